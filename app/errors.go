@@ -1,0 +1,145 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, machine-readable error identifier. Codes are public API:
+// they appear in problem documents, MCP tool errors and CLI output. Never
+// rename or reuse one; append new codes to AllCodes.
+type Code string
+
+// The error codes. Each refusal a client may act on differently has its own.
+const (
+	CodeInvalid          Code = "invalid"            // malformed input (bad JSON, bad parameter)
+	CodeValidation       Code = "validation"         // well-formed input that breaks a rule; see Error.Fields
+	CodeUnauthorized     Code = "unauthorized"       // missing, unknown, expired or revoked credential
+	CodeForbidden        Code = "forbidden"          // the caller sees the thing but may not do this to it
+	CodeNotFound         Code = "not_found"          // absent, or present but not visible to the caller
+	CodeMethodNotAllowed Code = "method_not_allowed" // the path exists, the method does not
+	CodeTooLarge         Code = "too_large"          // request body over the limit
+	CodeConflict         Code = "conflict"           // uniqueness or state conflict
+	CodeBusy             Code = "busy"               // database stayed locked past busy_timeout
+	CodeInternal         Code = "internal"           // anything else; details are logged, not shown
+
+	CodeTokenScopeWider      Code = "token_scope_wider"          // requested scopes the issuer lacks
+	CodeTokenProjectsWider   Code = "token_projects_wider"       // a wider set of readable projects
+	CodeTokenWriteWider      Code = "token_write_projects_wider" // a wider set of writable projects
+	CodeTokenExpiryLater     Code = "token_expiry_later"         // expires after the issuing credential
+	CodeTokenWorkspaceWider  Code = "token_workspace_wider"      // unpinned or pinned elsewhere while the issuer is pinned
+	CodeTokenForOther        Code = "token_for_other_account"    // another account without instance:user_create
+	CodeTimezoneNotOwn       Code = "timezone_not_own"           // only an account may change its own timezone
+	CodeLastAdministrator    Code = "last_administrator"         // the last active administrator cannot be deactivated
+	CodeLastOwner            Code = "last_owner"                 // a workspace keeps at least one owner
+	CodeAlreadyMember        Code = "already_member"             // Join for somebody who is a member already
+	CodeCycle                Code = "cycle"                      // the change would make something its own ancestor
+	CodeSchemaTooNew         Code = "schema_too_new"             // the database was written by a newer tend
+	CodeWorkspaceRequired    Code = "workspace_required"         // several workspaces reachable and none named
+	CodeSecretInQuery        Code = "secret_in_query"            // a credential sent in the query string
+	CodeUnsupportedMediaType Code = "unsupported_media_type"     // body that is not JSON
+	CodeAccountInactive      Code = "account_inactive"           // acting for or handing work to an inactive account
+	CodeBackupUnavailable    Code = "backup_unavailable"         // no backup directory could be used
+	CodeVersionConflict      Code = "version_conflict"           // expected_version is stale
+)
+
+// AllCodes lists every code in the order it was added. GET /v1/meta reports it
+// as error_codes, and the web package's completeness test walks it.
+var AllCodes = []Code{
+	CodeInvalid, CodeValidation, CodeUnauthorized, CodeForbidden, CodeNotFound,
+	CodeMethodNotAllowed, CodeTooLarge, CodeConflict, CodeBusy, CodeInternal,
+	CodeTokenScopeWider, CodeTokenProjectsWider, CodeTokenWriteWider, CodeTokenExpiryLater,
+	CodeTokenWorkspaceWider, CodeTokenForOther, CodeTimezoneNotOwn, CodeLastAdministrator,
+	CodeLastOwner, CodeAlreadyMember, CodeCycle, CodeSchemaTooNew, CodeWorkspaceRequired,
+	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
+	CodeVersionConflict,
+}
+
+// FieldError names one offending input for a validation problem. Loc follows
+// HTTPValidationError: where the value was ("body", "query", "path") and its name.
+type FieldError struct {
+	Loc []string
+	Msg string
+}
+
+// Error is the domain error: a stable code, a detail safe to show, optional
+// field errors for validation problems, and a cause that is logged, never shown.
+type Error struct {
+	Code   Code
+	Detail string
+	Fields []FieldError
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := string(e.Code)
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	if e.Err != nil && e.Code == CodeInternal {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error with a formatted detail.
+func Errorf(code Code, format string, args ...any) error {
+	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Invalidf reports a validation problem with one field. loc is "body.title"
+// style: the first segment is where the value was, the rest its path.
+func Invalidf(loc string, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Code: CodeValidation, Detail: msg, Fields: []FieldError{{Loc: splitLoc(loc), Msg: msg}}}
+}
+
+// FieldErrorf reports a refusal with its own code that still names the field
+// it concerns, so the 422 detail array can point at it.
+func FieldErrorf(code Code, loc string, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Code: code, Detail: msg, Fields: []FieldError{{Loc: splitLoc(loc), Msg: msg}}}
+}
+
+func splitLoc(loc string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(loc); i++ {
+		if loc[i] == '.' {
+			out = append(out, loc[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, loc[start:])
+}
+
+// NotFound is the one answer for anything absent or unseen: the same words
+// whichever it was, so the disclosure rule holds.
+func NotFound(what string) error {
+	return &Error{Code: CodeNotFound, Detail: "no such " + what}
+}
+
+// CodeOf returns the code of the first *Error in err's chain, "" for nil,
+// and CodeInternal for any other error.
+func CodeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// AsError returns the first *Error in err's chain, or an internal one wrapping err.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Err: err}
+}

@@ -1,0 +1,55 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Event is one recorded change. Seq is global, increasing, and the only
+// field to order or resume on. WorkspaceID is empty for instance-level
+// changes (accounts, credentials, the instance itself), which belong to no
+// workspace's feed.
+type Event struct {
+	Seq            int64
+	ID             string
+	WorkspaceID    string
+	EntityType     string
+	EntityID       string
+	Action         string
+	ActorUserID    string
+	ActorTokenID   string
+	ActorInterface string
+	SubjectType    string
+	SubjectID      string
+	Changes        map[string]any
+	ItemRef        *int64
+	ItemTitle      string
+	CreatedAt      time.Time
+}
+
+type eventTx interface {
+	InsertEvent(ctx context.Context, e *Event) error
+}
+
+// Actions lists every event action this release records, for the docs and meta.
+var Actions = []string{
+	"instance.created", "instance.updated",
+	"user.created", "user.updated",
+	"workspace.created", "workspace.updated", "workspace.deleted", "workspace.restored",
+	"member.added", "member.regraded", "member.removed",
+	"token.issued", "token.revoked",
+}
+
+// record stamps an event with the actor and the transaction's clock and stores it.
+func record(ctx context.Context, tx Tx, a Actor, e Event) error {
+	e.ID = uuid.NewString()
+	e.CreatedAt = tx.Now()
+	if !a.system {
+		e.ActorUserID = a.User.ID
+	}
+	e.ActorTokenID = a.tokenID()
+	e.ActorInterface = a.Interface
+	return tx.InsertEvent(ctx, &e)
+}

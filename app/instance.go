@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Instance is the installation: an immutable id, a name and a timezone.
+type Instance struct {
+	ID        string
+	Name      string
+	Timezone  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+type instanceTx interface {
+	Instance(ctx context.Context) (Instance, error)
+	InsertInstance(ctx context.Context, in *Instance) error
+	UpdateInstance(ctx context.Context, in *Instance) error
+}
+
+// InstanceUpdate is PATCH /v1/instance.
+type InstanceUpdate struct {
+	Name     Patch[string] `json:"name"`
+	Timezone Patch[string] `json:"timezone"`
+}
+
+// UpdateInstance renames the instance or changes its timezone.
+func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate) (Instance, error) {
+	var errs []error
+	if in.Name.Set {
+		errs = append(errs, s.checkTitle("body.name", in.Name.Value))
+	}
+	if in.Timezone.Set {
+		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
+	}
+	if err := joinErrors(errs...); err != nil {
+		return Instance{}, err
+	}
+	in.Name.Value = strings.TrimSpace(in.Name.Value)
+	var out Instance
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		if err := acc.require(PermInstanceAdmin); err != nil {
+			return err
+		}
+		if out, err = tx.Instance(ctx); err != nil {
+			return err
+		}
+		changes := map[string]any{}
+		setChange(changes, "name", &out.Name, in.Name)
+		setChange(changes, "timezone", &out.Timezone, in.Timezone)
+		if len(changes) == 0 {
+			return nil
+		}
+		out.UpdatedAt = tx.Now()
+		if err := tx.UpdateInstance(ctx, &out); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{EntityType: "instance", EntityID: out.ID, Action: "instance.updated", Changes: changes})
+	})
+	return out, err
+}
+
+// InstanceWorkspaces lists every workspace on the instance, trashed ones
+// too, for an administrator.
+func (s *Service) InstanceWorkspaces(ctx context.Context, a Actor) ([]WorkspaceOnInstance, error) {
+	var out []WorkspaceOnInstance
+	err := s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		if err := acc.require(PermInstanceAdmin); err != nil {
+			return err
+		}
+		out, err = tx.InstanceWorkspaces(ctx)
+		return err
+	})
+	return out, err
+}
+
+// Instance returns the instance; any authenticated caller may read it.
+func (s *Service) Instance(ctx context.Context, a Actor) (Instance, error) {
+	var out Instance
+	err := s.store.View(ctx, func(tx Tx) (err error) {
+		out, err = tx.Instance(ctx)
+		return err
+	})
+	return out, err
+}

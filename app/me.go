@@ -1,0 +1,42 @@
+package app
+
+import "context"
+
+// Me is the caller's identity, credential and effective permissions in one answer.
+type Me struct {
+	User                User
+	Credential          *Token
+	InstancePermissions []string
+	Workspaces          []WorkspaceView
+	ReaderTimezone      string
+	APIVersion          string
+	InstanceVersion     string
+	SchemaRevision      string
+}
+
+// Me answers GET /v1/me. Permissions are the role's intersected with the
+// credential's scopes, and only workspaces the credential reaches appear.
+func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
+	out := Me{User: a.User, Credential: a.Token, APIVersion: APIVersion, InstanceVersion: s.opts.Version,
+		SchemaRevision: s.store.SchemaRevision(), Workspaces: []WorkspaceView{}}
+	err := s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		out.InstancePermissions = acc.instance
+		for _, w := range acc.live() {
+			out.Workspaces = append(out.Workspaces, viewOf(w))
+		}
+		out.ReaderTimezone = a.User.Timezone
+		if out.ReaderTimezone == "" {
+			inst, err := tx.Instance(ctx)
+			if err != nil {
+				return err
+			}
+			out.ReaderTimezone = inst.Timezone
+		}
+		return nil
+	})
+	return out, err
+}

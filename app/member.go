@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Member is an account's membership of a workspace, with its role there.
+type Member struct {
+	WorkspaceID string
+	UserID      string
+	Role        string
+	CreatedAt   time.Time
+	User        User
+	Workspace   Workspace
+}
+
+// Membership is one workspace an account belongs to.
+type Membership struct {
+	Workspace Workspace
+	Role      string
+	CreatedAt time.Time
+}
+
+type memberTx interface {
+	// Memberships lists an account's workspaces, trashed ones too, in joining order.
+	Memberships(ctx context.Context, userID string) ([]Membership, error)
+	// Members lists a workspace's members in joining order.
+	Members(ctx context.Context, workspaceID string) ([]Member, error)
+	MemberOf(ctx context.Context, workspaceID, userID string) (Member, error)
+	InsertMember(ctx context.Context, m *Member) error
+	UpdateMember(ctx context.Context, m *Member) error
+	DeleteMember(ctx context.Context, workspaceID, userID string) error
+	CountRole(ctx context.Context, workspaceID, role string) (int, error)
+}
+
+// Join adds a member to a workspace.
+type Join struct {
+	Username string `json:"username"`
+	Role     string `json:"role"`
+}
+
+// Regrade changes a member's role.
+type Regrade struct {
+	Role string `json:"role"`
+}
+
+func checkRole(loc, role string) error {
+	if _, ok := RoleByKey(role); !ok {
+		return Invalidf(loc, "role is one of %v", roleKeys())
+	}
+	return nil
+}
+
+// Members lists a workspace's members.
+func (s *Service) Members(ctx context.Context, a Actor, idOrSlug string) ([]Member, error) {
+	var out []Member
+	err := s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
+		if err != nil {
+			return err
+		}
+		if w.Role != "" {
+			if err := w.require(PermWorkspaceRead); err != nil {
+				return err
+			}
+		}
+		out, err = tx.Members(ctx, w.Workspace.ID)
+		return err
+	})
+	return out, err
+}
+
+// managerRank is how high a role the caller may hand out or touch in w:
+// its own role's rank with workspace:members, above every role for an
+// instance administrator, and nothing otherwise.
+func managerRank(acc *access, w wsAccess) (int, error) {
+	if acc.can(PermInstanceAdmin) {
+		return 1 << 10, nil
+	}
+	if err := w.require(PermWorkspaceMembers); err != nil {
+		return 0, err
+	}
+	r, _ := RoleByKey(w.Role)
+	return r.Rank, nil
+}
+
+func rankOf(role string) int {
+	r, _ := RoleByKey(role)
+	return r.Rank
+}
+
+// AddMember adds an account to a workspace with a role no higher than the caller's own.
+func (s *Service) AddMember(ctx context.Context, a Actor, idOrSlug string, in Join) (Member, error) {
+	if err := joinErrors(checkRole("body.role", in.Role), checkUsername("body.username", in.Username)); err != nil {
+		return Member{}, err
+	}
+	var out Member
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
+		if err != nil {
+			return err
+		}
+		rank, err := managerRank(acc, w)
+		if err != nil {
+			return err
+		}
+		if rankOf(in.Role) > rank {
+			return Errorf(CodeForbidden, "you cannot grant a role above your own")
+		}
+		u, err := tx.UserByName(ctx, in.Username)
+		if err != nil {
+			return bodyRef(err, "body.username", "no such account")
+		}
+		m := Member{WorkspaceID: w.Workspace.ID, UserID: u.ID, Role: in.Role, CreatedAt: tx.Now()}
+		if err := tx.InsertMember(ctx, &m); err != nil {
+			if CodeOf(err) == CodeConflict {
+				return Errorf(CodeAlreadyMember, "%s is already a member; change the role with PATCH", u.Username)
+			}
+			return err
+		}
+		if out, err = tx.MemberOf(ctx, m.WorkspaceID, m.UserID); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "workspace", EntityID: w.Workspace.ID,
+			Action: "member.added", SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username, "role": in.Role}})
+	})
+	return out, err
+}
+
+// RegradeMember changes a member's role. Nobody may touch a role above their
+// own, and the last owner stays an owner.
+func (s *Service) RegradeMember(ctx context.Context, a Actor, idOrSlug, username string, in Regrade) (Member, error) {
+	if err := checkRole("body.role", in.Role); err != nil {
+		return Member{}, err
+	}
+	var out Member
+	err := s.store.Update(ctx, func(tx Tx) error {
+		w, m, rank, err := s.memberToManage(ctx, tx, a, idOrSlug, username)
+		if err != nil {
+			return err
+		}
+		if rankOf(in.Role) > rank {
+			return Errorf(CodeForbidden, "you cannot grant a role above your own")
+		}
+		if m.Role == in.Role {
+			out = m
+			return nil
+		}
+		if err := keepOneOwner(ctx, tx, m); err != nil {
+			return err
+		}
+		from := m.Role
+		m.Role = in.Role
+		if err := tx.UpdateMember(ctx, &m); err != nil {
+			return err
+		}
+		out = m
+		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "workspace", EntityID: w.Workspace.ID,
+			Action: "member.regraded", SubjectType: "user", SubjectID: m.UserID,
+			Changes: map[string]any{"username": m.User.Username, "role": map[string]any{"from": from, "to": in.Role}}})
+	})
+	return out, err
+}
+
+// RemoveMember takes an account out of a workspace. Anyone may leave; the
+// last owner may not.
+func (s *Service) RemoveMember(ctx context.Context, a Actor, idOrSlug, username string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		w, m, _, err := s.memberToManage(ctx, tx, a, idOrSlug, username)
+		if err != nil {
+			return err
+		}
+		if err := keepOneOwner(ctx, tx, m); err != nil {
+			return err
+		}
+		if err := tx.DeleteMember(ctx, m.WorkspaceID, m.UserID); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "workspace", EntityID: w.Workspace.ID,
+			Action: "member.removed", SubjectType: "user", SubjectID: m.UserID, Changes: map[string]any{"username": m.User.Username, "role": m.Role}})
+	})
+}
+
+// memberToManage finds the member a caller wants to change and checks the
+// caller outranks (or is) them.
+func (s *Service) memberToManage(ctx context.Context, tx Tx, a Actor, idOrSlug, username string) (wsAccess, Member, int, error) {
+	acc, err := accessOf(ctx, tx, a)
+	if err != nil {
+		return wsAccess{}, Member{}, 0, err
+	}
+	w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
+	if err != nil {
+		return wsAccess{}, Member{}, 0, err
+	}
+	u, err := tx.UserByName(ctx, username)
+	if err != nil {
+		return wsAccess{}, Member{}, 0, NotFound("member")
+	}
+	m, err := tx.MemberOf(ctx, w.Workspace.ID, u.ID)
+	if err != nil {
+		return wsAccess{}, Member{}, 0, NotFound("member")
+	}
+	if !a.system && u.ID == a.User.ID {
+		return w, m, rankOf(m.Role), nil
+	}
+	rank, err := managerRank(acc, w)
+	if err != nil {
+		return wsAccess{}, Member{}, 0, err
+	}
+	if rankOf(m.Role) > rank {
+		return wsAccess{}, Member{}, 0, Errorf(CodeForbidden, "%s holds a role above yours", u.Username)
+	}
+	return w, m, rank, nil
+}
+
+func keepOneOwner(ctx context.Context, tx Tx, m Member) error {
+	if m.Role != RoleOwner {
+		return nil
+	}
+	n, err := tx.CountRole(ctx, m.WorkspaceID, RoleOwner)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return Errorf(CodeLastOwner, "a workspace keeps at least one owner; make somebody else owner first")
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Store is what the domain needs from storage: transactions, backups and the
+// schema revision. store.DB implements it.
+type Store interface {
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	// Update runs fn in a write transaction; an error from fn rolls it back.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Backup takes a consistent copy of the live database.
+	Backup(ctx context.Context, takenFor string, keep int) (Backup, error)
+	// Backups lists the copies taken, newest first.
+	Backups(ctx context.Context) ([]Backup, error)
+	// SchemaRevision names the newest migration applied.
+	SchemaRevision() string
+}
+
+// Tx is what one transaction can do. Each entity states its part in its own
+// file; tests use the real store, never a fake.
+type Tx interface {
+	// Now is the transaction's clock, fixed for its whole life.
+	Now() time.Time
+	instanceTx
+	userTx
+	workspaceTx
+	memberTx
+	vocabTx
+	projectTx
+	tokenTx
+	eventTx
+}
+
+// Options configures a Service.
+type Options struct {
+	// Version is the binary's release, reported as instance_version.
+	Version string
+	// PublicURL is where users reach the instance, if it was configured.
+	PublicURL string
+	// Limits overrides the built-in limits; zero fields keep the defaults.
+	Limits Limits
+}
+
+// Service is the one entry point to the domain.
+type Service struct {
+	store  Store
+	opts   Options
+	limits Limits
+}
+
+// New returns a Service over st.
+func New(st Store, opts Options) *Service {
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	return &Service{store: st, opts: opts, limits: DefaultLimits.merge(opts.Limits)}
+}
+
+// Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.
+type Limits struct {
+	DefaultPageSize    int `json:"default_page_size"`
+	MaxPageSize        int `json:"max_page_size"`
+	MaxTitleLength     int `json:"max_title_length"`
+	MaxEstimateMinutes int `json:"max_estimate_minutes"`
+	MaxHierarchyDepth  int `json:"max_hierarchy_depth"`
+	MaxBodyBytes       int `json:"max_body_bytes"`
+	MaxTreeDepth       int `json:"max_tree_depth"`
+	DefaultTreeDepth   int `json:"default_tree_depth"`
+	DefaultClaimMins   int `json:"default_claim_minutes"`
+	MaxClaimMins       int `json:"max_claim_minutes"`
+	GroupLimitDefault  int `json:"group_limit_default"`
+	GroupLimitMax      int `json:"group_limit_max"`
+	MaxScopeProjects   int `json:"max_scope_projects"`
+}
+
+// DefaultLimits are the limits in force unless Options.Limits says otherwise.
+var DefaultLimits = Limits{
+	DefaultPageSize:    50,
+	MaxPageSize:        500,
+	MaxTitleLength:     500,
+	MaxEstimateMinutes: 60 * 24 * 365,
+	MaxHierarchyDepth:  8,
+	MaxBodyBytes:       1 << 20,
+	MaxTreeDepth:       10,
+	DefaultTreeDepth:   3,
+	DefaultClaimMins:   30,
+	MaxClaimMins:       60 * 24 * 7,
+	GroupLimitDefault:  25,
+	GroupLimitMax:      100,
+	MaxScopeProjects:   200,
+}
+
+func (l Limits) merge(o Limits) Limits {
+	pick := func(a, b int) int {
+		if b > 0 {
+			return b
+		}
+		return a
+	}
+	return Limits{
+		DefaultPageSize:    pick(l.DefaultPageSize, o.DefaultPageSize),
+		MaxPageSize:        pick(l.MaxPageSize, o.MaxPageSize),
+		MaxTitleLength:     pick(l.MaxTitleLength, o.MaxTitleLength),
+		MaxEstimateMinutes: pick(l.MaxEstimateMinutes, o.MaxEstimateMinutes),
+		MaxHierarchyDepth:  pick(l.MaxHierarchyDepth, o.MaxHierarchyDepth),
+		MaxBodyBytes:       pick(l.MaxBodyBytes, o.MaxBodyBytes),
+		MaxTreeDepth:       pick(l.MaxTreeDepth, o.MaxTreeDepth),
+		DefaultTreeDepth:   pick(l.DefaultTreeDepth, o.DefaultTreeDepth),
+		DefaultClaimMins:   pick(l.DefaultClaimMins, o.DefaultClaimMins),
+		MaxClaimMins:       pick(l.MaxClaimMins, o.MaxClaimMins),
+		GroupLimitDefault:  pick(l.GroupLimitDefault, o.GroupLimitDefault),
+		GroupLimitMax:      pick(l.GroupLimitMax, o.GroupLimitMax),
+		MaxScopeProjects:   pick(l.MaxScopeProjects, o.MaxScopeProjects),
+	}
+}
+
+// Limits returns the limits in force.
+func (s *Service) Limits() Limits { return s.limits }
+
+// Version returns the binary's release string.
+func (s *Service) Version() string { return s.opts.Version }
+
+// APIVersion is the version of the /v1 interface this binary speaks.
+const APIVersion = "1.0"
+
+// Ready reports whether the instance can serve: the database answers and holds an instance.
+func (s *Service) Ready(ctx context.Context) error {
+	return s.store.View(ctx, func(tx Tx) error {
+		_, err := tx.Instance(ctx)
+		return err
+	})
+}

@@ -1,0 +1,495 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Token is a stored credential. Only the SHA-256 of its secret is kept; the
+// public Prefix begins the secret, so a leaked secret can be traced to its
+// record and a record can be addressed without the secret.
+type Token struct {
+	ID                    string
+	UserID                string
+	Username              string
+	IssuedByID            string
+	IssuedBy              string
+	IssuedByTokenID       string
+	Prefix                string
+	Hash                  []byte
+	Kind                  string
+	Title                 string
+	Scopes                []string
+	WorkspaceID           string
+	ProjectScope          []string // nil: every project the account can see
+	ProjectScopeKeys      []string
+	ProjectWriteScope     []string // nil: every project it may read
+	ProjectWriteScopeKeys []string
+	ExpiresAt             *time.Time
+	LastUsedAt            *time.Time
+	RevokedAt             *time.Time
+	CreatedAt             time.Time
+}
+
+// TokenKindAPI is the kind of a credential issued as an API token.
+const TokenKindAPI = "api_token"
+
+// Usable reports whether the credential can still authenticate at now.
+func (t Token) Usable(now time.Time) bool {
+	return t.RevokedAt == nil && (t.ExpiresAt == nil || now.Before(*t.ExpiresAt))
+}
+
+// Narrows reports whether the credential holds less than its account: fewer
+// scopes, one workspace, or a subset of projects.
+func (t Token) Narrows() bool {
+	return !has(t.Scopes, ScopeAll) || t.WorkspaceID != "" || t.ProjectScope != nil || t.ProjectWriteScope != nil
+}
+
+// IssuedToken is a credential at the one moment its secret exists in readable form.
+type IssuedToken struct {
+	Token
+	Secret         string
+	AccountCreated bool
+}
+
+type tokenTx interface {
+	InsertToken(ctx context.Context, t *Token) error
+	TokenByID(ctx context.Context, id string) (Token, error)
+	TokenByPrefix(ctx context.Context, prefix string) (Token, error)
+	// Tokens lists credentials newest first: all of them, or those held or issued by UserID.
+	Tokens(ctx context.Context, f TokenFilter) ([]Token, error)
+	RevokeToken(ctx context.Context, id string, at time.Time) error
+	TouchToken(ctx context.Context, id string, at time.Time) error
+}
+
+// TokenFilter selects credentials.
+type TokenFilter struct {
+	All    bool
+	UserID string
+}
+
+// TokenCreate is POST /v1/tokens. Omitted fields inherit from the issuing
+// credential; null asks for "no limit" on that axis, which a limited issuer
+// cannot grant.
+type TokenCreate struct {
+	Title             string           `json:"title"`
+	Scopes            []string         `json:"scopes"`
+	ExpiresAt         Patch[time.Time] `json:"expires_at"`
+	Workspace         Patch[string]    `json:"workspace"`
+	ProjectScope      Patch[[]string]  `json:"project_scope"`
+	ProjectWriteScope Patch[[]string]  `json:"project_write_scope"`
+	Username          string           `json:"username"`
+	AnswersTo         string           `json:"answers_to"`
+}
+
+// The secret's shape: "tend_" and ten base32 characters make the public
+// prefix; an underscore and 40 more (200 random bits) make it secret.
+const (
+	tokenPrefixLead = "tend_"
+	prefixLength    = len(tokenPrefixLead) + 10
+	secretLength    = prefixLength + 1 + 40
+	base32Lower     = "abcdefghijklmnopqrstuvwxyz234567"
+)
+
+func randomBase32(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	for i := range b {
+		b[i] = base32Lower[b[i]&31]
+	}
+	return string(b)
+}
+
+func newSecret() (prefix, secret string, hash []byte) {
+	prefix = tokenPrefixLead + randomBase32(10)
+	secret = prefix + "_" + randomBase32(40)
+	sum := sha256.Sum256([]byte(secret))
+	return prefix, secret, sum[:]
+}
+
+func (s *Service) validateTokenCreate(in *TokenCreate) error {
+	if in.Title == "" {
+		in.Title = "token"
+	}
+	errs := []error{s.checkTitle("body.title", in.Title)}
+	for _, sc := range in.Scopes {
+		if sc != ScopeAll && !isPermission(sc) {
+			errs = append(errs, Invalidf("body.scopes", "unknown scope %q; scopes are %v", sc, ScopeNames()))
+		}
+	}
+	if in.Scopes != nil && len(in.Scopes) == 0 {
+		errs = append(errs, Invalidf("body.scopes", "a credential needs at least one scope"))
+	}
+	if in.Username != "" {
+		errs = append(errs, checkUsername("body.username", in.Username))
+	}
+	for _, p := range []Patch[[]string]{in.ProjectScope, in.ProjectWriteScope} {
+		if len(p.Value) > s.limits.MaxScopeProjects {
+			errs = append(errs, Invalidf("body.project_scope", "at most %d projects", s.limits.MaxScopeProjects))
+		}
+	}
+	return joinErrors(errs...)
+}
+
+// CreateToken issues a credential for the caller or, with
+// instance:user_create, for another account. It never grants more than the
+// credential that asks: not more scopes, projects, writable projects, time,
+// or workspaces.
+func (s *Service) CreateToken(ctx context.Context, a Actor, in TokenCreate) (IssuedToken, error) {
+	if err := s.validateTokenCreate(&in); err != nil {
+		return IssuedToken{}, err
+	}
+	var out IssuedToken
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		out, err = issueToken(ctx, tx, acc, in)
+		return err
+	})
+	return out, err
+}
+
+func issueToken(ctx context.Context, tx Tx, acc *access, in TokenCreate) (IssuedToken, error) {
+	target, created, err := tokenAccount(ctx, tx, acc, in)
+	if err != nil {
+		return IssuedToken{}, err
+	}
+	issuer := acc.actor.Token
+	t := Token{ID: uuid.NewString(), UserID: target.ID, Username: target.Username, Kind: TokenKindAPI, Title: in.Title, CreatedAt: tx.Now()}
+	if !acc.actor.system {
+		t.IssuedByID, t.IssuedBy, t.IssuedByTokenID = acc.actor.User.ID, acc.actor.User.Username, acc.actor.tokenID()
+	}
+	if t.Scopes, err = grantScopes(issuer, in.Scopes); err != nil {
+		return IssuedToken{}, err
+	}
+	if t.ExpiresAt, err = grantExpiry(issuer, in.ExpiresAt, tx.Now()); err != nil {
+		return IssuedToken{}, err
+	}
+	if t.WorkspaceID, err = grantWorkspace(ctx, tx, acc, in.Workspace); err != nil {
+		return IssuedToken{}, err
+	}
+	if err := grantProjects(ctx, tx, acc, &t, in); err != nil {
+		return IssuedToken{}, err
+	}
+	prefix, secret, hash := newSecret()
+	t.Prefix, t.Hash = prefix, hash
+	if err := tx.InsertToken(ctx, &t); err != nil {
+		return IssuedToken{}, err
+	}
+	if err := record(ctx, tx, acc.actor, Event{EntityType: "token", EntityID: t.ID, Action: "token.issued",
+		Changes: map[string]any{"prefix": t.Prefix, "username": t.Username, "scopes": t.Scopes}}); err != nil {
+		return IssuedToken{}, err
+	}
+	stored, err := tx.TokenByID(ctx, t.ID)
+	return IssuedToken{Token: stored, Secret: secret, AccountCreated: created}, err
+}
+
+// tokenAccount resolves whom a credential is for, creating a service account
+// when the name is new and answers_to names its responsible account.
+func tokenAccount(ctx context.Context, tx Tx, acc *access, in TokenCreate) (User, bool, error) {
+	a := acc.actor
+	if in.Username == "" || (!a.system && strings.EqualFold(in.Username, a.User.Username)) {
+		if a.system {
+			return User{}, false, Invalidf("body.username", "name the account the credential is for")
+		}
+		if in.AnswersTo != "" {
+			return User{}, false, Invalidf("body.answers_to", "answers_to only applies when creating an account")
+		}
+		return a.User, false, nil
+	}
+	if !acc.can(PermUserCreate) {
+		return User{}, false, Errorf(CodeTokenForOther, "issuing a credential for another account needs %s", PermUserCreate)
+	}
+	u, err := tx.UserByName(ctx, in.Username)
+	switch {
+	case err == nil:
+		if in.AnswersTo != "" && !strings.EqualFold(in.AnswersTo, u.AnswersTo) {
+			return User{}, false, Invalidf("body.answers_to", "%s exists already; hand it over with PATCH /v1/users/%s", u.Username, u.Username)
+		}
+		if !u.Active {
+			return User{}, false, FieldErrorf(CodeAccountInactive, "body.username", "%s is deactivated", u.Username)
+		}
+		return u, false, nil
+	case CodeOf(err) != CodeNotFound:
+		return User{}, false, err
+	case in.AnswersTo == "":
+		return User{}, false, Invalidf("body.username", "no such account; send answers_to to create it as a service account")
+	}
+	u, err = insertUser(ctx, tx, a, UserCreate{Username: in.Username, IsServiceAccount: true, AnswersTo: in.AnswersTo})
+	return u, err == nil, err
+}
+
+func grantScopes(issuer *Token, want []string) ([]string, error) {
+	if want == nil {
+		if issuer == nil {
+			return []string{ScopeAll}, nil
+		}
+		return sortedCopy(issuer.Scopes), nil
+	}
+	if has(want, ScopeAll) {
+		want = []string{ScopeAll}
+	}
+	if issuer != nil && !has(issuer.Scopes, ScopeAll) {
+		for _, w := range want {
+			if !has(issuer.Scopes, w) {
+				return nil, FieldErrorf(CodeTokenScopeWider, "body.scopes", "scope %q is wider than the issuing credential's scopes %v", w, issuer.Scopes)
+			}
+		}
+	}
+	return dedupe(want), nil
+}
+
+func grantExpiry(issuer *Token, want Patch[time.Time], now time.Time) (*time.Time, error) {
+	var exp *time.Time
+	switch {
+	case !want.Set:
+		if issuer != nil {
+			exp = issuer.ExpiresAt
+		}
+	case !want.Null:
+		v := want.Value.UTC()
+		if !v.After(now) {
+			return nil, Invalidf("body.expires_at", "expires_at must be in the future")
+		}
+		exp = &v
+	}
+	if issuer != nil && issuer.ExpiresAt != nil && (exp == nil || exp.After(*issuer.ExpiresAt)) {
+		return nil, FieldErrorf(CodeTokenExpiryLater, "body.expires_at", "the issuing credential expires at %s; a credential it issues cannot outlive it",
+			issuer.ExpiresAt.UTC().Format(time.RFC3339))
+	}
+	return exp, nil
+}
+
+func grantWorkspace(ctx context.Context, tx Tx, acc *access, want Patch[string]) (string, error) {
+	issuer := acc.actor.Token
+	pin := ""
+	switch {
+	case !want.Set:
+		if issuer != nil {
+			pin = issuer.WorkspaceID
+		}
+	case !want.Null && want.Value != "":
+		w, err := findWorkspace(ctx, tx, acc, want.Value, false)
+		if acc.actor.system {
+			w.Workspace, err = workspaceByRef(ctx, tx, want.Value)
+		}
+		if err != nil {
+			return "", Invalidf("body.workspace", "no such workspace")
+		}
+		pin = w.Workspace.ID
+	}
+	if issuer != nil && issuer.WorkspaceID != "" && pin != issuer.WorkspaceID {
+		return "", FieldErrorf(CodeTokenWorkspaceWider, "body.workspace", "the issuing credential is pinned to one workspace; so is everything it issues")
+	}
+	return pin, nil
+}
+
+// grantProjects resolves the project narrowing for reading and writing and
+// checks each against the issuer's.
+func grantProjects(ctx context.Context, tx Tx, acc *access, t *Token, in TokenCreate) error {
+	issuer := acc.actor.Token
+	var inheritRead, inheritWrite []string
+	if issuer != nil {
+		inheritRead, inheritWrite = issuer.ProjectScope, issuer.ProjectWriteScope
+	}
+	read, err := resolveProjects(ctx, tx, acc, t.WorkspaceID, in.ProjectScope, inheritRead, "body.project_scope")
+	if err != nil {
+		return err
+	}
+	write, err := resolveProjects(ctx, tx, acc, t.WorkspaceID, in.ProjectWriteScope, inheritWrite, "body.project_write_scope")
+	if err != nil {
+		return err
+	}
+	if issuer != nil {
+		if err := within(ctx, tx, read, issuer.ProjectScope, CodeTokenProjectsWider, "body.project_scope", "read"); err != nil {
+			return err
+		}
+		if err := within(ctx, tx, write, issuer.ProjectWriteScope, CodeTokenWriteWider, "body.project_write_scope", "write in"); err != nil {
+			return err
+		}
+	}
+	if read != nil && write != nil {
+		if err := within(ctx, tx, write, read, CodeValidation, "body.project_write_scope", "read"); err != nil {
+			return Invalidf("body.project_write_scope", "every project the credential may write in must also be one it may read")
+		}
+	}
+	t.ProjectScope, t.ProjectWriteScope = read, write
+	return nil
+}
+
+// resolveProjects turns project references (ids, keys, or workspace/key)
+// into ids; a reference the issuer cannot see answers like one that does not exist.
+func resolveProjects(ctx context.Context, tx Tx, acc *access, pin string, want Patch[[]string], inherit []string, loc string) ([]string, error) {
+	if !want.Set {
+		return inherit, nil
+	}
+	if want.Null {
+		return nil, nil
+	}
+	ids := []string{}
+	for _, ref := range want.Value {
+		p, err := projectForScope(ctx, tx, acc, pin, ref)
+		if err != nil {
+			return nil, bodyRef(err, loc, "no such project: "+ref)
+		}
+		if pin != "" && p.WorkspaceID != pin {
+			return nil, Invalidf(loc, "project %s is not in the workspace the credential is pinned to", ref)
+		}
+		if !has(ids, p.ID) {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids, nil
+}
+
+func projectForScope(ctx context.Context, tx Tx, acc *access, pin, ref string) (Project, error) {
+	visible := func(p Project, err error) (Project, error) {
+		if err != nil || p.DeletedAt != nil {
+			return Project{}, NotFound("project")
+		}
+		if _, ok := acc.workspaces[p.WorkspaceID]; !ok && !acc.actor.system {
+			return Project{}, NotFound("project")
+		}
+		return p, nil
+	}
+	if _, err := uuid.Parse(ref); err == nil {
+		return visible(tx.ProjectByID(ctx, ref))
+	}
+	if slug, key, ok := strings.Cut(ref, "/"); ok {
+		w, err := workspaceByRef(ctx, tx, slug)
+		if err != nil {
+			return Project{}, NotFound("project")
+		}
+		return visible(tx.ProjectByKey(ctx, w.ID, strings.ToLower(key)))
+	}
+	key := strings.ToLower(ref)
+	if pin != "" {
+		return visible(tx.ProjectByKey(ctx, pin, key))
+	}
+	var found []Project
+	for _, w := range acc.live() {
+		if p, err := visible(tx.ProjectByKey(ctx, w.Workspace.ID, key)); err == nil {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return Project{}, NotFound("project")
+	}
+	return Project{}, Invalidf("body.project_scope", "%q is a project key in several workspaces; write it as <workspace slug>/%s", ref, ref)
+}
+
+// within checks that every project in want lies inside allowed (itself or
+// under one of its projects); nil allowed means no limit, nil want means all.
+func within(ctx context.Context, tx Tx, want, allowed []string, code Code, loc, verb string) error {
+	if allowed == nil {
+		return nil
+	}
+	wider := FieldErrorf(code, loc, "the credential would %s projects the issuing credential may not", verb)
+	if want == nil {
+		return wider
+	}
+	for _, id := range want {
+		if has(allowed, id) {
+			continue
+		}
+		up, err := tx.ProjectAncestors(ctx, id)
+		if err != nil {
+			return err
+		}
+		ok := false
+		for _, a := range up {
+			ok = ok || has(allowed, a)
+		}
+		if !ok {
+			return wider
+		}
+	}
+	return nil
+}
+
+func dedupe(in []string) []string {
+	out := []string{}
+	for _, s := range in {
+		if !has(out, s) {
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Tokens lists the credentials the caller may see, newest first: its own,
+// those it issued, and every one for an administrator. Never a secret.
+func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
+	var out []Token
+	err := s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		f := TokenFilter{All: acc.can(PermInstanceAdmin)}
+		if !a.system {
+			f.UserID = a.User.ID
+		}
+		out, err = tx.Tokens(ctx, f)
+		return err
+	})
+	return out, err
+}
+
+// RevokeToken revokes a credential by id or prefix and returns it. Revoking
+// one already revoked keeps the first revocation time and is not an error.
+func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (Token, error) {
+	var out Token
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		t, err := tokenByRef(ctx, tx, idOrPrefix)
+		if err != nil {
+			return err
+		}
+		mine := !a.system && (t.UserID == a.User.ID || t.IssuedByID == a.User.ID)
+		if !mine && !acc.can(PermInstanceAdmin) {
+			return NotFound("credential")
+		}
+		if t.RevokedAt == nil {
+			if err := tx.RevokeToken(ctx, t.ID, tx.Now()); err != nil {
+				return err
+			}
+			if err := record(ctx, tx, a, Event{EntityType: "token", EntityID: t.ID, Action: "token.revoked",
+				Changes: map[string]any{"prefix": t.Prefix, "username": t.Username}}); err != nil {
+				return err
+			}
+		}
+		out, err = tx.TokenByID(ctx, t.ID)
+		return err
+	})
+	return out, err
+}
+
+func tokenByRef(ctx context.Context, tx Tx, idOrPrefix string) (Token, error) {
+	var t Token
+	var err error
+	if _, perr := uuid.Parse(idOrPrefix); perr == nil {
+		t, err = tx.TokenByID(ctx, idOrPrefix)
+	} else {
+		t, err = tx.TokenByPrefix(ctx, idOrPrefix)
+	}
+	if CodeOf(err) == CodeNotFound {
+		return Token{}, NotFound("credential")
+	}
+	return t, err
+}

@@ -1,0 +1,399 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// User is an account: a person or a service account (an agent). An agent
+// answers to a responsible account, a person directly or through other agents.
+type User struct {
+	ID               string
+	Seq              int64 // creation order, for paging
+	Username         string
+	DisplayName      string
+	Email            string
+	Timezone         string
+	IsServiceAccount bool
+	IsSuperuser      bool
+	AnswersToID      string
+	AnswersTo        string // username of AnswersToID
+	Responsible      string // username of the person at the top of the chain
+	Active           bool
+	DeactivatedAt    *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	Version          int
+}
+
+type userTx interface {
+	UserByID(ctx context.Context, id string) (User, error)
+	UserByName(ctx context.Context, username string) (User, error)
+	InsertUser(ctx context.Context, u *User) error
+	UpdateUser(ctx context.Context, u *User) error
+	// Users lists accounts oldest first after AfterSeq.
+	Users(ctx context.Context, f UserFilter) ([]User, error)
+	CountUsers(ctx context.Context, f UserFilter) (int, error)
+	// ActiveAdministrators counts active people who are administrators.
+	ActiveAdministrators(ctx context.Context) (int, error)
+	// ChainActive reports whether the account and everyone it answers to are active.
+	ChainActive(ctx context.Context, id string) (bool, error)
+	// AnswersToChain lists the ids an account answers to, nearest first.
+	AnswersToChain(ctx context.Context, id string) ([]string, error)
+}
+
+// UserFilter selects accounts. AnswersToID reaches agents answerable to that
+// account directly or through other agents.
+type UserFilter struct {
+	AnswersToID string
+	AfterSeq    int64
+	Limit       int
+}
+
+// UserQuery is GET /v1/users.
+type UserQuery struct {
+	AnswersTo    string
+	Limit        int
+	Cursor       string
+	IncludeTotal bool
+}
+
+// UserPage is one page of accounts.
+type UserPage struct {
+	Items []User
+	Page  Page
+}
+
+// UserCreate is POST /v1/users.
+type UserCreate struct {
+	Username         string `json:"username"`
+	DisplayName      string `json:"display_name"`
+	Email            string `json:"email"`
+	Timezone         string `json:"timezone"`
+	IsServiceAccount bool   `json:"is_service_account"`
+	AnswersTo        string `json:"answers_to"`
+	IsSuperuser      bool   `json:"is_superuser"`
+}
+
+// UserUpdate is PATCH /v1/users/{username}.
+type UserUpdate struct {
+	Active      Patch[bool]   `json:"active"`
+	AnswersTo   Patch[string] `json:"answers_to"`
+	Timezone    Patch[string] `json:"timezone"`
+	DisplayName Patch[string] `json:"display_name"`
+	IsSuperuser Patch[bool]   `json:"is_superuser"`
+}
+
+func (s *Service) validateUserCreate(in UserCreate) error {
+	errs := []error{checkUsername("body.username", in.Username),
+		s.checkText("body.display_name", in.DisplayName, 200), s.checkText("body.email", in.Email, 320)}
+	if in.Timezone != "" {
+		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
+	}
+	if in.Email != "" && !strings.Contains(in.Email, "@") {
+		errs = append(errs, Invalidf("body.email", "an email address has an @"))
+	}
+	if in.IsServiceAccount && in.AnswersTo == "" {
+		errs = append(errs, Invalidf("body.answers_to", "a service account needs the username of the account it answers to"))
+	}
+	if !in.IsServiceAccount && in.AnswersTo != "" {
+		errs = append(errs, Invalidf("body.answers_to", "only a service account answers to somebody"))
+	}
+	if in.IsServiceAccount && in.IsSuperuser {
+		errs = append(errs, Invalidf("body.is_superuser", "an administrator is a person, not a service account"))
+	}
+	return joinErrors(errs...)
+}
+
+// CreateUser creates an account. It belongs to no workspace: joining one is a
+// separate act with a separate permission.
+func (s *Service) CreateUser(ctx context.Context, a Actor, in UserCreate) (User, error) {
+	if err := s.validateUserCreate(in); err != nil {
+		return User{}, err
+	}
+	var u User
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		if err := acc.require(PermUserCreate); err != nil {
+			return err
+		}
+		if in.IsSuperuser {
+			if err := acc.require(PermInstanceAdmin); err != nil {
+				return err
+			}
+		}
+		u, err = insertUser(ctx, tx, a, in)
+		return err
+	})
+	return u, err
+}
+
+func insertUser(ctx context.Context, tx Tx, a Actor, in UserCreate) (User, error) {
+	u := User{ID: uuid.NewString(), Username: in.Username, DisplayName: in.DisplayName, Email: in.Email,
+		Timezone: in.Timezone, IsServiceAccount: in.IsServiceAccount, IsSuperuser: in.IsSuperuser,
+		Active: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
+	if in.AnswersTo != "" {
+		boss, err := tx.UserByName(ctx, in.AnswersTo)
+		if err != nil {
+			return User{}, bodyRef(err, "body.answers_to", "no such account")
+		}
+		if !boss.Active {
+			return User{}, FieldErrorf(CodeAccountInactive, "body.answers_to", "%s is deactivated and cannot take responsibility for an agent", boss.Username)
+		}
+		u.AnswersToID = boss.ID
+	}
+	if err := tx.InsertUser(ctx, &u); err != nil {
+		if CodeOf(err) == CodeConflict {
+			return User{}, Errorf(CodeConflict, "the username %q is taken", in.Username)
+		}
+		return User{}, err
+	}
+	if err := record(ctx, tx, a, Event{EntityType: "user", EntityID: u.ID, Action: "user.created",
+		Changes: map[string]any{"username": u.Username, "is_service_account": u.IsServiceAccount}}); err != nil {
+		return User{}, err
+	}
+	return tx.UserByID(ctx, u.ID)
+}
+
+// bodyRef turns a not-found reference inside a request body into a
+// validation problem naming the field; other errors pass through.
+func bodyRef(err error, loc, msg string) error {
+	if CodeOf(err) == CodeNotFound {
+		return Invalidf(loc, "%s", msg)
+	}
+	return err
+}
+
+// User returns one account by username, case-insensitively. Any
+// authenticated caller may read the directory.
+func (s *Service) User(ctx context.Context, a Actor, username string) (User, error) {
+	var u User
+	err := s.store.View(ctx, func(tx Tx) (err error) {
+		u, err = tx.UserByName(ctx, username)
+		if CodeOf(err) == CodeNotFound {
+			return NotFound("account")
+		}
+		return err
+	})
+	return u, err
+}
+
+// Users lists accounts oldest first, optionally only the agents answerable to one.
+func (s *Service) Users(ctx context.Context, a Actor, q UserQuery) (UserPage, error) {
+	limit, err := s.pageLimit(q.Limit)
+	if err != nil {
+		return UserPage{}, err
+	}
+	var f UserFilter
+	cur, err := decodeCursor(q.Cursor, "users", q.AnswersTo)
+	if err != nil {
+		return UserPage{}, err
+	}
+	f.AfterSeq = cur.Seq
+	f.Limit = limit + 1
+	var out UserPage
+	err = s.store.View(ctx, func(tx Tx) error {
+		if q.AnswersTo != "" {
+			boss, err := tx.UserByName(ctx, q.AnswersTo)
+			if err != nil {
+				return bodyRef(err, "query.answers_to", "no such account")
+			}
+			f.AnswersToID = boss.ID
+		}
+		us, err := tx.Users(ctx, f)
+		if err != nil {
+			return err
+		}
+		out.Page = Page{Limit: limit}
+		if len(us) > limit {
+			us = us[:limit]
+			out.Page.HasMore = true
+			out.Page.NextCursor = encodeCursor("users", q.AnswersTo, cursorKey{Seq: us[limit-1].Seq})
+		}
+		out.Items = us
+		if q.IncludeTotal {
+			f.AfterSeq, f.Limit = 0, 0
+			n, err := tx.CountUsers(ctx, f)
+			if err != nil {
+				return err
+			}
+			out.Page.Total = &n
+		}
+		return nil
+	})
+	return out, err
+}
+
+// UpdateUser changes an account. Handover happens before deactivation when
+// both are sent, so an agent can be moved off a person who is leaving.
+func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in UserUpdate) (User, error) {
+	if err := s.validateUserUpdate(in); err != nil {
+		return User{}, err
+	}
+	var u User
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		u, err = tx.UserByName(ctx, username)
+		if err != nil {
+			return NotFound("account")
+		}
+		changes, err := applyUserUpdate(ctx, tx, acc, &u, in)
+		if err != nil || len(changes) == 0 {
+			return err
+		}
+		u.UpdatedAt = tx.Now()
+		if err := tx.UpdateUser(ctx, &u); err != nil {
+			return err
+		}
+		if err := record(ctx, tx, a, Event{EntityType: "user", EntityID: u.ID, Action: "user.updated", Changes: changes}); err != nil {
+			return err
+		}
+		u, err = tx.UserByID(ctx, u.ID)
+		return err
+	})
+	return u, err
+}
+
+func (s *Service) validateUserUpdate(in UserUpdate) error {
+	var errs []error
+	if in.Timezone.Set && !in.Timezone.Null {
+		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
+	}
+	if in.DisplayName.Set && !in.DisplayName.Null {
+		errs = append(errs, s.checkText("body.display_name", in.DisplayName.Value, 200))
+	}
+	if in.Active.Set && in.Active.Null {
+		errs = append(errs, Invalidf("body.active", "active is true or false"))
+	}
+	if in.IsSuperuser.Set && in.IsSuperuser.Null {
+		errs = append(errs, Invalidf("body.is_superuser", "is_superuser is true or false"))
+	}
+	return joinErrors(errs...)
+}
+
+// applyUserUpdate checks each requested change against the caller's rights
+// and the account rules, applies it to u, and returns what changed.
+func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUpdate) (map[string]any, error) {
+	changes := map[string]any{}
+	self := !acc.actor.system && acc.actor.User.ID == u.ID
+	if in.Timezone.Set {
+		if !self {
+			return nil, Errorf(CodeTimezoneNotOwn, "only %s can change their own timezone", u.Username)
+		}
+		changes["timezone"] = map[string]any{"from": u.Timezone, "to": in.Timezone.Value}
+		u.Timezone = in.Timezone.Value
+	}
+	if in.DisplayName.Set {
+		if !self {
+			if err := acc.require(PermUserCreate); err != nil {
+				return nil, err
+			}
+		}
+		changes["display_name"] = map[string]any{"from": u.DisplayName, "to": in.DisplayName.Value}
+		u.DisplayName = in.DisplayName.Value
+	}
+	if in.AnswersTo.Set {
+		if err := handOver(ctx, tx, acc, u, in.AnswersTo); err != nil {
+			return nil, err
+		}
+		changes["answers_to"] = in.AnswersTo.Value
+	}
+	if in.IsSuperuser.Set && in.IsSuperuser.Value != u.IsSuperuser {
+		if err := setSuperuser(ctx, tx, acc, u, in.IsSuperuser.Value); err != nil {
+			return nil, err
+		}
+		changes["is_superuser"] = u.IsSuperuser
+	}
+	if in.Active.Set && in.Active.Value != u.Active {
+		if err := setActive(ctx, tx, acc, u, in.Active.Value); err != nil {
+			return nil, err
+		}
+		changes["active"] = u.Active
+	}
+	return changes, nil
+}
+
+func handOver(ctx context.Context, tx Tx, acc *access, u *User, to Patch[string]) error {
+	if err := acc.require(PermUserCreate); err != nil {
+		return err
+	}
+	if !u.IsServiceAccount {
+		return Invalidf("body.answers_to", "only a service account answers to somebody")
+	}
+	if to.Null || to.Value == "" {
+		return Invalidf("body.answers_to", "a service account always answers to somebody")
+	}
+	boss, err := tx.UserByName(ctx, to.Value)
+	if err != nil {
+		return bodyRef(err, "body.answers_to", "no such account")
+	}
+	if !boss.Active {
+		return FieldErrorf(CodeAccountInactive, "body.answers_to", "%s is deactivated and cannot take responsibility for an agent", boss.Username)
+	}
+	chain, err := tx.AnswersToChain(ctx, boss.ID)
+	if err != nil {
+		return err
+	}
+	if boss.ID == u.ID || has(chain, u.ID) {
+		return FieldErrorf(CodeCycle, "body.answers_to", "%s already answers to %s; the chain would loop", boss.Username, u.Username)
+	}
+	u.AnswersToID = boss.ID
+	return nil
+}
+
+func setSuperuser(ctx context.Context, tx Tx, acc *access, u *User, on bool) error {
+	if err := acc.require(PermInstanceAdmin); err != nil {
+		return err
+	}
+	if on && u.IsServiceAccount {
+		return Invalidf("body.is_superuser", "an administrator is a person, not a service account")
+	}
+	if !on && u.Active {
+		if err := keepOneAdministrator(ctx, tx); err != nil {
+			return err
+		}
+	}
+	u.IsSuperuser = on
+	return nil
+}
+
+func setActive(ctx context.Context, tx Tx, acc *access, u *User, on bool) error {
+	if err := acc.require(PermUserCreate); err != nil {
+		return err
+	}
+	if on {
+		u.Active, u.DeactivatedAt = true, nil
+		return nil
+	}
+	if u.IsSuperuser && !u.IsServiceAccount {
+		if err := keepOneAdministrator(ctx, tx); err != nil {
+			return err
+		}
+	}
+	now := tx.Now()
+	u.Active, u.DeactivatedAt = false, &now
+	return nil
+}
+
+// keepOneAdministrator refuses a change that would leave nobody able to
+// administer the instance. The count runs inside the write transaction, so
+// two administrators deactivating each other at once cannot both succeed.
+func keepOneAdministrator(ctx context.Context, tx Tx) error {
+	n, err := tx.ActiveAdministrators(ctx)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return Errorf(CodeLastAdministrator, "this is the last active administrator; make somebody else an administrator first")
+	}
+	return nil
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"tend/app"
+	"tend/web"
+)
+
+type serveFlags struct {
+	addr, backupDir, publicURL    string
+	admin, instanceName, timezone string
+}
+
+func newServeCmd(dbPath *string) *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the HTTP API",
+		Long: `Serve the JSON API under /v1 and the health probes.
+
+On a database that does not exist yet, serve creates the instance, a default
+workspace with the default vocabularies and one administrator, and prints an
+API token for that administrator once. Later starts print no secret.`,
+		Example: `  tend serve
+  tend serve --db ./tend.db --addr 127.0.0.1:8421
+  TEND_DB=/srv/tend/tend.db tend serve --addr 0.0.0.0:8421 --public-url https://tend.example.ts.net`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), *dbPath, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", "127.0.0.1:8421"), "address to listen on (env TEND_ADDR)")
+	fl.StringVar(&f.backupDir, "backup-dir", "", "where backups go (default: backups/ beside the database)")
+	fl.StringVar(&f.publicURL, "public-url", envOr("TEND_PUBLIC_URL", ""), "the URL users reach this instance at (env TEND_PUBLIC_URL)")
+	fl.StringVar(&f.admin, "admin", "admin", "username of the administrator created on first start")
+	fl.StringVar(&f.instanceName, "instance-name", "tend", "name of the instance created on first start")
+	fl.StringVar(&f.timezone, "timezone", "", "timezone of the instance created on first start (default: the machine's)")
+	return cmd
+}
+
+func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serveFlags) error {
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	db, svc, err := openService(ctx, dbPath, f.backupDir, f.publicURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if f.timezone == "" {
+		f.timezone = localTimezone()
+	}
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{InstanceName: f.instanceName, Timezone: f.timezone, AdminUsername: f.admin})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	if first != nil {
+		printFirstStart(stdout, first, ln.Addr().String())
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
+	srv := web.HTTPServer(f.addr, web.NewServer(svc, log))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// printFirstStart shows the administrator's token, the one time it exists in
+// readable form. It goes to stdout, never to the log.
+func printFirstStart(w io.Writer, first *app.FirstStart, addr string) {
+	fmt.Fprintf(w, `tend: created instance %q with workspace %q and administrator %q.
+
+API token for %s (shown once, store it now):
+
+    %s
+
+Try it:
+
+    curl -H "Authorization: Bearer %s" http://%s/v1/me
+
+`, first.Instance.Name, first.Workspace.Slug, first.Admin.Username, first.Admin.Username, first.Token.Secret, first.Token.Secret, addr)
+}
+
+// localTimezone guesses the machine's IANA zone for a first start: TZ, then
+// /etc/timezone, then UTC.
+func localTimezone() string {
+	for _, tz := range []string{os.Getenv("TZ"), readTrimmed("/etc/timezone")} {
+		if tz != "" && tz != "Local" {
+			if _, err := time.LoadLocation(tz); err == nil {
+				return tz
+			}
+		}
+	}
+	return "UTC"
+}
+
+func readTrimmed(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}

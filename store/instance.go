@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+
+	"tend/app"
+)
+
+// Instance reads the instance; not_found before the first start.
+func (t *Tx) Instance(ctx context.Context) (app.Instance, error) {
+	var r struct {
+		ID        string `db:"id"`
+		Name      string `db:"name"`
+		Timezone  string `db:"timezone"`
+		CreatedAt string `db:"created_at"`
+		UpdatedAt string `db:"updated_at"`
+	}
+	if err := t.tx.GetContext(ctx, &r, `SELECT id, name, timezone, created_at, updated_at FROM instance`); err != nil {
+		return app.Instance{}, mapErr(err)
+	}
+	return app.Instance{ID: r.ID, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}, nil
+}
+
+// InsertInstance stores the instance; there is only ever one.
+func (t *Tx) InsertInstance(ctx context.Context, in *app.Instance) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO instance (id, name, timezone, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+		in.ID, in.Name, in.Timezone, fmtTime(in.CreatedAt), fmtTime(in.UpdatedAt))
+	return mapErr(err)
+}
+
+// UpdateInstance stores the instance's name and timezone; its id never changes.
+func (t *Tx) UpdateInstance(ctx context.Context, in *app.Instance) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE instance SET name = ?, timezone = ?, updated_at = ?`, in.Name, in.Timezone, fmtTime(in.UpdatedAt))
+	return mapErr(err)
+}

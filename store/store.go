@@ -1,0 +1,277 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"tend/app"
+)
+
+// DB is an open tend database. It implements app.Store.
+type DB struct {
+	path      string
+	backupDir string
+	write     *sqlx.DB
+	read      *sqlx.DB
+	maint     *sqlx.DB
+	revision  string
+	backupMu  sync.Mutex
+	stop      chan struct{}
+	done      chan struct{}
+	closeOnce sync.Once
+
+	// Now is the clock every transaction reads once; tests replace it.
+	Now func() time.Time
+}
+
+// Options configures Open.
+type Options struct {
+	// BackupDir is where backups go; default "backups" beside the database.
+	BackupDir string
+	// Readers is the size of the read pool; default max(4, NumCPU).
+	Readers int
+}
+
+// checkpointEvery is how often the WAL is checkpointed in the background.
+// Auto-checkpointing is off on the writer because it runs inside whichever
+// COMMIT crosses the threshold and makes that request slow.
+const checkpointEvery = 250 * time.Millisecond
+
+// Open opens (creating if needed) the database at path, migrates it, and
+// starts the background checkpointer. A database written by a newer tend is
+// refused with app.CodeSchemaTooNew; before pending migrations run on an
+// existing database a backup is taken for the upgrade.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("database path %q must not contain '?' or '#'", path)
+	}
+	if opts.BackupDir == "" {
+		opts.BackupDir = filepath.Join(filepath.Dir(path), "backups")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("creating the database directory: %w", err)
+		}
+	}
+	db := &DB{path: path, backupDir: opts.BackupDir, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	var err error
+	if db.write, err = openPool(ctx, path, writerPragmas(), 1); err != nil {
+		return nil, err
+	}
+	if db.maint, err = openPool(ctx, path, basePragmas(), 1); err != nil {
+		_ = db.write.Close()
+		return nil, err
+	}
+	if err := db.migrate(ctx); err != nil {
+		_ = db.write.Close()
+		_ = db.maint.Close()
+		return nil, err
+	}
+	n := opts.Readers
+	if n <= 0 {
+		n = max(4, runtime.NumCPU())
+	}
+	rq := basePragmas()
+	rq.Add("_pragma", "query_only(1)")
+	if db.read, err = openPool(ctx, path, rq, n); err != nil {
+		_ = db.write.Close()
+		_ = db.maint.Close()
+		return nil, err
+	}
+	go db.checkpointLoop()
+	return db, nil
+}
+
+// basePragmas go in the DSN so that every pooled connection gets them; an
+// Exec would set them on one connection only. busy_timeout comes first
+// because the later ones may need to wait for a lock.
+func basePragmas() url.Values {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	return q
+}
+
+func writerPragmas() url.Values {
+	q := basePragmas()
+	q.Add("_pragma", "wal_autocheckpoint(0)")
+	q.Add("_pragma", "journal_size_limit(67108864)")
+	q.Set("_txlock", "immediate")
+	return q
+}
+
+func openPool(ctx context.Context, path string, q url.Values, conns int) (*sqlx.DB, error) {
+	p, err := sqlx.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	p.SetMaxOpenConns(conns)
+	p.SetMaxIdleConns(conns)
+	p.SetConnMaxIdleTime(0)
+	p.SetConnMaxLifetime(0)
+	var mode string
+	if err := p.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	if mode != "wal" {
+		_ = p.Close()
+		return nil, fmt.Errorf("opening %s: journal mode is %q, want wal", path, mode)
+	}
+	return p, nil
+}
+
+// Close stops the checkpointer, runs a last checkpoint and closes every pool.
+func (db *DB) Close() error {
+	var err error
+	db.closeOnce.Do(func() {
+		close(db.stop)
+		<-db.done
+		_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		err = errors.Join(db.read.Close(), db.write.Close(), db.maint.Close())
+	})
+	return err
+}
+
+func (db *DB) checkpointLoop() {
+	defer close(db.done)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-db.stop:
+			return
+		case <-t.C:
+			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		}
+	}
+}
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// SchemaRevision names the newest migration applied, such as "0001_init".
+func (db *DB) SchemaRevision() string { return db.revision }
+
+// Tx is one transaction. It implements app.Tx.
+type Tx struct {
+	tx       *sqlx.Tx
+	now      time.Time
+	onCommit []func()
+}
+
+// Now is the transaction's clock.
+func (t *Tx) Now() time.Time { return t.now }
+
+// OnCommit runs f after the transaction commits, never if it rolls back.
+func (t *Tx) OnCommit(f func()) { t.onCommit = append(t.onCommit, f) }
+
+// View runs fn in a read-only transaction on the reader pool.
+func (db *DB) View(ctx context.Context, fn func(app.Tx) error) error {
+	return db.run(ctx, db.read, &sql.TxOptions{ReadOnly: true}, fn)
+}
+
+// Update runs fn in a write transaction (BEGIN IMMEDIATE) on the writer.
+func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
+	return db.run(ctx, db.write, nil, fn)
+}
+
+func (db *DB) run(ctx context.Context, pool *sqlx.DB, opts *sql.TxOptions, fn func(app.Tx) error) (err error) {
+	stx, err := pool.BeginTxx(ctx, opts)
+	if err != nil {
+		return mapErr(err)
+	}
+	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond)}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = stx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = stx.Rollback()
+			return
+		}
+		if err = mapErr(stx.Commit()); err == nil {
+			for _, f := range tx.onCommit {
+				f()
+			}
+		}
+	}()
+	return mapErr(fn(tx))
+}
+
+// mapErr turns driver errors into app errors by code, never by message:
+// no rows is not_found, a uniqueness violation conflict, a lock held past
+// busy_timeout busy. Anything else stays as it is (and so is internal).
+func mapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *app.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return &app.Error{Code: app.CodeNotFound, Detail: "not found", Err: err}
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return &app.Error{Code: app.CodeConflict, Detail: "that already exists", Err: err}
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_BUSY_SNAPSHOT, sqlite3.SQLITE_BUSY_RECOVERY:
+			return &app.Error{Code: app.CodeBusy, Detail: "the database is busy; try again", Err: err}
+		}
+	}
+	return err
+}
+
+// timeLayout is how every instant is stored: fixed width, so text order is time order.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+func fmtTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func fmtTimePtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return fmtTime(*t)
+}
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		t, _ = time.Parse(time.RFC3339Nano, s)
+	}
+	return t.UTC()
+}
+
+func parseTimePtr(s sql.NullString) *time.Time {
+	if !s.Valid {
+		return nil
+	}
+	t := parseTime(s.String)
+	return &t
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"tend/app"
+)
+
+type userRow struct {
+	Seq              int64          `db:"seq"`
+	ID               string         `db:"id"`
+	Username         string         `db:"username"`
+	DisplayName      string         `db:"display_name"`
+	Email            string         `db:"email"`
+	Timezone         string         `db:"timezone"`
+	IsServiceAccount bool           `db:"is_service_account"`
+	IsSuperuser      bool           `db:"is_superuser"`
+	AnswersToID      sql.NullString `db:"answers_to"`
+	AnswersTo        sql.NullString `db:"answers_to_name"`
+	Responsible      sql.NullString `db:"responsible"`
+	Active           bool           `db:"active"`
+	DeactivatedAt    sql.NullString `db:"deactivated_at"`
+	CreatedAt        string         `db:"created_at"`
+	UpdatedAt        string         `db:"updated_at"`
+	Version          int            `db:"version"`
+}
+
+func (r userRow) user() app.User {
+	return app.User{Seq: r.Seq, ID: r.ID, Username: r.Username, DisplayName: r.DisplayName, Email: r.Email,
+		Timezone: r.Timezone, IsServiceAccount: r.IsServiceAccount, IsSuperuser: r.IsSuperuser,
+		AnswersToID: r.AnswersToID.String, AnswersTo: r.AnswersTo.String, Responsible: r.Responsible.String,
+		Active: r.Active, DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.CreatedAt),
+		UpdatedAt: parseTime(r.UpdatedAt), Version: r.Version}
+}
+
+// userSelect reads an account with the name it answers to and the person at
+// the top of its chain (itself, for a person). The chain walk is bounded so
+// a damaged row can never loop.
+const userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
+	u.is_superuser, u.answers_to, b.username AS answers_to_name, u.active, u.deactivated_at, u.created_at,
+	u.updated_at, u.version,
+	(WITH RECURSIVE up(id, next, depth) AS (
+		SELECT u.id, u.answers_to, 0
+		UNION ALL SELECT x.id, x.answers_to, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
+	 SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
+	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
+
+func (t *Tx) getUser(ctx context.Context, where string, arg any) (app.User, error) {
+	var r userRow
+	if err := t.tx.GetContext(ctx, &r, userSelect+" WHERE "+where, arg); err != nil {
+		return app.User{}, mapErr(err)
+	}
+	return r.user(), nil
+}
+
+// UserByID reads an account by id.
+func (t *Tx) UserByID(ctx context.Context, id string) (app.User, error) {
+	return t.getUser(ctx, "u.id = ?", id)
+}
+
+// UserByName reads an account by username, case-insensitively.
+func (t *Tx) UserByName(ctx context.Context, username string) (app.User, error) {
+	return t.getUser(ctx, "u.username = ?", username)
+}
+
+// InsertUser stores a new account and sets its Seq.
+func (t *Tx) InsertUser(ctx context.Context, u *app.User) error {
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO users (id, username, display_name, email, timezone,
+		is_service_account, is_superuser, answers_to, active, deactivated_at, created_at, updated_at, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		u.ID, u.Username, u.DisplayName, u.Email, u.Timezone, u.IsServiceAccount, u.IsSuperuser, nullStr(u.AnswersToID),
+		u.Active, fmtTimePtr(u.DeactivatedAt), fmtTime(u.CreatedAt), fmtTime(u.UpdatedAt), u.Version)
+	if err != nil {
+		return mapErr(err)
+	}
+	u.Seq, err = res.LastInsertId()
+	return err
+}
+
+// UpdateUser stores an account's changeable fields and bumps its version.
+func (t *Tx) UpdateUser(ctx context.Context, u *app.User) error {
+	u.Version++
+	_, err := t.tx.ExecContext(ctx, `UPDATE users SET display_name = ?, timezone = ?, is_superuser = ?, answers_to = ?,
+		active = ?, deactivated_at = ?, updated_at = ?, version = ? WHERE id = ?`,
+		u.DisplayName, u.Timezone, u.IsSuperuser, nullStr(u.AnswersToID), u.Active, fmtTimePtr(u.DeactivatedAt),
+		fmtTime(u.UpdatedAt), u.Version, u.ID)
+	return mapErr(err)
+}
+
+// agentsCTE names every account answerable to ?, directly or through other agents.
+const agentsCTE = `WITH RECURSIVE agents(id) AS (
+	SELECT id FROM users WHERE answers_to = ?
+	UNION SELECT x.id FROM users x JOIN agents a ON x.answers_to = a.id) `
+
+func userWhere(f app.UserFilter) (string, string, []any) {
+	prefix, where, args := "", "WHERE u.seq > ?", []any{f.AfterSeq}
+	if f.AnswersToID != "" {
+		prefix = agentsCTE
+		where += " AND u.id IN (SELECT id FROM agents)"
+		args = append([]any{f.AnswersToID}, args...)
+	}
+	return prefix, where, args
+}
+
+// Users lists accounts in creation order after f.AfterSeq.
+func (t *Tx) Users(ctx context.Context, f app.UserFilter) ([]app.User, error) {
+	prefix, where, args := userWhere(f)
+	q := prefix + userSelect + " " + where + " ORDER BY u.seq"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	var rows []userRow
+	if err := t.tx.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.User, len(rows))
+	for i, r := range rows {
+		out[i] = r.user()
+	}
+	return out, nil
+}
+
+// CountUsers counts the accounts f selects, ignoring its paging.
+func (t *Tx) CountUsers(ctx context.Context, f app.UserFilter) (int, error) {
+	prefix, where, args := userWhere(f)
+	var n int
+	err := t.tx.GetContext(ctx, &n, prefix+"SELECT count(*) FROM users u "+where, args...)
+	return n, mapErr(err)
+}
+
+// ActiveAdministrators counts active people who administer the instance.
+func (t *Tx) ActiveAdministrators(ctx context.Context) (int, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM users WHERE is_superuser = 1 AND active = 1 AND is_service_account = 0`)
+	return n, mapErr(err)
+}
+
+// upChain walks from an account up through whom it answers to, bounded.
+const upChain = `WITH RECURSIVE up(id, next, active, depth) AS (
+	SELECT id, answers_to, active, 0 FROM users WHERE id = ?
+	UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64) `
+
+// ChainActive reports whether the account and everyone above it are active.
+func (t *Tx) ChainActive(ctx context.Context, id string) (bool, error) {
+	var n sql.NullInt64
+	if err := t.tx.GetContext(ctx, &n, upChain+"SELECT min(active) FROM up", id); err != nil {
+		return false, mapErr(err)
+	}
+	return n.Valid && n.Int64 == 1, nil
+}
+
+// AnswersToChain lists the ids above an account, nearest first.
+func (t *Tx) AnswersToChain(ctx context.Context, id string) ([]string, error) {
+	var ids []string
+	err := t.tx.SelectContext(ctx, &ids, upChain+"SELECT id FROM up WHERE depth > 0 ORDER BY depth", id)
+	return ids, mapErr(err)
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+
+	"tend/app"
+)
+
+// InsertStatus stores a status.
+func (t *Tx) InsertStatus(ctx context.Context, st *app.Status) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO statuses (id, workspace_id, entity_type, key, label, category, position,
+		is_default, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		st.ID, st.WorkspaceID, st.EntityType, st.Key, st.Label, st.Category, st.Position, st.IsDefault,
+		fmtTime(st.CreatedAt), fmtTime(st.UpdatedAt))
+	return mapErr(err)
+}
+
+// Statuses lists a workspace's statuses by entity type, then display order.
+func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
+	var rows []struct {
+		ID          string `db:"id"`
+		WorkspaceID string `db:"workspace_id"`
+		EntityType  string `db:"entity_type"`
+		Key         string `db:"key"`
+		Label       string `db:"label"`
+		Category    string `db:"category"`
+		Position    int    `db:"position"`
+		IsDefault   bool   `db:"is_default"`
+		CreatedAt   string `db:"created_at"`
+		UpdatedAt   string `db:"updated_at"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
+		created_at, updated_at FROM statuses WHERE workspace_id = ? ORDER BY entity_type, position, key`, workspaceID)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.Status, len(rows))
+	for i, r := range rows {
+		out[i] = app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
+			Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
+	}
+	return out, nil
+}
+
+// InsertItemType stores an item type.
+func (t *Tx) InsertItemType(ctx context.Context, it *app.ItemType) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO item_types (id, workspace_id, entity_type, key, label, category, position, is_default)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, it.ID, it.WorkspaceID, it.EntityType, it.Key, it.Label, it.Category, it.Position, it.IsDefault)
+	return mapErr(err)
+}
+
+// ItemTypes lists a workspace's item types, task types first, each in display order.
+func (t *Tx) ItemTypes(ctx context.Context, workspaceID string) ([]app.ItemType, error) {
+	var rows []struct {
+		ID          string `db:"id"`
+		WorkspaceID string `db:"workspace_id"`
+		EntityType  string `db:"entity_type"`
+		Key         string `db:"key"`
+		Label       string `db:"label"`
+		Category    string `db:"category"`
+		Position    int    `db:"position"`
+		IsDefault   bool   `db:"is_default"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default
+		FROM item_types WHERE workspace_id = ? ORDER BY entity_type DESC, position`, workspaceID)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.ItemType, len(rows))
+	for i, r := range rows {
+		out[i] = app.ItemType{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
+			Category: r.Category, Position: r.Position, IsDefault: r.IsDefault}
+	}
+	return out, nil
+}
+
+// InsertLinkType stores a link type.
+func (t *Tx) InsertLinkType(ctx context.Context, lt *app.LinkType) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO link_types (id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, lt.ID, lt.WorkspaceID, lt.Key, lt.Title, lt.InverseTitle, lt.IsSymmetric, lt.Category, fmtTime(lt.CreatedAt))
+	return mapErr(err)
+}
+
+// LinkTypes lists a workspace's link types in creation order.
+func (t *Tx) LinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
+	var rows []struct {
+		ID           string `db:"id"`
+		WorkspaceID  string `db:"workspace_id"`
+		Key          string `db:"key"`
+		Title        string `db:"title"`
+		InverseTitle string `db:"inverse_title"`
+		IsSymmetric  bool   `db:"is_symmetric"`
+		Category     string `db:"category"`
+		CreatedAt    string `db:"created_at"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
+		FROM link_types WHERE workspace_id = ? ORDER BY created_at, rowid`, workspaceID)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.LinkType, len(rows))
+	for i, r := range rows {
+		out[i] = app.LinkType{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, InverseTitle: r.InverseTitle,
+			IsSymmetric: r.IsSymmetric, Category: r.Category, CreatedAt: parseTime(r.CreatedAt)}
+	}
+	return out, nil
+}
+
+// Tags returns up to limit tag names in name order and the total.
+func (t *Tx) Tags(ctx context.Context, workspaceID string, limit int) (app.TagSummary, error) {
+	var out app.TagSummary
+	if err := t.tx.GetContext(ctx, &out.Total, `SELECT count(*) FROM tags WHERE workspace_id = ?`, workspaceID); err != nil {
+		return out, mapErr(err)
+	}
+	out.Names = []string{}
+	if err := t.tx.SelectContext(ctx, &out.Names, `SELECT name FROM tags WHERE workspace_id = ? ORDER BY name LIMIT ?`, workspaceID, limit); err != nil {
+		return out, mapErr(err)
+	}
+	out.HasMore = out.Total > len(out.Names)
+	return out, nil
+}

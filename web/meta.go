@@ -1,0 +1,194 @@
+package web
+
+import (
+	"net/http"
+	"reflect"
+	"strings"
+
+	"tend/app"
+)
+
+type statusJSON struct {
+	ID         string `json:"id"`
+	EntityType string `json:"entity_type"`
+	Key        string `json:"key"`
+	Label      string `json:"label"`
+	Category   string `json:"category"`
+	Position   int    `json:"position"`
+	IsDefault  bool   `json:"is_default"`
+}
+
+type itemTypeJSON struct {
+	ID        *string `json:"id"`
+	Key       string  `json:"key"`
+	Label     string  `json:"label"`
+	Category  string  `json:"category"`
+	IsDefault bool    `json:"is_default"`
+}
+
+type linkTypeJSON struct {
+	ID           *string `json:"id"`
+	Key          string  `json:"key"`
+	Title        string  `json:"title"`
+	InverseTitle string  `json:"inverse_title"`
+	IsSymmetric  bool    `json:"is_symmetric"`
+	Category     string  `json:"category"`
+}
+
+type tagsJSON struct {
+	Total   int      `json:"total"`
+	Names   []string `json:"names"`
+	HasMore bool     `json:"has_more"`
+}
+
+type settingJSON struct {
+	Key         string   `json:"key"`
+	Kind        string   `json:"kind"`
+	Accepts     string   `json:"accepts"`
+	Choices     []string `json:"choices"`
+	Default     any      `json:"default"`
+	Description string   `json:"description"`
+	Levels      []string `json:"levels"`
+}
+
+type listingJSON struct {
+	Path       string   `json:"path"`
+	Filters    []string `json:"filters"`
+	Formats    []string `json:"formats"`
+	Order      []string `json:"order"`
+	Fields     []string `json:"fields"`
+	Selectable []string `json:"selectable"`
+	Sortable   []string `json:"sortable"`
+}
+
+type metaJSON struct {
+	APIVersion         string                    `json:"api_version"`
+	InstanceVersion    *string                   `json:"instance_version"`
+	SchemaRevision     *string                   `json:"schema_revision"`
+	Purpose            string                    `json:"purpose"`
+	Instance           *instanceJSON             `json:"instance"`
+	PublicURL          *string                   `json:"public_url"`
+	SourceURL          string                    `json:"source_url"`
+	ServerTime         string                    `json:"server_time"`
+	Docs               map[string]string         `json:"docs"`
+	ErrorCodes         []app.Code                `json:"error_codes"`
+	Grammars           map[string]any            `json:"grammars"`
+	Limits             app.Limits                `json:"limits"`
+	Listings           map[string]listingJSON    `json:"listings"`
+	Settings           []settingJSON             `json:"settings"`
+	Workspace          *string                   `json:"workspace"`
+	Workspaces         []workspaceRefJSON        `json:"workspaces"`
+	Statuses           map[string][]statusJSON   `json:"statuses"`
+	StatusCategories   []string                  `json:"status_categories"`
+	ItemTypes          map[string][]itemTypeJSON `json:"item_types"`
+	LinkTypes          []linkTypeJSON            `json:"link_types"`
+	LinkableTypes      []string                  `json:"linkable_types"`
+	Tags               tagsJSON                  `json:"tags"`
+	VocabularyNotShown *string                   `json:"vocabulary_not_shown"`
+	SearchBackend      *string                   `json:"search_backend"`
+	Roles              []app.Role                `json:"roles"`
+	Permissions        []app.Permission          `json:"permissions"`
+	Scopes             []string                  `json:"scopes"`
+	EventActions       []string                  `json:"event_actions"`
+}
+
+const purpose = "tend tracks work for people and AI agents: tasks, documents, projects, typed links and a change history, " +
+	"in one self-hosted SQLite file. Agents claim work, record what they checked and leave findings for the next agent."
+
+func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	m, err := s.app.Meta(r.Context(), a, r.URL.Query().Get("workspace_id"))
+	if err != nil {
+		return err
+	}
+	inst := newInstanceJSON(m.Instance)
+	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: orNull(m.InstanceVersion), SchemaRevision: orNull(m.SchemaRevision),
+		Purpose: purpose, Instance: &inst, PublicURL: orNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: stamp(m.ServerTime),
+		Docs: map[string]string{"problem_types": problemTypeBase + "{code}"}, ErrorCodes: app.AllCodes,
+		Grammars: map[string]any{}, Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
+		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
+		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
+		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),
+		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions}
+	if out.Tags.Names == nil {
+		out.Tags.Names = []string{}
+	}
+	if m.Workspace != nil {
+		out.Workspace = &m.Workspace.ID
+	}
+	for _, ws := range m.Workspaces {
+		out.Workspaces = append(out.Workspaces, newWorkspaceRef(ws.Workspace))
+	}
+	for e, sts := range m.Statuses {
+		out.Statuses[e] = []statusJSON{}
+		for _, st := range sts {
+			out.Statuses[e] = append(out.Statuses[e], statusJSON{ID: st.ID, EntityType: st.EntityType, Key: st.Key, Label: st.Label,
+				Category: st.Category, Position: st.Position, IsDefault: st.IsDefault})
+		}
+	}
+	for e, its := range m.ItemTypes {
+		out.ItemTypes[e] = []itemTypeJSON{}
+		for _, it := range its {
+			out.ItemTypes[e] = append(out.ItemTypes[e], itemTypeJSON{ID: orNull(it.ID), Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault})
+		}
+	}
+	for _, lt := range m.LinkTypes {
+		out.LinkTypes = append(out.LinkTypes, linkTypeJSON{ID: orNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle,
+			IsSymmetric: lt.IsSymmetric, Category: lt.Category})
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// sourceURL is the absolute URL this meta document was served at.
+func sourceURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + r.URL.Path
+}
+
+func settingsJSON(reg []app.Setting) []settingJSON {
+	out := make([]settingJSON, len(reg))
+	for i, st := range reg {
+		out[i] = settingJSON{Key: st.Key, Kind: st.Kind, Accepts: st.Accepts, Choices: st.Choices, Default: st.Default,
+			Description: st.Description, Levels: st.Levels}
+	}
+	return out
+}
+
+// listings describes each listing truthfully: the parameters it reads, its
+// formats, and the fields an item has (read from the wire type itself, so
+// the description cannot drift from the response).
+func listings() map[string]listingJSON {
+	plain := []string{"full"}
+	shaped := []string{"full", "compact", "ids"}
+	mk := func(path string, filters, formats, order []string, item any) listingJSON {
+		f := jsonFields(reflect.TypeOf(item))
+		return listingJSON{Path: path, Filters: filters, Formats: formats, Order: order, Fields: f, Selectable: f, Sortable: order}
+	}
+	return map[string]listingJSON{
+		"users":               mk("/v1/users", []string{"answers_to", "limit", "cursor", "include_total", "format", "fields"}, shaped, []string{"created_at"}, userJSON{}),
+		"workspaces":          mk("/v1/workspaces", []string{"deleted"}, plain, []string{"joined_at"}, workspaceJSON{}),
+		"workspace_members":   mk("/v1/workspaces/{id_or_slug}/members", []string{}, plain, []string{"created_at"}, memberJSON{}),
+		"tokens":              mk("/v1/tokens", []string{}, plain, []string{"-created_at"}, tokenJSON{}),
+		"instance_workspaces": mk("/v1/instance/workspaces", []string{}, plain, []string{"created_at"}, workspaceOnInstanceJSON{}),
+		"backups":             mk("/v1/admin/backups", []string{}, plain, []string{"-taken_at"}, backupJSON{}),
+	}
+}
+
+// jsonFields lists the JSON names of a struct's fields, embedded ones included.
+func jsonFields(t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			out = append(out, jsonFields(f.Type)...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+
+	"tend/app"
+)
+
+type problemType struct {
+	Status int
+	Title  string
+}
+
+// problemTypes is the one table that maps app codes to HTTP.
+// TestProblemTypesCoverAllCodes keeps it complete.
+var problemTypes = map[app.Code]problemType{
+	app.CodeInvalid:              {http.StatusBadRequest, "Malformed request"},
+	app.CodeValidation:           {http.StatusUnprocessableEntity, "Validation failed"},
+	app.CodeUnauthorized:         {http.StatusUnauthorized, "Authentication required"},
+	app.CodeForbidden:            {http.StatusForbidden, "Not permitted"},
+	app.CodeNotFound:             {http.StatusNotFound, "Not found"},
+	app.CodeMethodNotAllowed:     {http.StatusMethodNotAllowed, "Method not allowed"},
+	app.CodeTooLarge:             {http.StatusRequestEntityTooLarge, "Request body too large"},
+	app.CodeConflict:             {http.StatusConflict, "Conflict"},
+	app.CodeBusy:                 {http.StatusServiceUnavailable, "Temporarily busy"},
+	app.CodeInternal:             {http.StatusInternalServerError, "Internal error"},
+	app.CodeTokenScopeWider:      {http.StatusForbidden, "Scopes wider than the issuing credential"},
+	app.CodeTokenProjectsWider:   {http.StatusForbidden, "Projects wider than the issuing credential"},
+	app.CodeTokenWriteWider:      {http.StatusForbidden, "Writable projects wider than the issuing credential"},
+	app.CodeTokenExpiryLater:     {http.StatusForbidden, "Expiry later than the issuing credential"},
+	app.CodeTokenWorkspaceWider:  {http.StatusForbidden, "Workspace wider than the issuing credential"},
+	app.CodeTokenForOther:        {http.StatusForbidden, "Cannot issue for another account"},
+	app.CodeTimezoneNotOwn:       {http.StatusForbidden, "Only the account itself may change its timezone"},
+	app.CodeLastAdministrator:    {http.StatusConflict, "Last administrator"},
+	app.CodeLastOwner:            {http.StatusConflict, "Last owner"},
+	app.CodeAlreadyMember:        {http.StatusConflict, "Already a member"},
+	app.CodeCycle:                {http.StatusConflict, "Would create a cycle"},
+	app.CodeSchemaTooNew:         {http.StatusServiceUnavailable, "Database newer than this binary"},
+	app.CodeWorkspaceRequired:    {http.StatusUnprocessableEntity, "Workspace required"},
+	app.CodeSecretInQuery:        {http.StatusBadRequest, "Secret in query string"},
+	app.CodeUnsupportedMediaType: {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	app.CodeAccountInactive:      {http.StatusConflict, "Account inactive"},
+	app.CodeBackupUnavailable:    {http.StatusServiceUnavailable, "Backups unavailable"},
+	app.CodeVersionConflict:      {http.StatusConflict, "Version changed"},
+}
+
+// problemTypeBase prefixes every problem type URI. A tag: URI is absolute
+// but not dereferenceable, so no client resolves it against the request.
+const problemTypeBase = "tag:tend,2026:problem/"
+
+type validationItem struct {
+	Loc  []string `json:"loc"`
+	Msg  string   `json:"msg"`
+	Type string   `json:"type"`
+}
+
+// problem is an RFC 9457 problem document with tend's code extension.
+type problem struct {
+	Type     string   `json:"type"`
+	Title    string   `json:"title"`
+	Status   int      `json:"status"`
+	Detail   any      `json:"detail,omitempty"`
+	Instance string   `json:"instance,omitempty"`
+	Code     app.Code `json:"code"`
+}
+
+func newProblem(err error) problem {
+	e := app.AsError(err)
+	pt, ok := problemTypes[e.Code]
+	if !ok {
+		e = &app.Error{Code: app.CodeInternal, Err: err}
+		pt = problemTypes[app.CodeInternal]
+	}
+	p := problem{Type: problemTypeBase + string(e.Code), Title: pt.Title, Status: pt.Status, Code: e.Code}
+	switch {
+	case e.Code == app.CodeInternal:
+	case pt.Status == http.StatusUnprocessableEntity:
+		p.Detail = validationDetail(e)
+	default:
+		p.Detail = e.Detail
+	}
+	return p
+}
+
+// validationDetail is the HTTPValidationError array; every 422 carries one.
+func validationDetail(e *app.Error) []validationItem {
+	items := []validationItem{}
+	for _, f := range e.Fields {
+		items = append(items, validationItem{Loc: f.Loc, Msg: f.Msg, Type: string(e.Code)})
+	}
+	if len(items) == 0 {
+		items = append(items, validationItem{Loc: []string{"body"}, Msg: e.Detail, Type: string(e.Code)})
+	}
+	return items
+}
+
+// writeProblem is the only place that turns an error into an HTTP response.
+// Internal errors are logged here, once, with their cause; clients see none of it.
+func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
+	p := newProblem(err)
+	p.Instance = r.URL.Path
+	if p.Code == app.CodeInternal {
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	switch p.Code {
+	case app.CodeBusy:
+		w.Header().Set("Retry-After", "1")
+	case app.CodeUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(p.Status)
+	_ = json.NewEncoder(w).Encode(p)
+}

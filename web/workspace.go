@@ -1,0 +1,175 @@
+package web
+
+import (
+	"net/http"
+
+	"tend/app"
+)
+
+type workspaceJSON struct {
+	ID          string   `json:"id"`
+	Slug        string   `json:"slug"`
+	Name        string   `json:"name"`
+	Timezone    string   `json:"timezone"`
+	Role        *string  `json:"role"`
+	Permissions []string `json:"permissions"`
+	CreatedAt   string   `json:"created_at"`
+	UpdatedAt   string   `json:"updated_at"`
+	DeletedAt   *string  `json:"deleted_at"`
+	Version     int      `json:"version"`
+}
+
+func newWorkspaceJSON(w app.WorkspaceView) workspaceJSON {
+	perms := w.Permissions
+	if perms == nil {
+		perms = []string{}
+	}
+	return workspaceJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: orNull(w.Role), Permissions: perms,
+		CreatedAt: stamp(w.CreatedAt), UpdatedAt: stamp(w.UpdatedAt), DeletedAt: stampPtr(w.DeletedAt), Version: w.Version}
+}
+
+// workspaceRefJSON names a workspace where a record refers to one.
+type workspaceRefJSON struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+func newWorkspaceRef(w app.Workspace) workspaceRefJSON {
+	return workspaceRefJSON{ID: w.ID, Slug: w.Slug, Name: w.Name}
+}
+
+// workspaceAccessJSON is one workspace the caller reaches, with its role and
+// effective permissions there.
+type workspaceAccessJSON struct {
+	ID          string   `json:"id"`
+	Slug        string   `json:"slug"`
+	Name        string   `json:"name"`
+	Timezone    string   `json:"timezone"`
+	Role        string   `json:"role"`
+	Permissions []string `json:"permissions"`
+}
+
+func newWorkspaceAccess(w app.WorkspaceView) workspaceAccessJSON {
+	return workspaceAccessJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: w.Role, Permissions: w.Permissions}
+}
+
+type memberJSON struct {
+	CreatedAt string           `json:"created_at"`
+	Role      string           `json:"role"`
+	User      userJSON         `json:"user"`
+	Workspace workspaceRefJSON `json:"workspace"`
+}
+
+func newMemberJSON(m app.Member) memberJSON {
+	return memberJSON{CreatedAt: stamp(m.CreatedAt), Role: m.Role, User: newUserJSON(m.User), Workspace: newWorkspaceRef(m.Workspace)}
+}
+
+func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	deleted := q.bool("deleted")
+	if err := q.err(); err != nil {
+		return err
+	}
+	ws, err := s.app.Workspaces(r.Context(), a, deleted)
+	if err != nil {
+		return err
+	}
+	items := make([]workspaceJSON, len(ws))
+	for i, x := range ws {
+		items[i] = newWorkspaceJSON(x)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.WorkspaceCreate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	ws, err := s.app.CreateWorkspace(r.Context(), a, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
+}
+
+func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ws, err := s.app.Workspace(r.Context(), a, param(r, "workspace"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+}
+
+func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.WorkspaceUpdate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	ws, err := s.app.UpdateWorkspace(r.Context(), a, param(r, "workspace"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+}
+
+func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ws, err := s.app.DeleteWorkspace(r.Context(), a, param(r, "workspace"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+}
+
+func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ws, err := s.app.RestoreWorkspace(r.Context(), a, param(r, "workspace"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+}
+
+func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ms, err := s.app.Members(r.Context(), a, param(r, "workspace"))
+	if err != nil {
+		return err
+	}
+	items := make([]memberJSON, len(ms))
+	for i, m := range ms {
+		items[i] = newMemberJSON(m)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.Join
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	m, err := s.app.AddMember(r.Context(), a, param(r, "workspace"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newMemberJSON(m))
+}
+
+func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.Regrade
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	m, err := s.app.RegradeMember(r.Context(), a, param(r, "workspace"), param(r, "username"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newMemberJSON(m))
+}
+
+func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveMember(r.Context(), a, param(r, "workspace"), param(r, "username")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
