@@ -1,0 +1,15 @@
+package web_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+func TestMeAnswersTheAdministrator(t *testing.T) {
+	e := newEnv(t)
+	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	if me["user"].(map[string]any)["username"] != "admin" {
+		t.Fatalf("got %v", me["user"])
+	}
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", "", nil)
+}
