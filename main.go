@@ -54,7 +54,24 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
 	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newBackupCmd(&dbPath))
+	markArgErrors(root)
 	return root
+}
+
+// markArgErrors makes a wrong number of arguments a usageError, as
+// SetFlagErrorFunc does for flags: cobra returns both as plain errors.
+func markArgErrors(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markArgErrors(sub)
+	}
 }
 
 func envOr(key, def string) string {

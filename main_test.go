@@ -1,0 +1,545 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tend/app"
+	"tend/store"
+)
+
+// TestMain lets a test run the real main() in a child process (see runMain),
+// so exit statuses and the stderr format are checked as a user sees them.
+func TestMain(m *testing.M) {
+	if os.Getenv("TEND_TEST_RUN_MAIN") == "1" {
+		os.Args = append([]string{"tend"}, os.Args[1:]...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// lockedBuffer is an io.Writer that a running command and the test may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// secretRE matches a whole credential secret: the public prefix, "_", 40 more.
+var secretRE = regexp.MustCompile(`tend_[a-z2-7]{10}_[a-z2-7]{40}`)
+
+// run executes one command line in-process and returns what it wrote.
+func run(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb lockedBuffer
+	cmd := newRootCmd(&out, &errb)
+	cmd.SetArgs(args)
+	err = cmd.ExecuteContext(t.Context())
+	return out.String(), errb.String(), err
+}
+
+// mustRun is run for a command that must succeed.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errOut, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("tend %s: %v\nstderr: %s", strings.Join(args, " "), err, errOut)
+	}
+	return out
+}
+
+func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "tend.db") }
+
+// server is one `tend serve` running in the background.
+type server struct {
+	out, errb *lockedBuffer
+	addr      string
+	cancel    context.CancelFunc
+	done      chan error
+}
+
+var servingRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
+
+func startServe(t *testing.T, dbPath string) *server {
+	t.Helper()
+	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}
+	cmd := newRootCmd(s.out, s.errb)
+	cmd.SetArgs([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"})
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	go func() { s.done <- cmd.ExecuteContext(ctx) }()
+	t.Cleanup(func() { _ = s.stop(t) })
+	deadline := time.After(30 * time.Second)
+	for {
+		if m := servingRE.FindStringSubmatch(s.errb.String()); m != nil {
+			s.addr = m[1]
+			return s
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			t.Fatalf("serve ended before listening: %v\nstderr: %s", err, s.errb.String())
+		case <-deadline:
+			t.Fatalf("serve did not start\nstdout: %s\nstderr: %s", s.out.String(), s.errb.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// stop cancels serve's context and returns what serve returned.
+func (s *server) stop(t *testing.T) error {
+	t.Helper()
+	s.cancel()
+	select {
+	case err := <-s.done:
+		s.done <- err // later calls see the same result
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not return after its context was cancelled")
+		return nil
+	}
+}
+
+// getMe calls GET /v1/me on a running server with secret as the bearer token.
+func getMe(t *testing.T, addr, secret string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/me", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatalf("GET /v1/me: body is not JSON: %v", err)
+	}
+	return resp.StatusCode, body
+}
+
+var curlRE = regexp.MustCompile(`curl -H "Authorization: Bearer (\S+)" http://(\S+)/v1/me`)
+
+func TestServeFirstStartPrintsTokenOnce(t *testing.T) {
+	dbPath := tempDB(t)
+	s := startServe(t, dbPath)
+	out := s.out.String()
+	m := curlRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("first start printed no curl line:\n%s", out)
+	}
+	secret, addr := m[1], m[2]
+	if !secretRE.MatchString(secret) || secretRE.FindString(secret) != secret {
+		t.Fatalf("printed secret %q does not have the credential's shape", secret)
+	}
+	if addr != s.addr {
+		t.Errorf("curl line names %s, the server listens on %s", addr, s.addr)
+	}
+	if got := secretRE.FindAllString(out, -1); len(got) != 2 || got[0] != secret || got[1] != secret {
+		t.Errorf("stdout holds secrets %q; want the administrator's, shown on its own line and in the curl line", got)
+	}
+	if !strings.Contains(out, "\n    "+secret+"\n") {
+		t.Errorf("the secret is not on a line of its own:\n%s", out)
+	}
+	if strings.Contains(s.errb.String(), secret) {
+		t.Error("the secret went to the log")
+	}
+
+	status, me := getMe(t, addr, secret)
+	if status != http.StatusOK {
+		t.Fatalf("GET /v1/me with the printed token: %d %v", status, me)
+	}
+	if user, _ := me["user"].(map[string]any); user["username"] != "admin" || user["is_superuser"] != true {
+		t.Errorf("GET /v1/me user = %v, want the administrator admin", me["user"])
+	}
+	if status, body := getMe(t, addr, ""); status != http.StatusUnauthorized || body["code"] != "unauthorized" {
+		t.Errorf("GET /v1/me without a token: %d %v, want 401 unauthorized", status, body)
+	}
+	if err := s.stop(t); err != nil {
+		t.Fatalf("serve returned %v after cancel, want nil", err)
+	}
+
+	// A second start on the same database prints no secret, and the first
+	// one still works.
+	s2 := startServe(t, dbPath)
+	if got := s2.out.String(); strings.Contains(got, "tend_") {
+		t.Errorf("second start printed a secret:\n%s", got)
+	}
+	if status, _ := getMe(t, s2.addr, secret); status != http.StatusOK {
+		t.Errorf("GET /v1/me with the first start's token after a restart: %d", status)
+	}
+	if err := s2.stop(t); err != nil {
+		t.Fatalf("second serve returned %v after cancel, want nil", err)
+	}
+}
+
+func TestServeRefusesNewerDatabase(t *testing.T) {
+	dbPath := tempDB(t)
+	newerDatabase(t, dbPath)
+	_, _, err := run(t, "--db", dbPath, "serve", "--addr", "127.0.0.1:0")
+	if app.CodeOf(err) != app.CodeSchemaTooNew {
+		t.Fatalf("serve on a newer database: %v, want schema_too_new", err)
+	}
+	if !strings.HasPrefix(err.Error(), "schema_too_new: ") {
+		t.Errorf("error reads %q; main prints it after \"error: \", so it must start with the code", err)
+	}
+}
+
+// newerDatabase leaves at path a database that a newer tend wrote.
+func newerDatabase(t *testing.T, path string) {
+	t.Helper()
+	db, err := store.Open(t.Context(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path) // the driver the store registers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTokenIssueListRevoke(t *testing.T) {
+	dbPath := tempDB(t)
+	out, errOut, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read")
+	if err != nil {
+		t.Fatalf("token issue: %v\nstderr: %s", err, errOut)
+	}
+	if !regexp.MustCompile(`^` + secretRE.String() + `\n$`).MatchString(out) {
+		t.Fatalf("token issue printed %q; want exactly one line holding the secret", out)
+	}
+	secret := strings.TrimSuffix(out, "\n")
+	prefix := secret[:len("tend_")+10]
+
+	// The secret is a working credential for a new service account that
+	// answers to the administrator the first start created.
+	db, err := store.Open(t.Context(), dbPath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(db, app.Options{}).Authenticate(t.Context(), secret, "cli")
+	if cerr := db.Close(); cerr != nil {
+		t.Fatal(cerr)
+	}
+	if err != nil {
+		t.Fatalf("the issued secret does not authenticate: %v", err)
+	}
+	if a.User.Username != "claude" || !a.User.IsServiceAccount || a.User.AnswersTo != "admin" {
+		t.Errorf("credential is for %+v; want service account claude answering to admin", a.User)
+	}
+	if a.Token == nil || !slices.Equal(a.Token.Scopes, []string{"item:read"}) || a.Token.Prefix != prefix {
+		t.Errorf("credential = %+v; want prefix %s with scopes [item:read]", a.Token, prefix)
+	}
+
+	list := mustRun(t, "--db", dbPath, "token", "list")
+	if secretRE.MatchString(list) || strings.Contains(list, secret) {
+		t.Fatalf("token list shows a secret:\n%s", list)
+	}
+	row := lineWith(list, prefix)
+	if row == "" {
+		t.Fatalf("token list does not show prefix %s:\n%s", prefix, list)
+	}
+	if f := strings.Fields(row); len(f) < 4 || f[1] != "claude" || !slices.Contains(f, "item:read") || f[len(f)-1] != "usable" {
+		t.Errorf("token list row = %q; want claude, item:read, usable", row)
+	}
+	if !strings.HasPrefix(list, "PREFIX") {
+		t.Errorf("token list has no header:\n%s", list)
+	}
+
+	out = mustRun(t, "--db", dbPath, "token", "revoke", prefix)
+	if !strings.HasPrefix(out, "revoked "+prefix+" (claude, ") {
+		t.Errorf("token revoke printed %q", out)
+	}
+	if secretRE.MatchString(out) {
+		t.Errorf("token revoke printed a secret: %q", out)
+	}
+	list = mustRun(t, "--db", dbPath, "token", "list")
+	if f := strings.Fields(lineWith(list, prefix)); len(f) == 0 || f[len(f)-1] != "revoked" {
+		t.Errorf("after revoke, token list row = %q; want state revoked", lineWith(list, prefix))
+	}
+
+	_, _, err = run(t, "--db", dbPath, "token", "revoke", "tend_nosuchtoken")
+	if app.CodeOf(err) != app.CodeNotFound || !strings.HasPrefix(err.Error(), "not_found: ") {
+		t.Errorf("revoking an unknown prefix: %v; want not_found: …", err)
+	}
+}
+
+func TestTokenIssueWithoutUserIsForAdministrator(t *testing.T) {
+	dbPath := tempDB(t)
+	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--title", "laptop", "--expires", "30d"))
+	list := mustRun(t, "--db", dbPath, "token", "list")
+	row := lineWith(list, secret[:len("tend_")+10])
+	f := strings.Fields(row)
+	if len(f) < 3 || f[1] != "admin" || f[2] != "laptop" || f[len(f)-1] != "usable" {
+		t.Fatalf("token list row = %q; want admin's usable credential titled laptop", row)
+	}
+	want := time.Now().Add(30 * 24 * time.Hour).UTC()
+	exp, err := time.Parse(time.RFC3339, f[len(f)-2])
+	if err != nil || exp.Sub(want).Abs() > time.Hour {
+		t.Errorf("expiry shown as %q; want about %s", f[len(f)-2], want.Format(time.RFC3339))
+	}
+}
+
+func TestTokenIssueUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"token", "issue", "--expires", "soon"},
+		{"token", "issue", "--expires", "-5h"},
+		{"token", "issue", "--expires", "0d"},
+		{"token", "issue", "--no-such-flag"},
+		{"token", "revoke"},
+		{"token", "revoke", "a", "b"},
+		{"token", "list", "extra"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dbPath := tempDB(t)
+			out, _, err := run(t, append([]string{"--db", dbPath}, args...)...)
+			var u usageError
+			if !errors.As(err, &u) {
+				t.Fatalf("err = %v (%T); want a usage error", err, err)
+			}
+			if out != "" {
+				t.Errorf("stdout = %q; want nothing", out)
+			}
+			// A mistake in the command line is caught before the database is touched.
+			if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+				t.Errorf("the database was created: %v", err)
+			}
+		})
+	}
+}
+
+func TestParseExpiry(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"30d":                  now.Add(30 * 24 * time.Hour),
+		"12h":                  now.Add(12 * time.Hour),
+		"90m":                  now.Add(90 * time.Minute),
+		"2026-04-01T00:00:00Z": time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC),
+	} {
+		if got, err := parseExpiry(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("parseExpiry(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "soon", "0d", "-1d", "-1h", "0s", "30x", "2026-04-01"} {
+		if got, err := parseExpiry(in, now); err == nil {
+			t.Errorf("parseExpiry(%q) = %v; want an error", in, got)
+		}
+	}
+}
+
+// lineWith returns the first line of s that contains sub, or "".
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}
+
+// backupLineRE is what `tend backup` prints: name, size and schema.
+var backupLineRE = regexp.MustCompile(`^(tend-\d{8}T\d{6}\.\d{3}Z-routine-(\S+)\.db)\t(\d+) bytes\tschema (\S+)\n$`)
+
+// newDatabase creates a migrated database at path and returns its schema revision.
+func newDatabase(t *testing.T, path string) string {
+	t.Helper()
+	db, err := store.Open(t.Context(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := db.SchemaRevision()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return rev
+}
+
+// backupNames returns the backup names `tend backup list` printed, in order.
+func backupNames(t *testing.T, list string) []string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(list, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "NAME") {
+		t.Fatalf("backup list has no header:\n%s", list)
+	}
+	var out []string
+	for _, l := range lines[1:] {
+		out = append(out, strings.Fields(l)[0])
+	}
+	return out
+}
+
+func TestBackupCommand(t *testing.T) {
+	dbPath := tempDB(t)
+	rev := newDatabase(t, dbPath)
+
+	out := mustRun(t, "--db", dbPath, "backup")
+	m := backupLineRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("backup printed %q", out)
+	}
+	name := m[1]
+	if m[2] != rev || m[4] != rev {
+		t.Errorf("backup at schema %s/%s, want %s", m[2], m[4], rev)
+	}
+	fi, err := os.Stat(filepath.Join(filepath.Dir(dbPath), "backups", name))
+	if err != nil {
+		t.Fatalf("backup file: %v", err)
+	}
+	if m[3] != strconv.FormatInt(fi.Size(), 10) {
+		t.Errorf("backup printed %s bytes, file has %d", m[3], fi.Size())
+	}
+
+	list := mustRun(t, "--db", dbPath, "backup", "list")
+	if got := backupNames(t, list); !slices.Equal(got, []string{name}) {
+		t.Fatalf("backup list = %q, want [%s]", got, name)
+	}
+	if row := lineWith(list, name); !strings.Contains(row, "routine") || !strings.Contains(row, rev) {
+		t.Errorf("backup list row = %q; want reason routine and schema %s", row, rev)
+	}
+	if strings.Contains(list, string(filepath.Separator)) {
+		t.Errorf("backup list shows a path:\n%s", list)
+	}
+
+	var last string
+	for range 2 {
+		out := mustRun(t, "--db", dbPath, "backup", "--keep", "1")
+		m := backupLineRE.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("backup --keep 1 printed %q", out)
+		}
+		last = m[1]
+	}
+	if got := backupNames(t, mustRun(t, "--db", dbPath, "backup", "list")); !slices.Equal(got, []string{last}) {
+		t.Errorf("after backup --keep 1 twice, backup list = %q; want only the newest, %s", got, last)
+	}
+}
+
+func TestBackupCommandDir(t *testing.T) {
+	dbPath := tempDB(t)
+	newDatabase(t, dbPath)
+	dir := filepath.Join(t.TempDir(), "offsite")
+	m := backupLineRE.FindStringSubmatch(mustRun(t, "--db", dbPath, "backup", "--dir", dir))
+	if m == nil {
+		t.Fatal("backup --dir printed no backup line")
+	}
+	if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
+		t.Errorf("backup --dir: %v", err)
+	}
+	if got := backupNames(t, mustRun(t, "--db", dbPath, "backup", "list", "--dir", dir)); !slices.Equal(got, []string{m[1]}) {
+		t.Errorf("backup list --dir = %q, want [%s]", got, m[1])
+	}
+	if got := backupNames(t, mustRun(t, "--db", dbPath, "backup", "list")); len(got) != 0 {
+		t.Errorf("the default directory lists %q; the backup went to --dir", got)
+	}
+}
+
+func TestBackupCommandDoesNotMigrate(t *testing.T) {
+	dbPath := tempDB(t)
+	newerDatabase(t, dbPath)
+	m := backupLineRE.FindStringSubmatch(mustRun(t, "--db", dbPath, "backup"))
+	if m == nil || m[4] != "0099" {
+		t.Fatalf("backup of a newer database: %v; want one at schema 0099", m)
+	}
+}
+
+func TestBackupCommandErrors(t *testing.T) {
+	dbPath := tempDB(t)
+	if _, _, err := run(t, "--db", dbPath, "backup"); err == nil {
+		t.Error("backup of a missing database succeeded")
+	}
+	if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+		t.Errorf("backup created the database it was asked to copy: %v", err)
+	}
+	newDatabase(t, dbPath)
+	var u usageError
+	if _, _, err := run(t, "--db", dbPath, "backup", "--keep", "-1"); !errors.As(err, &u) {
+		t.Errorf("backup --keep -1: %v; want a usage error", err)
+	}
+	if _, _, err := run(t, "--db", dbPath, "backup", "now"); !errors.As(err, &u) {
+		t.Errorf("backup with an argument: %v; want a usage error", err)
+	}
+}
+
+// runMain runs the real main() in a child process and returns its exit
+// status and stderr.
+func runMain(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+func TestMainExitStatusAndErrorFormat(t *testing.T) {
+	newer := tempDB(t)
+	newerDatabase(t, newer)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stderr string // how the one error line begins
+	}{
+		{"app error", []string{"--db", tempDB(t), "token", "revoke", "tend_nosuchtoken"}, 1, "error: not_found: "},
+		{"newer schema", []string{"--db", newer, "token", "list"}, 1, "error: schema_too_new: database schema version 99 is newer"},
+		{"bad flag value", []string{"--db", tempDB(t), "token", "issue", "--expires", "soon"}, 2, "error: --expires \"soon\""},
+		{"unknown flag", []string{"--db", tempDB(t), "backup", "--nope"}, 2, "error: unknown flag: --nope"},
+		{"missing argument", []string{"--db", tempDB(t), "token", "revoke"}, 2, "error: "},
+		{"extra argument", []string{"--db", tempDB(t), "backup", "now"}, 2, "error: unknown command \"now\" for \"tend backup\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, stderr := runMain(t, tc.args...)
+			if status != tc.status {
+				t.Errorf("exit status %d, want %d; stderr: %s", status, tc.status, stderr)
+			}
+			if !strings.HasPrefix(stderr, tc.stderr) {
+				t.Errorf("stderr = %q; want it to begin %q", stderr, tc.stderr)
+			}
+			if n := strings.Count(stderr, "\n"); n != 1 {
+				t.Errorf("stderr has %d lines, want one: %q", n, stderr)
+			}
+		})
+	}
+}
