@@ -52,7 +52,7 @@ oldest active administrator.`,
 				return err
 			}
 			defer db.Close()
-			if _, err := svc.Bootstrap(cmd.Context(), app.BootstrapOptions{Timezone: localTimezone()}); err != nil {
+			if _, err := svc.Bootstrap(cmd.Context(), app.BootstrapOptions{Timezone: localTimezone(), NoToken: true}); err != nil {
 				return err
 			}
 			t, err := svc.IssueLocalToken(cmd.Context(), in)

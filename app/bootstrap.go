@@ -13,6 +13,9 @@ type BootstrapOptions struct {
 	AdminUsername string
 	WorkspaceSlug string
 	WorkspaceName string
+	// NoToken skips the administrator's first token, for a first start from
+	// a command that issues its own credential and would never show that one.
+	NoToken bool
 }
 
 // FirstStart is what Bootstrap created, including the administrator's
@@ -78,16 +81,16 @@ func (s *Service) Bootstrap(ctx context.Context, opts BootstrapOptions) (*FirstS
 		if err != nil {
 			return err
 		}
+		out = &FirstStart{Instance: inst, Admin: admin, Workspace: ws}
+		if opts.NoToken {
+			return nil
+		}
 		acc, err := accessOf(ctx, tx, sys)
 		if err != nil {
 			return err
 		}
-		tok, err := issueToken(ctx, tx, acc, TokenCreate{Title: "first administrator token", Username: admin.Username})
-		if err != nil {
-			return err
-		}
-		out = &FirstStart{Instance: inst, Admin: admin, Workspace: ws, Token: tok}
-		return nil
+		out.Token, err = issueToken(ctx, tx, acc, TokenCreate{Title: "first administrator token", Username: admin.Username})
+		return err
 	})
 	return out, err
 }

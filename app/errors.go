@@ -41,6 +41,13 @@ const (
 	CodeAccountInactive      Code = "account_inactive"           // acting for or handing work to an inactive account
 	CodeBackupUnavailable    Code = "backup_unavailable"         // no backup directory could be used
 	CodeVersionConflict      Code = "version_conflict"           // expected_version is stale
+	CodeClaimHeld            Code = "claim_held"                 // another account holds an unexpired claim
+	CodeInboxProtected       Code = "inbox_protected"            // the inbox cannot be trashed
+	CodeProjectOwnerRow      Code = "project_owner_row"          // the owner's project member row stays
+	CodeLastProjectMember    Code = "last_project_member"        // a project keeps at least one member row
+	CodeStatusInUse          Code = "status_in_use"              // items are in the status
+	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
+	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -52,7 +59,8 @@ var AllCodes = []Code{
 	CodeTokenWorkspaceWider, CodeTokenForOther, CodeTimezoneNotOwn, CodeLastAdministrator,
 	CodeLastOwner, CodeAlreadyMember, CodeCycle, CodeSchemaTooNew, CodeWorkspaceRequired,
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
-	CodeVersionConflict,
+	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
+	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows
@@ -68,6 +76,7 @@ type Error struct {
 	Code   Code
 	Detail string
 	Fields []FieldError
+	Extra  map[string]any // extension members for the problem document, such as a claim's holder
 	Err    error
 }
 

@@ -40,6 +40,14 @@ var Actions = []string{
 	"workspace.created", "workspace.updated", "workspace.deleted", "workspace.restored",
 	"member.added", "member.regraded", "member.removed",
 	"token.issued", "token.revoked",
+	"project.created", "project.updated", "project.moved", "project.deleted", "project.restored",
+	"project.shared", "project.unshared", "project.role_set", "project.role_removed",
+	"task.created", "task.updated", "task.moved", "task.deleted", "task.restored", "task.completed",
+	"task.claimed", "task.claim_renewed", "task.released", "task.verified",
+	"link.created", "link.deleted",
+	"status.created", "status.updated", "status.deleted",
+	"link_type.created", "link_type.updated", "link_type.deleted",
+	"tag.created", "tag.updated", "tag.deleted",
 }
 
 // record stamps an event with the actor and the transaction's clock and stores it.

@@ -33,6 +33,13 @@ type Tx interface {
 	projectTx
 	tokenTx
 	eventTx
+	scopeTx
+	statusTx
+	linkTypeTx
+	tagTx
+	taskTx
+	linkTx
+	historyTx
 }
 
 // Options configures a Service.

@@ -175,6 +175,9 @@ func seedWorkspace(ctx context.Context, tx Tx, w Workspace, ownerID string) erro
 		}
 	}
 	inbox := Project{ID: uuid.NewString(), WorkspaceID: w.ID, Key: "inbox", Title: "Inbox", Visibility: "public",
-		IsInbox: true, OwnerID: ownerID, StatusID: defaults["project"], CreatedAt: now, UpdatedAt: now, Version: 1}
-	return tx.InsertProject(ctx, &inbox)
+		IsInbox: true, OwnerID: ownerID, StatusID: defaults["project"], CreatedBy: ownerID, CreatedAt: now, UpdatedAt: now, Version: 1}
+	if err := tx.InsertProject(ctx, &inbox); err != nil {
+		return err
+	}
+	return tx.InsertProjectMember(ctx, inbox.ID, ownerID, now)
 }

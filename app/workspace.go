@@ -15,6 +15,7 @@ type Workspace struct {
 	Slug      string
 	Name      string
 	Timezone  string
+	Settings  map[string]any
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	DeletedAt *time.Time
@@ -55,10 +56,11 @@ type WorkspaceCreate struct {
 
 // WorkspaceUpdate is PATCH /v1/workspaces/{id_or_slug}.
 type WorkspaceUpdate struct {
-	Slug            Patch[string] `json:"slug"`
-	Name            Patch[string] `json:"name"`
-	Timezone        Patch[string] `json:"timezone"`
-	ExpectedVersion *int          `json:"expected_version"`
+	Slug            Patch[string]         `json:"slug"`
+	Name            Patch[string]         `json:"name"`
+	Timezone        Patch[string]         `json:"timezone"`
+	Settings        Patch[map[string]any] `json:"settings"`
+	ExpectedVersion *int                  `json:"expected_version"`
 }
 
 func viewOf(w wsAccess) WorkspaceView {
@@ -196,6 +198,9 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 	if in.Timezone.Set {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
 	}
+	if in.Settings.Set {
+		errs = append(errs, s.checkSettings("body.settings", in.Settings.Value))
+	}
 	if err := joinErrors(errs...); err != nil {
 		return WorkspaceView{}, err
 	}
@@ -220,6 +225,13 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 		setChange(changes, "slug", &ws.Slug, in.Slug)
 		setChange(changes, "name", &ws.Name, in.Name)
 		setChange(changes, "timezone", &ws.Timezone, in.Timezone)
+		if in.Settings.Set && len(in.Settings.Value) > 0 {
+			if ws.Settings == nil {
+				ws.Settings = map[string]any{}
+			}
+			mergeSettings(ws.Settings, in.Settings.Value)
+			changes["settings"] = in.Settings.Value
+		}
 		out = viewOf(w)
 		if len(changes) == 0 {
 			return nil

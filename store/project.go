@@ -3,43 +3,84 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"time"
 
 	"tend/app"
 )
 
 type projectRow struct {
-	ID          string         `db:"id"`
-	WorkspaceID string         `db:"workspace_id"`
-	Key         string         `db:"key"`
-	Title       string         `db:"title"`
-	Description sql.NullString `db:"description"`
-	ParentID    sql.NullString `db:"parent_id"`
-	Visibility  string         `db:"visibility"`
-	IsInbox     bool           `db:"is_inbox"`
-	OwnerID     sql.NullString `db:"owner_id"`
-	StatusID    string         `db:"status_id"`
-	CreatedAt   string         `db:"created_at"`
-	UpdatedAt   string         `db:"updated_at"`
-	DeletedAt   sql.NullString `db:"deleted_at"`
-	Version     int            `db:"version"`
+	ID             string         `db:"id"`
+	WorkspaceID    string         `db:"workspace_id"`
+	Key            string         `db:"key"`
+	Title          string         `db:"title"`
+	Description    sql.NullString `db:"description"`
+	ParentID       sql.NullString `db:"parent_id"`
+	Visibility     string         `db:"visibility"`
+	IsInbox        bool           `db:"is_inbox"`
+	OwnerID        sql.NullString `db:"owner_id"`
+	StatusID       string         `db:"status_id"`
+	Colour         sql.NullString `db:"colour"`
+	Settings       string         `db:"settings"`
+	HiddenStatuses string         `db:"hidden_statuses"`
+	CreatedBy      sql.NullString `db:"created_by"`
+	CreatedAt      string         `db:"created_at"`
+	UpdatedAt      string         `db:"updated_at"`
+	DeletedAt      sql.NullString `db:"deleted_at"`
+	ArchivedAt     sql.NullString `db:"archived_at"`
+	Version        int            `db:"version"`
 }
 
 func (r projectRow) project() app.Project {
-	return app.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, Description: r.Description.String,
+	p := app.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, Description: r.Description.String,
 		ParentID: r.ParentID.String, Visibility: r.Visibility, IsInbox: r.IsInbox, OwnerID: r.OwnerID.String,
-		StatusID: r.StatusID, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt),
-		DeletedAt: parseTimePtr(r.DeletedAt), Version: r.Version}
+		StatusID: r.StatusID, Colour: r.Colour.String, CreatedBy: r.CreatedBy.String, CreatedAt: parseTime(r.CreatedAt),
+		UpdatedAt: parseTime(r.UpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt), ArchivedAt: parseTimePtr(r.ArchivedAt),
+		Version: r.Version, Settings: map[string]any{}, HiddenStatuses: []string{}}
+	_ = json.Unmarshal([]byte(r.Settings), &p.Settings)
+	_ = json.Unmarshal([]byte(r.HiddenStatuses), &p.HiddenStatuses)
+	return p
 }
 
 const projectSelect = `SELECT id, workspace_id, key, title, description, parent_id, visibility, is_inbox, owner_id,
-	status_id, created_at, updated_at, deleted_at, version FROM projects`
+	status_id, colour, settings, hidden_statuses, created_by, created_at, updated_at, deleted_at, archived_at, version FROM projects`
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func settingsText(m map[string]any) string {
+	if m == nil {
+		return "{}"
+	}
+	return jsonText(m)
+}
+
+func listText(l []string) string {
+	if l == nil {
+		return "[]"
+	}
+	return jsonText(l)
+}
 
 // InsertProject stores a project.
 func (t *Tx) InsertProject(ctx context.Context, p *app.Project) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO projects (id, workspace_id, key, title, description, parent_id, visibility,
-		is_inbox, owner_id, status_id, created_at, updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		is_inbox, owner_id, status_id, colour, settings, hidden_statuses, created_by, created_at, updated_at, deleted_at, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.WorkspaceID, p.Key, p.Title, nullStr(p.Description), nullStr(p.ParentID), p.Visibility, p.IsInbox,
-		nullStr(p.OwnerID), p.StatusID, fmtTime(p.CreatedAt), fmtTime(p.UpdatedAt), fmtTimePtr(p.DeletedAt), p.Version)
+		nullStr(p.OwnerID), p.StatusID, nullStr(p.Colour), settingsText(p.Settings), listText(p.HiddenStatuses),
+		nullStr(p.CreatedBy), fmtTime(p.CreatedAt), fmtTime(p.UpdatedAt), fmtTimePtr(p.DeletedAt), p.Version)
+	return mapErr(err)
+}
+
+// UpdateProject stores a project's changeable fields.
+func (t *Tx) UpdateProject(ctx context.Context, p *app.Project) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE projects SET title = ?, description = ?, parent_id = ?, visibility = ?,
+		status_id = ?, colour = ?, settings = ?, hidden_statuses = ?, updated_at = ?, version = ? WHERE id = ?`,
+		p.Title, nullStr(p.Description), nullStr(p.ParentID), p.Visibility, p.StatusID, nullStr(p.Colour),
+		settingsText(p.Settings), listText(p.HiddenStatuses), fmtTime(p.UpdatedAt), p.Version, p.ID)
 	return mapErr(err)
 }
 
@@ -61,6 +102,19 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 	return t.getProject(ctx, "workspace_id = ? AND key = ?", workspaceID, key)
 }
 
+// WorkspaceProjects lists every project of a workspace, trashed ones too.
+func (t *Tx) WorkspaceProjects(ctx context.Context, workspaceID string) ([]app.Project, error) {
+	var rows []projectRow
+	if err := t.tx.SelectContext(ctx, &rows, projectSelect+" WHERE workspace_id = ?", workspaceID); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.Project, len(rows))
+	for i, r := range rows {
+		out[i] = r.project()
+	}
+	return out, nil
+}
+
 // ProjectAncestors lists the ids above a project, nearest first.
 func (t *Tx) ProjectAncestors(ctx context.Context, id string) ([]string, error) {
 	var ids []string
@@ -69,4 +123,102 @@ func (t *Tx) ProjectAncestors(ctx context.Context, id string) ([]string, error) 
 		UNION ALL SELECT p.id, p.parent_id, up.depth + 1 FROM projects p JOIN up ON p.id = up.parent WHERE up.depth < 64)
 		SELECT id FROM up WHERE depth > 0 ORDER BY depth`, id)
 	return ids, mapErr(err)
+}
+
+// SetProjectsDeleted sets (or with nil clears) deleted_at on projects.
+func (t *Tx) SetProjectsDeleted(ctx context.Context, ids []string, at *time.Time, now time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE projects SET deleted_at = ?, updated_at = ?, version = version + 1
+		WHERE id IN (SELECT value FROM json_each(?))`, fmtTimePtr(at), fmtTime(now), jsonText(ids))
+	return mapErr(err)
+}
+
+// ProjectSight lists the projects of a workspace the account is a member of.
+func (t *Tx) ProjectSight(ctx context.Context, workspaceID, userID string) ([]string, error) {
+	var ids []string
+	err := t.tx.SelectContext(ctx, &ids, `SELECT m.project_id FROM project_members m JOIN projects p ON p.id = m.project_id
+		WHERE m.user_id = ? AND p.workspace_id = ?`, userID, workspaceID)
+	return ids, mapErr(err)
+}
+
+// ProjectRolesOf lists an account's project roles in a workspace.
+func (t *Tx) ProjectRolesOf(ctx context.Context, workspaceID, userID string) ([]app.ProjectRole, error) {
+	var rows []struct {
+		ProjectID string `db:"project_id"`
+		UserID    string `db:"user_id"`
+		Role      string `db:"role"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT r.project_id, r.user_id, r.role FROM project_roles r
+		JOIN projects p ON p.id = r.project_id WHERE r.user_id = ? AND p.workspace_id = ?`, userID, workspaceID)
+	out := make([]app.ProjectRole, len(rows))
+	for i, r := range rows {
+		out[i] = app.ProjectRole{ProjectID: r.ProjectID, UserID: r.UserID, Role: r.Role}
+	}
+	return out, mapErr(err)
+}
+
+// ProjectRoles lists the roles held in one project.
+func (t *Tx) ProjectRoles(ctx context.Context, projectID string) ([]app.ProjectRole, error) {
+	var rows []struct {
+		ProjectID string `db:"project_id"`
+		UserID    string `db:"user_id"`
+		Role      string `db:"role"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT project_id, user_id, role FROM project_roles WHERE project_id = ?`, projectID)
+	out := make([]app.ProjectRole, len(rows))
+	for i, r := range rows {
+		out[i] = app.ProjectRole{ProjectID: r.ProjectID, UserID: r.UserID, Role: r.Role}
+	}
+	return out, mapErr(err)
+}
+
+// SetProjectRole gives or changes an account's role in a project.
+func (t *Tx) SetProjectRole(ctx context.Context, r app.ProjectRole, at time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO project_roles (project_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (project_id, user_id) DO UPDATE SET role = excluded.role`, r.ProjectID, r.UserID, r.Role, fmtTime(at))
+	return mapErr(err)
+}
+
+// DeleteProjectRole removes an account's role in a project.
+func (t *Tx) DeleteProjectRole(ctx context.Context, projectID, userID string) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM project_roles WHERE project_id = ? AND user_id = ?`, projectID, userID)
+	return mapErr(err)
+}
+
+// ProjectMembers lists who has sight of a project, owner's row first.
+func (t *Tx) ProjectMembers(ctx context.Context, projectID string) ([]app.ProjectMember, error) {
+	var rows []struct {
+		userRow
+		JoinedAt string `db:"joined_at"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT m.created_at AS joined_at, q.* FROM project_members m
+		JOIN (`+userSelect+`) q ON q.id = m.user_id JOIN projects p ON p.id = m.project_id
+		WHERE m.project_id = ? ORDER BY (q.id = p.owner_id) DESC, m.created_at, q.seq`, projectID)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.ProjectMember, len(rows))
+	for i, r := range rows {
+		out[i] = app.ProjectMember{ProjectID: projectID, User: r.user(), CreatedAt: parseTime(r.JoinedAt)}
+	}
+	return out, nil
+}
+
+// InsertProjectMember gives an account sight of a project; existing is a conflict.
+func (t *Tx) InsertProjectMember(ctx context.Context, projectID, userID string, at time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO project_members (project_id, user_id, created_at) VALUES (?, ?, ?)`,
+		projectID, userID, fmtTime(at))
+	return mapErr(err)
+}
+
+// DeleteProjectMember removes a member row.
+func (t *Tx) DeleteProjectMember(ctx context.Context, projectID, userID string) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM project_members WHERE project_id = ? AND user_id = ?`, projectID, userID)
+	return mapErr(err)
+}
+
+// ProjectItemCount counts live tasks filed in a project.
+func (t *Tx) ProjectItemCount(ctx context.Context, projectID string) (int, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks WHERE project_id = ? AND deleted_at IS NULL`, projectID)
+	return n, mapErr(err)
 }

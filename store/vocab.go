@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 
 	"tend/app"
 )
@@ -118,4 +119,145 @@ func (t *Tx) Tags(ctx context.Context, workspaceID string, limit int) (app.TagSu
 	}
 	out.HasMore = out.Total > len(out.Names)
 	return out, nil
+}
+
+// StatusByID reads one status.
+func (t *Tx) StatusByID(ctx context.Context, id string) (app.Status, error) {
+	var r struct {
+		ID          string `db:"id"`
+		WorkspaceID string `db:"workspace_id"`
+		EntityType  string `db:"entity_type"`
+		Key         string `db:"key"`
+		Label       string `db:"label"`
+		Category    string `db:"category"`
+		Position    int    `db:"position"`
+		IsDefault   bool   `db:"is_default"`
+		CreatedAt   string `db:"created_at"`
+		UpdatedAt   string `db:"updated_at"`
+	}
+	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
+		created_at, updated_at FROM statuses WHERE id = ?`, id); err != nil {
+		return app.Status{}, mapErr(err)
+	}
+	return app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
+		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}, nil
+}
+
+// UpdateStatus stores a status's key, label, position and default flag.
+func (t *Tx) UpdateStatus(ctx context.Context, st *app.Status) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE statuses SET key = ?, label = ?, position = ?, is_default = ?, updated_at = ? WHERE id = ?`,
+		st.Key, st.Label, st.Position, st.IsDefault, fmtTime(st.UpdatedAt), st.ID)
+	return mapErr(err)
+}
+
+// DeleteStatus removes a status.
+func (t *Tx) DeleteStatus(ctx context.Context, id string) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM statuses WHERE id = ?`, id)
+	return mapErr(err)
+}
+
+// StatusUses counts the tasks and projects in a status, the trash included.
+func (t *Tx) StatusUses(ctx context.Context, id string) (int, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT (SELECT count(*) FROM tasks WHERE status_id = ?) + (SELECT count(*) FROM projects WHERE status_id = ?)`, id, id)
+	return n, mapErr(err)
+}
+
+// LinkTypeByID reads one link type.
+func (t *Tx) LinkTypeByID(ctx context.Context, id string) (app.LinkType, error) {
+	var r struct {
+		ID           string `db:"id"`
+		WorkspaceID  string `db:"workspace_id"`
+		Key          string `db:"key"`
+		Title        string `db:"title"`
+		InverseTitle string `db:"inverse_title"`
+		IsSymmetric  bool   `db:"is_symmetric"`
+		Category     string `db:"category"`
+		CreatedAt    string `db:"created_at"`
+	}
+	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
+		FROM link_types WHERE id = ?`, id); err != nil {
+		return app.LinkType{}, mapErr(err)
+	}
+	return app.LinkType{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, InverseTitle: r.InverseTitle,
+		IsSymmetric: r.IsSymmetric, Category: r.Category, CreatedAt: parseTime(r.CreatedAt)}, nil
+}
+
+// UpdateLinkType stores a link type's key, titles and category.
+func (t *Tx) UpdateLinkType(ctx context.Context, lt *app.LinkType) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE link_types SET key = ?, title = ?, inverse_title = ?, category = ? WHERE id = ?`,
+		lt.Key, lt.Title, lt.InverseTitle, lt.Category, lt.ID)
+	return mapErr(err)
+}
+
+// DeleteLinkType removes a link type.
+func (t *Tx) DeleteLinkType(ctx context.Context, id string) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM link_types WHERE id = ?`, id)
+	return mapErr(err)
+}
+
+// LinkTypeUses counts the links of a type.
+func (t *Tx) LinkTypeUses(ctx context.Context, id string) (int, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM links WHERE link_type_id = ?`, id)
+	return n, mapErr(err)
+}
+
+type tagRow struct {
+	ID          string         `db:"id"`
+	WorkspaceID string         `db:"workspace_id"`
+	Name        string         `db:"name"`
+	Description sql.NullString `db:"description"`
+}
+
+func (r tagRow) tag() app.Tag {
+	return app.Tag{ID: r.ID, WorkspaceID: r.WorkspaceID, Name: r.Name, Description: r.Description.String}
+}
+
+// TagByID reads one tag.
+func (t *Tx) TagByID(ctx context.Context, id string) (app.Tag, error) {
+	var r tagRow
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description FROM tags WHERE id = ?`, id)
+	return r.tag(), mapErr(err)
+}
+
+// TagByName reads a tag by name, case-insensitively.
+func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, error) {
+	var r tagRow
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description FROM tags WHERE workspace_id = ? AND name = ?`, workspaceID, name)
+	return r.tag(), mapErr(err)
+}
+
+// InsertTag stores a tag.
+func (t *Tx) InsertTag(ctx context.Context, g *app.Tag) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)`,
+		g.ID, g.WorkspaceID, g.Name, nullStr(g.Description), fmtTime(t.now))
+	return mapErr(err)
+}
+
+// UpdateTag stores a tag's name and meaning.
+func (t *Tx) UpdateTag(ctx context.Context, g *app.Tag) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET name = ?, description = ? WHERE id = ?`, g.Name, nullStr(g.Description), g.ID)
+	return mapErr(err)
+}
+
+// DeleteTag removes a tag and every application of it.
+func (t *Tx) DeleteTag(ctx context.Context, id string) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE tag_id = ?`, id); err != nil {
+		return mapErr(err)
+	}
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ?`, id)
+	return mapErr(err)
+}
+
+// TagPage lists tags by lower-cased name after the given one.
+func (t *Tx) TagPage(ctx context.Context, workspaceID, after string, limit int) ([]app.Tag, error) {
+	var rows []tagRow
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description FROM tags
+		WHERE workspace_id = ? AND lower(name) > ? ORDER BY lower(name) LIMIT ?`, workspaceID, after, limit)
+	out := make([]app.Tag, len(rows))
+	for i, r := range rows {
+		out[i] = r.tag()
+	}
+	return out, mapErr(err)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"strings"
 
 	"tend/app"
@@ -13,6 +14,7 @@ type workspaceRow struct {
 	Slug      string         `db:"slug"`
 	Name      string         `db:"name"`
 	Timezone  string         `db:"timezone"`
+	Settings  string         `db:"settings"`
 	CreatedAt string         `db:"created_at"`
 	UpdatedAt string         `db:"updated_at"`
 	DeletedAt sql.NullString `db:"deleted_at"`
@@ -20,11 +22,13 @@ type workspaceRow struct {
 }
 
 func (r workspaceRow) workspace() app.Workspace {
-	return app.Workspace{ID: r.ID, Slug: r.Slug, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt),
-		UpdatedAt: parseTime(r.UpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt), Version: r.Version}
+	w := app.Workspace{ID: r.ID, Slug: r.Slug, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt),
+		UpdatedAt: parseTime(r.UpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt), Version: r.Version, Settings: map[string]any{}}
+	_ = json.Unmarshal([]byte(r.Settings), &w.Settings)
+	return w
 }
 
-const workspaceCols = `w.id, w.slug, w.name, w.timezone, w.created_at, w.updated_at, w.deleted_at, w.version`
+const workspaceCols = `w.id, w.slug, w.name, w.timezone, w.settings, w.created_at, w.updated_at, w.deleted_at, w.version`
 
 func (t *Tx) getWorkspace(ctx context.Context, where string, arg any) (app.Workspace, error) {
 	var r workspaceRow
@@ -54,8 +58,9 @@ func (t *Tx) InsertWorkspace(ctx context.Context, w *app.Workspace) error {
 
 // UpdateWorkspace stores a workspace's changeable fields.
 func (t *Tx) UpdateWorkspace(ctx context.Context, w *app.Workspace) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE workspaces SET slug = ?, name = ?, timezone = ?, updated_at = ?, deleted_at = ?,
-		version = ? WHERE id = ?`, w.Slug, w.Name, w.Timezone, fmtTime(w.UpdatedAt), fmtTimePtr(w.DeletedAt), w.Version, w.ID)
+	_, err := t.tx.ExecContext(ctx, `UPDATE workspaces SET slug = ?, name = ?, timezone = ?, settings = ?, updated_at = ?,
+		deleted_at = ?, version = ? WHERE id = ?`, w.Slug, w.Name, w.Timezone, settingsText(w.Settings), fmtTime(w.UpdatedAt),
+		fmtTimePtr(w.DeletedAt), w.Version, w.ID)
 	return mapErr(err)
 }
 

@@ -117,7 +117,7 @@ func alignRows(rows [][]string) []string {
 				b.WriteString(strings.Repeat(" ", widths[j]-len([]rune(c))+2))
 			}
 		}
-		out[i] = b.String()
+		out[i] = strings.TrimRight(b.String(), " ")
 	}
 	return out
 }

@@ -166,14 +166,41 @@ func listings() map[string]listingJSON {
 		f := jsonFields(reflect.TypeOf(item))
 		return listingJSON{Path: path, Filters: filters, Formats: formats, Order: order, Fields: f, Selectable: f, Sortable: order}
 	}
+	paged := []string{"workspace_id", "limit", "cursor", "format", "fields"}
+	history := append([]string{"order"}, paged...)
 	return map[string]listingJSON{
 		"users":               mk("/v1/users", []string{"answers_to", "limit", "cursor", "include_total", "format", "fields"}, shaped, []string{"created_at"}, userJSON{}),
 		"workspaces":          mk("/v1/workspaces", []string{"deleted"}, plain, []string{"joined_at"}, workspaceJSON{}),
 		"workspace_members":   mk("/v1/workspaces/{id_or_slug}/members", []string{}, plain, []string{"created_at"}, memberJSON{}),
+		"workspace_settings":  mk("/v1/workspaces/{id_or_slug}/settings", []string{}, plain, []string{}, inForceJSON{}),
 		"tokens":              mk("/v1/tokens", []string{}, plain, []string{"-created_at"}, tokenJSON{}),
 		"instance_workspaces": mk("/v1/instance/workspaces", []string{}, plain, []string{"created_at"}, workspaceOnInstanceJSON{}),
 		"backups":             mk("/v1/admin/backups", []string{}, plain, []string{"-taken_at"}, backupJSON{}),
+		"projects":            mk("/v1/projects", []string{"workspace_id", "deleted", "format", "fields"}, shaped, []string{"path"}, projectJSON{}),
+		"project_members":     mk("/v1/projects/{id_or_key}/members", []string{"workspace_id"}, plain, []string{"owner", "created_at"}, projectMemberJSON{}),
+		"project_settings":    mk("/v1/projects/{id_or_key}/settings", []string{"workspace_id"}, plain, []string{}, inForceJSON{}),
+		"project_access":      mk("/v1/me/projects", []string{}, plain, []string{"address"}, projectAccessJSON{}),
+		"project_events":      mk("/v1/projects/{id_or_key}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
+		"tasks": mk("/v1/tasks", []string{"workspace_id", "project", "status", "tag", "status_category", "type", "assignee",
+			"claimed_by", "parent", "subtree", "q", "due_before", "due_after", "include_completed", "deferred", "deleted", "ready",
+			"to_act_on", "order", "limit", "cursor", "include_total", "format", "fields", "group_by", "group_limit", "include"},
+			shaped, taskOrder(), taskJSON{}),
+		"task_events":        mk("/v1/tasks/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
+		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
+		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, verificationJSON{}),
+		"statuses":           mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
+		"link_types":         mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
+		"tags":               mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
 	}
+}
+
+// taskOrder lists the task listing's order fields, ascending and descending.
+func taskOrder() []string {
+	var out []string
+	for _, f := range app.TaskOrderFields {
+		out = append(out, f, "-"+f)
+	}
+	return out
 }
 
 // jsonFields lists the JSON names of a struct's fields, embedded ones included.

@@ -44,6 +44,13 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeAccountInactive:      {http.StatusConflict, "Account inactive"},
 	app.CodeBackupUnavailable:    {http.StatusServiceUnavailable, "Backups unavailable"},
 	app.CodeVersionConflict:      {http.StatusConflict, "Version changed"},
+	app.CodeClaimHeld:            {http.StatusConflict, "Claimed by another"},
+	app.CodeInboxProtected:       {http.StatusConflict, "The inbox stays"},
+	app.CodeProjectOwnerRow:      {http.StatusConflict, "The owner's row stays"},
+	app.CodeLastProjectMember:    {http.StatusConflict, "The last member row stays"},
+	app.CodeStatusInUse:          {http.StatusConflict, "Status in use"},
+	app.CodeStatusIsDefault:      {http.StatusConflict, "Default status"},
+	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
@@ -64,6 +71,27 @@ type problem struct {
 	Detail   any      `json:"detail,omitempty"`
 	Instance string   `json:"instance,omitempty"`
 	Code     app.Code `json:"code"`
+	extra    map[string]any
+}
+
+// MarshalJSON adds the error's extension members (such as a claim's holder
+// and expiry) beside the standard ones.
+func (p problem) MarshalJSON() ([]byte, error) {
+	type plain problem
+	b, err := json.Marshal(plain(p))
+	if err != nil || len(p.extra) == 0 {
+		return b, err
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range p.extra {
+		if _, taken := m[k]; !taken {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
 }
 
 func newProblem(err error) problem {
@@ -73,7 +101,7 @@ func newProblem(err error) problem {
 		e = &app.Error{Code: app.CodeInternal, Err: err}
 		pt = problemTypes[app.CodeInternal]
 	}
-	p := problem{Type: problemTypeBase + string(e.Code), Title: pt.Title, Status: pt.Status, Code: e.Code}
+	p := problem{Type: problemTypeBase + string(e.Code), Title: pt.Title, Status: pt.Status, Code: e.Code, extra: e.Extra}
 	switch {
 	case e.Code == app.CodeInternal:
 	case pt.Status == http.StatusUnprocessableEntity:

@@ -74,6 +74,54 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/tokens", s.handleTokenCreate)
 	s.handle(http.MethodDelete, "/v1/tokens/:token", s.handleTokenRevoke)
 
+	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
+	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)
+
+	s.handle(http.MethodGet, "/v1/projects", s.handleProjectList)
+	s.handle(http.MethodPost, "/v1/projects", s.handleProjectCreate)
+	s.handle(http.MethodGet, "/v1/projects/:project", s.handleProjectGet)
+	s.handle(http.MethodPatch, "/v1/projects/:project", s.handleProjectUpdate)
+	s.handle(http.MethodDelete, "/v1/projects/:project", s.handleProjectDelete)
+	s.handle(http.MethodPost, "/v1/projects/:project/move", s.handleProjectMove)
+	s.handle(http.MethodPost, "/v1/projects/:project/restore", s.handleProjectRestore)
+	s.handle(http.MethodGet, "/v1/projects/:project/members", s.handleProjectMembers)
+	s.handle(http.MethodPost, "/v1/projects/:project/members", s.handleProjectShare)
+	s.handle(http.MethodDelete, "/v1/projects/:project/members/:username", s.handleProjectUnshare)
+	s.handle(http.MethodPut, "/v1/projects/:project/roles/:username", s.handleProjectRoleSet)
+	s.handle(http.MethodDelete, "/v1/projects/:project/roles/:username", s.handleProjectRoleRemove)
+	s.handle(http.MethodGet, "/v1/projects/:project/settings", s.handleProjectSettings)
+	s.handle(http.MethodGet, "/v1/projects/:project/events", s.handleProjectEvents)
+
+	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
+	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
+	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
+	s.handle(http.MethodPatch, "/v1/tasks/:task", s.handleTaskUpdate)
+	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
+	s.handle(http.MethodPost, "/v1/tasks/:task/claim", s.handleTaskClaim)
+	s.handle(http.MethodPost, "/v1/tasks/:task/release", s.handleTaskRelease)
+	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskComplete)
+	s.handle(http.MethodPost, "/v1/tasks/:task/move", s.handleTaskMove)
+	s.handle(http.MethodPost, "/v1/tasks/:task/restore", s.handleTaskRestore)
+	s.handle(http.MethodGet, "/v1/tasks/:task/verifications", s.handleVerificationList)
+	s.handle(http.MethodPost, "/v1/tasks/:task/verifications", s.handleVerificationAdd)
+	s.handle(http.MethodGet, "/v1/tasks/:task/links", s.handleTaskLinks)
+	s.handle(http.MethodPost, "/v1/tasks/:task/links", s.handleTaskLinkAdd)
+	s.handle(http.MethodDelete, "/v1/tasks/:task/links/:link", s.handleTaskLinkRemove)
+	s.handle(http.MethodGet, "/v1/tasks/:task/events", s.handleTaskEvents)
+
+	s.handle(http.MethodGet, "/v1/statuses", s.handleStatusList)
+	s.handle(http.MethodPost, "/v1/statuses", s.handleStatusCreate)
+	s.handle(http.MethodPatch, "/v1/statuses/:which", s.handleStatusUpdate)
+	s.handle(http.MethodDelete, "/v1/statuses/:which", s.handleStatusDelete)
+	s.handle(http.MethodGet, "/v1/link-types", s.handleLinkTypeList)
+	s.handle(http.MethodPost, "/v1/link-types", s.handleLinkTypeCreate)
+	s.handle(http.MethodPatch, "/v1/link-types/:which", s.handleLinkTypeUpdate)
+	s.handle(http.MethodDelete, "/v1/link-types/:which", s.handleLinkTypeDelete)
+	s.handle(http.MethodGet, "/v1/tags", s.handleTagList)
+	s.handle(http.MethodPost, "/v1/tags", s.handleTagCreate)
+	s.handle(http.MethodPatch, "/v1/tags/:which", s.handleTagUpdate)
+	s.handle(http.MethodDelete, "/v1/tags/:which", s.handleTagDelete)
+
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
@@ -133,8 +181,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	s.router.ServeHTTP(sw, r)
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", redactPath(r.URL.Path)),
 		slog.Int("status", sw.status), slog.Duration("took", time.Since(start)))
+}
+
+// redactPath hides any path segment that looks like a secret (a credential
+// pasted where an id or prefix belongs), keeping only its public prefix.
+func redactPath(p string) string {
+	if !strings.Contains(p, "tend_") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, "tend_") && len(s) > len("tend_")+10 {
+			segs[i] = s[:len("tend_")+10] + "_[redacted]"
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
 type statusWriter struct {

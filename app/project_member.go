@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"strings"
+)
+
+// ProjectAccess is one project where the caller holds a role of the
+// project's own, with the permissions it has there.
+type ProjectAccess struct {
+	Address     string
+	ID          string
+	Role        string
+	Permissions []string
+}
+
+// ProjectMembers lists who has sight of a project.
+func (s *Service) ProjectMembers(ctx context.Context, a Actor, workspace, idOrKey string) ([]ProjectMember, error) {
+	var out []ProjectMember
+	err := s.store.View(ctx, func(tx Tx) error {
+		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		if err != nil {
+			return err
+		}
+		out, err = tx.ProjectMembers(ctx, n.ID)
+		return err
+	})
+	return out, err
+}
+
+// ShareProject gives one more workspace member sight of a project.
+func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey, username string) (ProjectMember, error) {
+	if err := checkUsername("body.username", username); err != nil {
+		return ProjectMember{}, err
+	}
+	var out ProjectMember
+	err := s.store.Update(ctx, func(tx Tx) error {
+		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		if err != nil {
+			return err
+		}
+		if err := n.requireWrite(); err != nil {
+			return err
+		}
+		u, err := tx.UserByName(ctx, username)
+		if err != nil {
+			return bodyRef(err, "body.username", "no such account")
+		}
+		if _, err := tx.MemberOf(ctx, n.WorkspaceID, u.ID); err != nil {
+			return bodyRef(err, "body.username", u.Username+" is not a member of this workspace; add them to it first")
+		}
+		if err := tx.InsertProjectMember(ctx, n.ID, u.ID, tx.Now()); err != nil {
+			if CodeOf(err) == CodeConflict {
+				return Errorf(CodeAlreadyMember, "%s can already see %s", u.Username, n.Path)
+			}
+			return err
+		}
+		out = ProjectMember{ProjectID: n.ID, User: u, CreatedAt: tx.Now()}
+		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.shared",
+			SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username}})
+	})
+	return out, err
+}
+
+// UnshareProject removes a member row. The owner's own row and the last
+// remaining row stay, whatever the visibility.
+func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKey, username string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		if err != nil {
+			return err
+		}
+		if err := n.requireWrite(); err != nil {
+			return err
+		}
+		ms, err := tx.ProjectMembers(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		var found *ProjectMember
+		for i := range ms {
+			if strings.EqualFold(ms[i].User.Username, username) {
+				found = &ms[i]
+			}
+		}
+		switch {
+		case found == nil:
+			return NotFound("project member")
+		case found.User.ID == n.OwnerID:
+			return Errorf(CodeProjectOwnerRow, "%s owns %s; the owner's row cannot be removed", found.User.Username, n.Path)
+		case len(ms) == 1:
+			return Errorf(CodeLastProjectMember, "%s is the last member row of %s", found.User.Username, n.Path)
+		}
+		if err := tx.DeleteProjectMember(ctx, n.ID, found.User.ID); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.unshared",
+			SubjectType: "user", SubjectID: found.User.ID, Changes: map[string]any{"username": found.User.Username}})
+	})
+}
+
+// ProjectRoleGrant is PUT /v1/projects/{id_or_key}/roles/{username}.
+type ProjectRoleGrant struct {
+	Role string `json:"role"`
+}
+
+// SetProjectRole gives an account a role of the project's own, replacing its
+// workspace role inside the project. Only those who manage the workspace's
+// members may, and never above their own role.
+func (s *Service) SetProjectRole(ctx context.Context, a Actor, workspace, idOrKey, username string, in ProjectRoleGrant) (ProjectRole, error) {
+	if err := checkRole("body.role", in.Role); err != nil {
+		return ProjectRole{}, err
+	}
+	var out ProjectRole
+	err := s.store.Update(ctx, func(tx Tx) error {
+		n, u, err := s.roleTarget(ctx, tx, a, workspace, idOrKey, username, in.Role)
+		if err != nil {
+			return err
+		}
+		out = ProjectRole{ProjectID: n.ID, UserID: u.ID, Role: in.Role}
+		if err := tx.SetProjectRole(ctx, out, tx.Now()); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.role_set",
+			SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username, "role": in.Role}})
+	})
+	return out, err
+}
+
+// RemoveProjectRole takes a project role away; the workspace role applies again.
+func (s *Service) RemoveProjectRole(ctx context.Context, a Actor, workspace, idOrKey, username string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		n, u, err := s.roleTarget(ctx, tx, a, workspace, idOrKey, username, "")
+		if err != nil {
+			return err
+		}
+		roles, err := tx.ProjectRoles(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		for _, r := range roles {
+			if r.UserID == u.ID {
+				if err := tx.DeleteProjectRole(ctx, n.ID, u.ID); err != nil {
+					return err
+				}
+				return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID,
+					Action: "project.role_removed", SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username}})
+			}
+		}
+		return NotFound("project role")
+	})
+}
+
+func (s *Service) roleTarget(ctx context.Context, tx Tx, a Actor, workspace, idOrKey, username, role string) (*projectNode, User, error) {
+	sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+	if err != nil {
+		return nil, User{}, err
+	}
+	if err := sc.ws.require(PermWorkspaceMembers); err != nil {
+		return nil, User{}, err
+	}
+	if role != "" && rankOf(role) > rankOf(sc.ws.Role) {
+		return nil, User{}, Errorf(CodeForbidden, "you cannot grant a role above your own")
+	}
+	u, err := tx.UserByName(ctx, username)
+	if err != nil {
+		return nil, User{}, NotFound("account")
+	}
+	if _, err := tx.MemberOf(ctx, n.WorkspaceID, u.ID); err != nil {
+		return nil, User{}, NotFound("account")
+	}
+	return n, u, nil
+}
+
+// ProjectRolesHeld lists the projects where the caller holds a role of the
+// project's own, in every workspace it reaches.
+func (s *Service) ProjectRolesHeld(ctx context.Context, a Actor) ([]ProjectAccess, error) {
+	out := []ProjectAccess{}
+	err := s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		for _, w := range acc.live() {
+			sc, err := scopeOf(ctx, tx, acc, w)
+			if err != nil {
+				return err
+			}
+			for _, n := range sc.ordered {
+				if n.OwnRole && n.visible() {
+					out = append(out, ProjectAccess{Address: w.Workspace.Slug + "/" + n.Path, ID: n.ID, Role: n.Role, Permissions: n.Perms})
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,217 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// scope is what one caller may see and change in one workspace, resolved
+// once per request: every project of the workspace with the caller's
+// effective role there, whether it is in sight, and what the credential's
+// project narrowing allows. Every read and write of projects and the items
+// filed in them goes through it; nothing checks access its own way.
+type scope struct {
+	acc      *access
+	ws       wsAccess
+	byID     map[string]*projectNode
+	byKey    map[string]*projectNode
+	ordered  []*projectNode // tree order: parents before children, siblings by key
+	readIDs  []string       // projects whose items the caller may read
+	readJSON string
+}
+
+// projectNode is one project as the caller sees it.
+type projectNode struct {
+	Project
+	parent   *projectNode
+	children []*projectNode
+	Path     string
+	Depth    int
+	Role     string // effective role: the nearest project role, else the workspace role
+	OwnRole  bool   // Role was set on this very project
+	Perms    []string
+	trashed  bool // itself or an ancestor is in the trash
+	sight    bool // public, or the caller owns or is a member of it (and of every private ancestor)
+	inRead   bool // allowed by the credential's project_scope
+	inWrite  bool // allowed by the credential's project_write_scope
+	member   bool
+}
+
+// visible reports whether the project exists for the caller at all.
+func (n *projectNode) visible() bool {
+	return n != nil && !n.trashed && n.sight && n.inRead && has(n.Perms, PermProjectRead)
+}
+
+// visibleTrashed is visible() for a project in the trash, for restore.
+func (n *projectNode) visibleTrashed() bool {
+	return n != nil && n.trashed && n.sight && n.inRead && has(n.Perms, PermProjectRead)
+}
+
+func (n *projectNode) canReadItems() bool { return n.visible() && has(n.Perms, PermItemRead) }
+func (n *projectNode) canWriteItems() bool {
+	return n.canReadItems() && n.inWrite && has(n.Perms, PermItemWrite)
+}
+func (n *projectNode) canWrite() bool { return n.inWrite && has(n.Perms, PermProjectWrite) }
+
+// ProjectRole is a role of a project's own held by an account.
+type ProjectRole struct {
+	ProjectID string
+	UserID    string
+	Role      string
+}
+
+type scopeTx interface {
+	// WorkspaceProjects lists every project of a workspace, trashed ones too.
+	WorkspaceProjects(ctx context.Context, workspaceID string) ([]Project, error)
+	// ProjectSight lists the projects of a workspace the account is a member of.
+	ProjectSight(ctx context.Context, workspaceID, userID string) ([]string, error)
+	// ProjectRolesOf lists the account's project roles in a workspace.
+	ProjectRolesOf(ctx context.Context, workspaceID, userID string) ([]ProjectRole, error)
+}
+
+// scopeOf resolves the caller's scope in a reachable workspace.
+func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error) {
+	ps, err := tx.WorkspaceProjects(ctx, w.Workspace.ID)
+	if err != nil {
+		return nil, err
+	}
+	userID := acc.actor.User.ID
+	sight, err := tx.ProjectSight(ctx, w.Workspace.ID, userID)
+	if err != nil {
+		return nil, err
+	}
+	roles, err := tx.ProjectRolesOf(ctx, w.Workspace.ID, userID)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{acc: acc, ws: w, byID: map[string]*projectNode{}, byKey: map[string]*projectNode{}}
+	for _, p := range ps {
+		n := &projectNode{Project: p}
+		sc.byID[p.ID], sc.byKey[p.Key] = n, n
+	}
+	ownRole := map[string]string{}
+	for _, r := range roles {
+		ownRole[r.ProjectID] = r.Role
+	}
+	for _, id := range sight {
+		if n := sc.byID[id]; n != nil {
+			n.member = true
+		}
+	}
+	var roots []*projectNode
+	for _, n := range sc.byID {
+		if p := sc.byID[n.ParentID]; p != nil && n.ParentID != "" {
+			n.parent = p
+			p.children = append(p.children, n)
+		} else {
+			roots = append(roots, n)
+		}
+	}
+	tok := acc.actor.Token
+	var walk func(ns []*projectNode)
+	walk = func(ns []*projectNode) {
+		sort.Slice(ns, func(i, j int) bool { return ns[i].Key < ns[j].Key })
+		for _, n := range ns {
+			sc.resolve(n, ownRole, tok, userID)
+			sc.ordered = append(sc.ordered, n)
+			walk(n.children)
+		}
+	}
+	walk(roots)
+	sc.readIDs = []string{}
+	for _, n := range sc.ordered {
+		if n.canReadItems() {
+			sc.readIDs = append(sc.readIDs, n.ID)
+		}
+	}
+	b, _ := json.Marshal(sc.readIDs)
+	sc.readJSON = string(b)
+	return sc, nil
+}
+
+// resolve fills a node from its parent (already resolved) and its own rows.
+func (sc *scope) resolve(n *projectNode, ownRole map[string]string, tok *Token, userID string) {
+	p := n.parent
+	n.Path, n.Role, n.trashed, n.sight = n.Key, sc.ws.Role, n.DeletedAt != nil, true
+	n.inRead = tok == nil || tok.ProjectScope == nil || has(tok.ProjectScope, n.ID)
+	n.inWrite = tok == nil || tok.ProjectWriteScope == nil || has(tok.ProjectWriteScope, n.ID)
+	if p != nil {
+		n.Path, n.Depth = p.Path+"/"+n.Key, p.Depth+1
+		n.Role = p.Role
+		n.trashed = n.trashed || p.trashed
+		n.sight = p.sight
+		// Narrowing to a project reaches everything under it.
+		n.inRead = n.inRead || p.inRead
+		n.inWrite = n.inWrite || p.inWrite
+	}
+	if r, ok := ownRole[n.ID]; ok {
+		n.Role, n.OwnRole = r, true
+	}
+	if n.Visibility == "private" && n.OwnerID != userID && !n.member && !n.OwnRole {
+		n.sight = false
+	}
+	role, _ := RoleByKey(n.Role)
+	n.Perms = narrowTo(role.Permissions, sc.acc.actor.scopes())
+}
+
+// project finds a project by id or key. One the caller may not see answers
+// exactly like one that does not exist.
+func (sc *scope) project(idOrKey string) (*projectNode, error) {
+	n := sc.byID[idOrKey]
+	if n == nil {
+		n = sc.byKey[strings.ToLower(idOrKey)]
+	}
+	if !n.visible() {
+		return nil, NotFound("project")
+	}
+	return n, nil
+}
+
+// trashedProject finds a project in the trash that the caller could see.
+func (sc *scope) trashedProject(idOrKey string) (*projectNode, error) {
+	n := sc.byID[idOrKey]
+	if n == nil {
+		n = sc.byKey[strings.ToLower(idOrKey)]
+	}
+	if !n.visibleTrashed() {
+		return nil, NotFound("project")
+	}
+	return n, nil
+}
+
+// inbox is the workspace's inbox project, if the caller may see it.
+func (sc *scope) inbox() (*projectNode, error) {
+	for _, n := range sc.ordered {
+		if n.IsInbox && n.visible() {
+			return n, nil
+		}
+	}
+	return nil, NotFound("project")
+}
+
+// subtree lists a node and every project under it, in tree order.
+func (n *projectNode) subtree() []*projectNode {
+	out := []*projectNode{n}
+	for _, c := range n.children {
+		out = append(out, c.subtree()...)
+	}
+	return out
+}
+
+// requireItemWrite refuses when the caller may read items in n but not write them.
+func (n *projectNode) requireItemWrite() error {
+	if !n.canWriteItems() {
+		return Errorf(CodeForbidden, "you may read but not change work in project %s", n.Path)
+	}
+	return nil
+}
+
+// requireWrite refuses when the caller sees n but may not change it.
+func (n *projectNode) requireWrite() error {
+	if !n.canWrite() {
+		return Errorf(CodeForbidden, "you may see but not change project %s", n.Path)
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package app
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Tag is one entry of a workspace's tag vocabulary. Names are
+// case-insensitive; a tag is created by being used.
+type Tag struct {
+	ID          string
+	WorkspaceID string
+	Name        string
+	Description string
+}
+
+type tagTx interface {
+	TagByID(ctx context.Context, id string) (Tag, error)
+	TagByName(ctx context.Context, workspaceID, name string) (Tag, error)
+	InsertTag(ctx context.Context, t *Tag) error
+	UpdateTag(ctx context.Context, t *Tag) error
+	// DeleteTag removes the tag and every application of it.
+	DeleteTag(ctx context.Context, id string) error
+	// TagPage lists tags by name after the given name.
+	TagPage(ctx context.Context, workspaceID, after string, limit int) ([]Tag, error)
+}
+
+// CreateTag is POST /v1/tags.
+type CreateTag struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+}
+
+// UpdateTag is PATCH /v1/tags/{which}.
+type UpdateTag struct {
+	Name        Patch[string] `json:"name"`
+	Description Patch[string] `json:"description"`
+}
+
+// TagPage is one page of the tag vocabulary.
+type TagPage struct {
+	Items []Tag
+	Page  Page
+}
+
+var tagRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_./:-]{0,63}$`)
+
+// normalTag strips a leading '#' and checks the name.
+func normalTag(loc, name string) (string, error) {
+	name = strings.TrimPrefix(strings.TrimSpace(name), "#")
+	if !tagRe.MatchString(name) {
+		return "", Invalidf(loc, "a tag is 1-64 letters, digits, '_', '.', '/', ':' or '-', starting with a letter or digit")
+	}
+	return name, nil
+}
+
+// ensureTags returns the ids of the named tags, creating those not yet used.
+func ensureTags(ctx context.Context, tx Tx, workspaceID string, names []string) ([]Tag, error) {
+	var out []Tag
+	for _, n := range names {
+		t, err := tx.TagByName(ctx, workspaceID, n)
+		if CodeOf(err) == CodeNotFound {
+			t = Tag{ID: uuid.NewString(), WorkspaceID: workspaceID, Name: n}
+			err = tx.InsertTag(ctx, &t)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Tags pages through a workspace's tags by name.
+func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int, cursor string, total bool) (TagPage, error) {
+	n, err := s.pageLimit(limit)
+	if err != nil {
+		return TagPage{}, err
+	}
+	var out TagPage
+	err = s.store.View(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		w, err := acc.pick(workspace)
+		if err != nil {
+			return err
+		}
+		cur, err := decodeCursor(cursor, "tags", w.Workspace.ID)
+		if err != nil {
+			return err
+		}
+		tags, err := tx.TagPage(ctx, w.Workspace.ID, cur.ID, n+1)
+		if err != nil {
+			return err
+		}
+		out.Page.Limit = n
+		if len(tags) > n {
+			tags = tags[:n]
+			out.Page.HasMore = true
+			out.Page.NextCursor = encodeCursor("tags", w.Workspace.ID, cursorKey{ID: strings.ToLower(tags[n-1].Name)})
+		}
+		out.Items = tags
+		if total {
+			sum, err := tx.Tags(ctx, w.Workspace.ID, 0)
+			if err != nil {
+				return err
+			}
+			out.Page.Total = &sum.Total
+		}
+		return nil
+	})
+	return out, err
+}
+
+// AddTag adds a tag with a meaning before anything uses it.
+func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in CreateTag) (Tag, error) {
+	name, err := normalTag("body.name", in.Name)
+	if err != nil {
+		return Tag{}, err
+	}
+	var out Tag
+	err = s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		w, err := acc.pick(workspace)
+		if err != nil {
+			return err
+		}
+		if err := w.require(PermItemWrite); err != nil {
+			return err
+		}
+		out = Tag{ID: uuid.NewString(), WorkspaceID: w.Workspace.ID, Name: name}
+		if in.Description != nil {
+			out.Description = *in.Description
+		}
+		if err := tx.InsertTag(ctx, &out); err != nil {
+			if CodeOf(err) == CodeConflict {
+				return Errorf(CodeConflict, "tag %q exists already", name)
+			}
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "tag", EntityID: out.ID, Action: "tag.created",
+			Changes: map[string]any{"name": name}})
+	})
+	return out, err
+}
+
+// ChangeTag renames a tag or changes its meaning.
+func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTag) (Tag, error) {
+	if in.Name.Set {
+		n, err := normalTag("body.name", in.Name.Value)
+		if err != nil {
+			return Tag{}, err
+		}
+		in.Name.Value = n
+	}
+	var out Tag
+	err := s.store.Update(ctx, func(tx Tx) error {
+		t, err := tx.TagByID(ctx, id)
+		if err != nil {
+			return NotFound("tag")
+		}
+		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
+			return err
+		}
+		changes := map[string]any{}
+		setChange(changes, "name", &t.Name, in.Name)
+		if in.Description.Set {
+			setChange(changes, "description", &t.Description, Patch[string]{Set: true, Value: in.Description.Value})
+		}
+		if err := tx.UpdateTag(ctx, &t); err != nil {
+			if CodeOf(err) == CodeConflict {
+				return Errorf(CodeConflict, "tag %q exists already", t.Name)
+			}
+			return err
+		}
+		out = t
+		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.updated", Changes: changes})
+	})
+	return out, err
+}
+
+// RemoveTag deletes a tag and takes it off everything it was on.
+func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		t, err := tx.TagByID(ctx, id)
+		if err != nil {
+			return NotFound("tag")
+		}
+		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
+			return err
+		}
+		if err := tx.DeleteTag(ctx, id); err != nil {
+			return err
+		}
+		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.deleted",
+			Changes: map[string]any{"name": t.Name}})
+	})
+}

@@ -1,0 +1,191 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Verification is self-reported evidence of what was checked on a task:
+// durable and attributable, never proof.
+type Verification struct {
+	ID            string
+	TaskID        string
+	Passed        bool
+	Summary       string
+	CommitSHA     string
+	TreeHash      string
+	OutputExcerpt string
+	RanAt         time.Time
+	ActorUserID   string
+	ActorTokenID  string
+	Actor         string
+}
+
+// RecordVerification is POST /v1/tasks/{id_or_ref}/verifications. There is
+// no ran_at: the service stamps it.
+type RecordVerification struct {
+	Passed        *bool   `json:"passed"`
+	Summary       *string `json:"summary"`
+	CommitSHA     *string `json:"commit_sha"`
+	TreeHash      *string `json:"tree_hash"`
+	OutputExcerpt *string `json:"output_excerpt"`
+}
+
+// claimMinutes is the lease asked for, or the claim_minutes setting in
+// force for the task's project.
+func (s *Service) claimMinutes(ctx context.Context, tx Tx, sc *scope, t Task, minutes *int) (int, error) {
+	if minutes != nil {
+		if *minutes < 1 || *minutes > s.limits.MaxClaimMins {
+			return 0, Invalidf("query.minutes", "minutes is from 1 to %d", s.limits.MaxClaimMins)
+		}
+		return *minutes, nil
+	}
+	w, err := tx.WorkspaceByID(ctx, t.WorkspaceID)
+	if err != nil {
+		return 0, err
+	}
+	for _, f := range s.inForce(w, w.Settings, sc.byID[t.ProjectID]) {
+		if f.Key == "claim_minutes" {
+			if v, ok := f.Value.(float64); ok {
+				return int(v), nil
+			}
+			if v, ok := f.Value.(int); ok {
+				return v, nil
+			}
+		}
+	}
+	return s.limits.DefaultClaimMins, nil
+}
+
+// held reports whether someone holds an unexpired claim at now.
+func (t Task) held(now time.Time) bool {
+	return t.ClaimedByID != "" && t.ClaimExpiresAt != nil && t.ClaimExpiresAt.After(now)
+}
+
+// ClaimTask takes (or renews) the caller's claim on a task. A claim held by
+// another account is refused, naming the holder and the expiry. Renewal
+// keeps the first-taken instant. A claim does not mean work has begun.
+func (s *Service) ClaimTask(ctx context.Context, a Actor, workspace, idOrRef string, minutes *int) (Task, error) {
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		mins, err := s.claimMinutes(ctx, tx, sc, t, minutes)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		if t.held(now) && t.ClaimedByID != a.User.ID {
+			return &Error{Code: CodeClaimHeld, Detail: "#" + itoa(int(t.Ref)) + " is claimed by " + t.ClaimedBy + " until " +
+				t.ClaimExpiresAt.UTC().Format(time.RFC3339) + "; try again after that or ask them to release it",
+				Extra: map[string]any{"holder": t.ClaimedBy, "expires_at": t.ClaimExpiresAt.UTC().Format(time.RFC3339Nano)}}
+		}
+		action := "task.claimed"
+		if t.held(now) {
+			action = "task.claim_renewed"
+		} else {
+			t.ClaimedByID, t.ClaimedAt = a.User.ID, &now
+		}
+		exp := now.Add(time.Duration(mins) * time.Minute)
+		t.ClaimExpiresAt = &exp
+		if err := saveTask(ctx, tx, a, &t, action, map[string]any{"claim_expires_at": exp, "minutes": mins}); err != nil {
+			return err
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// ReleaseTask lets go of a claim. Anybody who may change the task may
+// release it; releasing a task nobody holds records nothing.
+func (s *Service) ReleaseTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		if !t.held(tx.Now()) {
+			out = t
+			return nil
+		}
+		holder := t.ClaimedBy
+		t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
+		if err := saveTask(ctx, tx, a, &t, "task.released", map[string]any{"holder": holder}); err != nil {
+			return err
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// AddVerification records what was checked on a task, stamped with the time
+// and the actor.
+func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrRef string, in RecordVerification) (Verification, error) {
+	errs := []error{}
+	if in.Passed == nil {
+		errs = append(errs, Invalidf("body.passed", "passed is required: true or false"))
+	}
+	for _, f := range []struct {
+		loc string
+		v   *string
+		max int
+	}{{"body.summary", in.Summary, 2000}, {"body.commit_sha", in.CommitSHA, 100}, {"body.tree_hash", in.TreeHash, 100},
+		{"body.output_excerpt", in.OutputExcerpt, 20_000}} {
+		if f.v != nil {
+			errs = append(errs, s.checkText(f.loc, *f.v, f.max))
+		}
+	}
+	if err := joinErrors(errs...); err != nil {
+		return Verification{}, err
+	}
+	var out Verification
+	err := s.store.Update(ctx, func(tx Tx) error {
+		_, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		out = Verification{ID: uuid.NewString(), TaskID: t.ID, Passed: *in.Passed, Summary: deref(in.Summary),
+			CommitSHA: deref(in.CommitSHA), TreeHash: deref(in.TreeHash), OutputExcerpt: deref(in.OutputExcerpt),
+			RanAt: tx.Now(), ActorUserID: a.User.ID, ActorTokenID: a.tokenID(), Actor: a.User.Username}
+		if err := tx.InsertVerification(ctx, &out); err != nil {
+			return err
+		}
+		ref := t.Ref
+		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.verified",
+			ItemRef: &ref, ItemTitle: t.Title, SubjectType: "verification", SubjectID: out.ID,
+			Changes: map[string]any{"passed": out.Passed, "summary": out.Summary, "commit_sha": out.CommitSHA}})
+	})
+	return out, err
+}
+
+// Verifications lists a task's verification records, newest first.
+func (s *Service) Verifications(ctx context.Context, a Actor, workspace, idOrRef string) ([]Verification, error) {
+	var out []Verification
+	err := s.store.View(ctx, func(tx Tx) error {
+		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Verifications(ctx, loc.ID)
+		return err
+	})
+	return out, err
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

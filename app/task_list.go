@@ -1,0 +1,452 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// TaskQuery is what the store needs to read tasks for one reader: the
+// reader's readable projects (every query filters through them), the
+// filters, the order and the keyset position.
+type TaskQuery struct {
+	WorkspaceID string
+	Readable    string // JSON array of the project ids whose items the reader may read
+	ViewerID    string
+	Now         time.Time
+
+	IDs         []string
+	Deleted     *bool // nil or false: live only; true: the trash only
+	ProjectIDs  []string
+	StatusIDs   []string
+	Categories  []string
+	TypeIDs     []string
+	TagID       string
+	NoTag       bool // a tag was named that does not exist: nothing matches
+	AssigneeID  string
+	ClaimedByID string
+	ParentID    string
+	Subtree     bool
+	Words       []string
+	DueBefore   *time.Time
+	DueAfter    *time.Time
+	OpenOnly    bool
+	Deferred    string
+	Ready       bool
+	ToActOn     bool
+	Order       []OrderField
+	After       *TaskCursor
+	Limit       int
+}
+
+// OrderField is one sort key of a listing.
+type OrderField struct {
+	Field string
+	Desc  bool
+}
+
+// TaskCursor is the keyset position after the last row of a page.
+type TaskCursor struct {
+	Values []any
+	Seq    int64
+}
+
+// TaskOrderFields are the fields a task listing may be ordered by.
+var TaskOrderFields = []string{"ref", "created_at", "updated_at", "content_updated_at", "due_at", "starts_at",
+	"completed_at", "importance", "urgency", "priority_score", "estimate_minutes", "title", "status"}
+
+// TaskListQuery is GET /v1/tasks.
+type TaskListQuery struct {
+	Workspace        string
+	Project          string
+	Status           string
+	Tag              string
+	StatusCategory   string
+	Type             string
+	Assignee         string
+	ClaimedBy        string
+	Parent           string
+	Subtree          bool
+	Q                string
+	DueBefore        *time.Time
+	DueAfter         *time.Time
+	IncludeCompleted *bool
+	Deferred         string
+	Deleted          bool
+	Ready            bool
+	ToActOn          bool
+	Order            string
+	Limit            int
+	Cursor           string
+	IncludeTotal     bool
+	GroupBy          string
+	GroupLimit       int
+	IncludeLinks     bool
+}
+
+// TaskGroup is one group of a grouped listing.
+type TaskGroup struct {
+	Key   string
+	Items []Task
+	Page  Page
+}
+
+// TaskList is a task listing: a page, or groups when grouped.
+type TaskList struct {
+	Items  []Task
+	Page   Page
+	Groups []TaskGroup
+	Links  []PageLink
+}
+
+// PageLink is one link among the tasks of a page, reported once.
+type PageLink struct {
+	ID       string
+	LinkType string
+	Label    string
+	Source   int64
+	Target   int64
+}
+
+// parseOrder reads "a,-b" into order fields, refusing unknown names.
+func parseOrder(s string) ([]OrderField, error) {
+	if strings.TrimSpace(s) == "" {
+		return []OrderField{{Field: "ref"}}, nil
+	}
+	var out []OrderField
+	seen := map[string]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		f := OrderField{Field: strings.TrimPrefix(part, "-"), Desc: strings.HasPrefix(part, "-")}
+		if !has(TaskOrderFields, f.Field) {
+			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(TaskOrderFields))
+		}
+		if seen[f.Field] {
+			return nil, Invalidf("query.order", "%q appears twice", f.Field)
+		}
+		seen[f.Field] = true
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// fingerprint is the canonical text of a listing's filters and order, so a
+// cursor from another query is refused.
+func (q TaskListQuery) fingerprint(category string) string {
+	ic := ""
+	if q.IncludeCompleted != nil {
+		ic = fmt.Sprint(*q.IncludeCompleted)
+	}
+	tm := func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339Nano)
+	}
+	return strings.Join([]string{q.Workspace, q.Project, q.Status, strings.ToLower(q.Tag), category, q.Type, q.Assignee,
+		q.ClaimedBy, q.Parent, fmt.Sprint(q.Subtree), q.Q, tm(q.DueBefore), tm(q.DueAfter), ic, q.Deferred,
+		fmt.Sprint(q.Deleted), fmt.Sprint(q.Ready), fmt.Sprint(q.ToActOn), q.Order}, "\x1f")
+}
+
+func (q TaskListQuery) validate() error {
+	var errs []error
+	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
+		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
+	}
+	if q.Deferred != "" && !has([]string{"include", "exclude", "only"}, q.Deferred) {
+		errs = append(errs, Invalidf("query.deferred", "deferred is include, exclude or only"))
+	}
+	if q.GroupBy != "" && q.GroupBy != "status_category" {
+		errs = append(errs, Invalidf("query.group_by", "only status_category is supported"))
+	}
+	if q.Subtree && q.Parent == "" {
+		errs = append(errs, Invalidf("query.subtree", "subtree needs parent"))
+	}
+	return joinErrors(errs...)
+}
+
+// taskQuery fills the reader-specific part of a store query.
+func (sc *scope) taskQuery(q TaskQuery) TaskQuery {
+	q.WorkspaceID = sc.ws.Workspace.ID
+	q.Readable = sc.readJSON
+	q.ViewerID = sc.acc.actor.User.ID
+	return q
+}
+
+// Tasks answers GET /v1/tasks: one page (or one page per status category),
+// filtered through what the caller may read, in a fixed number of queries
+// whatever the page size.
+func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskList, error) {
+	if err := in.validate(); err != nil {
+		return TaskList{}, err
+	}
+	order, err := parseOrder(in.Order)
+	if err != nil {
+		return TaskList{}, err
+	}
+	limit, err := s.pageLimit(in.Limit)
+	if err != nil {
+		return TaskList{}, err
+	}
+	var out TaskList
+	err = s.store.View(ctx, func(tx Tx) error {
+		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
+		if err != nil {
+			return err
+		}
+		base, err := s.taskFilter(ctx, tx, sc, in)
+		if err != nil {
+			return err
+		}
+		base.Order, base.Now = order, tx.Now()
+		if in.GroupBy != "" {
+			return s.groupedTasks(ctx, tx, sc, in, base, &out)
+		}
+		base.Limit = limit
+		if out.Items, out.Page, err = taskPage(ctx, tx, sc, base, in, in.StatusCategory, in.Cursor, in.IncludeTotal); err != nil {
+			return err
+		}
+		if in.IncludeLinks {
+			out.Links, err = pageLinks(ctx, tx, sc, out.Items)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskListQuery, base TaskQuery, out *TaskList) error {
+	gl := in.GroupLimit
+	switch {
+	case gl == 0:
+		gl = s.limits.GroupLimitDefault
+	case gl < 1:
+		return Invalidf("query.group_limit", "group_limit is at least 1")
+	case gl > s.limits.GroupLimitMax:
+		gl = s.limits.GroupLimitMax
+	}
+	base.Limit = gl
+	base.OpenOnly = false
+	for _, cat := range StatusCategories {
+		q := base
+		q.Categories = []string{cat}
+		if in.StatusCategory != "" && in.StatusCategory != cat {
+			q.Categories = []string{}
+		}
+		items, page, err := taskPage(ctx, tx, sc, q, in, cat, "", in.IncludeTotal)
+		if err != nil {
+			return err
+		}
+		out.Groups = append(out.Groups, TaskGroup{Key: cat, Items: items, Page: page})
+	}
+	return nil
+}
+
+// taskPage reads one page: limit+1 rows tell whether there is more.
+func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQuery, category, cursor string, total bool) ([]Task, Page, error) {
+	fp := in.fingerprint(category)
+	if cursor != "" {
+		k, err := decodeCursor(cursor, "tasks", fp)
+		if err != nil {
+			return nil, Page{}, err
+		}
+		if len(k.Values) != len(q.Order) {
+			return nil, Page{}, Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
+		}
+		q.After = &TaskCursor{Values: k.Values, Seq: k.Seq}
+	}
+	limit := q.Limit
+	q.Limit++
+	items, err := sc.tasks(ctx, tx, q)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	page := Page{Limit: limit}
+	if len(items) > limit {
+		items = items[:limit]
+		last := items[limit-1]
+		page.HasMore = true
+		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: orderValues(last, q.Order)})
+	}
+	if total {
+		q.After, q.Limit = nil, 0
+		n, err := tx.CountTasks(ctx, q)
+		if err != nil {
+			return nil, Page{}, err
+		}
+		page.Total = &n
+	}
+	if items == nil {
+		items = []Task{}
+	}
+	return items, page, nil
+}
+
+// orderValues are the sort keys of a row, in the form the store compares.
+func orderValues(t Task, order []OrderField) []any {
+	out := make([]any, len(order))
+	for i, f := range order {
+		out[i] = taskSortKey(t, f.Field)
+	}
+	return out
+}
+
+// Sort keys never hold NULL: a missing time sorts as the far future and a
+// missing number as zero, so keyset comparisons stay total.
+const farFuture = "9999-12-31T23:59:59.999Z"
+
+func timeKey(t *time.Time) string {
+	if t == nil {
+		return farFuture
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+func intKey(v *int) int64 {
+	if v == nil {
+		return 0
+	}
+	return int64(*v)
+}
+
+func taskSortKey(t Task, field string) any {
+	switch field {
+	case "ref":
+		return t.Ref
+	case "created_at":
+		return timeKey(&t.CreatedAt)
+	case "updated_at":
+		return timeKey(&t.UpdatedAt)
+	case "content_updated_at":
+		return timeKey(&t.ContentUpdatedAt)
+	case "due_at":
+		return timeKey(t.DueAt)
+	case "starts_at":
+		return timeKey(t.StartsAt)
+	case "completed_at":
+		return timeKey(t.CompletedAt)
+	case "importance":
+		return intKey(t.Importance)
+	case "urgency":
+		return intKey(t.Urgency)
+	case "estimate_minutes":
+		return intKey(t.EstimateMinutes)
+	case "priority_score":
+		return t.PriorityScore
+	case "title":
+		return strings.ToLower(t.Title)
+	case "status":
+		return int64(t.Status.Position)
+	}
+	return nil
+}
+
+// taskFilter resolves the listing's names (projects, statuses, accounts,
+// tags) to ids, through the caller's scope.
+func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (TaskQuery, error) {
+	q := sc.taskQuery(TaskQuery{Deferred: in.Deferred, DueBefore: in.DueBefore, DueAfter: in.DueAfter,
+		Ready: in.Ready, ToActOn: in.ToActOn, Subtree: in.Subtree, Words: strings.Fields(in.Q)})
+	if in.Deleted {
+		yes := true
+		q.Deleted = &yes
+	}
+	if in.Project != "" {
+		n, err := sc.project(in.Project)
+		if err != nil {
+			return q, Invalidf("query.project", "no such project: %s", in.Project)
+		}
+		for _, d := range n.subtree() {
+			if d.canReadItems() {
+				q.ProjectIDs = append(q.ProjectIDs, d.ID)
+			}
+		}
+		if len(q.ProjectIDs) == 0 {
+			q.ProjectIDs = []string{n.ID}
+		}
+	}
+	var err error
+	if in.Status != "" {
+		id, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, "query.status")
+		if err != nil {
+			return q, err
+		}
+		q.StatusIDs = []string{id}
+	}
+	if in.Type != "" {
+		id, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
+		if err != nil {
+			return q, err
+		}
+		q.TypeIDs = []string{id}
+	}
+	if in.StatusCategory != "" {
+		q.Categories = []string{in.StatusCategory}
+	}
+	finishedNamed := in.StatusCategory == CategoryDone || in.StatusCategory == CategoryCancelled
+	q.OpenOnly = !finishedNamed && (in.IncludeCompleted == nil || !*in.IncludeCompleted) && !in.Deleted
+	if in.Ready {
+		q.OpenOnly = true
+	}
+	if in.Tag != "" {
+		t, err := tx.TagByName(ctx, sc.ws.Workspace.ID, strings.TrimPrefix(in.Tag, "#"))
+		if CodeOf(err) == CodeNotFound {
+			q.NoTag = true
+		} else if err != nil {
+			return q, err
+		}
+		q.TagID = t.ID
+	}
+	if q.AssigneeID, err = accountFilter(ctx, tx, sc, in.Assignee, "query.assignee"); err != nil {
+		return q, err
+	}
+	if q.ClaimedByID, err = accountFilter(ctx, tx, sc, in.ClaimedBy, "query.claimed_by"); err != nil {
+		return q, err
+	}
+	if in.Parent != "" {
+		p, err := findTaskIn(ctx, tx, sc, in.Parent)
+		if err != nil {
+			return q, Invalidf("query.parent", "no such task: %s", in.Parent)
+		}
+		q.ParentID = p.ID
+	}
+	return q, nil
+}
+
+// accountFilter resolves "me", a username or an id.
+func accountFilter(ctx context.Context, tx Tx, sc *scope, name, loc string) (string, error) {
+	switch name {
+	case "":
+		return "", nil
+	case "me":
+		return sc.acc.actor.User.ID, nil
+	}
+	u, err := tx.UserByName(ctx, name)
+	if CodeOf(err) == CodeNotFound {
+		u, err = tx.UserByID(ctx, name)
+	}
+	if err != nil {
+		return "", Invalidf(loc, "no such account: %s", name)
+	}
+	return u.ID, nil
+}
+
+// pageLinks reports the links among the page's items, once each.
+func pageLinks(ctx context.Context, tx Tx, sc *scope, items []Task) ([]PageLink, error) {
+	ids := make([]string, len(items))
+	refs := map[string]int64{}
+	for i, t := range items {
+		ids[i] = t.ID
+		refs[t.ID] = t.Ref
+	}
+	ls, err := tx.LinksAmong(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := []PageLink{}
+	for _, l := range ls {
+		out = append(out, PageLink{ID: l.ID, LinkType: l.Type.Key, Label: l.Type.Title, Source: refs[l.SourceID], Target: refs[l.TargetID]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}

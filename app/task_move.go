@@ -1,0 +1,195 @@
+package app
+
+import (
+	"context"
+)
+
+// TaskMove is POST /v1/tasks/{id_or_ref}/move: a new parent (null for the
+// top level of its project) and/or a project to refile the subtree into.
+type TaskMove struct {
+	Parent  Patch[FlexRef] `json:"parent"`
+	Project Patch[string]  `json:"project"`
+}
+
+// refile moves a task under another parent and/or into another project,
+// taking its whole subtree along. A task cannot move under itself.
+func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any) error {
+	target := sc.byID[t.ProjectID]
+	newParent := t.ParentID
+	if parent.Set {
+		newParent = ""
+		if !parent.Null && parent.Value != "" {
+			p, err := findTaskIn(ctx, tx, sc, string(parent.Value))
+			if err != nil {
+				return bodyRef(err, "body.parent", "no such task: "+string(parent.Value))
+			}
+			sub, err := tx.TaskSubtree(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			if has(sub, p.ID) {
+				return FieldErrorf(CodeCycle, "body.parent", "#%d is #%d or inside it; a task cannot move under itself", p.Ref, t.Ref)
+			}
+			newParent, target = p.ID, sc.byID[p.ProjectID]
+		}
+	}
+	if project.Set && !project.Null && project.Value != "" {
+		n, err := sc.project(project.Value)
+		if err != nil || !n.canReadItems() {
+			return bodyRef(NotFound("project"), "body.project", "no such project: "+project.Value)
+		}
+		if parent.Set && newParent != "" && n.ID != target.ID {
+			return Invalidf("body.project", "a subtask lives in its parent's project (%s)", target.Path)
+		}
+		if !parent.Set && n.ID != target.ID {
+			newParent = ""
+		}
+		target = n
+	} else if project.Set {
+		return Invalidf("body.project", "a task is always filed in a project")
+	}
+	if err := target.requireItemWrite(); err != nil {
+		return err
+	}
+	if newParent != t.ParentID {
+		changes["parent"] = map[string]any{"from": t.ParentRef, "to": string(parent.Value)}
+		t.ParentID = newParent
+	}
+	if target.ID != t.ProjectID {
+		changes["project"] = map[string]any{"from": t.ProjectKey, "to": target.Key}
+		sub, err := tx.TaskSubtree(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		if err := tx.MoveTasks(ctx, sub, target.ID, tx.Now()); err != nil {
+			return err
+		}
+		t.ProjectID = target.ID
+	}
+	return nil
+}
+
+// MoveTask re-parents a task (or refiles it into another project) with its subtree.
+func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef string, in TaskMove) (Task, error) {
+	if !in.Parent.Set && !in.Project.Set {
+		return Task{}, Invalidf("body.parent", "send parent (a ref, an id, or null for the top level) and/or project")
+	}
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		changes := map[string]any{}
+		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes); err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
+				return err
+			}
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// DeleteTask moves a task to the trash and returns it.
+func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		now := tx.Now()
+		t.DeletedAt = &now
+		if err := saveTask(ctx, tx, a, &t, "task.deleted", nil); err != nil {
+			return err
+		}
+		out, err = readTrashedTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// RestoreTask brings a task back from the trash and records a restore event.
+func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
+		if err != nil || loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
+			return NotFound("task")
+		}
+		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
+			return err
+		}
+		t, err := readTrashedTask(ctx, tx, sc, loc.ID)
+		if err != nil {
+			return err
+		}
+		t.DeletedAt = nil
+		if err := saveTask(ctx, tx, a, &t, "task.restored", nil); err != nil {
+			return err
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
+	yes := true
+	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}, Deleted: &yes}))
+	if err != nil {
+		return Task{}, err
+	}
+	if len(ts) == 0 {
+		return Task{}, NotFound("task")
+	}
+	return ts[0], nil
+}
+
+// CompleteTask moves a task to the workspace's finished status: the first
+// status, in display order, of the done category.
+func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		sts, err := entityStatuses(ctx, tx, t.WorkspaceID, "task")
+		if err != nil {
+			return err
+		}
+		done := ""
+		for _, st := range sts {
+			if st.Category == CategoryDone {
+				done = st.Key
+				break
+			}
+		}
+		if done == "" {
+			return Errorf(CodeConflict, "this workspace has no task status in the done category")
+		}
+		changes := map[string]any{}
+		if err := setTaskStatus(ctx, tx, &t, done, changes); err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
+			if err := saveTask(ctx, tx, a, &t, "task.completed", changes); err != nil {
+				return err
+			}
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}

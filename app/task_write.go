@@ -1,0 +1,307 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// TaskUpdate is PATCH /v1/tasks/{id_or_ref}: omitted fields stay, null clears.
+type TaskUpdate struct {
+	Title           Patch[string]    `json:"title"`
+	Description     Patch[string]    `json:"description"`
+	Project         Patch[string]    `json:"project"`
+	Parent          Patch[FlexRef]   `json:"parent"`
+	Type            Patch[string]    `json:"type"`
+	Status          Patch[string]    `json:"status"`
+	Tags            Patch[[]string]  `json:"tags"`
+	Assignee        Patch[string]    `json:"assignee"`
+	Importance      Patch[int]       `json:"importance"`
+	Urgency         Patch[int]       `json:"urgency"`
+	DueAt           Patch[time.Time] `json:"due_at"`
+	DueIsAllDay     Patch[bool]      `json:"due_is_all_day"`
+	StartsAt        Patch[time.Time] `json:"starts_at"`
+	StartsIsAllDay  Patch[bool]      `json:"starts_is_all_day"`
+	SnoozedUntil    Patch[time.Time] `json:"snoozed_until"`
+	SnoozedIsAllDay Patch[bool]      `json:"snoozed_is_all_day"`
+	EstimateMinutes Patch[int]       `json:"estimate_minutes"`
+	Repeat          Patch[string]    `json:"repeat"`
+	Timezone        Patch[string]    `json:"timezone"`
+	AppliesTo       Patch[string]    `json:"applies_to"`
+	ExpectedVersion *int             `json:"expected_version"`
+}
+
+func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
+	var errs []error
+	if in.Title.Set {
+		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
+	}
+	if in.Description.Set {
+		errs = append(errs, s.checkText("body.description", in.Description.Value, 100_000))
+	}
+	for _, p := range []struct {
+		loc string
+		v   Patch[int]
+	}{{"body.importance", in.Importance}, {"body.urgency", in.Urgency}} {
+		if p.v.Set && !p.v.Null {
+			errs = append(errs, s.checkLevel(p.loc, &p.v.Value))
+		}
+	}
+	if in.EstimateMinutes.Set && !in.EstimateMinutes.Null {
+		errs = append(errs, s.checkEstimate("body.estimate_minutes", &in.EstimateMinutes.Value))
+	}
+	if in.Timezone.Set && !in.Timezone.Null {
+		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
+	}
+	if in.Repeat.Set && !in.Repeat.Null && in.Repeat.Value != "" {
+		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
+	}
+	if in.AppliesTo.Set {
+		errs = append(errs, Invalidf("body.applies_to", "applies_to is only for a repeating task, and this one does not repeat"))
+	}
+	for _, nullable := range []struct {
+		loc string
+		set bool
+	}{{"body.title", in.Title.Set && in.Title.Null}, {"body.type", in.Type.Set && in.Type.Null}, {"body.status", in.Status.Set && in.Status.Null}} {
+		if nullable.set {
+			errs = append(errs, Invalidf(nullable.loc, "cannot be cleared"))
+		}
+	}
+	if in.Tags.Set {
+		for i, tg := range in.Tags.Value {
+			n, err := normalTag("body.tags", tg)
+			errs = append(errs, err)
+			in.Tags.Value[i] = n
+		}
+		in.Tags.Value = dedupeFold(in.Tags.Value)
+	}
+	return joinErrors(errs...)
+}
+
+// UpdateTask changes a task. A stale expected_version is refused.
+func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef string, in TaskUpdate) (Task, error) {
+	if err := s.validateTaskUpdate(&in); err != nil {
+		return Task{}, err
+	}
+	var out Task
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		if err := checkVersion(in.ExpectedVersion, t.Version); err != nil {
+			return err
+		}
+		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in)
+		if err != nil {
+			return err
+		}
+		if len(changes) == 0 {
+			out = t
+			return nil
+		}
+		if err := saveTask(ctx, tx, a, &t, "task.updated", changes); err != nil {
+			return err
+		}
+		out, err = readTask(ctx, tx, sc, t.ID)
+		return err
+	})
+	return out, err
+}
+
+// writableTask finds a live task the caller may change.
+func writableTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, Task, error) {
+	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+	if err != nil {
+		return nil, Task{}, err
+	}
+	loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+	if err != nil {
+		return nil, Task{}, err
+	}
+	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
+		return nil, Task{}, err
+	}
+	t, err := readTask(ctx, tx, sc, loc.ID)
+	return sc, t, err
+}
+
+// saveTask stores a changed task, bumps its version and records the event.
+func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, changes map[string]any) error {
+	t.UpdatedAt, t.UpdatedBy, t.Version = tx.Now(), a.User.ID, t.Version+1
+	if err := tx.UpdateTask(ctx, t); err != nil {
+		return err
+	}
+	ref := t.Ref
+	return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: action,
+		ItemRef: &ref, ItemTitle: t.Title, Changes: changes})
+}
+
+func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate) (map[string]any, error) {
+	changes := map[string]any{}
+	content := false
+	if in.Title.Set && in.Title.Value != t.Title {
+		changes["title"] = map[string]any{"from": t.Title, "to": in.Title.Value}
+		t.Title, content = strings.TrimSpace(in.Title.Value), true
+	}
+	if in.Description.Set && in.Description.Value != t.Description {
+		changes["description"] = map[string]any{"from": t.Description, "to": in.Description.Value}
+		t.Description, content = in.Description.Value, true
+	}
+	if content {
+		t.ContentUpdatedAt = tx.Now()
+	}
+	if err := s.applyTaskVocabUpdate(ctx, tx, sc, t, in, changes); err != nil {
+		return nil, err
+	}
+	patchInt(changes, "importance", &t.Importance, in.Importance)
+	patchInt(changes, "urgency", &t.Urgency, in.Urgency)
+	patchInt(changes, "estimate_minutes", &t.EstimateMinutes, in.EstimateMinutes)
+	patchTime(changes, "due_at", &t.DueAt, in.DueAt)
+	patchTime(changes, "starts_at", &t.StartsAt, in.StartsAt)
+	patchTime(changes, "snoozed_until", &t.SnoozedUntil, in.SnoozedUntil)
+	patchBool(changes, "due_is_all_day", &t.DueIsAllDay, in.DueIsAllDay)
+	patchBool(changes, "starts_is_all_day", &t.StartsIsAllDay, in.StartsIsAllDay)
+	patchBool(changes, "snoozed_is_all_day", &t.SnoozedIsAllDay, in.SnoozedIsAllDay)
+	if in.Timezone.Set && in.Timezone.Value != t.Timezone {
+		changes["timezone"] = map[string]any{"from": t.Timezone, "to": in.Timezone.Value}
+		t.Timezone = in.Timezone.Value
+	}
+	if in.Tags.Set {
+		names := in.Tags.Value
+		if in.Tags.Null {
+			names = []string{}
+		}
+		if !sameFold(names, t.Tags) {
+			changes["tags"] = map[string]any{"from": t.Tags, "to": names}
+			if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, names); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if in.Project.Set || in.Parent.Set {
+		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes); err != nil {
+			return nil, err
+		}
+	}
+	return changes, nil
+}
+
+func (s *Service) applyTaskVocabUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, changes map[string]any) error {
+	if in.Type.Set {
+		id, err := itemTypeFor(ctx, tx, t.WorkspaceID, "task", in.Type.Value, "body.type")
+		if err != nil {
+			return err
+		}
+		if id != t.TypeID {
+			changes["type"] = map[string]any{"from": t.Type.Key, "to": in.Type.Value}
+			t.TypeID = id
+		}
+	}
+	if in.Status.Set {
+		if err := setTaskStatus(ctx, tx, t, in.Status.Value, changes); err != nil {
+			return err
+		}
+	}
+	if in.Assignee.Set {
+		id := ""
+		if !in.Assignee.Null && in.Assignee.Value != "" {
+			u, err := workspaceMember(ctx, tx, sc, in.Assignee.Value, "body.assignee")
+			if err != nil {
+				return err
+			}
+			id = u.ID
+		}
+		if id != t.AssigneeID {
+			changes["assignee"] = map[string]any{"from": t.Assignee, "to": in.Assignee.Value}
+			t.AssigneeID = id
+		}
+	}
+	return nil
+}
+
+// setTaskStatus moves a task to a status by key and keeps completed_at in
+// step with the status category.
+func setTaskStatus(ctx context.Context, tx Tx, t *Task, key string, changes map[string]any) error {
+	id, err := statusFor(ctx, tx, t.WorkspaceID, "task", key, "body.status")
+	if err != nil {
+		return err
+	}
+	if id == t.StatusID {
+		return nil
+	}
+	st, err := tx.StatusByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	changes["status"] = map[string]any{"from": t.Status.Key, "to": st.Key}
+	finished := st.Category == CategoryDone || st.Category == CategoryCancelled
+	switch {
+	case finished && t.CompletedAt == nil:
+		now := tx.Now()
+		t.CompletedAt = &now
+	case !finished:
+		t.CompletedAt = nil
+	}
+	t.StatusID, t.Status = id, st
+	return nil
+}
+
+func patchInt(changes map[string]any, name string, field **int, p Patch[int]) {
+	if !p.Set {
+		return
+	}
+	var v *int
+	if !p.Null {
+		x := p.Value
+		v = &x
+	}
+	if (v == nil) == (*field == nil) && (v == nil || *v == **field) {
+		return
+	}
+	changes[name] = map[string]any{"from": *field, "to": v}
+	*field = v
+}
+
+func patchTime(changes map[string]any, name string, field **time.Time, p Patch[time.Time]) {
+	if !p.Set {
+		return
+	}
+	var v *time.Time
+	if !p.Null {
+		x := p.Value.UTC()
+		v = &x
+	}
+	if (v == nil) == (*field == nil) && (v == nil || v.Equal(**field)) {
+		return
+	}
+	changes[name] = map[string]any{"from": *field, "to": v}
+	*field = v
+}
+
+func patchBool(changes map[string]any, name string, field *bool, p Patch[bool]) {
+	if p.Set && !p.Null && p.Value != *field {
+		changes[name] = map[string]any{"from": *field, "to": p.Value}
+		*field = p.Value
+	}
+}
+
+// sameFold reports whether two tag lists hold the same names, ignoring case and order.
+func sameFold(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, x := range a {
+		seen[strings.ToLower(x)]++
+	}
+	for _, x := range b {
+		seen[strings.ToLower(x)]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}

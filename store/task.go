@@ -1,0 +1,248 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"tend/app"
+)
+
+type taskRow struct {
+	Seq                int64           `db:"seq"`
+	ID                 string          `db:"id"`
+	WorkspaceID        string          `db:"workspace_id"`
+	Ref                int64           `db:"ref"`
+	ProjectID          string          `db:"project_id"`
+	ParentID           sql.NullString  `db:"parent_id"`
+	Title              string          `db:"title"`
+	Description        sql.NullString  `db:"description"`
+	TypeID             string          `db:"type_id"`
+	StatusID           string          `db:"status_id"`
+	Importance         sql.NullInt64   `db:"importance"`
+	Urgency            sql.NullInt64   `db:"urgency"`
+	DueAt              sql.NullString  `db:"due_at"`
+	DueIsAllDay        bool            `db:"due_is_all_day"`
+	StartsAt           sql.NullString  `db:"starts_at"`
+	StartsIsAllDay     bool            `db:"starts_is_all_day"`
+	SnoozedUntil       sql.NullString  `db:"snoozed_until"`
+	SnoozedIsAllDay    bool            `db:"snoozed_is_all_day"`
+	EstimateMinutes    sql.NullInt64   `db:"estimate_minutes"`
+	AssigneeID         sql.NullString  `db:"assignee_id"`
+	ClaimedByID        sql.NullString  `db:"claimed_by"`
+	ClaimedAt          sql.NullString  `db:"claimed_at"`
+	ClaimExpiresAt     sql.NullString  `db:"claim_expires_at"`
+	RepeatRule         sql.NullString  `db:"repeat_rule"`
+	Timezone           sql.NullString  `db:"timezone"`
+	CompletedAt        sql.NullString  `db:"completed_at"`
+	CreatedBy          sql.NullString  `db:"created_by"`
+	UpdatedBy          sql.NullString  `db:"updated_by"`
+	CreatedAt          string          `db:"created_at"`
+	UpdatedAt          string          `db:"updated_at"`
+	ContentUpdatedAt   string          `db:"content_updated_at"`
+	DeletedAt          sql.NullString  `db:"deleted_at"`
+	Version            int             `db:"version"`
+	TypeKey            string          `db:"type_key"`
+	TypeLabel          string          `db:"type_label"`
+	TypeCategory       string          `db:"type_category"`
+	TypeIsDefault      bool            `db:"type_is_default"`
+	StatusKey          string          `db:"status_key"`
+	StatusLabel        string          `db:"status_label"`
+	StatusCategory     string          `db:"status_category"`
+	StatusIsDefault    bool            `db:"status_is_default"`
+	StatusPosition     int             `db:"status_position"`
+	Assignee           sql.NullString  `db:"assignee"`
+	AssigneeIsAgent    sql.NullBool    `db:"assignee_is_agent"`
+	AssigneeAnswersTo  sql.NullString  `db:"assignee_answers_to"`
+	ClaimedBy          sql.NullString  `db:"claimed_by_name"`
+	ClaimedByIsAgent   sql.NullBool    `db:"claimed_by_is_agent"`
+	ClaimedByAnswersTo sql.NullString  `db:"claimed_by_answers_to"`
+	ParentRef          sql.NullInt64   `db:"parent_ref"`
+	ProjectKey         string          `db:"project_key"`
+	Tags               sql.NullString  `db:"tags"`
+	Blocked            bool            `db:"blocked"`
+	Blocking           bool            `db:"blocking"`
+	SubTasks           int             `db:"sub_tasks"`
+	SubTasksOpen       int             `db:"sub_tasks_open"`
+	PriorityScore      sql.NullFloat64 `db:"priority_score"`
+}
+
+func intPtr(n sql.NullInt64) *int {
+	if !n.Valid {
+		return nil
+	}
+	v := int(n.Int64)
+	return &v
+}
+
+func (r taskRow) task(now time.Time) app.Task {
+	t := app.Task{Seq: r.Seq, ID: r.ID, WorkspaceID: r.WorkspaceID, Ref: r.Ref, ProjectID: r.ProjectID, ParentID: r.ParentID.String,
+		Title: r.Title, Description: r.Description.String, TypeID: r.TypeID, StatusID: r.StatusID,
+		Importance: intPtr(r.Importance), Urgency: intPtr(r.Urgency), DueAt: parseTimePtr(r.DueAt), DueIsAllDay: r.DueIsAllDay,
+		StartsAt: parseTimePtr(r.StartsAt), StartsIsAllDay: r.StartsIsAllDay, SnoozedUntil: parseTimePtr(r.SnoozedUntil),
+		SnoozedIsAllDay: r.SnoozedIsAllDay, EstimateMinutes: intPtr(r.EstimateMinutes), AssigneeID: r.AssigneeID.String,
+		ClaimedByID: r.ClaimedByID.String, ClaimedAt: parseTimePtr(r.ClaimedAt), ClaimExpiresAt: parseTimePtr(r.ClaimExpiresAt),
+		RepeatRule: r.RepeatRule.String, Timezone: r.Timezone.String, CompletedAt: parseTimePtr(r.CompletedAt),
+		CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String, CreatedAt: parseTime(r.CreatedAt),
+		UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt),
+		Version: r.Version, Tags: []string{},
+		Type:     app.ItemType{ID: r.TypeID, Key: r.TypeKey, Label: r.TypeLabel, Category: r.TypeCategory, IsDefault: r.TypeIsDefault, EntityType: "task"},
+		Status:   app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory, IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "task"},
+		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
+		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: r.SubTasks, SubTasksOpen: r.SubTasksOpen,
+		PriorityScore: r.PriorityScore.Float64, ProjectKey: r.ProjectKey}
+	if r.ParentRef.Valid {
+		t.ParentRef = &r.ParentRef.Int64
+	}
+	if r.Tags.Valid && r.Tags.String != "" {
+		t.Tags = strings.Split(r.Tags.String, "\x1f")
+	}
+	// An expired claim is simply not held: the reader sees nobody.
+	if t.ClaimExpiresAt != nil && t.ClaimExpiresAt.After(now) {
+		t.ClaimedBy, t.ClaimedByIsAgent, t.ClaimedByAnswersTo = r.ClaimedBy.String, r.ClaimedByIsAgent.Bool, r.ClaimedByAnswersTo.String
+	} else {
+		t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
+	}
+	return t
+}
+
+// NextRef takes the next ref of a workspace.
+func (t *Tx) NextRef(ctx context.Context, workspaceID string) (int64, error) {
+	var ref int64
+	err := t.tx.GetContext(ctx, &ref, `UPDATE workspaces SET next_ref = next_ref + 1 WHERE id = ? RETURNING next_ref - 1`, workspaceID)
+	return ref, mapErr(err)
+}
+
+func taskArgs(k *app.Task) []any {
+	return []any{k.ProjectID, nullStr(k.ParentID), k.Title, nullStr(k.Description), k.TypeID, k.StatusID, k.Importance, k.Urgency,
+		fmtTimePtr(k.DueAt), k.DueIsAllDay, fmtTimePtr(k.StartsAt), k.StartsIsAllDay, fmtTimePtr(k.SnoozedUntil), k.SnoozedIsAllDay,
+		k.EstimateMinutes, nullStr(k.AssigneeID), nullStr(k.ClaimedByID), fmtTimePtr(k.ClaimedAt), fmtTimePtr(k.ClaimExpiresAt),
+		nullStr(k.RepeatRule), nullStr(k.Timezone), fmtTimePtr(k.CompletedAt), nullStr(k.UpdatedBy), fmtTime(k.UpdatedAt),
+		fmtTime(k.ContentUpdatedAt), fmtTimePtr(k.DeletedAt), k.Version}
+}
+
+// InsertTask stores a new task and sets its Seq.
+func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
+	args := append([]any{k.ID, k.WorkspaceID, k.Ref, nullStr(k.CreatedBy), fmtTime(k.CreatedAt)}, taskArgs(k)...)
+	res, err := t.tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
+		title, description, type_id, status_id, importance, urgency, due_at, due_is_all_day, starts_at, starts_is_all_day,
+		snoozed_until, snoozed_is_all_day, estimate_minutes, assignee_id, claimed_by, claimed_at, claim_expires_at, repeat_rule,
+		timezone, completed_at, updated_by, updated_at, content_updated_at, deleted_at, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	if err != nil {
+		return mapErr(err)
+	}
+	k.Seq, err = res.LastInsertId()
+	return err
+}
+
+// UpdateTask stores every changeable field of a task.
+func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, parent_id = ?, title = ?, description = ?, type_id = ?,
+		status_id = ?, importance = ?, urgency = ?, due_at = ?, due_is_all_day = ?, starts_at = ?, starts_is_all_day = ?,
+		snoozed_until = ?, snoozed_is_all_day = ?, estimate_minutes = ?, assignee_id = ?, claimed_by = ?, claimed_at = ?,
+		claim_expires_at = ?, repeat_rule = ?, timezone = ?, completed_at = ?, updated_by = ?, updated_at = ?,
+		content_updated_at = ?, deleted_at = ?, version = ? WHERE id = ?`, append(taskArgs(k), k.ID)...)
+	return mapErr(err)
+}
+
+// SetTaskTags replaces a task's tags.
+func (t *Tx) SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE task_id = ?`, taskID); err != nil {
+		return mapErr(err)
+	}
+	if len(tagIDs) == 0 {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO task_tags (task_id, tag_id) SELECT ?, value FROM json_each(?)`, taskID, jsonText(tagIDs))
+	return mapErr(err)
+}
+
+// TaskLocator finds a task by id, or by ref within a workspace.
+func (t *Tx) TaskLocator(ctx context.Context, workspaceID, idOrRef string) (app.TaskLocation, error) {
+	var r struct {
+		ID          string         `db:"id"`
+		WorkspaceID string         `db:"workspace_id"`
+		ProjectID   string         `db:"project_id"`
+		Ref         int64          `db:"ref"`
+		DeletedAt   sql.NullString `db:"deleted_at"`
+	}
+	q := `SELECT id, workspace_id, project_id, ref, deleted_at FROM tasks WHERE `
+	var err error
+	if isDigits(idOrRef) {
+		err = t.tx.GetContext(ctx, &r, q+`workspace_id = ? AND ref = ?`, workspaceID, idOrRef)
+	} else if workspaceID == "" {
+		err = t.tx.GetContext(ctx, &r, q+`id = ?`, idOrRef)
+	} else {
+		err = t.tx.GetContext(ctx, &r, q+`id = ? AND workspace_id = ?`, idOrRef, workspaceID)
+	}
+	if err != nil {
+		return app.TaskLocation{}, mapErr(err)
+	}
+	return app.TaskLocation{ID: r.ID, WorkspaceID: r.WorkspaceID, ProjectID: r.ProjectID, Ref: r.Ref, DeletedAt: parseTimePtr(r.DeletedAt)}, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" || len(s) > 18 {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// TaskSubtree lists a task's id and its descendants' ids.
+func (t *Tx) TaskSubtree(ctx context.Context, id string) ([]string, error) {
+	var ids []string
+	err := t.tx.SelectContext(ctx, &ids, `WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0
+		UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64)
+		SELECT id FROM sub`, id)
+	return ids, mapErr(err)
+}
+
+// MoveTasks refiles tasks into a project.
+func (t *Tx) MoveTasks(ctx context.Context, ids []string, projectID string, now time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, updated_at = ?, version = version + 1
+		WHERE id IN (SELECT value FROM json_each(?))`, projectID, fmtTime(now), jsonText(ids))
+	return mapErr(err)
+}
+
+// InsertVerification stores a verification record.
+func (t *Tx) InsertVerification(ctx context.Context, v *app.Verification) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO verifications (id, task_id, passed, summary, commit_sha, tree_hash,
+		output_excerpt, ran_at, actor_user_id, actor_token_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		v.ID, v.TaskID, v.Passed, nullStr(v.Summary), nullStr(v.CommitSHA), nullStr(v.TreeHash), nullStr(v.OutputExcerpt),
+		fmtTime(v.RanAt), nullStr(v.ActorUserID), nullStr(v.ActorTokenID))
+	return mapErr(err)
+}
+
+// Verifications lists a task's verification records, newest first.
+func (t *Tx) Verifications(ctx context.Context, taskID string) ([]app.Verification, error) {
+	var rows []struct {
+		ID            string         `db:"id"`
+		TaskID        string         `db:"task_id"`
+		Passed        bool           `db:"passed"`
+		Summary       sql.NullString `db:"summary"`
+		CommitSHA     sql.NullString `db:"commit_sha"`
+		TreeHash      sql.NullString `db:"tree_hash"`
+		OutputExcerpt sql.NullString `db:"output_excerpt"`
+		RanAt         string         `db:"ran_at"`
+		ActorUserID   sql.NullString `db:"actor_user_id"`
+		ActorTokenID  sql.NullString `db:"actor_token_id"`
+		Actor         sql.NullString `db:"actor"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT v.id, v.task_id, v.passed, v.summary, v.commit_sha, v.tree_hash, v.output_excerpt,
+		v.ran_at, v.actor_user_id, v.actor_token_id, u.username AS actor FROM verifications v LEFT JOIN users u ON u.id = v.actor_user_id
+		WHERE v.task_id = ? ORDER BY v.ran_at DESC, v.rowid DESC`, taskID)
+	out := make([]app.Verification, len(rows))
+	for i, r := range rows {
+		out[i] = app.Verification{ID: r.ID, TaskID: r.TaskID, Passed: r.Passed, Summary: r.Summary.String, CommitSHA: r.CommitSHA.String,
+			TreeHash: r.TreeHash.String, OutputExcerpt: r.OutputExcerpt.String, RanAt: parseTime(r.RanAt),
+			ActorUserID: r.ActorUserID.String, ActorTokenID: r.ActorTokenID.String, Actor: r.Actor.String}
+	}
+	return out, mapErr(err)
+}

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"tend/app"
+)
+
+// blockedBy and blocks test for an open, live, readable task at the other
+// end of a "blocks" link. Only what the reader may see counts: a blocker in
+// a project the reader cannot see is not reported, not even as a flag.
+const (
+	blockedExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
+		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		AND b.project_id IN readable)`
+	blockingExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
+		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		AND b.project_id IN readable)`
+)
+
+// priorityExpr is priority_score, in the spirit of Taskwarrior's urgency:
+//
+//	1.5 × (importance − 1) + 1.5 × (urgency − 1)          (unset counts as 3)
+//	+ 12 × due factor: 0.2 when due 14+ days out, rising linearly to 1.0 at 7 days overdue
+//	+ 2 × age in years, at most 2
+//	+ 8 if it blocks open work, − 5 if open work blocks it
+//	+ 4 while in progress, − 3 while deferred
+//
+// rounded to two decimals. It reads the inner query's blocked and blocking
+// columns and the reader's clock (bound as :now, the first parameter).
+const priorityExpr = `round(1.5 * (coalesce(importance, 3) - 1) + 1.5 * (coalesce(urgency, 3) - 1)
+	+ CASE WHEN due_at IS NULL THEN 0 ELSE 12 * max(0.2, min(1.0, 0.2 + 0.8 * (14 - (julianday(due_at) - julianday(?1))) / 21)) END
+	+ 2 * min(1.0, max(0.0, julianday(?1) - julianday(created_at)) / 365)
+	+ CASE WHEN blocking THEN 8 ELSE 0 END - CASE WHEN blocked THEN 5 ELSE 0 END
+	+ CASE WHEN status_category = 'in_progress' THEN 4 ELSE 0 END
+	- CASE WHEN snoozed_until > ?1 THEN 3 ELSE 0 END, 2)`
+
+const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
+	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
+	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
+	t.timezone, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
+	t.version, it.key AS type_key, it.label AS type_label, it.category AS type_category, it.is_default AS type_is_default,
+	st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
+	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
+	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key,
+	(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM task_tags tt JOIN tags g ON g.id = tt.tag_id
+		WHERE tt.task_id = t.id ORDER BY lower(g.name))) AS tags,
+	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
+	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_tasks,
+	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND c.completed_at IS NULL) AS sub_tasks_open
+	FROM tasks t
+	JOIN item_types it ON it.id = t.type_id
+	JOIN statuses st ON st.id = t.status_id
+	JOIN projects pr ON pr.id = t.project_id
+	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
+	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
+	LEFT JOIN tasks pt ON pt.id = t.parent_id`
+
+// sortExprs are the outer query's sort keys; none is ever NULL (see app.farFuture).
+var sortExprs = map[string]string{
+	"ref":                "ref",
+	"created_at":         "created_at",
+	"updated_at":         "updated_at",
+	"content_updated_at": "content_updated_at",
+	"due_at":             "coalesce(due_at, '9999-12-31T23:59:59.999Z')",
+	"starts_at":          "coalesce(starts_at, '9999-12-31T23:59:59.999Z')",
+	"completed_at":       "coalesce(completed_at, '9999-12-31T23:59:59.999Z')",
+	"importance":         "coalesce(importance, 0)",
+	"urgency":            "coalesce(urgency, 0)",
+	"estimate_minutes":   "coalesce(estimate_minutes, 0)",
+	"priority_score":     "priority_score",
+	"title":              "lower(title)",
+	"status":             "status_position",
+}
+
+// taskSQL builds the query for q: the reader's readable projects bound once
+// as a CTE, filters on the inner query, order and keyset on the outer one.
+// The page is read in one statement whatever its size.
+func taskSQL(q app.TaskQuery, count bool) (string, []any) {
+	now := fmtTime(q.Now)
+	args := []any{now, q.Readable}
+	var where []string
+	add := func(cond string, a ...any) {
+		where = append(where, cond)
+		args = append(args, a...)
+	}
+	add("t.workspace_id = ?", q.WorkspaceID)
+	add("t.project_id IN readable")
+	if q.Deleted != nil && *q.Deleted {
+		add("t.deleted_at IS NOT NULL")
+	} else {
+		add("t.deleted_at IS NULL")
+	}
+	if q.IDs != nil {
+		add("t.id IN (SELECT value FROM json_each(?))", jsonText(q.IDs))
+	}
+	inList := func(col string, ids []string) {
+		if ids != nil {
+			add(col+" IN (SELECT value FROM json_each(?))", jsonText(ids))
+		}
+	}
+	inList("t.project_id", q.ProjectIDs)
+	inList("t.status_id", q.StatusIDs)
+	inList("t.type_id", q.TypeIDs)
+	inList("st.category", q.Categories)
+	if q.NoTag {
+		add("0")
+	}
+	if q.TagID != "" {
+		add("EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id = ?)", q.TagID)
+	}
+	if q.AssigneeID != "" {
+		add("t.assignee_id = ?", q.AssigneeID)
+	}
+	if q.ClaimedByID != "" {
+		add("t.claimed_by = ? AND t.claim_expires_at > ?1", q.ClaimedByID)
+	}
+	if q.ParentID != "" && q.Subtree {
+		add(`t.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tasks WHERE parent_id = ?
+			UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`, q.ParentID)
+	} else if q.ParentID != "" {
+		add("t.parent_id = ?", q.ParentID)
+	}
+	for _, w := range q.Words {
+		add("instr(lower(t.title || ' ' || coalesce(t.description, '')), lower(?)) > 0", w)
+	}
+	if q.DueBefore != nil {
+		add("t.due_at < ?", fmtTime(*q.DueBefore))
+	}
+	if q.DueAfter != nil {
+		add("t.due_at > ?", fmtTime(*q.DueAfter))
+	}
+	if q.OpenOnly {
+		add("t.completed_at IS NULL")
+	}
+	switch q.Deferred {
+	case "exclude":
+		add("(t.snoozed_until IS NULL OR t.snoozed_until <= ?1)")
+	case "only":
+		add("t.snoozed_until > ?1")
+	}
+	if q.Ready {
+		add("t.completed_at IS NULL AND (t.snoozed_until IS NULL OR t.snoozed_until <= ?1) AND NOT " + blockedExpr)
+		add("NOT (t.claimed_by IS NOT NULL AND t.claimed_by <> ? AND t.claim_expires_at > ?1)", q.ViewerID)
+	}
+	if q.ToActOn {
+		add("(t.assignee_id IS NULL OR t.assignee_id = ? OR (t.claimed_by = ? AND t.claim_expires_at > ?1))", q.ViewerID, q.ViewerID)
+	}
+	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
+		" AS priority_score FROM (" + taskInner + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
+	if count {
+		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
+			strings.Join(where, " AND "), args
+	}
+	order, keyset, kargs := orderAndKeyset(q)
+	if keyset != "" {
+		inner += " WHERE " + keyset
+		args = append(args, kargs...)
+	}
+	inner += " ORDER BY " + order
+	if q.Limit > 0 {
+		inner += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	return inner, args
+}
+
+// orderAndKeyset builds ORDER BY and the "after the cursor" condition. With
+// one direction throughout it compares row values, which an index can serve;
+// mixed directions expand into the equivalent OR chain. seq breaks ties.
+func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
+	order := q.Order
+	if len(order) == 0 {
+		order = []app.OrderField{{Field: "ref"}}
+	}
+	same := true
+	for _, f := range order {
+		same = same && f.Desc == order[0].Desc
+	}
+	seqDesc := same && order[0].Desc
+	dir := func(desc bool) string {
+		if desc {
+			return " DESC"
+		}
+		return ""
+	}
+	var parts, exprs []string
+	for _, f := range order {
+		e := sortExprs[f.Field]
+		exprs = append(exprs, e)
+		parts = append(parts, e+dir(f.Desc))
+	}
+	parts = append(parts, "seq"+dir(seqDesc))
+	if q.After == nil {
+		return strings.Join(parts, ", "), "", nil
+	}
+	vals := append(append([]any{}, q.After.Values...), q.After.Seq)
+	exprs = append(exprs, "seq")
+	descs := make([]bool, 0, len(order)+1)
+	for _, f := range order {
+		descs = append(descs, f.Desc)
+	}
+	descs = append(descs, seqDesc)
+	if same {
+		op := ">"
+		if seqDesc {
+			op = "<"
+		}
+		return strings.Join(parts, ", "), "(" + strings.Join(exprs, ", ") + ") " + op + " (" + strings.TrimSuffix(strings.Repeat("?, ", len(exprs)), ", ") + ")", vals
+	}
+	var ors []string
+	var args []any
+	for i := range exprs {
+		var ands []string
+		for j := 0; j < i; j++ {
+			ands = append(ands, exprs[j]+" = ?")
+			args = append(args, vals[j])
+		}
+		op := ">"
+		if descs[i] {
+			op = "<"
+		}
+		ands = append(ands, exprs[i]+" "+op+" ?")
+		args = append(args, vals[i])
+		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
+	}
+	return strings.Join(parts, ", "), "(" + strings.Join(ors, " OR ") + ")", args
+}
+
+// Tasks reads the tasks q selects, resolved for its reader.
+func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
+	if q.Now.IsZero() {
+		q.Now = t.now
+	}
+	query, args := taskSQL(q, false)
+	var rows []taskRow
+	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.Task, len(rows))
+	for i, r := range rows {
+		out[i] = r.task(q.Now)
+	}
+	return out, nil
+}
+
+// CountTasks counts the tasks q selects, ignoring order and paging.
+func (t *Tx) CountTasks(ctx context.Context, q app.TaskQuery) (int, error) {
+	if q.Now.IsZero() {
+		q.Now = t.now
+	}
+	query, args := taskSQL(q, true)
+	var n int
+	err := t.tx.GetContext(ctx, &n, query, args...)
+	return n, mapErr(err)
+}

@@ -1,0 +1,82 @@
+package web
+
+import (
+	"net/http"
+
+	"tend/app"
+)
+
+type eventJSON struct {
+	Seq            int64          `json:"seq"`
+	ID             string         `json:"id"`
+	Action         string         `json:"action"`
+	EntityType     string         `json:"entity_type"`
+	EntityID       string         `json:"entity_id"`
+	WorkspaceID    *string        `json:"workspace_id"`
+	ActorUserID    *string        `json:"actor_user_id"`
+	ActorTokenID   *string        `json:"actor_token_id"`
+	ActorInterface *string        `json:"actor_interface"`
+	SubjectType    *string        `json:"subject_type"`
+	SubjectID      *string        `json:"subject_id"`
+	Changes        map[string]any `json:"changes"`
+	ItemRef        *int64         `json:"item_ref"`
+	ItemTitle      *string        `json:"item_title"`
+	CreatedAt      string         `json:"created_at"`
+}
+
+func newEventJSON(e app.Event) eventJSON {
+	return eventJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
+		WorkspaceID: orNull(e.WorkspaceID), ActorUserID: orNull(e.ActorUserID), ActorTokenID: orNull(e.ActorTokenID),
+		ActorInterface: orNull(e.ActorInterface), SubjectType: orNull(e.SubjectType), SubjectID: orNull(e.SubjectID),
+		Changes: e.Changes, ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), CreatedAt: stamp(e.CreatedAt)}
+}
+
+func eventQuery(r *http.Request) (app.EventQuery, *query, error) {
+	q := newQuery(r)
+	in := app.EventQuery{Limit: q.int("limit"), Cursor: q.str("cursor")}
+	switch q.str("order") {
+	case "", "-seq":
+	case "seq":
+		in.Oldest = true
+	default:
+		q.errs = append(q.errs, app.Invalidf("query.order", "order is -seq (newest first) or seq (oldest first)"))
+	}
+	return in, q, q.err()
+}
+
+func writeEvents(w http.ResponseWriter, q *query, page app.EventPage) error {
+	items := make([]eventJSON, len(page.Items))
+	for i, e := range page.Items {
+		items[i] = newEventJSON(e)
+	}
+	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(e eventJSON) string { return e.ID },
+		func(e eventJSON) []string { return []string{itoa64(e.Seq), e.CreatedAt, e.Action} })
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+}
+
+func (s *Server) handleTaskEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	in, q, err := eventQuery(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.app.TaskEvents(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeEvents(w, q, page)
+}
+
+func (s *Server) handleProjectEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	in, q, err := eventQuery(r)
+	if err != nil {
+		return err
+	}
+	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), param(r, "project"), in)
+	if err != nil {
+		return err
+	}
+	return writeEvents(w, q, page)
+}

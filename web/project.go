@@ -1,0 +1,260 @@
+package web
+
+import (
+	"net/http"
+
+	"tend/app"
+)
+
+type projectJSON struct {
+	ID              string         `json:"id"`
+	Key             string         `json:"key"`
+	Title           string         `json:"title"`
+	Description     *string        `json:"description"`
+	Path            string         `json:"path"`
+	Depth           int            `json:"depth"`
+	ParentID        *string        `json:"parent_id"`
+	Visibility      string         `json:"visibility"`
+	IsInbox         bool           `json:"is_inbox"`
+	OwnerID         *string        `json:"owner_id"`
+	Status          string         `json:"status"`
+	StatusID        string         `json:"status_id"`
+	StatusLabel     string         `json:"status_label"`
+	StatusCategory  string         `json:"status_category"`
+	StatusIsDefault bool           `json:"status_is_default"`
+	HiddenStatuses  []string       `json:"hidden_statuses"`
+	Colour          *string        `json:"colour"`
+	Settings        map[string]any `json:"settings"`
+	Template        string         `json:"template"`
+	WorkspaceID     string         `json:"workspace_id"`
+	ArchivedAt      *string        `json:"archived_at"`
+	CreatedAt       string         `json:"created_at"`
+	UpdatedAt       string         `json:"updated_at"`
+	DeletedAt       *string        `json:"deleted_at"`
+	Version         int            `json:"version"`
+}
+
+func newProjectJSON(p app.ProjectView) projectJSON {
+	return projectJSON{ID: p.ID, Key: p.Key, Title: p.Title, Description: orNull(p.Description), Path: p.Path, Depth: p.Depth,
+		ParentID: orNull(p.ParentID), Visibility: p.Visibility, IsInbox: p.IsInbox, OwnerID: orNull(p.OwnerID),
+		Status: p.Status.Key, StatusID: p.StatusID, StatusLabel: p.Status.Label, StatusCategory: p.Status.Category,
+		StatusIsDefault: p.Status.IsDefault, HiddenStatuses: p.HiddenStatuses, Colour: orNull(p.Colour), Settings: p.Settings,
+		WorkspaceID: p.WorkspaceID, ArchivedAt: stampPtr(p.ArchivedAt), CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
+		DeletedAt: stampPtr(p.DeletedAt), Version: p.Version}
+}
+
+type projectMemberJSON struct {
+	CreatedAt string   `json:"created_at"`
+	Project   string   `json:"project"`
+	User      userJSON `json:"user"`
+}
+
+type projectAccessJSON struct {
+	Address     string   `json:"address"`
+	ID          string   `json:"id"`
+	Permissions []string `json:"permissions"`
+	Role        *string  `json:"role"`
+}
+
+type sourceJSON struct {
+	Level   string `json:"level"`
+	ID      string `json:"id"`
+	Address string `json:"address"`
+}
+
+type inForceJSON struct {
+	Key           string      `json:"key"`
+	Value         any         `json:"value"`
+	Default       any         `json:"default"`
+	SetHere       bool        `json:"set_here"`
+	InheritedFrom *sourceJSON `json:"inherited_from"`
+}
+
+func writeInForce(w http.ResponseWriter, fs []app.InForce) error {
+	items := make([]inForceJSON, len(fs))
+	for i, f := range fs {
+		items[i] = inForceJSON{Key: f.Key, Value: f.Value, Default: f.Default, SetHere: f.SetHere}
+		if f.InheritedFrom != nil {
+			items[i].InheritedFrom = &sourceJSON{Level: f.InheritedFrom.Level, ID: f.InheritedFrom.ID, Address: f.InheritedFrom.Address}
+		}
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+// wsParam is the workspace_id query parameter: an id or a slug.
+func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
+
+func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	deleted := q.bool("deleted")
+	if err := q.err(); err != nil {
+		return err
+	}
+	ps, err := s.app.Projects(r.Context(), a, wsParam(r), deleted)
+	if err != nil {
+		return err
+	}
+	items := make([]projectJSON, len(ps))
+	for i, p := range ps {
+		items[i] = newProjectJSON(p)
+	}
+	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(p projectJSON) string { return p.ID },
+		func(p projectJSON) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: whole()})
+}
+
+func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.ProjectCreate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newProjectJSON(p))
+}
+
+func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), param(r, "project"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+}
+
+func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.ProjectUpdate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), param(r, "project"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+}
+
+func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), param(r, "project"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+}
+
+func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), param(r, "project"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+}
+
+// moveJSON is the Move body: the new parent, or null for the top level.
+type moveJSON struct {
+	Parent  app.Patch[app.FlexRef] `json:"parent"`
+	Project app.Patch[string]      `json:"project"`
+}
+
+func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in moveJSON
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	if !in.Parent.Set || in.Project.Set {
+		return app.Invalidf("body.parent", "send parent: a project key or id, or null for the top level")
+	}
+	parent := app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}
+	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), param(r, "project"), parent)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+}
+
+func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), param(r, "project"))
+	if err != nil {
+		return err
+	}
+	items := make([]projectMemberJSON, len(ms))
+	for i, m := range ms {
+		items[i] = projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: param(r, "project"), User: newUserJSON(m.User)}
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in struct {
+		Username string `json:"username"`
+	}
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), param(r, "project"), in.Username)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: param(r, "project"), User: newUserJSON(m.User)})
+}
+
+func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.ProjectRoleGrant
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
+		"username": param(r, "username"), "role": pr.Role})
+}
+
+func (s *Server) handleProjectRoleRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleProjectAccess(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	pa, err := s.app.ProjectRolesHeld(r.Context(), a)
+	if err != nil {
+		return err
+	}
+	items := make([]projectAccessJSON, len(pa))
+	for i, p := range pa {
+		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: orNull(p.Role)}
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), param(r, "project"))
+	if err != nil {
+		return err
+	}
+	return writeInForce(w, fs)
+}
+
+func (s *Server) handleWorkspaceSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	fs, err := s.app.WorkspaceSettings(r.Context(), a, param(r, "workspace"))
+	if err != nil {
+		return err
+	}
+	return writeInForce(w, fs)
+}

@@ -1,0 +1,296 @@
+package web
+
+import (
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"tend/app"
+)
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// taskListJSON is the task listing: a page, or groups when grouped, and
+// the links among the page's items when asked for.
+type taskListJSON struct {
+	Items  any             `json:"items,omitempty"`
+	Page   *pageJSON       `json:"page,omitempty"`
+	Groups []taskGroupJSON `json:"groups,omitempty"`
+	Links  []pageLinkJSON  `json:"links,omitempty"`
+}
+
+type taskGroupJSON struct {
+	Key   string   `json:"key"`
+	Items any      `json:"items"`
+	Page  pageJSON `json:"page"`
+}
+
+func (q *query) time(name string) *time.Time {
+	v := q.str(name)
+	if v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		d, derr := time.Parse("2006-01-02", v)
+		if derr != nil {
+			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is an RFC 3339 time or a date (YYYY-MM-DD)", name))
+			return nil
+		}
+		t = d
+	}
+	return &t
+}
+
+func (q *query) optBool(name string) *bool {
+	if q.str(name) == "" {
+		return nil
+	}
+	b := q.bool(name)
+	return &b
+}
+
+func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
+	q := newQuery(r)
+	in := app.TaskListQuery{Workspace: wsParam(r), Project: q.str("project"), Status: q.str("status"), Tag: q.str("tag"),
+		StatusCategory: q.str("status_category"), Type: q.str("type"), Assignee: q.str("assignee"), ClaimedBy: q.str("claimed_by"),
+		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.time("due_before"),
+		DueAfter: q.time("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
+		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
+		Limit: q.int("limit"), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
+		GroupLimit: q.int("group_limit")}
+	for _, inc := range strings.Split(q.str("include"), ",") {
+		switch strings.TrimSpace(inc) {
+		case "":
+		case "links":
+			in.IncludeLinks = true
+		default:
+			q.errs = append(q.errs, app.Invalidf("query.include", "include takes links"))
+		}
+	}
+	return in, q
+}
+
+func shapeTasks(ts []app.Task, q *query) (any, error) {
+	items := make([]taskJSON, len(ts))
+	for i, t := range ts {
+		items[i] = newTaskJSON(t)
+	}
+	return shapeItems(items, q.str("format"), q.str("fields"), func(t taskJSON) string { return t.ID }, taskLine)
+}
+
+func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	in, q := taskListQuery(r)
+	if err := q.err(); err != nil {
+		return err
+	}
+	list, err := s.app.Tasks(r.Context(), a, in)
+	if err != nil {
+		return err
+	}
+	var out taskListJSON
+	if in.GroupBy != "" {
+		out.Groups = []taskGroupJSON{}
+		for _, g := range list.Groups {
+			items, err := shapeTasks(g.Items, q)
+			if err != nil {
+				return err
+			}
+			out.Groups = append(out.Groups, taskGroupJSON{Key: g.Key, Items: items, Page: newPage(g.Page)})
+		}
+		return writeJSON(w, http.StatusOK, out)
+	}
+	if out.Items, err = shapeTasks(list.Items, q); err != nil {
+		return err
+	}
+	page := newPage(list.Page)
+	out.Page = &page
+	if in.IncludeLinks {
+		out.Links = []pageLinkJSON{}
+		for _, l := range list.Links {
+			out.Links = append(out.Links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
+		}
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.TaskCreate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	t, err := s.app.CreateTask(r.Context(), a, wsParam(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newTaskJSON(t))
+}
+
+// writeTask answers with one task, honouring format and fields.
+func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
+	q := newQuery(r)
+	shaped, err := shapeTasks([]app.Task{t}, q)
+	if err != nil {
+		return err
+	}
+	if q.str("format") == "" && q.str("fields") == "" {
+		return writeJSON(w, status, newTaskJSON(t))
+	}
+	return writeJSON(w, status, firstOf(shaped))
+}
+
+// firstOf is the one item of a shaped single-item listing.
+func firstOf(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice && rv.Len() > 0 {
+		return rv.Index(0).Interface()
+	}
+	return v
+}
+
+func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	t, err := s.app.TaskGet(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeTask(w, r, http.StatusOK, t)
+}
+
+// taskRef is the {id_or_ref} path parameter.
+func taskRef(r *http.Request) string { return param(r, "task") }
+
+func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.TaskUpdate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	t, err := s.app.UpdateTask(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	t, err := s.app.DeleteTask(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	t, err := s.app.RestoreTask(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	t, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	t, err := s.app.ReleaseTask(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	var minutes *int
+	if q.str("minutes") != "" {
+		m := q.int("minutes")
+		minutes = &m
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	t, err := s.app.ClaimTask(r.Context(), a, wsParam(r), taskRef(r), minutes)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in moveJSON
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	t, err := s.app.MoveTask(r.Context(), a, wsParam(r), taskRef(r), app.TaskMove{Parent: in.Parent, Project: in.Project})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	vs, err := s.app.Verifications(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	items := make([]verificationJSON, len(vs))
+	for i, v := range vs {
+		items[i] = newVerificationJSON(v)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.RecordVerification
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	v, err := s.app.AddVerification(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newVerificationJSON(v))
+}
+
+func newLinkJSON(v app.LinkView) linkJSON {
+	return linkJSON{ID: v.ID, Direction: v.Direction, Label: v.Label, LinkType: v.Type.Key, LinkCategory: orNull(v.Type.Category),
+		Other: newLinkEnd(newTaskJSON(v.Other))}
+}
+
+func (s *Server) handleTaskLinks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	ls, err := s.app.TaskLinks(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	items := make([]linkJSON, len(ls))
+	for i, l := range ls {
+		items[i] = newLinkJSON(l)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleTaskLinkAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.LinkRequest
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	l, err := s.app.AddTaskLink(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newLinkJSON(l))
+}
+
+func (s *Server) handleTaskLinkRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveTaskLink(r.Context(), a, wsParam(r), taskRef(r), param(r, "link")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,164 @@
+package web
+
+import (
+	"net/http"
+
+	"tend/app"
+)
+
+func newStatusJSON(st app.Status) statusJSON {
+	return statusJSON{ID: st.ID, EntityType: st.EntityType, Key: st.Key, Label: st.Label, Category: st.Category,
+		Position: st.Position, IsDefault: st.IsDefault}
+}
+
+func newLinkTypeJSON(lt app.LinkType) linkTypeJSON {
+	return linkTypeJSON{ID: orNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle, IsSymmetric: lt.IsSymmetric, Category: lt.Category}
+}
+
+// tagJSON is a TagEntry: the name and its meaning, no usage counts.
+type tagJSON struct {
+	ID      string  `json:"id"`
+	Name    string  `json:"name"`
+	Meaning *string `json:"meaning"`
+}
+
+func newTagJSON(t app.Tag) tagJSON {
+	return tagJSON{ID: t.ID, Name: t.Name, Meaning: orNull(t.Description)}
+}
+
+func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	sts, err := s.app.Statuses(r.Context(), a, wsParam(r), r.URL.Query().Get("entity_type"))
+	if err != nil {
+		return err
+	}
+	items := make([]statusJSON, len(sts))
+	for i, st := range sts {
+		items[i] = newStatusJSON(st)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.CreateStatus
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	st, err := s.app.AddStatus(r.Context(), a, wsParam(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newStatusJSON(st))
+}
+
+func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.UpdateStatus
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	st, err := s.app.ChangeStatus(r.Context(), a, param(r, "which"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newStatusJSON(st))
+}
+
+func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveStatus(r.Context(), a, param(r, "which")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleLinkTypeList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	lts, err := s.app.LinkTypes(r.Context(), a, wsParam(r))
+	if err != nil {
+		return err
+	}
+	items := make([]linkTypeJSON, len(lts))
+	for i, lt := range lts {
+		items[i] = newLinkTypeJSON(lt)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+}
+
+func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.CreateLinkType
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	lt, err := s.app.AddLinkType(r.Context(), a, wsParam(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newLinkTypeJSON(lt))
+}
+
+func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.UpdateLinkType
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	lt, err := s.app.ChangeLinkType(r.Context(), a, param(r, "which"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newLinkTypeJSON(lt))
+}
+
+func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveLinkType(r.Context(), a, param(r, "which")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	limit, cursor, total := q.int("limit"), q.str("cursor"), q.bool("include_total")
+	if err := q.err(); err != nil {
+		return err
+	}
+	page, err := s.app.Tags(r.Context(), a, wsParam(r), limit, cursor, total)
+	if err != nil {
+		return err
+	}
+	items := make([]tagJSON, len(page.Items))
+	for i, t := range page.Items {
+		items[i] = newTagJSON(t)
+	}
+	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: newPage(page.Page)})
+}
+
+func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.CreateTag
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	t, err := s.app.AddTag(r.Context(), a, wsParam(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, newTagJSON(t))
+}
+
+func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.UpdateTag
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	t, err := s.app.ChangeTag(r.Context(), a, param(r, "which"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newTagJSON(t))
+}
+
+func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.RemoveTag(r.Context(), a, param(r, "which")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
