@@ -387,6 +387,15 @@ func TestMePinnedToken(t *testing.T) {
 	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default/members", tok, nil)
 	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/default/members", tok, map[string]any{"username": "carol", "role": "owner"})
 	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/w2/members", tok, map[string]any{"username": "carol", "role": "viewer"})
+
+	// Nor anything instance-wide: a pinned administrator's token holds no
+	// instance permission.
+	if ip := me["instance_permissions"].([]any); len(ip) != 0 {
+		t.Fatalf("a pinned token holds instance permissions %v, want none", ip)
+	}
+	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", tok, nil)
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", tok, map[string]any{"name": "x"})
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", tok, map[string]any{"username": "dave"})
 }
 
 func TestMeCredentialFields(t *testing.T) {
