@@ -136,6 +136,11 @@ func accessOf(ctx context.Context, tx Tx, a Actor) (*access, error) {
 		return acc, nil
 	}
 	acc.instance = narrowTo(instancePermissions(a.User), a.scopes())
+	if a.Token != nil && a.Token.WorkspaceID != "" {
+		// A pinned credential acts inside its workspace only: nothing
+		// instance-wide, whoever holds it.
+		acc.instance = []string{}
+	}
 	ms, err := tx.Memberships(ctx, a.User.ID)
 	if err != nil {
 		return nil, err

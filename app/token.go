@@ -255,7 +255,7 @@ func grantExpiry(issuer *Token, want Patch[time.Time], now time.Time) (*time.Tim
 			exp = issuer.ExpiresAt
 		}
 	case !want.Null:
-		v := want.Value.UTC()
+		v := want.Value.UTC().Truncate(time.Millisecond) // as stored, so the comparisons below see what will be kept
 		if !v.After(now) {
 			return nil, Invalidf("body.expires_at", "expires_at must be in the future")
 		}
@@ -280,6 +280,10 @@ func grantWorkspace(ctx context.Context, tx Tx, acc *access, want Patch[string])
 		w, err := findWorkspace(ctx, tx, acc, want.Value, false)
 		if acc.actor.system {
 			w.Workspace, err = workspaceByRef(ctx, tx, want.Value)
+		}
+		if err != nil && issuer != nil && issuer.WorkspaceID != "" {
+			// A pinned issuer is refused the same way whether or not the workspace exists.
+			return "", FieldErrorf(CodeTokenWorkspaceWider, "body.workspace", "the issuing credential is pinned to one workspace; so is everything it issues")
 		}
 		if err != nil {
 			return "", Invalidf("body.workspace", "no such workspace")

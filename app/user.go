@@ -326,9 +326,6 @@ func handOver(ctx context.Context, tx Tx, acc *access, u *User, to Patch[string]
 	if err := acc.require(PermUserCreate); err != nil {
 		return err
 	}
-	if !u.IsServiceAccount {
-		return Invalidf("body.answers_to", "only a service account answers to somebody")
-	}
 	if to.Null || to.Value == "" {
 		return Invalidf("body.answers_to", "a service account always answers to somebody")
 	}
@@ -346,7 +343,33 @@ func handOver(ctx context.Context, tx Tx, acc *access, u *User, to Patch[string]
 	if boss.ID == u.ID || has(chain, u.ID) {
 		return FieldErrorf(CodeCycle, "body.answers_to", "%s already answers to %s; the chain would loop", boss.Username, u.Username)
 	}
+	if !u.IsServiceAccount {
+		return handOverAgents(ctx, tx, acc, u, boss)
+	}
 	u.AnswersToID = boss.ID
+	return nil
+}
+
+// handOverAgents moves the agents answering directly to person u over to
+// boss, so that deactivating u in the same PATCH leaves them working.
+func handOverAgents(ctx context.Context, tx Tx, acc *access, u *User, boss User) error {
+	agents, err := tx.Users(ctx, UserFilter{AnswersToID: u.ID})
+	if err != nil {
+		return err
+	}
+	for _, g := range agents {
+		if g.AnswersToID != u.ID {
+			continue
+		}
+		g.AnswersToID, g.UpdatedAt = boss.ID, tx.Now()
+		if err := tx.UpdateUser(ctx, &g); err != nil {
+			return err
+		}
+		if err := record(ctx, tx, acc.actor, Event{EntityType: "user", EntityID: g.ID, Action: "user.updated",
+			Changes: map[string]any{"answers_to": map[string]any{"from": u.Username, "to": boss.Username}}}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -75,7 +75,9 @@ func findWorkspace(ctx context.Context, tx Tx, acc *access, idOrSlug string, tra
 		return w, err
 	}
 	w, err := workspaceByRef(ctx, tx, idOrSlug)
-	if err != nil || (w.DeletedAt != nil) != trashed {
+	// A credential pinned to one workspace reaches no other, even an administrator's.
+	pinned := acc.actor.Token != nil && acc.actor.Token.WorkspaceID != "" && acc.actor.Token.WorkspaceID != w.ID
+	if err != nil || (w.DeletedAt != nil) != trashed || pinned {
 		return wsAccess{}, NotFound("workspace")
 	}
 	return wsAccess{Workspace: w}, nil

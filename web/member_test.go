@@ -1,0 +1,184 @@
+package web_test
+
+import (
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+func memberRoles(items []any) map[string]string {
+	out := map[string]string{}
+	for _, it := range items {
+		m := it.(map[string]any)
+		out[m["user"].(map[string]any)["username"].(string)] = m["role"].(string)
+	}
+	return out
+}
+
+func TestMembers(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+	carol := e.person("carol")
+	dave := e.person("dave")
+	e.person("erin")
+	e.join("bob", "member")
+	e.join("dave", "admin")
+	const members = "/v1/workspaces/default/members"
+
+	t.Run("join", func(t *testing.T) {
+		e := e.forSubtest(t)
+		m := e.ok(http.StatusCreated, http.MethodPost, members, e.admin, map[string]any{"username": "CAROL", "role": "viewer"})
+		if m["role"] != "viewer" || m["user"].(map[string]any)["username"] != "carol" || m["workspace"].(map[string]any)["slug"] != "default" ||
+			m["created_at"] == nil {
+			t.Fatalf("joined: %v", m)
+		}
+		if _, ok := m["user"].(map[string]any)["email"]; ok {
+			t.Fatalf("a member's user carries no email: %v", m)
+		}
+		e.problem(http.StatusConflict, "already_member", http.MethodPost, members, e.admin, map[string]any{"username": "carol", "role": "member"})
+		for _, tc := range []struct {
+			body map[string]any
+			loc  string
+		}{
+			{map[string]any{"username": "erin", "role": "boss"}, "body.role"},
+			{map[string]any{"username": "erin"}, "body.role"},
+			{map[string]any{"username": "erin", "role": "Owner"}, "body.role"},
+			{map[string]any{"username": "ghost", "role": "member"}, "body.username"},
+			{map[string]any{"username": "bad name", "role": "member"}, "body.username"},
+			{map[string]any{"role": "member"}, "body.username"},
+		} {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, members, e.admin, tc.body)
+			assertLoc(t, p, tc.loc)
+		}
+		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", carol, nil)["role"]; got != "viewer" {
+			t.Fatalf("carol's role %v", got)
+		}
+	})
+
+	t.Run("list", func(t *testing.T) {
+		e := e.forSubtest(t)
+		items, page := e.listing(members, carol)
+		want := map[string]string{"admin": "owner", "bob": "member", "dave": "admin", "carol": "viewer"}
+		if got := memberRoles(items); !reflect.DeepEqual(got, want) {
+			t.Fatalf("members %v, want %v", got, want)
+		}
+		if page["has_more"] != false || page["next_cursor"] != nil {
+			t.Fatalf("page %v", page)
+		}
+	})
+
+	t.Run("a member cannot manage members", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, members, bob, map[string]any{"username": "erin", "role": "viewer"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/carol", bob, map[string]any{"role": "member"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, members+"/carol", bob, nil)
+		// Nor promote itself.
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/bob", bob, map[string]any{"role": "admin"})
+	})
+
+	t.Run("an admin cannot reach above itself", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, members, dave, map[string]any{"username": "erin", "role": "owner"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/bob", dave, map[string]any{"role": "owner"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/admin", dave, map[string]any{"role": "viewer"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, members+"/admin", dave, nil)
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/dave", dave, map[string]any{"role": "owner"})
+		// Up to its own rank it may.
+		m := e.ok(http.StatusCreated, http.MethodPost, members, dave, map[string]any{"username": "erin", "role": "admin"})
+		if m["role"] != "admin" {
+			t.Fatalf("erin %v", m)
+		}
+	})
+
+	t.Run("regrade", func(t *testing.T) {
+		e := e.forSubtest(t)
+		m := e.ok(http.StatusOK, http.MethodPatch, members+"/ERIN", dave, map[string]any{"role": "viewer"})
+		if m["role"] != "viewer" || m["user"].(map[string]any)["username"] != "erin" {
+			t.Fatalf("regraded: %v", m)
+		}
+		// The same role again is not an error.
+		e.ok(http.StatusOK, http.MethodPatch, members+"/erin", dave, map[string]any{"role": "viewer"})
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, members+"/erin", dave, map[string]any{"role": "chief"})
+		assertLoc(t, p, "body.role")
+		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, members+"/ghost", dave, map[string]any{"role": "viewer"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, members+"/admin2", dave, map[string]any{"role": "viewer"})
+		e.ok(http.StatusOK, http.MethodPatch, members+"/bob", e.admin, map[string]any{"role": "owner"})
+		e.ok(http.StatusOK, http.MethodPatch, members+"/bob", bob, map[string]any{"role": "member"})
+	})
+
+	t.Run("remove", func(t *testing.T) {
+		e := e.forSubtest(t)
+		r := e.do(http.MethodDelete, members+"/erin", dave, nil)
+		if r.Status != http.StatusNoContent || len(r.Body) != 0 {
+			t.Fatalf("remove: %d %s", r.Status, r.Body)
+		}
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, members+"/erin", dave, nil)
+		items, _ := e.listing(members, dave)
+		if _, ok := memberRoles(items)["erin"]; ok {
+			t.Fatalf("erin still listed: %v", items)
+		}
+		// The account itself remains.
+		e.ok(http.StatusOK, http.MethodGet, "/v1/users/erin", dave, nil)
+	})
+
+	t.Run("anyone may leave", func(t *testing.T) {
+		e := e.forSubtest(t)
+		r := e.do(http.MethodDelete, members+"/carol", carol, nil)
+		if r.Status != http.StatusNoContent {
+			t.Fatalf("a viewer leaving: %d %s", r.Status, r.Body)
+		}
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", carol, nil)
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, members, carol, nil)
+	})
+
+	t.Run("last owner", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.createWorkspace(bob, "solo", "Solo")
+		e.problem(http.StatusConflict, "last_owner", http.MethodPatch, "/v1/workspaces/solo/members/bob", bob, map[string]any{"role": "admin"})
+		e.problem(http.StatusConflict, "last_owner", http.MethodDelete, "/v1/workspaces/solo/members/bob", bob, nil)
+		e.problem(http.StatusConflict, "last_owner", http.MethodDelete, members+"/admin", e.admin, nil)
+		e.problem(http.StatusConflict, "last_owner", http.MethodPatch, members+"/admin", e.admin, map[string]any{"role": "member"})
+		// Even the instance administrator keeps one owner in a workspace.
+		e.problem(http.StatusConflict, "last_owner", http.MethodDelete, "/v1/workspaces/solo/members/bob", e.admin, nil)
+
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/solo/members", bob, map[string]any{"username": "dave", "role": "owner"})
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/solo/members/bob", bob, map[string]any{"role": "admin"})
+		e.problem(http.StatusConflict, "last_owner", http.MethodDelete, "/v1/workspaces/solo/members/dave", dave, nil)
+		if r := e.do(http.MethodDelete, "/v1/workspaces/solo/members/bob", bob, nil); r.Status != http.StatusNoContent {
+			t.Fatalf("bob leaving: %d %s", r.Status, r.Body)
+		}
+		items, _ := e.listing("/v1/workspaces/solo/members", dave)
+		if got := memberRoles(items); !reflect.DeepEqual(got, map[string]string{"dave": "owner"}) {
+			t.Fatalf("solo members %v", got)
+		}
+	})
+
+	t.Run("the instance administrator manages any workspace", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.createWorkspace(carol, "carols", "Carol's")
+		w := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/carols", e.admin, nil)
+		if w["role"] != nil || len(w["permissions"].([]any)) != 0 {
+			t.Fatalf("the administrator sees it with no role: %v", w)
+		}
+		items, _ := e.listing("/v1/workspaces/carols/members", e.admin)
+		if got := memberRoles(items); !reflect.DeepEqual(got, map[string]string{"carol": "owner"}) {
+			t.Fatalf("carols members %v", got)
+		}
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/carols/members", e.admin, map[string]any{"username": "erin", "role": "owner"})
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/carols/members/carol", e.admin, map[string]any{"role": "viewer"})
+		if r := e.do(http.MethodDelete, "/v1/workspaces/carols/members/carol", e.admin, nil); r.Status != http.StatusNoContent {
+			t.Fatalf("remove carol: %d %s", r.Status, r.Body)
+		}
+		items, _ = e.listing("/v1/workspaces/carols/members", e.admin)
+		if got := memberRoles(items); !reflect.DeepEqual(got, map[string]string{"erin": "owner"}) {
+			t.Fatalf("carols members %v", got)
+		}
+		// Not being a member, the administrator's own list does not show it.
+		items, _ = e.listing("/v1/workspaces", e.admin)
+		if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default"}) {
+			t.Fatalf("admin's own workspaces %v", got)
+		}
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/carols", carol, nil)
+	})
+}

@@ -1,0 +1,652 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// credProjects issues, as the administrator, a throwaway credential narrowed
+// to the given project references and returns the project ids it reports.
+func (e *env) credProjects(refs ...string) []string {
+	e.t.Helper()
+	tok := e.issue(e.admin, map[string]any{"title": "probe", "project_scope": refs})
+	return credStrings(e.t, tok["project_scope"])
+}
+
+func TestTokenIssueNeverWider(t *testing.T) {
+	e := newEnv(t)
+	e.credWorkspace("w2")
+	later := time.Now().UTC().Truncate(time.Second).Add(2 * time.Hour)
+	alice := e.person("alice")
+	e.join("alice", "member")
+	e.person("bob")
+
+	refused := func(t *testing.T, code, issuer string, body map[string]any) {
+		t.Helper()
+		p := e.credT(t).problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
+		if d, _ := p["detail"].(string); d == "" {
+			t.Fatalf("a refusal explains itself: %v", p)
+		}
+	}
+	t.Run("scopes", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write"}})
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*"}})
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:write"}})
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*", "item:read"}})
+	})
+	t.Run("projects", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
+		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})
+		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": nil})
+	})
+	t.Run("write projects", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
+		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": []string{"w2/inbox"}})
+		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil})
+		// A read limit alone does not lift the write limit.
+		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}, "project_write_scope": []string{"w2/inbox"}})
+	})
+	t.Run("expiry", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(time.Second))})
+		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(365 * 24 * time.Hour))})
+		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": nil})
+	})
+	t.Run("workspace", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"workspace": "default"})["token"].(string)
+		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": nil})
+		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": ""})
+		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": "w2"})
+		// A pinned member naming another workspace is refused the same way,
+		// whether or not that workspace exists.
+		pinned := e.credT(t).issue(alice, map[string]any{"workspace": "default"})["token"].(string)
+		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "w2"})
+		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "nowhere"})
+	})
+	t.Run("other account", func(t *testing.T) {
+		e := e.credT(t)
+		refused(t, "token_for_other_account", alice, map[string]any{"username": "bob"})
+		refused(t, "token_for_other_account", alice, map[string]any{"username": "admin"})
+		refused(t, "token_for_other_account", alice, map[string]any{"username": "newbot", "answers_to": "alice"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/newbot", e.admin, nil)
+		// An administrator whose credential lacks instance:user_create is refused too.
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "instance:admin"}})["token"].(string)
+		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob"})
+		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read"}})
+	})
+	t.Run("nothing was issued by the refusals", func(t *testing.T) {
+		list := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)
+		for _, it := range list {
+			if u := it.(map[string]any)["username"]; u != "admin" && u != "alice" && u != "bob" {
+				t.Fatalf("a refused request left a credential for %v", u)
+			}
+		}
+	})
+}
+
+func TestTokenIssueNarrowerAllowed(t *testing.T) {
+	e := newEnv(t)
+	w2 := e.credWorkspace("w2")
+	defaultInbox := e.credProjects("default/inbox")[0]
+	w2Inbox := e.credProjects("w2/inbox")[0]
+	if defaultInbox == w2Inbox {
+		t.Fatal("the two inboxes share an id")
+	}
+	later := time.Now().UTC().Truncate(time.Second).Add(2 * time.Hour)
+
+	t.Run("subset of scopes", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write"}})["token"].(string)
+		got := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:read"}})
+		if s := credStrings(t, got["scopes"]); !reflect.DeepEqual(s, []string{"item:read"}) {
+			t.Fatalf("scopes %v", s)
+		}
+		same := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:write", "item:read", "item:read"}})
+		if s := credStrings(t, same["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "item:write"}) {
+			t.Fatalf("equal scopes, deduplicated and sorted, are allowed: %v", s)
+		}
+	})
+	t.Run("same pin and omitted pin", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"workspace": "w2"})
+		if issuer["workspace_id"] != w2 {
+			t.Fatalf("workspace_id %v, want %s", issuer["workspace_id"], w2)
+		}
+		for _, body := range []map[string]any{{}, {"workspace": "w2"}, {"workspace": w2}} {
+			got := e.credT(t).issue(issuer["token"].(string), body)
+			if got["workspace_id"] != w2 {
+				t.Fatalf("%v: workspace_id %v, want the issuer's pin %s", body, got["workspace_id"], w2)
+			}
+		}
+	})
+	t.Run("earlier expiry", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		sooner := later.Add(-time.Hour)
+		got := e.credT(t).issue(issuer, map[string]any{"expires_at": credTime(sooner)})
+		if !credParse(t, got["expires_at"]).Equal(sooner) {
+			t.Fatalf("expires_at %v, want %s", got["expires_at"], sooner)
+		}
+		same := e.credT(t).issue(issuer, map[string]any{"expires_at": credTime(later)})
+		if !credParse(t, same["expires_at"]).Equal(later) {
+			t.Fatalf("the issuer's own expiry is allowed: %v", same["expires_at"])
+		}
+	})
+	t.Run("the issuer's expiry sent to the microsecond", func(t *testing.T) {
+		// Expiry is kept to the millisecond; asking for exactly what the
+		// issuer itself was asked for is not later than the issuer.
+		fine := later.Add(500 * time.Microsecond).Format(time.RFC3339Nano)
+		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": fine})
+		got := e.credT(t).issue(issuer["token"].(string), map[string]any{"expires_at": fine})
+		if got["expires_at"] != issuer["expires_at"] {
+			t.Fatalf("expires_at %v, issuer's %v", got["expires_at"], issuer["expires_at"])
+		}
+	})
+	t.Run("subset of projects", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.credT(t).issue(issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
+		if ids := credStrings(t, got["project_scope"]); !reflect.DeepEqual(ids, []string{w2Inbox}) {
+			t.Fatalf("project_scope %v, want [%s]", ids, w2Inbox)
+		}
+		byID := e.credT(t).issue(issuer, map[string]any{"project_scope": []string{defaultInbox}, "project_write_scope": []string{defaultInbox}})
+		if ids := credStrings(t, byID["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
+			t.Fatalf("project_write_scope %v, want [%s]", ids, defaultInbox)
+		}
+	})
+	t.Run("subset of write projects", func(t *testing.T) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"project_write_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.credT(t).issue(issuer, map[string]any{"project_write_scope": []string{"default/inbox"}})
+		if ids := credStrings(t, got["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
+			t.Fatalf("project_write_scope %v", ids)
+		}
+		if got["project_scope"] != nil {
+			t.Fatalf("the read scope was not limited and stays unlimited: %v", got["project_scope"])
+		}
+	})
+	t.Run("unlimited issuer grants limits", func(t *testing.T) {
+		got := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read"}, "workspace": "default",
+			"project_scope": []string{"inbox"}, "expires_at": credTime(later)})
+		if got["narrows"] != true || got["workspace_id"] == nil || len(credStrings(t, got["project_scope"])) != 1 {
+			t.Fatalf("issued %v", got)
+		}
+	})
+}
+
+func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
+	e := newEnv(t)
+	e.credWorkspace("w2")
+	later := time.Now().UTC().Truncate(time.Second).Add(3 * time.Hour)
+	issuer := e.issue(e.admin, map[string]any{"title": "limited", "scopes": []string{"item:read", "project:read"},
+		"workspace": "default", "project_scope": []string{"inbox"}, "project_write_scope": []string{"inbox"},
+		"expires_at": credTime(later)})
+	child := e.issue(issuer["token"].(string), map[string]any{"title": "child"})
+	for _, f := range []string{"scopes", "workspace_id", "project_scope", "project_write_scope", "project_scope_keys", "expires_at", "user_id", "username"} {
+		if !reflect.DeepEqual(child[f], issuer[f]) {
+			t.Errorf("%s: child %v, issuer %v", f, child[f], issuer[f])
+		}
+	}
+	if child["title"] != "child" || child["narrows"] != true || child["id"] == issuer["id"] || child["prefix"] == issuer["prefix"] {
+		t.Fatalf("child %v", child)
+	}
+	if !credParse(t, child["expires_at"]).Equal(later) {
+		t.Fatalf("expires_at %v, want %s", child["expires_at"], later)
+	}
+
+	t.Run("the first administrator token passes on no limits", func(t *testing.T) {
+		got := e.credT(t).issue(e.admin, map[string]any{})
+		if got["narrows"] != false || !reflect.DeepEqual(credStrings(t, got["scopes"]), []string{"*"}) || got["expires_at"] != nil ||
+			got["workspace_id"] != nil || got["project_scope"] != nil || got["project_write_scope"] != nil {
+			t.Fatalf("issued %v", got)
+		}
+		if got["title"] != "token" {
+			t.Fatalf("an omitted title defaults to %q, got %v", "token", got["title"])
+		}
+	})
+}
+
+func TestTokenIssuedShape(t *testing.T) {
+	e := newEnv(t)
+	tok := e.issue(e.admin, map[string]any{"title": "ci", "scopes": []string{"item:read"}, "project_scope": []string{"inbox"}})
+	secret, _ := tok["token"].(string)
+	prefix, _ := tok["prefix"].(string)
+	if prefix == "" || !strings.HasPrefix(secret, prefix) || len(secret) <= len(prefix)+10 {
+		t.Fatalf("secret %q does not begin with prefix %q", secret, prefix)
+	}
+	if !strings.HasPrefix(prefix, "tend_") {
+		t.Fatalf("prefix %q", prefix)
+	}
+	for _, f := range []string{"account_created", "created_at", "expires_at", "id", "last_used_at", "narrows", "prefix", "project_scope",
+		"project_scope_keys", "project_write_scope", "project_write_scope_keys", "revoked_at", "scopes", "title", "token", "usable",
+		"user_id", "username", "workspace_id"} {
+		if _, ok := tok[f]; !ok {
+			t.Errorf("IssuedToken lacks %s", f)
+		}
+	}
+	if tok["title"] != "ci" || tok["username"] != "admin" || tok["usable"] != true || tok["revoked_at"] != nil ||
+		tok["account_created"] != false || tok["narrows"] != true || tok["last_used_at"] != nil {
+		t.Fatalf("issued %v", tok)
+	}
+	if keys := credStrings(t, tok["project_scope_keys"]); !reflect.DeepEqual(keys, []string{"inbox"}) {
+		t.Fatalf("project_scope_keys %v, want [inbox]", keys)
+	}
+	if ids := credStrings(t, tok["project_scope"]); len(ids) != 1 || ids[0] == "inbox" {
+		t.Fatalf("project_scope %v, want one project id", ids)
+	}
+	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	if tok["user_id"] != me["user"].(map[string]any)["id"] {
+		t.Fatalf("user_id %v, want the administrator's", tok["user_id"])
+	}
+	e.credAuthorized(secret, "admin")
+
+	t.Run("the secret is never shown again", func(t *testing.T) {
+		e := e.credT(t)
+		tail := secret[len(prefix):]
+		check := func(what string, body []byte) {
+			t.Helper()
+			if strings.Contains(string(body), tail) {
+				t.Fatalf("%s shows the secret: %s", what, body)
+			}
+		}
+		for _, who := range []string{e.admin, secret} {
+			r := e.do(http.MethodGet, "/v1/tokens", who, nil)
+			if r.Status != http.StatusOK {
+				t.Fatalf("GET /v1/tokens: %d %s", r.Status, r.Body)
+			}
+			check("GET /v1/tokens", r.Body)
+			for _, it := range r.JSON(t)["items"].([]any) {
+				if _, ok := it.(map[string]any)["token"]; ok {
+					t.Fatalf("a listed credential has a token field: %v", it)
+				}
+			}
+			check("GET /v1/me", e.do(http.MethodGet, "/v1/me", who, nil).Body)
+		}
+		r := e.do(http.MethodDelete, "/v1/tokens/"+prefix, e.admin, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("DELETE: %d %s", r.Status, r.Body)
+		}
+		check("DELETE /v1/tokens", r.Body)
+		if _, ok := r.JSON(t)["token"]; ok {
+			t.Fatalf("the revoked record has a token field: %s", r.Body)
+		}
+		if logs := e.logText(); strings.Contains(logs, tail) || strings.Contains(logs, e.admin[len(prefix):]) {
+			t.Fatalf("the server log holds a secret:\n%s", logs)
+		}
+	})
+}
+
+func TestTokenValidation(t *testing.T) {
+	e := newEnv(t)
+	e.credWorkspace("w2")
+	invalid := func(t *testing.T, body any, loc string) {
+		t.Helper()
+		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, body)
+		for _, it := range p["detail"].([]any) {
+			if strings.Join(credStrings(t, it.(map[string]any)["loc"]), ".") == loc {
+				return
+			}
+		}
+		t.Fatalf("no validation item at %s: %v", loc, p["detail"])
+	}
+	past := credTime(time.Now().Add(-time.Hour))
+	cases := []struct {
+		name string
+		body any
+		loc  string
+	}{
+		{"unknown scope", map[string]any{"scopes": []string{"item:read", "item:fly"}}, "body.scopes"},
+		{"no scopes", map[string]any{"scopes": []string{}}, "body.scopes"},
+		{"expiry in the past", map[string]any{"expires_at": past}, "body.expires_at"},
+		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body"},
+		{"unknown field", map[string]any{"title": "x", "scope": []string{"item:read"}}, "body.scope"},
+		{"malformed JSON", `{"title": "x"`, "body"},
+		{"not JSON", `title=x`, "body"},
+		{"trailing data", `{"title": "x"} {}`, "body"},
+		{"scopes not an array", map[string]any{"scopes": "item:read"}, "body.scopes"},
+		{"empty title", map[string]any{"title": "   "}, "body.title"},
+		{"write scope outside read scope", map[string]any{"project_scope": []string{"default/inbox"}, "project_write_scope": []string{"w2/inbox"}}, "body.project_write_scope"},
+		{"unknown project", map[string]any{"project_scope": []string{"default/nothing"}}, "body.project_scope"},
+		{"ambiguous project key", map[string]any{"project_scope": []string{"inbox"}}, "body.project_scope"},
+		{"project outside the pin", map[string]any{"workspace": "default", "project_scope": []string{"w2/inbox"}}, "body.project_scope"},
+		{"unknown workspace", map[string]any{"workspace": "nowhere"}, "body.workspace"},
+		{"answers_to for oneself", map[string]any{"answers_to": "admin"}, "body.answers_to"},
+		{"bad username", map[string]any{"username": "no spaces allowed"}, "body.username"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { invalid(t, c.body, c.loc) })
+	}
+	t.Run("unknown scope names the valid ones", func(t *testing.T) {
+		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin,
+			map[string]any{"scopes": []string{"item:fly"}})
+		msg := p["detail"].([]any)[0].(map[string]any)["msg"].(string)
+		if !strings.Contains(msg, "item:fly") || !strings.Contains(msg, "item:read") {
+			t.Fatalf("msg %q should name the bad scope and the valid ones", msg)
+		}
+	})
+	t.Run("every error is reported at once", func(t *testing.T) {
+		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin,
+			map[string]any{"scopes": []string{"nope"}, "username": "not a name"})
+		if n := len(p["detail"].([]any)); n < 2 {
+			t.Fatalf("detail %v", p["detail"])
+		}
+	})
+	t.Run("nothing was issued", func(t *testing.T) {
+		// Only the first administrator token exists.
+		if n := len(e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)); n != 1 {
+			t.Fatalf("%d credentials exist after refused requests, want 1", n)
+		}
+	})
+}
+
+func TestTokenIssueForOtherAccount(t *testing.T) {
+	e := newEnv(t)
+	e.person("alice")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "bob"})
+
+	t.Run("existing account", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(e.admin, map[string]any{"username": "bob", "title": "for bob"})
+		if tok["username"] != "bob" || tok["account_created"] != false {
+			t.Fatalf("issued %v", tok)
+		}
+		bob := e.ok(http.StatusOK, http.MethodGet, "/v1/users/bob", e.admin, nil)
+		if tok["user_id"] != bob["id"] {
+			t.Fatalf("user_id %v, want bob's id %v", tok["user_id"], bob["id"])
+		}
+		e.credAuthorized(tok["token"].(string), "bob")
+		// Case does not matter in a username.
+		if got := e.issue(e.admin, map[string]any{"username": "BOB"}); got["username"] != "bob" {
+			t.Fatalf("issued for %v", got["username"])
+		}
+	})
+	t.Run("new service account", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(e.admin, map[string]any{"username": "helper", "answers_to": "alice"})
+		if tok["username"] != "helper" || tok["account_created"] != true {
+			t.Fatalf("issued %v", tok)
+		}
+		u := e.ok(http.StatusOK, http.MethodGet, "/v1/users/helper", e.admin, nil)
+		if u["is_service_account"] != true || u["answers_to"] != "alice" || u["active"] != true || u["id"] != tok["user_id"] {
+			t.Fatalf("user %v", u)
+		}
+		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
+		if me["user"].(map[string]any)["is_service_account"] != true {
+			t.Fatalf("me %v", me["user"])
+		}
+		// The second time the account exists: no new account, same answers_to allowed.
+		again := e.issue(e.admin, map[string]any{"username": "helper", "answers_to": "alice"})
+		if again["account_created"] != false || again["user_id"] != tok["user_id"] {
+			t.Fatalf("issued again %v", again)
+		}
+	})
+	t.Run("new name without answers_to", func(t *testing.T) {
+		e := e.credT(t)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "ghost"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", e.admin, nil)
+	})
+	t.Run("answers_to an unknown account", func(t *testing.T) {
+		e := e.credT(t)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "orphan", "answers_to": "nobody"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/orphan", e.admin, nil)
+	})
+	t.Run("existing account handed over by answers_to is refused", func(t *testing.T) {
+		e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "helper", "answers_to": "bob"})
+	})
+	t.Run("an administrator credential with instance:user_create only", func(t *testing.T) {
+		e := e.credT(t)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:user_create"}})["token"].(string)
+		tok := e.issue(narrow, map[string]any{"username": "bob"})
+		if tok["username"] != "bob" || !reflect.DeepEqual(credStrings(t, tok["scopes"]), []string{"instance:user_create"}) {
+			t.Fatalf("issued %v", tok)
+		}
+		e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read"}})
+	})
+}
+
+func TestTokenList(t *testing.T) {
+	e := newEnv(t)
+	alice := e.person("alice")
+	bob := e.person("bob")
+	aliceOwn := e.issue(alice, map[string]any{"title": "alice's own"})
+
+	ids := func(t *testing.T, token string) []string {
+		t.Helper()
+		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", token, nil)
+		if p := r["page"].(map[string]any); p["has_more"] != false {
+			t.Fatalf("page %v", p)
+		}
+		var out []string
+		for _, it := range r["items"].([]any) {
+			out = append(out, it.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	idOf := func(t *testing.T, secret string) string {
+		t.Helper()
+		return e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)["credential"].(map[string]any)["id"].(string)
+	}
+	adminID, aliceID, bobID := idOf(t, e.admin), idOf(t, alice), idOf(t, bob)
+
+	t.Run("a person sees own and issued, newest first", func(t *testing.T) {
+		got := ids(t, alice)
+		want := []string{aliceOwn["id"].(string), aliceID}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("alice sees %v, want %v", got, want)
+		}
+		if got := ids(t, bob); !reflect.DeepEqual(got, []string{bobID}) {
+			t.Fatalf("bob sees %v, want [%s]", got, bobID)
+		}
+	})
+	t.Run("an administrator sees all, newest first", func(t *testing.T) {
+		got := ids(t, e.admin)
+		want := []string{aliceOwn["id"].(string), bobID, aliceID, adminID}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("admin sees %v, want %v", got, want)
+		}
+	})
+	t.Run("an administrator credential without instance:admin sees own and issued", func(t *testing.T) {
+		e := e.credT(t)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:user_create"}})
+		issued := e.issue(narrow["token"].(string), map[string]any{"username": "bot", "answers_to": "alice"})
+		got := ids(t, narrow["token"].(string))
+		want := []string{issued["id"].(string), narrow["id"].(string), bobID, aliceID, adminID}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("sees %v, want %v (not alice's self-issued %s)", got, want, aliceOwn["id"])
+		}
+	})
+	t.Run("listed fields", func(t *testing.T) {
+		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)
+		first := r["items"].([]any)[0].(map[string]any)
+		if first["title"] != "alice's own" || first["username"] != "alice" || first["issued_by"] != "alice" || first["usable"] != true ||
+			first["revoked_at"] != nil || first["prefix"] != aliceOwn["prefix"] {
+			t.Fatalf("listed %v", first)
+		}
+		second := r["items"].([]any)[1].(map[string]any)
+		if second["issued_by"] != "admin" {
+			t.Fatalf("issued_by %v, want admin", second["issued_by"])
+		}
+		if !credParse(t, first["created_at"]).After(credParse(t, second["created_at"])) &&
+			!credParse(t, first["created_at"]).Equal(credParse(t, second["created_at"])) {
+			t.Fatalf("not newest first: %v then %v", first["created_at"], second["created_at"])
+		}
+	})
+}
+
+func TestTokenRevoke(t *testing.T) {
+	e := newEnv(t)
+	alice := e.person("alice")
+	bob := e.person("bob")
+
+	revoked := func(t *testing.T, rec map[string]any) time.Time {
+		t.Helper()
+		if rec["usable"] != false || rec["revoked_at"] == nil {
+			t.Fatalf("revoked record %v, want usable false and revoked_at set", rec)
+		}
+		if _, ok := rec["token"]; ok {
+			t.Fatalf("the revoked record carries a secret: %v", rec)
+		}
+		return credParse(t, rec["revoked_at"])
+	}
+
+	t.Run("by id", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(alice, map[string]any{"title": "by id"})
+		e.credAuthorized(tok["token"].(string), "alice")
+		rec := e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
+		revoked(t, rec)
+		if rec["id"] != tok["id"] || rec["prefix"] != tok["prefix"] {
+			t.Fatalf("revoked %v, asked for %v", rec["id"], tok["id"])
+		}
+		e.credRefused(tok["token"].(string))
+		e.credAuthorized(alice, "alice")
+	})
+	t.Run("by prefix", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(alice, map[string]any{"title": "by prefix"})
+		rec := e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil)
+		revoked(t, rec)
+		if rec["id"] != tok["id"] {
+			t.Fatalf("revoked %v, asked for %v", rec["id"], tok["id"])
+		}
+		e.credRefused(tok["token"].(string))
+	})
+	t.Run("a credential revoking itself", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(alice, map[string]any{"title": "self"})
+		revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil))
+		e.credRefused(tok["token"].(string))
+	})
+	t.Run("twice keeps the first revocation time", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(alice, map[string]any{"title": "twice"})
+		first := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil))
+		e.db.Now = func() time.Time { return time.Now().Add(time.Hour) }
+		t.Cleanup(func() { e.db.Now = time.Now })
+		second := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil))
+		if !second.Equal(first) {
+			t.Fatalf("revoked_at moved from %s to %s", first, second)
+		}
+		listed := e.ok(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)["items"].([]any)
+		for _, it := range listed {
+			if m := it.(map[string]any); m["id"] == tok["id"] && !credParse(t, m["revoked_at"]).Equal(first) {
+				t.Fatalf("listed revoked_at %v, want %s", m["revoked_at"], first)
+			}
+		}
+	})
+	t.Run("somebody else's credential is not found", func(t *testing.T) {
+		e := e.credT(t)
+		bobTok := e.issue(bob, map[string]any{"title": "bob's"})
+		missing := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/00000000-0000-4000-8000-000000000000", alice, nil)
+		byID := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["id"].(string), alice, nil)
+		byPrefix := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["prefix"].(string), alice, nil)
+		unknownPrefix := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/tend_zzzzzzzzzz", alice, nil)
+		for _, p := range []map[string]any{byID, byPrefix, unknownPrefix} {
+			if p["detail"] != missing["detail"] || p["title"] != missing["title"] {
+				t.Fatalf("an unseen credential answers differently from a missing one:\n%v\n%v", p, missing)
+			}
+		}
+		e.credAuthorized(bobTok["token"].(string), "bob")
+		e.credAuthorized(bob, "bob")
+	})
+	t.Run("an administrator revokes anyone's", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(bob, map[string]any{"title": "bob's second"})
+		revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), e.admin, nil))
+		e.credRefused(tok["token"].(string))
+	})
+	t.Run("an administrator credential without instance:admin cannot", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(bob, map[string]any{"title": "bob's third"})
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
+		e.credAuthorized(tok["token"].(string), "bob")
+	})
+	t.Run("a revoked credential cannot revoke or issue", func(t *testing.T) {
+		e := e.credT(t)
+		tok := e.issue(alice, map[string]any{"title": "spent"})
+		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
+		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tokens", tok["token"].(string), map[string]any{})
+		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil)
+	})
+}
+
+func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
+	e := newEnv(t)
+	const workers = 20
+	shared := make([]map[string]any, workers/2)
+	for i := range shared {
+		shared[i] = e.issue(e.admin, map[string]any{"title": fmt.Sprintf("shared %d", i)})
+	}
+	auth := map[string]string{"Authorization": "Bearer " + e.admin}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*4)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			expect := func(r response, err error, want int, what string) bool {
+				switch {
+				case err != nil:
+					errs <- fmt.Errorf("worker %d %s: %w", w, what, err)
+				case r.Status >= 500:
+					errs <- fmt.Errorf("worker %d %s: server error %d %s", w, what, r.Status, r.Body)
+				case r.Status != want:
+					errs <- fmt.Errorf("worker %d %s: status %d, want %d: %s", w, what, r.Status, want, r.Body)
+				default:
+					return true
+				}
+				return false
+			}
+			// Two workers race to revoke each shared credential: both succeed.
+			s := shared[w/2]
+			r, err := e.credSend(http.MethodDelete, "/v1/tokens/"+s["id"].(string), auth, "")
+			expect(r, err, http.StatusOK, "revoke shared")
+
+			r, err = e.credSend(http.MethodPost, "/v1/tokens", auth, fmt.Sprintf(`{"title": "worker %d"}`, w))
+			if !expect(r, err, http.StatusCreated, "issue") {
+				return
+			}
+			var tok struct{ Token, Prefix string }
+			if err := json.Unmarshal(r.Body, &tok); err != nil || tok.Token == "" {
+				errs <- fmt.Errorf("worker %d: issued %s (%v)", w, r.Body, err)
+				return
+			}
+			secret := tok.Token
+			r, err = e.credSend(http.MethodGet, "/v1/me", map[string]string{"Authorization": "Bearer " + secret}, "")
+			expect(r, err, http.StatusOK, "use")
+			r, err = e.credSend(http.MethodDelete, "/v1/tokens/"+tok.Prefix, map[string]string{"Authorization": "Bearer " + secret}, "")
+			expect(r, err, http.StatusOK, "revoke own")
+			r, err = e.credSend(http.MethodGet, "/v1/me", map[string]string{"Authorization": "Bearer " + secret}, "")
+			expect(r, err, http.StatusUnauthorized, "use after revoke")
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if t.Failed() {
+		return
+	}
+	items := e.ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)
+	if len(items) != 1+len(shared)+workers {
+		t.Fatalf("%d credentials listed, want %d", len(items), 1+len(shared)+workers)
+	}
+	usable := 0
+	for _, it := range items {
+		if it.(map[string]any)["usable"] == true {
+			usable++
+		}
+	}
+	if usable != 1 {
+		t.Fatalf("%d credentials still usable, want only the administrator's", usable)
+	}
+	for _, s := range shared {
+		e.credRefused(s["token"].(string))
+	}
+}

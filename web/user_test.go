@@ -1,0 +1,612 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// forSubtest rebinds e to t, so that a helper failing inside a subtest fails
+// that subtest from its own goroutine rather than the parent test.
+func (e *env) forSubtest(t *testing.T) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
+// account creates an account through POST /v1/users as the administrator.
+func (e *env) account(body map[string]any) map[string]any {
+	e.t.Helper()
+	return e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, body)
+}
+
+// agentOf creates a service account answering to boss.
+func (e *env) agentOf(username, boss string) map[string]any {
+	e.t.Helper()
+	return e.account(map[string]any{"username": username, "is_service_account": true, "answers_to": boss})
+}
+
+// tokenOf issues a credential for an existing account, as the administrator.
+func (e *env) tokenOf(username string) string {
+	e.t.Helper()
+	return e.issue(e.admin, map[string]any{"username": username})["token"].(string)
+}
+
+// listing sends a GET for a listing and returns its items and page.
+func (e *env) listing(path, token string) ([]any, map[string]any) {
+	e.t.Helper()
+	body := e.ok(http.StatusOK, http.MethodGet, path, token, nil)
+	items, ok := body["items"].([]any)
+	if !ok {
+		e.t.Fatalf("GET %s: items is not an array: %v", path, body)
+	}
+	page, ok := body["page"].(map[string]any)
+	if !ok {
+		e.t.Fatalf("GET %s: page is not an object: %v", path, body)
+	}
+	return items, page
+}
+
+// field collects one string field of each item.
+func field(items []any, name string) []string {
+	out := []string{}
+	for _, it := range items {
+		s, _ := it.(map[string]any)[name].(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// assertNoInternalErrors fails if the server logged an internal error: a
+// refusal must always be a deliberate problem, never a 500.
+func assertNoInternalErrors(t *testing.T, e *env) {
+	t.Helper()
+	if logs := e.logText(); strings.Contains(logs, "level=ERROR") {
+		t.Fatalf("the server logged an internal error:\n%s", logs)
+	}
+}
+
+// assertLoc fails unless one of a 422's validation items points at want
+// (dotted, such as "body.username").
+func assertLoc(t *testing.T, p map[string]any, want string) {
+	t.Helper()
+	d, _ := p["detail"].([]any)
+	var got []string
+	for _, it := range d {
+		var parts []string
+		for _, s := range it.(map[string]any)["loc"].([]any) {
+			parts = append(parts, s.(string))
+		}
+		got = append(got, strings.Join(parts, "."))
+	}
+	for _, g := range got {
+		if g == want {
+			return
+		}
+	}
+	t.Fatalf("detail locs %v, want one of them to be %s", got, want)
+}
+
+func TestUserCreate(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+
+	t.Run("needs instance:user_create", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", bob, map[string]any{"username": "mallory"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/mallory", e.admin, nil)
+	})
+
+	t.Run("unauthenticated", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/users", "", map[string]any{"username": "mallory"})
+	})
+
+	invalid := []struct {
+		name string
+		body map[string]any
+		loc  string
+	}{
+		{"empty username", map[string]any{"username": ""}, "body.username"},
+		{"space in username", map[string]any{"username": "bad name"}, "body.username"},
+		{"leading dot", map[string]any{"username": ".hidden"}, "body.username"},
+		{"too long", map[string]any{"username": strings.Repeat("a", 65)}, "body.username"},
+		{"reserved me", map[string]any{"username": "me"}, "body.username"},
+		{"reserved ME", map[string]any{"username": "ME"}, "body.username"},
+		{"reserved nobody", map[string]any{"username": "nobody"}, "body.username"},
+		{"unknown timezone", map[string]any{"username": "zed", "timezone": "Mars/Olympus_Mons"}, "body.timezone"},
+		{"Local timezone", map[string]any{"username": "zed", "timezone": "Local"}, "body.timezone"},
+		{"email without @", map[string]any{"username": "zed", "email": "zed.example.com"}, "body.email"},
+		{"service account without answers_to", map[string]any{"username": "robo", "is_service_account": true}, "body.answers_to"},
+		{"person with answers_to", map[string]any{"username": "zed", "answers_to": "bob"}, "body.answers_to"},
+		{"answers_to nobody known", map[string]any{"username": "robo", "is_service_account": true, "answers_to": "ghost"}, "body.answers_to"},
+		{"administrator agent", map[string]any{"username": "robo", "is_service_account": true, "answers_to": "bob", "is_superuser": true}, "body.is_superuser"},
+		{"unknown field", map[string]any{"username": "zed", "password": "hunter2"}, "body.password"},
+		{"wrong type", map[string]any{"username": 42}, "body.username"},
+	}
+	for _, tc := range invalid {
+		t.Run(tc.name, func(t *testing.T) {
+			e := e.forSubtest(t)
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, tc.body)
+			assertLoc(t, p, tc.loc)
+		})
+	}
+
+	t.Run("several problems at once", func(t *testing.T) {
+		e := e.forSubtest(t)
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin,
+			map[string]any{"username": "me", "timezone": "Nowhere/Land"})
+		assertLoc(t, p, "body.username")
+		assertLoc(t, p, "body.timezone")
+	})
+
+	t.Run("a person", func(t *testing.T) {
+		e := e.forSubtest(t)
+		u := e.account(map[string]any{"username": "Alice", "display_name": "Alice A.", "email": "alice@example.com", "timezone": "Europe/Berlin"})
+		got := []any{u["username"], u["display_name"], u["timezone"], u["is_service_account"], u["is_superuser"], u["active"], u["answers_to"], u["version"]}
+		want := []any{"Alice", "Alice A.", "Europe/Berlin", false, false, true, nil, float64(1)}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+		if _, ok := u["email"]; ok {
+			t.Fatalf("a directory entry carries no email: %v", u)
+		}
+		if id, _ := u["id"].(string); len(id) != 36 {
+			t.Fatalf("id %v is not a uuid", u["id"])
+		}
+		// The new account belongs to no workspace.
+		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.tokenOf("alice"), nil)
+		if ws := me["workspaces"].([]any); len(ws) != 0 {
+			t.Fatalf("a new account is in no workspace, got %v", ws)
+		}
+		if me["user"].(map[string]any)["email"] != "alice@example.com" {
+			t.Fatalf("the caller's own record carries its email: %v", me["user"])
+		}
+	})
+
+	t.Run("duplicate username ignoring case", func(t *testing.T) {
+		e := e.forSubtest(t)
+		for _, name := range []string{"alice", "ALICE", "Bob"} {
+			e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/users", e.admin, map[string]any{"username": name})
+		}
+	})
+
+	t.Run("an agent", func(t *testing.T) {
+		e := e.forSubtest(t)
+		u := e.agentOf("robo", "BOB")
+		if u["is_service_account"] != true || u["answers_to"] != "bob" || u["responsible"] != "bob" {
+			t.Fatalf("got %v", u)
+		}
+		deep := e.agentOf("robo2", "robo")
+		if deep["answers_to"] != "robo" || deep["responsible"] != "bob" {
+			t.Fatalf("an agent of an agent answers to it and is the person's responsibility: %v", deep)
+		}
+	})
+
+	t.Run("only an administrator makes an administrator", func(t *testing.T) {
+		e := e.forSubtest(t)
+		u := e.account(map[string]any{"username": "root2", "is_superuser": true})
+		if u["is_superuser"] != true {
+			t.Fatalf("got %v", u)
+		}
+	})
+
+	t.Run("agent of a deactivated account", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.account(map[string]any{"username": "gone"})
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/gone", e.admin, map[string]any{"active": false})
+		e.problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/users", e.admin,
+			map[string]any{"username": "orphan", "is_service_account": true, "answers_to": "gone"})
+	})
+
+	t.Run("body that is not JSON", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, `{"username":`)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, `{"username":"a"} {"username":"b"}`)
+	})
+}
+
+func TestUserGet(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+	e.account(map[string]any{"username": "Alice", "email": "alice@example.com", "display_name": "Alice"})
+
+	for _, name := range []string{"alice", "ALICE", "Alice", "aLiCe"} {
+		r := e.do(http.MethodGet, "/v1/users/"+name, bob, nil)
+		if r.Status != http.StatusOK {
+			t.Fatalf("GET /v1/users/%s: status %d\n%s", name, r.Status, r.Body)
+		}
+		u := r.JSON(t)
+		if u["username"] != "Alice" {
+			t.Fatalf("GET /v1/users/%s: got %v", name, u["username"])
+		}
+		if _, ok := u["email"]; ok {
+			t.Fatalf("a directory entry carries no email key: %s", r.Body)
+		}
+		if strings.Contains(string(r.Body), "alice@example.com") {
+			t.Fatalf("the email leaked: %s", r.Body)
+		}
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", bob, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/me", bob, nil)
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/users/alice", "", nil)
+}
+
+func TestUserList(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+	e.account(map[string]any{"username": "alice"})
+	e.agentOf("a1", "alice")
+	e.agentOf("a2", "a1") // answers to alice through a1
+	e.agentOf("b1", "bob")
+	e.account(map[string]any{"username": "carol"})
+	e.agentOf("a3", "alice")
+	all := []string{"admin", "bob", "alice", "a1", "a2", "b1", "carol", "a3"}
+
+	t.Run("oldest first", func(t *testing.T) {
+		e := e.forSubtest(t)
+		items, page := e.listing("/v1/users", bob)
+		if got := field(items, "username"); !reflect.DeepEqual(got, all) {
+			t.Fatalf("got %v, want %v", got, all)
+		}
+		if page["has_more"] != false || page["next_cursor"] != nil || page["total"] != nil {
+			t.Fatalf("page %v", page)
+		}
+		for _, it := range items {
+			if _, ok := it.(map[string]any)["email"]; ok {
+				t.Fatalf("a directory entry carries no email: %v", it)
+			}
+		}
+	})
+
+	t.Run("paging walks every account once", func(t *testing.T) {
+		e := e.forSubtest(t)
+		for _, limit := range []int{1, 3, 7, 8, 9} {
+			var seen []string
+			cursor := ""
+			for pages := 0; ; pages++ {
+				if pages > len(all) {
+					t.Fatalf("limit %d: paging does not end", limit)
+				}
+				q := url.Values{"limit": {strconv.Itoa(limit)}, "include_total": {"true"}}
+				if cursor != "" {
+					q.Set("cursor", cursor)
+				}
+				items, page := e.listing("/v1/users?"+q.Encode(), bob)
+				if len(items) > limit {
+					t.Fatalf("limit %d: page of %d", limit, len(items))
+				}
+				if page["limit"] != float64(limit) || page["total"] != float64(len(all)) {
+					t.Fatalf("limit %d: page %v", limit, page)
+				}
+				seen = append(seen, field(items, "username")...)
+				if page["has_more"] != true {
+					if page["next_cursor"] != nil {
+						t.Fatalf("last page carries a cursor: %v", page)
+					}
+					break
+				}
+				cursor = page["next_cursor"].(string)
+			}
+			if !reflect.DeepEqual(seen, all) {
+				t.Fatalf("limit %d: walked %v, want %v", limit, seen, all)
+			}
+		}
+	})
+
+	t.Run("limit bounds", func(t *testing.T) {
+		e := e.forSubtest(t)
+		limits := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)["limits"].(map[string]any)
+		_, page := e.listing("/v1/users?limit=0", bob)
+		if page["limit"] != limits["default_page_size"] {
+			t.Fatalf("limit=0 gives the default %v, got %v", limits["default_page_size"], page["limit"])
+		}
+		_, page = e.listing("/v1/users", bob)
+		if page["limit"] != limits["default_page_size"] {
+			t.Fatalf("no limit gives the default %v, got %v", limits["default_page_size"], page["limit"])
+		}
+		_, page = e.listing("/v1/users?limit=1000000", bob)
+		if page["limit"] != limits["max_page_size"] {
+			t.Fatalf("a huge limit is capped at %v, got %v", limits["max_page_size"], page["limit"])
+		}
+		for _, bad := range []string{"-1", "-500", "ten", "1.5"} {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit="+bad, bob, nil)
+			assertLoc(t, p, "query.limit")
+		}
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?include_total=perhaps", bob, nil)
+		assertLoc(t, p, "query.include_total")
+	})
+
+	t.Run("cursor belongs to its query", func(t *testing.T) {
+		e := e.forSubtest(t)
+		_, page := e.listing("/v1/users?answers_to=alice&limit=1", bob)
+		cur := page["next_cursor"].(string)
+		// The same query accepts it.
+		items, _ := e.listing("/v1/users?answers_to=alice&limit=1&cursor="+url.QueryEscape(cur), bob)
+		if got := field(items, "username"); !reflect.DeepEqual(got, []string{"a2"}) {
+			t.Fatalf("second page %v", got)
+		}
+		for _, other := range []string{"/v1/users?cursor=", "/v1/users?answers_to=bob&cursor=", "/v1/users?answers_to=a1&cursor="} {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, other+url.QueryEscape(cur), bob, nil)
+			assertLoc(t, p, "query.cursor")
+		}
+		for _, garbage := range []string{"garbage", "!!!", "eyJsIjoidXNlcnMifQ", "bnVsbA", "W10", strings.Repeat("A", 400)} {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?cursor="+url.QueryEscape(garbage), bob, nil)
+			assertLoc(t, p, "query.cursor")
+		}
+	})
+
+	t.Run("format and fields", func(t *testing.T) {
+		e := e.forSubtest(t)
+		full, _ := e.listing("/v1/users", bob)
+		ids, _ := e.listing("/v1/users?format=ids", bob)
+		want := field(full, "id")
+		for i, id := range ids {
+			if id != want[i] {
+				t.Fatalf("format=ids: %v, want %v", ids, want)
+			}
+		}
+		if len(ids) != len(want) {
+			t.Fatalf("format=ids: %d ids, want %d", len(ids), len(want))
+		}
+		lines, _ := e.listing("/v1/users?format=compact", bob)
+		if len(lines) != len(all) {
+			t.Fatalf("format=compact: %v", lines)
+		}
+		for i, l := range lines {
+			s, ok := l.(string)
+			if !ok || !strings.HasPrefix(s, all[i]+" ") {
+				t.Fatalf("format=compact line %d: %q", i, l)
+			}
+		}
+		if s := lines[3].(string); !strings.Contains(s, "agent of alice") {
+			t.Fatalf("compact line of an agent names its person: %q", s)
+		}
+		e.listing("/v1/users?format=full", bob)
+		picked, _ := e.listing("/v1/users?fields=username,active", bob)
+		for _, it := range picked {
+			m := it.(map[string]any)
+			if len(m) != 2 || m["active"] != true || m["username"] == nil {
+				t.Fatalf("fields=username,active: %v", m)
+			}
+		}
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?fields=username,email", bob, nil)
+		assertLoc(t, p, "query.fields")
+		p = e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=ids&fields=username", bob, nil)
+		assertLoc(t, p, "query.fields")
+		p = e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=table", bob, nil)
+		assertLoc(t, p, "query.format")
+	})
+
+	t.Run("answers_to", func(t *testing.T) {
+		e := e.forSubtest(t)
+		items, page := e.listing("/v1/users?answers_to=alice&include_total=true", bob)
+		if got, want := field(items, "username"), []string{"a1", "a2", "a3"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("answers_to=alice: %v, want %v", got, want)
+		}
+		if page["total"] != float64(3) {
+			t.Fatalf("total %v", page["total"])
+		}
+		items, _ = e.listing("/v1/users?answers_to=BOB", bob)
+		if got, want := field(items, "username"), []string{"b1"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("answers_to=BOB: %v, want %v", got, want)
+		}
+		items, _ = e.listing("/v1/users?answers_to=a1", bob)
+		if got, want := field(items, "username"), []string{"a2"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("answers_to=a1: %v, want %v", got, want)
+		}
+		items, _ = e.listing("/v1/users?answers_to=carol", bob)
+		if len(items) != 0 {
+			t.Fatalf("carol has no agents: %v", items)
+		}
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?answers_to=ghost", bob, nil)
+		assertLoc(t, p, "query.answers_to")
+	})
+}
+
+func TestUserTimezone(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	alice := e.person("alice")
+	e.person("bob")
+
+	e.problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"timezone": "Asia/Tokyo"})
+	bob := e.tokenOf("bob")
+	e.problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"timezone": "Asia/Tokyo"})
+
+	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/ALICE", alice, map[string]any{"timezone": "Europe/Berlin"})
+	if u["timezone"] != "Europe/Berlin" || u["version"] != float64(2) {
+		t.Fatalf("own timezone: %v", u)
+	}
+	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["timezone"]; got != "Europe/Berlin" {
+		t.Fatalf("timezone after PATCH: %v", got)
+	}
+	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"timezone": "Europe/Atlantis"})
+	assertLoc(t, p, "body.timezone")
+
+	// The administrator changes their own.
+	if got := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"timezone": "America/New_York"})["timezone"]; got != "America/New_York" {
+		t.Fatalf("admin's own timezone: %v", got)
+	}
+	// A display name is the account's own to change, or an administrator's.
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice L."})
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"display_name": "Alice M."})
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"display_name": "Mallory"})
+	e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/users/ghost", e.admin, map[string]any{"display_name": "Ghost"})
+}
+
+func TestUserDeactivate(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	alice := e.person("alice")
+	bob := e.person("bob")
+	e.agentOf("robo", "alice")
+	robo := e.tokenOf("robo")
+	e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": false})
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bob", bob, map[string]any{"active": false})
+	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": nil})
+	assertLoc(t, p, "body.active")
+
+	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+	if u["active"] != false || u["deactivated_at"] == nil {
+		t.Fatalf("deactivated: %v", u)
+	}
+	// The account and every agent answerable to it stop at the next call.
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo, nil)
+	// Still in the directory, marked inactive.
+	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["active"]; got != false {
+		t.Fatalf("directory shows active %v", got)
+	}
+	// Deactivating again changes nothing and is not an error.
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": true})
+	u = e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": true})
+	if u["active"] != true || u["deactivated_at"] != nil {
+		t.Fatalf("reactivated: %v", u)
+	}
+	e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
+	e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+}
+
+func TestUserLastAdministrator(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	alice := e.person("alice")
+
+	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"active": false})
+	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"is_superuser": false})
+	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+
+	// Only an administrator makes another one.
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": true})
+	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"is_superuser": true})
+	if u["is_superuser"] != true {
+		t.Fatalf("promoted: %v", u)
+	}
+	perms := e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["instance_permissions"].([]any)
+	if !containsAny(perms, "instance:user_create") {
+		t.Fatalf("an administrator holds instance:user_create: %v", perms)
+	}
+
+	// With two, either may go; then the one left cannot.
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/admin", alice, map[string]any{"active": false})
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", e.admin, nil)
+	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"active": false})
+	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": false})
+
+	// An agent is never an administrator.
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", alice, map[string]any{"username": "robo", "is_service_account": true, "answers_to": "alice"})
+	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"is_superuser": true})
+	assertLoc(t, p, "body.is_superuser")
+}
+
+func containsAny(xs []any, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUserHandover(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	alice := e.person("alice")
+	bob := e.person("bob")
+	e.account(map[string]any{"username": "carol"})
+	e.agentOf("robo", "alice")
+	e.agentOf("robo2", "robo")
+	robo := e.tokenOf("robo")
+	robo2 := e.tokenOf("robo2")
+
+	t.Run("needs instance:user_create", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"answers_to": "bob"})
+		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", bob, map[string]any{"answers_to": "bob"})
+	})
+
+	t.Run("to another person", func(t *testing.T) {
+		e := e.forSubtest(t)
+		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "BOB"})
+		if u["answers_to"] != "bob" || u["responsible"] != "bob" {
+			t.Fatalf("handed over: %v", u)
+		}
+		items, _ := e.listing("/v1/users?answers_to=bob", bob)
+		if got, want := field(items, "username"), []string{"robo", "robo2"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("bob's agents %v, want %v", got, want)
+		}
+		items, _ = e.listing("/v1/users?answers_to=alice", bob)
+		if len(items) != 0 {
+			t.Fatalf("alice keeps no agents: %v", items)
+		}
+		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo2", bob, nil)["responsible"]; got != "bob" {
+			t.Fatalf("robo2 is now bob's responsibility, got %v", got)
+		}
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "alice"})
+	})
+
+	t.Run("would loop", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "robo2"})
+		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "robo"})
+		// A person's agents cannot be handed to an agent below that person.
+		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"answers_to": "robo2"})
+		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil)["answers_to"]; got != "alice" {
+			t.Fatalf("a refused handover changes nothing, answers_to %v", got)
+		}
+	})
+
+	t.Run("to a deactivated account", func(t *testing.T) {
+		e := e.forSubtest(t)
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.admin, map[string]any{"active": false})
+		e.problem(http.StatusConflict, "account_inactive", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "carol"})
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.admin, map[string]any{"active": true})
+	})
+
+	t.Run("invalid", func(t *testing.T) {
+		e := e.forSubtest(t)
+		for _, body := range []map[string]any{{"answers_to": "ghost"}, {"answers_to": ""}, {"answers_to": nil}} {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", e.admin, body)
+			assertLoc(t, p, "body.answers_to")
+		}
+	})
+
+	t.Run("handover then deactivation in one PATCH", func(t *testing.T) {
+		e := e.forSubtest(t)
+		// Alice leaves; her agent moves to bob first, so it keeps working.
+		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false, "answers_to": "bob"})
+		if u["active"] != false {
+			t.Fatalf("alice after leaving: %v", u)
+		}
+		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil); got["answers_to"] != "bob" || got["active"] != true {
+			t.Fatalf("alice's agent after the handover: %v", got)
+		}
+		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
+		e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+		e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo2, nil)
+		items, _ := e.listing("/v1/users?answers_to=bob", bob)
+		if got, want := field(items, "username"), []string{"robo", "robo2"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("bob's agents %v, want %v", got, want)
+		}
+	})
+
+	t.Run("an agent handed over and stopped at once", func(t *testing.T) {
+		e := e.forSubtest(t)
+		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo2", e.admin, map[string]any{"answers_to": "carol", "active": false})
+		if u["answers_to"] != "carol" || u["active"] != false {
+			t.Fatalf("robo2: %v", u)
+		}
+		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo2, nil)
+	})
+}

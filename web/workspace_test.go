@@ -1,0 +1,349 @@
+package web_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// createWorkspace creates a workspace as the holder of token.
+func (e *env) createWorkspace(token, slug, name string) map[string]any {
+	e.t.Helper()
+	return e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", token, map[string]any{"slug": slug, "name": name})
+}
+
+// withoutInstance returns a problem without its instance member, which names
+// the path asked for and so differs between otherwise identical answers.
+func withoutInstance(p map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range p {
+		if k != "instance" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestWorkspaceCreate(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+
+	t.Run("creator becomes owner", func(t *testing.T) {
+		e := e.forSubtest(t)
+		w := e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", bob,
+			map[string]any{"slug": "Bobs-Place", "name": "  Bob's place ", "timezone": "Europe/Paris"})
+		if w["slug"] != "bobs-place" || w["name"] != "Bob's place" || w["timezone"] != "Europe/Paris" || w["role"] != "owner" ||
+			w["deleted_at"] != nil || w["version"] != float64(1) {
+			t.Fatalf("created: %v", w)
+		}
+		if perms := w["permissions"].([]any); !containsAny(perms, "workspace:delete") || !containsAny(perms, "workspace:members") {
+			t.Fatalf("an owner's permissions: %v", perms)
+		}
+		items, _ := e.listing("/v1/workspaces/bobs-place/members", bob)
+		if len(items) != 1 {
+			t.Fatalf("members %v", items)
+		}
+		m := items[0].(map[string]any)
+		if m["role"] != "owner" || m["user"].(map[string]any)["username"] != "bob" || m["workspace"].(map[string]any)["slug"] != "bobs-place" {
+			t.Fatalf("member %v", m)
+		}
+		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", bob, nil)
+		if got := field(me["workspaces"].([]any), "slug"); !reflect.DeepEqual(got, []string{"bobs-place"}) {
+			t.Fatalf("bob's workspaces %v", got)
+		}
+	})
+
+	t.Run("timezone defaults to the instance's", func(t *testing.T) {
+		e := e.forSubtest(t)
+		w := e.createWorkspace(e.admin, "ops", "Ops")
+		if w["timezone"] != "UTC" {
+			t.Fatalf("timezone %v", w["timezone"])
+		}
+	})
+
+	invalid := []struct {
+		name string
+		body map[string]any
+		loc  string
+	}{
+		{"empty slug", map[string]any{"slug": "", "name": "X"}, "body.slug"},
+		{"space in slug", map[string]any{"slug": "two words", "name": "X"}, "body.slug"},
+		{"leading dash", map[string]any{"slug": "-x", "name": "X"}, "body.slug"},
+		{"underscore", map[string]any{"slug": "a_b", "name": "X"}, "body.slug"},
+		{"too long", map[string]any{"slug": strings.Repeat("a", 64), "name": "X"}, "body.slug"},
+		{"no name", map[string]any{"slug": "noname"}, "body.name"},
+		{"blank name", map[string]any{"slug": "noname", "name": "   "}, "body.name"},
+		{"bad timezone", map[string]any{"slug": "tz", "name": "X", "timezone": "Moon/Tranquility"}, "body.timezone"},
+		{"unknown field", map[string]any{"slug": "x", "name": "X", "owner": "bob"}, "body.owner"},
+	}
+	for _, tc := range invalid {
+		t.Run(tc.name, func(t *testing.T) {
+			e := e.forSubtest(t)
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/workspaces", bob, tc.body)
+			assertLoc(t, p, tc.loc)
+		})
+	}
+
+	t.Run("duplicate slug", func(t *testing.T) {
+		e := e.forSubtest(t)
+		for _, slug := range []string{"default", "DEFAULT", "bobs-place"} {
+			e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": slug, "name": "Again"})
+		}
+	})
+
+	t.Run("list and get", func(t *testing.T) {
+		e := e.forSubtest(t)
+		items, page := e.listing("/v1/workspaces", e.admin)
+		if got, want := field(items, "slug"), []string{"default", "ops"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("admin's workspaces %v, want %v", got, want)
+		}
+		if page["has_more"] != false {
+			t.Fatalf("page %v", page)
+		}
+		items, _ = e.listing("/v1/workspaces", bob)
+		if got, want := field(items, "slug"), []string{"bobs-place"}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("bob's workspaces %v, want %v", got, want)
+		}
+		w := items[0].(map[string]any)
+		for _, ref := range []string{w["id"].(string), "bobs-place", "BOBS-PLACE"} {
+			got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/"+ref, bob, nil)
+			if !reflect.DeepEqual(got, w) {
+				t.Fatalf("GET %s: %v, want %v", ref, got, w)
+			}
+		}
+	})
+}
+
+func TestWorkspaceUpdate(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+	e.join("bob", "member")
+	carol := e.person("carol")
+	e.join("carol", "admin")
+	e.createWorkspace(e.admin, "taken", "Taken")
+
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/workspaces/default", bob, map[string]any{"name": "Bob's"})
+
+	w := e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", carol,
+		map[string]any{"name": "Main", "slug": "main", "timezone": "Asia/Kolkata", "expected_version": 1})
+	if w["name"] != "Main" || w["slug"] != "main" || w["timezone"] != "Asia/Kolkata" || w["version"] != float64(2) || w["role"] != "admin" {
+		t.Fatalf("updated: %v", w)
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", e.admin, nil)
+	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/main", bob, nil); got["name"] != "Main" || got["version"] != float64(2) {
+		t.Fatalf("after rename: %v", got)
+	}
+
+	e.problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Stale", "expected_version": 1})
+	e.problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"slug": "taken"})
+	for body, loc := range map[string]string{
+		`{"slug":"Not A Slug"}`:    "body.slug",
+		`{"name":""}`:              "body.name",
+		`{"timezone":"Mars/X"}`:    "body.timezone",
+		`{"timezone":""}`:          "body.timezone",
+		`{"color":"red"}`:          "body.color",
+		`{"expected_version":"2"}`: "body.expected_version",
+	} {
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/main", carol, body)
+		assertLoc(t, p, loc)
+	}
+
+	// A PATCH that changes nothing keeps the version.
+	if got := e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Main", "expected_version": 2}); got["version"] != float64(2) {
+		t.Fatalf("no-op PATCH: %v", got)
+	}
+
+	checkRenameEvent(t, e, w["id"].(string))
+}
+
+// checkRenameEvent reads the events table from the test's database file and
+// checks that the rename was recorded with what changed.
+func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+e.db.Path()+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var changes string
+	err = db.QueryRowContext(context.Background(), `SELECT changes FROM events
+		WHERE workspace_id = ? AND action = 'workspace.updated' ORDER BY seq DESC LIMIT 1`, workspaceID).Scan(&changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]map[string]any
+	if err := json.Unmarshal([]byte(changes), &got); err != nil {
+		t.Fatalf("changes %q: %v", changes, err)
+	}
+	want := map[string]map[string]any{
+		"name":     {"from": "Default", "to": "Main"},
+		"slug":     {"from": "default", "to": "main"},
+		"timezone": {"from": "UTC", "to": "Asia/Kolkata"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("event changes %v, want %v", got, want)
+	}
+}
+
+func TestWorkspaceTrash(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	ws := e.createWorkspace(e.admin, "ops", "Ops")
+	carol := e.person("carol")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/ops/members", e.admin, map[string]any{"username": "carol", "role": "admin"})
+
+	// Trashing needs workspace:delete, which only an owner holds.
+	e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/workspaces/ops", carol, nil)
+
+	del := e.ok(http.StatusOK, http.MethodDelete, "/v1/workspaces/ops", e.admin, nil)
+	if del["id"] != ws["id"] || del["deleted_at"] == nil || del["version"] != float64(2) {
+		t.Fatalf("deleted: %v", del)
+	}
+	items, _ := e.listing("/v1/workspaces", e.admin)
+	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default"}) {
+		t.Fatalf("live workspaces %v", got)
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/ops", e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+ws["id"].(string), e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/workspaces/ops", e.admin, map[string]any{"name": "X"})
+	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/workspaces/ops", e.admin, nil)
+	items, _ = e.listing("/v1/workspaces?deleted=true", e.admin)
+	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"ops"}) {
+		t.Fatalf("trashed workspaces %v", got)
+	}
+	if items[0].(map[string]any)["deleted_at"] == nil {
+		t.Fatalf("a trashed workspace shows deleted_at: %v", items[0])
+	}
+	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/workspaces?deleted=maybe", e.admin, nil)
+	assertLoc(t, p, "query.deleted")
+
+	// The slug stays taken while the workspace is in the trash.
+	e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": "ops", "name": "Ops again"})
+
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces/ops/restore", carol, nil)
+	res := e.ok(http.StatusOK, http.MethodPost, "/v1/workspaces/ops/restore", e.admin, nil)
+	if res["deleted_at"] != nil || res["version"] != float64(3) {
+		t.Fatalf("restored: %v", res)
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/ops/restore", e.admin, nil)
+	items, _ = e.listing("/v1/workspaces", e.admin)
+	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default", "ops"}) {
+		t.Fatalf("after restore %v", got)
+	}
+	items, _ = e.listing("/v1/workspaces?deleted=true", e.admin)
+	if len(items) != 0 {
+		t.Fatalf("trash after restore %v", items)
+	}
+	e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/ops", carol, nil)
+}
+
+func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	e.person("bob")
+	e.join("bob", "member")
+	mallory := e.person("mallory")
+	def := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.admin, nil)
+	e.ok(http.StatusOK, http.MethodDelete, "/v1/workspaces/"+e.createWorkspace(e.admin, "trashed", "Trashed")["slug"].(string), e.admin, nil)
+
+	routes := []struct {
+		method, path string
+		body         any
+	}{
+		{http.MethodGet, "", nil},
+		{http.MethodPatch, "", map[string]any{"name": "Mine"}},
+		{http.MethodDelete, "", nil},
+		{http.MethodPost, "/restore", nil},
+		{http.MethodGet, "/members", nil},
+		{http.MethodPost, "/members", map[string]any{"username": "mallory", "role": "owner"}},
+		{http.MethodPatch, "/members/bob", map[string]any{"role": "viewer"}},
+		{http.MethodDelete, "/members/bob", nil},
+		{http.MethodDelete, "/members/mallory", nil},
+	}
+	for _, ref := range []string{"default", def["id"].(string), "trashed"} {
+		for _, rt := range routes {
+			seen := e.do(rt.method, "/v1/workspaces/"+ref+rt.path, mallory, rt.body)
+			absent := e.do(rt.method, "/v1/workspaces/no-such-place"+rt.path, mallory, rt.body)
+			assertProblem(t, seen, http.StatusNotFound, "not_found")
+			assertProblem(t, absent, http.StatusNotFound, "not_found")
+			a, b := withoutInstance(seen.JSON(t)), withoutInstance(absent.JSON(t))
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s %s%s answers a non-member differently from a missing workspace:\n%v\n%v", rt.method, ref, rt.path, a, b)
+			}
+			if got, want := sortedKeys(seen.JSON(t)), sortedKeys(absent.JSON(t)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("body shapes differ: %v vs %v", got, want)
+			}
+		}
+	}
+	items, _ := e.listing("/v1/workspaces", mallory)
+	if len(items) != 0 {
+		t.Fatalf("a non-member lists nothing, got %v", items)
+	}
+	items, _ = e.listing("/v1/workspaces?deleted=true", mallory)
+	if len(items) != 0 {
+		t.Fatalf("a non-member lists no trash, got %v", items)
+	}
+	// Nothing the non-member tried changed anything.
+	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.admin, nil); !reflect.DeepEqual(got, def) {
+		t.Fatalf("default changed: %v", got)
+	}
+	members, _ := e.listing("/v1/workspaces/default/members", e.admin)
+	if got, want := memberRoles(members), map[string]string{"admin": "owner", "bob": "member"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("members %v, want %v", got, want)
+	}
+}
+
+func TestWorkspacePinnedToken(t *testing.T) {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	bob := e.person("bob")
+	e.join("bob", "owner")
+	e.createWorkspace(bob, "bobs", "Bob's")
+	e.createWorkspace(e.admin, "ops", "Ops")
+
+	for _, tc := range []struct {
+		name, issuer string
+		want         []string
+	}{
+		{"person", bob, []string{"default"}},
+		{"administrator", e.admin, []string{"default"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := e.forSubtest(t)
+			pinned := e.issue(tc.issuer, map[string]any{"workspace": "default"})
+			if pinned["workspace_id"] == nil || pinned["narrows"] != true {
+				t.Fatalf("issued %v", pinned)
+			}
+			tok := pinned["token"].(string)
+			e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces", tok, map[string]any{"slug": "another", "name": "Another"})
+			items, _ := e.listing("/v1/workspaces", tok)
+			if got := field(items, "slug"); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("a pinned token lists %v, want %v", got, tc.want)
+			}
+			e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", tok, nil)
+			for _, other := range []string{"bobs", "ops"} {
+				e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other, tok, nil)
+				e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other+"/members", tok, nil)
+				e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/"+other+"/members", tok,
+					map[string]any{"username": "admin", "role": "viewer"})
+			}
+		})
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/another", e.admin, nil)
+}
