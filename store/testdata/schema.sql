@@ -10,11 +10,44 @@ CREATE INDEX events_workspace ON events (workspace_id, seq);
 -- index item_types_one_default on item_types
 CREATE UNIQUE INDEX item_types_one_default ON item_types (workspace_id, entity_type) WHERE is_default = 1;
 
+-- index links_source on links
+CREATE INDEX links_source ON links (source_id, link_type_id);
+
+-- index links_target on links
+CREATE INDEX links_target ON links (target_id, link_type_id);
+
+-- index project_members_user on project_members
+CREATE INDEX project_members_user ON project_members (user_id);
+
+-- index project_roles_user on project_roles
+CREATE INDEX project_roles_user ON project_roles (user_id);
+
 -- index projects_parent on projects
 CREATE INDEX projects_parent ON projects (parent_id) WHERE parent_id IS NOT NULL;
 
 -- index statuses_one_default on statuses
 CREATE UNIQUE INDEX statuses_one_default ON statuses (workspace_id, entity_type) WHERE is_default = 1;
+
+-- index task_tags_tag on task_tags
+CREATE INDEX task_tags_tag ON task_tags (tag_id, task_id);
+
+-- index tasks_assignee on tasks
+CREATE INDEX tasks_assignee ON tasks (assignee_id) WHERE assignee_id IS NOT NULL;
+
+-- index tasks_claimed on tasks
+CREATE INDEX tasks_claimed ON tasks (claimed_by) WHERE claimed_by IS NOT NULL;
+
+-- index tasks_due on tasks
+CREATE INDEX tasks_due ON tasks (workspace_id, due_at) WHERE due_at IS NOT NULL;
+
+-- index tasks_open on tasks
+CREATE INDEX tasks_open ON tasks (workspace_id, ref) WHERE completed_at IS NULL AND deleted_at IS NULL;
+
+-- index tasks_parent on tasks
+CREATE INDEX tasks_parent ON tasks (parent_id) WHERE parent_id IS NOT NULL;
+
+-- index tasks_project on tasks
+CREATE INDEX tasks_project ON tasks (project_id, ref);
 
 -- index tokens_issued_by on tokens
 CREATE INDEX tokens_issued_by ON tokens (issued_by) WHERE issued_by IS NOT NULL;
@@ -24,6 +57,9 @@ CREATE INDEX tokens_user ON tokens (user_id);
 
 -- index users_answers_to on users
 CREATE INDEX users_answers_to ON users (answers_to) WHERE answers_to IS NOT NULL;
+
+-- index verifications_task on verifications
+CREATE INDEX verifications_task ON verifications (task_id, ran_at);
 
 -- index workspace_members_user on workspace_members
 CREATE INDEX workspace_members_user ON workspace_members (user_id, workspace_id);
@@ -83,6 +119,38 @@ CREATE TABLE link_types (
     UNIQUE (workspace_id, key)
 ) STRICT;
 
+-- table links on links
+CREATE TABLE links (
+    id           TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+    link_type_id TEXT NOT NULL REFERENCES link_types (id),
+    source_type  TEXT NOT NULL CHECK (source_type IN ('task', 'document')),
+    source_id    TEXT NOT NULL,
+    target_type  TEXT NOT NULL CHECK (target_type IN ('task', 'document')),
+    target_id    TEXT NOT NULL,
+    created_by   TEXT REFERENCES users (id),
+    created_at   TEXT NOT NULL,
+    UNIQUE (link_type_id, source_id, target_id),
+    CHECK (source_id <> target_id)
+) STRICT;
+
+-- table project_members on project_members
+CREATE TABLE project_members (
+    project_id TEXT NOT NULL REFERENCES projects (id),
+    user_id    TEXT NOT NULL REFERENCES users (id),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+-- table project_roles on project_roles
+CREATE TABLE project_roles (
+    project_id TEXT NOT NULL REFERENCES projects (id),
+    user_id    TEXT NOT NULL REFERENCES users (id),
+    role       TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member', 'viewer')),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (project_id, user_id)
+) STRICT, WITHOUT ROWID;
+
 -- table projects on projects
 CREATE TABLE projects (
     id           TEXT PRIMARY KEY,
@@ -101,7 +169,7 @@ CREATE TABLE projects (
     created_at   TEXT NOT NULL,
     updated_at   TEXT NOT NULL,
     deleted_at   TEXT,
-    version      INTEGER NOT NULL DEFAULT 1,
+    version      INTEGER NOT NULL DEFAULT 1, settings TEXT NOT NULL DEFAULT '{}', hidden_statuses TEXT NOT NULL DEFAULT '[]', created_by TEXT REFERENCES users (id),
     UNIQUE (workspace_id, key)
 ) STRICT;
 
@@ -131,6 +199,51 @@ CREATE TABLE tags (
     description  TEXT,
     created_at   TEXT NOT NULL,
     UNIQUE (workspace_id, name)
+) STRICT;
+
+-- table task_tags on task_tags
+CREATE TABLE task_tags (
+    task_id TEXT NOT NULL REFERENCES tasks (id),
+    tag_id  TEXT NOT NULL REFERENCES tags (id),
+    PRIMARY KEY (task_id, tag_id)
+) STRICT, WITHOUT ROWID;
+
+-- table tasks on tasks
+CREATE TABLE tasks (
+    seq                INTEGER PRIMARY KEY AUTOINCREMENT,
+    id                 TEXT NOT NULL UNIQUE,
+    workspace_id       TEXT NOT NULL REFERENCES workspaces (id),
+    ref                INTEGER NOT NULL,
+    project_id         TEXT NOT NULL REFERENCES projects (id),
+    parent_id          TEXT REFERENCES tasks (id),
+    title              TEXT NOT NULL,
+    description        TEXT,
+    type_id            TEXT NOT NULL REFERENCES item_types (id),
+    status_id          TEXT NOT NULL REFERENCES statuses (id),
+    importance         INTEGER CHECK (importance BETWEEN 1 AND 5),
+    urgency            INTEGER CHECK (urgency BETWEEN 1 AND 5),
+    due_at             TEXT,
+    due_is_all_day     INTEGER NOT NULL DEFAULT 0,
+    starts_at          TEXT,
+    starts_is_all_day  INTEGER NOT NULL DEFAULT 0,
+    snoozed_until      TEXT,
+    snoozed_is_all_day INTEGER NOT NULL DEFAULT 0,
+    estimate_minutes   INTEGER,
+    assignee_id        TEXT REFERENCES users (id),
+    claimed_by         TEXT REFERENCES users (id),
+    claimed_at         TEXT,
+    claim_expires_at   TEXT,
+    repeat_rule        TEXT,
+    timezone           TEXT,
+    completed_at       TEXT,
+    created_by         TEXT REFERENCES users (id),
+    updated_by         TEXT REFERENCES users (id),
+    created_at         TEXT NOT NULL,
+    updated_at         TEXT NOT NULL,
+    content_updated_at TEXT NOT NULL,
+    deleted_at         TEXT,
+    version            INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (workspace_id, ref)
 ) STRICT;
 
 -- table tokens on tokens
@@ -173,6 +286,20 @@ CREATE TABLE users (
     CHECK ((is_service_account = 1) = (answers_to IS NOT NULL))
 ) STRICT;
 
+-- table verifications on verifications
+CREATE TABLE verifications (
+    id             TEXT PRIMARY KEY,
+    task_id        TEXT NOT NULL REFERENCES tasks (id),
+    passed         INTEGER NOT NULL CHECK (passed IN (0, 1)),
+    summary        TEXT,
+    commit_sha     TEXT,
+    tree_hash      TEXT,
+    output_excerpt TEXT,
+    ran_at         TEXT NOT NULL,
+    actor_user_id  TEXT REFERENCES users (id),
+    actor_token_id TEXT
+) STRICT;
+
 -- table workspace_members on workspace_members
 CREATE TABLE workspace_members (
     workspace_id TEXT NOT NULL REFERENCES workspaces (id),
@@ -193,4 +320,4 @@ CREATE TABLE workspaces (
     updated_at TEXT NOT NULL,
     deleted_at TEXT,
     version    INTEGER NOT NULL DEFAULT 1
-) STRICT;
+, settings TEXT NOT NULL DEFAULT '{}') STRICT;
