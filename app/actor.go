@@ -58,45 +58,30 @@ func (s *Service) Authenticate(ctx context.Context, secret, iface string) (Actor
 		return Actor{}, denied
 	}
 	sum := sha256.Sum256([]byte(secret))
-	var a Actor
-	var touch bool
-	err := s.store.View(ctx, func(tx Tx) error {
-		t, err := tx.TokenByPrefix(ctx, prefix)
-		if err != nil {
-			if CodeOf(err) == CodeNotFound {
-				return denied
-			}
-			return err
-		}
-		if subtle.ConstantTimeCompare(t.Hash, sum[:]) != 1 || !t.Usable(tx.Now()) {
-			return denied
-		}
-		u, err := tx.UserByID(ctx, t.UserID)
-		if err != nil {
-			return err
-		}
-		active, err := tx.ChainActive(ctx, u.ID)
-		if err != nil {
-			return err
-		}
-		if !active {
-			return denied
-		}
-		touch = t.LastUsedAt == nil || tx.Now().Sub(*t.LastUsedAt) >= lastUsedResolution
-		a = Actor{User: u, Token: &t, Interface: iface}
-		return nil
-	})
+	c, err := s.store.Credential(ctx, prefix)
+	if CodeOf(err) == CodeNotFound {
+		return Actor{}, denied
+	}
 	if err != nil {
 		return Actor{}, err
 	}
+	t := c.Token
+	if subtle.ConstantTimeCompare(t.Hash, sum[:]) != 1 || !t.Usable(c.Now) || !c.ChainActive {
+		return Actor{}, denied
+	}
+	a := Actor{User: c.User, Token: &t, Interface: iface}
+	touch := t.LastUsedAt == nil || c.Now.Sub(*t.LastUsedAt) >= lastUsedResolution
 	if touch {
-		err = s.store.Update(ctx, func(tx Tx) error {
+		err := s.store.Update(ctx, func(tx Tx) error {
 			now := tx.Now()
 			a.Token.LastUsedAt = &now
 			return tx.TouchToken(ctx, a.Token.ID, now)
 		})
+		if err != nil {
+			return Actor{}, err
+		}
 	}
-	return a, err
+	return a, nil
 }
 
 // secretPrefix extracts the public prefix a secret begins with.

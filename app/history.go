@@ -1,6 +1,10 @@
 package app
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
 
 // EventQuery pages through one entity's history.
 type EventQuery struct {
@@ -22,35 +26,57 @@ type historyTx interface {
 
 // TaskEvents is a task's history.
 func (s *Service) TaskEvents(ctx context.Context, a Actor, workspace, idOrRef string, q EventQuery) (EventPage, error) {
-	return s.history(ctx, q, func(tx Tx) (string, error) {
+	return s.history(ctx, q, func(tx Tx) (string, func(Event) bool, error) {
 		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
-		return loc.ID, err
+		return loc.ID, linkEndSeen(ctx, tx, sc), err
 	})
+}
+
+// linkEndSeen keeps an event unless it is about a link whose far end the
+// reader cannot see: such an end is never reported, not even by its ref.
+func linkEndSeen(ctx context.Context, tx Tx, sc *scope) func(Event) bool {
+	return func(e Event) bool {
+		if e.SubjectType != "link" {
+			return true
+		}
+		other, ok := e.Changes["other"]
+		if !ok {
+			return true
+		}
+		ref := fmt.Sprint(other)
+		if f, ok := other.(float64); ok { // a ref read back from JSON
+			ref = strconv.FormatInt(int64(f), 10)
+		}
+		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, ref)
+		return err == nil && sc.byID[loc.ProjectID].canReadItems()
+	}
 }
 
 // ProjectEvents is a project's history.
 func (s *Service) ProjectEvents(ctx context.Context, a Actor, workspace, idOrKey string, q EventQuery) (EventPage, error) {
-	return s.history(ctx, q, func(tx Tx) (string, error) {
+	return s.history(ctx, q, func(tx Tx) (string, func(Event) bool, error) {
 		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return n.ID, nil
+		return n.ID, nil, nil
 	})
 }
 
-func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (string, error)) (EventPage, error) {
+// history pages through an entity's events; keep (when not nil) leaves out
+// events the reader may not see, after paging, so cursors stay on raw seqs.
+func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (string, func(Event) bool, error)) (EventPage, error) {
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
 		return EventPage{}, err
 	}
 	var out EventPage
 	err = s.store.View(ctx, func(tx Tx) error {
-		id, err := find(tx)
+		id, keep, err := find(tx)
 		if err != nil {
 			return err
 		}
@@ -72,7 +98,12 @@ func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (stri
 			out.Page.HasMore = true
 			out.Page.NextCursor = encodeCursor("events", filter, cursorKey{Seq: evs[limit-1].Seq})
 		}
-		out.Items = evs
+		out.Items = []Event{}
+		for _, e := range evs {
+			if keep == nil || keep(e) {
+				out.Items = append(out.Items, e)
+			}
+		}
 		return nil
 	})
 	return out, err

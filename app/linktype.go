@@ -148,6 +148,9 @@ func (s *Service) RemoveLinkType(ctx context.Context, a Actor, id string) error 
 		if err := vocabEntry(ctx, tx, a, lt.WorkspaceID, "link type"); err != nil {
 			return err
 		}
+		if lt.Key == "blocks" {
+			return Errorf(CodeLinkTypeInUse, "readiness and blocking read the blocks link type; it stays")
+		}
 		n, err := tx.LinkTypeUses(ctx, id)
 		if err != nil {
 			return err

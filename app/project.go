@@ -63,9 +63,10 @@ type projectTx interface {
 
 // ProjectMember grants sight of a project; it carries no role.
 type ProjectMember struct {
-	ProjectID string
-	User      User
-	CreatedAt time.Time
+	ProjectID  string
+	ProjectKey string
+	User       User
+	CreatedAt  time.Time
 }
 
 // ProjectCreate is POST /v1/projects.
@@ -261,21 +262,33 @@ func (s *Service) ProjectGet(ctx context.Context, a Actor, workspace, idOrKey st
 // findProject resolves a project by id (in whatever workspace holds it) or
 // by key (in the workspace named, or the only one).
 func findProject(ctx context.Context, tx Tx, a Actor, workspace, idOrKey string) (*scope, *projectNode, error) {
-	if workspace == "" {
-		if _, err := uuid.Parse(idOrKey); err == nil {
-			p, err := tx.ProjectByID(ctx, idOrKey)
-			if err != nil {
-				return nil, nil, NotFound("project")
-			}
-			workspace = p.WorkspaceID
-		}
-	}
-	sc, err := inWorkspace(ctx, tx, a, workspace)
+	sc, err := projectWorkspace(ctx, tx, a, workspace, idOrKey)
 	if err != nil {
 		return nil, nil, err
 	}
 	n, err := sc.project(idOrKey)
 	return sc, n, err
+}
+
+// projectWorkspace opens the scope a project reference is resolved in: the
+// workspace holding the project when it is named by id, else the one named
+// (or the only one).
+func projectWorkspace(ctx context.Context, tx Tx, a Actor, workspace, idOrKey string) (*scope, error) {
+	if workspace == "" {
+		if _, err := uuid.Parse(idOrKey); err == nil {
+			p, err := tx.ProjectByID(ctx, idOrKey)
+			if err != nil {
+				return nil, NotFound("project")
+			}
+			workspace = p.WorkspaceID
+		}
+	}
+	sc, err := inWorkspace(ctx, tx, a, workspace)
+	if CodeOf(err) == CodeNotFound && workspace != "" {
+		// An id in a workspace the caller cannot reach answers like an unknown id.
+		return nil, NotFound("project")
+	}
+	return sc, err
 }
 
 // UpdateProject changes a project's title, description, visibility, status,
@@ -295,6 +308,9 @@ func (s *Service) UpdateProject(ctx context.Context, a Actor, workspace, idOrKey
 		}
 		if err := checkVersion(in.ExpectedVersion, n.Version); err != nil {
 			return err
+		}
+		if n.IsInbox && in.Visibility.Set && in.Visibility.Value != "public" {
+			return Errorf(CodeInboxProtected, "the inbox is where everyone's unfiled work lands; it stays public")
 		}
 		p := n.Project
 		changes, err := applyProjectUpdate(ctx, tx, &p, in)
@@ -368,6 +384,9 @@ func applyProjectUpdate(ctx context.Context, tx Tx, p *Project, in ProjectUpdate
 		}
 	}
 	if in.Settings.Set {
+		if in.Settings.Null {
+			clear(p.Settings)
+		}
 		mergeSettings(p.Settings, in.Settings.Value)
 		changes["settings"] = in.Settings.Value
 	}
@@ -418,6 +437,10 @@ func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) e
 		}
 		n.ParentID = ""
 		return nil
+	}
+	if n.IsInbox {
+		// Under another project, trashing that project would take the inbox with it.
+		return Errorf(CodeInboxProtected, "the inbox stays at the top level; it cannot be moved under another project")
 	}
 	par, err := sc.project(parent.Value)
 	if err != nil {
@@ -484,15 +507,7 @@ func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey
 func (s *Service) RestoreProject(ctx context.Context, a Actor, workspace, idOrKey string) (ProjectView, error) {
 	var out ProjectView
 	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
-		w, err := acc.pick(workspace)
-		if err != nil {
-			return err
-		}
-		sc, err := scopeOf(ctx, tx, acc, w)
+		sc, err := projectWorkspace(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
 			return err
 		}

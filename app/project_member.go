@@ -23,6 +23,9 @@ func (s *Service) ProjectMembers(ctx context.Context, a Actor, workspace, idOrKe
 			return err
 		}
 		out, err = tx.ProjectMembers(ctx, n.ID)
+		for i := range out {
+			out[i].ProjectKey = n.Key
+		}
 		return err
 	})
 	return out, err
@@ -55,7 +58,7 @@ func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey,
 			}
 			return err
 		}
-		out = ProjectMember{ProjectID: n.ID, User: u, CreatedAt: tx.Now()}
+		out = ProjectMember{ProjectID: n.ID, ProjectKey: n.Key, User: u, CreatedAt: tx.Now()}
 		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.shared",
 			SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username}})
 	})
@@ -86,10 +89,12 @@ func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKe
 		switch {
 		case found == nil:
 			return NotFound("project member")
+		case len(ms) == 1:
+			// Checked before the owner's row: the owner always holds a row,
+			// so the other order would leave this refusal unreachable.
+			return Errorf(CodeLastProjectMember, "%s is the last member row of %s", found.User.Username, n.Path)
 		case found.User.ID == n.OwnerID:
 			return Errorf(CodeProjectOwnerRow, "%s owns %s; the owner's row cannot be removed", found.User.Username, n.Path)
-		case len(ms) == 1:
-			return Errorf(CodeLastProjectMember, "%s is the last member row of %s", found.User.Username, n.Path)
 		}
 		if err := tx.DeleteProjectMember(ctx, n.ID, found.User.ID); err != nil {
 			return err

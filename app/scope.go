@@ -62,42 +62,35 @@ type ProjectRole struct {
 	Role      string
 }
 
+// ScopeProject is a project of a workspace as it bears on one account's
+// scope: whether the account is a member of it and the role of its own, if
+// any, the account holds there.
+type ScopeProject struct {
+	Project
+	Member bool
+	Role   string
+}
+
 type scopeTx interface {
-	// WorkspaceProjects lists every project of a workspace, trashed ones too.
-	WorkspaceProjects(ctx context.Context, workspaceID string) ([]Project, error)
-	// ProjectSight lists the projects of a workspace the account is a member of.
-	ProjectSight(ctx context.Context, workspaceID, userID string) ([]string, error)
-	// ProjectRolesOf lists the account's project roles in a workspace.
-	ProjectRolesOf(ctx context.Context, workspaceID, userID string) ([]ProjectRole, error)
+	// ScopeProjects lists every project of a workspace, trashed ones too,
+	// each with the account's membership and own role there, in one query.
+	ScopeProjects(ctx context.Context, workspaceID, userID string) ([]ScopeProject, error)
 }
 
 // scopeOf resolves the caller's scope in a reachable workspace.
 func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error) {
-	ps, err := tx.WorkspaceProjects(ctx, w.Workspace.ID)
-	if err != nil {
-		return nil, err
-	}
 	userID := acc.actor.User.ID
-	sight, err := tx.ProjectSight(ctx, w.Workspace.ID, userID)
-	if err != nil {
-		return nil, err
-	}
-	roles, err := tx.ProjectRolesOf(ctx, w.Workspace.ID, userID)
+	ps, err := tx.ScopeProjects(ctx, w.Workspace.ID, userID)
 	if err != nil {
 		return nil, err
 	}
 	sc := &scope{acc: acc, ws: w, byID: map[string]*projectNode{}, byKey: map[string]*projectNode{}}
-	for _, p := range ps {
-		n := &projectNode{Project: p}
-		sc.byID[p.ID], sc.byKey[p.Key] = n, n
-	}
 	ownRole := map[string]string{}
-	for _, r := range roles {
-		ownRole[r.ProjectID] = r.Role
-	}
-	for _, id := range sight {
-		if n := sc.byID[id]; n != nil {
-			n.member = true
+	for _, p := range ps {
+		n := &projectNode{Project: p.Project, member: p.Member}
+		sc.byID[p.ID], sc.byKey[p.Key] = n, n
+		if p.Role != "" {
+			ownRole[p.ID] = p.Role
 		}
 	}
 	var roots []*projectNode

@@ -18,6 +18,18 @@ type Store interface {
 	Backups(ctx context.Context) ([]Backup, error)
 	// SchemaRevision names the newest migration applied.
 	SchemaRevision() string
+	// Credential reads, in one statement, what checking a secret with this
+	// prefix needs.
+	Credential(ctx context.Context, prefix string) (CredentialCheck, error)
+}
+
+// CredentialCheck is a credential, its account, whether everyone up the
+// account's chain of responsibility is active, and the store's clock.
+type CredentialCheck struct {
+	Token       Token
+	User        User
+	ChainActive bool
+	Now         time.Time
 }
 
 // Tx is what one transaction can do. Each entity states its part in its own

@@ -102,7 +102,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 		if len(tags) > n {
 			tags = tags[:n]
 			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("tags", w.Workspace.ID, cursorKey{ID: strings.ToLower(tags[n-1].Name)})
+			out.Page.NextCursor = encodeCursor("tags", w.Workspace.ID, cursorKey{ID: tags[n-1].Name})
 		}
 		out.Items = tags
 		if total {

@@ -89,6 +89,9 @@ type taskTx interface {
 	TaskSubtree(ctx context.Context, id string) ([]string, error)
 	// MoveTasks refiles tasks into a project.
 	MoveTasks(ctx context.Context, ids []string, projectID string, now time.Time) error
+	// SetTasksDeleted moves the tasks among ids whose deleted_at is from
+	// (nil: live) to deleted_at = to, returning the ids it changed.
+	SetTasksDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error)
 	InsertVerification(ctx context.Context, v *Verification) error
 	Verifications(ctx context.Context, taskID string) ([]Verification, error)
 }

@@ -19,6 +19,7 @@ type TaskQuery struct {
 
 	IDs         []string
 	Deleted     *bool // nil or false: live only; true: the trash only
+	AnyState    *bool // true: live and trashed alike (Deleted is ignored)
 	ProjectIDs  []string
 	StatusIDs   []string
 	Categories  []string
@@ -163,6 +164,10 @@ func (q TaskListQuery) validate() error {
 	}
 	if q.Subtree && q.Parent == "" {
 		errs = append(errs, Invalidf("query.subtree", "subtree needs parent"))
+	}
+	if q.GroupBy != "" && q.Cursor != "" {
+		// Ignoring it would answer the first page again, for ever.
+		errs = append(errs, Invalidf("query.cursor", "a grouped listing starts over; continue one group with status_category=<its key> and its next_cursor"))
 	}
 	return joinErrors(errs...)
 }
@@ -335,7 +340,13 @@ func taskSortKey(t Task, field string) any {
 	case "priority_score":
 		return t.PriorityScore
 	case "title":
-		return strings.ToLower(t.Title)
+		// The same key as the store's lower(title): SQLite folds ASCII only.
+		return strings.Map(func(r rune) rune {
+			if 'A' <= r && r <= 'Z' {
+				return r + 'a' - 'A'
+			}
+			return r
+		}, t.Title)
 	case "status":
 		return int64(t.Status.Position)
 	}
@@ -366,12 +377,18 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		}
 	}
 	var err error
+	finishedStatus := false
 	if in.Status != "" {
 		id, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, "query.status")
 		if err != nil {
 			return q, err
 		}
+		st, err := tx.StatusByID(ctx, id)
+		if err != nil {
+			return q, err
+		}
 		q.StatusIDs = []string{id}
+		finishedStatus = st.Category == CategoryDone || st.Category == CategoryCancelled
 	}
 	if in.Type != "" {
 		id, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
@@ -383,7 +400,9 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	if in.StatusCategory != "" {
 		q.Categories = []string{in.StatusCategory}
 	}
-	finishedNamed := in.StatusCategory == CategoryDone || in.StatusCategory == CategoryCancelled
+	// Naming a finished category, or a status in one, reaches finished work
+	// without include_completed.
+	finishedNamed := in.StatusCategory == CategoryDone || in.StatusCategory == CategoryCancelled || finishedStatus
 	q.OpenOnly = !finishedNamed && (in.IncludeCompleted == nil || !*in.IncludeCompleted) && !in.Deleted
 	if in.Ready {
 		q.OpenOnly = true

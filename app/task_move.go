@@ -64,6 +64,9 @@ func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project
 		if err := tx.MoveTasks(ctx, sub, target.ID, tx.Now()); err != nil {
 			return err
 		}
+		if err := recordAlong(ctx, tx, sc, sub[1:], "task.moved", t.Ref, map[string]any{"project": target.Key}); err != nil {
+			return err
+		}
 		t.ProjectID = target.ID
 	}
 	return nil
@@ -104,8 +107,19 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 			return err
 		}
 		now := tx.Now()
+		sub, err := tx.TaskSubtree(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		under, err := tx.SetTasksDeleted(ctx, sub[1:], nil, &now, now)
+		if err != nil {
+			return err
+		}
+		if err := recordAlong(ctx, tx, sc, under, "task.deleted", t.Ref, nil); err != nil {
+			return err
+		}
 		t.DeletedAt = &now
-		if err := saveTask(ctx, tx, a, &t, "task.deleted", nil); err != nil {
+		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": len(under)}); err != nil {
 			return err
 		}
 		out, err = readTrashedTask(ctx, tx, sc, t.ID)
@@ -133,8 +147,20 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		if err != nil {
 			return err
 		}
+		sub, err := tx.TaskSubtree(ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		// What was trashed with it (the same instant) comes back with it.
+		under, err := tx.SetTasksDeleted(ctx, sub[1:], t.DeletedAt, nil, tx.Now())
+		if err != nil {
+			return err
+		}
+		if err := recordAlong(ctx, tx, sc, under, "task.restored", t.Ref, nil); err != nil {
+			return err
+		}
 		t.DeletedAt = nil
-		if err := saveTask(ctx, tx, a, &t, "task.restored", nil); err != nil {
+		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": len(under)}); err != nil {
 			return err
 		}
 		out, err = readTask(ctx, tx, sc, t.ID)
@@ -183,7 +209,6 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 			return err
 		}
 		if len(changes) > 0 {
-			t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
 			if err := saveTask(ctx, tx, a, &t, "task.completed", changes); err != nil {
 				return err
 			}
@@ -192,4 +217,30 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 		return err
 	})
 	return out, err
+}
+
+// recordAlong records one event for each task changed along with another
+// (the subtasks of a task moved, trashed or restored), naming the task the
+// change was made on.
+func recordAlong(ctx context.Context, tx Tx, sc *scope, ids []string, action string, via int64, changes map[string]any) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	all := true
+	ts, err := tx.Tasks(ctx, sc.taskQuery(TaskQuery{IDs: ids, AnyState: &all}))
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		c := map[string]any{"with": via}
+		for k, v := range changes {
+			c[k] = v
+		}
+		ref := t.Ref
+		if err := record(ctx, tx, sc.acc.actor, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: action,
+			ItemRef: &ref, ItemTitle: t.Title, Changes: c}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

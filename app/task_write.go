@@ -140,9 +140,9 @@ func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, chang
 func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate) (map[string]any, error) {
 	changes := map[string]any{}
 	content := false
-	if in.Title.Set && in.Title.Value != t.Title {
-		changes["title"] = map[string]any{"from": t.Title, "to": in.Title.Value}
-		t.Title, content = strings.TrimSpace(in.Title.Value), true
+	if title := strings.TrimSpace(in.Title.Value); in.Title.Set && title != t.Title {
+		changes["title"] = map[string]any{"from": t.Title, "to": title}
+		t.Title, content = title, true
 	}
 	if in.Description.Set && in.Description.Value != t.Description {
 		changes["description"] = map[string]any{"from": t.Description, "to": in.Description.Value}
@@ -242,6 +242,10 @@ func setTaskStatus(ctx context.Context, tx Tx, t *Task, key string, changes map[
 		t.CompletedAt = &now
 	case !finished:
 		t.CompletedAt = nil
+	}
+	if finished {
+		// Finished work is held by nobody.
+		t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
 	}
 	t.StatusID, t.Status = id, st
 	return nil

@@ -359,7 +359,20 @@ func projectForScope(ctx context.Context, tx Tx, acc *access, pin, ref string) (
 		if err != nil || p.DeletedAt != nil {
 			return Project{}, NotFound("project")
 		}
-		if _, ok := acc.workspaces[p.WorkspaceID]; !ok && !acc.actor.system {
+		if acc.actor.system {
+			return p, nil
+		}
+		w, ok := acc.workspaces[p.WorkspaceID]
+		if !ok {
+			return Project{}, NotFound("project")
+		}
+		// A private project the account has no sight of answers like one
+		// that does not exist (the credential's own narrowing is checked later).
+		sc, err := scopeOf(ctx, tx, acc, w)
+		if err != nil {
+			return Project{}, err
+		}
+		if n := sc.byID[p.ID]; n == nil || n.trashed || !n.sight {
 			return Project{}, NotFound("project")
 		}
 		return p, nil

@@ -39,8 +39,6 @@ type userTx interface {
 	CountUsers(ctx context.Context, f UserFilter) (int, error)
 	// ActiveAdministrators counts active people who are administrators.
 	ActiveAdministrators(ctx context.Context) (int, error)
-	// ChainActive reports whether the account and everyone it answers to are active.
-	ChainActive(ctx context.Context, id string) (bool, error)
 	// AnswersToChain lists the ids an account answers to, nearest first.
 	AnswersToChain(ctx context.Context, id string) ([]string, error)
 }

@@ -37,8 +37,14 @@ func (r projectRow) project() app.Project {
 		StatusID: r.StatusID, Colour: r.Colour.String, CreatedBy: r.CreatedBy.String, CreatedAt: parseTime(r.CreatedAt),
 		UpdatedAt: parseTime(r.UpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt), ArchivedAt: parseTimePtr(r.ArchivedAt),
 		Version: r.Version, Settings: map[string]any{}, HiddenStatuses: []string{}}
-	_ = json.Unmarshal([]byte(r.Settings), &p.Settings)
-	_ = json.Unmarshal([]byte(r.HiddenStatuses), &p.HiddenStatuses)
+	// Most projects hold neither settings nor hidden statuses; skip the
+	// decoder for the empty documents (scopes read every project).
+	if r.Settings != "{}" {
+		_ = json.Unmarshal([]byte(r.Settings), &p.Settings)
+	}
+	if r.HiddenStatuses != "[]" {
+		_ = json.Unmarshal([]byte(r.HiddenStatuses), &p.HiddenStatuses)
+	}
 	return p
 }
 
@@ -102,17 +108,34 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 	return t.getProject(ctx, "workspace_id = ? AND key = ?", workspaceID, key)
 }
 
-// WorkspaceProjects lists every project of a workspace, trashed ones too.
-func (t *Tx) WorkspaceProjects(ctx context.Context, workspaceID string) ([]app.Project, error) {
-	var rows []projectRow
-	if err := t.tx.SelectContext(ctx, &rows, projectSelect+" WHERE workspace_id = ?", workspaceID); err != nil {
+// ScopeProjects lists every project of a workspace, trashed ones too, each
+// with the account's membership and own role there. Every scoped request
+// runs it, so it scans by hand rather than through sqlx's reflection.
+func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT p.id, p.workspace_id, p.key, p.title, p.description, p.parent_id,
+		p.visibility, p.is_inbox, p.owner_id, p.status_id, p.colour, p.settings, p.hidden_statuses, p.created_by, p.created_at,
+		p.updated_at, p.deleted_at, p.archived_at, p.version, m.user_id IS NOT NULL AS member, r.role AS own_role
+		FROM projects p
+		LEFT JOIN project_members m ON m.project_id = p.id AND m.user_id = ?
+		LEFT JOIN project_roles r ON r.project_id = p.id AND r.user_id = ?
+		WHERE p.workspace_id = ?`, userID, userID, workspaceID)
+	if err != nil {
 		return nil, mapErr(err)
 	}
-	out := make([]app.Project, len(rows))
-	for i, r := range rows {
-		out[i] = r.project()
+	defer rows.Close()
+	var out []app.ScopeProject
+	for rows.Next() {
+		var r projectRow
+		var member bool
+		var role sql.NullString
+		if err := rows.Scan(&r.ID, &r.WorkspaceID, &r.Key, &r.Title, &r.Description, &r.ParentID, &r.Visibility, &r.IsInbox,
+			&r.OwnerID, &r.StatusID, &r.Colour, &r.Settings, &r.HiddenStatuses, &r.CreatedBy, &r.CreatedAt, &r.UpdatedAt,
+			&r.DeletedAt, &r.ArchivedAt, &r.Version, &member, &role); err != nil {
+			return nil, mapErr(err)
+		}
+		out = append(out, app.ScopeProject{Project: r.project(), Member: member, Role: role.String})
 	}
-	return out, nil
+	return out, mapErr(rows.Err())
 }
 
 // ProjectAncestors lists the ids above a project, nearest first.
@@ -130,30 +153,6 @@ func (t *Tx) SetProjectsDeleted(ctx context.Context, ids []string, at *time.Time
 	_, err := t.tx.ExecContext(ctx, `UPDATE projects SET deleted_at = ?, updated_at = ?, version = version + 1
 		WHERE id IN (SELECT value FROM json_each(?))`, fmtTimePtr(at), fmtTime(now), jsonText(ids))
 	return mapErr(err)
-}
-
-// ProjectSight lists the projects of a workspace the account is a member of.
-func (t *Tx) ProjectSight(ctx context.Context, workspaceID, userID string) ([]string, error) {
-	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `SELECT m.project_id FROM project_members m JOIN projects p ON p.id = m.project_id
-		WHERE m.user_id = ? AND p.workspace_id = ?`, userID, workspaceID)
-	return ids, mapErr(err)
-}
-
-// ProjectRolesOf lists an account's project roles in a workspace.
-func (t *Tx) ProjectRolesOf(ctx context.Context, workspaceID, userID string) ([]app.ProjectRole, error) {
-	var rows []struct {
-		ProjectID string `db:"project_id"`
-		UserID    string `db:"user_id"`
-		Role      string `db:"role"`
-	}
-	err := t.tx.SelectContext(ctx, &rows, `SELECT r.project_id, r.user_id, r.role FROM project_roles r
-		JOIN projects p ON p.id = r.project_id WHERE r.user_id = ? AND p.workspace_id = ?`, userID, workspaceID)
-	out := make([]app.ProjectRole, len(rows))
-	for i, r := range rows {
-		out[i] = app.ProjectRole{ProjectID: r.ProjectID, UserID: r.UserID, Role: r.Role}
-	}
-	return out, mapErr(err)
 }
 
 // ProjectRoles lists the roles held in one project.

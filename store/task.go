@@ -246,3 +246,13 @@ func (t *Tx) Verifications(ctx context.Context, taskID string) ([]app.Verificati
 	}
 	return out, mapErr(err)
 }
+
+// SetTasksDeleted moves the tasks among ids whose deleted_at is from (nil:
+// live ones) to deleted_at = to, and returns the ids it changed.
+func (t *Tx) SetTasksDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error) {
+	var changed []string
+	err := t.tx.SelectContext(ctx, &changed, `UPDATE tasks SET deleted_at = ?, updated_at = ?, version = version + 1
+		WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS ? RETURNING id`,
+		fmtTimePtr(to), fmtTime(now), jsonText(ids), fmtTimePtr(from))
+	return changed, mapErr(err)
+}

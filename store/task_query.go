@@ -10,13 +10,14 @@ import (
 
 // blockedBy and blocks test for an open, live, readable task at the other
 // end of a "blocks" link. Only what the reader may see counts: a blocker in
-// a project the reader cannot see is not reported, not even as a flag.
+// a project the reader cannot see is not reported, not even as a flag. A
+// finished task blocks nothing, so blocking also needs t itself open.
 const (
 	blockedExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
 		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
 		AND b.project_id IN readable)`
 	blockingExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
-		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		WHERE l.source_id = t.id AND t.completed_at IS NULL AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
 		AND b.project_id IN readable)`
 )
 
@@ -87,11 +88,20 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		where = append(where, cond)
 		args = append(args, a...)
 	}
-	add("t.workspace_id = ?", q.WorkspaceID)
-	add("t.project_id IN readable")
-	if q.Deleted != nil && *q.Deleted {
-		add("t.deleted_at IS NOT NULL")
+	if q.IDs != nil {
+		// Reading by id: the id index must drive. Without statistics the
+		// planner prefers the workspace index, which scans every task of the
+		// workspace; the unary + keeps the term off any index.
+		add("+t.workspace_id = ?", q.WorkspaceID)
 	} else {
+		add("t.workspace_id = ?", q.WorkspaceID)
+	}
+	add("t.project_id IN readable")
+	switch {
+	case q.AnyState != nil && *q.AnyState:
+	case q.Deleted != nil && *q.Deleted:
+		add("t.deleted_at IS NOT NULL")
+	default:
 		add("t.deleted_at IS NULL")
 	}
 	if q.IDs != nil {

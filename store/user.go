@@ -142,15 +142,6 @@ const upChain = `WITH RECURSIVE up(id, next, active, depth) AS (
 	SELECT id, answers_to, active, 0 FROM users WHERE id = ?
 	UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64) `
 
-// ChainActive reports whether the account and everyone above it are active.
-func (t *Tx) ChainActive(ctx context.Context, id string) (bool, error) {
-	var n sql.NullInt64
-	if err := t.tx.GetContext(ctx, &n, upChain+"SELECT min(active) FROM up", id); err != nil {
-		return false, mapErr(err)
-	}
-	return n.Valid && n.Int64 == 1, nil
-}
-
 // AnswersToChain lists the ids above an account, nearest first.
 func (t *Tx) AnswersToChain(ctx context.Context, id string) ([]string, error) {
 	var ids []string

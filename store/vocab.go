@@ -250,11 +250,12 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 	return mapErr(err)
 }
 
-// TagPage lists tags by lower-cased name after the given one.
+// TagPage lists tags by lower-cased name after the given one; both sides
+// are lowered by SQLite so that the order and the cursor agree.
 func (t *Tx) TagPage(ctx context.Context, workspaceID, after string, limit int) ([]app.Tag, error) {
 	var rows []tagRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description FROM tags
-		WHERE workspace_id = ? AND lower(name) > ? ORDER BY lower(name) LIMIT ?`, workspaceID, after, limit)
+		WHERE workspace_id = ? AND lower(name) > lower(?) ORDER BY lower(name) LIMIT ?`, workspaceID, after, limit)
 	out := make([]app.Tag, len(rows))
 	for i, r := range rows {
 		out[i] = r.tag()

@@ -33,7 +33,7 @@ func newEventJSON(e app.Event) eventJSON {
 
 func eventQuery(r *http.Request) (app.EventQuery, *query, error) {
 	q := newQuery(r)
-	in := app.EventQuery{Limit: q.int("limit"), Cursor: q.str("cursor")}
+	in := app.EventQuery{Limit: q.limit(), Cursor: q.str("cursor")}
 	switch q.str("order") {
 	case "", "-seq":
 	case "seq":

@@ -112,6 +112,19 @@ func (q *query) int(name string) int {
 	return n
 }
 
+// limit reads the listing limit: absent is 0 (the default page size);
+// present, it is at least 1.
+func (q *query) limit() int {
+	if q.str("limit") == "" {
+		return 0
+	}
+	n := q.int("limit")
+	if n < 1 && len(q.errs) == 0 {
+		q.errs = append(q.errs, app.Invalidf("query.limit", "limit is at least 1"))
+	}
+	return n
+}
+
 func (q *query) bool(name string) bool {
 	v := q.str(name)
 	if v == "" {

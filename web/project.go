@@ -183,7 +183,7 @@ func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a 
 	}
 	items := make([]projectMemberJSON, len(ms))
 	for i, m := range ms {
-		items[i] = projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: param(r, "project"), User: newUserJSON(m.User)}
+		items[i] = projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
 	}
 	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
 }
@@ -199,7 +199,7 @@ func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: param(r, "project"), User: newUserJSON(m.User)})
+	return writeJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
 }
 
 func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -18,7 +18,7 @@ type taskListJSON struct {
 	Items  any             `json:"items,omitempty"`
 	Page   *pageJSON       `json:"page,omitempty"`
 	Groups []taskGroupJSON `json:"groups,omitempty"`
-	Links  []pageLinkJSON  `json:"links,omitempty"`
+	Links  *[]pageLinkJSON `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
 }
 
 type taskGroupJSON struct {
@@ -59,7 +59,7 @@ func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
 		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.time("due_before"),
 		DueAfter: q.time("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
 		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
-		Limit: q.int("limit"), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
+		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
 		GroupLimit: q.int("group_limit")}
 	for _, inc := range strings.Split(q.str("include"), ",") {
 		switch strings.TrimSpace(inc) {
@@ -108,10 +108,11 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 	page := newPage(list.Page)
 	out.Page = &page
 	if in.IncludeLinks {
-		out.Links = []pageLinkJSON{}
+		links := []pageLinkJSON{}
 		for _, l := range list.Links {
-			out.Links = append(out.Links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
+			links = append(links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
 		}
+		out.Links = &links
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -60,7 +60,7 @@ func userLine(u userJSON) []string {
 
 func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := newQuery(r)
-	in := app.UserQuery{AnswersTo: q.str("answers_to"), Limit: q.int("limit"), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
+	in := app.UserQuery{AnswersTo: q.str("answers_to"), Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
 	if err := q.err(); err != nil {
 		return err
 	}

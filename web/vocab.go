@@ -116,7 +116,7 @@ func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a 
 
 func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := newQuery(r)
-	limit, cursor, total := q.int("limit"), q.str("cursor"), q.bool("include_total")
+	limit, cursor, total := q.limit(), q.str("cursor"), q.bool("include_total")
 	if err := q.err(); err != nil {
 		return err
 	}

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"tend/app"
+)
+
+// credentialSelect reads, in one statement, everything a token check needs:
+// the credential, its account, and whether the account and everyone it
+// answers to are active. A single statement runs in its own read snapshot,
+// so the check needs no explicit transaction.
+const credentialSelect = `SELECT t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, t.issued_by, t.issued_by_token,
+	t.scopes, t.workspace_id, t.project_scope, t.project_write_scope,
+	CASE WHEN t.project_scope IS NULL THEN NULL ELSE (SELECT json_group_array(p.key) FROM json_each(t.project_scope) j
+		JOIN projects p ON p.id = j.value) END AS project_scope_keys,
+	CASE WHEN t.project_write_scope IS NULL THEN NULL ELSE (SELECT json_group_array(p.key) FROM json_each(t.project_write_scope) j
+		JOIN projects p ON p.id = j.value) END AS project_write_scope_keys,
+	t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
+	u.seq AS u_seq, u.username, u.display_name, u.email, u.timezone, u.is_service_account, u.is_superuser, u.answers_to,
+	b.username AS answers_to_name,
+	u.active, u.deactivated_at, u.created_at AS u_created_at, u.updated_at AS u_updated_at, u.version AS u_version,
+	CASE WHEN u.answers_to IS NULL THEN u.active ELSE (WITH RECURSIVE up(id, next, active, depth) AS (
+		SELECT u.id, u.answers_to, u.active, 0
+		UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
+		SELECT min(active) FROM up) END AS chain_active
+	FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN users b ON b.id = u.answers_to WHERE t.prefix = ?`
+
+type credentialRow struct {
+	tokenRow
+	USeq             int64          `db:"u_seq"`
+	DisplayName      string         `db:"display_name"`
+	Email            string         `db:"email"`
+	Timezone         string         `db:"timezone"`
+	IsServiceAccount bool           `db:"is_service_account"`
+	IsSuperuser      bool           `db:"is_superuser"`
+	AnswersTo        sql.NullString `db:"answers_to"`
+	AnswersToName    sql.NullString `db:"answers_to_name"`
+	Active           bool           `db:"active"`
+	DeactivatedAt    sql.NullString `db:"deactivated_at"`
+	UCreatedAt       string         `db:"u_created_at"`
+	UUpdatedAt       string         `db:"u_updated_at"`
+	UVersion         int            `db:"u_version"`
+	ChainActive      sql.NullBool   `db:"chain_active"`
+}
+
+// Credential reads the credential with the given prefix, its account and
+// whether its chain of responsible accounts is active.
+func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialCheck, error) {
+	var r credentialRow
+	if err := db.read.GetContext(ctx, &r, credentialSelect, prefix); err != nil {
+		return app.CredentialCheck{}, mapErr(err)
+	}
+	u := app.User{ID: r.UserID, Seq: r.USeq, Username: r.Username, DisplayName: r.DisplayName, Email: r.Email, Timezone: r.Timezone,
+		IsServiceAccount: r.IsServiceAccount, IsSuperuser: r.IsSuperuser, AnswersToID: r.AnswersTo.String, AnswersTo: r.AnswersToName.String, Active: r.Active,
+		DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.UCreatedAt), UpdatedAt: parseTime(r.UUpdatedAt),
+		Version: r.UVersion}
+	return app.CredentialCheck{Token: r.token(), User: u, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool,
+		Now: db.Now().UTC().Truncate(time.Millisecond)}, nil
+}

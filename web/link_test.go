@@ -1,0 +1,216 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+)
+
+// tskLinks reads the links of a task as token sees them.
+func (e *env) tskLinks(token string, task map[string]any) []map[string]any {
+	e.t.Helper()
+	res := e.ok(http.StatusOK, http.MethodGet, tskPath(task, "links"), token, nil)
+	if page := res["page"].(map[string]any); page["has_more"] != false {
+		e.t.Fatalf("a record's links are returned whole: %v", page)
+	}
+	items := res["items"].([]any)
+	out := make([]map[string]any, len(items))
+	for i, it := range items {
+		out[i] = it.(map[string]any)
+	}
+	return out
+}
+
+// tskLink finds the link with id among links, or fails.
+func tskLink(t *testing.T, links []map[string]any, id any) map[string]any {
+	t.Helper()
+	for _, l := range links {
+		if l["id"] == id {
+			return l
+		}
+	}
+	t.Fatalf("link %v is not among %v", id, links)
+	return nil
+}
+
+// tskLinkWant checks a link as seen from one end.
+func tskLinkWant(t *testing.T, l map[string]any, direction, label, linkType string, other map[string]any) {
+	t.Helper()
+	o := l["other"].(map[string]any)
+	if l["direction"] != direction || l["label"] != label || l["link_type"] != linkType || o["ref"] != other["ref"] || o["id"] != other["id"] {
+		t.Fatalf("link %v, want %s %q (%s) to #%v", l, direction, label, linkType, other["ref"])
+	}
+	if o["entity_type"] != "task" || o["title"] != other["title"] {
+		t.Fatalf("the far end names the task: %v", o)
+	}
+	if _, ok := o["description"]; ok {
+		t.Fatalf("a link end carries no description: %v", o)
+	}
+}
+
+func TestTaskLinks(t *testing.T) {
+	e := newEnv(t)
+	a := e.tskCreate(e.admin, map[string]any{"title": "A"})
+	b := e.tskCreate(e.admin, map[string]any{"title": "B", "description": "secret plans"})
+	c := e.tskCreate(e.admin, map[string]any{"title": "C"})
+	d := e.tskCreate(e.admin, map[string]any{"title": "D"})
+
+	var blocks map[string]any
+	t.Run("one stored row seen from both ends", func(t *testing.T) {
+		blocks = e.ok(http.StatusCreated, http.MethodPost, tskPath(a, "links"), e.admin, map[string]any{"link_type": "blocks", "target": b["ref"]})
+		tskLinkWant(t, blocks, "outgoing", "blocks", "blocks", b)
+		if blocks["link_category"] != "sequencing" {
+			t.Fatalf("link_category %v", blocks["link_category"])
+		}
+		tskLinkWant(t, tskLink(t, e.tskLinks(e.admin, a), blocks["id"]), "outgoing", "blocks", "blocks", b)
+		tskLinkWant(t, tskLink(t, e.tskLinks(e.admin, b), blocks["id"]), "incoming", "is blocked by", "blocks", a)
+		if o := blocks["other"].(map[string]any); o["blocked"] != true || o["is_complete"] != false || o["status"] != "todo" {
+			t.Fatalf("the far end is resolved after the link: %v", o)
+		}
+	})
+	t.Run("incoming, by id", func(t *testing.T) {
+		in := e.ok(http.StatusCreated, http.MethodPost, tskPath(c, "links"), e.admin,
+			map[string]any{"direction": "incoming", "link_type": "blocks", "target": a["id"]})
+		tskLinkWant(t, in, "incoming", "is blocked by", "blocks", a)
+		tskLinkWant(t, tskLink(t, e.tskLinks(e.admin, a), in["id"]), "outgoing", "blocks", "blocks", c)
+		tskWant(t, e.tskGet(c), map[string]any{"blocked": true})
+		if n := len(e.tskLinks(e.admin, a)); n != 2 {
+			t.Fatalf("A has %d links, want 2", n)
+		}
+	})
+	t.Run("the same link twice is a conflict", func(t *testing.T) {
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(a, "links"), e.admin, map[string]any{"link_type": "blocks", "target": b["ref"]})
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(b, "links"), e.admin,
+			map[string]any{"direction": "incoming", "link_type": "blocks", "target": fmt.Sprint(a["ref"])})
+	})
+	t.Run("symmetric types read the same from both ends", func(t *testing.T) {
+		rel := e.ok(http.StatusCreated, http.MethodPost, tskPath(a, "links"), e.admin, map[string]any{"link_type": "relates_to", "target": d["ref"]})
+		tskLinkWant(t, rel, "outgoing", "relates to", "relates_to", d)
+		from := tskLink(t, e.tskLinks(e.admin, d), rel["id"])
+		tskLinkWant(t, from, "incoming", "relates to", "relates_to", a)
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(d, "links"), e.admin, map[string]any{"link_type": "relates_to", "target": a["ref"]})
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(a, "links"), e.admin,
+			map[string]any{"direction": "incoming", "link_type": "relates_to", "target": d["ref"]})
+		// Another type between the same two is a different link.
+		e.ok(http.StatusCreated, http.MethodPost, tskPath(d, "links"), e.admin, map[string]any{"link_type": "duplicates", "target": a["ref"]})
+	})
+	refusals := []struct {
+		name string
+		body any
+	}{
+		{"unknown link type", map[string]any{"link_type": "fixes", "target": b["ref"]}},
+		{"link type missing", map[string]any{"target": b["ref"]}},
+		{"target missing", map[string]any{"link_type": "blocks"}},
+		{"self link", map[string]any{"link_type": "precedes", "target": a["ref"]}},
+		{"self link by id", map[string]any{"link_type": "precedes", "target": a["id"]}},
+		{"no such target", map[string]any{"link_type": "blocks", "target": 9999}},
+		{"bad direction", map[string]any{"link_type": "blocks", "target": b["ref"], "direction": "sideways"}},
+		{"unknown target type", map[string]any{"link_type": "blocks", "target": b["ref"], "target_type": "comment"}},
+		{"unknown field", map[string]any{"link_type": "blocks", "target": b["ref"], "label": "x"}},
+	}
+	for _, r := range refusals {
+		t.Run("refused: "+r.name, func(t *testing.T) {
+			assertProblem(t, e.do(http.MethodPost, tskPath(a, "links"), e.admin, r.body), http.StatusUnprocessableEntity, "validation")
+		})
+	}
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/9999/links", e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/9999/links", e.admin, map[string]any{"link_type": "blocks", "target": a["ref"]})
+
+	t.Run("delete from either end", func(t *testing.T) {
+		before := len(e.tskLinks(e.admin, a))
+		r := e.do(http.MethodDelete, tskPath(b, "links", blocks["id"].(string)), e.admin, nil)
+		if r.Status != http.StatusNoContent || len(r.Body) != 0 {
+			t.Fatalf("DELETE link: %d %s, want 204 and no body", r.Status, r.Body)
+		}
+		for _, task := range []map[string]any{a, b} {
+			for _, l := range e.tskLinks(e.admin, task) {
+				if l["id"] == blocks["id"] {
+					t.Fatalf("a deleted link still shows on #%v", task["ref"])
+				}
+			}
+		}
+		if n := len(e.tskLinks(e.admin, a)); n != before-1 {
+			t.Fatalf("A has %d links, want %d", n, before-1)
+		}
+		tskWant(t, e.tskGet(b), map[string]any{"blocked": false})
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, tskPath(a, "links", blocks["id"].(string)), e.admin, nil)
+		// A link is removed through one of its own ends only.
+		rel := e.tskLinks(e.admin, d)[0]
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, tskPath(b, "links", rel["id"].(string)), e.admin, nil)
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, tskPath(a, "links", "not-a-uuid"), e.admin, nil)
+	})
+	t.Run("history", func(t *testing.T) {
+		evs := e.tskEvents(e.admin, b, "seq")
+		last := evs[len(evs)-1]
+		if last["action"] != "link.deleted" || last["subject_type"] != "link" || last["subject_id"] != blocks["id"] {
+			t.Fatalf("removing a link is recorded on the end it was removed from: %v", last)
+		}
+		var created bool
+		for _, ev := range e.tskEvents(e.admin, a, "seq") {
+			created = created || (ev["action"] == "link.created" && ev["subject_id"] == blocks["id"])
+		}
+		if !created {
+			t.Fatal("adding a link is recorded on the end it was added from")
+		}
+	})
+	t.Run("a trashed far end is not linked to", func(t *testing.T) {
+		gone := e.tskCreate(e.admin, map[string]any{"title": "Gone"})
+		e.ok(http.StatusCreated, http.MethodPost, tskPath(c, "links"), e.admin, map[string]any{"link_type": "precedes", "target": gone["ref"]})
+		n := len(e.tskLinks(e.admin, c))
+		e.ok(http.StatusOK, http.MethodDelete, tskPath(gone), e.admin, nil)
+		if got := len(e.tskLinks(e.admin, c)); got != n-1 {
+			t.Fatalf("a link to a trashed task still shows: %d links, want %d", got, n-1)
+		}
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(c, "links"), e.admin,
+			map[string]any{"link_type": "blocks", "target": gone["ref"]})
+	})
+}
+
+// TestTaskLinksUnseen: a task the caller cannot see is answered like one that
+// does not exist, and a link to it is never reported to that caller.
+func TestTaskLinksUnseen(t *testing.T) {
+	e := newEnv(t)
+	pat := e.person("pat")
+	e.join("pat", "member")
+	e.person("vic")
+	vic := e.issue(e.admin, map[string]any{"username": "vic"})["token"].(string)
+	e.join("vic", "viewer")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	hidden := e.tskCreate(e.admin, map[string]any{"title": "Hidden", "project": "secret"})
+	mine := e.tskCreate(pat, map[string]any{"title": "Mine"})
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, tskPath(hidden), pat, nil)
+
+	unseen := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(mine, "links"), pat,
+		map[string]any{"link_type": "blocks", "target": hidden["ref"]})
+	absent := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(mine, "links"), pat,
+		map[string]any{"link_type": "blocks", "target": 9999})
+	if fmt.Sprint(unseen["detail"].([]any)[0].(map[string]any)["loc"]) != fmt.Sprint(absent["detail"].([]any)[0].(map[string]any)["loc"]) ||
+		unseen["title"] != absent["title"] {
+		t.Fatalf("an unseen task answers like an absent one:\n%v\n%v", unseen, absent)
+	}
+	byID := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(mine, "links"), pat,
+		map[string]any{"link_type": "blocks", "target": hidden["id"]})
+	if fmt.Sprint(byID["detail"]) == "" {
+		t.Fatal(byID)
+	}
+
+	// The administrator sees both ends and links them; pat never learns of it.
+	l := e.ok(http.StatusCreated, http.MethodPost, tskPath(hidden, "links"), e.admin, map[string]any{"link_type": "blocks", "target": mine["ref"]})
+	tskLink(t, e.tskLinks(e.admin, mine), l["id"])
+	if ls := e.tskLinks(pat, mine); len(ls) != 0 {
+		t.Fatalf("a link to an unseen task is reported: %v", ls)
+	}
+	tskWant(t, e.tskGet(mine), map[string]any{"blocked": true})
+	tskWant(t, e.ok(http.StatusOK, http.MethodGet, tskPath(mine), pat, nil), map[string]any{"blocked": false})
+	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, tskPath(mine, "links", l["id"].(string)), pat, nil)
+
+	// A viewer reads links but may not add or remove them.
+	e.ok(http.StatusCreated, http.MethodPost, tskPath(mine, "links"), pat,
+		map[string]any{"link_type": "relates_to", "target": e.tskCreate(pat, map[string]any{"title": "Other"})["ref"]})
+	vl := e.tskLinks(vic, mine)
+	if len(vl) != 1 {
+		t.Fatalf("the viewer sees the one visible link: %v", vl)
+	}
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, tskPath(mine, "links"), vic, map[string]any{"link_type": "blocks", "target": 1})
+	e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, tskPath(mine, "links", vl[0]["id"].(string)), vic, nil)
+}

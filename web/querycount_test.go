@@ -1,0 +1,79 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"tend/app"
+)
+
+// TestTaskPageQueryCountFixed shows that a page of tasks is served by a
+// fixed number of statements whatever its size: no query per row. It counts
+// the statements the store runs (store.DB.QueryCount) while serving the same
+// listing at limit 1, 5 and 200 over 240 tasks that carry tags, subtasks,
+// assignees and blocks links, so every per-row field (tags, blocked,
+// blocking, subtask counts, parent ref, assignee) has something to find.
+func TestTaskPageQueryCountFixed(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	admin, err := e.svc.Authenticate(ctx, e.admin, "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"qa", "qb"} {
+		if _, err := e.svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: key, Title: key}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var refs []int64
+	for i := range 240 {
+		in := app.TaskCreate{Title: fmt.Sprintf("task %d", i), Project: []string{"qa", "qb"}[i%2],
+			Tags: []string{fmt.Sprintf("t%d", i%7), fmt.Sprintf("u%d", i%3)}}
+		if i%4 == 3 {
+			in.Project, in.Parent = "", app.FlexRef(strconv.FormatInt(refs[i-1], 10))
+		}
+		if i%5 == 0 {
+			in.Assignee = "me"
+		}
+		if i%9 == 0 {
+			in.Status = "done"
+		}
+		tk, err := e.svc.CreateTask(ctx, admin, "", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, tk.Ref)
+	}
+	for i := 0; i+7 < len(refs); i += 6 {
+		_, err := e.svc.AddTaskLink(ctx, admin, "", strconv.FormatInt(refs[i], 10),
+			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(refs[i+7], 10))})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A first request refreshes the credential's last use (one write a
+	// minute); nothing after it should.
+	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+
+	for _, query := range []string{"", "&include_completed=true", "&ready=true&to_act_on=true", "&include=links",
+		"&order=-priority_score,title", "&project=qa&include_total=true"} {
+		t.Run(query, func(t *testing.T) {
+			counts := map[int]int64{}
+			for _, limit := range []int{1, 5, 200} {
+				before := e.db.QueryCount()
+				page := e.ok(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks?limit=%d%s", limit, query), e.admin, nil)
+				counts[limit] = e.db.QueryCount() - before
+				if n := len(page["items"].([]any)); n < min(limit, 50) {
+					t.Fatalf("limit=%d answered only %d items; the comparison needs full pages", limit, n)
+				}
+			}
+			if counts[1] == 0 || counts[1] != counts[5] || counts[5] != counts[200] {
+				t.Fatalf("statements per page by limit: %v; want the same count for every size", counts)
+			}
+			t.Logf("%d statements per page, whatever its size", counts[200])
+		})
+	}
+}

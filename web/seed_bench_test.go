@@ -1,0 +1,428 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tend/app"
+	"tend/store"
+	"tend/web"
+)
+
+// The benchmarks in this file measure the API the way a client sees it:
+// over loopback through httptest, with a keep-alive client, against a
+// database seeded through the real Service. They only run with -bench; see
+// BENCHMARKS.md ("Projects and tasks") for the commands and the figures.
+//
+// The seeded database is built once per test binary (seeding takes about
+// two and a half minutes on a 2-core machine) and shared by every benchmark
+// here, the creates last; TestMain removes it.
+
+// Seed shape: the issue's "100,000 tasks in 50 projects with tags,
+// subtasks and 20,000 blocks links".
+const (
+	seedProjects = 50
+	seedTasks    = 100_000
+	seedBlocks   = 20_000
+	seedTags     = 40
+)
+
+// seeded is the shared benchmark instance.
+type seeded struct {
+	dir    string
+	db     *store.DB
+	svc    *app.Service
+	srv    *httptest.Server
+	client *http.Client
+	token  string
+	refs   []int64 // every task's ref
+	took   time.Duration
+}
+
+var (
+	seedOnce sync.Once
+	seedInst *seeded
+	seedErr  error
+)
+
+// TestMain runs the package's tests and benchmarks and then removes the
+// shared seeded database, if a benchmark built one.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if seedInst != nil {
+		seedInst.close()
+	}
+	os.Exit(code)
+}
+
+// seededEnv returns the shared seeded instance, building it on first use.
+func seededEnv(b *testing.B) *seeded {
+	b.Helper()
+	seedOnce.Do(func() { seedInst, seedErr = buildSeed() })
+	if seedErr != nil {
+		b.Fatal(seedErr)
+	}
+	return seedInst
+}
+
+func (s *seeded) close() {
+	s.srv.Close()
+	_ = s.db.Close()
+	_ = os.RemoveAll(s.dir)
+}
+
+// benchClient is a keep-alive client that keeps enough idle connections
+// for the concurrent benchmark (the default keeps two per host).
+func benchClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = 64
+	tr.MaxIdleConnsPerHost = 64
+	return &http.Client{Transport: tr, Timeout: 30 * time.Second}
+}
+
+// openBenchServer opens a fresh database in dir with a bootstrapped
+// instance behind an httptest server; the access log is formatted and
+// discarded, as a real server would format it.
+func openBenchServer(dir string) (*seeded, app.Actor, error) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"), store.Options{})
+	if err != nil {
+		return nil, app.Actor{}, err
+	}
+	svc := app.New(db, app.Options{Version: "bench"})
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		_ = db.Close()
+		return nil, app.Actor{}, err
+	}
+	admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
+	if err != nil {
+		_ = db.Close()
+		return nil, app.Actor{}, err
+	}
+	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	return &seeded{dir: dir, db: db, svc: svc, srv: srv, client: benchClient(), token: first.Token.Secret}, admin, nil
+}
+
+// buildSeed seeds a database through the Service: 50 projects (ten at the
+// top, four under each), a second member some work is assigned to, 40
+// tags, 100,000 tasks (a fifth of them subtasks; about a third finished;
+// 0-3 tags each; some with importance, urgency, due dates, assignees) and
+// 20,000 "blocks" links between random tasks of the same project.
+func buildSeed() (*seeded, error) {
+	dir, err := os.MkdirTemp("", "tend-bench-")
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	s, admin, err := openBenchServer(dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := seedData(context.Background(), s.svc, admin, &s.refs); err != nil {
+		s.close()
+		return nil, err
+	}
+	s.took = time.Since(start)
+	fmt.Fprintf(os.Stderr, "seeded %d tasks in %d projects with %d blocks links in %s\n",
+		seedTasks, seedProjects, seedBlocks, s.took.Round(100*time.Millisecond))
+	return s, nil
+}
+
+func seedData(ctx context.Context, svc *app.Service, admin app.Actor, refs *[]int64) error {
+	rng := rand.New(rand.NewPCG(1, 2))
+	if _, err := svc.CreateUser(ctx, admin, app.UserCreate{Username: "bob"}); err != nil {
+		return err
+	}
+	if _, err := svc.AddMember(ctx, admin, "default", app.Join{Username: "bob", Role: "member"}); err != nil {
+		return err
+	}
+	var projects []string
+	for i := range seedProjects {
+		in := app.ProjectCreate{Key: fmt.Sprintf("p%02d", i), Title: fmt.Sprintf("Project %d", i)}
+		if i >= 10 {
+			in.Parent = fmt.Sprintf("p%02d", (i-10)/4)
+		}
+		if _, err := svc.CreateProject(ctx, admin, "", in); err != nil {
+			return fmt.Errorf("project %s: %w", in.Key, err)
+		}
+		projects = append(projects, in.Key)
+	}
+	tags := make([]string, seedTags)
+	for i := range tags {
+		tags[i] = fmt.Sprintf("tag%02d", i)
+	}
+	statuses := []string{"todo", "todo", "todo", "todo", "todo", "todo", "in_progress", "done", "done", "cancelled"}
+	level := func() *int {
+		if rng.IntN(2) == 0 {
+			return nil
+		}
+		v := 1 + rng.IntN(5)
+		return &v
+	}
+	byProject := make([][]int64, len(projects))
+	base := time.Now().UTC().Truncate(time.Hour)
+	for i := range seedTasks {
+		pi := rng.IntN(len(projects))
+		in := app.TaskCreate{Title: fmt.Sprintf("Seeded task %d about %s", i, tags[rng.IntN(len(tags))]),
+			Status: statuses[rng.IntN(len(statuses))], Importance: level(), Urgency: level()}
+		if mine := byProject[pi]; len(mine) > 0 && rng.IntN(5) == 0 {
+			// A subtask of a recent task of the same project.
+			in.Parent = app.FlexRef(strconv.FormatInt(mine[len(mine)-1-rng.IntN(min(len(mine), 50))], 10))
+		} else {
+			in.Project = projects[pi]
+		}
+		for range rng.IntN(4) {
+			in.Tags = append(in.Tags, tags[rng.IntN(len(tags))])
+		}
+		if rng.IntN(10) < 3 {
+			due := base.Add(time.Duration(rng.IntN(60*24)-20*24) * time.Hour)
+			in.DueAt = &due
+		}
+		switch rng.IntN(10) {
+		case 0:
+			in.Assignee = "bob"
+		case 1:
+			in.Assignee = "me"
+		}
+		t, err := svc.CreateTask(ctx, admin, "", in)
+		if err != nil {
+			return fmt.Errorf("task %d: %w", i, err)
+		}
+		byProject[pi] = append(byProject[pi], t.Ref)
+		*refs = append(*refs, t.Ref)
+	}
+	for made := 0; made < seedBlocks; {
+		mine := byProject[rng.IntN(len(byProject))]
+		src, dst := mine[rng.IntN(len(mine))], mine[rng.IntN(len(mine))]
+		if src == dst {
+			continue
+		}
+		_, err := svc.AddTaskLink(ctx, admin, "", strconv.FormatInt(src, 10),
+			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(dst, 10))})
+		if app.CodeOf(err) == app.CodeConflict {
+			continue // that pair is linked already
+		}
+		if err != nil {
+			return fmt.Errorf("link %d: %w", made, err)
+		}
+		made++
+	}
+	return nil
+}
+
+// latencies collects per-request durations and reports percentiles.
+type latencies []time.Duration
+
+func (l latencies) pct(p float64) float64 {
+	if len(l) == 0 {
+		return 0
+	}
+	s := slices.Clone(l)
+	slices.Sort(s)
+	i := int(float64(len(s)-1) * p)
+	return float64(s[i]) / float64(time.Millisecond)
+}
+
+func (l latencies) report(b *testing.B) {
+	b.ReportMetric(l.pct(0.50), "p50-ms")
+	b.ReportMetric(l.pct(0.99), "p99-ms")
+}
+
+// get sends an authenticated GET and answers the body and how long the
+// exchange took, from sending the request to reading the last byte of the
+// answer; any status but 200 fails the benchmark.
+func (s *seeded) get(b *testing.B, path string) ([]byte, time.Duration) {
+	req, err := http.NewRequest(http.MethodGet, s.srv.URL+path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	t0 := time.Now()
+	res, err := s.client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(res.Body)
+	took := time.Since(t0)
+	res.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d %s", path, res.StatusCode, body)
+	}
+	return body, took
+}
+
+// post sends an authenticated POST of body and answers the status; the
+// response body is read and dropped so the connection is reused.
+func post(client *http.Client, url, token string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_, err = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, err
+}
+
+// BenchmarkSeededTaskGet is GET /v1/tasks/{ref} for random refs.
+func BenchmarkSeededTaskGet(b *testing.B) {
+	s := seededEnv(b)
+	rng := rand.New(rand.NewPCG(3, 4))
+	lat := make(latencies, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		ref := s.refs[rng.IntN(len(s.refs))]
+		_, took := s.get(b, "/v1/tasks/"+strconv.FormatInt(ref, 10))
+		lat = append(lat, took)
+	}
+	b.StopTimer()
+	lat.report(b)
+}
+
+type pageAnswer struct {
+	Items []json.RawMessage `json:"items"`
+	Page  struct {
+		HasMore    bool   `json:"has_more"`
+		NextCursor string `json:"next_cursor"`
+	} `json:"page"`
+}
+
+// walkPages reads pages of 50 from query, following next_cursor to the end
+// and starting again, and reports the per-page latencies.
+func walkPages(b *testing.B, query string) {
+	s := seededEnv(b)
+	lat := make(latencies, 0, b.N)
+	cursor := ""
+	b.ResetTimer()
+	for range b.N {
+		path := "/v1/tasks?" + query
+		if cursor != "" {
+			path += "&cursor=" + url.QueryEscape(cursor)
+		}
+		body, took := s.get(b, path)
+		lat = append(lat, took)
+		var page pageAnswer
+		if err := json.Unmarshal(body, &page); err != nil {
+			b.Fatal(err)
+		}
+		if len(page.Items) == 0 && page.Page.HasMore {
+			b.Fatalf("an empty page says there is more: %s", path)
+		}
+		cursor = page.Page.NextCursor
+	}
+	b.StopTimer()
+	lat.report(b)
+}
+
+// BenchmarkSeededTaskPage is GET /v1/tasks?limit=50 in the default order,
+// walking the pages through the cursor.
+func BenchmarkSeededTaskPage(b *testing.B) { walkPages(b, "limit=50") }
+
+// BenchmarkSeededTaskReadyToActOn is the agent's question, "what can I
+// pick up?": GET /v1/tasks?ready=true&to_act_on=true&limit=50, walked too.
+func BenchmarkSeededTaskReadyToActOn(b *testing.B) {
+	walkPages(b, "ready=true&to_act_on=true&limit=50")
+}
+
+// createBody is a typical create: a title, a project and two tags.
+func createBody(i int) []byte {
+	body, _ := json.Marshal(map[string]any{"title": fmt.Sprintf("Benchmark task %d", i), "project": fmt.Sprintf("p%02d", i%seedProjects),
+		"tags": []string{"bench", fmt.Sprintf("tag%02d", i%seedTags)}})
+	return body
+}
+
+// BenchmarkSeededCreateSequential is one client POSTing /v1/tasks, one
+// request at a time, into the seeded database.
+func BenchmarkSeededCreateSequential(b *testing.B) {
+	s := seededEnv(b)
+	lat := make(latencies, 0, b.N)
+	bodies := make([][]byte, b.N)
+	for i := range bodies {
+		bodies[i] = createBody(i)
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for i := range b.N {
+		t0 := time.Now()
+		status, err := post(s.client, s.srv.URL+"/v1/tasks", s.token, bodies[i])
+		if err != nil || status != http.StatusCreated {
+			b.Fatalf("create %d: %d %v", i, status, err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	took := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/took.Seconds(), "creates/s")
+	lat.report(b)
+}
+
+// BenchmarkSeededCreateConcurrent8 is eight clients POSTing /v1/tasks at
+// once into the seeded database; every request must succeed.
+func BenchmarkSeededCreateConcurrent8(b *testing.B) {
+	const writers = 8
+	s := seededEnv(b)
+	bodies := make([][]byte, b.N)
+	for i := range bodies {
+		bodies[i] = createBody(i)
+	}
+	var next, failed atomic.Int64
+	var firstErr atomic.Value
+	lats := make([]latencies, writers)
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				status, err := post(s.client, s.srv.URL+"/v1/tasks", s.token, bodies[i])
+				lats[w] = append(lats[w], time.Since(t0))
+				if err != nil || status != http.StatusCreated {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, fmt.Sprintf("create %d: %d %v", i, status, err))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/took.Seconds(), "creates/s")
+	b.ReportMetric(float64(failed.Load()), "errors")
+	slices.Concat(lats...).report(b)
+	if n := failed.Load(); n > 0 {
+		b.Fatalf("%d of %d creates failed; first: %v", n, b.N, firstErr.Load())
+	}
+}
