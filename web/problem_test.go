@@ -1,0 +1,194 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares body, indented, with testdata/name byte for byte; with
+// -update it writes the file instead.
+func golden(t *testing.T, name string, body []byte) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, bytes.TrimSpace(body), "", "  "); err != nil {
+		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
+	}
+	buf.WriteByte('\n')
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, buf.Bytes(), want)
+	}
+}
+
+// probRaw sends body as it is with the given Content-Type, for requests e.do
+// cannot make.
+func (e *env) probRaw(method, path, token, contentType string, body io.Reader) response {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.srv.URL+path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// TestProblemGoldens pins the exact body of one problem per kind of refusal.
+func TestProblemGoldens(t *testing.T) {
+	e := newEnv(t)
+	big := `{"username":"` + strings.Repeat("a", 1<<20) + `"}`
+	cases := []struct {
+		name   string
+		status int
+		code   string
+		send   func() response
+	}{
+		{"problem_401_unauthorized.json", 401, "unauthorized", func() response {
+			return e.do(http.MethodGet, "/v1/me", "", nil)
+		}},
+		{"problem_404_router.json", 404, "not_found", func() response {
+			return e.do(http.MethodGet, "/v1/no-such-route", e.admin, nil)
+		}},
+		{"problem_405.json", 405, "method_not_allowed", func() response {
+			return e.do(http.MethodDelete, "/v1/me", e.admin, nil)
+		}},
+		{"problem_422_validation.json", 422, "validation", func() response {
+			return e.do(http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "not a name!"})
+		}},
+		{"problem_415.json", 415, "unsupported_media_type", func() response {
+			return e.probRaw(http.MethodPost, "/v1/users", e.admin, "text/plain", strings.NewReader(`{"username":"x"}`))
+		}},
+		{"problem_413.json", 413, "too_large", func() response {
+			return e.probRaw(http.MethodPost, "/v1/users", e.admin, "application/json", strings.NewReader(big))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.send()
+			assertProblem(t, r, c.status, c.code)
+			golden(t, c.name, r.Body)
+		})
+	}
+}
+
+func TestRouterProblems(t *testing.T) {
+	e := newEnv(t)
+	t.Run("unknown path", func(t *testing.T) {
+		for _, path := range []string{"/v1/nothing", "/nothing", "/v1/users/admin/nothing", "/v1/me/"} {
+			p := e.problem(http.StatusNotFound, "not_found", http.MethodGet, path, e.admin, nil)
+			if p["instance"] != path {
+				t.Errorf("%s: instance %v", path, p["instance"])
+			}
+		}
+	})
+	t.Run("unknown path without a credential", func(t *testing.T) {
+		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/nothing", "", nil)
+	})
+	t.Run("wrong method", func(t *testing.T) {
+		r := e.do(http.MethodPut, "/v1/users", e.admin, map[string]any{})
+		assertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+		allow := r.Header.Get("Allow")
+		if !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") {
+			t.Errorf("Allow %q, want GET and POST", allow)
+		}
+		r = e.do(http.MethodPost, "/healthz", "", nil)
+		assertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+	})
+}
+
+func TestValidationProblemCarriesDetailArray(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name string
+		path string
+		body any
+		loc  []any
+	}{
+		{"bad username", "/v1/users", map[string]any{"username": "not a name!"}, []any{"body", "username"}},
+		{"unknown field", "/v1/users", map[string]any{"username": "ok", "colour": "red"}, []any{"body", "colour"}},
+		{"wrong type", "/v1/users", map[string]any{"username": 7}, []any{"body", "username"}},
+		{"not JSON", "/v1/users", `{"username":`, []any{"body"}},
+		{"two values", "/v1/users", `{"username":"a"} {}`, []any{"body"}},
+		{"bad slug", "/v1/workspaces", map[string]any{"slug": "Not OK", "name": "x"}, []any{"body", "slug"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, c.path, e.admin, c.body)
+			d := p["detail"].([]any)
+			found := false
+			for _, it := range d {
+				m := it.(map[string]any)
+				if m["type"] != "validation" {
+					t.Errorf("item type %v, want validation", m["type"])
+				}
+				if len(m) != 3 {
+					t.Errorf("item has members beyond loc, msg, type: %v", m)
+				}
+				if probEqualAny(m["loc"].([]any), c.loc) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no item at %v in %v", c.loc, d)
+			}
+		})
+	}
+	t.Run("several fields at once", func(t *testing.T) {
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin,
+			map[string]any{"username": "not a name!", "email": "nope", "timezone": "Mars/Olympus"})
+		if d := p["detail"].([]any); len(d) != 3 {
+			t.Errorf("want one item per field, got %v", d)
+		}
+	})
+	t.Run("query parameter", func(t *testing.T) {
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=many", e.admin, nil)
+		loc := p["detail"].([]any)[0].(map[string]any)["loc"].([]any)
+		if !probEqualAny(loc, []any{"query", "limit"}) {
+			t.Errorf("loc %v", loc)
+		}
+	})
+}
+
+func probEqualAny(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
