@@ -384,10 +384,11 @@ func applyProjectUpdate(ctx context.Context, tx Tx, p *Project, in ProjectUpdate
 		}
 	}
 	if in.Settings.Set {
+		base := p.Settings
 		if in.Settings.Null {
-			clear(p.Settings)
+			base = nil
 		}
-		mergeSettings(p.Settings, in.Settings.Value)
+		p.Settings = mergedSettings(base, in.Settings.Value)
 		changes["settings"] = in.Settings.Value
 	}
 	if in.HiddenStatuses.Set {

@@ -105,15 +105,21 @@ func (s *Service) checkSettingValue(st Setting, v any) error {
 	return nil
 }
 
-// mergeSettings applies a settings patch: null removes a key.
-func mergeSettings(dst, patch map[string]any) {
+// mergedSettings returns base with a settings patch applied (null removes
+// a key). It never changes base, which may be shared with a cache.
+func mergedSettings(base, patch map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(patch))
+	for k, v := range base {
+		out[k] = v
+	}
 	for k, v := range patch {
 		if v == nil {
-			delete(dst, k)
+			delete(out, k)
 		} else {
-			dst[k] = v
+			out[k] = v
 		}
 	}
+	return out
 }
 
 // inForce resolves every setting for a project (nil for the workspace level).

@@ -228,10 +228,7 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 		setChange(changes, "name", &ws.Name, in.Name)
 		setChange(changes, "timezone", &ws.Timezone, in.Timezone)
 		if in.Settings.Set && len(in.Settings.Value) > 0 {
-			if ws.Settings == nil {
-				ws.Settings = map[string]any{}
-			}
-			mergeSettings(ws.Settings, in.Settings.Value)
+			ws.Settings = mergedSettings(ws.Settings, in.Settings.Value)
 			changes["settings"] = in.Settings.Value
 		}
 		out = viewOf(w)

@@ -112,6 +112,30 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 // with the account's membership and own role there. Every scoped request
 // runs it, so it scans by hand rather than through sqlx's reflection.
 func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {
+	var rev int64
+	if err := t.tx.GetContext(ctx, &rev, `SELECT scope_rev FROM workspaces WHERE id = ?`, workspaceID); err != nil {
+		return nil, mapErr(err)
+	}
+	key := workspaceID + "\x00" + userID
+	if e, ok := t.db.scopes.Load(key); ok && e.(scopeEntry).rev == rev {
+		return append([]app.ScopeProject(nil), e.(scopeEntry).rows...), nil
+	}
+	out, err := t.scopeProjects(ctx, workspaceID, userID)
+	// Only a read-only transaction fills the cache: it sees committed rows
+	// only, so its revision can never name rows a rollback took back.
+	if err == nil && t.readOnly {
+		t.db.scopes.Store(key, scopeEntry{rev: rev, rows: append([]app.ScopeProject(nil), out...)})
+	}
+	return out, err
+}
+
+// scopeEntry is one account's project rows in a workspace at a scope revision.
+type scopeEntry struct {
+	rev  int64
+	rows []app.ScopeProject
+}
+
+func (t *Tx) scopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {
 	rows, err := t.tx.QueryContext(ctx, `SELECT p.id, p.workspace_id, p.key, p.title, p.description, p.parent_id,
 		p.visibility, p.is_inbox, p.owner_id, p.status_id, p.colour, p.settings, p.hidden_statuses, p.created_by, p.created_at,
 		p.updated_at, p.deleted_at, p.archived_at, p.version, m.user_id IS NOT NULL AS member, r.role AS own_role

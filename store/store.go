@@ -34,6 +34,8 @@ type DB struct {
 	done      chan struct{}
 	closeOnce sync.Once
 	queries   atomic.Int64 // statements run on the reader and writer pools
+	scopes    sync.Map     // workspace and account → scopeEntry
+	walLimit  int64
 
 	// Now is the clock every transaction reads once; tests replace it.
 	Now func() time.Time
@@ -45,6 +47,9 @@ type Options struct {
 	BackupDir string
 	// Readers is the size of the read pool; default max(4, NumCPU).
 	Readers int
+	// WALLimit is the size of the write-ahead log above which the background
+	// checkpointer truncates it; default 64 MiB.
+	WALLimit int64
 }
 
 // checkpointEvery is how often the WAL is checkpointed in the background.
@@ -68,7 +73,10 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("creating the database directory: %w", err)
 		}
 	}
-	db := &DB{path: path, backupDir: opts.BackupDir, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	if opts.WALLimit <= 0 {
+		opts.WALLimit = 64 << 20
+	}
+	db := &DB{path: path, backupDir: opts.BackupDir, walLimit: opts.WALLimit, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
 	var err error
 	if db.write, err = openCachingPool(ctx, path, writerPragmas(), 1, &db.queries); err != nil {
 		return nil, err
@@ -179,9 +187,23 @@ func (db *DB) checkpointLoop() {
 		case <-db.stop:
 			return
 		case <-t.C:
-			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+			db.checkpoint()
 		}
 	}
+}
+
+// checkpoint copies the WAL back into the database. A PASSIVE checkpoint
+// never waits, but under writes that never pause it never finishes either,
+// and SQLite only starts the log over after one that did: the WAL would
+// grow without bound. Past the limit the checkpoint therefore runs on the
+// writer's own connection, so no write can come between, and truncates the
+// log (waiting, within busy_timeout, for readers of older snapshots).
+func (db *DB) checkpoint() {
+	if fi, err := os.Stat(db.path + "-wal"); err == nil && fi.Size() > db.walLimit {
+		_, _ = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		return
+	}
+	_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 }
 
 // QueryCount is how many statements the reader and writer pools have run
@@ -201,6 +223,8 @@ type Tx struct {
 	tx       *sqlx.Tx
 	now      time.Time
 	onCommit []func()
+	db       *DB
+	readOnly bool
 }
 
 // Now is the transaction's clock.
@@ -224,7 +248,7 @@ func (db *DB) run(ctx context.Context, pool *sqlx.DB, opts *sql.TxOptions, fn fu
 	if err != nil {
 		return mapErr(err)
 	}
-	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond)}
+	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond), db: db, readOnly: opts != nil && opts.ReadOnly}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = stx.Rollback()

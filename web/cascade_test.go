@@ -73,3 +73,30 @@ func itoaRef(v any) string {
 	f, _ := v.(float64)
 	return strconv.FormatInt(int64(f), 10)
 }
+
+// TestScopeCacheFollowsSharing: the cached project tree is never served
+// stale: sharing, unsharing, a project role and trashing each show on the
+// very next read.
+func TestScopeCacheFollowsSharing(t *testing.T) {
+	e := newEnv(t)
+	bob := e.person("bob")
+	e.join("bob", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
+
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/sec", bob, nil)
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects/sec/members", e.admin, map[string]any{"username": "bob"})
+	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/sec", bob, nil)
+	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/projects/sec/members/bob", e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/sec", bob, nil)
+
+	e.ok(http.StatusOK, http.MethodPut, "/v1/projects/sec/roles/bob", e.admin, map[string]any{"role": "viewer"})
+	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/sec", bob, nil)
+	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", bob, map[string]any{"title": "x", "project": "sec"})
+	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/projects/sec/roles/bob", e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/sec", bob, nil)
+
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "pub", "title": "Public"})
+	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/pub", bob, nil)
+	e.ok(http.StatusOK, http.MethodDelete, "/v1/projects/pub", e.admin, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/pub", bob, nil)
+}

@@ -55,8 +55,10 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 		}
 	}
 	// A first request refreshes the credential's last use (one write a
-	// minute); nothing after it should.
+	// minute), and a first listing fills the project-tree cache (one query
+	// per scope revision); nothing after them should.
 	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?limit=1", e.admin, nil)
 
 	for _, query := range []string{"", "&include_completed=true", "&ready=true&to_act_on=true", "&include=links",
 		"&order=-priority_score,title", "&project=qa&include_total=true"} {

@@ -320,4 +320,44 @@ CREATE TABLE workspaces (
     updated_at TEXT NOT NULL,
     deleted_at TEXT,
     version    INTEGER NOT NULL DEFAULT 1
-, settings TEXT NOT NULL DEFAULT '{}') STRICT;
+, settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0) STRICT;
+
+-- trigger project_members_scope_del on project_members
+CREATE TRIGGER project_members_scope_del AFTER DELETE ON project_members BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = OLD.project_id);
+END;
+
+-- trigger project_members_scope_ins on project_members
+CREATE TRIGGER project_members_scope_ins AFTER INSERT ON project_members BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = NEW.project_id);
+END;
+
+-- trigger project_roles_scope_del on project_roles
+CREATE TRIGGER project_roles_scope_del AFTER DELETE ON project_roles BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = OLD.project_id);
+END;
+
+-- trigger project_roles_scope_ins on project_roles
+CREATE TRIGGER project_roles_scope_ins AFTER INSERT ON project_roles BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = NEW.project_id);
+END;
+
+-- trigger project_roles_scope_upd on project_roles
+CREATE TRIGGER project_roles_scope_upd AFTER UPDATE ON project_roles BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = NEW.project_id);
+END;
+
+-- trigger projects_scope_del on projects
+CREATE TRIGGER projects_scope_del AFTER DELETE ON projects BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = OLD.workspace_id;
+END;
+
+-- trigger projects_scope_ins on projects
+CREATE TRIGGER projects_scope_ins AFTER INSERT ON projects BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = NEW.workspace_id;
+END;
+
+-- trigger projects_scope_upd on projects
+CREATE TRIGGER projects_scope_upd AFTER UPDATE ON projects BEGIN
+    UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+END;
