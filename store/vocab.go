@@ -16,20 +16,27 @@ func (t *Tx) InsertStatus(ctx context.Context, st *app.Status) error {
 	return mapErr(err)
 }
 
+type statusRow struct {
+	ID          string `db:"id"`
+	WorkspaceID string `db:"workspace_id"`
+	EntityType  string `db:"entity_type"`
+	Key         string `db:"key"`
+	Label       string `db:"label"`
+	Category    string `db:"category"`
+	Position    int    `db:"position"`
+	IsDefault   bool   `db:"is_default"`
+	CreatedAt   string `db:"created_at"`
+	UpdatedAt   string `db:"updated_at"`
+}
+
+func (r statusRow) status() app.Status {
+	return app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
+		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
+}
+
 // Statuses lists a workspace's statuses by entity type, then display order.
 func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
-	var rows []struct {
-		ID          string `db:"id"`
-		WorkspaceID string `db:"workspace_id"`
-		EntityType  string `db:"entity_type"`
-		Key         string `db:"key"`
-		Label       string `db:"label"`
-		Category    string `db:"category"`
-		Position    int    `db:"position"`
-		IsDefault   bool   `db:"is_default"`
-		CreatedAt   string `db:"created_at"`
-		UpdatedAt   string `db:"updated_at"`
-	}
+	var rows []statusRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
 		created_at, updated_at FROM statuses WHERE workspace_id = ? ORDER BY entity_type, position, key`, workspaceID)
 	if err != nil {
@@ -37,8 +44,7 @@ func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, er
 	}
 	out := make([]app.Status, len(rows))
 	for i, r := range rows {
-		out[i] = app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
-			Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
+		out[i] = r.status()
 	}
 	return out, nil
 }
@@ -82,18 +88,25 @@ func (t *Tx) InsertLinkType(ctx context.Context, lt *app.LinkType) error {
 	return mapErr(err)
 }
 
+type linkTypeRow struct {
+	ID           string `db:"id"`
+	WorkspaceID  string `db:"workspace_id"`
+	Key          string `db:"key"`
+	Title        string `db:"title"`
+	InverseTitle string `db:"inverse_title"`
+	IsSymmetric  bool   `db:"is_symmetric"`
+	Category     string `db:"category"`
+	CreatedAt    string `db:"created_at"`
+}
+
+func (r linkTypeRow) linkType() app.LinkType {
+	return app.LinkType{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, InverseTitle: r.InverseTitle,
+		IsSymmetric: r.IsSymmetric, Category: r.Category, CreatedAt: parseTime(r.CreatedAt)}
+}
+
 // LinkTypes lists a workspace's link types in creation order.
 func (t *Tx) LinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
-	var rows []struct {
-		ID           string `db:"id"`
-		WorkspaceID  string `db:"workspace_id"`
-		Key          string `db:"key"`
-		Title        string `db:"title"`
-		InverseTitle string `db:"inverse_title"`
-		IsSymmetric  bool   `db:"is_symmetric"`
-		Category     string `db:"category"`
-		CreatedAt    string `db:"created_at"`
-	}
+	var rows []linkTypeRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
 		FROM link_types WHERE workspace_id = ? ORDER BY created_at, rowid`, workspaceID)
 	if err != nil {
@@ -101,8 +114,7 @@ func (t *Tx) LinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType,
 	}
 	out := make([]app.LinkType, len(rows))
 	for i, r := range rows {
-		out[i] = app.LinkType{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, InverseTitle: r.InverseTitle,
-			IsSymmetric: r.IsSymmetric, Category: r.Category, CreatedAt: parseTime(r.CreatedAt)}
+		out[i] = r.linkType()
 	}
 	return out, nil
 }
@@ -123,24 +135,12 @@ func (t *Tx) Tags(ctx context.Context, workspaceID string, limit int) (app.TagSu
 
 // StatusByID reads one status.
 func (t *Tx) StatusByID(ctx context.Context, id string) (app.Status, error) {
-	var r struct {
-		ID          string `db:"id"`
-		WorkspaceID string `db:"workspace_id"`
-		EntityType  string `db:"entity_type"`
-		Key         string `db:"key"`
-		Label       string `db:"label"`
-		Category    string `db:"category"`
-		Position    int    `db:"position"`
-		IsDefault   bool   `db:"is_default"`
-		CreatedAt   string `db:"created_at"`
-		UpdatedAt   string `db:"updated_at"`
-	}
+	var r statusRow
 	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
 		created_at, updated_at FROM statuses WHERE id = ?`, id); err != nil {
 		return app.Status{}, mapErr(err)
 	}
-	return app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
-		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}, nil
+	return r.status(), nil
 }
 
 // UpdateStatus stores a status's key, label, position and default flag.
@@ -165,22 +165,12 @@ func (t *Tx) StatusUses(ctx context.Context, id string) (int, error) {
 
 // LinkTypeByID reads one link type.
 func (t *Tx) LinkTypeByID(ctx context.Context, id string) (app.LinkType, error) {
-	var r struct {
-		ID           string `db:"id"`
-		WorkspaceID  string `db:"workspace_id"`
-		Key          string `db:"key"`
-		Title        string `db:"title"`
-		InverseTitle string `db:"inverse_title"`
-		IsSymmetric  bool   `db:"is_symmetric"`
-		Category     string `db:"category"`
-		CreatedAt    string `db:"created_at"`
-	}
+	var r linkTypeRow
 	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
 		FROM link_types WHERE id = ?`, id); err != nil {
 		return app.LinkType{}, mapErr(err)
 	}
-	return app.LinkType{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, InverseTitle: r.InverseTitle,
-		IsSymmetric: r.IsSymmetric, Category: r.Category, CreatedAt: parseTime(r.CreatedAt)}, nil
+	return r.linkType(), nil
 }
 
 // UpdateLinkType stores a link type's key, titles and category.
