@@ -397,12 +397,21 @@ func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef strin
 		if err != nil {
 			return err
 		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+		// One read: the query already filters through what the caller may
+		// read, so absent, trashed and unseen all come back empty alike.
+		q := TaskQuery{IDs: []string{idOrRef}}
+		if ref, err := strconv.ParseInt(idOrRef, 10, 64); err == nil {
+			q = TaskQuery{Ref: ref}
+		}
+		ts, err := sc.tasks(ctx, tx, sc.taskQuery(q))
 		if err != nil {
 			return err
 		}
-		out, err = readTask(ctx, tx, sc, loc.ID)
-		return err
+		if len(ts) == 0 {
+			return NotFound("task")
+		}
+		out = ts[0]
+		return nil
 	})
 	return out, err
 }

@@ -18,6 +18,7 @@ type TaskQuery struct {
 	Now         time.Time
 
 	IDs         []string
+	Ref         int64 // one task by its ref in the workspace
 	Deleted     *bool // nil or false: live only; true: the trash only
 	AnyState    *bool // true: live and trashed alike (Deleted is ignored)
 	ProjectIDs  []string

@@ -107,6 +107,9 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	if q.IDs != nil {
 		add("t.id IN (SELECT value FROM json_each(?))", jsonText(q.IDs))
 	}
+	if q.Ref != 0 {
+		add("t.ref = ?", q.Ref)
+	}
 	inList := func(col string, ids []string) {
 		if ids != nil {
 			add(col+" IN (SELECT value FROM json_each(?))", jsonText(ids))
