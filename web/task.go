@@ -132,12 +132,12 @@ func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.
 // writeTask answers with one task, honouring format and fields.
 func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
 	q := newQuery(r)
+	if q.str("format") == "" && q.str("fields") == "" {
+		return writeJSON(w, status, newTaskJSON(t))
+	}
 	shaped, err := shapeTasks([]app.Task{t}, q)
 	if err != nil {
 		return err
-	}
-	if q.str("format") == "" && q.str("fields") == "" {
-		return writeJSON(w, status, newTaskJSON(t))
 	}
 	return writeJSON(w, status, firstOf(shaped))
 }
