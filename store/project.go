@@ -117,22 +117,14 @@ func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) ([]a
 		return nil, mapErr(err)
 	}
 	key := workspaceID + "\x00" + userID
-	if e, ok := t.db.scopes.Load(key); ok && e.(scopeEntry).rev == rev {
-		return append([]app.ScopeProject(nil), e.(scopeEntry).rows...), nil
+	if rows, ok := t.db.scopes.get(key, rev); ok {
+		return append([]app.ScopeProject(nil), rows...), nil
 	}
 	out, err := t.scopeProjects(ctx, workspaceID, userID)
-	// Only a read-only transaction fills the cache: it sees committed rows
-	// only, so its revision can never name rows a rollback took back.
-	if err == nil && t.readOnly {
-		t.db.scopes.Store(key, scopeEntry{rev: rev, rows: append([]app.ScopeProject(nil), out...)})
+	if err == nil {
+		t.db.scopes.keep(t, key, rev, append([]app.ScopeProject(nil), out...))
 	}
 	return out, err
-}
-
-// scopeEntry is one account's project rows in a workspace at a scope revision.
-type scopeEntry struct {
-	rev  int64
-	rows []app.ScopeProject
 }
 
 func (t *Tx) scopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {

@@ -33,8 +33,8 @@ type DB struct {
 	stop      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
-	queries   atomic.Int64 // statements run on the reader and writer pools
-	scopes    sync.Map     // workspace and account → scopeEntry
+	queries   atomic.Int64                 // statements run on the reader and writer pools
+	scopes    revCache[[]app.ScopeProject] // by workspace and account, at scope_rev
 	walLimit  int64
 
 	// Now is the clock every transaction reads once; tests replace it.
@@ -224,7 +224,6 @@ type Tx struct {
 	now      time.Time
 	onCommit []func()
 	db       *DB
-	readOnly bool
 }
 
 // Now is the transaction's clock.
@@ -248,7 +247,7 @@ func (db *DB) run(ctx context.Context, pool *sqlx.DB, opts *sql.TxOptions, fn fu
 	if err != nil {
 		return mapErr(err)
 	}
-	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond), db: db, readOnly: opts != nil && opts.ReadOnly}
+	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = stx.Rollback()

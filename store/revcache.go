@@ -1,0 +1,44 @@
+package store
+
+import "sync"
+
+// revCache keeps, per key, a value read together with a revision column that
+// triggers move in the same transaction as any change to what the value was
+// read from (workspaces.scope_rev and workspaces.vocab_rev). A reader reads
+// the revision in its own snapshot and takes the cached value only when the
+// revisions are equal, so a stale copy is never served.
+//
+// A value enters the cache only once the transaction that read it has
+// committed (see keep). A write transaction may read its own uncommitted
+// change at revision r; should it roll back, the next committed change would
+// reuse r for different rows. After a commit, r either is the committed
+// revision or was overtaken within the transaction, and revisions never go
+// back to a value they have passed.
+type revCache[T any] struct {
+	m sync.Map // key → revEntry[T]
+}
+
+type revEntry[T any] struct {
+	rev int64
+	val T
+}
+
+// get returns the value cached for key at exactly rev.
+func (c *revCache[T]) get(key string, rev int64) (T, bool) {
+	if e, ok := c.m.Load(key); ok && e.(revEntry[T]).rev == rev {
+		return e.(revEntry[T]).val, true
+	}
+	var zero T
+	return zero, false
+}
+
+// keep caches val for key at rev once t commits, unless a newer revision
+// is cached by then: an old snapshot finishing late must not evict it.
+func (c *revCache[T]) keep(t *Tx, key string, rev int64, val T) {
+	t.OnCommit(func() {
+		if e, ok := c.m.Load(key); ok && e.(revEntry[T]).rev > rev {
+			return
+		}
+		c.m.Store(key, revEntry[T]{rev: rev, val: val})
+	})
+}

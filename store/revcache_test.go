@@ -1,0 +1,134 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"tend/app"
+	"tend/store"
+	"tend/store/storetest"
+)
+
+// cacheFixture is a workspace with a project status, ready for projects.
+type cacheFixture struct {
+	db       *store.DB
+	ws       app.Workspace
+	statusID string
+}
+
+func newCacheFixture(t *testing.T) cacheFixture {
+	t.Helper()
+	f := cacheFixture{db: storetest.Open(t), statusID: uuid.NewString()}
+	ctx := t.Context()
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		f.ws = newWorkspace("cache", tx.Now())
+		if err := tx.InsertWorkspace(ctx, &f.ws); err != nil {
+			return err
+		}
+		st := app.Status{ID: f.statusID, WorkspaceID: f.ws.ID, EntityType: "project", Key: "active", Label: "Active",
+			Category: app.CategoryInProgress, IsDefault: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
+		return tx.InsertStatus(ctx, &st)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f cacheFixture) addProject(ctx context.Context, tx app.Tx, key string) error {
+	p := app.Project{ID: uuid.NewString(), WorkspaceID: f.ws.ID, Key: key, Title: key, Visibility: "public",
+		StatusID: f.statusID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
+	return tx.InsertProject(ctx, &p)
+}
+
+func (f cacheFixture) projectKeys(ctx context.Context, tx app.Tx) ([]string, error) {
+	ps, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
+	var keys []string
+	for _, p := range ps {
+		keys = append(keys, p.Key)
+	}
+	slices.Sort(keys)
+	return keys, err
+}
+
+// TestScopeCacheAfterRollback: a write transaction that reads its own
+// uncommitted project and then rolls back must leave nothing behind, even
+// though the next committed change brings the scope revision to the very
+// value the rolled-back transaction read its rows at.
+func TestScopeCacheAfterRollback(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	rollBack := errors.New("roll back")
+	err := f.db.Update(ctx, func(tx app.Tx) error {
+		if err := f.addProject(ctx, tx, "ghost"); err != nil {
+			return err
+		}
+		keys, err := f.projectKeys(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(keys, []string{"ghost"}) {
+			t.Errorf("inside the transaction: %v, want [ghost]", keys)
+		}
+		return rollBack
+	})
+	if !errors.Is(err, rollBack) {
+		t.Fatal(err)
+	}
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		if err := f.addProject(ctx, tx, "real"); err != nil {
+			return err
+		}
+		_, err := f.projectKeys(ctx, tx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		var keys []string
+		if err := f.db.View(ctx, func(tx app.Tx) (err error) {
+			keys, err = f.projectKeys(ctx, tx)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(keys, []string{"real"}) {
+			t.Fatalf("after the commit: %v, want [real]", keys)
+		}
+	}
+}
+
+// TestScopeCacheFilledByCommittedWrite: what a write transaction read is
+// served from memory once it has committed, so a workload of writes alone
+// still reads the project tree once per change, not once per request.
+func TestScopeCacheFilledByCommittedWrite(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		if err := f.addProject(ctx, tx, "one"); err != nil {
+			return err
+		}
+		_, err := f.projectKeys(ctx, tx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.db.QueryCount()
+	if err := f.db.View(ctx, func(tx app.Tx) error {
+		keys, err := f.projectKeys(ctx, tx)
+		if !slices.Equal(keys, []string{"one"}) {
+			t.Errorf("keys %v, want [one]", keys)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.db.QueryCount() - before; n != 1 {
+		t.Errorf("reading the scope took %d statements, want 1 (the revision)", n)
+	}
+}
