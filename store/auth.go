@@ -50,7 +50,7 @@ type credentialRow struct {
 // whether its chain of responsible accounts is active.
 func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialCheck, error) {
 	var r credentialRow
-	if err := db.read.GetContext(ctx, &r, credentialSelect, prefix); err != nil {
+	if err := db.auth.GetContext(ctx, &r, credentialSelect, prefix); err != nil {
 		return app.CredentialCheck{}, mapErr(err)
 	}
 	u := app.User{ID: r.UserID, Seq: r.USeq, Username: r.Username, DisplayName: r.DisplayName, Email: r.Email, Timezone: r.Timezone,

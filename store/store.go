@@ -27,13 +27,14 @@ type DB struct {
 	backupDir string
 	write     *sqlx.DB
 	read      *sqlx.DB
+	auth      *sqlx.DB
 	maint     *sqlx.DB
 	revision  string
 	backupMu  sync.Mutex
 	stop      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
-	queries   atomic.Int64                 // statements run on the reader and writer pools
+	queries   atomic.Int64                 // statements run on the reader, token-check and writer pools
 	scopes    revCache[[]app.ScopeProject] // by workspace and account, at scope_rev
 	walLimit  int64
 
@@ -94,6 +95,18 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if n <= 0 {
 		n = max(4, runtime.NumCPU())
 	}
+	aq := basePragmas()
+	aq.Add("_pragma", "query_only(1)")
+	// The token check runs on connections of its own that do not map the
+	// file. A reader that maps it unmaps the whole mapping whenever the
+	// database changed since its last read (SQLite's pagerBeginReadTransaction),
+	// and the munmap, with the page faults after it, cost the check after
+	// every write more than the handful of pages it reads.
+	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries); err != nil {
+		_ = db.write.Close()
+		_ = db.maint.Close()
+		return nil, err
+	}
 	rq := basePragmas()
 	rq.Add("_pragma", "query_only(1)")
 	// Readers map the file rather than read(2) each page: a page of tasks
@@ -103,6 +116,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
+		_ = db.auth.Close()
 		return nil, err
 	}
 	go db.checkpointLoop()
@@ -173,7 +187,7 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 		_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-		err = errors.Join(db.read.Close(), db.write.Close(), db.maint.Close())
+		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
 	})
 	return err
 }
@@ -206,7 +220,7 @@ func (db *DB) checkpoint() {
 	_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 }
 
-// QueryCount is how many statements the reader and writer pools have run
+// QueryCount is how many statements the reader, token-check and writer pools have run
 // since Open (each run passes through the statement cache once; BEGIN and
 // COMMIT are not counted). Tests use it to show that a request costs a
 // fixed number of queries.
