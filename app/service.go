@@ -52,6 +52,7 @@ type Tx interface {
 	taskTx
 	linkTx
 	historyTx
+	mentionTx
 }
 
 // Options configures a Service.

@@ -224,6 +224,10 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags); err != nil {
 			return err
 		}
+		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
+			t.Title, t.Description); err != nil {
+			return err
+		}
 		ref := t.Ref
 		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
 			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}}); err != nil {
