@@ -27,6 +27,10 @@ type Event struct {
 	ItemRef        *int64
 	ItemTitle      string
 	CreatedAt      time.Time
+	// ProjectID is the project the event happened in; empty for
+	// workspace-level events. When a writer leaves it empty the store works
+	// it out from the entity or the subject, so no call site can forget it.
+	ProjectID string
 }
 
 type eventTx interface {

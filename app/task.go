@@ -61,6 +61,7 @@ type Task struct {
 	SubTasks           int
 	SubTasksOpen       int
 	PriorityScore      float64
+	Relevance          *float64 // how well the task matches q; nil without q
 	ProjectKey         string
 	ProjectPath        string
 	WorkspaceSlug      string
@@ -222,6 +223,10 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 			return err
 		}
 		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags); err != nil {
+			return err
+		}
+		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
+			t.Title, t.Description); err != nil {
 			return err
 		}
 		ref := t.Ref

@@ -150,6 +150,10 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 	}
 	if content {
 		t.ContentUpdatedAt = tx.Now()
+		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID},
+			t.Title, t.Description); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.applyTaskVocabUpdate(ctx, tx, sc, t, in, changes); err != nil {
 		return nil, err

@@ -18,11 +18,15 @@ func (t *Tx) InsertEvent(ctx context.Context, e *app.Event) error {
 		changes = string(b)
 	}
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO events (id, workspace_id, entity_type, entity_id, action, actor_user_id,
-		actor_token_id, actor_interface, subject_type, subject_id, changes, item_ref, item_title, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		actor_token_id, actor_interface, subject_type, subject_id, changes, item_ref, item_title, created_at, project_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?,
+			(SELECT project_id FROM tasks WHERE id = ?4), (SELECT project_id FROM documents WHERE id = ?4),
+			(SELECT id FROM projects WHERE id = ?4),
+			(SELECT project_id FROM tasks WHERE id = ?10), (SELECT project_id FROM documents WHERE id = ?10),
+			(SELECT id FROM projects WHERE id = ?10)))`,
 		e.ID, nullStr(e.WorkspaceID), e.EntityType, e.EntityID, e.Action, nullStr(e.ActorUserID), nullStr(e.ActorTokenID),
 		nullStr(e.ActorInterface), nullStr(e.SubjectType), nullStr(e.SubjectID), changes, e.ItemRef, nullStr(e.ItemTitle),
-		fmtTime(e.CreatedAt))
+		fmtTime(e.CreatedAt), nullStr(e.ProjectID))
 	if err != nil {
 		return mapErr(err)
 	}
