@@ -161,9 +161,11 @@ func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, 
 		if err := s.placeNewProject(sc, &p, in.Parent); err != nil {
 			return err
 		}
-		if p.StatusID, err = statusFor(ctx, tx, sc.ws.Workspace.ID, "project", in.Status, "body.status"); err != nil {
+		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "project", in.Status, "body.status")
+		if err != nil {
 			return err
 		}
+		p.StatusID = st.ID
 		if err := tx.InsertProject(ctx, &p); err != nil {
 			if CodeOf(err) == CodeConflict {
 				return Errorf(CodeConflict, "the key %q is taken in this workspace (keys are permanent, trashed projects keep theirs)", in.Key)
@@ -374,10 +376,11 @@ func applyProjectUpdate(ctx context.Context, tx Tx, p *Project, in ProjectUpdate
 		setChange(changes, "colour", &p.Colour, Patch[string]{Set: true, Value: in.Colour.Value})
 	}
 	if in.Status.Set {
-		id, err := statusFor(ctx, tx, p.WorkspaceID, "project", in.Status.Value, "body.status")
+		st, err := statusFor(ctx, tx, p.WorkspaceID, "project", in.Status.Value, "body.status")
 		if err != nil {
 			return nil, err
 		}
+		id := st.ID
 		if id != p.StatusID {
 			changes["status"] = in.Status.Value
 			p.StatusID = id

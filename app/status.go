@@ -46,10 +46,10 @@ func checkVocabKey(loc, key string) error {
 }
 
 // statusFor resolves a status key for an entity type, or the default for "".
-func statusFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (string, error) {
+func statusFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (Status, error) {
 	sts, err := tx.Statuses(ctx, workspaceID)
 	if err != nil {
-		return "", err
+		return Status{}, err
 	}
 	var keys []string
 	for _, st := range sts {
@@ -58,10 +58,10 @@ func statusFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string)
 		}
 		keys = append(keys, st.Key)
 		if (key == "" && st.IsDefault) || strings.EqualFold(st.Key, key) {
-			return st.ID, nil
+			return st, nil
 		}
 	}
-	return "", Invalidf(loc, "no %s status %q; statuses are %s", entity, key, joinWords(keys))
+	return Status{}, Invalidf(loc, "no %s status %q; statuses are %s", entity, key, joinWords(keys))
 }
 
 func statusMap(ctx context.Context, tx Tx, workspaceID string) (map[string]Status, error) {

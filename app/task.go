@@ -284,17 +284,15 @@ func placeTask(ctx context.Context, tx Tx, sc *scope, t *Task, project, parent s
 
 // setTaskVocab resolves type, status and assignee names to ids.
 func (s *Service) setTaskVocab(ctx context.Context, tx Tx, sc *scope, t *Task, typ, status, assignee string) error {
-	var err error
-	if t.TypeID, err = itemTypeFor(ctx, tx, t.WorkspaceID, "task", typ, "body.type"); err != nil {
-		return err
-	}
-	if t.StatusID, err = statusFor(ctx, tx, t.WorkspaceID, "task", status, "body.status"); err != nil {
-		return err
-	}
-	st, err := tx.StatusByID(ctx, t.StatusID)
+	it, err := itemTypeFor(ctx, tx, t.WorkspaceID, "task", typ, "body.type")
 	if err != nil {
 		return err
 	}
+	st, err := statusFor(ctx, tx, t.WorkspaceID, "task", status, "body.status")
+	if err != nil {
+		return err
+	}
+	t.TypeID, t.StatusID = it.ID, st.ID
 	if st.Category == CategoryDone || st.Category == CategoryCancelled {
 		now := tx.Now()
 		t.CompletedAt = &now
@@ -324,10 +322,10 @@ func workspaceMember(ctx context.Context, tx Tx, sc *scope, name, loc string) (U
 	return u, nil
 }
 
-func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (string, error) {
+func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (ItemType, error) {
 	its, err := tx.ItemTypes(ctx, workspaceID)
 	if err != nil {
-		return "", err
+		return ItemType{}, err
 	}
 	var keys []string
 	for _, it := range its {
@@ -336,10 +334,10 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 		}
 		keys = append(keys, it.Key)
 		if (key == "" && it.IsDefault) || strings.EqualFold(it.Key, key) {
-			return it.ID, nil
+			return it, nil
 		}
 	}
-	return "", Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
+	return ItemType{}, Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
 }
 
 func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []string) error {

@@ -397,23 +397,19 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	var err error
 	finishedStatus := false
 	if in.Status != "" {
-		id, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, "query.status")
+		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, "query.status")
 		if err != nil {
 			return q, err
 		}
-		st, err := tx.StatusByID(ctx, id)
-		if err != nil {
-			return q, err
-		}
-		q.StatusIDs = []string{id}
+		q.StatusIDs = []string{st.ID}
 		finishedStatus = isFinished(st.Category)
 	}
 	if in.Type != "" {
-		id, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
+		it, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
 		if err != nil {
 			return q, err
 		}
-		q.TypeIDs = []string{id}
+		q.TypeIDs = []string{it.ID}
 	}
 	if in.StatusCategory != "" {
 		q.Categories = []string{in.StatusCategory}

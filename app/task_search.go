@@ -16,22 +16,18 @@ func (s *Service) taskSearch(ctx context.Context, tx Tx, sc *scope, se Search, q
 	for _, t := range se.Terms {
 		switch t.Key {
 		case "type":
-			id, err := itemTypeFor(ctx, tx, ws, "task", t.Value, "query.q")
+			it, err := itemTypeFor(ctx, tx, ws, "task", t.Value, "query.q")
 			if err != nil {
 				return err
 			}
-			q.TypeIDs = narrow(q.TypeIDs, id)
+			q.TypeIDs = narrow(q.TypeIDs, it.ID)
 		case "status":
-			id, err := statusFor(ctx, tx, ws, "task", t.Value, "query.q")
-			if err != nil {
-				return err
-			}
-			st, err := tx.StatusByID(ctx, id)
+			st, err := statusFor(ctx, tx, ws, "task", t.Value, "query.q")
 			if err != nil {
 				return err
 			}
 			finished = finished || isFinished(st.Category)
-			q.StatusIDs = narrow(q.StatusIDs, id)
+			q.StatusIDs = narrow(q.StatusIDs, st.ID)
 		case "category":
 			if !has(StatusCategories, t.Value) {
 				return Invalidf("query.q", "category: is one of %s", joinWords(StatusCategories))

@@ -193,13 +193,13 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 
 func (s *Service) applyTaskVocabUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, changes map[string]any) error {
 	if in.Type.Set {
-		id, err := itemTypeFor(ctx, tx, t.WorkspaceID, "task", in.Type.Value, "body.type")
+		it, err := itemTypeFor(ctx, tx, t.WorkspaceID, "task", in.Type.Value, "body.type")
 		if err != nil {
 			return err
 		}
-		if id != t.TypeID {
+		if it.ID != t.TypeID {
 			changes["type"] = map[string]any{"from": t.Type.Key, "to": in.Type.Value}
-			t.TypeID = id
+			t.TypeID = it.ID
 		}
 	}
 	if in.Status.Set {
@@ -227,16 +227,12 @@ func (s *Service) applyTaskVocabUpdate(ctx context.Context, tx Tx, sc *scope, t 
 // setTaskStatus moves a task to a status by key and keeps completed_at in
 // step with the status category.
 func setTaskStatus(ctx context.Context, tx Tx, t *Task, key string, changes map[string]any) error {
-	id, err := statusFor(ctx, tx, t.WorkspaceID, "task", key, "body.status")
+	st, err := statusFor(ctx, tx, t.WorkspaceID, "task", key, "body.status")
 	if err != nil {
 		return err
 	}
-	if id == t.StatusID {
+	if st.ID == t.StatusID {
 		return nil
-	}
-	st, err := tx.StatusByID(ctx, id)
-	if err != nil {
-		return err
 	}
 	changes["status"] = map[string]any{"from": t.Status.Key, "to": st.Key}
 	finished := st.Category == CategoryDone || st.Category == CategoryCancelled
@@ -251,7 +247,7 @@ func setTaskStatus(ctx context.Context, tx Tx, t *Task, key string, changes map[
 		// Finished work is held by nobody.
 		t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
 	}
-	t.StatusID, t.Status = id, st
+	t.StatusID, t.Status = st.ID, st
 	return nil
 }
 

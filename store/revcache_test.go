@@ -132,3 +132,93 @@ func TestScopeCacheFilledByCommittedWrite(t *testing.T) {
 		t.Errorf("reading the scope took %d statements, want 1 (the revision)", n)
 	}
 }
+
+// vocabKeys reads the workspace's statuses, item types and link types as
+// one line of keys each.
+func (f cacheFixture) vocabKeys(t *testing.T) string {
+	t.Helper()
+	ctx := t.Context()
+	var out string
+	if err := f.db.View(ctx, func(tx app.Tx) error {
+		sts, err := tx.Statuses(ctx, f.ws.ID)
+		if err != nil {
+			return err
+		}
+		its, err := tx.ItemTypes(ctx, f.ws.ID)
+		if err != nil {
+			return err
+		}
+		lts, err := tx.LinkTypes(ctx, f.ws.ID)
+		if err != nil {
+			return err
+		}
+		for _, st := range sts {
+			out += st.Key + ":" + st.Label + " "
+		}
+		out += "|"
+		for _, it := range its {
+			out += " " + it.Key
+		}
+		out += " |"
+		for _, lt := range lts {
+			out += " " + lt.Key + ":" + lt.Title
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestVocabularyCacheFollowsChanges: every kind of change to statuses, item
+// types and link types is seen by the next read, with the vocabulary read
+// (and so cached) before each change.
+func TestVocabularyCacheFollowsChanges(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	st := app.Status{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: "todo", Label: "To do",
+		Category: app.CategoryTodo, IsDefault: true}
+	lt := app.LinkType{ID: uuid.NewString(), WorkspaceID: f.ws.ID, Key: "blocks", Title: "blocks", InverseTitle: "blocked by",
+		Category: app.LinkSequencing}
+	steps := []struct {
+		name string
+		fn   func(tx app.Tx) error
+		want string
+	}{
+		{"add a status", func(tx app.Tx) error { return tx.InsertStatus(ctx, &st) },
+			"active:Active todo:To do | |"},
+		{"rename a status", func(tx app.Tx) error { st.Label = "Open"; return tx.UpdateStatus(ctx, &st) },
+			"active:Active todo:Open | |"},
+		{"remove a status", func(tx app.Tx) error { return tx.DeleteStatus(ctx, st.ID) },
+			"active:Active | |"},
+		{"add an item type", func(tx app.Tx) error {
+			return tx.InsertItemType(ctx, &app.ItemType{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task",
+				Key: "bug", Label: "Bug", IsDefault: true})
+		}, "active:Active | bug |"},
+		{"add a link type", func(tx app.Tx) error { return tx.InsertLinkType(ctx, &lt) },
+			"active:Active | bug | blocks:blocks"},
+		{"reword a link type", func(tx app.Tx) error { lt.Title = "holds up"; return tx.UpdateLinkType(ctx, &lt) },
+			"active:Active | bug | blocks:holds up"},
+		{"remove a link type", func(tx app.Tx) error { return tx.DeleteLinkType(ctx, lt.ID) },
+			"active:Active | bug |"},
+	}
+	if got, want := f.vocabKeys(t), "active:Active | |"; got != want {
+		t.Fatalf("at the start: %q, want %q", got, want)
+	}
+	for _, s := range steps {
+		if err := f.db.Update(ctx, s.fn); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		for range 2 { // the first read after the change fills the cache, the second is served from it
+			if got := f.vocabKeys(t); got != s.want {
+				t.Fatalf("after %s: %q, want %q", s.name, got, s.want)
+			}
+		}
+	}
+	before := f.db.QueryCount()
+	f.vocabKeys(t)
+	if n := f.db.QueryCount() - before; n != 3 {
+		t.Errorf("reading the vocabulary took %d statements, want 3 (a revision each)", n)
+	}
+}

@@ -36,6 +36,9 @@ type DB struct {
 	closeOnce sync.Once
 	queries   atomic.Int64                 // statements run on the reader, token-check and writer pools
 	scopes    revCache[[]app.ScopeProject] // by workspace and account, at scope_rev
+	statuses  revCache[[]app.Status]       // by workspace, at vocab_rev
+	itemTypes revCache[[]app.ItemType]     // by workspace, at vocab_rev
+	linkTypes revCache[[]app.LinkType]     // by workspace, at vocab_rev
 	walLimit  int64
 
 	// Now is the clock every transaction reads once; tests replace it.

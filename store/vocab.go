@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"tend/app"
 )
@@ -34,8 +35,36 @@ func (r statusRow) status() app.Status {
 		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
 }
 
+// vocabRev reads a workspace's vocabulary revision, -1 for no such workspace.
+func (t *Tx) vocabRev(ctx context.Context, workspaceID string) (int64, error) {
+	var rev int64
+	err := t.tx.GetContext(ctx, &rev, `SELECT coalesce((SELECT vocab_rev FROM workspaces WHERE id = ?), -1)`, workspaceID)
+	return rev, mapErr(err)
+}
+
+// cachedVocab answers one part of a workspace's vocabulary from c while
+// vocab_rev has not moved, and otherwise reads it and keeps it (see revCache).
+func cachedVocab[T any](ctx context.Context, t *Tx, c *revCache[[]T], workspaceID string, read func() ([]T, error)) ([]T, error) {
+	rev, err := t.vocabRev(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := c.get(workspaceID, rev); ok {
+		return slices.Clone(v), nil
+	}
+	v, err := read()
+	if err == nil && rev >= 0 {
+		c.keep(t, workspaceID, rev, slices.Clone(v))
+	}
+	return v, err
+}
+
 // Statuses lists a workspace's statuses by entity type, then display order.
 func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
+	return cachedVocab(ctx, t, &t.db.statuses, workspaceID, func() ([]app.Status, error) { return t.readStatuses(ctx, workspaceID) })
+}
+
+func (t *Tx) readStatuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
 	var rows []statusRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
 		created_at, updated_at FROM statuses WHERE workspace_id = ? ORDER BY entity_type, position, key`, workspaceID)
@@ -58,6 +87,10 @@ func (t *Tx) InsertItemType(ctx context.Context, it *app.ItemType) error {
 
 // ItemTypes lists a workspace's item types, task types first, each in display order.
 func (t *Tx) ItemTypes(ctx context.Context, workspaceID string) ([]app.ItemType, error) {
+	return cachedVocab(ctx, t, &t.db.itemTypes, workspaceID, func() ([]app.ItemType, error) { return t.readItemTypes(ctx, workspaceID) })
+}
+
+func (t *Tx) readItemTypes(ctx context.Context, workspaceID string) ([]app.ItemType, error) {
 	var rows []struct {
 		ID          string `db:"id"`
 		WorkspaceID string `db:"workspace_id"`
@@ -106,6 +139,10 @@ func (r linkTypeRow) linkType() app.LinkType {
 
 // LinkTypes lists a workspace's link types in creation order.
 func (t *Tx) LinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
+	return cachedVocab(ctx, t, &t.db.linkTypes, workspaceID, func() ([]app.LinkType, error) { return t.readLinkTypes(ctx, workspaceID) })
+}
+
+func (t *Tx) readLinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
 	var rows []linkTypeRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
 		FROM link_types WHERE workspace_id = ? ORDER BY created_at, rowid`, workspaceID)

@@ -438,7 +438,7 @@ CREATE TABLE workspaces (
     updated_at TEXT NOT NULL,
     deleted_at TEXT,
     version    INTEGER NOT NULL DEFAULT 1
-, settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0) STRICT;
+, settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0, vocab_rev INTEGER NOT NULL DEFAULT 0) STRICT;
 
 -- trigger documents_fts_del on documents
 CREATE TRIGGER documents_fts_del AFTER DELETE ON documents BEGIN
@@ -455,6 +455,36 @@ CREATE TRIGGER documents_fts_upd AFTER UPDATE OF title, body ON documents
 WHEN OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body BEGIN
     INSERT INTO documents_fts (documents_fts, rowid, title, body) VALUES ('delete', OLD.seq, OLD.title, OLD.body);
     INSERT INTO documents_fts (rowid, title, body) VALUES (NEW.seq, NEW.title, NEW.body);
+END;
+
+-- trigger item_types_vocab_del on item_types
+CREATE TRIGGER item_types_vocab_del AFTER DELETE ON item_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = OLD.workspace_id;
+END;
+
+-- trigger item_types_vocab_ins on item_types
+CREATE TRIGGER item_types_vocab_ins AFTER INSERT ON item_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = NEW.workspace_id;
+END;
+
+-- trigger item_types_vocab_upd on item_types
+CREATE TRIGGER item_types_vocab_upd AFTER UPDATE ON item_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+END;
+
+-- trigger link_types_vocab_del on link_types
+CREATE TRIGGER link_types_vocab_del AFTER DELETE ON link_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = OLD.workspace_id;
+END;
+
+-- trigger link_types_vocab_ins on link_types
+CREATE TRIGGER link_types_vocab_ins AFTER INSERT ON link_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = NEW.workspace_id;
+END;
+
+-- trigger link_types_vocab_upd on link_types
+CREATE TRIGGER link_types_vocab_upd AFTER UPDATE ON link_types BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
 END;
 
 -- trigger project_members_scope_del on project_members
@@ -495,6 +525,21 @@ END;
 -- trigger projects_scope_upd on projects
 CREATE TRIGGER projects_scope_upd AFTER UPDATE ON projects BEGIN
     UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+END;
+
+-- trigger statuses_vocab_del on statuses
+CREATE TRIGGER statuses_vocab_del AFTER DELETE ON statuses BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = OLD.workspace_id;
+END;
+
+-- trigger statuses_vocab_ins on statuses
+CREATE TRIGGER statuses_vocab_ins AFTER INSERT ON statuses BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id = NEW.workspace_id;
+END;
+
+-- trigger statuses_vocab_upd on statuses
+CREATE TRIGGER statuses_vocab_upd AFTER UPDATE ON statuses BEGIN
+    UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
 END;
 
 -- trigger tasks_fts_del on tasks
