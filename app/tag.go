@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -72,6 +73,36 @@ func ensureTags(ctx context.Context, tx Tx, workspaceID string, names []string) 
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+func tagIDs(tags []Tag) []string {
+	ids := make([]string, len(tags))
+	for i, t := range tags {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// tagNames lists the tags' names in the order a read gives an item's tags:
+// by SQLite's lower(), which folds ASCII letters only, compared byte by byte.
+// Names that fold alike cannot meet, since tags are unique ignoring ASCII case.
+func tagNames(tags []Tag) []string {
+	names := make([]string, len(tags))
+	for i, t := range tags {
+		names[i] = t.Name
+	}
+	slices.SortFunc(names, func(a, b string) int { return strings.Compare(asciiLower(a), asciiLower(b)) })
+	return names
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Tags pages through a workspace's tags by name.

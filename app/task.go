@@ -81,6 +81,8 @@ type taskTx interface {
 	InsertTask(ctx context.Context, t *Task) error
 	UpdateTask(ctx context.Context, t *Task) error
 	SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error
+	// AddTaskTags applies tags to a task that has none yet.
+	AddTaskTags(ctx context.Context, taskID string, tagIDs []string) error
 	// TaskLocator finds where a task lives, by id or by ref in a workspace.
 	TaskLocator(ctx context.Context, workspaceID, idOrRef string) (TaskLocation, error)
 	// Tasks reads tasks, resolved for the reader the query names.
@@ -210,7 +212,8 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
 			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
 			ContentUpdatedAt: tx.Now(), Version: 1}
-		if err := placeTask(ctx, tx, sc, &t, in.Project, string(in.Parent)); err != nil {
+		n, err := placeTask(ctx, tx, sc, &t, in.Project, string(in.Parent))
+		if err != nil {
 			return err
 		}
 		if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
@@ -222,7 +225,11 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags); err != nil {
+		tags, err := ensureTags(ctx, tx, t.WorkspaceID, in.Tags)
+		if err != nil {
+			return err
+		}
+		if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
 			return err
 		}
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
@@ -231,11 +238,16 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		}
 		ref := t.Ref
 		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
-			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}}); err != nil {
+			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
 			return err
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
-		return err
+		// Everything a read of the new task would resolve is known here: it
+		// has no links, subtasks or claim yet, and InsertTask scored it with
+		// the listing's own expression (TestTaskCreateAnswersAsRead).
+		t.Tags = tagNames(tags)
+		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug = n.Key, n.Path, sc.ws.Workspace.Slug
+		out = t
+		return nil
 	})
 	return out, err
 }
@@ -248,38 +260,38 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// placeTask sets the project (and parent) of a new task. A subtask lives in
-// its parent's project.
-func placeTask(ctx context.Context, tx Tx, sc *scope, t *Task, project, parent string) error {
+// placeTask sets the project (and parent) of a new task and returns the
+// project. A subtask lives in its parent's project.
+func placeTask(ctx context.Context, tx Tx, sc *scope, t *Task, project, parent string) (*projectNode, error) {
 	var n *projectNode
 	var err error
 	if parent != "" {
 		p, err := findTaskIn(ctx, tx, sc, parent)
 		if err != nil {
-			return bodyRef(err, "body.parent", "no such task: "+parent)
+			return nil, bodyRef(err, "body.parent", "no such task: "+parent)
 		}
-		t.ParentID = p.ID
+		t.ParentID, t.ParentRef = p.ID, &p.Ref
 		n = sc.byID[p.ProjectID]
 		if project != "" {
 			if pn, err := sc.project(project); err != nil || pn.ID != n.ID {
-				return Invalidf("body.project", "a subtask lives in its parent's project (%s)", n.Path)
+				return nil, Invalidf("body.project", "a subtask lives in its parent's project (%s)", n.Path)
 			}
 		}
 	} else if project != "" {
 		if n, err = sc.project(project); err != nil {
-			return bodyRef(err, "body.project", "no such project: "+project)
+			return nil, bodyRef(err, "body.project", "no such project: "+project)
 		}
 	} else if n, err = sc.inbox(); err != nil {
-		return Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+		return nil, Invalidf("body.project", "name a project: the inbox is not visible to this credential")
 	}
 	if !n.canReadItems() {
-		return bodyRef(NotFound("project"), "body.project", "no such project: "+project)
+		return nil, bodyRef(NotFound("project"), "body.project", "no such project: "+project)
 	}
 	if err := n.requireItemWrite(); err != nil {
-		return err
+		return nil, err
 	}
 	t.ProjectID = n.ID
-	return nil
+	return n, nil
 }
 
 // setTaskVocab resolves type, status and assignee names to ids.
@@ -292,7 +304,7 @@ func (s *Service) setTaskVocab(ctx context.Context, tx Tx, sc *scope, t *Task, t
 	if err != nil {
 		return err
 	}
-	t.TypeID, t.StatusID = it.ID, st.ID
+	t.TypeID, t.StatusID, t.Type, t.Status = it.ID, st.ID, it, st
 	if st.Category == CategoryDone || st.Category == CategoryCancelled {
 		now := tx.Now()
 		t.CompletedAt = &now
@@ -302,7 +314,7 @@ func (s *Service) setTaskVocab(ctx context.Context, tx Tx, sc *scope, t *Task, t
 		if err != nil {
 			return err
 		}
-		t.AssigneeID = u.ID
+		t.AssigneeID, t.Assignee, t.AssigneeIsAgent, t.AssigneeAnswersTo = u.ID, u.Username, u.IsServiceAccount, u.AnswersTo
 	}
 	return nil
 }
@@ -345,11 +357,7 @@ func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []s
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(tags))
-	for i, t := range tags {
-		ids[i] = t.ID
-	}
-	return tx.SetTaskTags(ctx, taskID, ids)
+	return tx.SetTaskTags(ctx, taskID, tagIDs(tags))
 }
 
 // findTaskIn locates a live task the caller may read, by id or ref.

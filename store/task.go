@@ -127,19 +127,35 @@ func taskArgs(k *app.Task) []any {
 		fmtTime(k.ContentUpdatedAt), fmtTimePtr(k.DeletedAt), k.Version}
 }
 
-// InsertTask stores a new task and sets its Seq.
+// InsertTask stores a new task. It sets Seq, sets the times to what was
+// stored (whole milliseconds, UTC, as a read would give them), and sets
+// PriorityScore to the new task's score, computed by the listing's own
+// expression for the category of k.Status: a new task has no links, so it
+// blocks nothing and nothing blocks it, and it is scored at its creation.
 func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
 	args := append([]any{k.ID, k.WorkspaceID, k.Ref, nullStr(k.CreatedBy), fmtTime(k.CreatedAt)}, taskArgs(k)...)
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO tasks (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
+	args = append(args, k.Status.Category)
+	var score sql.NullFloat64
+	err := t.tx.QueryRowxContext(ctx, `INSERT INTO tasks (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
 		title, description, type_id, status_id, importance, urgency, due_at, due_is_all_day, starts_at, starts_is_all_day,
 		snoozed_until, snoozed_is_all_day, estimate_minutes, assignee_id, claimed_by, claimed_at, claim_expires_at, repeat_rule,
 		timezone, completed_at, updated_by, updated_at, content_updated_at, deleted_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		RETURNING seq, `+priorityOf("created_at", "0", "0", "?")+` AS priority_score`, args...).Scan(&k.Seq, &score)
 	if err != nil {
 		return mapErr(err)
 	}
-	k.Seq, err = res.LastInsertId()
-	return err
+	k.PriorityScore = score.Float64
+	for _, p := range []*time.Time{&k.CreatedAt, &k.UpdatedAt, &k.ContentUpdatedAt} {
+		*p = parseTime(fmtTime(*p))
+	}
+	for _, p := range []**time.Time{&k.DueAt, &k.StartsAt, &k.SnoozedUntil, &k.ClaimedAt, &k.ClaimExpiresAt, &k.CompletedAt, &k.DeletedAt} {
+		if *p != nil {
+			v := parseTime(fmtTime(**p))
+			*p = &v
+		}
+	}
+	return nil
 }
 
 // UpdateTask stores every changeable field of a task.
@@ -157,6 +173,11 @@ func (t *Tx) SetTaskTags(ctx context.Context, taskID string, tagIDs []string) er
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE task_id = ?`, taskID); err != nil {
 		return mapErr(err)
 	}
+	return t.AddTaskTags(ctx, taskID, tagIDs)
+}
+
+// AddTaskTags applies tags to a task.
+func (t *Tx) AddTaskTags(ctx context.Context, taskID string, tagIDs []string) error {
 	if len(tagIDs) == 0 {
 		return nil
 	}

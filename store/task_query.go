@@ -29,14 +29,20 @@ const (
 //	+ 8 if it blocks open work, − 5 if open work blocks it
 //	+ 4 while in progress, − 3 while deferred
 //
-// rounded to two decimals. It reads the inner query's blocked and blocking
-// columns and the reader's clock (bound as :now, the first parameter).
-const priorityExpr = `round(1.5 * (coalesce(importance, 3) - 1) + 1.5 * (coalesce(urgency, 3) - 1)
-	+ CASE WHEN due_at IS NULL THEN 0 ELSE 12 * max(0.2, min(1.0, 0.2 + 0.8 * (14 - (julianday(due_at) - julianday(?1))) / 21)) END
-	+ 2 * min(1.0, max(0.0, julianday(?1) - julianday(created_at)) / 365)
-	+ CASE WHEN blocking THEN 8 ELSE 0 END - CASE WHEN blocked THEN 5 ELSE 0 END
-	+ CASE WHEN status_category = 'in_progress' THEN 4 ELSE 0 END
-	- CASE WHEN snoozed_until > ?1 THEN 3 ELSE 0 END, 2)`
+// rounded to two decimals. The listing reads blocked, blocking and the
+// status category from its inner query and the reader's clock from ?1; a
+// new task (see InsertTask) is scored by the same expression over the row
+// it inserts, at its creation time, blocking nothing and blocked by nothing.
+var priorityExpr = priorityOf("?1", "blocking", "blocked", "status_category")
+
+func priorityOf(now, blocking, blocked, category string) string {
+	return `round(1.5 * (coalesce(importance, 3) - 1) + 1.5 * (coalesce(urgency, 3) - 1)
+	+ CASE WHEN due_at IS NULL THEN 0 ELSE 12 * max(0.2, min(1.0, 0.2 + 0.8 * (14 - (julianday(due_at) - julianday(` + now + `))) / 21)) END
+	+ 2 * min(1.0, max(0.0, julianday(` + now + `) - julianday(created_at)) / 365)
+	+ CASE WHEN ` + blocking + ` THEN 8 ELSE 0 END - CASE WHEN ` + blocked + ` THEN 5 ELSE 0 END
+	+ CASE WHEN ` + category + ` = 'in_progress' THEN 4 ELSE 0 END
+	- CASE WHEN snoozed_until > ` + now + ` THEN 3 ELSE 0 END, 2)`
+}
 
 const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
 	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
