@@ -40,6 +40,7 @@ type DB struct {
 	itemTypes revCache[[]app.ItemType]     // by workspace, at vocab_rev
 	linkTypes revCache[[]app.LinkType]     // by workspace, at vocab_rev
 	walLimit  int64
+	w         writer
 
 	// Now is the clock every transaction reads once; tests replace it.
 	Now func() time.Time
@@ -241,7 +242,7 @@ func (db *DB) SchemaRevision() string { return db.revision }
 
 // Tx is one transaction. It implements app.Tx.
 type Tx struct {
-	tx       *sqlx.Tx
+	tx       txConn
 	now      time.Time
 	onCommit []func()
 	db       *DB
@@ -254,21 +255,12 @@ func (t *Tx) Now() time.Time { return t.now }
 func (t *Tx) OnCommit(f func()) { t.onCommit = append(t.onCommit, f) }
 
 // View runs fn in a read-only transaction on the reader pool.
-func (db *DB) View(ctx context.Context, fn func(app.Tx) error) error {
-	return db.run(ctx, db.read, &sql.TxOptions{ReadOnly: true}, fn)
-}
-
-// Update runs fn in a write transaction (BEGIN IMMEDIATE) on the writer.
-func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
-	return db.run(ctx, db.write, nil, fn)
-}
-
-func (db *DB) run(ctx context.Context, pool *sqlx.DB, opts *sql.TxOptions, fn func(app.Tx) error) (err error) {
-	stx, err := pool.BeginTxx(ctx, opts)
+func (db *DB) View(ctx context.Context, fn func(app.Tx) error) (err error) {
+	stx, err := db.read.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return mapErr(err)
 	}
-	tx := &Tx{tx: stx, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
+	tx := &Tx{tx: txConn{tx: stx}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = stx.Rollback()

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"tend/app"
+)
+
+// Group commit. All writes go through the one writer connection, so write
+// requests queue for it. A request that finishes its work while others are
+// already queued leaves its transaction open and hands the connection to the
+// next, which does its work in the same SQLite transaction; the last request
+// of such a group commits once for all of them. The commit, and the pages it
+// writes to the log, are shared instead of paid by each request.
+//
+// Requests stay as separate as if each had a transaction of its own:
+//   - each request after the first runs inside a SAVEPOINT, so its failure
+//     or panic rolls back its own changes only (a failing first request rolls
+//     back the transaction, which nobody else has joined yet);
+//   - a request sees the changes of those before it in the group, as it
+//     would had they committed first;
+//   - no request returns before the commit holding its changes succeeded,
+//     and if that commit fails every request in the group gets the error;
+//   - statements of a write ignore the caller's cancellation: SQLite answers
+//     an interrupted write inside a transaction by rolling the whole
+//     transaction back, which would take the rest of the group with it. A
+//     request whose caller gave up while it queued does no work at all.
+
+// writer is the state of the writer connection's transaction.
+type writer struct {
+	mu      sync.Mutex   // held by the request working in the transaction
+	waiting atomic.Int64 // requests blocked on mu
+	open    *group       // the transaction being shared; nil when none is open
+}
+
+// group is one SQLite transaction shared by the requests that joined it.
+type group struct {
+	tx   *sqlx.Tx
+	size int           // requests that have joined
+	done chan struct{} // closed once the transaction committed or failed
+	err  error         // the outcome, set before done is closed
+}
+
+// maxGroup bounds how many requests share a commit, so that a transaction
+// under a load that never pauses still commits regularly.
+const maxGroup = 32
+
+// Update runs fn in a write transaction (BEGIN IMMEDIATE) on the writer,
+// possibly shared with other requests (see above).
+func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
+	w := &db.w
+	w.waiting.Add(1)
+	w.mu.Lock()
+	w.waiting.Add(-1)
+	g := w.open
+	if g == nil {
+		stx, err := db.write.BeginTxx(context.WithoutCancel(ctx), nil)
+		if err != nil {
+			w.mu.Unlock()
+			return mapErr(err)
+		}
+		g = &group{tx: stx, done: make(chan struct{})}
+		w.open = g
+	}
+	g.size++
+	tx := &Tx{tx: txConn{tx: g.tx, noCancel: true}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
+	err := ctx.Err()
+	var panicked any
+	if err == nil {
+		panicked, err = db.runIn(g, tx, fn)
+	}
+	switch {
+	case g.size == 1 && (err != nil || panicked != nil):
+		// Nobody else has joined: the whole transaction is this request's.
+		_ = g.tx.Rollback()
+		w.open = nil
+		close(g.done)
+	case g.err == nil && g.size < maxGroup && w.waiting.Load() > 0:
+		// Someone is queued and will join; the last to join commits.
+	default:
+		w.open = nil
+		if g.err == nil {
+			g.err = mapErr(g.tx.Commit())
+		} else {
+			_ = g.tx.Rollback()
+		}
+		close(g.done)
+	}
+	w.mu.Unlock()
+	if panicked != nil {
+		panic(panicked)
+	}
+	if err != nil {
+		return err
+	}
+	<-g.done
+	if g.err != nil {
+		return g.err
+	}
+	for _, f := range tx.onCommit {
+		f()
+	}
+	return nil
+}
+
+// runIn runs fn as one request of g, under a savepoint unless it is the
+// first, and reports any panic and fn's error. A savepoint that cannot be
+// rolled back or released means SQLite has rolled the transaction back
+// already (an I/O error, for one): the group is then marked failed.
+func (db *DB) runIn(g *group, tx *Tx, fn func(app.Tx) error) (panicked any, err error) {
+	ctx := context.Background()
+	savepoint := g.size > 1
+	if savepoint {
+		if _, err := g.tx.ExecContext(ctx, "SAVEPOINT request"); err != nil {
+			g.err = mapErr(err)
+			return nil, g.err
+		}
+	}
+	defer func() {
+		if panicked = recover(); !savepoint {
+			return
+		}
+		if err != nil || panicked != nil {
+			if _, rerr := g.tx.ExecContext(ctx, "ROLLBACK TO request"); rerr != nil && g.err == nil {
+				g.err = mapErr(rerr)
+			}
+		}
+		if _, rerr := g.tx.ExecContext(ctx, "RELEASE request"); rerr != nil && g.err == nil {
+			g.err = mapErr(rerr)
+		}
+		if err == nil && panicked == nil && g.err != nil {
+			err = g.err
+		}
+	}()
+	return nil, mapErr(fn(tx))
+}
+
+// txConn runs one transaction's statements, in a write transaction without
+// the caller's cancellation (see the group commit notes above).
+type txConn struct {
+	tx       *sqlx.Tx
+	noCancel bool
+}
+
+func (c txConn) ctx(ctx context.Context) context.Context {
+	if c.noCancel {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
+}
+
+func (c txConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return c.tx.ExecContext(c.ctx(ctx), query, args...)
+}
+
+func (c txConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return c.tx.QueryContext(c.ctx(ctx), query, args...)
+}
+
+func (c txConn) QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row {
+	return c.tx.QueryRowxContext(c.ctx(ctx), query, args...)
+}
+
+func (c txConn) GetContext(ctx context.Context, dest any, query string, args ...any) error {
+	return c.tx.GetContext(c.ctx(ctx), dest, query, args...)
+}
+
+func (c txConn) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
+	return c.tx.SelectContext(c.ctx(ctx), dest, query, args...)
+}
