@@ -83,16 +83,22 @@ func tagIDs(tags []Tag) []string {
 	return ids
 }
 
-// tagNames lists the tags' names in the order a read gives an item's tags:
-// by SQLite's lower(), which folds ASCII letters only, compared byte by byte.
-// Names that fold alike cannot meet, since tags are unique ignoring ASCII case.
+// tagNames lists the tags' names in the order an item's tags are given.
 func tagNames(tags []Tag) []string {
 	names := make([]string, len(tags))
 	for i, t := range tags {
 		names[i] = t.Name
 	}
-	slices.SortFunc(names, func(a, b string) int { return strings.Compare(asciiLower(a), asciiLower(b)) })
+	SortTagNames(names)
 	return names
+}
+
+// SortTagNames puts one item's tag names in the order they are given
+// everywhere: by SQLite's lower(), which folds ASCII letters only, compared
+// byte by byte, as tag pages are ordered. Names that fold alike cannot meet
+// on one item, since tags are unique ignoring ASCII case.
+func SortTagNames(names []string) {
+	slices.SortFunc(names, func(a, b string) int { return strings.Compare(asciiLower(a), asciiLower(b)) })
 }
 
 func asciiLower(s string) string {

@@ -101,7 +101,10 @@ func (r taskRow) task(now time.Time) app.Task {
 		t.ParentRef = &r.ParentRef.Int64
 	}
 	if r.Tags.Valid && r.Tags.String != "" {
+		// Sorted here rather than by the query, which would build a sorter
+		// for every row.
 		t.Tags = strings.Split(r.Tags.String, "\x1f")
+		app.SortTagNames(t.Tags)
 	}
 	// An expired claim is simply not held: the reader sees nobody.
 	if t.ClaimExpiresAt != nil && t.ClaimExpiresAt.After(now) {

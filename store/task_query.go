@@ -53,8 +53,7 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
 	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key, /*relevance*/NULL AS relevance,
-	(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM task_tags tt JOIN tags g ON g.id = tt.tag_id
-		WHERE tt.task_id = t.id ORDER BY lower(g.name))) AS tags,
+	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
 	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
 	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_tasks,
 	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND c.completed_at IS NULL) AS sub_tasks_open
@@ -97,6 +96,35 @@ var sortExprs = map[string]string{
 	"title":              "lower(title)",
 	"status":             "status_position",
 	"relevance":          "relevance",
+}
+
+// innerSortExprs are the sort keys as the inner query names them, for the
+// orders it can apply itself: all but those on columns the outer query
+// computes.
+var innerSortExprs = map[string]string{
+	"ref":                "t.ref",
+	"created_at":         "t.created_at",
+	"updated_at":         "t.updated_at",
+	"content_updated_at": "t.content_updated_at",
+	"due_at":             "coalesce(t.due_at, '9999-12-31T23:59:59.999Z')",
+	"starts_at":          "coalesce(t.starts_at, '9999-12-31T23:59:59.999Z')",
+	"completed_at":       "coalesce(t.completed_at, '9999-12-31T23:59:59.999Z')",
+	"importance":         "coalesce(t.importance, 0)",
+	"urgency":            "coalesce(t.urgency, 0)",
+	"estimate_minutes":   "coalesce(t.estimate_minutes, 0)",
+	"title":              "lower(t.title)",
+	"status":             "st.position",
+}
+
+// pagedInside reports whether the inner query can order, resume and limit
+// a page itself: a limit, and no sort key the outer query computes.
+func pagedInside(q app.TaskQuery) bool {
+	for _, f := range q.Order {
+		if _, ok := innerSortExprs[f.Field]; !ok {
+			return false
+		}
+	}
+	return q.Limit > 0
 }
 
 // taskSQL builds the query for q: the reader's readable projects bound once
@@ -191,13 +219,24 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	if q.ToActOn {
 		add("(t.assignee_id IS NULL OR t.assignee_id = ? OR (t.claimed_by = ? AND t.claim_expires_at > ?1))", q.ViewerID, q.ViewerID)
 	}
-	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
-		" AS priority_score FROM (" + taskInnerFor(match) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
 	if count {
 		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
 			strings.Join(where, " AND "), args
 	}
-	order, keyset, kargs := orderAndKeyset(q)
+	order, keyset, kargs := orderAndKeyset(q, sortExprs, "seq")
+	if pagedInside(q) {
+		// Ordered, resumed and limited inside, the inner query is not
+		// flattened into the outer one, which would copy the blocked and
+		// blocking subqueries into priority_score and run each twice a row.
+		iorder, ikeyset, ikargs := orderAndKeyset(q, innerSortExprs, "t.seq")
+		if ikeyset != "" {
+			add(ikeyset, ikargs...)
+		}
+		return fmt.Sprintf("WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
+			priorityExpr, taskInnerFor(match), strings.Join(where, " AND "), iorder, q.Limit, order), args
+	}
+	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
+		" AS priority_score FROM (" + taskInnerFor(match) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
 	if keyset != "" {
 		inner += " WHERE " + keyset
 		args = append(args, kargs...)
@@ -209,10 +248,11 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	return inner, args
 }
 
-// orderAndKeyset builds ORDER BY and the "after the cursor" condition. With
-// one direction throughout it compares row values, which an index can serve;
-// mixed directions expand into the equivalent OR chain. seq breaks ties.
-func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
+// orderAndKeyset builds ORDER BY and the "after the cursor" condition over
+// the sort keys exprs and the tie-breaker seq. With one direction
+// throughout it compares row values, which an index can serve; mixed
+// directions expand into the equivalent OR chain.
+func orderAndKeyset(q app.TaskQuery, exprs map[string]string, seq string) (string, string, []any) {
 	order := q.Order
 	if len(order) == 0 {
 		order = []app.OrderField{{Field: "ref"}}
@@ -228,18 +268,18 @@ func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
 		}
 		return ""
 	}
-	var parts, exprs []string
+	var parts, keys []string
 	for _, f := range order {
-		e := sortExprs[f.Field]
-		exprs = append(exprs, e)
+		e := exprs[f.Field]
+		keys = append(keys, e)
 		parts = append(parts, e+dir(f.Desc))
 	}
-	parts = append(parts, "seq"+dir(seqDesc))
+	parts = append(parts, seq+dir(seqDesc))
 	if q.After == nil {
 		return strings.Join(parts, ", "), "", nil
 	}
 	vals := append(append([]any{}, q.After.Values...), q.After.Seq)
-	exprs = append(exprs, "seq")
+	keys = append(keys, seq)
 	descs := make([]bool, 0, len(order)+1)
 	for _, f := range order {
 		descs = append(descs, f.Desc)
@@ -250,21 +290,21 @@ func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
 		if seqDesc {
 			op = "<"
 		}
-		return strings.Join(parts, ", "), "(" + strings.Join(exprs, ", ") + ") " + op + " (" + strings.TrimSuffix(strings.Repeat("?, ", len(exprs)), ", ") + ")", vals
+		return strings.Join(parts, ", "), "(" + strings.Join(keys, ", ") + ") " + op + " (" + strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ") + ")", vals
 	}
 	var ors []string
 	var args []any
-	for i := range exprs {
+	for i := range keys {
 		var ands []string
 		for j := 0; j < i; j++ {
-			ands = append(ands, exprs[j]+" = ?")
+			ands = append(ands, keys[j]+" = ?")
 			args = append(args, vals[j])
 		}
 		op := ">"
 		if descs[i] {
 			op = "<"
 		}
-		ands = append(ands, exprs[i]+" "+op+" ?")
+		ands = append(ands, keys[i]+" "+op+" ?")
 		args = append(args, vals[i])
 		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
 	}
