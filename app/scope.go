@@ -3,7 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -103,11 +103,12 @@ func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error
 		}
 	}
 	tok := acc.actor.Token
+	perms := map[string][]string{}
 	var walk func(ns []*projectNode)
 	walk = func(ns []*projectNode) {
-		sort.Slice(ns, func(i, j int) bool { return ns[i].Key < ns[j].Key })
+		slices.SortFunc(ns, func(a, b *projectNode) int { return strings.Compare(a.Key, b.Key) })
 		for _, n := range ns {
-			sc.resolve(n, ownRole, tok, userID)
+			sc.resolve(n, ownRole, tok, userID, perms)
 			sc.ordered = append(sc.ordered, n)
 			walk(n.children)
 		}
@@ -125,7 +126,9 @@ func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error
 }
 
 // resolve fills a node from its parent (already resolved) and its own rows.
-func (sc *scope) resolve(n *projectNode, ownRole map[string]string, tok *Token, userID string) {
+// perms holds the permissions each role comes to under the credential, so
+// that the nodes of a role share one slice.
+func (sc *scope) resolve(n *projectNode, ownRole map[string]string, tok *Token, userID string, perms map[string][]string) {
 	p := n.parent
 	n.Path, n.Role, n.trashed, n.sight = n.Key, sc.ws.Role, n.DeletedAt != nil, true
 	n.inRead = tok == nil || tok.ProjectScope == nil || has(tok.ProjectScope, n.ID)
@@ -145,8 +148,13 @@ func (sc *scope) resolve(n *projectNode, ownRole map[string]string, tok *Token, 
 	if n.Visibility == "private" && n.OwnerID != userID && !n.member && !n.OwnRole {
 		n.sight = false
 	}
-	role, _ := RoleByKey(n.Role)
-	n.Perms = narrowTo(role.Permissions, sc.acc.actor.scopes())
+	rolePerms, ok := perms[n.Role]
+	if !ok {
+		role, _ := RoleByKey(n.Role)
+		rolePerms = slices.Clip(narrowTo(role.Permissions, sc.acc.actor.scopes()))
+		perms[n.Role] = rolePerms
+	}
+	n.Perms = rolePerms
 }
 
 // project finds a project by id or key. One the caller may not see answers

@@ -371,7 +371,7 @@ func findTaskIn(ctx context.Context, tx Tx, sc *scope, idOrRef string) (TaskLoca
 
 // readTask reads one task resolved for the scope's reader.
 func readTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
-	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}}))
+	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}, Limit: 1}))
 	if err != nil {
 		return Task{}, err
 	}
@@ -410,9 +410,11 @@ func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef strin
 		}
 		// One read: the query already filters through what the caller may
 		// read, so absent, trashed and unseen all come back empty alike.
-		q := TaskQuery{IDs: []string{idOrRef}}
+		// A limit lets the store page inside its query (see pagedInside),
+		// which computes each per-row subquery once.
+		q := TaskQuery{IDs: []string{idOrRef}, Limit: 1}
 		if ref, err := strconv.ParseInt(idOrRef, 10, 64); err == nil {
-			q = TaskQuery{Ref: ref}
+			q = TaskQuery{Ref: ref, Limit: 1}
 		}
 		ts, err := sc.tasks(ctx, tx, sc.taskQuery(q))
 		if err != nil {
