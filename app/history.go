@@ -51,7 +51,13 @@ func linkEndSeen(ctx context.Context, tx Tx, sc *scope) func(Event) bool {
 		if f, ok := other.(float64); ok { // a ref read back from JSON
 			ref = strconv.FormatInt(int64(f), 10)
 		}
-		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, ref)
+		// Refs are shared by tasks and documents, so the ref alone names the
+		// end; events written before documents existed carry no other_type.
+		locate := tx.TaskLocator
+		if e.Changes["other_type"] == "document" {
+			locate = tx.DocumentLocator
+		}
+		loc, err := locate(ctx, sc.ws.Workspace.ID, ref)
 		return err == nil && sc.byID[loc.ProjectID].canReadItems()
 	}
 }

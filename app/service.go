@@ -53,6 +53,8 @@ type Tx interface {
 	linkTx
 	historyTx
 	mentionTx
+	documentTx
+	commentTx
 }
 
 // Options configures a Service.

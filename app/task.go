@@ -102,6 +102,7 @@ type TaskLocation struct {
 	WorkspaceID string
 	ProjectID   string
 	Ref         int64
+	Title       string
 	DeletedAt   *time.Time
 }
 
@@ -171,13 +172,9 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 	if in.Repeat != "" {
 		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
 	}
-	for i, tg := range in.Tags {
-		n, err := normalTag("body.tags", tg)
-		errs = append(errs, err)
-		in.Tags[i] = n
-	}
-	in.Tags = dedupeFold(in.Tags)
-	return joinErrors(errs...)
+	var tagErrs []error
+	in.Tags, tagErrs = normalTags("body.tags", in.Tags)
+	return joinErrors(append(errs, tagErrs...)...)
 }
 
 func dedupeFold(in []string) []string {
@@ -209,7 +206,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
 			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
 			ContentUpdatedAt: tx.Now(), Version: 1}
-		if err := placeTask(ctx, tx, sc, &t, in.Project, string(in.Parent)); err != nil {
+		if t.ProjectID, t.ParentID, err = placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn); err != nil {
 			return err
 		}
 		if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
@@ -221,7 +218,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags); err != nil {
+		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags, tx.SetTaskTags); err != nil {
 			return err
 		}
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
@@ -247,38 +244,40 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// placeTask sets the project (and parent) of a new task. A subtask lives in
-// its parent's project.
-func placeTask(ctx context.Context, tx Tx, sc *scope, t *Task, project, parent string) error {
+// placeItem finds where a new item goes: under the parent named (in the
+// parent's project), in the project named, or in the inbox. find locates a
+// parent of the item's kind; what and child name the kind in refusals.
+func placeItem(ctx context.Context, tx Tx, sc *scope, project, parent, what, child string,
+	find func(ctx context.Context, tx Tx, sc *scope, idOrRef string) (ItemLocation, error)) (projectID, parentID string, err error) {
 	var n *projectNode
-	var err error
-	if parent != "" {
-		p, err := findTaskIn(ctx, tx, sc, parent)
+	switch {
+	case parent != "":
+		p, err := find(ctx, tx, sc, parent)
 		if err != nil {
-			return bodyRef(err, "body.parent", "no such task: "+parent)
+			return "", "", bodyRef(err, "body.parent", "no such "+what+": "+parent)
 		}
-		t.ParentID = p.ID
-		n = sc.byID[p.ProjectID]
+		parentID, n = p.ID, sc.byID[p.ProjectID]
 		if project != "" {
 			if pn, err := sc.project(project); err != nil || pn.ID != n.ID {
-				return Invalidf("body.project", "a subtask lives in its parent's project (%s)", n.Path)
+				return "", "", Invalidf("body.project", "a %s lives in its parent's project (%s)", child, n.Path)
 			}
 		}
-	} else if project != "" {
+	case project != "":
 		if n, err = sc.project(project); err != nil {
-			return bodyRef(err, "body.project", "no such project: "+project)
+			return "", "", bodyRef(err, "body.project", "no such project: "+project)
 		}
-	} else if n, err = sc.inbox(); err != nil {
-		return Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+	default:
+		if n, err = sc.inbox(); err != nil {
+			return "", "", Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+		}
 	}
 	if !n.canReadItems() {
-		return bodyRef(NotFound("project"), "body.project", "no such project: "+project)
+		return "", "", bodyRef(NotFound("project"), "body.project", "no such project: "+project)
 	}
 	if err := n.requireItemWrite(); err != nil {
-		return err
+		return "", "", err
 	}
-	t.ProjectID = n.ID
-	return nil
+	return n.ID, parentID, nil
 }
 
 // setTaskVocab resolves type, status and assignee names to ids.
@@ -341,7 +340,10 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 	return "", Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
 }
 
-func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []string) error {
+// applyTags sets an item's tags by name, creating those not yet used;
+// set stores them for the item's kind.
+func applyTags(ctx context.Context, tx Tx, workspaceID, itemID string, names []string,
+	set func(ctx context.Context, itemID string, tagIDs []string) error) error {
 	tags, err := ensureTags(ctx, tx, workspaceID, names)
 	if err != nil {
 		return err
@@ -350,14 +352,21 @@ func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []s
 	for i, t := range tags {
 		ids[i] = t.ID
 	}
-	return tx.SetTaskTags(ctx, taskID, ids)
+	return set(ctx, itemID, ids)
 }
 
 // findTaskIn locates a live task the caller may read, by id or ref.
 func findTaskIn(ctx context.Context, tx Tx, sc *scope, idOrRef string) (TaskLocation, error) {
-	loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
+	return findItemIn(ctx, sc, idOrRef, "task", tx.TaskLocator)
+}
+
+// findItemIn locates a live item the caller may read, by id or ref; one
+// absent, trashed or unseen answers alike.
+func findItemIn(ctx context.Context, sc *scope, idOrRef, what string,
+	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error)) (ItemLocation, error) {
+	loc, err := locate(ctx, sc.ws.Workspace.ID, idOrRef)
 	if err != nil || loc.DeletedAt != nil || !sc.byID[loc.ProjectID].canReadItems() {
-		return TaskLocation{}, NotFound("task")
+		return ItemLocation{}, NotFound(what)
 	}
 	return loc, nil
 }
@@ -377,20 +386,7 @@ func readTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
 // taskScope opens the scope for a task addressed by id (whatever workspace
 // holds it) or ref (in the workspace named, or the only one).
 func taskScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, error) {
-	if workspace == "" {
-		if _, err := uuid.Parse(idOrRef); err == nil {
-			loc, err := tx.TaskLocator(ctx, "", idOrRef)
-			if err != nil {
-				return nil, NotFound("task")
-			}
-			workspace = loc.WorkspaceID
-		}
-	}
-	sc, err := inWorkspace(ctx, tx, a, workspace)
-	if CodeOf(err) == CodeNotFound && workspace != "" {
-		return nil, NotFound("task")
-	}
-	return sc, err
+	return itemScope(ctx, tx, a, workspace, idOrRef, "task", tx.TaskLocator)
 }
 
 // TaskGet returns one task by id or ref.

@@ -112,8 +112,11 @@ type PageLink struct {
 	Target   int64
 }
 
-// parseOrder reads "a,-b" into order fields, refusing unknown names.
-func parseOrder(s string) ([]OrderField, error) {
+// parseOrder reads a task listing's order.
+func parseOrder(s string) ([]OrderField, error) { return parseOrderOf(s, TaskOrderFields) }
+
+// parseOrderOf reads "a,-b" into order fields, refusing names not in fields.
+func parseOrderOf(s string, fields []string) ([]OrderField, error) {
 	if strings.TrimSpace(s) == "" {
 		return []OrderField{{Field: "ref"}}, nil
 	}
@@ -122,8 +125,8 @@ func parseOrder(s string) ([]OrderField, error) {
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		f := OrderField{Field: strings.TrimPrefix(part, "-"), Desc: strings.HasPrefix(part, "-")}
-		if !has(TaskOrderFields, f.Field) {
-			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(TaskOrderFields))
+		if !has(fields, f.Field) {
+			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(fields))
 		}
 		if seen[f.Field] {
 			return nil, Invalidf("query.order", "%q appears twice", f.Field)
@@ -341,13 +344,8 @@ func taskSortKey(t Task, field string) any {
 	case "priority_score":
 		return t.PriorityScore
 	case "title":
-		// The same key as the store's lower(title): SQLite folds ASCII only.
-		return strings.Map(func(r rune) rune {
-			if 'A' <= r && r <= 'Z' {
-				return r + 'a' - 'A'
-			}
-			return r
-		}, t.Title)
+		// The same key as the store's lower(title).
+		return foldASCII(t.Title)
 	case "status":
 		return int64(t.Status.Position)
 	}
@@ -368,14 +366,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		if err != nil {
 			return q, Invalidf("query.project", "no such project: %s", in.Project)
 		}
-		for _, d := range n.subtree() {
-			if d.canReadItems() {
-				q.ProjectIDs = append(q.ProjectIDs, d.ID)
-			}
-		}
-		if len(q.ProjectIDs) == 0 {
-			q.ProjectIDs = []string{n.ID}
-		}
+		q.ProjectIDs = readableUnder(n)
 	}
 	var err error
 	finishedStatus := false
@@ -408,14 +399,8 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	if in.Ready {
 		q.OpenOnly = true
 	}
-	if in.Tag != "" {
-		t, err := tx.TagByName(ctx, sc.ws.Workspace.ID, strings.TrimPrefix(in.Tag, "#"))
-		if CodeOf(err) == CodeNotFound {
-			q.NoTag = true
-		} else if err != nil {
-			return q, err
-		}
-		q.TagID = t.ID
+	if q.TagID, q.NoTag, err = tagFilter(ctx, tx, sc, in.Tag); err != nil {
+		return q, err
 	}
 	if q.AssigneeID, err = accountFilter(ctx, tx, sc, in.Assignee, "query.assignee"); err != nil {
 		return q, err

@@ -168,7 +168,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
 			strings.Join(where, " AND "), args
 	}
-	order, keyset, kargs := orderAndKeyset(q)
+	order, keyset, kargs := orderAndKeyset(q.Order, q.After, sortExprs)
 	if keyset != "" {
 		inner += " WHERE " + keyset
 		args = append(args, kargs...)
@@ -180,11 +180,11 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	return inner, args
 }
 
-// orderAndKeyset builds ORDER BY and the "after the cursor" condition. With
-// one direction throughout it compares row values, which an index can serve;
-// mixed directions expand into the equivalent OR chain. seq breaks ties.
-func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
-	order := q.Order
+// orderAndKeyset builds ORDER BY and the "after the cursor" condition from
+// the listing's sort expressions. With one direction throughout it compares
+// row values, which an index can serve; mixed directions expand into the
+// equivalent OR chain. seq breaks ties.
+func orderAndKeyset(order []app.OrderField, after *app.TaskCursor, sortExprs map[string]string) (string, string, []any) {
 	if len(order) == 0 {
 		order = []app.OrderField{{Field: "ref"}}
 	}
@@ -206,10 +206,10 @@ func orderAndKeyset(q app.TaskQuery) (string, string, []any) {
 		parts = append(parts, e+dir(f.Desc))
 	}
 	parts = append(parts, "seq"+dir(seqDesc))
-	if q.After == nil {
+	if after == nil {
 		return strings.Join(parts, ", "), "", nil
 	}
-	vals := append(append([]any{}, q.After.Values...), q.After.Seq)
+	vals := append(append([]any{}, after.Values...), after.Seq)
 	exprs = append(exprs, "seq")
 	descs := make([]bool, 0, len(order)+1)
 	for _, f := range order {

@@ -168,6 +168,7 @@ func listings() map[string]listingJSON {
 	}
 	paged := []string{"workspace_id", "limit", "cursor", "format", "fields"}
 	history := append([]string{"order"}, paged...)
+	comments := append([]string{"include_total"}, paged...)
 	return map[string]listingJSON{
 		"users":               mk("/v1/users", []string{"answers_to", "limit", "cursor", "include_total", "format", "fields"}, shaped, []string{"created_at"}, userJSON{}),
 		"workspaces":          mk("/v1/workspaces", []string{"deleted"}, plain, []string{"joined_at"}, workspaceJSON{}),
@@ -184,20 +185,27 @@ func listings() map[string]listingJSON {
 		"tasks": mk("/v1/tasks", []string{"workspace_id", "project", "status", "tag", "status_category", "type", "assignee",
 			"claimed_by", "parent", "subtree", "q", "due_before", "due_after", "include_completed", "deferred", "deleted", "ready",
 			"to_act_on", "order", "limit", "cursor", "include_total", "format", "fields", "group_by", "group_limit", "include"},
-			shaped, taskOrder(), taskJSON{}),
+			shaped, orderBoth(app.TaskOrderFields), taskJSON{}),
 		"task_events":        mk("/v1/tasks/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
 		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
 		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, verificationJSON{}),
-		"statuses":           mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
-		"link_types":         mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
-		"tags":               mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
+		"documents": mk("/v1/documents", []string{"workspace_id", "project", "type", "status", "status_category", "tag", "parent",
+			"subtree", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), documentJSON{}),
+		"document_events":   mk("/v1/documents/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
+		"document_links":    mk("/v1/documents/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
+		"task_comments":     mk("/v1/tasks/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"document_comments": mk("/v1/documents/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"project_comments":  mk("/v1/projects/{id_or_key}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"statuses":          mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
+		"link_types":        mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
+		"tags":              mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
 	}
 }
 
-// taskOrder lists the task listing's order fields, ascending and descending.
-func taskOrder() []string {
+// orderBoth lists a listing's order fields, ascending and descending.
+func orderBoth(fields []string) []string {
 	var out []string
-	for _, f := range app.TaskOrderFields {
+	for _, f := range fields {
 		out = append(out, f, "-"+f)
 	}
 	return out

@@ -215,7 +215,7 @@ func seedData(ctx context.Context, svc *app.Service, admin app.Actor, refs *[]in
 		if src == dst {
 			continue
 		}
-		_, err := svc.AddTaskLink(ctx, admin, "", strconv.FormatInt(src, 10),
+		_, err := svc.AddLink(ctx, admin, "", "task", strconv.FormatInt(src, 10),
 			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(dst, 10))})
 		if app.CodeOf(err) == app.CodeConflict {
 			continue // that pair is linked already
