@@ -91,6 +91,8 @@ type addressed struct {
 	ID    string
 	Ref   *int64
 	Title string
+	// ParentID is the parent task or document; empty at the top and for projects.
+	ParentID string
 }
 
 // addressedItem resolves the item a comments or links route names: a task or
@@ -133,7 +135,7 @@ func itemIn(ctx context.Context, tx Tx, sc *scope, entity, idOrRef string) (addr
 		return addressed{}, err
 	}
 	ref := loc.Ref
-	return addressed{sc: sc, node: sc.byID[loc.ProjectID], Type: entity, ID: loc.ID, Ref: &ref, Title: loc.Title}, nil
+	return addressed{sc: sc, node: sc.byID[loc.ProjectID], Type: entity, ID: loc.ID, Ref: &ref, Title: loc.Title, ParentID: loc.ParentID}, nil
 }
 
 // requireRead refuses reading comments on a project the caller sees but

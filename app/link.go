@@ -95,11 +95,12 @@ func orient(l Link, self string) (direction, label, other string) {
 
 // linkSelf is the item a link route is addressed to.
 type linkSelf struct {
-	sc    *scope
-	Type  string
-	ID    string
-	Ref   int64
-	Title string
+	sc       *scope
+	Type     string
+	ID       string
+	Ref      int64
+	Title    string
+	ParentID string
 }
 
 // linkedItem finds the live item a link route names, checking it may be
@@ -114,7 +115,7 @@ func linkedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef 
 			return linkSelf{}, err
 		}
 	}
-	return linkSelf{sc: it.sc, Type: it.Type, ID: it.ID, Ref: *it.Ref, Title: it.Title}, nil
+	return linkSelf{sc: it.sc, Type: it.Type, ID: it.ID, Ref: *it.Ref, Title: it.Title, ParentID: it.ParentID}, nil
 }
 
 // record records a link event in the history of the item addressed.
@@ -153,6 +154,24 @@ func linkViews(ctx context.Context, tx Tx, sc *scope, self string) ([]LinkView, 
 			tasks = append(tasks, id)
 		}
 	}
+	ends, err := linkEnds(ctx, tx, sc, tasks, docs)
+	if err != nil {
+		return nil, err
+	}
+	out := []LinkView{}
+	for _, l := range ls {
+		dir, label, o := orient(l, self)
+		if end, ok := ends[o]; ok {
+			out = append(out, LinkView{Link: l, Direction: dir, Label: label, Other: end})
+		}
+	}
+	return out, nil
+}
+
+// linkEnds reads the tasks and documents named, as link ends, in one query
+// for each kind; the ones the reader may not see, and trashed ones, are
+// simply absent from the answer.
+func linkEnds(ctx context.Context, tx Tx, sc *scope, tasks, docs []string) (map[string]LinkEnd, error) {
 	ends := map[string]LinkEnd{}
 	if tasks != nil {
 		ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: tasks, Now: tx.Now()}))
@@ -172,14 +191,7 @@ func linkViews(ctx context.Context, tx Tx, sc *scope, self string) ([]LinkView, 
 			ends[d.ID] = LinkEnd{EntityType: "document", Document: d}
 		}
 	}
-	out := []LinkView{}
-	for _, l := range ls {
-		dir, label, o := orient(l, self)
-		if end, ok := ends[o]; ok {
-			out = append(out, LinkView{Link: l, Direction: dir, Label: label, Other: end})
-		}
-	}
-	return out, nil
+	return ends, nil
 }
 
 // farEnd is the id and kind of the end of l that is not self.

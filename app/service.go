@@ -55,6 +55,7 @@ type Tx interface {
 	linkTx
 	historyTx
 	mentionTx
+	graphTx
 	documentTx
 	commentTx
 }

@@ -104,6 +104,7 @@ type TaskLocation struct {
 	ProjectID   string
 	Ref         int64
 	Title       string
+	ParentID    string
 	DeletedAt   *time.Time
 }
 

@@ -19,9 +19,10 @@ func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (ap
 		ProjectID   string         `db:"project_id"`
 		Ref         int64          `db:"ref"`
 		Title       string         `db:"title"`
+		ParentID    string         `db:"parent_id"`
 		DeletedAt   sql.NullString `db:"deleted_at"`
 	}
-	q := `SELECT id, workspace_id, project_id, ref, title, deleted_at FROM ` + table + ` WHERE `
+	q := `SELECT id, workspace_id, project_id, ref, title, coalesce(parent_id, '') AS parent_id, deleted_at FROM ` + table + ` WHERE `
 	var err error
 	if isDigits(idOrRef) {
 		err = t.tx.GetContext(ctx, &r, q+`workspace_id = ? AND ref = ?`, workspaceID, idOrRef)
@@ -33,7 +34,7 @@ func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (ap
 	if err != nil {
 		return app.ItemLocation{}, mapErr(err)
 	}
-	return app.ItemLocation{ID: r.ID, WorkspaceID: r.WorkspaceID, ProjectID: r.ProjectID, Ref: r.Ref, Title: r.Title, DeletedAt: parseTimePtr(r.DeletedAt)}, nil
+	return app.ItemLocation{ID: r.ID, WorkspaceID: r.WorkspaceID, ProjectID: r.ProjectID, Ref: r.Ref, Title: r.Title, ParentID: r.ParentID, DeletedAt: parseTimePtr(r.DeletedAt)}, nil
 }
 
 // subtree lists an item's id and its descendants' ids.

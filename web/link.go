@@ -7,12 +7,16 @@ import (
 )
 
 func newLinkJSON(v app.LinkView) linkJSON {
-	end := newLinkEnd(newTaskJSON(v.Other.Task))
-	if v.Other.EntityType == "document" {
-		end = newDocumentLinkEnd(newDocumentJSON(v.Other.Document))
-	}
 	return linkJSON{ID: v.ID, Direction: v.Direction, Label: v.Label, LinkType: v.Type.Key, LinkCategory: orNull(v.Type.Category),
-		Other: end}
+		Other: newEndJSON(v.Other)}
+}
+
+// newEndJSON is a task or document seen as the far end of a link.
+func newEndJSON(e app.LinkEnd) linkEndJSON {
+	if e.EntityType == "document" {
+		return newDocumentLinkEnd(newDocumentJSON(e.Document))
+	}
+	return newLinkEnd(newTaskJSON(e.Task))
 }
 
 // newDocumentLinkEnd is a document as the far end of a link: the task-only
