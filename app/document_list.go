@@ -17,12 +17,7 @@ type DocumentQuery struct {
 	Ref        int64
 	Deleted    *bool // nil or false: live only; true: the trash only
 	AnyState   *bool // true: live and trashed alike (Deleted is ignored)
-	ProjectIDs []string
-	StatusIDs  []string
-	Categories []string
-	TypeIDs    []string
-	TagID      string
-	NoTag      bool
+	ItemFilter
 	ParentID   string
 	Subtree    bool
 	Order      []OrderField
@@ -31,7 +26,7 @@ type DocumentQuery struct {
 }
 
 // DocumentOrderFields are the fields a document listing may be ordered by.
-var DocumentOrderFields = []string{"ref", "title", "created_at", "updated_at", "content_updated_at", "status", "type", "size_bytes"}
+var DocumentOrderFields = []string{"ref", "title", "created_at", "updated_at", "content_updated_at", "status", "type", "size_bytes", "relevance"}
 
 // DocumentListQuery is GET /v1/documents.
 type DocumentListQuery struct {
@@ -43,6 +38,7 @@ type DocumentListQuery struct {
 	Tag            string
 	Parent         string
 	Subtree        bool
+	Q              string
 	Deleted        bool
 	Order          string
 	Limit          int
@@ -58,7 +54,7 @@ type DocumentList struct {
 
 func (q DocumentListQuery) fingerprint() string {
 	return strings.Join([]string{q.Workspace, q.Project, q.Type, q.Status, q.StatusCategory, strings.ToLower(q.Tag), q.Parent,
-		fmt.Sprint(q.Subtree), fmt.Sprint(q.Deleted), q.Order}, "\x1f")
+		fmt.Sprint(q.Subtree), q.Q, fmt.Sprint(q.Deleted), q.Order}, "\x1f")
 }
 
 func (q DocumentListQuery) validate() error {
@@ -94,6 +90,9 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		}
 		q, err := documentFilter(ctx, tx, sc, in)
 		if err != nil {
+			return err
+		}
+		if order, err = searchOrder(order, in.Order, q.Match); err != nil {
 			return err
 		}
 		q.Order, q.Limit = order, limit
@@ -158,6 +157,11 @@ func documentSortKeys(d Document, order []OrderField) []any {
 			out[i] = int64(d.Type.Position)
 		case "size_bytes":
 			out[i] = int64(len(d.Body))
+		case "relevance":
+			out[i] = 0.0
+			if d.Relevance != nil {
+				out[i] = *d.Relevance
+			}
 		}
 	}
 	return out
@@ -205,9 +209,10 @@ func documentFilter(ctx context.Context, tx Tx, sc *scope, in DocumentListQuery)
 	if in.StatusCategory != "" {
 		q.Categories = []string{in.StatusCategory}
 	}
-	var err error
-	if q.TagID, q.NoTag, err = tagFilter(ctx, tx, sc, in.Tag); err != nil {
-		return q, err
+	if in.Tag != "" {
+		if err := q.requireTag(ctx, tx, sc, in.Tag); err != nil {
+			return q, err
+		}
 	}
 	if in.Parent != "" {
 		p, err := findDocumentIn(ctx, tx, sc, in.Parent)
@@ -216,7 +221,8 @@ func documentFilter(ctx context.Context, tx Tx, sc *scope, in DocumentListQuery)
 		}
 		q.ParentID = p.ID
 	}
-	return q, nil
+	_, _, err := applySearch(ctx, tx, sc, "document", ParseSearch(in.Q), &q.ItemFilter)
+	return q, err
 }
 
 // readableUnder lists a project and the projects under it whose items the

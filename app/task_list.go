@@ -22,18 +22,11 @@ type TaskQuery struct {
 	Ref         int64 // one task by its ref in the workspace
 	Deleted     *bool // nil or false: live only; true: the trash only
 	AnyState    *bool // true: live and trashed alike (Deleted is ignored)
-	ProjectIDs  []string
-	StatusIDs   []string
-	Categories  []string
-	TypeIDs     []string
-	TagIDs      []string // every one of these tags
-	Nothing     bool     // a tag was named that does not exist: nothing matches
+	ItemFilter
 	AssigneeID  string
 	ClaimedByID string
 	ParentID    string
 	Subtree     bool
-	Match       string // FTS5 expression the title or description must match
-	Exclude     string // FTS5 expression they must not match
 	DueBefore   *time.Time
 	DueAfter    *time.Time
 	OpenOnly    bool
@@ -424,7 +417,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		q.OpenOnly = true
 	}
 	if in.Tag != "" {
-		if err := requireTag(ctx, tx, sc, in.Tag, &q); err != nil {
+		if err := q.requireTag(ctx, tx, sc, in.Tag); err != nil {
 			return q, err
 		}
 	}
@@ -444,17 +437,6 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
 }
 
-// requireTag adds a tag every task must carry; a tag that does not exist
-// matches nothing.
-func requireTag(ctx context.Context, tx Tx, sc *scope, name string, q *TaskQuery) error {
-	id, none, err := tagFilter(ctx, tx, sc, name)
-	if none {
-		q.Nothing = true
-	} else if id != "" {
-		q.TagIDs = append(q.TagIDs, id)
-	}
-	return err
-}
 
 // accountFilter resolves "me", a username or an id.
 func accountFilter(ctx context.Context, tx Tx, sc *scope, name, loc string) (string, error) {

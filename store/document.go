@@ -157,6 +157,7 @@ var documentSortExprs = map[string]string{
 	"status":             "status_position",
 	"type":               "type_position",
 	"size_bytes":         "size_bytes",
+	"relevance":          "relevance",
 }
 
 // documentSQL builds the query for q in the shape of taskSQL: the reader's
@@ -166,6 +167,10 @@ var documentSortExprs = map[string]string{
 // score as the relevance column and sort key.
 func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	args := []any{q.Readable}
+	match := q.Match != "" && !count
+	if match {
+		args = append(args, q.Match)
+	}
 	var where []string
 	add := func(cond string, a ...any) {
 		where = append(where, cond)
@@ -200,11 +205,17 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	inList("d.status_id", q.StatusIDs)
 	inList("d.type_id", q.TypeIDs)
 	inList("st.category", q.Categories)
-	if q.NoTag {
+	if q.Nothing {
 		add("0")
 	}
-	if q.TagID != "" {
-		add("EXISTS (SELECT 1 FROM document_tags x WHERE x.document_id = d.id AND x.tag_id = ?)", q.TagID)
+	for _, id := range q.TagIDs {
+		add("EXISTS (SELECT 1 FROM document_tags x WHERE x.document_id = d.id AND x.tag_id = ?)", id)
+	}
+	if q.Match != "" && count {
+		add("d.seq IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)", q.Match)
+	}
+	if q.Exclude != "" {
+		add("d.seq NOT IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)", q.Exclude)
 	}
 	if q.ParentID != "" && q.Subtree {
 		add(`d.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM documents WHERE parent_id = ?
@@ -216,8 +227,15 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	if count {
 		return cte + "SELECT count(*) FROM documents d JOIN statuses st ON st.id = d.status_id WHERE " + strings.Join(where, " AND "), args
 	}
-	relevance := "NULL"
-	query := cte + "SELECT * FROM (" + documentInner + ", " + relevance + " AS relevance FROM documents d" + documentJoins +
+	relevance, hits := "NULL", ""
+	if match {
+		// The negated BM25 score, higher is better; a title hit weighs four
+		// times a body hit. ?2 is the match expression.
+		relevance = "hits.fscore"
+		hits = ` JOIN (SELECT rowid AS frow, -bm25(documents_fts, 4.0, 1.0) AS fscore FROM documents_fts
+			WHERE documents_fts MATCH ?2) hits ON hits.frow = d.seq`
+	}
+	query := cte + "SELECT * FROM (" + documentInner + ", " + relevance + " AS relevance FROM documents d" + hits + documentJoins +
 		" WHERE " + strings.Join(where, " AND ") + ") page"
 	order, keyset, kargs := orderAndKeyset(q.Order, q.After, documentSortExprs)
 	if keyset != "" {

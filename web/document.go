@@ -103,7 +103,7 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 	q := newQuery(r)
 	in := app.DocumentListQuery{Workspace: wsParam(r), Project: q.str("project"), Type: q.str("type"), Status: q.str("status"),
 		StatusCategory: q.str("status_category"), Tag: q.str("tag"), Parent: strings.TrimPrefix(q.str("parent"), "#"),
-		Subtree: q.bool("subtree"), Deleted: q.bool("deleted"), Order: q.str("order"), Limit: q.limit(), Cursor: q.str("cursor"),
+		Subtree: q.bool("subtree"), Q: q.str("q"), Deleted: q.bool("deleted"), Order: q.str("order"), Limit: q.limit(), Cursor: q.str("cursor"),
 		IncludeTotal: q.bool("include_total")}
 	if err := q.err(); err != nil {
 		return err

@@ -190,7 +190,7 @@ func listings() map[string]listingJSON {
 		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
 		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, verificationJSON{}),
 		"documents": mk("/v1/documents", []string{"workspace_id", "project", "type", "status", "status_category", "tag", "parent",
-			"subtree", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), documentJSON{}),
+			"subtree", "q", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), documentJSON{}),
 		"document_events":         mk("/v1/documents/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
 		"document_links":          mk("/v1/documents/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
 		"task_comments":           mk("/v1/tasks/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),

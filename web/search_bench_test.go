@@ -217,3 +217,7 @@ func benchmarkSearch(b *testing.B, path string) {
 // BenchmarkSearchTasks1M is a two-word q on GET /v1/tasks over the
 // million-row corpus.
 func BenchmarkSearchTasks1M(b *testing.B) { benchmarkSearch(b, "/v1/tasks") }
+
+// BenchmarkSearchDocuments1M is a two-word q on GET /v1/documents over the
+// same corpus.
+func BenchmarkSearchDocuments1M(b *testing.B) { benchmarkSearch(b, "/v1/documents") }
