@@ -13,16 +13,16 @@ type DocumentQuery struct {
 	WorkspaceID string
 	Readable    string // JSON array of the project ids whose items the reader may read
 
-	IDs        []string
-	Ref        int64
-	Deleted    *bool // nil or false: live only; true: the trash only
-	AnyState   *bool // true: live and trashed alike (Deleted is ignored)
+	IDs      []string
+	Ref      int64
+	Deleted  *bool // nil or false: live only; true: the trash only
+	AnyState *bool // true: live and trashed alike (Deleted is ignored)
 	ItemFilter
-	ParentID   string
-	Subtree    bool
-	Order      []OrderField
-	After      *TaskCursor
-	Limit      int
+	ParentID string
+	Subtree  bool
+	Order    []OrderField
+	After    *TaskCursor
+	Limit    int
 }
 
 // DocumentOrderFields are the fields a document listing may be ordered by.

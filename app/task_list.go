@@ -18,10 +18,10 @@ type TaskQuery struct {
 	ViewerID    string
 	Now         time.Time
 
-	IDs         []string
-	Ref         int64 // one task by its ref in the workspace
-	Deleted     *bool // nil or false: live only; true: the trash only
-	AnyState    *bool // true: live and trashed alike (Deleted is ignored)
+	IDs      []string
+	Ref      int64 // one task by its ref in the workspace
+	Deleted  *bool // nil or false: live only; true: the trash only
+	AnyState *bool // true: live and trashed alike (Deleted is ignored)
 	ItemFilter
 	AssigneeID  string
 	ClaimedByID string
@@ -436,7 +436,6 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	}
 	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
 }
-
 
 // accountFilter resolves "me", a username or an id.
 func accountFilter(ctx context.Context, tx Tx, sc *scope, name, loc string) (string, error) {
