@@ -97,15 +97,8 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		}
 		q.Order, q.Limit = order, limit
 		fp := in.fingerprint()
-		if in.Cursor != "" {
-			k, err := decodeCursor(in.Cursor, "documents", fp)
-			if err != nil {
-				return err
-			}
-			if len(k.Values) != len(order) {
-				return Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
-			}
-			q.After = &TaskCursor{Values: k.Values, Seq: k.Seq}
+		if q.After, err = keysetAfter(in.Cursor, "documents", fp, len(order)); err != nil {
+			return err
 		}
 		q.Limit++
 		items, err := sc.documents(ctx, tx, q)

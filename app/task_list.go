@@ -267,15 +267,9 @@ func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskLis
 // taskPage reads one page: limit+1 rows tell whether there is more.
 func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQuery, category, cursor string, total bool) ([]Task, Page, error) {
 	fp := in.fingerprint(category)
-	if cursor != "" {
-		k, err := decodeCursor(cursor, "tasks", fp)
-		if err != nil {
-			return nil, Page{}, err
-		}
-		if len(k.Values) != len(q.Order) {
-			return nil, Page{}, Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
-		}
-		q.After = &TaskCursor{Values: k.Values, Seq: k.Seq}
+	var err error
+	if q.After, err = keysetAfter(cursor, "tasks", fp, len(q.Order)); err != nil {
+		return nil, Page{}, err
 	}
 	limit := q.Limit
 	q.Limit++
