@@ -105,9 +105,6 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 		StatusCategory: q.str("status_category"), Tag: q.str("tag"), Parent: strings.TrimPrefix(q.str("parent"), "#"),
 		Subtree: q.bool("subtree"), Q: q.str("q"), Deleted: q.bool("deleted"), Order: q.str("order"), Limit: q.limit(), Cursor: q.str("cursor"),
 		IncludeTotal: q.bool("include_total")}
-	if q.str("q") != "" {
-		q.errs = append(q.errs, app.Invalidf("query.q", "searching documents by words is not offered yet; filter by project, type, status or tag"))
-	}
 	if err := q.err(); err != nil {
 		return err
 	}

@@ -97,7 +97,7 @@ func TestDocumentList(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		for _, bad := range []string{"project=nope", "type=bug", "status=todo", "status_category=nope", "parent=9999",
 			"parent=" + lstItoa(lstNum(gone["ref"])), "subtree=true", "limit=0", "limit=x", "deleted=maybe", "cursor=!!!",
-			"q=words"} {
+			"q=type:nosuch", "order=relevance"} {
 			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?"+bad, e.admin, nil)
 		}
 	})
