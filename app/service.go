@@ -53,6 +53,7 @@ type Tx interface {
 	linkTx
 	historyTx
 	mentionTx
+	feedTx
 }
 
 // Options configures a Service.
