@@ -221,7 +221,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags); err != nil {
+		if err := applyTags(ctx, tx, a, t.WorkspaceID, t.ID, in.Tags); err != nil {
 			return err
 		}
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
@@ -341,8 +341,8 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 	return "", Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
 }
 
-func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []string) error {
-	tags, err := ensureTags(ctx, tx, workspaceID, names)
+func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, taskID string, names []string) error {
+	tags, err := ensureTags(ctx, tx, a, workspaceID, names)
 	if err != nil {
 		return err
 	}

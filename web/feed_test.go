@@ -341,8 +341,10 @@ func TestJournal(t *testing.T) {
 	ref := lstItoa(lstNum(tk["ref"]))
 	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, alice, map[string]any{"status": "done", "tags": []string{"home", "weekly"}})
 
-	j := e.feed("/v1/journal?limit=2", e.admin)
-	if len(j.items) != 2 || !j.more || j.cursor == "" {
+	// Most recent first: the update, the two tags it brought into being,
+	// the create.
+	j := e.feed("/v1/journal?limit=4", e.admin)
+	if len(j.items) != 4 || !j.more || j.cursor == "" {
 		t.Fatalf("journal page: %d items, more %v", len(j.items), j.more)
 	}
 	upd := j.items[0]
@@ -356,7 +358,10 @@ func TestJournal(t *testing.T) {
 	if !reflect.DeepEqual(upd["changed"], want) {
 		t.Fatalf("changed %v\nwant %v", upd["changed"], want)
 	}
-	created := j.items[1]
+	if j.items[1]["action"] != "tag.created" || j.items[2]["action"] != "tag.created" {
+		t.Fatalf("tags made by use: %v", j.items[1:3])
+	}
+	created := j.items[3]
 	if created["action"] != "task.created" || !reflect.DeepEqual(created["changed"],
 		[]any{map[string]any{"field": "title", "before": nil, "after": "Water the plants", "said": "title: Water the plants"}}) {
 		t.Fatalf("create entry: %v", created)
