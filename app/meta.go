@@ -17,6 +17,7 @@ type Meta struct {
 	VocabularyNotShown string
 	ServerTime         time.Time
 	SchemaRevision     string
+	SearchBackend      string
 	InstanceVersion    string
 	PublicURL          string
 }
@@ -28,7 +29,7 @@ const metaTagSample = 100
 // or the only one the caller reaches. With several and none named it is left
 // out and VocabularyNotShown says why.
 func (s *Service) Meta(ctx context.Context, a Actor, workspace string) (Meta, error) {
-	out := Meta{SchemaRevision: s.store.SchemaRevision(), InstanceVersion: s.opts.Version, PublicURL: s.opts.PublicURL,
+	out := Meta{SchemaRevision: s.store.SchemaRevision(), SearchBackend: s.store.SearchBackend(), InstanceVersion: s.opts.Version, PublicURL: s.opts.PublicURL,
 		Statuses: map[string][]Status{}, ItemTypes: map[string][]ItemType{}, LinkTypes: []LinkType{}, Workspaces: []WorkspaceView{}}
 	for _, e := range EntityTypes {
 		out.Statuses[e] = []Status{}

@@ -18,6 +18,8 @@ type Store interface {
 	Backups(ctx context.Context) ([]Backup, error)
 	// SchemaRevision names the newest migration applied.
 	SchemaRevision() string
+	// SearchBackend names the full-text engine behind q.
+	SearchBackend() string
 	// Credential reads, in one statement, what checking a secret with this
 	// prefix needs.
 	Credential(ctx context.Context, prefix string) (CredentialCheck, error)

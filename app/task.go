@@ -61,6 +61,7 @@ type Task struct {
 	SubTasks           int
 	SubTasksOpen       int
 	PriorityScore      float64
+	Relevance          *float64 // how well the task matches q; nil without q
 	ProjectKey         string
 	ProjectPath        string
 	WorkspaceSlug      string

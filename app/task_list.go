@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,13 +26,14 @@ type TaskQuery struct {
 	StatusIDs   []string
 	Categories  []string
 	TypeIDs     []string
-	TagID       string
-	NoTag       bool // a tag was named that does not exist: nothing matches
+	TagIDs      []string // every one of these tags
+	Nothing     bool     // a tag was named that does not exist: nothing matches
 	AssigneeID  string
 	ClaimedByID string
 	ParentID    string
 	Subtree     bool
-	Words       []string
+	Match       string // FTS5 expression the title or description must match
+	Exclude     string // FTS5 expression they must not match
 	DueBefore   *time.Time
 	DueAfter    *time.Time
 	OpenOnly    bool
@@ -57,7 +59,7 @@ type TaskCursor struct {
 
 // TaskOrderFields are the fields a task listing may be ordered by.
 var TaskOrderFields = []string{"ref", "created_at", "updated_at", "content_updated_at", "due_at", "starts_at",
-	"completed_at", "importance", "urgency", "priority_score", "estimate_minutes", "title", "status"}
+	"completed_at", "importance", "urgency", "priority_score", "estimate_minutes", "title", "status", "relevance"}
 
 // TaskListQuery is GET /v1/tasks.
 type TaskListQuery struct {
@@ -134,6 +136,20 @@ func parseOrder(s string) ([]OrderField, error) {
 	return out, nil
 }
 
+// searchOrder settles the order of a listing that may search: with words to
+// match and no order asked for, the best match comes first; relevance
+// without words to match has nothing to rank by.
+func searchOrder(order []OrderField, asked, match string) ([]OrderField, error) {
+	ranked := slices.ContainsFunc(order, func(f OrderField) bool { return f.Field == "relevance" })
+	switch {
+	case ranked && match == "":
+		return nil, Invalidf("query.order", "relevance ranks a search: it needs words in q")
+	case strings.TrimSpace(asked) == "" && match != "":
+		return []OrderField{{Field: "relevance", Desc: true}}, nil
+	}
+	return order, nil
+}
+
 // fingerprint is the canonical text of a listing's filters and order, so a
 // cursor from another query is refused.
 func (q TaskListQuery) fingerprint(category string) string {
@@ -206,7 +222,10 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 		if err != nil {
 			return err
 		}
-		base.Order, base.Now = order, tx.Now()
+		if base.Order, err = searchOrder(order, in.Order, base.Match); err != nil {
+			return err
+		}
+		base.Now = tx.Now()
 		if in.GroupBy != "" {
 			return s.groupedTasks(ctx, tx, sc, in, base, &out)
 		}
@@ -350,6 +369,11 @@ func taskSortKey(t Task, field string) any {
 		}, t.Title)
 	case "status":
 		return int64(t.Status.Position)
+	case "relevance":
+		if t.Relevance == nil {
+			return 0.0
+		}
+		return *t.Relevance
 	}
 	return nil
 }
@@ -358,24 +382,17 @@ func taskSortKey(t Task, field string) any {
 // tags) to ids, through the caller's scope.
 func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (TaskQuery, error) {
 	q := sc.taskQuery(TaskQuery{Deferred: in.Deferred, DueBefore: in.DueBefore, DueAfter: in.DueAfter,
-		Ready: in.Ready, ToActOn: in.ToActOn, Subtree: in.Subtree, Words: strings.Fields(in.Q)})
+		Ready: in.Ready, ToActOn: in.ToActOn, Subtree: in.Subtree})
 	if in.Deleted {
 		yes := true
 		q.Deleted = &yes
 	}
 	if in.Project != "" {
-		n, err := sc.project(in.Project)
+		ids, err := readableSubtree(sc, in.Project, "query.project")
 		if err != nil {
-			return q, Invalidf("query.project", "no such project: %s", in.Project)
+			return q, err
 		}
-		for _, d := range n.subtree() {
-			if d.canReadItems() {
-				q.ProjectIDs = append(q.ProjectIDs, d.ID)
-			}
-		}
-		if len(q.ProjectIDs) == 0 {
-			q.ProjectIDs = []string{n.ID}
-		}
+		q.ProjectIDs = ids
 	}
 	var err error
 	finishedStatus := false
@@ -389,7 +406,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 			return q, err
 		}
 		q.StatusIDs = []string{id}
-		finishedStatus = st.Category == CategoryDone || st.Category == CategoryCancelled
+		finishedStatus = isFinished(st.Category)
 	}
 	if in.Type != "" {
 		id, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
@@ -403,19 +420,15 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	}
 	// Naming a finished category, or a status in one, reaches finished work
 	// without include_completed.
-	finishedNamed := in.StatusCategory == CategoryDone || in.StatusCategory == CategoryCancelled || finishedStatus
+	finishedNamed := isFinished(in.StatusCategory) || finishedStatus
 	q.OpenOnly = !finishedNamed && (in.IncludeCompleted == nil || !*in.IncludeCompleted) && !in.Deleted
 	if in.Ready {
 		q.OpenOnly = true
 	}
 	if in.Tag != "" {
-		t, err := tx.TagByName(ctx, sc.ws.Workspace.ID, strings.TrimPrefix(in.Tag, "#"))
-		if CodeOf(err) == CodeNotFound {
-			q.NoTag = true
-		} else if err != nil {
+		if err := tagFilter(ctx, tx, sc, in.Tag, &q); err != nil {
 			return q, err
 		}
-		q.TagID = t.ID
 	}
 	if q.AssigneeID, err = accountFilter(ctx, tx, sc, in.Assignee, "query.assignee"); err != nil {
 		return q, err
@@ -430,7 +443,21 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		}
 		q.ParentID = p.ID
 	}
-	return q, nil
+	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
+}
+
+// tagFilter requires one more tag; a tag that does not exist matches nothing.
+func tagFilter(ctx context.Context, tx Tx, sc *scope, name string, q *TaskQuery) error {
+	t, err := tx.TagByName(ctx, sc.ws.Workspace.ID, strings.TrimPrefix(name, "#"))
+	switch {
+	case CodeOf(err) == CodeNotFound:
+		q.Nothing = true
+	case err != nil:
+		return err
+	default:
+		q.TagIDs = append(q.TagIDs, t.ID)
+	}
+	return nil
 }
 
 // accountFilter resolves "me", a username or an id.

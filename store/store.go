@@ -215,6 +215,10 @@ func (db *DB) QueryCount() int64 { return db.queries.Load() }
 // Path is the database file's path.
 func (db *DB) Path() string { return db.path }
 
+// SearchBackend names the full-text engine: SQLite's FTS5, words split by
+// the unicode61 tokenizer (case and accents folded), ranked by BM25.
+func (db *DB) SearchBackend() string { return "sqlite-fts5 (unicode61, bm25)" }
+
 // SchemaRevision names the newest migration applied, such as "0001_init".
 func (db *DB) SchemaRevision() string { return db.revision }
 

@@ -66,6 +66,7 @@ type taskRow struct {
 	SubTasks           int             `db:"sub_tasks"`
 	SubTasksOpen       int             `db:"sub_tasks_open"`
 	PriorityScore      sql.NullFloat64 `db:"priority_score"`
+	Relevance          sql.NullFloat64 `db:"relevance"`
 }
 
 func intPtr(n sql.NullInt64) *int {
@@ -92,6 +93,10 @@ func (r taskRow) task(now time.Time) app.Task {
 		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
 		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: r.SubTasks, SubTasksOpen: r.SubTasksOpen,
 		PriorityScore: r.PriorityScore.Float64, ProjectKey: r.ProjectKey}
+	if r.Relevance.Valid {
+		rel := r.Relevance.Float64
+		t.Relevance = &rel
+	}
 	if r.ParentRef.Valid {
 		t.ParentRef = &r.ParentRef.Int64
 	}

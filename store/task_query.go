@@ -46,19 +46,34 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key, /*relevance*/NULL AS relevance,
 	(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM task_tags tt JOIN tags g ON g.id = tt.tag_id
 		WHERE tt.task_id = t.id ORDER BY lower(g.name))) AS tags,
 	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
 	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_tasks,
 	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND c.completed_at IS NULL) AS sub_tasks_open
-	FROM tasks t
+	FROM tasks t /*hits*/
 	JOIN item_types it ON it.id = t.type_id
 	JOIN statuses st ON st.id = t.status_id
 	JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
 	LEFT JOIN tasks pt ON pt.id = t.parent_id`
+
+// ftsHits ranks the tasks whose text matches ?3 by relevance: the negated
+// BM25 score (higher is better), with a title hit weighing four times a
+// description hit.
+const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscore FROM tasks_fts WHERE tasks_fts MATCH ?3) hits
+	ON hits.frow = t.seq`
+
+// taskInnerFor is taskInner, joined to the full-text hits when the query
+// matches text.
+func taskInnerFor(match bool) string {
+	if !match {
+		return taskInner
+	}
+	return strings.NewReplacer("/*relevance*/NULL", "hits.fscore", "/*hits*/", ftsHits).Replace(taskInner)
+}
 
 // sortExprs are the outer query's sort keys; none is ever NULL (see app.farFuture).
 var sortExprs = map[string]string{
@@ -75,6 +90,7 @@ var sortExprs = map[string]string{
 	"priority_score":     "priority_score",
 	"title":              "lower(title)",
 	"status":             "status_position",
+	"relevance":          "relevance",
 }
 
 // taskSQL builds the query for q: the reader's readable projects bound once
@@ -83,6 +99,10 @@ var sortExprs = map[string]string{
 func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	now := fmtTime(q.Now)
 	args := []any{now, q.Readable}
+	match := q.Match != "" && !count
+	if match {
+		args = append(args, q.Match)
+	}
 	var where []string
 	add := func(cond string, a ...any) {
 		where = append(where, cond)
@@ -97,6 +117,9 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		add("t.workspace_id = ?", q.WorkspaceID)
 	}
 	add("t.project_id IN readable")
+	if q.Match != "" && count {
+		add("t.seq IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?)", q.Match)
+	}
 	switch {
 	case q.AnyState != nil && *q.AnyState:
 	case q.Deleted != nil && *q.Deleted:
@@ -119,11 +142,11 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	inList("t.status_id", q.StatusIDs)
 	inList("t.type_id", q.TypeIDs)
 	inList("st.category", q.Categories)
-	if q.NoTag {
+	if q.Nothing {
 		add("0")
 	}
-	if q.TagID != "" {
-		add("EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id = ?)", q.TagID)
+	for _, id := range q.TagIDs {
+		add("EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id = ?)", id)
 	}
 	if q.AssigneeID != "" {
 		add("t.assignee_id = ?", q.AssigneeID)
@@ -137,8 +160,8 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	} else if q.ParentID != "" {
 		add("t.parent_id = ?", q.ParentID)
 	}
-	for _, w := range q.Words {
-		add("instr(lower(t.title || ' ' || coalesce(t.description, '')), lower(?)) > 0", w)
+	if q.Exclude != "" {
+		add("t.seq NOT IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?)", q.Exclude)
 	}
 	if q.DueBefore != nil {
 		add("t.due_at < ?", fmtTime(*q.DueBefore))
@@ -163,7 +186,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		add("(t.assignee_id IS NULL OR t.assignee_id = ? OR (t.claimed_by = ? AND t.claim_expires_at > ?1))", q.ViewerID, q.ViewerID)
 	}
 	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
-		" AS priority_score FROM (" + taskInner + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
+		" AS priority_score FROM (" + taskInnerFor(match) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
 	if count {
 		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
 			strings.Join(where, " AND "), args

@@ -105,7 +105,7 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: orNull(m.InstanceVersion), SchemaRevision: orNull(m.SchemaRevision),
 		Purpose: purpose, Instance: &inst, PublicURL: orNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: stamp(m.ServerTime),
 		Docs: map[string]string{"problem_types": problemTypeBase + "{code}"}, ErrorCodes: app.AllCodes,
-		Grammars: map[string]any{}, Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
+		Grammars: map[string]any{"search": app.SearchGrammar}, SearchBackend: orNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
 		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),

@@ -65,8 +65,10 @@ var (
 // shared seeded database, if a benchmark built one.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if seedInst != nil {
-		seedInst.close()
+	for _, s := range []*seeded{seedInst, searchInst} {
+		if s != nil {
+			s.close()
+		}
 	}
 	os.Exit(code)
 }

@@ -40,6 +40,7 @@ type taskJSON struct {
 	Importance            *int     `json:"importance"`
 	Urgency               *int     `json:"urgency"`
 	PriorityScore         float64  `json:"priority_score"`
+	Relevance             *float64 `json:"relevance"`
 	EstimateMinutes       *int     `json:"estimate_minutes"`
 	DueAt                 *string  `json:"due_at"`
 	DueIsAllDay           bool     `json:"due_is_all_day"`
@@ -73,7 +74,7 @@ func newTaskJSON(t app.Task) taskJSON {
 		AssigneeID: orNull(t.AssigneeID), AssigneeAnswersTo: orNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
 		ClaimedBy: orNull(t.ClaimedBy), ClaimedByID: orNull(t.ClaimedByID), ClaimedByAnswersTo: orNull(t.ClaimedByAnswersTo),
 		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: stampPtr(t.ClaimedAt), ClaimExpiresAt: stampPtr(t.ClaimExpiresAt),
-		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, EstimateMinutes: t.EstimateMinutes,
+		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
 		DueAt: stampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: stampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
 		SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay, Timezone: orNull(t.Timezone),
 		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),

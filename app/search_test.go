@@ -1,0 +1,93 @@
+package app
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files")
+
+func TestParseSearch(t *testing.T) {
+	cases := []struct {
+		q    string
+		want Search
+	}{
+		{"", Search{}},
+		{"login bug", Search{Match: `"login" AND "bug"`}},
+		{`"flaky test" ci`, Search{Match: `"flaky test" AND "ci"`}},
+		{"-wontfix deploy", Search{Match: `"deploy"`, Exclude: `"wontfix"`}},
+		{`-"old plan" -draft`, Search{Exclude: `"old plan" OR "draft"`}},
+		{"auth*", Search{Match: `"auth" *`}},
+		{"type:bug crash", Search{Match: `"crash"`, Terms: []SearchTerm{{"type", "bug"}}}},
+		{"#urgent +web assignee:me", Search{Terms: []SearchTerm{{"tag", "urgent"}, {"project", "web"}, {"assignee", "me"}}}},
+		{"Status:done category:todo", Search{Terms: []SearchTerm{{"status", "done"}, {"category", "todo"}}}},
+		{"http://example.com", Search{Match: `"http://example.com"`}},
+		{`say "hi`, Search{Match: `"say" AND "hi"`}},
+		{`a"b`, Search{Match: `"a""b"`}},
+		{"NOT AND OR NEAR", Search{Match: `"NOT" AND "AND" AND "OR" AND "NEAR"`}},
+		{"-- ... # + :", Search{}},
+		{"- word", Search{Match: `"word"`}},
+		{"-type:bug", Search{Exclude: `"type:bug"`}},
+		{"type: x", Search{Match: `"type:" AND "x"`}},
+	}
+	for _, c := range cases {
+		got := ParseSearch(c.q)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ParseSearch(%q)\n got %#v\nwant %#v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestParseSearchGolden pins how a set of written searches is read, so a
+// change to the grammar shows up as a diff of testdata/search.golden.
+func TestParseSearchGolden(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join("testdata", "search.input"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, q := range strings.Split(strings.TrimRight(string(in), "\n"), "\n") {
+		out, err := json.Marshal(ParseSearch(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(q + "\n\t" + string(out) + "\n")
+	}
+	golden := filepath.Join("testdata", "search.golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("search.golden differs; run go test ./app -run ParseSearchGolden -update and review the diff\n%s", b.String())
+	}
+}
+
+func FuzzParseSearch(f *testing.F) {
+	for _, s := range []string{"login bug", `"a b" -c`, "type:bug #x +p", "auth*", `"`, "-", "a\"b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		s := ParseSearch(q)
+		for _, expr := range []string{s.Match, s.Exclude} {
+			if strings.Count(expr, `"`)%2 != 0 {
+				t.Fatalf("ParseSearch(%q) gave unbalanced quotes: %s", q, expr)
+			}
+		}
+		for _, term := range s.Terms {
+			if term.Value == "" || !has(SearchTermKeys, term.Key) {
+				t.Fatalf("ParseSearch(%q) gave term %+v", q, term)
+			}
+		}
+	})
+}

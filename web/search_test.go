@@ -1,0 +1,171 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+)
+
+// searchFix is a workspace with a few tasks to search: a public project,
+// a private one the reader cannot see, and a reader.
+type searchFix struct {
+	e      *env
+	reader string
+	refs   map[string]int64 // title → ref
+}
+
+func newSearchFix(t *testing.T) *searchFix {
+	e := newEnv(t)
+	f := &searchFix{e: e, refs: map[string]int64{}}
+	f.reader = e.person("rita")
+	e.join("rita", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	for _, tk := range []map[string]any{
+		{"title": "Login page crashes on submit", "project": "web", "type": "bug", "tags": []string{"urgent"}},
+		{"title": "Rewrite the login flow", "description": "the crashes come from the old session code", "project": "web", "type": "feature"},
+		{"title": "Café menu résumé", "project": "web"},
+		{"title": "Secret login crashes", "project": "hush", "type": "bug"},
+		{"title": "Done login crash fix", "project": "web", "type": "bug", "status": "done"},
+		{"title": "Authentication tokens expire", "description": "login crashes after expiry", "project": "web", "assignee": "rita"},
+	} {
+		got := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, tk)
+		f.refs[tk["title"].(string)] = lstNum(got["ref"])
+	}
+	// Filler, so the searched words are rare enough for ranking to mean
+	// something (BM25 gives words in most rows no weight).
+	for i := 0; i < 30; i++ {
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Water the plants " + lstItoa(int64(i)), "project": "web"})
+	}
+	return f
+}
+
+func (f *searchFix) search(token, q string, extra ...string) []string {
+	f.e.t.Helper()
+	v := url.Values{"q": {q}}
+	for i := 0; i+1 < len(extra); i += 2 {
+		v.Set(extra[i], extra[i+1])
+	}
+	return titlesInOrder(lstItems(f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+v.Encode(), token, nil)))
+}
+
+func titlesInOrder(items []map[string]any) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it["title"].(string))
+	}
+	return out
+}
+
+func TestTaskSearch(t *testing.T) {
+	f := newSearchFix(t)
+	e := f.e
+	t.Run("words must all appear, best match first", func(t *testing.T) {
+		got := f.search(f.reader, "login crashes")
+		want := []string{"Login page crashes on submit", "Rewrite the login flow", "Authentication tokens expire"}
+		if len(got) != 3 || got[0] != want[0] || !sameWords(got, want) {
+			t.Fatalf("got %v, want %v with the title hit first", got, want)
+		}
+		items := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=login+crashes", f.reader, nil))
+		prev := 1e308
+		for _, it := range items {
+			r, ok := it["relevance"].(float64)
+			if !ok || r > prev {
+				t.Fatalf("relevance missing or rising: %v", items)
+			}
+			prev = r
+		}
+	})
+	t.Run("unseen projects never match", func(t *testing.T) {
+		if got := f.search(f.reader, "secret"); len(got) != 0 {
+			t.Fatalf("a private project's task was found: %v", got)
+		}
+		if got := f.search(e.admin, "secret"); !slices.Equal(got, []string{"Secret login crashes"}) {
+			t.Fatalf("its owner should find it: %v", got)
+		}
+		total := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=crashes&include_total=true", f.reader, nil)
+		if n := lstNum(lstPage(total)["total"]); n != 3 {
+			t.Fatalf("total %d counts what the reader cannot see", n)
+		}
+	})
+	t.Run("terms, phrases, prefixes and exclusions", func(t *testing.T) {
+		cases := []struct {
+			q    string
+			want []string
+		}{
+			{"type:bug login", []string{"Login page crashes on submit"}},
+			{"type:bug status:done login", []string{"Done login crash fix"}},
+			{"category:done crash", []string{"Done login crash fix"}},
+			{"#urgent", []string{"Login page crashes on submit"}},
+			{"tag:URGENT crashes", []string{"Login page crashes on submit"}},
+			{"+web assignee:rita", []string{"Authentication tokens expire"}},
+			{"assignee:me", []string{"Authentication tokens expire"}},
+			{`"login flow"`, []string{"Rewrite the login flow"}},
+			{`"flow login"`, nil},
+			{"authent*", []string{"Authentication tokens expire"}},
+			{"login -rewrite -submit", []string{"Authentication tokens expire"}},
+			{"cafe resume", []string{"Café menu résumé"}},
+			{"#nosuchtag", nil},
+			{"NOT AND ( ) \" *", nil},
+		}
+		for _, c := range cases {
+			if got := f.search(f.reader, c.q); !sameWords(got, c.want) {
+				t.Errorf("q=%q: got %v, want %v", c.q, got, c.want)
+			}
+		}
+		if got := f.search(f.reader, "login", "type", "feature"); !slices.Equal(got, []string{"Rewrite the login flow"}) {
+			t.Errorf("q with type=feature: %v", got)
+		}
+		if got := f.search(f.reader, "type:bug login", "type", "feature"); len(got) != 0 {
+			t.Errorf("a term and a parameter that disagree match nothing: %v", got)
+		}
+	})
+	t.Run("order and cursor", func(t *testing.T) {
+		got := f.search(f.reader, "login crashes", "order", "title")
+		if !slices.Equal(got, []string{"Authentication tokens expire", "Login page crashes on submit", "Rewrite the login flow"}) {
+			t.Fatalf("order=title: %v", got)
+		}
+		var walked []string
+		path := "/v1/tasks?q=crashes&limit=1"
+		for i := 0; i < 10; i++ {
+			m := e.ok(http.StatusOK, http.MethodGet, path, f.reader, nil)
+			walked = append(walked, titlesInOrder(lstItems(m))...)
+			next, _ := lstPage(m)["next_cursor"].(string)
+			if next == "" {
+				break
+			}
+			path = "/v1/tasks?q=crashes&limit=1&cursor=" + url.QueryEscape(next)
+		}
+		if whole := f.search(f.reader, "crashes"); !slices.Equal(walked, whole) || len(walked) != 3 {
+			t.Fatalf("walking the search by cursor: %v", walked)
+		}
+	})
+	t.Run("refusals", func(t *testing.T) {
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?order=relevance", f.reader, nil)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=type:nosuch", f.reader, nil)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=category:later", f.reader, nil)
+		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=%2Bhush", f.reader, nil)
+	})
+	t.Run("the index follows edits", func(t *testing.T) {
+		ref := lstItoa(f.refs["Café menu résumé"])
+		e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, e.admin, map[string]any{"title": "Kitchen inventory"})
+		if got := f.search(f.reader, "cafe"); len(got) != 0 {
+			t.Fatalf("the old title is still found: %v", got)
+		}
+		if got := f.search(f.reader, "kitchen"); !slices.Equal(got, []string{"Kitchen inventory"}) {
+			t.Fatalf("the new title is not found: %v", got)
+		}
+		e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+ref, e.admin, nil)
+		if got := f.search(f.reader, "kitchen"); len(got) != 0 {
+			t.Fatalf("a trashed task is found: %v", got)
+		}
+	})
+}
+
+func sameWords(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
