@@ -58,6 +58,7 @@ type Tx interface {
 	graphTx
 	documentTx
 	commentTx
+	feedTx
 }
 
 // Options configures a Service.

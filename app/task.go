@@ -220,7 +220,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, in.Tags, tx.SetTaskTags); err != nil {
+		if err := applyTags(ctx, tx, a, t.WorkspaceID, t.ID, in.Tags, tx.SetTaskTags); err != nil {
 			return err
 		}
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
@@ -344,9 +344,9 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 
 // applyTags sets an item's tags by name, creating those not yet used;
 // set stores them for the item's kind.
-func applyTags(ctx context.Context, tx Tx, workspaceID, itemID string, names []string,
+func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, itemID string, names []string,
 	set func(ctx context.Context, itemID string, tagIDs []string) error) error {
-	tags, err := ensureTags(ctx, tx, workspaceID, names)
+	tags, err := ensureTags(ctx, tx, a, workspaceID, names)
 	if err != nil {
 		return err
 	}

@@ -90,6 +90,7 @@ type metaJSON struct {
 	Permissions        []app.Permission          `json:"permissions"`
 	Scopes             []string                  `json:"scopes"`
 	EventActions       []string                  `json:"event_actions"`
+	EventKinds         []string                  `json:"event_kinds"`
 }
 
 const purpose = "tend tracks work for people and AI agents: tasks, documents, projects, typed links and a change history, " +
@@ -108,7 +109,8 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),
-		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions}
+		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions,
+		EventKinds: app.EventKinds}
 	if out.Tags.Names == nil {
 		out.Tags.Names = []string{}
 	}
@@ -207,6 +209,10 @@ func listings() map[string]listingJSON {
 		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
 		"link_types":              mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
 		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
+		"changes": mk("/v1/changes", append([]string{"since", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
+			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, eventJSON{}),
+		"journal": mk("/v1/journal", append([]string{"actor", "created_at.gt", "created_at.gte", "created_at.lt", "created_at.lte",
+			"order", "oldest", "include_total"}, paged...), shaped, []string{"-seq", "seq"}, journalEntryJSON{}),
 	}
 }
 

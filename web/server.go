@@ -151,6 +151,9 @@ func (s *Server) routes() {
 	s.handle(http.MethodPatch, "/v1/tags/:which", s.handleTagUpdate)
 	s.handle(http.MethodDelete, "/v1/tags/:which", s.handleTagDelete)
 
+	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
+	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
+
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
