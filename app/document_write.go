@@ -284,7 +284,7 @@ func recordDocumentsAlong(ctx context.Context, tx Tx, sc *scope, ids []string, a
 
 // DocumentEvents is a document's history, with the comments made on it.
 func (s *Service) DocumentEvents(ctx context.Context, a Actor, workspace, idOrRef string, q EventQuery) (EventPage, error) {
-	return s.history(ctx, q, func(tx Tx) (string, func(Event) bool, error) {
+	return s.history(ctx, q, func(tx Tx) (string, func(*Event) bool, error) {
 		sc, err := documentScope(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return "", nil, err

@@ -75,6 +75,9 @@ type EventFilter struct {
 	Limit        int
 	// Named joins the actor's username and a comment's current body.
 	Named bool
+
+	// redact blanks what an event may not say to this reader.
+	redact func(*Event)
 }
 
 // EventEntry is an event as the journal reads it: with the actor's
@@ -159,6 +162,9 @@ func eventPage(ctx context.Context, tx Tx, f EventFilter, listing, sig string, l
 	es, err := tx.FeedEvents(ctx, f)
 	if err != nil {
 		return nil, Page{}, err
+	}
+	for i := range es {
+		f.redact(&es[i].Event)
 	}
 	p := Page{Limit: limit}
 	if len(es) > limit {
@@ -252,7 +258,8 @@ func feedFilter(ctx context.Context, tx Tx, a Actor, q FeedQuery) (EventFilter, 
 	if err != nil {
 		return EventFilter{}, "", nil, err
 	}
-	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), CreatedAt: q.CreatedAt}
+	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), CreatedAt: q.CreatedAt,
+		redact: sc.redact}
 	switch q.Actor {
 	case "":
 	case "me":
