@@ -68,7 +68,7 @@ func TestDocumentDisclosure(t *testing.T) {
 	f := newDocDisFix(t)
 	missingID := uuid.NewString()
 	unseen := []string{"sec", "trashed", "in gone"}
-	reads := []string{"", "/links", "/events", "/comments"}
+	reads := []string{"", "/links", "/events", "/comments", "/backlinks", "/governing", "/proposed-links", "/tree"}
 	writes := []struct {
 		method, route string
 		body          any
