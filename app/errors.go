@@ -48,6 +48,7 @@ const (
 	CodeStatusInUse          Code = "status_in_use"              // items are in the status
 	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
 	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
+	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -60,7 +61,7 @@ var AllCodes = []Code{
 	CodeLastOwner, CodeAlreadyMember, CodeCycle, CodeSchemaTooNew, CodeWorkspaceRequired,
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
-	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse,
+	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -49,6 +49,8 @@ var Actions = []string{
 	"task.created", "task.updated", "task.moved", "task.deleted", "task.restored", "task.completed",
 	"task.claimed", "task.claim_renewed", "task.released", "task.verified",
 	"link.created", "link.deleted",
+	"document.created", "document.updated", "document.moved", "document.deleted", "document.restored",
+	"comment.created", "comment.updated", "comment.deleted",
 	"status.created", "status.updated", "status.deleted",
 	"link_type.created", "link_type.updated", "link_type.deleted",
 	"tag.created", "tag.updated", "tag.deleted",

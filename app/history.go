@@ -26,7 +26,7 @@ type historyTx interface {
 
 // TaskEvents is a task's history.
 func (s *Service) TaskEvents(ctx context.Context, a Actor, workspace, idOrRef string, q EventQuery) (EventPage, error) {
-	return s.history(ctx, q, func(tx Tx) (string, func(Event) bool, error) {
+	return s.history(ctx, q, func(tx Tx) (string, func(*Event) bool, error) {
 		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return "", nil, err
@@ -38,8 +38,10 @@ func (s *Service) TaskEvents(ctx context.Context, a Actor, workspace, idOrRef st
 
 // linkEndSeen keeps an event unless it is about a link whose far end the
 // reader cannot see: such an end is never reported, not even by its ref.
-func linkEndSeen(ctx context.Context, tx Tx, sc *scope) func(Event) bool {
-	return func(e Event) bool {
+// What the events it keeps say about unseen projects is blanked.
+func linkEndSeen(ctx context.Context, tx Tx, sc *scope) func(*Event) bool {
+	return func(e *Event) bool {
+		sc.redact(e)
 		if e.SubjectType != "link" {
 			return true
 		}
@@ -51,25 +53,32 @@ func linkEndSeen(ctx context.Context, tx Tx, sc *scope) func(Event) bool {
 		if f, ok := other.(float64); ok { // a ref read back from JSON
 			ref = strconv.FormatInt(int64(f), 10)
 		}
-		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, ref)
+		// Refs are shared by tasks and documents, so the ref alone names the
+		// end; events written before documents existed carry no other_type.
+		locate := tx.TaskLocator
+		if e.Changes["other_type"] == "document" {
+			locate = tx.DocumentLocator
+		}
+		loc, err := locate(ctx, sc.ws.Workspace.ID, ref)
 		return err == nil && sc.byID[loc.ProjectID].canReadItems()
 	}
 }
 
 // ProjectEvents is a project's history.
 func (s *Service) ProjectEvents(ctx context.Context, a Actor, workspace, idOrKey string, q EventQuery) (EventPage, error) {
-	return s.history(ctx, q, func(tx Tx) (string, func(Event) bool, error) {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+	return s.history(ctx, q, func(tx Tx) (string, func(*Event) bool, error) {
+		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
 			return "", nil, err
 		}
-		return n.ID, nil, nil
+		return n.ID, func(e *Event) bool { sc.redact(e); return true }, nil
 	})
 }
 
 // history pages through an entity's events; keep (when not nil) leaves out
-// events the reader may not see, after paging, so cursors stay on raw seqs.
-func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (string, func(Event) bool, error)) (EventPage, error) {
+// events the reader may not see, after paging, so cursors stay on raw seqs,
+// and blanks what the others may not say.
+func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (string, func(*Event) bool, error)) (EventPage, error) {
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
 		return EventPage{}, err
@@ -100,7 +109,7 @@ func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (stri
 		}
 		out.Items = []Event{}
 		for _, e := range evs {
-			if keep == nil || keep(e) {
+			if keep == nil || keep(&e) {
 				out.Items = append(out.Items, e)
 			}
 		}

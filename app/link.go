@@ -26,7 +26,22 @@ type LinkView struct {
 	Link
 	Direction string
 	Label     string
-	Other     Task
+	Other     LinkEnd
+}
+
+// LinkEnd is the far end of a link: a task or a document, read for the caller.
+type LinkEnd struct {
+	EntityType string // task or document
+	Task       Task
+	Document   Document
+}
+
+// Ref is the far end's ref.
+func (e LinkEnd) Ref() int64 {
+	if e.EntityType == "document" {
+		return e.Document.Ref
+	}
+	return e.Task.Ref
 }
 
 type linkTx interface {
@@ -78,20 +93,49 @@ func orient(l Link, self string) (direction, label, other string) {
 	return "incoming", l.Type.InverseTitle, l.SourceID
 }
 
-// TaskLinks lists every link touching a task, labelled from its point of
-// view. A link whose far end the caller may not see is left out entirely.
-func (s *Service) TaskLinks(ctx context.Context, a Actor, workspace, idOrRef string) ([]LinkView, error) {
+// linkSelf is the item a link route is addressed to.
+type linkSelf struct {
+	sc       *scope
+	Type     string
+	ID       string
+	Ref      int64
+	Title    string
+	ParentID string
+}
+
+// linkedItem finds the live item a link route names, checking it may be
+// changed when write is set.
+func linkedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef string, write bool) (linkSelf, error) {
+	it, err := addressedItem(ctx, tx, a, workspace, entity, idOrRef)
+	if err != nil {
+		return linkSelf{}, err
+	}
+	if write {
+		if err := it.node.requireItemWrite(); err != nil {
+			return linkSelf{}, err
+		}
+	}
+	return linkSelf{sc: it.sc, Type: it.Type, ID: it.ID, Ref: *it.Ref, Title: it.Title, ParentID: it.ParentID}, nil
+}
+
+// record records a link event in the history of the item addressed.
+func (ls linkSelf) record(ctx context.Context, tx Tx, a Actor, action, linkID string, changes map[string]any) error {
+	ref := ls.Ref
+	return record(ctx, tx, a, Event{WorkspaceID: ls.sc.ws.Workspace.ID, EntityType: ls.Type, EntityID: ls.ID, Action: action,
+		ItemRef: &ref, ItemTitle: ls.Title, SubjectType: "link", SubjectID: linkID, Changes: changes})
+}
+
+// ItemLinks lists every link touching a task or document, labelled from
+// its point of view. A link whose far end the caller may not see is left
+// out entirely.
+func (s *Service) ItemLinks(ctx context.Context, a Actor, workspace, entity, idOrRef string) ([]LinkView, error) {
 	out := []LinkView{}
 	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
 		if err != nil {
 			return err
 		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
-		if err != nil {
-			return err
-		}
-		out, err = linkViews(ctx, tx, sc, loc.ID)
+		out, err = linkViews(ctx, tx, self.sc, self.ID)
 		return err
 	})
 	return out, err
@@ -102,57 +146,94 @@ func linkViews(ctx context.Context, tx Tx, sc *scope, self string) ([]LinkView, 
 	if err != nil {
 		return nil, err
 	}
-	var others []string
+	var tasks, docs []string
 	for _, l := range ls {
-		_, _, o := orient(l, self)
-		others = append(others, o)
+		if id, typ := farEnd(l, self); typ == "document" {
+			docs = append(docs, id)
+		} else {
+			tasks = append(tasks, id)
+		}
 	}
-	ends, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: others, Now: tx.Now()}))
+	ends, err := linkEnds(ctx, tx, sc, tasks, docs)
 	if err != nil {
 		return nil, err
-	}
-	byID := map[string]Task{}
-	for _, t := range ends {
-		byID[t.ID] = t
 	}
 	out := []LinkView{}
 	for _, l := range ls {
 		dir, label, o := orient(l, self)
-		if end, ok := byID[o]; ok {
+		if end, ok := ends[o]; ok {
 			out = append(out, LinkView{Link: l, Direction: dir, Label: label, Other: end})
 		}
 	}
 	return out, nil
 }
 
-// AddTaskLink links a task to another item. The caller must be able to
-// change this task and see the other end; one the caller cannot see answers
-// like one that does not exist.
-func (s *Service) AddTaskLink(ctx context.Context, a Actor, workspace, idOrRef string, in LinkRequest) (LinkView, error) {
+// linkEnds reads the tasks and documents named, as link ends, in one query
+// for each kind; the ones the reader may not see, and trashed ones, are
+// simply absent from the answer.
+func linkEnds(ctx context.Context, tx Tx, sc *scope, tasks, docs []string) (map[string]LinkEnd, error) {
+	ends := map[string]LinkEnd{}
+	if tasks != nil {
+		ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: tasks, Now: tx.Now()}))
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			ends[t.ID] = LinkEnd{EntityType: "task", Task: t}
+		}
+	}
+	if docs != nil {
+		ds, err := sc.documents(ctx, tx, DocumentQuery{IDs: docs})
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			ends[d.ID] = LinkEnd{EntityType: "document", Document: d}
+		}
+	}
+	return ends, nil
+}
+
+// farEnd is the id and kind of the end of l that is not self.
+func farEnd(l Link, self string) (string, string) {
+	if l.SourceID == self {
+		return l.TargetID, l.TargetType
+	}
+	return l.SourceID, l.SourceType
+}
+
+// AddLink links a task or document to another item. The caller must be
+// able to change this item and see the other end; one the caller cannot see
+// answers like one that does not exist.
+func (s *Service) AddLink(ctx context.Context, a Actor, workspace, entity, idOrRef string, in LinkRequest) (LinkView, error) {
 	if err := in.validate(); err != nil {
 		return LinkView{}, err
 	}
 	var out LinkView
 	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, true)
 		if err != nil {
 			return err
 		}
-		lt, err := linkTypeByKey(ctx, tx, t.WorkspaceID, in.LinkType, "body.link_type")
+		lt, err := linkTypeByKey(ctx, tx, self.sc.ws.Workspace.ID, in.LinkType, "body.link_type")
 		if err != nil {
 			return err
 		}
-		other, err := findTaskIn(ctx, tx, sc, string(in.Target))
-		if err != nil || in.TargetType != "task" {
+		find := findTaskIn
+		if in.TargetType == "document" {
+			find = findDocumentIn
+		}
+		other, err := find(ctx, tx, self.sc, string(in.Target))
+		if err != nil {
 			return Invalidf("body.target", "no such %s: %s", in.TargetType, in.Target)
 		}
-		if other.ID == t.ID {
+		if other.ID == self.ID {
 			return Invalidf("body.target", "an item cannot be linked to itself")
 		}
-		l := Link{ID: uuid.NewString(), WorkspaceID: t.WorkspaceID, Type: lt, SourceType: "task", SourceID: t.ID,
-			TargetType: "task", TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
+		l := Link{ID: uuid.NewString(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
+			TargetType: in.TargetType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
 		if in.Direction == "incoming" {
-			l.SourceID, l.TargetID = other.ID, t.ID
+			l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID
 		}
 		if err := checkNewLink(ctx, tx, l); err != nil {
 			return err
@@ -160,13 +241,11 @@ func (s *Service) AddTaskLink(ctx context.Context, a Actor, workspace, idOrRef s
 		if err := tx.InsertLink(ctx, &l); err != nil {
 			return err
 		}
-		ref := t.Ref
-		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "link.created",
-			ItemRef: &ref, ItemTitle: t.Title, SubjectType: "link", SubjectID: l.ID,
-			Changes: map[string]any{"link_type": lt.Key, "direction": in.Direction, "other": other.Ref}}); err != nil {
+		if err := self.record(ctx, tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key, "direction": in.Direction,
+			"other": other.Ref, "other_type": in.TargetType}); err != nil {
 			return err
 		}
-		views, err := linkViews(ctx, tx, sc, t.ID)
+		views, err := linkViews(ctx, tx, self.sc, self.ID)
 		for _, v := range views {
 			if v.ID == l.ID {
 				out = v
@@ -197,14 +276,14 @@ func checkNewLink(ctx context.Context, tx Tx, l Link) error {
 	return nil
 }
 
-// RemoveTaskLink deletes a link touching a task.
-func (s *Service) RemoveTaskLink(ctx context.Context, a Actor, workspace, idOrRef, linkID string) error {
+// RemoveLink deletes a link touching a task or document.
+func (s *Service) RemoveLink(ctx context.Context, a Actor, workspace, entity, idOrRef, linkID string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, true)
 		if err != nil {
 			return err
 		}
-		views, err := linkViews(ctx, tx, sc, t.ID)
+		views, err := linkViews(ctx, tx, self.sc, self.ID)
 		if err != nil {
 			return err
 		}
@@ -215,10 +294,8 @@ func (s *Service) RemoveTaskLink(ctx context.Context, a Actor, workspace, idOrRe
 			if err := tx.DeleteLink(ctx, linkID); err != nil {
 				return err
 			}
-			ref := t.Ref
-			return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "link.deleted",
-				ItemRef: &ref, ItemTitle: t.Title, SubjectType: "link", SubjectID: linkID,
-				Changes: map[string]any{"link_type": v.Type.Key, "other": v.Other.Ref}})
+			return self.record(ctx, tx, a, "link.deleted", linkID, map[string]any{"link_type": v.Type.Key, "other": v.Other.Ref(),
+				"other_type": v.Other.EntityType})
 		}
 		return NotFound("link")
 	})

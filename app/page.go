@@ -78,3 +78,20 @@ func decodeCursor(s, listing, filter string) (cursorKey, error) {
 	}
 	return w.Key, nil
 }
+
+// keysetAfter reads a sorted listing's cursor into the keyset position to
+// resume after (nil for the first page); it must carry one value per sort
+// field.
+func keysetAfter(cursor, listing, filter string, fields int) (*TaskCursor, error) {
+	if cursor == "" {
+		return nil, nil
+	}
+	k, err := decodeCursor(cursor, listing, filter)
+	if err != nil {
+		return nil, err
+	}
+	if len(k.Values) != fields {
+		return nil, Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
+	}
+	return &TaskCursor{Values: k.Values, Seq: k.Seq}, nil
+}

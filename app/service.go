@@ -55,6 +55,10 @@ type Tx interface {
 	linkTx
 	historyTx
 	mentionTx
+	graphTx
+	documentTx
+	commentTx
+	feedTx
 }
 
 // Options configures a Service.

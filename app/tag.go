@@ -58,14 +58,19 @@ func normalTag(loc, name string) (string, error) {
 	return name, nil
 }
 
-// ensureTags returns the ids of the named tags, creating those not yet used.
-func ensureTags(ctx context.Context, tx Tx, workspaceID string, names []string) ([]Tag, error) {
+// ensureTags returns the ids of the named tags, creating those not yet
+// used. A tag made by being used is recorded like one made on purpose, so
+// the vocabulary's events stay whole.
+func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID string, names []string) ([]Tag, error) {
 	var out []Tag
 	for _, n := range names {
 		t, err := tx.TagByName(ctx, workspaceID, n)
 		if CodeOf(err) == CodeNotFound {
 			t = Tag{ID: uuid.NewString(), WorkspaceID: workspaceID, Name: n}
-			err = tx.InsertTag(ctx, &t)
+			if err = tx.InsertTag(ctx, &t); err == nil {
+				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.created",
+					Changes: map[string]any{"name": n}})
+			}
 		}
 		if err != nil {
 			return nil, err

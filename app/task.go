@@ -105,6 +105,8 @@ type TaskLocation struct {
 	WorkspaceID string
 	ProjectID   string
 	Ref         int64
+	Title       string
+	ParentID    string
 	DeletedAt   *time.Time
 }
 
@@ -174,13 +176,9 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 	if in.Repeat != "" {
 		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
 	}
-	for i, tg := range in.Tags {
-		n, err := normalTag("body.tags", tg)
-		errs = append(errs, err)
-		in.Tags[i] = n
-	}
-	in.Tags = dedupeFold(in.Tags)
-	return joinErrors(errs...)
+	var tagErrs []error
+	in.Tags, tagErrs = normalTags("body.tags", in.Tags)
+	return joinErrors(append(errs, tagErrs...)...)
 }
 
 func dedupeFold(in []string) []string {
@@ -212,9 +210,13 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
 			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
 			ContentUpdatedAt: tx.Now(), Version: 1}
-		n, err := placeTask(ctx, tx, sc, &t, in.Project, string(in.Parent))
+		n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn)
 		if err != nil {
 			return err
+		}
+		t.ProjectID = n.ID
+		if parent.ID != "" {
+			t.ParentID, t.ParentRef = parent.ID, &parent.Ref
 		}
 		if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
 			return err
@@ -225,7 +227,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		tags, err := ensureTags(ctx, tx, t.WorkspaceID, in.Tags)
+		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, in.Tags)
 		if err != nil {
 			return err
 		}
@@ -260,38 +262,39 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-// placeTask sets the project (and parent) of a new task and returns the
-// project. A subtask lives in its parent's project.
-func placeTask(ctx context.Context, tx Tx, sc *scope, t *Task, project, parent string) (*projectNode, error) {
-	var n *projectNode
-	var err error
-	if parent != "" {
-		p, err := findTaskIn(ctx, tx, sc, parent)
-		if err != nil {
-			return nil, bodyRef(err, "body.parent", "no such task: "+parent)
+// placeItem finds where a new item goes: under the parent named (in the
+// parent's project), in the project named, or in the inbox. It returns the
+// project and the parent, if any. find locates a parent of the item's kind;
+// what and child name the kind in refusals.
+func placeItem(ctx context.Context, tx Tx, sc *scope, project, parent, what, child string,
+	find func(ctx context.Context, tx Tx, sc *scope, idOrRef string) (ItemLocation, error)) (n *projectNode, p ItemLocation, err error) {
+	switch {
+	case parent != "":
+		if p, err = find(ctx, tx, sc, parent); err != nil {
+			return nil, p, bodyRef(err, "body.parent", "no such "+what+": "+parent)
 		}
-		t.ParentID, t.ParentRef = p.ID, &p.Ref
 		n = sc.byID[p.ProjectID]
 		if project != "" {
 			if pn, err := sc.project(project); err != nil || pn.ID != n.ID {
-				return nil, Invalidf("body.project", "a subtask lives in its parent's project (%s)", n.Path)
+				return nil, p, Invalidf("body.project", "a %s lives in its parent's project (%s)", child, n.Path)
 			}
 		}
-	} else if project != "" {
+	case project != "":
 		if n, err = sc.project(project); err != nil {
-			return nil, bodyRef(err, "body.project", "no such project: "+project)
+			return nil, p, bodyRef(err, "body.project", "no such project: "+project)
 		}
-	} else if n, err = sc.inbox(); err != nil {
-		return nil, Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+	default:
+		if n, err = sc.inbox(); err != nil {
+			return nil, p, Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+		}
 	}
 	if !n.canReadItems() {
-		return nil, bodyRef(NotFound("project"), "body.project", "no such project: "+project)
+		return nil, p, bodyRef(NotFound("project"), "body.project", "no such project: "+project)
 	}
 	if err := n.requireItemWrite(); err != nil {
-		return nil, err
+		return nil, p, err
 	}
-	t.ProjectID = n.ID
-	return n, nil
+	return n, p, nil
 }
 
 // setTaskVocab resolves type, status and assignee names to ids.
@@ -352,19 +355,29 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 	return ItemType{}, Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
 }
 
-func applyTags(ctx context.Context, tx Tx, workspaceID, taskID string, names []string) error {
-	tags, err := ensureTags(ctx, tx, workspaceID, names)
+// applyTags sets an item's tags by name, creating those not yet used;
+// set stores them for the item's kind.
+func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, itemID string, names []string,
+	set func(ctx context.Context, itemID string, tagIDs []string) error) error {
+	tags, err := ensureTags(ctx, tx, a, workspaceID, names)
 	if err != nil {
 		return err
 	}
-	return tx.SetTaskTags(ctx, taskID, tagIDs(tags))
+	return set(ctx, itemID, tagIDs(tags))
 }
 
 // findTaskIn locates a live task the caller may read, by id or ref.
 func findTaskIn(ctx context.Context, tx Tx, sc *scope, idOrRef string) (TaskLocation, error) {
-	loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
+	return findItemIn(ctx, sc, idOrRef, "task", tx.TaskLocator)
+}
+
+// findItemIn locates a live item the caller may read, by id or ref; one
+// absent, trashed or unseen answers alike.
+func findItemIn(ctx context.Context, sc *scope, idOrRef, what string,
+	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error)) (ItemLocation, error) {
+	loc, err := locate(ctx, sc.ws.Workspace.ID, idOrRef)
 	if err != nil || loc.DeletedAt != nil || !sc.byID[loc.ProjectID].canReadItems() {
-		return TaskLocation{}, NotFound("task")
+		return ItemLocation{}, NotFound(what)
 	}
 	return loc, nil
 }
@@ -384,20 +397,7 @@ func readTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
 // taskScope opens the scope for a task addressed by id (whatever workspace
 // holds it) or ref (in the workspace named, or the only one).
 func taskScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, error) {
-	if workspace == "" {
-		if _, err := uuid.Parse(idOrRef); err == nil {
-			loc, err := tx.TaskLocator(ctx, "", idOrRef)
-			if err != nil {
-				return nil, NotFound("task")
-			}
-			workspace = loc.WorkspaceID
-		}
-	}
-	sc, err := inWorkspace(ctx, tx, a, workspace)
-	if CodeOf(err) == CodeNotFound && workspace != "" {
-		return nil, NotFound("task")
-	}
-	return sc, err
+	return itemScope(ctx, tx, a, workspace, idOrRef, "task", tx.TaskLocator)
 }
 
 // TaskGet returns one task by id or ref.

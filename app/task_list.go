@@ -18,22 +18,15 @@ type TaskQuery struct {
 	ViewerID    string
 	Now         time.Time
 
-	IDs         []string
-	Ref         int64 // one task by its ref in the workspace
-	Deleted     *bool // nil or false: live only; true: the trash only
-	AnyState    *bool // true: live and trashed alike (Deleted is ignored)
-	ProjectIDs  []string
-	StatusIDs   []string
-	Categories  []string
-	TypeIDs     []string
-	TagIDs      []string // every one of these tags
-	Nothing     bool     // a tag was named that does not exist: nothing matches
+	IDs      []string
+	Ref      int64 // one task by its ref in the workspace
+	Deleted  *bool // nil or false: live only; true: the trash only
+	AnyState *bool // true: live and trashed alike (Deleted is ignored)
+	ItemFilter
 	AssigneeID  string
 	ClaimedByID string
 	ParentID    string
 	Subtree     bool
-	Match       string // FTS5 expression the title or description must match
-	Exclude     string // FTS5 expression they must not match
 	DueBefore   *time.Time
 	DueAfter    *time.Time
 	OpenOnly    bool
@@ -114,8 +107,11 @@ type PageLink struct {
 	Target   int64
 }
 
-// parseOrder reads "a,-b" into order fields, refusing unknown names.
-func parseOrder(s string) ([]OrderField, error) {
+// parseOrder reads a task listing's order.
+func parseOrder(s string) ([]OrderField, error) { return parseOrderOf(s, TaskOrderFields) }
+
+// parseOrderOf reads "a,-b" into order fields, refusing names not in fields.
+func parseOrderOf(s string, fields []string) ([]OrderField, error) {
 	if strings.TrimSpace(s) == "" {
 		return []OrderField{{Field: "ref"}}, nil
 	}
@@ -124,8 +120,8 @@ func parseOrder(s string) ([]OrderField, error) {
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		f := OrderField{Field: strings.TrimPrefix(part, "-"), Desc: strings.HasPrefix(part, "-")}
-		if !has(TaskOrderFields, f.Field) {
-			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(TaskOrderFields))
+		if !has(fields, f.Field) {
+			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(fields))
 		}
 		if seen[f.Field] {
 			return nil, Invalidf("query.order", "%q appears twice", f.Field)
@@ -271,15 +267,9 @@ func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskLis
 // taskPage reads one page: limit+1 rows tell whether there is more.
 func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQuery, category, cursor string, total bool) ([]Task, Page, error) {
 	fp := in.fingerprint(category)
-	if cursor != "" {
-		k, err := decodeCursor(cursor, "tasks", fp)
-		if err != nil {
-			return nil, Page{}, err
-		}
-		if len(k.Values) != len(q.Order) {
-			return nil, Page{}, Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
-		}
-		q.After = &TaskCursor{Values: k.Values, Seq: k.Seq}
+	var err error
+	if q.After, err = keysetAfter(cursor, "tasks", fp, len(q.Order)); err != nil {
+		return nil, Page{}, err
 	}
 	limit := q.Limit
 	q.Limit++
@@ -360,13 +350,8 @@ func taskSortKey(t Task, field string) any {
 	case "priority_score":
 		return t.PriorityScore
 	case "title":
-		// The same key as the store's lower(title): SQLite folds ASCII only.
-		return strings.Map(func(r rune) rune {
-			if 'A' <= r && r <= 'Z' {
-				return r + 'a' - 'A'
-			}
-			return r
-		}, t.Title)
+		// The same key as the store's lower(title).
+		return foldASCII(t.Title)
 	case "status":
 		return int64(t.Status.Position)
 	case "relevance":
@@ -422,7 +407,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		q.OpenOnly = true
 	}
 	if in.Tag != "" {
-		if err := tagFilter(ctx, tx, sc, in.Tag, &q); err != nil {
+		if err := q.requireTag(ctx, tx, sc, in.Tag); err != nil {
 			return q, err
 		}
 	}
@@ -440,20 +425,6 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		q.ParentID = p.ID
 	}
 	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
-}
-
-// tagFilter requires one more tag; a tag that does not exist matches nothing.
-func tagFilter(ctx context.Context, tx Tx, sc *scope, name string, q *TaskQuery) error {
-	t, err := tx.TagByName(ctx, sc.ws.Workspace.ID, strings.TrimPrefix(name, "#"))
-	switch {
-	case CodeOf(err) == CodeNotFound:
-		q.Nothing = true
-	case err != nil:
-		return err
-	default:
-		q.TagIDs = append(q.TagIDs, t.ID)
-	}
-	return nil
 }
 
 // accountFilter resolves "me", a username or an id.

@@ -231,14 +231,31 @@ func recordAlong(ctx context.Context, tx Tx, sc *scope, ids []string, action str
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
+	items := make([]alongItem, len(ts))
+	for i, t := range ts {
+		items[i] = alongItem{ID: t.ID, WorkspaceID: t.WorkspaceID, Ref: t.Ref, Title: t.Title}
+	}
+	return recordEach(ctx, tx, sc.acc.actor, "task", items, action, via, changes)
+}
+
+// alongItem is an item changed along with another.
+type alongItem struct {
+	ID, WorkspaceID string
+	Ref             int64
+	Title           string
+}
+
+// recordEach records one event for each item, naming (as "with") the item
+// the change was made on.
+func recordEach(ctx context.Context, tx Tx, a Actor, entity string, items []alongItem, action string, via int64, changes map[string]any) error {
+	for _, it := range items {
 		c := map[string]any{"with": via}
 		for k, v := range changes {
 			c[k] = v
 		}
-		ref := t.Ref
-		if err := record(ctx, tx, sc.acc.actor, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: action,
-			ItemRef: &ref, ItemTitle: t.Title, Changes: c}); err != nil {
+		ref := it.Ref
+		if err := record(ctx, tx, a, Event{WorkspaceID: it.WorkspaceID, EntityType: entity, EntityID: it.ID, Action: action,
+			ItemRef: &ref, ItemTitle: it.Title, Changes: c}); err != nil {
 			return err
 		}
 	}

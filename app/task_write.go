@@ -68,12 +68,9 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 		}
 	}
 	if in.Tags.Set {
-		for i, tg := range in.Tags.Value {
-			n, err := normalTag("body.tags", tg)
-			errs = append(errs, err)
-			in.Tags.Value[i] = n
-		}
-		in.Tags.Value = dedupeFold(in.Tags.Value)
+		var tagErrs []error
+		in.Tags.Value, tagErrs = normalTags("body.tags", in.Tags.Value)
+		errs = append(errs, tagErrs...)
 	}
 	return joinErrors(errs...)
 }
@@ -178,7 +175,7 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 		}
 		if !sameFold(names, t.Tags) {
 			changes["tags"] = map[string]any{"from": t.Tags, "to": names}
-			if err := applyTags(ctx, tx, t.WorkspaceID, t.ID, names); err != nil {
+			if err := applyTags(ctx, tx, sc.acc.actor, t.WorkspaceID, t.ID, names, tx.SetTaskTags); err != nil {
 				return nil, err
 			}
 		}

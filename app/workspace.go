@@ -183,8 +183,14 @@ func createWorkspace(ctx context.Context, tx Tx, a Actor, in WorkspaceCreate) (W
 	if err := seedWorkspace(ctx, tx, w, a.User.ID); err != nil {
 		return Workspace{}, err
 	}
-	return w, record(ctx, tx, a, Event{WorkspaceID: w.ID, EntityType: "workspace", EntityID: w.ID, Action: "workspace.created",
-		Changes: map[string]any{"slug": w.Slug, "name": w.Name, "timezone": w.Timezone}})
+	if err := record(ctx, tx, a, Event{WorkspaceID: w.ID, EntityType: "workspace", EntityID: w.ID, Action: "workspace.created",
+		Changes: map[string]any{"slug": w.Slug, "name": w.Name, "timezone": w.Timezone}}); err != nil {
+		return Workspace{}, err
+	}
+	// The creator's membership is recorded like any other, so the
+	// workspace's events tell who has belonged to it from the start.
+	return w, record(ctx, tx, a, Event{WorkspaceID: w.ID, EntityType: "workspace", EntityID: w.ID, Action: "member.added",
+		SubjectType: "user", SubjectID: a.User.ID, Changes: map[string]any{"username": a.User.Username, "role": RoleOwner}})
 }
 
 // UpdateWorkspace renames a workspace or changes its slug or timezone.

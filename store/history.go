@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"math"
 
 	"tend/app"
 )
@@ -40,25 +41,28 @@ func (r eventRow) event() app.Event {
 	return e
 }
 
-// EntityEvents lists an entity's events after afterSeq (oldest first) or
-// before it (newest first; 0 means from the newest).
+// EntityEvents lists the events of an entity, and those that happened on
+// something else with the entity as their subject (a comment on it), after
+// afterSeq (oldest first) or before it (newest first; 0 means from the
+// newest). Each half is an indexed range read on events_entity or
+// events_subject, bounded by the limit, so the page costs two short index
+// walks whatever the history's length.
 func (t *Tx) EntityEvents(ctx context.Context, entityID string, afterSeq int64, oldest bool, limit int) ([]app.Event, error) {
-	q := `SELECT seq, id, workspace_id, entity_type, entity_id, action, actor_user_id, actor_token_id, actor_interface,
-		subject_type, subject_id, changes, item_ref, item_title, created_at FROM events WHERE entity_id = ?`
-	args := []any{entityID}
+	cols := `seq, id, workspace_id, entity_type, entity_id, action, actor_user_id, actor_token_id, actor_interface,
+		subject_type, subject_id, changes, item_ref, item_title, created_at`
+	cond, order := `seq < ?`, `seq DESC`
 	switch {
 	case oldest:
-		q += ` AND seq > ? ORDER BY seq LIMIT ?`
-		args = append(args, afterSeq, limit)
-	case afterSeq > 0:
-		q += ` AND seq < ? ORDER BY seq DESC LIMIT ?`
-		args = append(args, afterSeq, limit)
-	default:
-		q += ` ORDER BY seq DESC LIMIT ?`
-		args = append(args, limit)
+		cond, order = `seq > ?`, `seq`
+	case afterSeq == 0:
+		afterSeq = math.MaxInt64
 	}
+	half := func(by string) string {
+		return `SELECT * FROM (SELECT ` + cols + ` FROM events WHERE ` + by + ` = ? AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?)`
+	}
+	q := half("entity_id") + ` UNION ALL ` + half("subject_id") + ` ORDER BY ` + order + ` LIMIT ?`
 	var rows []eventRow
-	if err := t.tx.SelectContext(ctx, &rows, q, args...); err != nil {
+	if err := t.tx.SelectContext(ctx, &rows, q, entityID, afterSeq, limit, entityID, afterSeq, limit, limit); err != nil {
 		return nil, mapErr(err)
 	}
 	out := make([]app.Event, len(rows))

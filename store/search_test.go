@@ -13,10 +13,10 @@ import (
 // ftsSegments counts the rows of the task index's segment table: every
 // change the index takes writes one, so an unchanged count means the index
 // was not touched.
-func ftsSegments(t *testing.T, raw *sql.DB) int {
+func ftsSegments(t *testing.T, raw *sql.DB, index string) int {
 	t.Helper()
 	var n int
-	if err := raw.QueryRow(`SELECT count(*) FROM tasks_fts_data`).Scan(&n); err != nil {
+	if err := raw.QueryRow(`SELECT count(*) FROM ` + index + `_data`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -39,20 +39,20 @@ func TestSearchIndexFollowsTextOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := rawOpen(t, db.Path())
-	before := ftsSegments(t, raw)
+	before := ftsSegments(t, raw, "tasks_fts")
 	ref := strconv.FormatInt(tk.Ref, 10)
 	imp := 5
 	if _, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Importance: app.Patch[int]{Set: true, Value: imp},
 		Status: app.Patch[string]{Set: true, Value: "in_progress"}}); err != nil {
 		t.Fatal(err)
 	}
-	if after := ftsSegments(t, raw); after != before {
+	if after := ftsSegments(t, raw, "tasks_fts"); after != before {
 		t.Fatalf("a change that leaves the text alone touched the index (%d → %d segments)", before, after)
 	}
 	if _, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Description: app.Patch[string]{Set: true, Value: "and oil the axe"}}); err != nil {
 		t.Fatal(err)
 	}
-	if after := ftsSegments(t, raw); after == before {
+	if after := ftsSegments(t, raw, "tasks_fts"); after == before {
 		t.Fatal("a new description did not reach the index")
 	}
 	var hits int
@@ -61,6 +61,30 @@ func TestSearchIndexFollowsTextOnly(t *testing.T) {
 	}
 	if _, err := raw.Exec(`INSERT INTO tasks_fts (tasks_fts) VALUES ('integrity-check')`); err != nil {
 		t.Fatalf("the index disagrees with the tasks: %v", err)
+	}
+
+	body := "Oil it yearly."
+	d, err := svc.CreateDocument(ctx, a, "", app.DocumentCreate{Title: "Axe care", Body: &body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dref := strconv.FormatInt(d.Ref, 10)
+	before = ftsSegments(t, raw, "documents_fts")
+	if _, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Status: app.Patch[string]{Set: true, Value: "draft"},
+		Tags: app.Patch[[]string]{Set: true, Value: []string{"tools"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if after := ftsSegments(t, raw, "documents_fts"); after != before {
+		t.Fatalf("a document change that leaves the text alone touched the index (%d → %d segments)", before, after)
+	}
+	if _, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Body: app.Patch[string]{Set: true, Value: "Sharpen it monthly."}}); err != nil {
+		t.Fatal(err)
+	}
+	if after := ftsSegments(t, raw, "documents_fts"); after == before {
+		t.Fatal("a new body did not reach the index")
+	}
+	if _, err := raw.Exec(`INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')`); err != nil {
+		t.Fatalf("the index disagrees with the documents: %v", err)
 	}
 }
 

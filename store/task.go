@@ -173,43 +173,17 @@ func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
 
 // SetTaskTags replaces a task's tags.
 func (t *Tx) SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error {
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE task_id = ?`, taskID); err != nil {
-		return mapErr(err)
-	}
-	return t.AddTaskTags(ctx, taskID, tagIDs)
+	return t.setTags(ctx, "task_tags", "task_id", taskID, tagIDs)
 }
 
-// AddTaskTags applies tags to a task.
+// AddTaskTags applies tags to a task that has none yet.
 func (t *Tx) AddTaskTags(ctx context.Context, taskID string, tagIDs []string) error {
-	if len(tagIDs) == 0 {
-		return nil
-	}
-	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO task_tags (task_id, tag_id) SELECT ?, value FROM json_each(?)`, taskID, jsonText(tagIDs))
-	return mapErr(err)
+	return t.addTags(ctx, "task_tags", "task_id", taskID, tagIDs)
 }
 
 // TaskLocator finds a task by id, or by ref within a workspace.
 func (t *Tx) TaskLocator(ctx context.Context, workspaceID, idOrRef string) (app.TaskLocation, error) {
-	var r struct {
-		ID          string         `db:"id"`
-		WorkspaceID string         `db:"workspace_id"`
-		ProjectID   string         `db:"project_id"`
-		Ref         int64          `db:"ref"`
-		DeletedAt   sql.NullString `db:"deleted_at"`
-	}
-	q := `SELECT id, workspace_id, project_id, ref, deleted_at FROM tasks WHERE `
-	var err error
-	if isDigits(idOrRef) {
-		err = t.tx.GetContext(ctx, &r, q+`workspace_id = ? AND ref = ?`, workspaceID, idOrRef)
-	} else if workspaceID == "" {
-		err = t.tx.GetContext(ctx, &r, q+`id = ?`, idOrRef)
-	} else {
-		err = t.tx.GetContext(ctx, &r, q+`id = ? AND workspace_id = ?`, idOrRef, workspaceID)
-	}
-	if err != nil {
-		return app.TaskLocation{}, mapErr(err)
-	}
-	return app.TaskLocation{ID: r.ID, WorkspaceID: r.WorkspaceID, ProjectID: r.ProjectID, Ref: r.Ref, DeletedAt: parseTimePtr(r.DeletedAt)}, nil
+	return t.locate(ctx, "tasks", workspaceID, idOrRef)
 }
 
 func isDigits(s string) bool {
@@ -226,18 +200,12 @@ func isDigits(s string) bool {
 
 // TaskSubtree lists a task's id and its descendants' ids.
 func (t *Tx) TaskSubtree(ctx context.Context, id string) ([]string, error) {
-	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0
-		UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64)
-		SELECT id FROM sub`, id)
-	return ids, mapErr(err)
+	return t.subtree(ctx, "tasks", id)
 }
 
 // MoveTasks refiles tasks into a project.
 func (t *Tx) MoveTasks(ctx context.Context, ids []string, projectID string, now time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, updated_at = ?, version = version + 1
-		WHERE id IN (SELECT value FROM json_each(?))`, projectID, fmtTime(now), jsonText(ids))
-	return mapErr(err)
+	return t.refile(ctx, "tasks", ids, projectID, now)
 }
 
 // InsertVerification stores a verification record.
@@ -279,9 +247,5 @@ func (t *Tx) Verifications(ctx context.Context, taskID string) ([]app.Verificati
 // SetTasksDeleted moves the tasks among ids whose deleted_at is from (nil:
 // live ones) to deleted_at = to, and returns the ids it changed.
 func (t *Tx) SetTasksDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error) {
-	var changed []string
-	err := t.tx.SelectContext(ctx, &changed, `UPDATE tasks SET deleted_at = ?, updated_at = ?, version = version + 1
-		WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS ? RETURNING id`,
-		fmtTimePtr(to), fmtTime(now), jsonText(ids), fmtTimePtr(from))
-	return changed, mapErr(err)
+	return t.setDeleted(ctx, "tasks", ids, from, to, now)
 }

@@ -223,12 +223,12 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
 			strings.Join(where, " AND "), args
 	}
-	order, keyset, kargs := orderAndKeyset(q, sortExprs, "seq")
+	order, keyset, kargs := orderAndKeyset(q.Order, q.After, sortExprs, "seq")
 	if pagedInside(q) {
 		// Ordered, resumed and limited inside, the inner query is not
 		// flattened into the outer one, which would copy the blocked and
 		// blocking subqueries into priority_score and run each twice a row.
-		iorder, ikeyset, ikargs := orderAndKeyset(q, innerSortExprs, "t.seq")
+		iorder, ikeyset, ikargs := orderAndKeyset(q.Order, q.After, innerSortExprs, "t.seq")
 		if ikeyset != "" {
 			add(ikeyset, ikargs...)
 		}
@@ -248,12 +248,11 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	return inner, args
 }
 
-// orderAndKeyset builds ORDER BY and the "after the cursor" condition over
-// the sort keys exprs and the tie-breaker seq. With one direction
-// throughout it compares row values, which an index can serve; mixed
-// directions expand into the equivalent OR chain.
-func orderAndKeyset(q app.TaskQuery, exprs map[string]string, seq string) (string, string, []any) {
-	order := q.Order
+// orderAndKeyset builds ORDER BY and the "after the cursor" condition from
+// sort expressions and the tie-breaker seq. With one direction throughout
+// it compares row values, which an index can serve; mixed directions
+// expand into the equivalent OR chain.
+func orderAndKeyset(order []app.OrderField, after *app.TaskCursor, exprs map[string]string, seq string) (string, string, []any) {
 	if len(order) == 0 {
 		order = []app.OrderField{{Field: "ref"}}
 	}
@@ -275,10 +274,10 @@ func orderAndKeyset(q app.TaskQuery, exprs map[string]string, seq string) (strin
 		parts = append(parts, e+dir(f.Desc))
 	}
 	parts = append(parts, seq+dir(seqDesc))
-	if q.After == nil {
+	if after == nil {
 		return strings.Join(parts, ", "), "", nil
 	}
-	vals := append(append([]any{}, q.After.Values...), q.After.Seq)
+	vals := append(append([]any{}, after.Values...), after.Seq)
 	keys = append(keys, seq)
 	descs := make([]bool, 0, len(order)+1)
 	for _, f := range order {

@@ -193,10 +193,11 @@ func (t *Tx) DeleteStatus(ctx context.Context, id string) error {
 	return mapErr(err)
 }
 
-// StatusUses counts the tasks and projects in a status, the trash included.
+// StatusUses counts the tasks, projects and documents in a status, the trash included.
 func (t *Tx) StatusUses(ctx context.Context, id string) (int, error) {
 	var n int
-	err := t.tx.GetContext(ctx, &n, `SELECT (SELECT count(*) FROM tasks WHERE status_id = ?) + (SELECT count(*) FROM projects WHERE status_id = ?)`, id, id)
+	err := t.tx.GetContext(ctx, &n, `SELECT (SELECT count(*) FROM tasks WHERE status_id = ?1) + (SELECT count(*) FROM projects WHERE status_id = ?1)
+		+ (SELECT count(*) FROM documents WHERE status_id = ?1)`, id)
 	return n, mapErr(err)
 }
 
@@ -271,6 +272,9 @@ func (t *Tx) UpdateTag(ctx context.Context, g *app.Tag) error {
 // DeleteTag removes a tag and every application of it.
 func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE tag_id = ?`, id); err != nil {
+		return mapErr(err)
+	}
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM document_tags WHERE tag_id = ?`, id); err != nil {
 		return mapErr(err)
 	}
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ?`, id)

@@ -150,8 +150,8 @@ func disReadMatrix(t *testing.T, f *disFix) {
 		forms   [][]target
 		missing []string
 	}{
-		{"/v1/tasks/", []string{"", "/links", "/events", "/verifications"}, [][]target{taskRefs, taskIDs}, []string{"9999", missingID}},
-		{"/v1/projects/", []string{"", "/members", "/settings", "/events"}, [][]target{projectKeys, projectIDs}, []string{"nope", missingID}},
+		{"/v1/tasks/", []string{"", "/links", "/events", "/verifications", "/comments", "/backlinks", "/governing", "/proposed-links", "/tree"}, [][]target{taskRefs, taskIDs}, []string{"9999", missingID}},
+		{"/v1/projects/", []string{"", "/members", "/settings", "/events", "/comments"}, [][]target{projectKeys, projectIDs}, []string{"nope", missingID}},
 	}
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {

@@ -90,6 +90,7 @@ type metaJSON struct {
 	Permissions        []app.Permission          `json:"permissions"`
 	Scopes             []string                  `json:"scopes"`
 	EventActions       []string                  `json:"event_actions"`
+	EventKinds         []string                  `json:"event_kinds"`
 }
 
 const purpose = "tend tracks work for people and AI agents: tasks, documents, projects, typed links and a change history, " +
@@ -108,7 +109,8 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),
-		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions}
+		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions,
+		EventKinds: app.EventKinds}
 	if out.Tags.Names == nil {
 		out.Tags.Names = []string{}
 	}
@@ -168,6 +170,7 @@ func listings() map[string]listingJSON {
 	}
 	paged := []string{"workspace_id", "limit", "cursor", "format", "fields"}
 	history := append([]string{"order"}, paged...)
+	comments := append([]string{"include_total"}, paged...)
 	return map[string]listingJSON{
 		"users":               mk("/v1/users", []string{"answers_to", "limit", "cursor", "include_total", "format", "fields"}, shaped, []string{"created_at"}, userJSON{}),
 		"workspaces":          mk("/v1/workspaces", []string{"deleted"}, plain, []string{"joined_at"}, workspaceJSON{}),
@@ -184,20 +187,39 @@ func listings() map[string]listingJSON {
 		"tasks": mk("/v1/tasks", []string{"workspace_id", "project", "status", "tag", "status_category", "type", "assignee",
 			"claimed_by", "parent", "subtree", "q", "due_before", "due_after", "include_completed", "deferred", "deleted", "ready",
 			"to_act_on", "order", "limit", "cursor", "include_total", "format", "fields", "group_by", "group_limit", "include"},
-			shaped, taskOrder(), taskJSON{}),
+			shaped, orderBoth(app.TaskOrderFields), taskJSON{}),
 		"task_events":        mk("/v1/tasks/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
 		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
 		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, verificationJSON{}),
-		"statuses":           mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
-		"link_types":         mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
-		"tags":               mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
+		"documents": mk("/v1/documents", []string{"workspace_id", "project", "type", "status", "status_category", "tag", "parent",
+			"subtree", "q", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), documentJSON{}),
+		"document_events":         mk("/v1/documents/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
+		"document_links":          mk("/v1/documents/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
+		"task_comments":           mk("/v1/tasks/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"document_comments":       mk("/v1/documents/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"project_comments":        mk("/v1/projects/{id_or_key}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+		"task_backlinks":          mk("/v1/tasks/{id_or_ref}/backlinks", []string{"workspace_id"}, plain, []string{"created_at"}, backlinkJSON{}),
+		"document_backlinks":      mk("/v1/documents/{id_or_ref}/backlinks", []string{"workspace_id"}, plain, []string{"created_at"}, backlinkJSON{}),
+		"task_governing":          mk("/v1/tasks/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, governingJSON{}),
+		"document_governing":      mk("/v1/documents/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, governingJSON{}),
+		"task_proposed_links":     mk("/v1/tasks/{id_or_ref}/proposed-links", []string{"workspace_id"}, plain, []string{"evidence"}, proposalJSON{}),
+		"document_proposed_links": mk("/v1/documents/{id_or_ref}/proposed-links", []string{"workspace_id"}, plain, []string{"evidence"}, proposalJSON{}),
+		"task_tree":               mk("/v1/tasks/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, beneathJSON{}),
+		"document_tree":           mk("/v1/documents/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, beneathJSON{}),
+		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
+		"link_types":              mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
+		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
+		"changes": mk("/v1/changes", append([]string{"since", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
+			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, eventJSON{}),
+		"journal": mk("/v1/journal", append([]string{"actor", "created_at.gt", "created_at.gte", "created_at.lt", "created_at.lte",
+			"order", "oldest", "include_total"}, paged...), shaped, []string{"-seq", "seq"}, journalEntryJSON{}),
 	}
 }
 
-// taskOrder lists the task listing's order fields, ascending and descending.
-func taskOrder() []string {
+// orderBoth lists a listing's order fields, ascending and descending.
+func orderBoth(fields []string) []string {
 	var out []string
-	for _, f := range app.TaskOrderFields {
+	for _, f := range fields {
 		out = append(out, f, "-"+f)
 	}
 	return out

@@ -51,6 +51,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeStatusInUse:          {http.StatusConflict, "Status in use"},
 	app.CodeStatusIsDefault:      {http.StatusConflict, "Default status"},
 	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
+	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute

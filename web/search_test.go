@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"tend/app"
 	"testing"
 )
 
@@ -168,4 +169,61 @@ func sameWords(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+func TestDocumentSearch(t *testing.T) {
+	f := newSearchFix(t)
+	e := f.e
+	mk := func(body map[string]any) {
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin, body)
+	}
+	mk(map[string]any{"title": "Session storage decision", "type": "decision", "body": "Sessions live in SQLite.", "project": "web", "tags": []string{"auth"}})
+	mk(map[string]any{"title": "Notes", "body": "We talked about session storage and cookies.", "project": "web"})
+	mk(map[string]any{"title": "Private session plan", "type": "decision", "body": "session storage", "project": "hush"})
+	mk(map[string]any{"title": "Old cookie plan", "type": "decision", "status": "superseded", "body": "cookies for session storage", "project": "web"})
+	for i := 0; i < 20; i++ {
+		mk(map[string]any{"title": "Filler " + lstItoa(int64(i)), "body": "nothing to see", "project": "web"})
+	}
+	find := func(q string, extra ...string) []string {
+		v := url.Values{"q": {q}}
+		for i := 0; i+1 < len(extra); i += 2 {
+			v.Set(extra[i], extra[i+1])
+		}
+		items := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/documents?"+v.Encode(), f.reader, nil))
+		for _, it := range items {
+			// Relevance ranks words; terms alone have nothing to rank by.
+			if _, ok := it["relevance"].(float64); ok == (app.ParseSearch(q).Match == "") {
+				t.Fatalf("q=%q: relevance %v", q, it["relevance"])
+			}
+		}
+		return titlesInOrder(items)
+	}
+	if got := find("session storage"); len(got) != 3 || got[0] != "Session storage decision" {
+		t.Fatalf("the title hit comes first, the private one never: %v", got)
+	}
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"type:decision session", []string{"Session storage decision", "Old cookie plan"}},
+		{"type:decision status:superseded", []string{"Old cookie plan"}},
+		{"category:in_progress #auth", []string{"Session storage decision"}},
+		{"cookies -old", []string{"Notes"}},
+		{"+hush session", nil},
+	}
+	for _, c := range cases {
+		if c.q == "+hush session" {
+			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q="+url.QueryEscape(c.q), f.reader, nil)
+			continue
+		}
+		if got := find(c.q); !sameWords(got, c.want) {
+			t.Errorf("q=%q: got %v, want %v", c.q, got, c.want)
+		}
+	}
+	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q=assignee:me", f.reader, nil)
+	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?order=-relevance", f.reader, nil)
+	total := e.ok(http.StatusOK, http.MethodGet, "/v1/documents?q=session&include_total=true", f.reader, nil)
+	if n := lstNum(lstPage(total)["total"]); n != 3 {
+		t.Fatalf("total %d, want 3 (the private plan is not counted)", n)
+	}
 }

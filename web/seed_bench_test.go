@@ -65,8 +65,10 @@ var (
 // shared seeded database, if a benchmark built one.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if seedInst != nil {
-		seedInst.close()
+	for _, s := range []*seeded{seedInst, searchInst} {
+		if s != nil {
+			s.close()
+		}
 	}
 	os.Exit(code)
 }
@@ -215,7 +217,7 @@ func seedData(ctx context.Context, svc *app.Service, admin app.Actor, refs *[]in
 		if src == dst {
 			continue
 		}
-		_, err := svc.AddTaskLink(ctx, admin, "", strconv.FormatInt(src, 10),
+		_, err := svc.AddLink(ctx, admin, "", "task", strconv.FormatInt(src, 10),
 			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(dst, 10))})
 		if app.CodeOf(err) == app.CodeConflict {
 			continue // that pair is linked already

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"tend/app"
+)
+
+// The helpers below serve tasks and documents alike; table is always one of
+// the two constant names, never input.
+
+// locate finds an item by id, or by ref within a workspace.
+func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (app.ItemLocation, error) {
+	var r struct {
+		ID          string         `db:"id"`
+		WorkspaceID string         `db:"workspace_id"`
+		ProjectID   string         `db:"project_id"`
+		Ref         int64          `db:"ref"`
+		Title       string         `db:"title"`
+		ParentID    string         `db:"parent_id"`
+		DeletedAt   sql.NullString `db:"deleted_at"`
+	}
+	q := `SELECT id, workspace_id, project_id, ref, title, coalesce(parent_id, '') AS parent_id, deleted_at FROM ` + table + ` WHERE `
+	var err error
+	if isDigits(idOrRef) {
+		err = t.tx.GetContext(ctx, &r, q+`workspace_id = ? AND ref = ?`, workspaceID, idOrRef)
+	} else if workspaceID == "" {
+		err = t.tx.GetContext(ctx, &r, q+`id = ?`, idOrRef)
+	} else {
+		err = t.tx.GetContext(ctx, &r, q+`id = ? AND workspace_id = ?`, idOrRef, workspaceID)
+	}
+	if err != nil {
+		return app.ItemLocation{}, mapErr(err)
+	}
+	return app.ItemLocation{ID: r.ID, WorkspaceID: r.WorkspaceID, ProjectID: r.ProjectID, Ref: r.Ref, Title: r.Title, ParentID: r.ParentID, DeletedAt: parseTimePtr(r.DeletedAt)}, nil
+}
+
+// subtree lists an item's id and its descendants' ids.
+func (t *Tx) subtree(ctx context.Context, table, id string) ([]string, error) {
+	var ids []string
+	err := t.tx.SelectContext(ctx, &ids, `WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0
+		UNION ALL SELECT c.id, sub.depth + 1 FROM `+table+` c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64)
+		SELECT id FROM sub`, id)
+	return ids, mapErr(err)
+}
+
+// refile files items in a project.
+func (t *Tx) refile(ctx context.Context, table string, ids []string, projectID string, now time.Time) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE `+table+` SET project_id = ?, updated_at = ?, version = version + 1
+		WHERE id IN (SELECT value FROM json_each(?))`, projectID, fmtTime(now), jsonText(ids))
+	return mapErr(err)
+}
+
+// setDeleted moves the items among ids whose deleted_at is from (nil: live
+// ones) to deleted_at = to, and returns the ids it changed.
+func (t *Tx) setDeleted(ctx context.Context, table string, ids []string, from, to *time.Time, now time.Time) ([]string, error) {
+	var changed []string
+	err := t.tx.SelectContext(ctx, &changed, `UPDATE `+table+` SET deleted_at = ?, updated_at = ?, version = version + 1
+		WHERE id IN (SELECT value FROM json_each(?)) AND deleted_at IS ? RETURNING id`,
+		fmtTimePtr(to), fmtTime(now), jsonText(ids), fmtTimePtr(from))
+	return changed, mapErr(err)
+}
+
+// setTags replaces an item's tags in its join table (task_tags or
+// document_tags, keyed by column).
+func (t *Tx) setTags(ctx context.Context, table, column, itemID string, tagIDs []string) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE `+column+` = ?`, itemID); err != nil {
+		return mapErr(err)
+	}
+	return t.addTags(ctx, table, column, itemID, tagIDs)
+}
+
+func (t *Tx) addTags(ctx context.Context, table, column, itemID string, tagIDs []string) error {
+	if len(tagIDs) == 0 {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO `+table+` (`+column+`, tag_id) SELECT ?, value FROM json_each(?)`,
+		itemID, jsonText(tagIDs))
+	return mapErr(err)
+}

@@ -1,0 +1,80 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"strconv"
+	"testing"
+
+	"tend/app"
+	"tend/store/storetest"
+)
+
+// TestDocumentAndCommentMentions: writing a document's text or a comment
+// records what it mentions, never the item itself; withdrawing a comment
+// withdraws its mentions.
+func TestDocumentAndCommentMentions(t *testing.T) {
+	db := storetest.Open(t)
+	ctx := context.Background()
+	svc := app.New(db, app.Options{})
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.Authenticate(ctx, first.Token.Secret, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "target"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := "#" + strconv.FormatInt(task.Ref, 10)
+	body := "see " + ref
+	doc, err := svc.CreateDocument(ctx, a, "", app.DocumentCreate{Title: "about " + ref, Body: &body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := "#" + strconv.FormatInt(doc.Ref, 10)
+	c, err := svc.AddComment(ctx, a, "", "task", strconv.FormatInt(task.Ref, 10), app.CommentCreate{Body: "per " + self + " and " + ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	mentions := func() []string {
+		t.Helper()
+		rows, err := raw.Query(`SELECT source_id || '→' || target_id FROM mentions ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	want := []string{c.ID + "→" + doc.ID, doc.ID + "→" + task.ID}
+	sort.Strings(want)
+	if got := mentions(); len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("mentions %v, want %v (a comment on the task does not mention the task)", got, want)
+	}
+	if _, err := svc.UpdateDocument(ctx, a, "", doc.ID, app.DocumentUpdate{Body: app.Patch[string]{Set: true, Null: true}, Title: app.PatchOf("plain")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.DeleteComment(ctx, a, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := mentions(); len(got) != 0 {
+		t.Fatalf("mentions after the text went: %v", got)
+	}
+}

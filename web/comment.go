@@ -1,0 +1,96 @@
+package web
+
+import (
+	"net/http"
+
+	"tend/app"
+)
+
+// commentJSON is a comment on a task, document or project.
+type commentJSON struct {
+	ID          string  `json:"id"`
+	EntityType  string  `json:"entity_type"`
+	EntityID    string  `json:"entity_id"`
+	WorkspaceID string  `json:"workspace_id"`
+	Author      *string `json:"author"`
+	AuthorID    *string `json:"author_id"`
+	Body        string  `json:"body"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+	DeletedAt   *string `json:"deleted_at"`
+	Version     int     `json:"version"`
+}
+
+func newCommentJSON(c app.Comment) commentJSON {
+	return commentJSON{ID: c.ID, EntityType: c.EntityType, EntityID: c.EntityID, WorkspaceID: c.WorkspaceID, Author: orNull(c.Author),
+		AuthorID: orNull(c.AuthorID), Body: c.Body, CreatedAt: stamp(c.CreatedAt), UpdatedAt: stamp(c.UpdatedAt),
+		DeletedAt: stampPtr(c.DeletedAt), Version: c.Version}
+}
+
+// handleComments lists the comments on the entity named by the path
+// parameter of the same name (task, document or project).
+func (s *Server) handleComments(entity string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		q := newQuery(r)
+		in := app.CommentQuery{Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
+		if err := q.err(); err != nil {
+			return err
+		}
+		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		if err != nil {
+			return err
+		}
+		items := make([]commentJSON, len(page.Items))
+		for i, c := range page.Items {
+			items[i] = newCommentJSON(c)
+		}
+		shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(c commentJSON) string { return c.ID },
+			func(c commentJSON) []string { return []string{c.CreatedAt, "@" + deref(c.Author), c.Body} })
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// handleCommentAdd comments on the entity named by the path parameter.
+func (s *Server) handleCommentAdd(entity string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		var in app.CommentCreate
+		if err := s.decodeJSON(w, r, &in, false); err != nil {
+			return err
+		}
+		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusCreated, newCommentJSON(c))
+	}
+}
+
+func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.CommentUpdate
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	c, err := s.app.UpdateComment(r.Context(), a, param(r, "comment"), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newCommentJSON(c))
+}
+
+func (s *Server) handleCommentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.app.DeleteComment(r.Context(), a, param(r, "comment")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,97 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"tend/app"
+)
+
+type backlinkJSON struct {
+	CreatedAt string  `json:"created_at"`
+	Kind      string  `json:"kind"`
+	Ref       int64   `json:"ref"`
+	Title     string  `json:"title"`
+	Via       *string `json:"via"`
+}
+
+type governingJSON struct {
+	Document linkEndJSON `json:"document"`
+	LinkType string      `json:"link_type"`
+}
+
+type proposalJSON struct {
+	Because   string      `json:"because"`
+	Direction string      `json:"direction"`
+	Label     string      `json:"label"`
+	LinkType  string      `json:"link_type"`
+	Other     linkEndJSON `json:"other"`
+}
+
+type beneathJSON struct {
+	Depth   int         `json:"depth"`
+	Item    linkEndJSON `json:"item"`
+	Stopped *string     `json:"stopped"`
+}
+
+// itemListing answers an unpaged listing about the task or document in the
+// path: fetch reads it, conv shapes each entry.
+func itemListing[T, J any](entity string, fetch func(ctx context.Context, a app.Actor, workspace, entity, idOrRef string) ([]T, error),
+	conv func(T) J) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		xs, err := fetch(r.Context(), a, wsParam(r), entity, param(r, entity))
+		if err != nil {
+			return err
+		}
+		items := make([]J, len(xs))
+		for i, x := range xs {
+			items[i] = conv(x)
+		}
+		return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	}
+}
+
+// handleBacklinks lists what mentions the task or document in the path.
+func (s *Server) handleBacklinks(entity string) handlerFunc {
+	return itemListing(entity, s.app.ItemBacklinks, func(b app.Backlink) backlinkJSON {
+		return backlinkJSON{CreatedAt: stamp(b.CreatedAt), Kind: b.Kind, Ref: b.Ref, Title: b.Title, Via: orNull(b.Via)}
+	})
+}
+
+// handleGoverning lists the documents in force that bind the item.
+func (s *Server) handleGoverning(entity string) handlerFunc {
+	return itemListing(entity, s.app.ItemGoverning, func(g app.Governing) governingJSON {
+		return governingJSON{Document: newEndJSON(g.Document), LinkType: g.LinkType}
+	})
+}
+
+// handleProposedLinks suggests governing documents nobody has linked yet.
+func (s *Server) handleProposedLinks(entity string) handlerFunc {
+	return itemListing(entity, s.app.ItemProposedLinks, func(p app.Proposal) proposalJSON {
+		return proposalJSON{Because: p.Because, Direction: p.Direction, Label: p.Label, LinkType: p.LinkType, Other: newEndJSON(p.Other)}
+	})
+}
+
+// handleTree walks what follows the item through sequencing links.
+func (s *Server) handleTree(entity string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		depth := 0
+		if v := r.URL.Query().Get("depth"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return app.Invalidf("query.depth", "depth is a whole number, at least 1")
+			}
+			depth = n
+		}
+		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, param(r, entity), depth)
+		if err != nil {
+			return err
+		}
+		items := make([]beneathJSON, len(bs))
+		for i, b := range bs {
+			items[i] = beneathJSON{Depth: b.Depth, Item: newEndJSON(b.Item), Stopped: orNull(b.Stopped)}
+		}
+		return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	}
+}
