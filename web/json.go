@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -91,14 +92,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // query reads typed query parameters, collecting what is wrong with them.
+// The query string is parsed once: a listing reads some twenty parameters.
 type query struct {
-	r    *http.Request
+	vals url.Values
 	errs []error
 }
 
-func newQuery(r *http.Request) *query { return &query{r: r} }
+func newQuery(r *http.Request) *query { return &query{vals: r.URL.Query()} }
 
-func (q *query) str(name string) string { return q.r.URL.Query().Get(name) }
+func (q *query) str(name string) string { return q.vals.Get(name) }
 
 func (q *query) int(name string) int {
 	v := q.str(name)
