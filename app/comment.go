@@ -312,7 +312,7 @@ func (s *Service) DeleteComment(ctx context.Context, a Actor, id string) error {
 			return err
 		}
 		// A withdrawn comment no longer mentions anything.
-		if err := tx.SetMentions(ctx, c.WorkspaceID, "comment", c.ID, nil); err != nil {
+		if err := tx.SetMentions(ctx, MentionWrite{WorkspaceID: c.WorkspaceID, SourceType: "comment", SourceID: c.ID, Clear: true}); err != nil {
 			return err
 		}
 		return it.record(ctx, tx, a, c, "comment.deleted", nil)

@@ -27,11 +27,23 @@ func mentionedRefs(texts ...string) []int64 {
 }
 
 type mentionTx interface {
-	// ItemIDsByRef resolves refs of a workspace to task and document ids,
-	// trashed ones included; refs nothing holds are left out.
-	ItemIDsByRef(ctx context.Context, workspaceID string, refs []int64) (map[int64]string, error)
 	// SetMentions replaces what one source's text mentions.
-	SetMentions(ctx context.Context, workspaceID, sourceType, sourceID string, targetIDs []string) error
+	SetMentions(ctx context.Context, m MentionWrite) error
+}
+
+// MentionWrite is what one text mentions, for the store to record.
+type MentionWrite struct {
+	WorkspaceID string
+	SourceType  string // task, document or comment
+	SourceID    string
+	// Self is the item itself, or the item a comment is on: it is never
+	// recorded as mentioning itself.
+	Self string
+	// Refs are the refs written; those no task or document of the
+	// workspace holds are not recorded.
+	Refs []int64
+	// Clear removes what the source mentioned before; a new source has nothing to clear.
+	Clear bool
 }
 
 // mentionSource is a text being written: a task, document or comment.
@@ -39,9 +51,7 @@ type mentionSource struct {
 	WorkspaceID string
 	Type        string // task, document or comment
 	ID          string
-	// Self is the item itself, or the item a comment is on: it is never
-	// recorded as mentioning itself.
-	Self string
+	Self        string // see MentionWrite
 	// New skips clearing earlier mentions: a new source has none.
 	New bool
 }
@@ -54,17 +64,6 @@ func noteMentions(ctx context.Context, tx Tx, src mentionSource, texts ...string
 	if len(refs) == 0 && src.New {
 		return nil
 	}
-	var ids []string
-	if len(refs) > 0 {
-		byRef, err := tx.ItemIDsByRef(ctx, src.WorkspaceID, refs)
-		if err != nil {
-			return err
-		}
-		for _, r := range refs {
-			if id, ok := byRef[r]; ok && id != src.Self {
-				ids = append(ids, id)
-			}
-		}
-	}
-	return tx.SetMentions(ctx, src.WorkspaceID, src.Type, src.ID, ids)
+	return tx.SetMentions(ctx, MentionWrite{WorkspaceID: src.WorkspaceID, SourceType: src.Type, SourceID: src.ID, Self: src.Self,
+		Refs: refs, Clear: !src.New})
 }

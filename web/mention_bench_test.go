@@ -10,7 +10,8 @@ import (
 
 // The issue-4 target: writing a task or document with mentions keeps the
 // sequential create rate within 20 % of BenchmarkSeededCreateSequential.
-// These run on the same seeded database, after it.
+// The benchmarks are declared in seed_bench_test.go right after it, so they
+// run on the same seeded database in that order.
 
 // mentionBody is createBody's task with a description mentioning two
 // seeded tasks, so every create records two mentions.
@@ -50,16 +51,4 @@ func sequentialCreates(b *testing.B, s *seeded, path string, body func(s *seeded
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/took.Seconds(), "creates/s")
 	lat.report(b)
-}
-
-// BenchmarkSeededCreateWithMentions creates tasks whose description
-// mentions two others.
-func BenchmarkSeededCreateWithMentions(b *testing.B) {
-	sequentialCreates(b, seededEnv(b), "/v1/tasks", mentionBody)
-}
-
-// BenchmarkSeededCreateDocumentWithMentions creates documents whose body
-// mentions two tasks.
-func BenchmarkSeededCreateDocumentWithMentions(b *testing.B) {
-	sequentialCreates(b, seededEnv(b), "/v1/documents", documentBody)
 }
