@@ -220,6 +220,21 @@ func TestDocumentSearch(t *testing.T) {
 			t.Errorf("q=%q: got %v, want %v", c.q, got, c.want)
 		}
 	}
+	// Walking a ranked search one by one meets every hit once, in rank order.
+	var walked []string
+	path := "/v1/documents?q=session&limit=1"
+	for i := 0; i < 10; i++ {
+		m := e.ok(http.StatusOK, http.MethodGet, path, f.reader, nil)
+		walked = append(walked, titlesInOrder(lstItems(m))...)
+		next, _ := lstPage(m)["next_cursor"].(string)
+		if next == "" {
+			break
+		}
+		path = "/v1/documents?q=session&limit=1&cursor=" + url.QueryEscape(next)
+	}
+	if whole := find("session"); len(walked) != 3 || !slices.Equal(walked, whole) {
+		t.Fatalf("walked %v, whole %v", walked, whole)
+	}
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q=assignee:me", f.reader, nil)
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?order=-relevance", f.reader, nil)
 	total := e.ok(http.StatusOK, http.MethodGet, "/v1/documents?q=session&include_total=true", f.reader, nil)
