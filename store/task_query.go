@@ -55,8 +55,8 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key, /*relevance*/NULL AS relevance,
 	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
 	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
-	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_tasks,
-	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND c.completed_at IS NULL) AS sub_tasks_open
+	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
+		WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_counts
 	FROM tasks t /*hits*/
 	JOIN item_types it ON it.id = t.type_id
 	JOIN statuses st ON st.id = t.status_id
