@@ -59,7 +59,6 @@ type taskRow struct {
 	ClaimedByIsAgent   sql.NullBool    `db:"claimed_by_is_agent"`
 	ClaimedByAnswersTo sql.NullString  `db:"claimed_by_answers_to"`
 	ParentRef          sql.NullInt64   `db:"parent_ref"`
-	ProjectKey         string          `db:"project_key"`
 	Tags               sql.NullString  `db:"tags"`
 	Blocked            bool            `db:"blocked"`
 	Blocking           bool            `db:"blocking"`
@@ -91,7 +90,7 @@ func (r taskRow) task(now time.Time) app.Task {
 		Status:   app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory, IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "task"},
 		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
 		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: int(r.SubCounts >> 32), SubTasksOpen: int(r.SubCounts & (1<<32 - 1)),
-		PriorityScore: r.PriorityScore.Float64, ProjectKey: r.ProjectKey}
+		PriorityScore: r.PriorityScore.Float64}
 	if r.Relevance.Valid {
 		rel := r.Relevance.Float64
 		t.Relevance = &rel

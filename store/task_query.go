@@ -52,7 +52,7 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key, /*relevance*/NULL AS relevance,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, /*relevance*/NULL AS relevance,
 	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
 	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
 	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
@@ -60,7 +60,6 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	FROM tasks t /*hits*/
 	JOIN item_types it ON it.id = t.type_id
 	JOIN statuses st ON st.id = t.status_id
-	JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
 	LEFT JOIN tasks pt ON pt.id = t.parent_id`
