@@ -117,9 +117,12 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 // app resolves a scope once per revision; a write gets a copy of the rows
 // and no map, since it may change what it resolves.
 func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app.ScopeRows, error) {
-	var rev int64
-	if err := t.tx.GetContext(ctx, &rev, `SELECT scope_rev FROM workspaces WHERE id = ?`, workspaceID); err != nil {
+	var rev, vocabRev int64
+	if err := t.tx.QueryRowxContext(ctx, `SELECT scope_rev, vocab_rev FROM workspaces WHERE id = ?`, workspaceID).Scan(&rev, &vocabRev); err != nil {
 		return app.ScopeRows{}, mapErr(err)
+	}
+	if t.readOnly {
+		t.vocabRevs = map[string]int64{workspaceID: vocabRev}
 	}
 	key := workspaceID + "\x00" + userID
 	if rows, ok := t.db.scopes.get(key, rev); ok {

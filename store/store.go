@@ -247,6 +247,9 @@ type Tx struct {
 	onCommit []func()
 	db       *DB
 	readOnly bool // a View: nothing it reads can change before it ends
+	// vocabRevs holds the vocab_rev a View read together with scope_rev,
+	// so its vocabulary look-ups need no statement of their own.
+	vocabRevs map[string]int64
 }
 
 // Now is the transaction's clock.

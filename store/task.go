@@ -43,10 +43,6 @@ type taskRow struct {
 	ContentUpdatedAt   string          `db:"content_updated_at"`
 	DeletedAt          sql.NullString  `db:"deleted_at"`
 	Version            int             `db:"version"`
-	TypeKey            string          `db:"type_key"`
-	TypeLabel          string          `db:"type_label"`
-	TypeCategory       string          `db:"type_category"`
-	TypeIsDefault      bool            `db:"type_is_default"`
 	StatusKey          string          `db:"status_key"`
 	StatusLabel        string          `db:"status_label"`
 	StatusCategory     string          `db:"status_category"`
@@ -86,7 +82,6 @@ func (r taskRow) task(now time.Time) app.Task {
 		CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String, CreatedAt: parseTime(r.CreatedAt),
 		UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt),
 		Version: r.Version, Tags: []string{},
-		Type:     app.ItemType{ID: r.TypeID, Key: r.TypeKey, Label: r.TypeLabel, Category: r.TypeCategory, IsDefault: r.TypeIsDefault, EntityType: "task"},
 		Status:   app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory, IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "task"},
 		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
 		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: int(r.SubCounts >> 32), SubTasksOpen: int(r.SubCounts & (1<<32 - 1)),
