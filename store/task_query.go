@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tend/app"
@@ -313,9 +314,9 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 		q.Now = t.now
 	}
 	query, args := taskSQL(q, false)
-	var rows []taskRow
-	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
-		return nil, mapErr(err)
+	rows, err := t.scanTasks(ctx, query, args)
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return []app.Task{}, nil
@@ -337,6 +338,29 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 		}
 	}
 	return out, nil
+}
+
+func (t *Tx) scanTasks(ctx context.Context, query string, args []any) ([]taskRow, error) {
+	rs, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if !slices.Equal(cols, taskColumns) {
+		return nil, fmt.Errorf("task query selects %v, scanned as %v", cols, taskColumns)
+	}
+	var out []taskRow
+	for rs.Next() {
+		out = append(out, taskRow{})
+		if err := rs.Scan(out[len(out)-1].dest()...); err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	return out, mapErr(rs.Err())
 }
 
 // CountTasks counts the tasks q selects, ignoring order and paging.
