@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // scope is what one caller may see and change in one workspace, resolved
@@ -13,8 +14,17 @@ import (
 // project narrowing allows. Every read and write of projects and the items
 // filed in them goes through it; nothing checks access its own way.
 type scope struct {
-	acc      *access
-	ws       wsAccess
+	acc *access
+	ws  wsAccess
+	*projectTree
+}
+
+// projectTree is the part of a scope that follows from the project rows,
+// the caller's workspace role and the credential's narrowing alone. Read-only
+// transactions share it between requests (see ScopeRows), so nothing may
+// change it, or any node in it, once scopeOf has built it; a write works on
+// a tree of its own.
+type projectTree struct {
 	byID     map[string]*projectNode
 	byKey    map[string]*projectNode
 	ordered  []*projectNode // tree order: parents before children, siblings by key
@@ -71,20 +81,69 @@ type ScopeProject struct {
 	Role   string
 }
 
+// ScopeRows is what ScopeProjects answers for one workspace and account.
+type ScopeRows struct {
+	Projects []ScopeProject
+	// Trees, when not nil, keeps the project trees already resolved from
+	// these very rows, by role and credential narrowing (*projectTree by
+	// treeKey). The store hands the same map to every read-only transaction
+	// that reads the same revision of the rows, and none to a write, which
+	// may change its nodes; the rows themselves are then shared too and must
+	// not be changed.
+	Trees *sync.Map
+}
+
 type scopeTx interface {
 	// ScopeProjects lists every project of a workspace, trashed ones too,
 	// each with the account's membership and own role there, in one query.
-	ScopeProjects(ctx context.Context, workspaceID, userID string) ([]ScopeProject, error)
+	ScopeProjects(ctx context.Context, workspaceID, userID string) (ScopeRows, error)
+}
+
+// treeKey names everything besides the rows that a project tree follows
+// from: the workspace role and what the credential narrows.
+func treeKey(acc *access, w wsAccess) string {
+	var b strings.Builder
+	b.WriteString(w.Role)
+	list := func(ids []string) {
+		b.WriteByte(0)
+		if ids == nil {
+			b.WriteByte('*')
+		}
+		for _, id := range ids {
+			b.WriteString(id)
+			b.WriteByte(',')
+		}
+	}
+	list(acc.actor.scopes())
+	if tok := acc.actor.Token; tok != nil {
+		list(tok.ProjectScope)
+		list(tok.ProjectWriteScope)
+	}
+	return b.String()
 }
 
 // scopeOf resolves the caller's scope in a reachable workspace.
 func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error) {
-	userID := acc.actor.User.ID
-	ps, err := tx.ScopeProjects(ctx, w.Workspace.ID, userID)
+	rows, err := tx.ScopeProjects(ctx, w.Workspace.ID, acc.actor.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	sc := &scope{acc: acc, ws: w, byID: map[string]*projectNode{}, byKey: map[string]*projectNode{}}
+	if rows.Trees == nil {
+		return &scope{acc: acc, ws: w, projectTree: resolveTree(rows.Projects, acc, w)}, nil
+	}
+	key := treeKey(acc, w)
+	if t, ok := rows.Trees.Load(key); ok {
+		return &scope{acc: acc, ws: w, projectTree: t.(*projectTree)}, nil
+	}
+	t, _ := rows.Trees.LoadOrStore(key, resolveTree(rows.Projects, acc, w))
+	return &scope{acc: acc, ws: w, projectTree: t.(*projectTree)}, nil
+}
+
+// resolveTree builds the caller's project tree from the rows: paths,
+// effective roles and permissions, sight and narrowing, parents first.
+func resolveTree(ps []ScopeProject, acc *access, w wsAccess) *projectTree {
+	userID := acc.actor.User.ID
+	sc := &scope{acc: acc, ws: w, projectTree: &projectTree{byID: map[string]*projectNode{}, byKey: map[string]*projectNode{}}}
 	ownRole := map[string]string{}
 	for _, p := range ps {
 		n := &projectNode{Project: p.Project, member: p.Member}
@@ -122,7 +181,7 @@ func scopeOf(ctx context.Context, tx Tx, acc *access, w wsAccess) (*scope, error
 	}
 	b, _ := json.Marshal(sc.readIDs)
 	sc.readJSON = string(b)
-	return sc, nil
+	return sc.projectTree
 }
 
 // resolve fills a node from its parent (already resolved) and its own rows.

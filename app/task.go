@@ -62,7 +62,7 @@ type Task struct {
 	SubTasksOpen       int
 	PriorityScore      float64
 	Relevance          *float64 // how well the task matches q; nil without q
-	ProjectKey         string
+	ProjectKey         string   // from the scope, with ProjectPath and WorkspaceSlug
 	ProjectPath        string
 	WorkspaceSlug      string
 }
@@ -429,13 +429,15 @@ func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef strin
 	return out, err
 }
 
-// tasks reads tasks through the store and fills in what only the scope
-// knows: each task's project path and workspace slug.
+// tasks reads tasks through the store and fills in what the scope already
+// holds, so the query need not join it in: each task's project key and
+// path and the workspace slug. The query reads only readable projects,
+// all of which the scope has.
 func (sc *scope) tasks(ctx context.Context, tx Tx, q TaskQuery) ([]Task, error) {
 	ts, err := tx.Tasks(ctx, q)
 	for i := range ts {
 		if n := sc.byID[ts[i].ProjectID]; n != nil {
-			ts[i].ProjectPath = n.Path
+			ts[i].ProjectKey, ts[i].ProjectPath = n.Key, n.Path
 		}
 		ts[i].WorkspaceSlug = sc.ws.Workspace.Slug
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"sync"
 	"time"
 
 	"tend/app"
@@ -110,21 +111,31 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 
 // ScopeProjects lists every project of a workspace, trashed ones too, each
 // with the account's membership and own role there. Every scoped request
-// runs it, so it scans by hand rather than through sqlx's reflection.
-func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {
-	var rev int64
-	if err := t.tx.GetContext(ctx, &rev, `SELECT scope_rev FROM workspaces WHERE id = ?`, workspaceID); err != nil {
-		return nil, mapErr(err)
+// runs it, so it scans by hand rather than through sqlx's reflection, and
+// answers from the cache while scope_rev stands. A read-only transaction
+// gets the cached rows themselves with their map of resolved trees, so the
+// app resolves a scope once per revision; a write gets a copy of the rows
+// and no map, since it may change what it resolves.
+func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app.ScopeRows, error) {
+	var rev, vocabRev int64
+	if err := t.tx.QueryRowxContext(ctx, `SELECT scope_rev, vocab_rev FROM workspaces WHERE id = ?`, workspaceID).Scan(&rev, &vocabRev); err != nil {
+		return app.ScopeRows{}, mapErr(err)
+	}
+	if t.readOnly {
+		t.vocabRevs = map[string]int64{workspaceID: vocabRev}
 	}
 	key := workspaceID + "\x00" + userID
 	if rows, ok := t.db.scopes.get(key, rev); ok {
-		return append([]app.ScopeProject(nil), rows...), nil
+		if t.readOnly {
+			return rows, nil
+		}
+		return app.ScopeRows{Projects: append([]app.ScopeProject(nil), rows.Projects...)}, nil
 	}
 	out, err := t.scopeProjects(ctx, workspaceID, userID)
 	if err == nil {
-		t.db.scopes.keep(t, key, rev, append([]app.ScopeProject(nil), out...))
+		t.db.scopes.keep(t, key, rev, app.ScopeRows{Projects: append([]app.ScopeProject(nil), out...), Trees: &sync.Map{}})
 	}
-	return out, err
+	return app.ScopeRows{Projects: out}, err
 }
 
 func (t *Tx) scopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {

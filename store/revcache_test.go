@@ -47,7 +47,7 @@ func (f cacheFixture) addProject(ctx context.Context, tx app.Tx, key string) err
 func (f cacheFixture) projectKeys(ctx context.Context, tx app.Tx) ([]string, error) {
 	ps, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
 	var keys []string
-	for _, p := range ps {
+	for _, p := range ps.Projects {
 		keys = append(keys, p.Key)
 	}
 	slices.Sort(keys)
@@ -220,5 +220,48 @@ func TestVocabularyCacheFollowsChanges(t *testing.T) {
 	f.vocabKeys(t)
 	if n := f.db.QueryCount() - before; n != 3 {
 		t.Errorf("reading the vocabulary took %d statements, want 3 (a revision each)", n)
+	}
+}
+
+// TestScopeTreesSharedWithReadersOnly: read-only transactions at the same
+// scope revision share one map of resolved trees; a write never gets one,
+// because it may change the nodes it resolves.
+func TestScopeTreesSharedWithReadersOnly(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	if err := f.db.Update(ctx, func(tx app.Tx) error { return f.addProject(ctx, tx, "a") }); err != nil {
+		t.Fatal(err)
+	}
+	read := func() app.ScopeRows {
+		var rows app.ScopeRows
+		if err := f.db.View(ctx, func(tx app.Tx) (err error) {
+			rows, err = tx.ScopeProjects(ctx, f.ws.ID, "nobody")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	read() // fills the cache
+	first, second := read(), read()
+	if first.Trees == nil || first.Trees != second.Trees {
+		t.Fatalf("readers at one revision got trees %p and %p, want one shared map", first.Trees, second.Trees)
+	}
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		rows, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
+		if rows.Trees != nil {
+			t.Errorf("a write got the shared trees")
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.Update(ctx, func(tx app.Tx) error { return f.addProject(ctx, tx, "b") }); err != nil {
+		t.Fatal(err)
+	}
+	read()
+	if after := read(); after.Trees == first.Trees || len(after.Projects) != 2 {
+		t.Fatalf("after a project was added: %d projects, same trees %v", len(after.Projects), after.Trees == first.Trees)
 	}
 }

@@ -34,11 +34,11 @@ type DB struct {
 	stop      chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
-	queries   atomic.Int64                 // statements run on the reader, token-check and writer pools
-	scopes    revCache[[]app.ScopeProject] // by workspace and account, at scope_rev
-	statuses  revCache[[]app.Status]       // by workspace, at vocab_rev
-	itemTypes revCache[[]app.ItemType]     // by workspace, at vocab_rev
-	linkTypes revCache[[]app.LinkType]     // by workspace, at vocab_rev
+	queries   atomic.Int64             // statements run on the reader, token-check and writer pools
+	scopes    revCache[app.ScopeRows]  // by workspace and account, at scope_rev
+	statuses  revCache[[]app.Status]   // by workspace, at vocab_rev
+	itemTypes revCache[[]app.ItemType] // by workspace, at vocab_rev
+	linkTypes revCache[[]app.LinkType] // by workspace, at vocab_rev
 	walLimit  int64
 	w         writer
 
@@ -246,6 +246,10 @@ type Tx struct {
 	now      time.Time
 	onCommit []func()
 	db       *DB
+	readOnly bool // a View: nothing it reads can change before it ends
+	// vocabRevs holds the vocab_rev a View read together with scope_rev,
+	// so its vocabulary look-ups need no statement of their own.
+	vocabRevs map[string]int64
 }
 
 // Now is the transaction's clock.
@@ -260,7 +264,7 @@ func (db *DB) View(ctx context.Context, fn func(app.Tx) error) (err error) {
 	if err != nil {
 		return mapErr(err)
 	}
-	tx := &Tx{tx: txConn{tx: stx}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
+	tx := &Tx{tx: txConn{tx: stx}, now: db.Now().UTC().Truncate(time.Millisecond), db: db, readOnly: true}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = stx.Rollback()

@@ -10,63 +10,81 @@ import (
 )
 
 type taskRow struct {
-	Seq                int64           `db:"seq"`
-	ID                 string          `db:"id"`
-	WorkspaceID        string          `db:"workspace_id"`
-	Ref                int64           `db:"ref"`
-	ProjectID          string          `db:"project_id"`
-	ParentID           sql.NullString  `db:"parent_id"`
-	Title              string          `db:"title"`
-	Description        sql.NullString  `db:"description"`
-	TypeID             string          `db:"type_id"`
-	StatusID           string          `db:"status_id"`
-	Importance         sql.NullInt64   `db:"importance"`
-	Urgency            sql.NullInt64   `db:"urgency"`
-	DueAt              sql.NullString  `db:"due_at"`
-	DueIsAllDay        bool            `db:"due_is_all_day"`
-	StartsAt           sql.NullString  `db:"starts_at"`
-	StartsIsAllDay     bool            `db:"starts_is_all_day"`
-	SnoozedUntil       sql.NullString  `db:"snoozed_until"`
-	SnoozedIsAllDay    bool            `db:"snoozed_is_all_day"`
-	EstimateMinutes    sql.NullInt64   `db:"estimate_minutes"`
-	AssigneeID         sql.NullString  `db:"assignee_id"`
-	ClaimedByID        sql.NullString  `db:"claimed_by"`
-	ClaimedAt          sql.NullString  `db:"claimed_at"`
-	ClaimExpiresAt     sql.NullString  `db:"claim_expires_at"`
-	RepeatRule         sql.NullString  `db:"repeat_rule"`
-	Timezone           sql.NullString  `db:"timezone"`
-	CompletedAt        sql.NullString  `db:"completed_at"`
-	CreatedBy          sql.NullString  `db:"created_by"`
-	UpdatedBy          sql.NullString  `db:"updated_by"`
-	CreatedAt          string          `db:"created_at"`
-	UpdatedAt          string          `db:"updated_at"`
-	ContentUpdatedAt   string          `db:"content_updated_at"`
-	DeletedAt          sql.NullString  `db:"deleted_at"`
-	Version            int             `db:"version"`
-	TypeKey            string          `db:"type_key"`
-	TypeLabel          string          `db:"type_label"`
-	TypeCategory       string          `db:"type_category"`
-	TypeIsDefault      bool            `db:"type_is_default"`
-	StatusKey          string          `db:"status_key"`
-	StatusLabel        string          `db:"status_label"`
-	StatusCategory     string          `db:"status_category"`
-	StatusIsDefault    bool            `db:"status_is_default"`
-	StatusPosition     int             `db:"status_position"`
-	Assignee           sql.NullString  `db:"assignee"`
-	AssigneeIsAgent    sql.NullBool    `db:"assignee_is_agent"`
-	AssigneeAnswersTo  sql.NullString  `db:"assignee_answers_to"`
-	ClaimedBy          sql.NullString  `db:"claimed_by_name"`
-	ClaimedByIsAgent   sql.NullBool    `db:"claimed_by_is_agent"`
-	ClaimedByAnswersTo sql.NullString  `db:"claimed_by_answers_to"`
-	ParentRef          sql.NullInt64   `db:"parent_ref"`
-	ProjectKey         string          `db:"project_key"`
-	Tags               sql.NullString  `db:"tags"`
-	Blocked            bool            `db:"blocked"`
-	Blocking           bool            `db:"blocking"`
-	SubTasks           int             `db:"sub_tasks"`
-	SubTasksOpen       int             `db:"sub_tasks_open"`
-	PriorityScore      sql.NullFloat64 `db:"priority_score"`
-	Relevance          sql.NullFloat64 `db:"relevance"`
+	Seq                int64
+	ID                 string
+	WorkspaceID        string
+	Ref                int64
+	ProjectID          string
+	ParentID           sql.NullString
+	Title              string
+	Description        sql.NullString
+	TypeID             string
+	StatusID           string
+	Importance         sql.NullInt64
+	Urgency            sql.NullInt64
+	DueAt              sql.NullString
+	DueIsAllDay        bool
+	StartsAt           sql.NullString
+	StartsIsAllDay     bool
+	SnoozedUntil       sql.NullString
+	SnoozedIsAllDay    bool
+	EstimateMinutes    sql.NullInt64
+	AssigneeID         sql.NullString
+	ClaimedByID        sql.NullString
+	ClaimedAt          sql.NullString
+	ClaimExpiresAt     sql.NullString
+	RepeatRule         sql.NullString
+	Timezone           sql.NullString
+	CompletedAt        sql.NullString
+	CreatedBy          sql.NullString
+	UpdatedBy          sql.NullString
+	CreatedAt          string
+	UpdatedAt          string
+	ContentUpdatedAt   string
+	DeletedAt          sql.NullString
+	Version            int
+	StatusKey          string
+	StatusLabel        string
+	StatusCategory     string
+	StatusIsDefault    bool
+	StatusPosition     int
+	Assignee           sql.NullString
+	AssigneeIsAgent    sql.NullBool
+	AssigneeAnswersTo  sql.NullString
+	ClaimedBy          sql.NullString
+	ClaimedByIsAgent   sql.NullBool
+	ClaimedByAnswersTo sql.NullString
+	ParentRef          sql.NullInt64
+	Tags               sql.NullString
+	Blocked            bool
+	Blocking           bool
+	SubCounts          int64 // live subtasks << 32 + open ones: one walk of the children, not two
+	PriorityScore      sql.NullFloat64
+	Relevance          sql.NullFloat64
+}
+
+// taskColumns are the listing query's columns in the order it selects
+// them; scan checks them, so the hand-written destinations below cannot
+// drift from the SQL unnoticed.
+var taskColumns = []string{"seq", "id", "workspace_id", "ref", "project_id", "parent_id", "title", "description", "type_id",
+	"status_id", "importance", "urgency", "due_at", "due_is_all_day", "starts_at", "starts_is_all_day", "snoozed_until",
+	"snoozed_is_all_day", "estimate_minutes", "assignee_id", "claimed_by", "claimed_at", "claim_expires_at", "repeat_rule",
+	"timezone", "completed_at", "created_by", "updated_by", "created_at", "updated_at", "content_updated_at", "deleted_at",
+	"version", "status_key", "status_label", "status_category", "status_is_default", "status_position", "assignee",
+	"assignee_is_agent", "assignee_answers_to", "claimed_by_name", "claimed_by_is_agent", "claimed_by_answers_to",
+	"parent_ref", "relevance", "tags", "blocked", "blocking", "sub_counts", "priority_score"}
+
+// dest answers where each of taskColumns goes. A page scans some fifty
+// rows of fifty columns; sqlx matched columns to fields by reflection on
+// every query.
+func (r *taskRow) dest() []any {
+	return []any{&r.Seq, &r.ID, &r.WorkspaceID, &r.Ref, &r.ProjectID, &r.ParentID, &r.Title, &r.Description, &r.TypeID,
+		&r.StatusID, &r.Importance, &r.Urgency, &r.DueAt, &r.DueIsAllDay, &r.StartsAt, &r.StartsIsAllDay, &r.SnoozedUntil,
+		&r.SnoozedIsAllDay, &r.EstimateMinutes, &r.AssigneeID, &r.ClaimedByID, &r.ClaimedAt, &r.ClaimExpiresAt, &r.RepeatRule,
+		&r.Timezone, &r.CompletedAt, &r.CreatedBy, &r.UpdatedBy, &r.CreatedAt, &r.UpdatedAt, &r.ContentUpdatedAt, &r.DeletedAt,
+		&r.Version, &r.StatusKey, &r.StatusLabel, &r.StatusCategory, &r.StatusIsDefault, &r.StatusPosition, &r.Assignee,
+		&r.AssigneeIsAgent, &r.AssigneeAnswersTo, &r.ClaimedBy, &r.ClaimedByIsAgent, &r.ClaimedByAnswersTo,
+		&r.ParentRef, &r.Relevance, &r.Tags, &r.Blocked, &r.Blocking, &r.SubCounts, &r.PriorityScore}
 }
 
 func intPtr(n sql.NullInt64) *int {
@@ -88,11 +106,10 @@ func (r taskRow) task(now time.Time) app.Task {
 		CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String, CreatedAt: parseTime(r.CreatedAt),
 		UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt),
 		Version: r.Version, Tags: []string{},
-		Type:     app.ItemType{ID: r.TypeID, Key: r.TypeKey, Label: r.TypeLabel, Category: r.TypeCategory, IsDefault: r.TypeIsDefault, EntityType: "task"},
 		Status:   app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory, IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "task"},
 		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
-		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: r.SubTasks, SubTasksOpen: r.SubTasksOpen,
-		PriorityScore: r.PriorityScore.Float64, ProjectKey: r.ProjectKey}
+		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: int(r.SubCounts >> 32), SubTasksOpen: int(r.SubCounts & (1<<32 - 1)),
+		PriorityScore: r.PriorityScore.Float64}
 	if r.Relevance.Valid {
 		rel := r.Relevance.Float64
 		t.Relevance = &rel

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"tend/app"
@@ -48,19 +49,16 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
 	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
 	t.timezone, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
-	t.version, it.key AS type_key, it.label AS type_label, it.category AS type_category, it.is_default AS type_is_default,
-	st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
+	t.version, st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, pr.key AS project_key, /*relevance*/NULL AS relevance,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, /*relevance*/NULL AS relevance,
 	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
 	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
-	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_tasks,
-	(SELECT count(*) FROM tasks c WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND c.completed_at IS NULL) AS sub_tasks_open
+	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
+		WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_counts
 	FROM tasks t /*hits*/
-	JOIN item_types it ON it.id = t.type_id
 	JOIN statuses st ON st.id = t.status_id
-	JOIN projects pr ON pr.id = t.project_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
 	LEFT JOIN tasks pt ON pt.id = t.parent_id`
@@ -316,15 +314,53 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 		q.Now = t.now
 	}
 	query, args := taskSQL(q, false)
-	var rows []taskRow
-	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
-		return nil, mapErr(err)
+	rows, err := t.scanTasks(ctx, query, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return []app.Task{}, nil
+	}
+	// The item type comes from the vocabulary cache rather than a join,
+	// which cost every row two B-tree descents.
+	types, err := t.ItemTypes(ctx, q.WorkspaceID)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]app.Task, len(rows))
 	for i, r := range rows {
 		out[i] = r.task(q.Now)
+		for _, it := range types {
+			if it.ID == r.TypeID {
+				out[i].Type = app.ItemType{ID: it.ID, Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault, EntityType: "task"}
+				break
+			}
+		}
 	}
 	return out, nil
+}
+
+func (t *Tx) scanTasks(ctx context.Context, query string, args []any) ([]taskRow, error) {
+	rs, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	if !slices.Equal(cols, taskColumns) {
+		return nil, fmt.Errorf("task query selects %v, scanned as %v", cols, taskColumns)
+	}
+	var out []taskRow
+	for rs.Next() {
+		out = append(out, taskRow{})
+		if err := rs.Scan(out[len(out)-1].dest()...); err != nil {
+			return nil, mapErr(err)
+		}
+	}
+	return out, mapErr(rs.Err())
 }
 
 // CountTasks counts the tasks q selects, ignoring order and paging.

@@ -37,6 +37,9 @@ func (r statusRow) status() app.Status {
 
 // vocabRev reads a workspace's vocabulary revision, -1 for no such workspace.
 func (t *Tx) vocabRev(ctx context.Context, workspaceID string) (int64, error) {
+	if rev, ok := t.vocabRevs[workspaceID]; ok {
+		return rev, nil
+	}
 	var rev int64
 	err := t.tx.GetContext(ctx, &rev, `SELECT coalesce((SELECT vocab_rev FROM workspaces WHERE id = ?), -1)`, workspaceID)
 	return rev, mapErr(err)

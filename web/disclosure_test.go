@@ -396,3 +396,32 @@ func lstStr(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestScopeSharedAcrossRequestsKeepsNarrowing: read-only requests share the
+// project trees resolved at one scope revision, so the same account behind
+// a full and a narrowed credential, asking in turns, must each keep its own
+// sight, whichever asked first.
+func TestScopeSharedAcrossRequestsKeepsNarrowing(t *testing.T) {
+	f := newDisFix(t)
+	narrowed := f.callers["narrowed token"]
+	refs := func(token string) []string {
+		var out []string
+		for _, it := range f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", token, nil)["items"].([]any) {
+			out = append(out, it.(map[string]any)["title"].(string))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for range 2 {
+		for _, c := range []struct {
+			token string
+			want  []string
+		}{{narrowed, []string{"pub task"}}, {f.alice, []string{"pub task", "sec task"}}, {narrowed, []string{"pub task"}}} {
+			if got := refs(c.token); !slices.Equal(got, c.want) {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+		}
+		f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
+		f.e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+f.ref("sec"), narrowed, nil)
+	}
+}

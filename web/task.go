@@ -102,9 +102,6 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 		}
 		return writeJSON(w, http.StatusOK, out)
 	}
-	if out.Items, err = shapeTasks(list.Items, q); err != nil {
-		return err
-	}
 	page := newPage(list.Page)
 	out.Page = &page
 	if in.IncludeLinks {
@@ -113,6 +110,16 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 			links = append(links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
 		}
 		out.Links = &links
+	}
+	if format := q.str("format"); q.str("fields") == "" && (format == "" || format == "full") {
+		items := make([]taskJSON, len(list.Items))
+		for i, t := range list.Items {
+			items[i] = newTaskJSON(t)
+		}
+		return writeTaskPage(w, http.StatusOK, out, items)
+	}
+	if out.Items, err = shapeTasks(list.Items, q); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
@@ -126,14 +133,14 @@ func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusCreated, newTaskJSON(t))
 }
 
 // writeTask answers with one task, honouring format and fields.
 func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
 	q := newQuery(r)
 	if q.str("format") == "" && q.str("fields") == "" {
-		return writeJSON(w, status, newTaskJSON(t))
+		return writeTaskJSON(w, status, newTaskJSON(t))
 	}
 	shaped, err := shapeTasks([]app.Task{t}, q)
 	if err != nil {
@@ -171,7 +178,7 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -179,7 +186,7 @@ func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -187,7 +194,7 @@ func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -195,7 +202,7 @@ func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -203,7 +210,7 @@ func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -220,7 +227,7 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -232,7 +239,7 @@ func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTaskJSON(t))
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
