@@ -196,27 +196,7 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	if q.Ref != 0 {
 		add("d.ref = ?", q.Ref)
 	}
-	inList := func(col string, ids []string) {
-		if ids != nil {
-			add(col+" IN (SELECT value FROM json_each(?))", jsonText(ids))
-		}
-	}
-	inList("d.project_id", q.ProjectIDs)
-	inList("d.status_id", q.StatusIDs)
-	inList("d.type_id", q.TypeIDs)
-	inList("st.category", q.Categories)
-	if q.Nothing {
-		add("0")
-	}
-	for _, id := range q.TagIDs {
-		add("EXISTS (SELECT 1 FROM document_tags x WHERE x.document_id = d.id AND x.tag_id = ?)", id)
-	}
-	if q.Match != "" && count {
-		add("d.seq IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)", q.Match)
-	}
-	if q.Exclude != "" {
-		add("d.seq NOT IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH ?)", q.Exclude)
-	}
+	itemFilterWhere(q.ItemFilter, "d", "document_tags x WHERE x.document_id", "documents_fts", count, add)
 	if q.ParentID != "" && q.Subtree {
 		add(`d.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM documents WHERE parent_id = ?
 			UNION ALL SELECT c.id, sub.depth + 1 FROM documents c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`, q.ParentID)

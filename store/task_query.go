@@ -149,9 +149,6 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		add("t.workspace_id = ?", q.WorkspaceID)
 	}
 	add("t.project_id IN readable")
-	if q.Match != "" && count {
-		add("t.seq IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?)", q.Match)
-	}
 	switch {
 	case q.AnyState != nil && *q.AnyState:
 	case q.Deleted != nil && *q.Deleted:
@@ -165,21 +162,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	if q.Ref != 0 {
 		add("t.ref = ?", q.Ref)
 	}
-	inList := func(col string, ids []string) {
-		if ids != nil {
-			add(col+" IN (SELECT value FROM json_each(?))", jsonText(ids))
-		}
-	}
-	inList("t.project_id", q.ProjectIDs)
-	inList("t.status_id", q.StatusIDs)
-	inList("t.type_id", q.TypeIDs)
-	inList("st.category", q.Categories)
-	if q.Nothing {
-		add("0")
-	}
-	for _, id := range q.TagIDs {
-		add("EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id = ?)", id)
-	}
+	itemFilterWhere(q.ItemFilter, "t", "task_tags x WHERE x.task_id", "tasks_fts", count, add)
 	if q.AssigneeID != "" {
 		add("t.assignee_id = ?", q.AssigneeID)
 	}
@@ -191,9 +174,6 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 			UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`, q.ParentID)
 	} else if q.ParentID != "" {
 		add("t.parent_id = ?", q.ParentID)
-	}
-	if q.Exclude != "" {
-		add("t.seq NOT IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?)", q.Exclude)
 	}
 	if q.DueBefore != nil {
 		add("t.due_at < ?", fmtTime(*q.DueBefore))
