@@ -51,6 +51,26 @@ func (f *searchFix) search(token, q string, extra ...string) []string {
 	return titlesInOrder(lstItems(f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+v.Encode(), token, nil)))
 }
 
+// walkTitles follows next_cursor from path to the end (at most ten pages)
+// and returns the titles met, in order.
+func walkTitles(e *env, token, path string) []string {
+	e.t.Helper()
+	var walked []string
+	next := ""
+	for i := 0; i < 10; i++ {
+		p := path
+		if next != "" {
+			p += "&cursor=" + url.QueryEscape(next)
+		}
+		m := e.ok(http.StatusOK, http.MethodGet, p, token, nil)
+		walked = append(walked, titlesInOrder(lstItems(m))...)
+		if next, _ = lstPage(m)["next_cursor"].(string); next == "" {
+			break
+		}
+	}
+	return walked
+}
+
 func titlesInOrder(items []map[string]any) []string {
 	out := []string{}
 	for _, it := range items {
@@ -127,17 +147,7 @@ func TestTaskSearch(t *testing.T) {
 		if !slices.Equal(got, []string{"Authentication tokens expire", "Login page crashes on submit", "Rewrite the login flow"}) {
 			t.Fatalf("order=title: %v", got)
 		}
-		var walked []string
-		path := "/v1/tasks?q=crashes&limit=1"
-		for i := 0; i < 10; i++ {
-			m := e.ok(http.StatusOK, http.MethodGet, path, f.reader, nil)
-			walked = append(walked, titlesInOrder(lstItems(m))...)
-			next, _ := lstPage(m)["next_cursor"].(string)
-			if next == "" {
-				break
-			}
-			path = "/v1/tasks?q=crashes&limit=1&cursor=" + url.QueryEscape(next)
-		}
+		walked := walkTitles(e, f.reader, "/v1/tasks?q=crashes&limit=1")
 		if whole := f.search(f.reader, "crashes"); !slices.Equal(walked, whole) || len(walked) != 3 {
 			t.Fatalf("walking the search by cursor: %v", walked)
 		}
@@ -221,17 +231,7 @@ func TestDocumentSearch(t *testing.T) {
 		}
 	}
 	// Walking a ranked search one by one meets every hit once, in rank order.
-	var walked []string
-	path := "/v1/documents?q=session&limit=1"
-	for i := 0; i < 10; i++ {
-		m := e.ok(http.StatusOK, http.MethodGet, path, f.reader, nil)
-		walked = append(walked, titlesInOrder(lstItems(m))...)
-		next, _ := lstPage(m)["next_cursor"].(string)
-		if next == "" {
-			break
-		}
-		path = "/v1/documents?q=session&limit=1&cursor=" + url.QueryEscape(next)
-	}
+	walked := walkTitles(e, f.reader, "/v1/documents?q=session&limit=1")
 	if whole := find("session"); len(walked) != 3 || !slices.Equal(walked, whole) {
 		t.Fatalf("walked %v, whole %v", walked, whole)
 	}
