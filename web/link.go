@@ -31,17 +31,7 @@ func newDocumentLinkEnd(d documentJSON) linkEndJSON {
 // handleLinks lists the links of the item named by the path parameter of
 // the same name as its kind (task or document).
 func (s *Server) handleLinks(entity string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		ls, err := s.app.ItemLinks(r.Context(), a, wsParam(r), entity, param(r, entity))
-		if err != nil {
-			return err
-		}
-		items := make([]linkJSON, len(ls))
-		for i, l := range ls {
-			items[i] = newLinkJSON(l)
-		}
-		return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
-	}
+	return itemListing(entity, s.app.ItemLinks, newLinkJSON)
 }
 
 func (s *Server) handleLinkAdd(entity string) handlerFunc {
