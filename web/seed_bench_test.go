@@ -3,7 +3,9 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -127,25 +129,116 @@ func openBenchServer(dir string) (*seeded, app.Actor, error) {
 // tags, 100,000 tasks (a fifth of them subtasks; about a third finished;
 // 0-3 tags each; some with importance, urgency, due dates, assignees) and
 // 20,000 "blocks" links between random tasks of the same project.
+//
+// Once seeded the server is restarted (the database closed, which
+// checkpoints it, and opened again), as after an import, so that every run
+// measures the same state of the file. With TEND_BENCH_SEED naming a file,
+// the seeded database is kept there and later runs start from a copy of it
+// instead of seeding again; delete the file after a migration changes the
+// schema.
 func buildSeed() (*seeded, error) {
 	dir, err := os.MkdirTemp("", "tend-bench-")
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	s, admin, err := openBenchServer(dir)
-	if err != nil {
+	cache := os.Getenv("TEND_BENCH_SEED")
+	if _, err := os.Stat(cache); cache == "" || err != nil {
+		if err := seedInto(dir); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, err
+		}
+		if cache != "" {
+			if err := copyFile(filepath.Join(dir, "bench.db"), cache); err != nil {
+				_ = os.RemoveAll(dir)
+				return nil, err
+			}
+		}
+	} else if err := copyFile(cache, filepath.Join(dir, "bench.db")); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	if err := seedData(context.Background(), s.svc, admin, &s.refs); err != nil {
-		s.close()
+	s, err := reopenBenchServer(dir)
+	if err != nil {
+		_ = os.RemoveAll(dir)
 		return nil, err
 	}
 	s.took = time.Since(start)
 	fmt.Fprintf(os.Stderr, "seeded %d tasks in %d projects with %d blocks links in %s\n",
 		seedTasks, seedProjects, seedBlocks, s.took.Round(100*time.Millisecond))
 	return s, nil
+}
+
+// seedInto seeds a new database in dir and closes it.
+func seedInto(dir string) error {
+	s, admin, err := openBenchServer(dir)
+	if err != nil {
+		return err
+	}
+	err = seedData(context.Background(), s.svc, admin, &s.refs)
+	s.srv.Close()
+	return errors.Join(err, s.db.Close())
+}
+
+// reopenBenchServer serves the seeded database in dir with a new
+// administrator token, and reads back every task's ref in creation order.
+func reopenBenchServer(dir string) (*seeded, error) {
+	ctx := context.Background()
+	path := filepath.Join(dir, "bench.db")
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	svc := app.New(db, app.Options{Version: "bench"})
+	tok, err := svc.IssueLocalToken(ctx, app.LocalToken{TokenCreate: app.TokenCreate{Title: "bench"}})
+	if err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	s := &seeded{dir: dir, db: db, svc: svc, client: benchClient(), token: tok.Secret}
+	if s.refs, err = taskRefs(ctx, path); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	s.srv = httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	return s, nil
+}
+
+// taskRefs reads every task's ref, oldest first, on a connection of its own.
+func taskRefs(ctx context.Context, path string) ([]int64, error) {
+	conn, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	rows, err := conn.QueryContext(ctx, "SELECT ref FROM tasks ORDER BY ref")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var refs []int64
+	for rows.Next() {
+		var ref int64
+		if err := rows.Scan(&ref); err != nil {
+			return nil, err
+		}
+		refs = append(refs, ref)
+	}
+	return refs, rows.Err()
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	return errors.Join(err, dst.Close())
 }
 
 func seedData(ctx context.Context, svc *app.Service, admin app.Actor, refs *[]int64) error {
