@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-
-	"github.com/google/uuid"
 )
 
 // BootstrapOptions names what a first start creates.
@@ -63,7 +61,7 @@ func (s *Service) Bootstrap(ctx context.Context, opts BootstrapOptions) (*FirstS
 			return err
 		}
 		now := tx.Now()
-		inst := Instance{ID: uuid.NewString(), Name: opts.InstanceName, Timezone: opts.Timezone, CreatedAt: now, UpdatedAt: now}
+		inst := Instance{ID: newID(), Name: opts.InstanceName, Timezone: opts.Timezone, CreatedAt: now, UpdatedAt: now}
 		if err := tx.InsertInstance(ctx, &inst); err != nil {
 			return err
 		}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Comment is a remark on a task, document or project. Comments are flat and
@@ -213,7 +211,7 @@ func (s *Service) AddComment(ctx context.Context, a Actor, workspace, entity, id
 		if err := it.node.requireItemWrite(); err != nil {
 			return err
 		}
-		c := Comment{ID: uuid.NewString(), WorkspaceID: it.sc.ws.Workspace.ID, EntityType: it.Type, EntityID: it.ID, AuthorID: a.User.ID,
+		c := Comment{ID: newID(), WorkspaceID: it.sc.ws.Workspace.ID, EntityType: it.Type, EntityID: it.ID, AuthorID: a.User.ID,
 			Body: in.Body, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
 		if err := tx.InsertComment(ctx, &c); err != nil {
 			return err

@@ -214,7 +214,7 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 			return err
 		}
 		now := tx.Now()
-		d := Document{ID: uuid.NewString(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), OwnerID: a.User.ID,
+		d := Document{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), OwnerID: a.User.ID,
 			CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now, Version: 1}
 		if in.Body != nil {
 			d.Body = *in.Body

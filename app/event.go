@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Event is one recorded change. Seq is global, increasing, and the only
@@ -58,7 +56,7 @@ var Actions = []string{
 
 // record stamps an event with the actor and the transaction's clock and stores it.
 func record(ctx context.Context, tx Tx, a Actor, e Event) error {
-	e.ID = uuid.NewString()
+	e.ID = newID()
 	e.CreatedAt = tx.Now()
 	if !a.system {
 		e.ActorUserID = a.User.ID

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Link is one stored typed link from a source item to a target item.
@@ -230,7 +228,7 @@ func (s *Service) AddLink(ctx context.Context, a Actor, workspace, entity, idOrR
 		if other.ID == self.ID {
 			return Invalidf("body.target", "an item cannot be linked to itself")
 		}
-		l := Link{ID: uuid.NewString(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
+		l := Link{ID: newID(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
 			TargetType: in.TargetType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
 		if in.Direction == "incoming" {
 			l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 type linkTypeTx interface {
@@ -71,7 +69,7 @@ func (s *Service) AddLinkType(ctx context.Context, a Actor, workspace string, in
 		if err != nil {
 			return err
 		}
-		out = LinkType{ID: uuid.NewString(), WorkspaceID: w.ID, Key: in.Key, Title: in.Title, InverseTitle: in.InverseTitle,
+		out = LinkType{ID: newID(), WorkspaceID: w.ID, Key: in.Key, Title: in.Title, InverseTitle: in.InverseTitle,
 			IsSymmetric: in.IsSymmetric, Category: in.Category, CreatedAt: tx.Now()}
 		if err := tx.InsertLinkType(ctx, &out); err != nil {
 			if CodeOf(err) == CodeConflict {

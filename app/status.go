@@ -4,8 +4,6 @@ import (
 	"context"
 	"regexp"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 type statusTx interface {
@@ -117,7 +115,7 @@ func (s *Service) AddStatus(ctx context.Context, a Actor, workspace string, in C
 		if err != nil {
 			return err
 		}
-		st := Status{ID: uuid.NewString(), WorkspaceID: w.ID, EntityType: in.EntityType, Key: in.Key, Label: in.Label,
+		st := Status{ID: newID(), WorkspaceID: w.ID, EntityType: in.EntityType, Key: in.Key, Label: in.Label,
 			Category: in.Category, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
 		siblings, err := entityStatuses(ctx, tx, w.ID, in.EntityType)
 		if err != nil {

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 // Tag is one entry of a workspace's tag vocabulary. Names are
@@ -66,7 +64,7 @@ func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID string, names [
 	for _, n := range names {
 		t, err := tx.TagByName(ctx, workspaceID, n)
 		if CodeOf(err) == CodeNotFound {
-			t = Tag{ID: uuid.NewString(), WorkspaceID: workspaceID, Name: n}
+			t = Tag{ID: newID(), WorkspaceID: workspaceID, Name: n}
 			if err = tx.InsertTag(ctx, &t); err == nil {
 				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.created",
 					Changes: map[string]any{"name": n}})
@@ -178,7 +176,7 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 		if err := w.require(PermItemWrite); err != nil {
 			return err
 		}
-		out = Tag{ID: uuid.NewString(), WorkspaceID: w.Workspace.ID, Name: name}
+		out = Tag{ID: newID(), WorkspaceID: w.Workspace.ID, Name: name}
 		if in.Description != nil {
 			out.Description = *in.Description
 		}

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Task is one piece of work, with the fields resolved for its reader.
@@ -205,7 +203,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err != nil {
 			return err
 		}
-		t := Task{ID: uuid.NewString(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
+		t := Task{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
 			Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
 			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
 			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),

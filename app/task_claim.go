@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Verification is self-reported evidence of what was checked on a task:
@@ -151,7 +149,7 @@ func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrR
 		if err != nil {
 			return err
 		}
-		out = Verification{ID: uuid.NewString(), TaskID: t.ID, Passed: *in.Passed, Summary: deref(in.Summary),
+		out = Verification{ID: newID(), TaskID: t.ID, Passed: *in.Passed, Summary: deref(in.Summary),
 			CommitSHA: deref(in.CommitSHA), TreeHash: deref(in.TreeHash), OutputExcerpt: deref(in.OutputExcerpt),
 			RanAt: tx.Now(), ActorUserID: a.User.ID, ActorTokenID: a.tokenID(), Actor: a.User.Username}
 		if err := tx.InsertVerification(ctx, &out); err != nil {

@@ -163,7 +163,7 @@ func issueToken(ctx context.Context, tx Tx, acc *access, in TokenCreate) (Issued
 		return IssuedToken{}, err
 	}
 	issuer := acc.actor.Token
-	t := Token{ID: uuid.NewString(), UserID: target.ID, Username: target.Username, Kind: TokenKindAPI, Title: in.Title, CreatedAt: tx.Now()}
+	t := Token{ID: newID(), UserID: target.ID, Username: target.Username, Kind: TokenKindAPI, Title: in.Title, CreatedAt: tx.Now()}
 	if !acc.actor.system {
 		t.IssuedByID, t.IssuedBy, t.IssuedByTokenID = acc.actor.User.ID, acc.actor.User.Username, acc.actor.tokenID()
 	}

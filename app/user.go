@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // User is an account: a person or a service account (an agent). An agent
@@ -133,7 +131,7 @@ func (s *Service) CreateUser(ctx context.Context, a Actor, in UserCreate) (User,
 }
 
 func insertUser(ctx context.Context, tx Tx, a Actor, in UserCreate) (User, error) {
-	u := User{ID: uuid.NewString(), Username: in.Username, DisplayName: in.DisplayName, Email: in.Email,
+	u := User{ID: newID(), Username: in.Username, DisplayName: in.DisplayName, Email: in.Email,
 		Timezone: in.Timezone, IsServiceAccount: in.IsServiceAccount, IsSuperuser: in.IsSuperuser,
 		Active: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
 	if in.AnswersTo != "" {

@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Status categories. Clients that must survive renames match on these.
@@ -150,7 +148,7 @@ func seedWorkspace(ctx context.Context, tx Tx, w Workspace, ownerID string) erro
 	pos := map[string]int{}
 	defaults := map[string]string{}
 	for _, d := range defaultStatuses {
-		st := Status{ID: uuid.NewString(), WorkspaceID: w.ID, EntityType: d.entity, Key: d.key, Label: d.label,
+		st := Status{ID: newID(), WorkspaceID: w.ID, EntityType: d.entity, Key: d.key, Label: d.label,
 			Category: d.category, Position: pos[d.entity], IsDefault: pos[d.entity] == 0, CreatedAt: now, UpdatedAt: now}
 		if st.IsDefault {
 			defaults[d.entity] = st.ID
@@ -162,19 +160,19 @@ func seedWorkspace(ctx context.Context, tx Tx, w Workspace, ownerID string) erro
 	}
 	pos = map[string]int{}
 	for _, it := range defaultItemTypes {
-		it.ID, it.WorkspaceID, it.Position, it.IsDefault = uuid.NewString(), w.ID, pos[it.EntityType], pos[it.EntityType] == 0
+		it.ID, it.WorkspaceID, it.Position, it.IsDefault = newID(), w.ID, pos[it.EntityType], pos[it.EntityType] == 0
 		pos[it.EntityType]++
 		if err := tx.InsertItemType(ctx, &it); err != nil {
 			return err
 		}
 	}
 	for _, lt := range defaultLinkTypes {
-		lt.ID, lt.WorkspaceID, lt.CreatedAt = uuid.NewString(), w.ID, now
+		lt.ID, lt.WorkspaceID, lt.CreatedAt = newID(), w.ID, now
 		if err := tx.InsertLinkType(ctx, &lt); err != nil {
 			return err
 		}
 	}
-	inbox := Project{ID: uuid.NewString(), WorkspaceID: w.ID, Key: "inbox", Title: "Inbox", Visibility: "public",
+	inbox := Project{ID: newID(), WorkspaceID: w.ID, Key: "inbox", Title: "Inbox", Visibility: "public",
 		IsInbox: true, OwnerID: ownerID, StatusID: defaults["project"], CreatedBy: ownerID, CreatedAt: now, UpdatedAt: now, Version: 1}
 	if err := tx.InsertProject(ctx, &inbox); err != nil {
 		return err

@@ -169,7 +169,7 @@ func createWorkspace(ctx context.Context, tx Tx, a Actor, in WorkspaceCreate) (W
 		in.Timezone = inst.Timezone
 	}
 	now := tx.Now()
-	w := Workspace{ID: uuid.NewString(), Slug: in.Slug, Name: strings.TrimSpace(in.Name), Timezone: in.Timezone,
+	w := Workspace{ID: newID(), Slug: in.Slug, Name: strings.TrimSpace(in.Name), Timezone: in.Timezone,
 		CreatedAt: now, UpdatedAt: now, Version: 1}
 	if err := tx.InsertWorkspace(ctx, &w); err != nil {
 		if CodeOf(err) == CodeConflict {
