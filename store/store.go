@@ -143,6 +143,10 @@ func writerPragmas() url.Values {
 	q := basePragmas()
 	q.Add("_pragma", "wal_autocheckpoint(0)")
 	q.Add("_pragma", "journal_size_limit(67108864)")
+	// Each request of a shared transaction runs in a savepoint (writer.go),
+	// whose journal of original pages spills to a temporary file past 64 KiB:
+	// a write(2) per page, in the critical section. In memory it stays.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("_txlock", "immediate")
 	return q
 }
