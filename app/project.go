@@ -152,7 +152,7 @@ func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, 
 		if err != nil {
 			return err
 		}
-		p := Project{ID: uuid.NewString(), WorkspaceID: sc.ws.Workspace.ID, Key: in.Key, Title: strings.TrimSpace(in.Title),
+		p := Project{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Key: in.Key, Title: strings.TrimSpace(in.Title),
 			Description: in.Description, Visibility: in.Visibility, OwnerID: a.User.ID, Colour: in.Colour,
 			Settings: in.Settings, HiddenStatuses: []string{}, CreatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
 		if p.Settings == nil {
@@ -320,10 +320,9 @@ func (s *Service) UpdateProject(ctx context.Context, a Actor, workspace, idOrKey
 			return err
 		}
 		if in.Parent.Set {
-			if err := s.moveProject(sc, n, in.Parent); err != nil {
+			if p.ParentID, err = s.moveProject(sc, n, in.Parent); err != nil {
 				return err
 			}
-			p.ParentID = n.ParentID
 			changes["parent"] = in.Parent.Value
 		}
 		if len(changes) > 0 {
@@ -414,10 +413,10 @@ func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey s
 			return err
 		}
 		from := n.ParentID
-		if err := s.moveProject(sc, n, parent); err != nil {
+		p := n.Project
+		if p.ParentID, err = s.moveProject(sc, n, parent); err != nil {
 			return err
 		}
-		p := n.Project
 		p.UpdatedAt, p.Version = tx.Now(), p.Version+1
 		if err := tx.UpdateProject(ctx, &p); err != nil {
 			return err
@@ -432,30 +431,28 @@ func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey s
 	return out, err
 }
 
-// moveProject checks and applies a new parent on the node: no cycle, the
-// caller may write where it lands, the tree stays within depth.
-func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) error {
+// moveProject checks a new parent for the node (no cycle, the caller may
+// write where it lands, the tree stays within depth) and answers its id,
+// "" for the top level. The node is left alone: trees are shared between
+// requests (see scopeOf).
+func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) (string, error) {
 	if parent.Null || parent.Value == "" {
-		if err := sc.ws.require(PermProjectWrite); err != nil {
-			return err
-		}
-		n.ParentID = ""
-		return nil
+		return "", sc.ws.require(PermProjectWrite)
 	}
 	if n.IsInbox {
 		// Under another project, trashing that project would take the inbox with it.
-		return Errorf(CodeInboxProtected, "the inbox stays at the top level; it cannot be moved under another project")
+		return "", Errorf(CodeInboxProtected, "the inbox stays at the top level; it cannot be moved under another project")
 	}
 	par, err := sc.project(parent.Value)
 	if err != nil {
-		return bodyRef(err, "body.parent", "no such project: "+parent.Value)
+		return "", bodyRef(err, "body.parent", "no such project: "+parent.Value)
 	}
 	if err := par.requireWrite(); err != nil {
-		return err
+		return "", err
 	}
 	for x := par; x != nil; x = x.parent {
 		if x.ID == n.ID {
-			return FieldErrorf(CodeCycle, "body.parent", "%s is inside %s; a project cannot move under itself", par.Path, n.Path)
+			return "", FieldErrorf(CodeCycle, "body.parent", "%s is inside %s; a project cannot move under itself", par.Path, n.Path)
 		}
 	}
 	height := 0
@@ -463,10 +460,9 @@ func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) e
 		height = max(height, d.Depth-n.Depth)
 	}
 	if par.Depth+1+height >= s.limits.MaxHierarchyDepth {
-		return Invalidf("body.parent", "projects nest at most %d deep", s.limits.MaxHierarchyDepth)
+		return "", Invalidf("body.parent", "projects nest at most %d deep", s.limits.MaxHierarchyDepth)
 	}
-	n.ParentID = par.ID
-	return nil
+	return par.ID, nil
 }
 
 // DeleteProject moves a project and everything under it to the trash; the
@@ -498,8 +494,9 @@ func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey
 			Changes: map[string]any{"projects": len(ids)}}); err != nil {
 			return err
 		}
-		n.DeletedAt = &now
-		out, err = viewProject(ctx, tx, n)
+		trashed := *n
+		trashed.DeletedAt = &now
+		out, err = viewProject(ctx, tx, &trashed)
 		out.Version++
 		return err
 	})

@@ -86,10 +86,10 @@ type ScopeRows struct {
 	Projects []ScopeProject
 	// Trees, when not nil, keeps the project trees already resolved from
 	// these very rows, by role and credential narrowing (*projectTree by
-	// treeKey). The store hands the same map to every read-only transaction
-	// that reads the same revision of the rows, and none to a write, which
-	// may change its nodes; the rows themselves are then shared too and must
-	// not be changed.
+	// treeKey). The store hands the same map to every transaction that
+	// reads the same committed revision of the rows, reads and writes
+	// alike, so the rows and the resolved trees are shared between requests
+	// and never changed: a write works on copies of what it changes.
 	Trees *sync.Map
 }
 

@@ -112,10 +112,10 @@ func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Pro
 // ScopeProjects lists every project of a workspace, trashed ones too, each
 // with the account's membership and own role there. Every scoped request
 // runs it, so it scans by hand rather than through sqlx's reflection, and
-// answers from the cache while scope_rev stands. A read-only transaction
-// gets the cached rows themselves with their map of resolved trees, so the
-// app resolves a scope once per revision; a write gets a copy of the rows
-// and no map, since it may change what it resolves.
+// answers from the cache while scope_rev stands: the cached rows themselves
+// with their map of resolved trees, so the app resolves a scope once per
+// revision. A write that changed the projects in its own transaction has
+// moved scope_rev past anything cached, so it misses and reads its rows.
 func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app.ScopeRows, error) {
 	var rev, vocabRev int64
 	if err := t.tx.QueryRowxContext(ctx, `SELECT scope_rev, vocab_rev FROM workspaces WHERE id = ?`, workspaceID).Scan(&rev, &vocabRev); err != nil {
@@ -126,10 +126,7 @@ func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app
 	}
 	key := workspaceID + "\x00" + userID
 	if rows, ok := t.db.scopes.get(key, rev); ok {
-		if t.readOnly {
-			return rows, nil
-		}
-		return app.ScopeRows{Projects: append([]app.ScopeProject(nil), rows.Projects...)}, nil
+		return rows, nil
 	}
 	out, err := t.scopeProjects(ctx, workspaceID, userID)
 	if err == nil {
