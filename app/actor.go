@@ -49,8 +49,9 @@ const lastUsedResolution = time.Minute
 // Authenticate resolves a presented secret to an Actor. Any failure (unknown,
 // malformed, expired, revoked, inactive account, inactive responsible person
 // anywhere up an agent's chain) answers the same unauthorized error, checked
-// fresh on every call: nothing is cached, so a revocation or deactivation
-// takes effect on the very next request.
+// on every call against the current state: the store may answer from a
+// cache, but only one keyed on a revision that every revocation and
+// deactivation moves, so either takes effect on the very next request.
 func (s *Service) Authenticate(ctx context.Context, secret, iface string) (Actor, error) {
 	denied := Errorf(CodeUnauthorized, "a valid credential is required")
 	prefix, ok := secretPrefix(secret)

@@ -9,10 +9,11 @@ import (
 )
 
 // credentialSelect reads, in one statement, everything a token check needs:
-// the credential, its account, and whether the account and everyone it
-// answers to are active. A single statement runs in its own read snapshot,
-// so the check needs no explicit transaction.
-const credentialSelect = `SELECT t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, t.issued_by, t.issued_by_token,
+// the credential, its account, whether the account and everyone it answers
+// to are active, and the revision all of that was read at (-1 before the
+// instance exists). A single statement runs in its own read snapshot, so
+// the check needs no explicit transaction.
+const credentialSelect = `SELECT coalesce((SELECT auth_rev FROM instance), -1) AS auth_rev, t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, t.issued_by, t.issued_by_token,
 	t.scopes, t.workspace_id, t.project_scope, t.project_write_scope,
 	CASE WHEN t.project_scope IS NULL THEN NULL ELSE (SELECT json_group_array(p.key) FROM json_each(t.project_scope) j
 		JOIN projects p ON p.id = j.value) END AS project_scope_keys,
@@ -30,6 +31,7 @@ const credentialSelect = `SELECT t.id, t.prefix, t.hash, t.kind, t.title, t.user
 
 type credentialRow struct {
 	tokenRow
+	AuthRev          int64          `db:"auth_rev"`
 	USeq             int64          `db:"u_seq"`
 	DisplayName      string         `db:"display_name"`
 	Email            string         `db:"email"`
@@ -47,8 +49,20 @@ type credentialRow struct {
 }
 
 // Credential reads the credential with the given prefix, its account and
-// whether its chain of responsible accounts is active.
+// whether its chain of responsible accounts is active. A credential found
+// is cached under the instance's auth_rev, which every change to tokens,
+// accounts and project keys moves in its own transaction (migration 0006):
+// while the revision stands, the check reads that one row. The clock is
+// read fresh each time, so expiry is never cached.
 func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialCheck, error) {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	var rev int64
+	if err := db.auth.QueryRowContext(ctx, "SELECT auth_rev FROM instance").Scan(&rev); err == nil {
+		if c, ok := db.creds.get(prefix, rev); ok {
+			c.Now = now
+			return c, nil
+		}
+	}
 	var r credentialRow
 	if err := db.auth.GetContext(ctx, &r, credentialSelect, prefix); err != nil {
 		return app.CredentialCheck{}, mapErr(err)
@@ -57,6 +71,9 @@ func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialChec
 		IsServiceAccount: r.IsServiceAccount, IsSuperuser: r.IsSuperuser, AnswersToID: r.AnswersTo.String, AnswersTo: r.AnswersToName.String, Active: r.Active,
 		DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.UCreatedAt), UpdatedAt: parseTime(r.UUpdatedAt),
 		Version: r.UVersion}
-	return app.CredentialCheck{Token: r.token(), User: u, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool,
-		Now: db.Now().UTC().Truncate(time.Millisecond)}, nil
+	c := app.CredentialCheck{Token: r.token(), User: u, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool, Now: now}
+	if r.AuthRev >= 0 {
+		db.creds.put(prefix, r.AuthRev, c)
+	}
+	return c, nil
 }

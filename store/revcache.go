@@ -35,10 +35,14 @@ func (c *revCache[T]) get(key string, rev int64) (T, bool) {
 // keep caches val for key at rev once t commits, unless a newer revision
 // is cached by then: an old snapshot finishing late must not evict it.
 func (c *revCache[T]) keep(t *Tx, key string, rev int64, val T) {
-	t.OnCommit(func() {
-		if e, ok := c.m.Load(key); ok && e.(revEntry[T]).rev > rev {
-			return
-		}
-		c.m.Store(key, revEntry[T]{rev: rev, val: val})
-	})
+	t.OnCommit(func() { c.put(key, rev, val) })
+}
+
+// put caches val, read in a committed snapshot at rev, for key, unless a
+// newer revision is cached already.
+func (c *revCache[T]) put(key string, rev int64, val T) {
+	if e, ok := c.m.Load(key); ok && e.(revEntry[T]).rev > rev {
+		return
+	}
+	c.m.Store(key, revEntry[T]{rev: rev, val: val})
 }

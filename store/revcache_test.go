@@ -223,10 +223,13 @@ func TestVocabularyCacheFollowsChanges(t *testing.T) {
 	}
 }
 
-// TestScopeTreesSharedWithReadersOnly: read-only transactions at the same
-// scope revision share one map of resolved trees; a write never gets one,
-// because it may change the nodes it resolves.
-func TestScopeTreesSharedWithReadersOnly(t *testing.T) {
+// errRollBack makes a test's write roll back.
+var errRollBack = errors.New("roll back")
+
+// TestScopeTreesShared: transactions at the same committed scope revision
+// share one map of resolved trees, writes included; a write that changed
+// the projects in its own transaction reads its own rows and gets no map.
+func TestScopeTreesShared(t *testing.T) {
 	t.Parallel()
 	f := newCacheFixture(t)
 	ctx := t.Context()
@@ -250,11 +253,26 @@ func TestScopeTreesSharedWithReadersOnly(t *testing.T) {
 	}
 	if err := f.db.Update(ctx, func(tx app.Tx) error {
 		rows, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
-		if rows.Trees != nil {
-			t.Errorf("a write got the shared trees")
+		if rows.Trees != first.Trees {
+			t.Errorf("a write that changed no project got trees %p, want the shared %p", rows.Trees, first.Trees)
 		}
 		return err
 	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		if err := f.addProject(ctx, tx, "c"); err != nil {
+			return err
+		}
+		rows, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
+		if err != nil {
+			return err
+		}
+		if rows.Trees != nil || len(rows.Projects) != 2 {
+			t.Errorf("a write after adding a project: %d projects, trees %p; want its own 2 rows and no map", len(rows.Projects), rows.Trees)
+		}
+		return errRollBack
+	}); !errors.Is(err, errRollBack) {
 		t.Fatal(err)
 	}
 	if err := f.db.Update(ctx, func(tx app.Tx) error { return f.addProject(ctx, tx, "b") }); err != nil {
@@ -263,5 +281,40 @@ func TestScopeTreesSharedWithReadersOnly(t *testing.T) {
 	read()
 	if after := read(); after.Trees == first.Trees || len(after.Projects) != 2 {
 		t.Fatalf("after a project was added: %d projects, same trees %v", len(after.Projects), after.Trees == first.Trees)
+	}
+}
+
+// TestCredentialCachedUnderAuthRev: a credential checked again while no
+// token, account or project key changed costs the one revision read, and a
+// revocation takes effect on the very next check.
+func TestCredentialCachedUnderAuthRev(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db := storetest.Open(t)
+	svc := app.New(db, app.Options{})
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := first.Token.Secret
+	admin, err := svc.Authenticate(ctx, secret, "test") // stamps last_used_at, which moves the revision
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, secret, "test"); err != nil { // reads and caches
+		t.Fatal(err)
+	}
+	before := db.QueryCount()
+	if _, err := svc.Authenticate(ctx, secret, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.QueryCount() - before; n != 1 {
+		t.Errorf("checking an unchanged credential took %d statements, want 1 (the revision)", n)
+	}
+	if _, err := svc.RevokeToken(ctx, admin, first.Token.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Authenticate(ctx, secret, "test"); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("the check after revoking answered %v, want unauthorized", err)
 	}
 }

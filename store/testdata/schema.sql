@@ -181,7 +181,7 @@ CREATE TABLE instance (
     timezone   TEXT NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL
-) STRICT;
+, auth_rev INTEGER NOT NULL DEFAULT 0) STRICT;
 
 -- table item_types on item_types
 CREATE TABLE item_types (
@@ -512,6 +512,16 @@ CREATE TRIGGER project_roles_scope_upd AFTER UPDATE ON project_roles BEGIN
     UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = (SELECT workspace_id FROM projects WHERE id = NEW.project_id);
 END;
 
+-- trigger projects_auth_del on projects
+CREATE TRIGGER projects_auth_del AFTER DELETE ON projects BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
+END;
+
+-- trigger projects_auth_key on projects
+CREATE TRIGGER projects_auth_key AFTER UPDATE OF key ON projects BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
+END;
+
 -- trigger projects_scope_del on projects
 CREATE TRIGGER projects_scope_del AFTER DELETE ON projects BEGIN
     UPDATE workspaces SET scope_rev = scope_rev + 1 WHERE id = OLD.workspace_id;
@@ -557,4 +567,24 @@ CREATE TRIGGER tasks_fts_upd AFTER UPDATE OF title, description ON tasks
 WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
     INSERT INTO tasks_fts (tasks_fts, rowid, title, description) VALUES ('delete', OLD.seq, OLD.title, OLD.description);
     INSERT INTO tasks_fts (rowid, title, description) VALUES (NEW.seq, NEW.title, NEW.description);
+END;
+
+-- trigger tokens_auth_del on tokens
+CREATE TRIGGER tokens_auth_del AFTER DELETE ON tokens BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
+END;
+
+-- trigger tokens_auth_upd on tokens
+CREATE TRIGGER tokens_auth_upd AFTER UPDATE ON tokens BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
+END;
+
+-- trigger users_auth_del on users
+CREATE TRIGGER users_auth_del AFTER DELETE ON users BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
+END;
+
+-- trigger users_auth_upd on users
+CREATE TRIGGER users_auth_upd AFTER UPDATE ON users BEGIN
+    UPDATE instance SET auth_rev = auth_rev + 1;
 END;
