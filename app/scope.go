@@ -30,6 +30,7 @@ type projectTree struct {
 	ordered  []*projectNode // tree order: parents before children, siblings by key
 	readIDs  []string       // projects whose items the caller may read
 	readJSON string
+	readsAll bool // readIDs holds every project of the workspace: none trashed, none out of sight or scope
 }
 
 // projectNode is one project as the caller sees it.
@@ -181,6 +182,7 @@ func resolveTree(ps []ScopeProject, acc *access, w wsAccess) *projectTree {
 	}
 	b, _ := json.Marshal(sc.readIDs)
 	sc.readJSON = string(b)
+	sc.readsAll = len(sc.readIDs) == len(sc.ordered)
 	return sc.projectTree
 }
 

@@ -15,6 +15,7 @@ import (
 type TaskQuery struct {
 	WorkspaceID string
 	Readable    string // JSON array of the project ids whose items the reader may read
+	AllReadable bool   // the reader may read every project of the workspace: no project filter is needed
 	ViewerID    string
 	Now         time.Time
 
@@ -188,7 +189,7 @@ func (q TaskListQuery) validate() error {
 // taskQuery fills the reader-specific part of a store query.
 func (sc *scope) taskQuery(q TaskQuery) TaskQuery {
 	q.WorkspaceID = sc.ws.Workspace.ID
-	q.Readable = sc.readJSON
+	q.Readable, q.AllReadable = sc.readJSON, sc.readsAll
 	q.ViewerID = sc.acc.actor.User.ID
 	return q
 }

@@ -8,24 +8,14 @@ import (
 	"testing"
 
 	"tend/app"
-	"tend/store/storetest"
 )
 
 // TestDocumentAndCommentMentions: writing a document's text or a comment
 // records what it mentions, never the item itself; withdrawing a comment
 // withdraws its mentions.
 func TestDocumentAndCommentMentions(t *testing.T) {
-	db := storetest.Open(t)
 	ctx := context.Background()
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, svc, a := bootstrapped(t)
 	task, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "target"})
 	if err != nil {
 		t.Fatal(err)

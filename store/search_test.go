@@ -24,16 +24,7 @@ func ftsSegments(t *testing.T, raw *sql.DB, index string) int {
 
 func TestSearchIndexFollowsTextOnly(t *testing.T) {
 	ctx := context.Background()
-	db := storetest.Open(t)
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, svc, a := bootstrapped(t)
 	tk, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "Sharpen the saw"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,18 +9,25 @@ import (
 	"tend/app"
 )
 
-// blockedBy and blocks test for an open, live, readable task at the other
-// end of a "blocks" link. Only what the reader may see counts: a blocker in
-// a project the reader cannot see is not reported, not even as a flag. A
-// finished task blocks nothing, so blocking also needs t itself open.
+// blockedExpr and blockingExpr test for an open, live, readable task at the
+// other end of a "blocks" link. Only what the reader may see counts: a
+// blocker in a project the reader cannot see is not reported, not even as a
+// flag. A finished task blocks nothing, so blocking also needs t itself
+// open. The link counts (migration 0007) skip the search for the many
+// tasks that no link touches.
 const (
-	blockedExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
+	blockedExpr = `(t.links_in > 0 AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
 		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND b.project_id IN readable)`
-	blockingExpr = `EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
-		WHERE l.source_id = t.id AND t.completed_at IS NULL AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND b.project_id IN readable)`
+		AND ` + farEndReadable + `))`
+	blockingExpr = `(t.links_out > 0 AND t.completed_at IS NULL AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
+		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		AND ` + farEndReadable + `))`
 )
+
+// farEndReadable keeps the far end of a link to the projects the reader may
+// read. For a reader who may read every project of the workspace it always
+// holds, since links stay within a workspace, and taskSQL drops it.
+const farEndReadable = "b.project_id IN readable"
 
 // priorityExpr is priority_score, in the spirit of Taskwarrior's urgency:
 //
@@ -127,8 +134,20 @@ func pagedInside(q app.TaskQuery) bool {
 
 // taskSQL builds the query for q: the reader's readable projects bound once
 // as a CTE, filters on the inner query, order and keyset on the outer one.
-// The page is read in one statement whatever its size.
+// The page is read in one statement whatever its size. A reader who may
+// read every project of the workspace needs no project filter at all, which
+// spares each row a probe of the readable set and the far end of its links
+// a lookup of its project.
 func taskSQL(q app.TaskQuery, count bool) (string, []any) {
+	query, args := taskSQLFor(q, count)
+	if q.AllReadable {
+		query = strings.ReplaceAll(query, farEndReadable, "1")
+	}
+	return query, args
+}
+
+// taskSQLFor is taskSQL before the project filter is dropped.
+func taskSQLFor(q app.TaskQuery, count bool) (string, []any) {
 	now := fmtTime(q.Now)
 	args := []any{now, q.Readable}
 	match := q.Match != "" && !count
@@ -148,7 +167,9 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	} else {
 		add("t.workspace_id = ?", q.WorkspaceID)
 	}
-	add("t.project_id IN readable")
+	if !q.AllReadable {
+		add("t.project_id IN readable")
+	}
 	switch {
 	case q.AnyState != nil && *q.AnyState:
 	case q.Deleted != nil && *q.Deleted:

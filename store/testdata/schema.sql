@@ -342,7 +342,7 @@ CREATE TABLE tasks (
     updated_at         TEXT NOT NULL,
     content_updated_at TEXT NOT NULL,
     deleted_at         TEXT,
-    version            INTEGER NOT NULL DEFAULT 1,
+    version            INTEGER NOT NULL DEFAULT 1, links_in INTEGER NOT NULL DEFAULT 0, links_out INTEGER NOT NULL DEFAULT 0,
     UNIQUE (workspace_id, ref)
 ) STRICT;
 
@@ -485,6 +485,18 @@ END;
 -- trigger link_types_vocab_upd on link_types
 CREATE TRIGGER link_types_vocab_upd AFTER UPDATE ON link_types BEGIN
     UPDATE workspaces SET vocab_rev = vocab_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+END;
+
+-- trigger links_count_del on links
+CREATE TRIGGER links_count_del AFTER DELETE ON links BEGIN
+    UPDATE tasks SET links_in = links_in - 1 WHERE OLD.target_type = 'task' AND id = OLD.target_id;
+    UPDATE tasks SET links_out = links_out - 1 WHERE OLD.source_type = 'task' AND id = OLD.source_id;
+END;
+
+-- trigger links_count_ins on links
+CREATE TRIGGER links_count_ins AFTER INSERT ON links BEGIN
+    UPDATE tasks SET links_in = links_in + 1 WHERE NEW.target_type = 'task' AND id = NEW.target_id;
+    UPDATE tasks SET links_out = links_out + 1 WHERE NEW.source_type = 'task' AND id = NEW.source_id;
 END;
 
 -- trigger project_members_scope_del on project_members

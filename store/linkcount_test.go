@@ -1,0 +1,103 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"tend/app"
+	"tend/store"
+	"tend/store/storetest"
+)
+
+// TestLinkCountsFollowLinks: the per-task link counts the listings lean on
+// (migration 0007) equal the links actually stored, through adding and
+// removing links of several types between tasks and documents.
+func TestLinkCountsFollowLinks(t *testing.T) {
+	ctx := context.Background()
+	db, svc, a := bootstrapped(t)
+	type end struct{ entity, ref string }
+	var ends []end
+	for i := range 8 {
+		tk, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "task " + strconv.Itoa(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, end{"task", strconv.FormatInt(tk.Ref, 10)})
+	}
+	for i := range 3 {
+		d, err := svc.CreateDocument(ctx, a, "", app.DocumentCreate{Title: "doc " + strconv.Itoa(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, end{"document", strconv.FormatInt(d.Ref, 10)})
+	}
+	type made struct {
+		from end
+		id   string
+	}
+	var links []made
+	rng := rand.New(rand.NewPCG(7, 8))
+	types := []string{"blocks", "relates_to", "documents", "precedes"}
+	raw, err := sql.Open("sqlite", db.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	count := func(query string) int {
+		t.Helper()
+		var n int
+		if err := raw.QueryRow(query).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	mismatched := func() int {
+		return count(`SELECT count(*) FROM tasks WHERE
+			links_in <> (SELECT count(*) FROM links WHERE target_id = tasks.id) OR
+			links_out <> (SELECT count(*) FROM links WHERE source_id = tasks.id)`)
+	}
+	for step := range 120 {
+		if len(links) > 0 && rng.IntN(3) == 0 {
+			i := rng.IntN(len(links))
+			l := links[i]
+			if err := svc.RemoveLink(ctx, a, "", l.from.entity, l.from.ref, l.id); err != nil {
+				t.Fatal(err)
+			}
+			links = append(links[:i], links[i+1:]...)
+		} else {
+			from, to := ends[rng.IntN(len(ends))], ends[rng.IntN(len(ends))]
+			v, err := svc.AddLink(ctx, a, "", from.entity, from.ref,
+				app.LinkRequest{LinkType: types[rng.IntN(len(types))], Target: app.FlexRef(to.ref), TargetType: to.entity})
+			if err != nil {
+				continue // the same link again, a link to itself, or a type the pair cannot take
+			}
+			links = append(links, made{from, v.ID})
+		}
+		if n := mismatched(); n != 0 {
+			t.Fatalf("after step %d, %d tasks count their links wrong", step, n)
+		}
+	}
+	if len(links) == 0 || count(`SELECT count(*) FROM tasks WHERE links_in > 0 OR links_out > 0`) == 0 {
+		t.Fatal("the walk left no link to count")
+	}
+}
+
+// bootstrapped opens a fresh database with a bootstrapped instance and
+// answers its Service and the first administrator.
+func bootstrapped(t *testing.T) (*store.DB, *app.Service, app.Actor) {
+	t.Helper()
+	db := storetest.Open(t)
+	svc := app.New(db, app.Options{})
+	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.Authenticate(context.Background(), first.Token.Secret, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, svc, a
+}
