@@ -215,18 +215,43 @@ func (db *DB) checkpointLoop() {
 	}
 }
 
-// checkpoint copies the WAL back into the database. A PASSIVE checkpoint
-// never waits, but under writes that never pause it never finishes either,
-// and SQLite only starts the log over after one that did: the WAL would
-// grow without bound. Past the limit the checkpoint therefore runs on the
-// writer's own connection, so no write can come between, and truncates the
-// log (waiting, within busy_timeout, for readers of older snapshots).
+// restartSize is the size of the log past which the writer is taken to
+// finish a checkpoint (see checkpoint).
+const restartSize = 4 << 20
+
+// checkpoint copies the WAL back into the database. A PASSIVE checkpoint on
+// the maintenance connection never waits and never holds up a write, but
+// under writes that never pause it never catches up with the end of the
+// log, and SQLite starts the log over only when a write begins with every
+// frame copied: the log would grow until its size limit forced a long stop
+// of every write. So once the log is of some size and a pass had work to
+// do, the writer is taken between transactions to copy the rest, which is
+// only what was written during the pass, and the next write starts the log
+// over. Past the size limit the log is truncated there too (waiting, within
+// busy_timeout, for readers of older snapshots).
 func (db *DB) checkpoint() {
-	if fi, err := os.Stat(db.path + "-wal"); err == nil && fi.Size() > db.walLimit {
-		_, _ = db.write.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	var busy, frames, copied int
+	if err := db.maint.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
 		return
 	}
-	_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+	if copied > 0 {
+		// A second pass copies what was written during the first, so that
+		// what is left for the writer to wait on is smaller still.
+		_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+	}
+	fi, err := os.Stat(db.path + "-wal")
+	if err != nil {
+		return
+	}
+	tooBig := fi.Size() > db.walLimit
+	if !tooBig && (copied == 0 || fi.Size() < restartSize) {
+		return
+	}
+	mode := "PASSIVE"
+	if tooBig {
+		mode = "TRUNCATE"
+	}
+	db.betweenWrites(func() { _, _ = db.write.Exec("PRAGMA wal_checkpoint(" + mode + ")") })
 }
 
 // QueryCount is how many statements the reader, token-check and writer pools have run

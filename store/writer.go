@@ -84,13 +84,7 @@ func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
 	case g.err == nil && g.size < maxGroup && w.waiting.Load() > 0:
 		// Someone is queued and will join; the last to join commits.
 	default:
-		w.open = nil
-		if g.err == nil {
-			g.err = mapErr(g.tx.Commit())
-		} else {
-			_ = g.tx.Rollback()
-		}
-		close(g.done)
+		w.finish(g)
 	}
 	w.mu.Unlock()
 	if panicked != nil {
@@ -107,6 +101,32 @@ func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
 		f()
 	}
 	return nil
+}
+
+// finish ends the shared transaction g: it commits unless a request's
+// failure already doomed it, and lets every request of g know.
+func (w *writer) finish(g *group) {
+	w.open = nil
+	if g.err == nil {
+		g.err = mapErr(g.tx.Commit())
+	} else {
+		_ = g.tx.Rollback()
+	}
+	close(g.done)
+}
+
+// betweenWrites runs fn on the writer's connection while no write
+// transaction is open: it takes its turn like a write request, and commits
+// first a shared transaction left open for a request still queued (which
+// then opens the next one).
+func (db *DB) betweenWrites(fn func()) {
+	w := &db.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if g := w.open; g != nil {
+		w.finish(g)
+	}
+	fn()
 }
 
 // runIn runs fn as one request of g, under a savepoint unless it is the

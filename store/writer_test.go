@@ -208,3 +208,38 @@ func TestGroupCommitFailureReachesEveryone(t *testing.T) {
 		t.Errorf("workspaces %v, want [follower]", got)
 	}
 }
+
+// TestBetweenWritesFindsNoTransactionOpen: the checkpointer's turn on the
+// writer comes between transactions, even when it arrives while a shared
+// transaction is held open for a queued request: that transaction is
+// committed first, every write lands, and a checkpoint run in the turn
+// copies the whole log.
+func TestBetweenWritesFindsNoTransactionOpen(t *testing.T) {
+	db := openWriterTest(t)
+	held := holdWriter(t, db, "held", 1)
+	turn := make(chan error, 1)
+	go func() {
+		var err error
+		db.betweenWrites(func() {
+			if db.w.open != nil {
+				err = errors.New("a write transaction was open")
+				return
+			}
+			var busy, frames, copied int
+			if err = db.write.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err == nil && (busy != 0 || copied != frames) {
+				err = fmt.Errorf("checkpoint busy %d, copied %d of %d frames", busy, copied, frames)
+			}
+		})
+		turn <- err
+	}()
+	queued := make(chan error, 1)
+	go func() { queued <- db.Update(t.Context(), func(tx app.Tx) error { return addWorkspace(t.Context(), tx, "queued") }) }()
+	for _, c := range []<-chan error{held, queued, turn} {
+		if err := <-c; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := workspaceSlugs(t, db), []string{"held", "queued"}; !slices.Equal(got, want) {
+		t.Errorf("workspaces %v, want %v", got, want)
+	}
+}
