@@ -76,8 +76,13 @@ func (c *cachingConn) Prepare(query string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), query)
 }
 
+// uncounted marks the context of a statement that QueryCount leaves out:
+// upkeep, such as a checkpoint, that runs whenever it is due rather than for
+// a request.
+type uncounted struct{}
+
 func (c *cachingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	if c.queries != nil {
+	if c.queries != nil && ctx.Value(uncounted{}) == nil {
 		c.queries.Add(1)
 	}
 	c.mu.Lock()

@@ -233,7 +233,9 @@ func TestBetweenWritesFindsNoTransactionOpen(t *testing.T) {
 		turn <- err
 	}()
 	queued := make(chan error, 1)
-	go func() { queued <- db.Update(t.Context(), func(tx app.Tx) error { return addWorkspace(t.Context(), tx, "queued") }) }()
+	go func() {
+		queued <- db.Update(t.Context(), func(tx app.Tx) error { return addWorkspace(t.Context(), tx, "queued") })
+	}()
 	for _, c := range []<-chan error{held, queued, turn} {
 		if err := <-c; err != nil {
 			t.Fatal(err)
