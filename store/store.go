@@ -23,25 +23,26 @@ import (
 
 // DB is an open tend database. It implements app.Store.
 type DB struct {
-	path      string
-	backupDir string
-	write     *sqlx.DB
-	read      *sqlx.DB
-	auth      *sqlx.DB
-	maint     *sqlx.DB
-	revision  string
-	backupMu  sync.Mutex
-	stop      chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-	queries   atomic.Int64                  // statements run on the reader, token-check and writer pools
-	creds     revCache[app.CredentialCheck] // by token prefix, at auth_rev
-	scopes    revCache[app.ScopeRows]       // by workspace and account, at scope_rev
-	statuses  revCache[[]app.Status]        // by workspace, at vocab_rev
-	itemTypes revCache[[]app.ItemType]      // by workspace, at vocab_rev
-	linkTypes revCache[[]app.LinkType]      // by workspace, at vocab_rev
-	walLimit  int64
-	w         writer
+	path       string
+	backupDir  string
+	write      *sqlx.DB
+	read       *sqlx.DB
+	auth       *sqlx.DB
+	maint      *sqlx.DB
+	revision   string
+	backupMu   sync.Mutex
+	stop       chan struct{}
+	done       chan struct{}
+	closeOnce  sync.Once
+	queries    atomic.Int64                  // statements run on the reader, token-check and writer pools
+	creds      revCache[app.CredentialCheck] // by token prefix, at auth_rev
+	scopes     revCache[app.ScopeRows]       // by workspace and account, at scope_rev
+	statuses   revCache[[]app.Status]        // by workspace, at vocab_rev
+	itemTypes  revCache[[]app.ItemType]      // by workspace, at vocab_rev
+	linkTypes  revCache[[]app.LinkType]      // by workspace, at vocab_rev
+	walLimit   int64
+	seenFrames int // the log's length at the checkpointer's last pass; only it touches this
+	w          writer
 
 	// Now is the clock every transaction reads once; tests replace it.
 	Now func() time.Time
@@ -234,7 +235,10 @@ func (db *DB) checkpoint() {
 	if err := db.maint.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
 		return
 	}
-	if copied > 0 {
+	// Nothing written since the last pass: the writer has nothing to finish.
+	written := copied > 0 && frames != db.seenFrames
+	db.seenFrames = frames
+	if written {
 		// A second pass copies what was written during the first, so that
 		// what is left for the writer to wait on is smaller still.
 		_, _ = db.maint.Exec("PRAGMA wal_checkpoint(PASSIVE)")
@@ -244,7 +248,7 @@ func (db *DB) checkpoint() {
 		return
 	}
 	tooBig := fi.Size() > db.walLimit
-	if !tooBig && (copied == 0 || fi.Size() < restartSize) {
+	if !tooBig && (!written || fi.Size() < restartSize) {
 		return
 	}
 	mode := "PASSIVE"
