@@ -73,7 +73,7 @@ func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialChec
 		Version: r.UVersion}
 	c := app.CredentialCheck{Token: r.token(), User: u, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool, Now: now}
 	if r.AuthRev >= 0 {
-		db.creds.put(prefix, r.AuthRev, c)
+		db.creds.putShared(prefix, r.AuthRev, c)
 	}
 	return c, nil
 }

@@ -1,10 +1,13 @@
 package store
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // revCache keeps, per key, a value read together with a revision column that
 // triggers move in the same transaction as any change to what the value was
-// read from (workspaces.scope_rev and workspaces.vocab_rev). A reader reads
+// read from (workspaces.scope_rev, workspaces.vocab_rev, instance.auth_rev). A reader reads
 // the revision in its own snapshot and takes the cached value only when the
 // revisions are equal, so a stale copy is never served.
 //
@@ -15,7 +18,8 @@ import "sync"
 // revision or was overtaken within the transaction, and revisions never go
 // back to a value they have passed.
 type revCache[T any] struct {
-	m sync.Map // key → revEntry[T]
+	m      sync.Map // key → revEntry[T]
+	latest atomic.Int64
 }
 
 type revEntry[T any] struct {
@@ -45,4 +49,22 @@ func (c *revCache[T]) put(key string, rev int64, val T) {
 		return
 	}
 	c.m.Store(key, revEntry[T]{rev: rev, val: val})
+}
+
+// putShared is put for a cache whose every key follows one revision
+// (instance.auth_rev): once a newer revision is seen, entries read at an
+// older one can never be served again, so they are dropped. The cache then
+// holds only the keys used since the last change, however many come and go.
+func (c *revCache[T]) putShared(key string, rev int64, val T) {
+	c.put(key, rev, val)
+	if rev <= c.latest.Load() {
+		return
+	}
+	c.latest.Store(rev)
+	c.m.Range(func(k, v any) bool {
+		if v.(revEntry[T]).rev < rev {
+			c.m.CompareAndDelete(k, v)
+		}
+		return true
+	})
 }
