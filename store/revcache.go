@@ -7,9 +7,9 @@ import (
 
 // revCache keeps, per key, a value read together with a revision column that
 // triggers move in the same transaction as any change to what the value was
-// read from (workspaces.scope_rev, workspaces.vocab_rev, instance.auth_rev). A reader reads
-// the revision in its own snapshot and takes the cached value only when the
-// revisions are equal, so a stale copy is never served.
+// read from (workspaces.scope_rev, workspaces.vocab_rev, instance.auth_rev).
+// A reader reads the revision in its own snapshot and takes the cached value
+// only when the revisions are equal, so a stale copy is never served.
 //
 // A value enters the cache only once the transaction that read it has
 // committed (see keep). A write transaction may read its own uncommitted
