@@ -44,6 +44,8 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 		`SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'deploy'`:                 1,
 		`SELECT count(*) FROM events WHERE entity_type = 'task' AND project_id IS NULL`: 0,
 		`SELECT count(*) FROM events WHERE entity_type = 'task'`:                        4,
+		`SELECT count(*) FROM tasks WHERE links_in + links_out = 1`:                     2,
+		`SELECT auth_rev FROM instance`:                                                 0,
 	} {
 		var got int
 		if err := raw.QueryRow(query).Scan(&got); err != nil || got != want {
