@@ -62,8 +62,11 @@ func (c *revCache[T]) putShared(key string, rev int64, val T) {
 	}
 	c.latest.Store(rev)
 	c.m.Range(func(k, v any) bool {
+		// Values need not be comparable, so no CompareAndDelete: an entry
+		// a newer read stored meanwhile may go too, which costs that key
+		// one read, never a stale answer.
 		if v.(revEntry[T]).rev < rev {
-			c.m.CompareAndDelete(k, v)
+			c.m.Delete(k)
 		}
 		return true
 	})
