@@ -26,8 +26,22 @@ const (
 
 // farEndReadable keeps the far end of a link to the projects the reader may
 // read. For a reader who may read every project of the workspace it always
-// holds, since links stay within a workspace, and taskSQL drops it.
+// holds, since links stay within a workspace, and is left out (see
+// blockedFor and taskInners).
 const farEndReadable = "b.project_id IN readable"
+
+// blockedFor is blockedExpr, without the far end's project filter when the
+// reader may read every project.
+func blockedFor(allReadable bool) string {
+	if allReadable {
+		return blockedEvery
+	}
+	return blockedExpr
+}
+
+var blockedEvery = everyProject(blockedExpr)
+
+func everyProject(sql string) string { return strings.ReplaceAll(sql, farEndReadable, "1") }
 
 // priorityExpr is priority_score, in the spirit of Taskwarrior's urgency:
 //
@@ -76,13 +90,27 @@ const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.pa
 const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscore FROM tasks_fts WHERE tasks_fts MATCH ?3) hits
 	ON hits.frow = t.seq`
 
-// taskInnerFor is taskInner, joined to the full-text hits when the query
-// matches text.
-func taskInnerFor(match bool) string {
-	if !match {
-		return taskInner
+// taskInners is taskInner for each query shape, built once: indexed by
+// whether the query matches text (then joined to the full-text hits) and by
+// whether the reader may read every project (then without the far end's
+// project filter).
+var taskInners = func() (v [2][2]string) {
+	matched := strings.NewReplacer("/*relevance*/NULL", "hits.fscore", "/*hits*/", ftsHits).Replace(taskInner)
+	v[0][0], v[1][0] = taskInner, matched
+	v[0][1], v[1][1] = everyProject(taskInner), everyProject(matched)
+	return v
+}()
+
+// taskInnerFor picks the inner query from taskInners.
+func taskInnerFor(match, allReadable bool) string {
+	m, a := 0, 0
+	if match {
+		m = 1
 	}
-	return strings.NewReplacer("/*relevance*/NULL", "hits.fscore", "/*hits*/", ftsHits).Replace(taskInner)
+	if allReadable {
+		a = 1
+	}
+	return taskInners[m][a]
 }
 
 // sortExprs are the outer query's sort keys; none is ever NULL (see app.farFuture).
@@ -139,15 +167,6 @@ func pagedInside(q app.TaskQuery) bool {
 // spares each row a probe of the readable set and the far end of its links
 // a lookup of its project.
 func taskSQL(q app.TaskQuery, count bool) (string, []any) {
-	query, args := taskSQLFor(q, count)
-	if q.AllReadable {
-		query = strings.ReplaceAll(query, farEndReadable, "1")
-	}
-	return query, args
-}
-
-// taskSQLFor is taskSQL before the project filter is dropped.
-func taskSQLFor(q app.TaskQuery, count bool) (string, []any) {
 	now := fmtTime(q.Now)
 	args := []any{now, q.Readable}
 	match := q.Match != "" && !count
@@ -212,7 +231,7 @@ func taskSQLFor(q app.TaskQuery, count bool) (string, []any) {
 		add("t.snoozed_until > ?1")
 	}
 	if q.Ready {
-		add("t.completed_at IS NULL AND (t.snoozed_until IS NULL OR t.snoozed_until <= ?1) AND NOT " + blockedExpr)
+		add("t.completed_at IS NULL AND (t.snoozed_until IS NULL OR t.snoozed_until <= ?1) AND NOT " + blockedFor(q.AllReadable))
 		add("NOT (t.claimed_by IS NOT NULL AND t.claimed_by <> ? AND t.claim_expires_at > ?1)", q.ViewerID)
 	}
 	if q.ToActOn {
@@ -232,10 +251,10 @@ func taskSQLFor(q app.TaskQuery, count bool) (string, []any) {
 			add(ikeyset, ikargs...)
 		}
 		return fmt.Sprintf("WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
-			priorityExpr, taskInnerFor(match), strings.Join(where, " AND "), iorder, q.Limit, order), args
+			priorityExpr, taskInnerFor(match, q.AllReadable), strings.Join(where, " AND "), iorder, q.Limit, order), args
 	}
 	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
-		" AS priority_score FROM (" + taskInnerFor(match) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
+		" AS priority_score FROM (" + taskInnerFor(match, q.AllReadable) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
 	if keyset != "" {
 		inner += " WHERE " + keyset
 		args = append(args, kargs...)
