@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // Document is a note, spec, design, decision, finding or dead end, filed in
@@ -303,27 +301,6 @@ func readDocument(ctx context.Context, tx Tx, sc *scope, id string, trashed bool
 	}
 	ds[0].resolveRevisions()
 	return ds[0], nil
-}
-
-// itemScope opens the scope for an item addressed by id (whatever workspace
-// holds it) or ref (in the workspace named, or the only one). locate finds
-// the item by id in any workspace; what names it in the not-found answer.
-func itemScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef, what string,
-	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error)) (*scope, error) {
-	if workspace == "" {
-		if _, err := uuid.Parse(idOrRef); err == nil {
-			loc, err := locate(ctx, "", idOrRef)
-			if err != nil {
-				return nil, NotFound(what)
-			}
-			workspace = loc.WorkspaceID
-		}
-	}
-	sc, err := inWorkspace(ctx, tx, a, workspace)
-	if CodeOf(err) == CodeNotFound && workspace != "" {
-		return nil, NotFound(what)
-	}
-	return sc, err
 }
 
 func documentScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, error) {

@@ -127,19 +127,6 @@ func (s *Service) validateProjectCreate(in *ProjectCreate) error {
 	return joinErrors(errs...)
 }
 
-// inWorkspace opens the caller's scope in the workspace named (or the only one).
-func inWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*scope, error) {
-	acc, err := accessOf(ctx, tx, a)
-	if err != nil {
-		return nil, err
-	}
-	w, err := acc.pick(workspace)
-	if err != nil {
-		return nil, err
-	}
-	return scopeOf(ctx, tx, acc, w)
-}
-
 // CreateProject creates a project, at top level or inside another. The
 // creator owns it and holds its first member row.
 func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, in ProjectCreate) (ProjectView, error) {

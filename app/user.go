@@ -157,15 +157,6 @@ func insertUser(ctx context.Context, tx Tx, a Actor, in UserCreate) (User, error
 	return tx.UserByID(ctx, u.ID)
 }
 
-// bodyRef turns a not-found reference inside a request body into a
-// validation problem naming the field; other errors pass through.
-func bodyRef(err error, loc, msg string) error {
-	if CodeOf(err) == CodeNotFound {
-		return Invalidf(loc, "%s", msg)
-	}
-	return err
-}
-
 // User returns one account by username, case-insensitively. Any
 // authenticated caller may read the directory.
 func (s *Service) User(ctx context.Context, a Actor, username string) (User, error) {

@@ -255,23 +255,6 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 	return out, err
 }
 
-// setChange applies a non-null patch to a string field and notes the change.
-func setChange(changes map[string]any, name string, field *string, p Patch[string]) {
-	if !p.Set || p.Null || *field == p.Value {
-		return
-	}
-	changes[name] = map[string]any{"from": *field, "to": p.Value}
-	*field = p.Value
-}
-
-// checkVersion refuses a write whose expected_version is stale.
-func checkVersion(expected *int, have int) error {
-	if expected != nil && *expected != have {
-		return Errorf(CodeVersionConflict, "the record changed since you read it (you expected version %d, it is at %d); read it again and reapply your change", *expected, have)
-	}
-	return nil
-}
-
 // DeleteWorkspace moves a workspace to the trash and returns it.
 func (s *Service) DeleteWorkspace(ctx context.Context, a Actor, idOrSlug string) (WorkspaceView, error) {
 	return s.trashWorkspace(ctx, a, idOrSlug, true)

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+)
+
+// bodyRef turns a not-found reference inside a request body into a
+// validation problem naming the field; other errors pass through.
+func bodyRef(err error, loc, msg string) error {
+	if CodeOf(err) == CodeNotFound {
+		return Invalidf(loc, "%s", msg)
+	}
+	return err
+}
+
+// inWorkspace opens the caller's scope in the workspace named (or the only one).
+func inWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*scope, error) {
+	acc, err := accessOf(ctx, tx, a)
+	if err != nil {
+		return nil, err
+	}
+	w, err := acc.pick(workspace)
+	if err != nil {
+		return nil, err
+	}
+	return scopeOf(ctx, tx, acc, w)
+}
+
+// itemScope opens the scope for an item addressed by id (whatever workspace
+// holds it) or ref (in the workspace named, or the only one). locate finds
+// the item by id in any workspace; what names it in the not-found answer.
+func itemScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef, what string,
+	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error)) (*scope, error) {
+	if workspace == "" {
+		if _, err := uuid.Parse(idOrRef); err == nil {
+			loc, err := locate(ctx, "", idOrRef)
+			if err != nil {
+				return nil, NotFound(what)
+			}
+			workspace = loc.WorkspaceID
+		}
+	}
+	sc, err := inWorkspace(ctx, tx, a, workspace)
+	if CodeOf(err) == CodeNotFound && workspace != "" {
+		return nil, NotFound(what)
+	}
+	return sc, err
+}
