@@ -53,13 +53,6 @@ func (s *Server) handleComments(entity string) handlerFunc {
 	}
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // handleCommentAdd comments on the entity named by the path parameter.
 func (s *Server) handleCommentAdd(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {

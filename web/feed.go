@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"tend/app"
 )
@@ -52,27 +51,6 @@ func feedQuery(r *http.Request) (app.FeedQuery, *query) {
 	in := app.FeedQuery{Workspace: wsParam(r), Actor: q.str("actor"), CreatedAt: q.createdAt(), Limit: q.limit(),
 		Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
 	return in, q
-}
-
-// createdAt reads created_at.gt, .gte, .lt and .lte. A date given to gt or
-// lte stands for the whole day (UTC): its last millisecond, the precision
-// events are stamped at.
-func (q *query) createdAt() app.TimeRange {
-	var out app.TimeRange
-	for _, b := range []struct {
-		op     string
-		dst    **time.Time
-		endDay bool
-	}{{"gt", &out.GT, true}, {"gte", &out.GTE, false}, {"lt", &out.LT, false}, {"lte", &out.LTE, true}} {
-		name := "created_at." + b.op
-		t := q.time(name)
-		if t != nil && b.endDay && len(q.str(name)) == len("2006-01-02") {
-			end := t.AddDate(0, 0, 1).Add(-time.Millisecond)
-			t = &end
-		}
-		*b.dst = t
-	}
-	return out
 }
 
 func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -6,8 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
-	"strconv"
 	"strings"
 
 	"tend/app"
@@ -89,66 +87,4 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	return json.NewEncoder(w).Encode(v)
-}
-
-// query reads typed query parameters, collecting what is wrong with them.
-// The query string is parsed once: a listing reads some twenty parameters.
-type query struct {
-	vals url.Values
-	errs []error
-}
-
-func newQuery(r *http.Request) *query { return &query{vals: r.URL.Query()} }
-
-func (q *query) str(name string) string { return q.vals.Get(name) }
-
-func (q *query) int(name string) int {
-	v := q.str(name)
-	if v == "" {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be a whole number", name))
-	}
-	return n
-}
-
-// limit reads the listing limit: absent is 0 (the default page size);
-// present, it is at least 1.
-func (q *query) limit() int {
-	if q.str("limit") == "" {
-		return 0
-	}
-	n := q.int("limit")
-	if n < 1 && len(q.errs) == 0 {
-		q.errs = append(q.errs, app.Invalidf("query.limit", "limit is at least 1"))
-	}
-	return n
-}
-
-func (q *query) bool(name string) bool {
-	v := q.str(name)
-	if v == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be true or false", name))
-	}
-	return b
-}
-
-func (q *query) err() error {
-	if len(q.errs) == 0 {
-		return nil
-	}
-	if len(q.errs) == 1 {
-		return q.errs[0]
-	}
-	e := app.AsError(q.errs[0])
-	for _, x := range q.errs[1:] {
-		e.Fields = append(e.Fields, app.AsError(x).Fields...)
-	}
-	return e
 }

@@ -2,9 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
-	"time"
 
 	"tend/app"
 )
@@ -122,20 +122,11 @@ func alignRows(rows [][]string) []string {
 	return out
 }
 
-// stamp formats an instant as RFC 3339 in UTC.
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
-func stampPtr(t *time.Time) *string {
-	if t == nil {
-		return nil
+// firstOf is the one item of a shaped single-item listing.
+func firstOf(v any) any {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice && rv.Len() > 0 {
+		return rv.Index(0).Interface()
 	}
-	s := stamp(*t)
-	return &s
-}
-
-func orNull(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
+	return v
 }

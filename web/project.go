@@ -81,9 +81,6 @@ func writeInForce(w http.ResponseWriter, fs []app.InForce) error {
 	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
 }
 
-// wsParam is the workspace_id query parameter: an id or a slug.
-func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
-
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := newQuery(r)
 	deleted := q.bool("deleted")

@@ -2,15 +2,10 @@ package web
 
 import (
 	"net/http"
-	"reflect"
-	"strconv"
 	"strings"
-	"time"
 
 	"tend/app"
 )
-
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // taskListJSON is the task listing: a page, or groups when grouped, and
 // the links among the page's items when asked for.
@@ -25,31 +20,6 @@ type taskGroupJSON struct {
 	Key   string   `json:"key"`
 	Items any      `json:"items"`
 	Page  pageJSON `json:"page"`
-}
-
-func (q *query) time(name string) *time.Time {
-	v := q.str(name)
-	if v == "" {
-		return nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		d, derr := time.Parse("2006-01-02", v)
-		if derr != nil {
-			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is an RFC 3339 time or a date (YYYY-MM-DD)", name))
-			return nil
-		}
-		t = d
-	}
-	return &t
-}
-
-func (q *query) optBool(name string) *bool {
-	if q.str(name) == "" {
-		return nil
-	}
-	b := q.bool(name)
-	return &b
 }
 
 func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
@@ -147,15 +117,6 @@ func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) e
 		return err
 	}
 	return writeJSON(w, status, firstOf(shaped))
-}
-
-// firstOf is the one item of a shaped single-item listing.
-func firstOf(v any) any {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Slice && rv.Len() > 0 {
-		return rv.Index(0).Interface()
-	}
-	return v
 }
 
 func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {

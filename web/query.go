@@ -1,0 +1,121 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"tend/app"
+)
+
+// query reads typed query parameters, collecting what is wrong with them.
+// The query string is parsed once: a listing reads some twenty parameters.
+type query struct {
+	vals url.Values
+	errs []error
+}
+
+func newQuery(r *http.Request) *query { return &query{vals: r.URL.Query()} }
+
+func (q *query) str(name string) string { return q.vals.Get(name) }
+
+func (q *query) int(name string) int {
+	v := q.str(name)
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be a whole number", name))
+	}
+	return n
+}
+
+// limit reads the listing limit: absent is 0 (the default page size);
+// present, it is at least 1.
+func (q *query) limit() int {
+	if q.str("limit") == "" {
+		return 0
+	}
+	n := q.int("limit")
+	if n < 1 && len(q.errs) == 0 {
+		q.errs = append(q.errs, app.Invalidf("query.limit", "limit is at least 1"))
+	}
+	return n
+}
+
+func (q *query) bool(name string) bool {
+	v := q.str(name)
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be true or false", name))
+	}
+	return b
+}
+
+func (q *query) err() error {
+	if len(q.errs) == 0 {
+		return nil
+	}
+	if len(q.errs) == 1 {
+		return q.errs[0]
+	}
+	e := app.AsError(q.errs[0])
+	for _, x := range q.errs[1:] {
+		e.Fields = append(e.Fields, app.AsError(x).Fields...)
+	}
+	return e
+}
+
+func (q *query) time(name string) *time.Time {
+	v := q.str(name)
+	if v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		d, derr := time.Parse("2006-01-02", v)
+		if derr != nil {
+			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is an RFC 3339 time or a date (YYYY-MM-DD)", name))
+			return nil
+		}
+		t = d
+	}
+	return &t
+}
+
+func (q *query) optBool(name string) *bool {
+	if q.str(name) == "" {
+		return nil
+	}
+	b := q.bool(name)
+	return &b
+}
+
+// wsParam is the workspace_id query parameter: an id or a slug.
+func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
+
+// createdAt reads created_at.gt, .gte, .lt and .lte. A date given to gt or
+// lte stands for the whole day (UTC): its last millisecond, the precision
+// events are stamped at.
+func (q *query) createdAt() app.TimeRange {
+	var out app.TimeRange
+	for _, b := range []struct {
+		op     string
+		dst    **time.Time
+		endDay bool
+	}{{"gt", &out.GT, true}, {"gte", &out.GTE, false}, {"lt", &out.LT, false}, {"lte", &out.LTE, true}} {
+		name := "created_at." + b.op
+		t := q.time(name)
+		if t != nil && b.endDay && len(q.str(name)) == len("2006-01-02") {
+			end := t.AddDate(0, 0, 1).Add(-time.Millisecond)
+			t = &end
+		}
+		*b.dst = t
+	}
+	return out
+}
