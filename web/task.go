@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -142,36 +143,19 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
-func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.DeleteTask(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
-}
+// taskAction is one service call on the task named in the path.
+type taskAction func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 
-func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.RestoreTask(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
+// handleTaskAction answers a task action (delete, restore, complete,
+// release, claim) with the task as the action left it.
+func (s *Server) handleTaskAction(act taskAction) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		t, err := act(r.Context(), a, wsParam(r), taskRef(r))
+		if err != nil {
+			return err
+		}
+		return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
-}
-
-func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
-}
-
-func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.ReleaseTask(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -184,11 +168,9 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if err := q.err(); err != nil {
 		return err
 	}
-	t, err := s.app.ClaimTask(r.Context(), a, wsParam(r), taskRef(r), minutes)
-	if err != nil {
-		return err
-	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return s.handleTaskAction(func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
+		return s.app.ClaimTask(ctx, a, workspace, idOrRef, minutes)
+	})(w, r, a)
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
