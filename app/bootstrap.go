@@ -156,7 +156,7 @@ func ensureLocalAccount(ctx context.Context, tx Tx, sys Actor, in LocalToken) er
 	var w Workspace
 	if in.Workspace.Set && !in.Workspace.Null && in.Workspace.Value != "" {
 		if w, err = workspaceByRef(ctx, tx, in.Workspace.Value); err != nil {
-			return Invalidf("body.workspace", "no such workspace")
+			return bodyRef(err, "body.workspace", "no such workspace")
 		}
 	} else {
 		all, err := tx.InstanceWorkspaces(ctx)

@@ -232,15 +232,21 @@ func (s *Service) AddComment(ctx context.Context, a Actor, workspace, entity, id
 // an item the caller may not see answers like a comment that does not exist.
 func commentFor(ctx context.Context, tx Tx, a Actor, id string) (Comment, addressed, error) {
 	c, err := tx.CommentByID(ctx, id)
-	if err != nil || c.DeletedAt != nil {
+	if err != nil {
+		return Comment{}, addressed{}, notFoundAs(err, "comment")
+	}
+	if c.DeletedAt != nil {
 		return Comment{}, addressed{}, NotFound("comment")
 	}
 	sc, err := inWorkspace(ctx, tx, a, c.WorkspaceID)
 	if err != nil {
-		return Comment{}, addressed{}, NotFound("comment")
+		return Comment{}, addressed{}, notFoundAs(err, "comment")
 	}
 	it, err := itemIn(ctx, tx, sc, c.EntityType, c.EntityID)
-	if err != nil || !it.node.canReadItems() {
+	if err != nil {
+		return Comment{}, addressed{}, notFoundAs(err, "comment")
+	}
+	if !it.node.canReadItems() {
 		return Comment{}, addressed{}, NotFound("comment")
 	}
 	return c, it, nil

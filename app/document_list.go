@@ -181,7 +181,7 @@ func documentFilter(ctx context.Context, tx Tx, sc *scope, in DocumentListQuery)
 	if in.Project != "" {
 		n, err := sc.project(in.Project)
 		if err != nil {
-			return q, Invalidf("query.project", "no such project: %s", in.Project)
+			return q, bodyRef(err, "query.project", "no such project: "+in.Project)
 		}
 		q.ProjectIDs = readableUnder(n)
 	}
@@ -210,7 +210,7 @@ func documentFilter(ctx context.Context, tx Tx, sc *scope, in DocumentListQuery)
 	if in.Parent != "" {
 		p, err := findDocumentIn(ctx, tx, sc, in.Parent)
 		if err != nil {
-			return q, Invalidf("query.parent", "no such document: %s", in.Parent)
+			return q, bodyRef(err, "query.parent", "no such document: "+in.Parent)
 		}
 		q.ParentID = p.ID
 	}

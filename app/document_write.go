@@ -122,7 +122,10 @@ func refileDocument(ctx context.Context, tx Tx, sc *scope, d *Document, project 
 	}
 	if project.Set {
 		n, err := sc.project(project.Value)
-		if err != nil || !n.canReadItems() {
+		if err != nil {
+			return bodyRef(err, "body.project", "no such project: "+project.Value)
+		}
+		if !n.canReadItems() {
 			return bodyRef(NotFound("project"), "body.project", "no such project: "+project.Value)
 		}
 		if newParent != "" && parent.Set && n.ID != target.ID {
@@ -232,7 +235,10 @@ func (s *Service) RestoreDocument(ctx context.Context, a Actor, workspace, idOrR
 			return err
 		}
 		loc, err := tx.DocumentLocator(ctx, sc.ws.Workspace.ID, idOrRef)
-		if err != nil || loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
+		if err != nil {
+			return notFoundAs(err, "document")
+		}
+		if loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
 			return NotFound("document")
 		}
 		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {

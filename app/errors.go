@@ -132,6 +132,16 @@ func NotFound(what string) error {
 	return &Error{Code: CodeNotFound, Detail: "no such " + what}
 }
 
+// notFoundAs turns the store's not-found into the domain's not-found for
+// what, and passes any other error through with its cause: a busy database
+// or an I/O error must answer 500 and be logged, not pass for a missing row.
+func notFoundAs(err error, what string) error {
+	if CodeOf(err) == CodeNotFound {
+		return NotFound(what)
+	}
+	return err
+}
+
 // CodeOf returns the code of the first *Error in err's chain, "" for nil,
 // and CodeInternal for any other error.
 func CodeOf(err error) Code {

@@ -132,7 +132,7 @@ func narrowAll(have, ids []string) []string {
 func readableSubtree(sc *scope, project, loc string) ([]string, error) {
 	n, err := sc.project(project)
 	if err != nil {
-		return nil, Invalidf(loc, "no such project: %s", project)
+		return nil, bodyRef(err, loc, "no such project: "+project)
 	}
 	return readableUnder(n), nil
 }

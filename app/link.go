@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -223,7 +224,7 @@ func (s *Service) AddLink(ctx context.Context, a Actor, workspace, entity, idOrR
 		}
 		other, err := find(ctx, tx, self.sc, string(in.Target))
 		if err != nil {
-			return Invalidf("body.target", "no such %s: %s", in.TargetType, in.Target)
+			return bodyRef(err, "body.target", fmt.Sprintf("no such %s: %s", in.TargetType, in.Target))
 		}
 		if other.ID == self.ID {
 			return Invalidf("body.target", "an item cannot be linked to itself")

@@ -105,7 +105,7 @@ func (s *Service) ChangeLinkType(ctx context.Context, a Actor, id string, in Upd
 	err := s.store.Update(ctx, func(tx Tx) error {
 		lt, err := tx.LinkTypeByID(ctx, id)
 		if err != nil {
-			return NotFound("link type")
+			return notFoundAs(err, "link type")
 		}
 		if err := vocabEntry(ctx, tx, a, lt.WorkspaceID, "link type"); err != nil {
 			return err
@@ -141,7 +141,7 @@ func (s *Service) RemoveLinkType(ctx context.Context, a Actor, id string) error 
 	return s.store.Update(ctx, func(tx Tx) error {
 		lt, err := tx.LinkTypeByID(ctx, id)
 		if err != nil {
-			return NotFound("link type")
+			return notFoundAs(err, "link type")
 		}
 		if err := vocabEntry(ctx, tx, a, lt.WorkspaceID, "link type"); err != nil {
 			return err

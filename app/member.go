@@ -203,11 +203,11 @@ func (s *Service) memberToManage(ctx context.Context, tx Tx, a Actor, idOrSlug, 
 	}
 	u, err := tx.UserByName(ctx, username)
 	if err != nil {
-		return wsAccess{}, Member{}, 0, NotFound("member")
+		return wsAccess{}, Member{}, 0, notFoundAs(err, "member")
 	}
 	m, err := tx.MemberOf(ctx, w.Workspace.ID, u.ID)
 	if err != nil {
-		return wsAccess{}, Member{}, 0, NotFound("member")
+		return wsAccess{}, Member{}, 0, notFoundAs(err, "member")
 	}
 	if !a.system && u.ID == a.User.ID {
 		return w, m, rankOf(m.Role), nil

@@ -267,7 +267,7 @@ func projectWorkspace(ctx context.Context, tx Tx, a Actor, workspace, idOrKey st
 		if _, err := uuid.Parse(idOrKey); err == nil {
 			p, err := tx.ProjectByID(ctx, idOrKey)
 			if err != nil {
-				return nil, NotFound("project")
+				return nil, notFoundAs(err, "project")
 			}
 			workspace = p.WorkspaceID
 		}
@@ -500,7 +500,10 @@ func (s *Service) RestoreProject(ctx context.Context, a Actor, workspace, idOrKe
 			return err
 		}
 		n, err := sc.trashedProject(idOrKey)
-		if err != nil || n.DeletedAt == nil {
+		if err != nil {
+			return notFoundAs(err, "project")
+		}
+		if n.DeletedAt == nil {
 			return NotFound("project")
 		}
 		if err := n.requireWrite(); err != nil {

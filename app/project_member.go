@@ -169,10 +169,10 @@ func (s *Service) roleTarget(ctx context.Context, tx Tx, a Actor, workspace, idO
 	}
 	u, err := tx.UserByName(ctx, username)
 	if err != nil {
-		return nil, User{}, NotFound("account")
+		return nil, User{}, notFoundAs(err, "account")
 	}
 	if _, err := tx.MemberOf(ctx, n.WorkspaceID, u.ID); err != nil {
-		return nil, User{}, NotFound("account")
+		return nil, User{}, notFoundAs(err, "account")
 	}
 	return n, u, nil
 }

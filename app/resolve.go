@@ -37,7 +37,7 @@ func itemScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef, what str
 		if _, err := uuid.Parse(idOrRef); err == nil {
 			loc, err := locate(ctx, "", idOrRef)
 			if err != nil {
-				return nil, NotFound(what)
+				return nil, notFoundAs(err, what)
 			}
 			workspace = loc.WorkspaceID
 		}

@@ -164,7 +164,7 @@ func vocabEntry(ctx context.Context, tx Tx, a Actor, workspaceID, what string) e
 	}
 	w, err := acc.workspace(workspaceID, false)
 	if err != nil {
-		return NotFound(what)
+		return notFoundAs(err, what)
 	}
 	return w.require(PermWorkspaceWrite)
 }
@@ -250,7 +250,7 @@ func (s *Service) ChangeStatus(ctx context.Context, a Actor, id string, in Updat
 	err := s.store.Update(ctx, func(tx Tx) error {
 		st, err := tx.StatusByID(ctx, id)
 		if err != nil {
-			return NotFound("status")
+			return notFoundAs(err, "status")
 		}
 		if err := vocabEntry(ctx, tx, a, st.WorkspaceID, "status"); err != nil {
 			return err
@@ -295,7 +295,7 @@ func (s *Service) RemoveStatus(ctx context.Context, a Actor, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		st, err := tx.StatusByID(ctx, id)
 		if err != nil {
-			return NotFound("status")
+			return notFoundAs(err, "status")
 		}
 		if err := vocabEntry(ctx, tx, a, st.WorkspaceID, "status"); err != nil {
 			return err

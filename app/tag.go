@@ -205,7 +205,7 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 	err := s.store.Update(ctx, func(tx Tx) error {
 		t, err := tx.TagByID(ctx, id)
 		if err != nil {
-			return NotFound("tag")
+			return notFoundAs(err, "tag")
 		}
 		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
 			return err
@@ -232,7 +232,7 @@ func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		t, err := tx.TagByID(ctx, id)
 		if err != nil {
-			return NotFound("tag")
+			return notFoundAs(err, "tag")
 		}
 		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
 			return err

@@ -273,6 +273,7 @@ func placeItem(ctx context.Context, tx Tx, sc *scope, project, parent, what, chi
 		}
 		n = sc.byID[p.ProjectID]
 		if project != "" {
+			// The scope is in memory: its lookup fails only as not-found.
 			if pn, err := sc.project(project); err != nil || pn.ID != n.ID {
 				return nil, p, Invalidf("body.project", "a %s lives in its parent's project (%s)", child, n.Path)
 			}
@@ -283,7 +284,7 @@ func placeItem(ctx context.Context, tx Tx, sc *scope, project, parent, what, chi
 		}
 	default:
 		if n, err = sc.inbox(); err != nil {
-			return nil, p, Invalidf("body.project", "name a project: the inbox is not visible to this credential")
+			return nil, p, bodyRef(err, "body.project", "name a project: the inbox is not visible to this credential")
 		}
 	}
 	if !n.canReadItems() {
@@ -374,7 +375,10 @@ func findTaskIn(ctx context.Context, tx Tx, sc *scope, idOrRef string) (TaskLoca
 func findItemIn(ctx context.Context, sc *scope, idOrRef, what string,
 	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error)) (ItemLocation, error) {
 	loc, err := locate(ctx, sc.ws.Workspace.ID, idOrRef)
-	if err != nil || loc.DeletedAt != nil || !sc.byID[loc.ProjectID].canReadItems() {
+	if err != nil {
+		return ItemLocation{}, notFoundAs(err, what)
+	}
+	if loc.DeletedAt != nil || !sc.byID[loc.ProjectID].canReadItems() {
 		return ItemLocation{}, NotFound(what)
 	}
 	return loc, nil

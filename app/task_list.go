@@ -421,7 +421,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	if in.Parent != "" {
 		p, err := findTaskIn(ctx, tx, sc, in.Parent)
 		if err != nil {
-			return q, Invalidf("query.parent", "no such task: %s", in.Parent)
+			return q, bodyRef(err, "query.parent", "no such task: "+in.Parent)
 		}
 		q.ParentID = p.ID
 	}
@@ -441,7 +441,7 @@ func accountFilter(ctx context.Context, tx Tx, sc *scope, name, loc string) (str
 		u, err = tx.UserByID(ctx, name)
 	}
 	if err != nil {
-		return "", Invalidf(loc, "no such account: %s", name)
+		return "", bodyRef(err, loc, "no such account: "+name)
 	}
 	return u.ID, nil
 }

@@ -35,7 +35,10 @@ func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project
 	}
 	if project.Set && !project.Null && project.Value != "" {
 		n, err := sc.project(project.Value)
-		if err != nil || !n.canReadItems() {
+		if err != nil {
+			return bodyRef(err, "body.project", "no such project: "+project.Value)
+		}
+		if !n.canReadItems() {
 			return bodyRef(NotFound("project"), "body.project", "no such project: "+project.Value)
 		}
 		if parent.Set && newParent != "" && n.ID != target.ID {
@@ -137,7 +140,10 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 			return err
 		}
 		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
-		if err != nil || loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
+		if err != nil {
+			return notFoundAs(err, "task")
+		}
+		if loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
 			return NotFound("task")
 		}
 		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {

@@ -281,12 +281,15 @@ func grantWorkspace(ctx context.Context, tx Tx, acc *access, want Patch[string])
 		if acc.actor.system {
 			w.Workspace, err = workspaceByRef(ctx, tx, want.Value)
 		}
+		if err != nil && CodeOf(err) != CodeNotFound {
+			return "", err
+		}
 		if err != nil && issuer != nil && issuer.WorkspaceID != "" {
 			// A pinned issuer is refused the same way whether or not the workspace exists.
 			return "", FieldErrorf(CodeTokenWorkspaceWider, "body.workspace", "the issuing credential is pinned to one workspace; so is everything it issues")
 		}
 		if err != nil {
-			return "", Invalidf("body.workspace", "no such workspace")
+			return "", bodyRef(err, "body.workspace", "no such workspace")
 		}
 		pin = w.Workspace.ID
 	}
@@ -356,7 +359,10 @@ func resolveProjects(ctx context.Context, tx Tx, acc *access, pin string, want P
 
 func projectForScope(ctx context.Context, tx Tx, acc *access, pin, ref string) (Project, error) {
 	visible := func(p Project, err error) (Project, error) {
-		if err != nil || p.DeletedAt != nil {
+		if err != nil {
+			return Project{}, notFoundAs(err, "project")
+		}
+		if p.DeletedAt != nil {
 			return Project{}, NotFound("project")
 		}
 		if acc.actor.system {
@@ -383,7 +389,7 @@ func projectForScope(ctx context.Context, tx Tx, acc *access, pin, ref string) (
 	if slug, key, ok := strings.Cut(ref, "/"); ok {
 		w, err := workspaceByRef(ctx, tx, slug)
 		if err != nil {
-			return Project{}, NotFound("project")
+			return Project{}, notFoundAs(err, "project")
 		}
 		return visible(tx.ProjectByKey(ctx, w.ID, strings.ToLower(key)))
 	}

@@ -231,7 +231,7 @@ func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in U
 		}
 		u, err = tx.UserByName(ctx, username)
 		if err != nil {
-			return NotFound("account")
+			return notFoundAs(err, "account")
 		}
 		changes, err := applyUserUpdate(ctx, tx, acc, &u, in)
 		if err != nil || len(changes) == 0 {

@@ -77,7 +77,10 @@ func findWorkspace(ctx context.Context, tx Tx, acc *access, idOrSlug string, tra
 	w, err := workspaceByRef(ctx, tx, idOrSlug)
 	// A credential pinned to one workspace reaches no other, even an administrator's.
 	pinned := acc.actor.Token != nil && acc.actor.Token.WorkspaceID != "" && acc.actor.Token.WorkspaceID != w.ID
-	if err != nil || (w.DeletedAt != nil) != trashed || pinned {
+	if err != nil {
+		return wsAccess{}, notFoundAs(err, "workspace")
+	}
+	if (w.DeletedAt != nil) != trashed || pinned {
 		return wsAccess{}, NotFound("workspace")
 	}
 	return wsAccess{Workspace: w}, nil
