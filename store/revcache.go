@@ -51,6 +51,18 @@ func (c *revCache[T]) put(key string, rev int64, val T) {
 	c.m.Store(key, revEntry[T]{rev: rev, val: val})
 }
 
+// revise replaces the value cached for key with f of it, at the revision it
+// was read at, for a change that does not move the revision. The value is
+// replaced, never changed in place: other requests may hold it. An entry a
+// newer read stored meanwhile may be overwritten with the older revision,
+// which costs that key one read, never a stale answer.
+func (c *revCache[T]) revise(key string, f func(T) T) {
+	if e, ok := c.m.Load(key); ok {
+		old := e.(revEntry[T])
+		c.m.Store(key, revEntry[T]{rev: old.rev, val: f(old.val)})
+	}
+}
+
 // putShared is put for a cache whose every key follows one revision
 // (instance.auth_rev): once a newer revision is seen, entries read at an
 // older one can never be served again, so they are dropped. The cache then

@@ -126,8 +126,21 @@ func (t *Tx) RevokeToken(ctx context.Context, id string, at time.Time) error {
 	return mapErr(err)
 }
 
-// TouchToken records when a credential was last used.
+// TouchToken records when a credential was last used. The credential
+// revision does not move for it (migration 0008), so the cached check stays
+// and is given the new time once the write commits: otherwise every request
+// after the first minute would find last_used_at stale and write it again.
 func (t *Tx) TouchToken(ctx context.Context, id string, at time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE id = ?`, fmtTime(at), id)
-	return mapErr(err)
+	var prefix string
+	err := t.tx.QueryRowxContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE id = ? RETURNING prefix`, fmtTime(at), id).Scan(&prefix)
+	if err != nil {
+		return mapErr(err)
+	}
+	t.OnCommit(func() {
+		t.db.creds.revise(prefix, func(c app.CredentialCheck) app.CredentialCheck {
+			c.Token.LastUsedAt = &at
+			return c
+		})
+	})
+	return nil
 }

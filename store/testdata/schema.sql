@@ -587,7 +587,8 @@ CREATE TRIGGER tokens_auth_del AFTER DELETE ON tokens BEGIN
 END;
 
 -- trigger tokens_auth_upd on tokens
-CREATE TRIGGER tokens_auth_upd AFTER UPDATE ON tokens BEGIN
+CREATE TRIGGER tokens_auth_upd AFTER UPDATE OF prefix, hash, kind, title, user_id, issued_by, issued_by_token,
+    scopes, workspace_id, project_scope, project_write_scope, expires_at, revoked_at, created_at ON tokens BEGIN
     UPDATE instance SET auth_rev = auth_rev + 1;
 END;
 
