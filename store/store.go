@@ -34,12 +34,8 @@ type DB struct {
 	stop       chan struct{}
 	done       chan struct{}
 	closeOnce  sync.Once
-	queries    atomic.Int64                  // statements run on the reader, token-check and writer pools
-	creds      revCache[app.CredentialCheck] // by token prefix, at auth_rev
-	scopes     revCache[app.ScopeRows]       // by workspace and account, at scope_rev
-	statuses   revCache[[]app.Status]        // by workspace, at vocab_rev
-	itemTypes  revCache[[]app.ItemType]      // by workspace, at vocab_rev
-	linkTypes  revCache[[]app.LinkType]      // by workspace, at vocab_rev
+	queries    atomic.Int64 // statements run on the reader, token-check and writer pools
+	caches                  // every cache, with what invalidates it: cache.go
 	walLimit   int64
 	seenFrames int // the log's length at the checkpointer's last pass; only it touches this
 	w          writer
