@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +33,23 @@ type Project struct {
 	DeletedAt      *time.Time
 	ArchivedAt     *time.Time
 	Version        int
+}
+
+// clone copies a project deeply enough to change the copy. The projects of
+// a scope are shared between requests (the store caches them with the trees
+// resolved from them), so a write changes a clone, never the shared row.
+func (p Project) clone() Project {
+	p.Settings = maps.Clone(p.Settings)
+	p.HiddenStatuses = slices.Clone(p.HiddenStatuses)
+	if p.DeletedAt != nil {
+		at := *p.DeletedAt
+		p.DeletedAt = &at
+	}
+	if p.ArchivedAt != nil {
+		at := *p.ArchivedAt
+		p.ArchivedAt = &at
+	}
+	return p
 }
 
 // ProjectView is a project as one caller sees it, with its place in the tree
@@ -301,7 +320,7 @@ func (s *Service) UpdateProject(ctx context.Context, a Actor, workspace, idOrKey
 		if n.IsInbox && in.Visibility.Set && in.Visibility.Value != "public" {
 			return Errorf(CodeInboxProtected, "the inbox is where everyone's unfiled work lands; it stays public")
 		}
-		p := n.Project
+		p := n.Project.clone()
 		changes, err := applyProjectUpdate(ctx, tx, &p, in)
 		if err != nil {
 			return err
@@ -400,7 +419,7 @@ func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey s
 			return err
 		}
 		from := n.ParentID
-		p := n.Project
+		p := n.Project.clone()
 		if p.ParentID, err = s.moveProject(sc, n, parent); err != nil {
 			return err
 		}
@@ -482,6 +501,7 @@ func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey
 			return err
 		}
 		trashed := *n
+		trashed.Project = n.Project.clone()
 		trashed.DeletedAt = &now
 		out, err = viewProject(ctx, tx, &trashed)
 		out.Version++
