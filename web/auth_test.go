@@ -176,19 +176,19 @@ func TestAuthRefusesBadCredentials(t *testing.T) {
 
 func TestAuthExpiredToken(t *testing.T) {
 	e := newEnv(t)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := e.clock.Now()
 	tok := e.issue(e.admin, map[string]any{"title": "short", "expires_at": credTime(now.Add(time.Hour))})
 	secret := tok["token"].(string)
 	e.credAuthorized(secret, "admin")
 
-	e.db.Now = func() time.Time { return now.Add(2 * time.Hour) }
+	e.clock.Set(now.Add(2 * time.Hour))
 	e.credRefused(secret)
 	e.credAuthorized(e.admin, "admin") // a credential without expiry is unaffected by the clock
 
-	e.db.Now = func() time.Time { return now.Add(time.Hour) } // expires_at itself is already too late
+	e.clock.Set(now.Add(time.Hour)) // expires_at itself is already too late
 	e.credRefused(secret)
 
-	e.db.Now = func() time.Time { return now.Add(time.Hour - time.Second) }
+	e.clock.Set(now.Add(time.Hour - time.Second))
 	e.credAuthorized(secret, "admin")
 }
 
@@ -434,7 +434,7 @@ func TestMeCredentialFields(t *testing.T) {
 	})
 	t.Run("a project-scoped, expiring token reports its limits", func(t *testing.T) {
 		e := e.credT(t)
-		exp := time.Now().UTC().Truncate(time.Second).Add(48 * time.Hour)
+		exp := e.clock.Now().Add(48 * time.Hour)
 		tok := e.issue(e.admin, map[string]any{"title": "scoped", "project_scope": []string{"inbox"}, "expires_at": credTime(exp)})
 		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
 		c := me["credential"].(map[string]any)

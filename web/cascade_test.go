@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // TestTaskTrashTakesSubtree: trashing a task trashes its subtasks with it,
@@ -15,6 +16,7 @@ func TestTaskTrashTakesSubtree(t *testing.T) {
 	gone := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "trashed before", "parent": parent["ref"]})
 	goneRef := itoaRef(gone["ref"])
 	e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+goneRef, e.admin, nil)
+	e.clock.Advance(time.Second) // trashed at another instant than the parent
 
 	e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+itoaRef(parent["ref"]), e.admin, nil)
 	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+itoaRef(child["ref"]), e.admin, nil)

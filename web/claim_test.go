@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"tend/store/storetest"
 	"testing"
 	"time"
 )
@@ -27,10 +28,10 @@ func tskTime(t *testing.T, m map[string]any, field string) time.Time {
 	return v
 }
 
-// tskClock moves the store's clock to the real time plus offset. It is only
+// tskClock moves the store's clock to its epoch plus offset. It is only
 // called between requests: the next request happens after it.
 func (e *env) tskClock(offset time.Duration) {
-	e.db.Now = func() time.Time { return time.Now().Add(offset) }
+	e.clock.Set(storetest.Epoch.Add(offset))
 }
 
 func TestTaskClaim(t *testing.T) {
@@ -83,7 +84,7 @@ func TestTaskClaim(t *testing.T) {
 		until = tskTime(t, again, "claim_expires_at")
 	})
 	t.Run("an expired claim is not held", func(t *testing.T) {
-		e.tskClock(time.Until(until) + time.Second)
+		e.tskClock(until.Sub(storetest.Epoch) + time.Second)
 		defer e.tskClock(0)
 		got := e.tskGet(task)
 		tskWant(t, got, map[string]any{"claimed_by": nil, "claimed_by_id": nil, "claimed_at": nil, "claim_expires_at": nil})

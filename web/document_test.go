@@ -265,7 +265,7 @@ func TestDocumentMoveTrashRestore(t *testing.T) {
 	})
 	t.Run("trash takes the sub-documents; restore brings them back", func(t *testing.T) {
 		e.ok(http.StatusOK, http.MethodDelete, docPath(leaf), e.admin, nil)
-		time.Sleep(5 * time.Millisecond) // trashed at another instant than the root
+		e.clock.Advance(time.Second) // trashed at another instant than the root
 		got := e.ok(http.StatusOK, http.MethodDelete, docPath(root), e.admin, nil)
 		if got["deleted_at"] == nil {
 			t.Fatal(got)

@@ -23,6 +23,7 @@ import (
 type env struct {
 	t     *testing.T
 	db    *store.DB
+	clock *storetest.Clock // the database's fixed clock; tests advance it
 	svc   *app.Service
 	srv   *httptest.Server
 	admin string // the first administrator's secret
@@ -31,7 +32,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	db := storetest.Open(t)
+	db, clock := storetest.OpenClock(t)
 	svc := app.New(db, app.Options{Version: "test"})
 	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
@@ -40,7 +41,7 @@ func newEnv(t *testing.T) *env {
 	logs := &lockedWriter{}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
 	t.Cleanup(srv.Close)
-	return &env{t: t, db: db, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
+	return &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
 }
 
 // response is a decoded answer.

@@ -427,7 +427,7 @@ func TestJournalSaid(t *testing.T) {
 	}
 	err = e.db.Update(ctx, func(tx app.Tx) error {
 		return tx.InsertEvent(ctx, &app.Event{ID: "7d2f9c1e-0000-4000-8000-000000000002", WorkspaceID: ws.(string), EntityType: "comment",
-			EntityID: id, Action: "task.updated", SubjectType: "task", SubjectID: tk["id"].(string), CreatedAt: time.Now()})
+			EntityID: id, Action: "task.updated", SubjectType: "task", SubjectID: tk["id"].(string), CreatedAt: e.clock.Now()})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -85,7 +85,7 @@ type lstFix struct {
 	by         map[string]*lstRow
 	projectIDs map[string]string
 	now        time.Time
-	shift      *atomic.Int64 // the server clock runs this many nanoseconds off real time
+	shift      *atomic.Int64 // the server clock runs this many nanoseconds off the fixed clock
 }
 
 func lstImp(n int) *int { return &n }
@@ -94,8 +94,8 @@ func newLstFix(t *testing.T) *lstFix {
 	e := newEnv(t)
 	f := &lstFix{e: e, me: e.admin, by: map[string]*lstRow{}, projectIDs: map[string]string{}, shift: &atomic.Int64{}}
 	// Set before the first request; afterwards only the atomic changes.
-	e.db.Now = func() time.Time { return time.Now().Add(time.Duration(f.shift.Load())) }
-	f.now = time.Now().UTC().Truncate(time.Second)
+	e.db.Now = func() time.Time { return e.clock.Now().Add(time.Duration(f.shift.Load())) }
+	f.now = e.clock.Now()
 	day := func(n int) *time.Time { d := f.now.Add(time.Duration(n) * 24 * time.Hour); return &d }
 	f.carol = e.person("carol")
 	dave := e.person("dave")

@@ -22,7 +22,7 @@ func (e *env) credProjects(refs ...string) []string {
 func TestTokenIssueNeverWider(t *testing.T) {
 	e := newEnv(t)
 	e.credWorkspace("w2")
-	later := time.Now().UTC().Truncate(time.Second).Add(2 * time.Hour)
+	later := e.clock.Now().Add(2 * time.Hour)
 	alice := e.person("alice")
 	e.join("alice", "member")
 	e.person("bob")
@@ -100,7 +100,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 	if defaultInbox == w2Inbox {
 		t.Fatal("the two inboxes share an id")
 	}
-	later := time.Now().UTC().Truncate(time.Second).Add(2 * time.Hour)
+	later := e.clock.Now().Add(2 * time.Hour)
 
 	t.Run("subset of scopes", func(t *testing.T) {
 		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write"}})["token"].(string)
@@ -180,7 +180,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 	e := newEnv(t)
 	e.credWorkspace("w2")
-	later := time.Now().UTC().Truncate(time.Second).Add(3 * time.Hour)
+	later := e.clock.Now().Add(3 * time.Hour)
 	issuer := e.issue(e.admin, map[string]any{"title": "limited", "scopes": []string{"item:read", "project:read"},
 		"workspace": "default", "project_scope": []string{"inbox"}, "project_write_scope": []string{"inbox"},
 		"expires_at": credTime(later)})
@@ -292,7 +292,7 @@ func TestTokenValidation(t *testing.T) {
 		}
 		t.Fatalf("no validation item at %s: %v", loc, p["detail"])
 	}
-	past := credTime(time.Now().Add(-time.Hour))
+	past := credTime(e.clock.Now().Add(-time.Hour))
 	cases := []struct {
 		name string
 		body any
@@ -524,8 +524,8 @@ func TestTokenRevoke(t *testing.T) {
 		e := e.credT(t)
 		tok := e.issue(alice, map[string]any{"title": "twice"})
 		first := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil))
-		e.db.Now = func() time.Time { return time.Now().Add(time.Hour) }
-		t.Cleanup(func() { e.db.Now = time.Now })
+		e.clock.Advance(time.Hour)
+		t.Cleanup(func() { e.clock.Advance(-time.Hour) })
 		second := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil))
 		if !second.Equal(first) {
 			t.Fatalf("revoked_at moved from %s to %s", first, second)

@@ -5,22 +5,64 @@ package storetest
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"tend/store"
 )
 
-// Open opens a fresh database file in tb.TempDir(), migrated and ready.
+// Epoch is the instant every test database's clock starts at.
+var Epoch = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
+
+// Clock is a fixed clock that moves only when a test moves it, so no test
+// sleeps to let time pass and timestamps are the same on every run.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// Now returns the clock's instant.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// Open opens a fresh database file in tb.TempDir(), migrated and ready, on a
+// fixed clock at Epoch.
 func Open(tb testing.TB) *store.DB {
+	db, _ := OpenClock(tb)
+	return db
+}
+
+// OpenClock is Open, also returning the database's clock to advance.
+func OpenClock(tb testing.TB) (*store.DB, *Clock) {
 	tb.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"), store.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
+	clock := &Clock{now: Epoch}
+	db.Now = clock.Now
 	tb.Cleanup(func() {
 		if err := db.Close(); err != nil {
 			tb.Error(err)
 		}
 	})
-	return db
+	return db, clock
 }
