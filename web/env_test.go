@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -189,4 +190,41 @@ func (e *env) logText() string {
 	e.logs.mu.Lock()
 	defer e.logs.mu.Unlock()
 	return e.logs.b.String()
+}
+
+// lstSub is e answering to a subtest's t, so e.ok and e.problem fail the
+// subtest and not its parent.
+func lstSub(e *env, t *testing.T) *env {
+	c := *e
+	c.t = t
+	return &c
+}
+
+func lstNum(v any) int64 {
+	f, _ := v.(float64)
+	return int64(f)
+}
+
+func lstItems(m map[string]any) []map[string]any {
+	raw, _ := m["items"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, it := range raw {
+		out[i], _ = it.(map[string]any)
+	}
+	return out
+}
+
+func lstPage(m map[string]any) map[string]any {
+	p, _ := m["page"].(map[string]any)
+	return p
+}
+
+func lstItoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func lstRefs(items []map[string]any) []int64 {
+	out := []int64{}
+	for _, it := range items {
+		out = append(out, lstNum(it["ref"]))
+	}
+	return out
 }

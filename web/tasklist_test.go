@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,33 +15,6 @@ import (
 
 	"tend/app"
 )
-
-// lstSub is e answering to a subtest's t, so e.ok and e.problem fail the
-// subtest and not its parent.
-func lstSub(e *env, t *testing.T) *env {
-	c := *e
-	c.t = t
-	return &c
-}
-
-func lstNum(v any) int64 {
-	f, _ := v.(float64)
-	return int64(f)
-}
-
-func lstItems(m map[string]any) []map[string]any {
-	raw, _ := m["items"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, it := range raw {
-		out[i], _ = it.(map[string]any)
-	}
-	return out
-}
-
-func lstPage(m map[string]any) map[string]any {
-	p, _ := m["page"].(map[string]any)
-	return p
-}
 
 // lstRow is one task of the listing fixture as the test believes it to be.
 type lstRow struct {
@@ -162,8 +134,6 @@ func newLstFix(t *testing.T) *lstFix {
 	f.by["gamma trashed"].trashed = true
 	return f
 }
-
-func lstItoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func (f *lstFix) create(r *lstRow) {
 	body := map[string]any{"title": r.title, "project": r.project}
@@ -470,14 +440,6 @@ func (f *lstFix) modelOrder(rows []*lstRow, order string) []int64 {
 	out := make([]int64, len(sorted))
 	for i, r := range sorted {
 		out[i] = r.ref
-	}
-	return out
-}
-
-func lstRefs(items []map[string]any) []int64 {
-	out := []int64{}
-	for _, it := range items {
-		out = append(out, lstNum(it["ref"]))
 	}
 	return out
 }
