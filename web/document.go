@@ -9,9 +9,7 @@ import (
 
 // documentJSON is the full document record.
 type documentJSON struct {
-	ID               string         `json:"id"`
-	Ref              int64          `json:"ref"`
-	Title            string         `json:"title"`
+	itemHeadJSON
 	Body             *string        `json:"body"`
 	SizeBytes        int            `json:"size_bytes"`
 	Type             string         `json:"type"`
@@ -56,7 +54,7 @@ type revisionsJSON struct {
 }
 
 func newDocumentJSON(d app.Document) documentJSON {
-	out := documentJSON{ID: d.ID, Ref: d.Ref, Title: d.Title, Body: orNull(d.Body), SizeBytes: len(d.Body), Type: d.Type.Key,
+	out := documentJSON{itemHeadJSON: itemHeadJSON{ID: d.ID, Ref: d.Ref, Title: d.Title}, Body: orNull(d.Body), SizeBytes: len(d.Body), Type: d.Type.Key,
 		TypeID: d.TypeID, TypeLabel: d.Type.Label, TypeCategory: d.Type.Category, TypeIsDefault: d.Type.IsDefault,
 		Status: d.Status.Key, StatusID: d.StatusID, StatusLabel: d.Status.Label, StatusCategory: d.Status.Category,
 		StatusIsDefault: d.Status.IsDefault, ProjectID: d.ProjectID, ProjectKey: d.ProjectKey, ProjectPath: d.ProjectPath,

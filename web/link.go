@@ -22,9 +22,9 @@ func newEndJSON(e app.LinkEnd) linkEndJSON {
 // newDocumentLinkEnd is a document as the far end of a link: the task-only
 // fields stay at their defaults and the body is never carried.
 func newDocumentLinkEnd(d documentJSON) linkEndJSON {
-	return linkEndJSON{EntityType: "document", ID: d.ID, Ref: d.Ref, Title: d.Title, Type: d.Type, TypeLabel: d.TypeLabel,
-		TypeCategory: d.TypeCategory, TypeIsDefault: d.TypeIsDefault, Status: d.Status, StatusLabel: d.StatusLabel,
-		StatusCategory: d.StatusCategory, StatusIsDefault: d.StatusIsDefault, ProjectPath: d.ProjectPath, Workspace: d.Workspace,
+	state := itemStateJSON{Type: d.Type, TypeLabel: d.TypeLabel, TypeCategory: d.TypeCategory, TypeIsDefault: d.TypeIsDefault,
+		Status: d.Status, StatusLabel: d.StatusLabel, StatusCategory: d.StatusCategory, StatusIsDefault: d.StatusIsDefault}
+	return linkEndJSON{EntityType: "document", itemHeadJSON: d.itemHeadJSON, itemStateJSON: state, ProjectPath: d.ProjectPath, Workspace: d.Workspace,
 		Tags: d.Tags, SubDocuments: d.SubDocuments, DeletedAt: d.DeletedAt}
 }
 

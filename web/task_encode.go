@@ -99,32 +99,12 @@ func appendPage(b []byte, p *pageJSON) []byte {
 // JSON form (NaN or an infinity), which encoding/json reports as an error.
 func appendTask(b []byte, t *taskJSON) ([]byte, bool) {
 	ok := true
-	b = append(b, `{"id":`...)
-	b = appendString(b, t.ID)
-	b = append(b, `,"ref":`...)
-	b = strconv.AppendInt(b, t.Ref, 10)
-	b = append(b, `,"title":`...)
-	b = appendString(b, t.Title)
+	b = append(b, '{')
+	b = appendItemHead(b, &t.itemHeadJSON)
 	b = append(b, `,"description":`...)
 	b = appendStringPtr(b, t.Description)
-	b = append(b, `,"type":`...)
-	b = appendString(b, t.Type)
-	b = append(b, `,"type_label":`...)
-	b = appendString(b, t.TypeLabel)
-	b = append(b, `,"type_category":`...)
-	b = appendString(b, t.TypeCategory)
-	b = append(b, `,"type_is_default":`...)
-	b = strconv.AppendBool(b, t.TypeIsDefault)
-	b = append(b, `,"status":`...)
-	b = appendString(b, t.Status)
-	b = append(b, `,"status_label":`...)
-	b = appendString(b, t.StatusLabel)
-	b = append(b, `,"status_category":`...)
-	b = appendString(b, t.StatusCategory)
-	b = append(b, `,"status_is_default":`...)
-	b = strconv.AppendBool(b, t.StatusIsDefault)
-	b = append(b, `,"is_complete":`...)
-	b = strconv.AppendBool(b, t.IsComplete)
+	b = append(b, ',')
+	b = appendItemState(b, &t.itemStateJSON)
 	b = append(b, `,"project":`...)
 	b = appendString(b, t.Project)
 	b = append(b, `,"project_id":`...)
@@ -191,14 +171,8 @@ func appendTask(b []byte, t *taskJSON) ([]byte, bool) {
 	b = appendStringPtr(b, t.StartsAt)
 	b = append(b, `,"starts_is_all_day":`...)
 	b = strconv.AppendBool(b, t.StartsIsAllDay)
-	b = append(b, `,"snoozed_until":`...)
-	b = appendStringPtr(b, t.SnoozedUntil)
-	b = append(b, `,"snoozed_is_all_day":`...)
-	b = strconv.AppendBool(b, t.SnoozedIsAllDay)
-	b = append(b, `,"recurrence_description":`...)
-	b = appendStringPtr(b, t.RecurrenceDescription)
-	b = append(b, `,"timezone":`...)
-	b = appendStringPtr(b, t.Timezone)
+	b = append(b, ',')
+	b = appendTaskWhen(b, &t.taskWhenJSON)
 	b = append(b, `,"blocked":`...)
 	b = strconv.AppendBool(b, t.Blocked)
 	b = append(b, `,"blocking":`...)
@@ -226,6 +200,50 @@ func appendTask(b []byte, t *taskJSON) ([]byte, bool) {
 	b = append(b, `,"version":`...)
 	b = strconv.AppendInt(b, int64(t.Version), 10)
 	return append(b, '}'), ok
+}
+
+// appendItemHead appends the members of an itemHeadJSON, without braces.
+func appendItemHead(b []byte, h *itemHeadJSON) []byte {
+	b = append(b, `"id":`...)
+	b = appendString(b, h.ID)
+	b = append(b, `,"ref":`...)
+	b = strconv.AppendInt(b, h.Ref, 10)
+	b = append(b, `,"title":`...)
+	return appendString(b, h.Title)
+}
+
+// appendItemState appends the members of an itemStateJSON, without braces.
+func appendItemState(b []byte, s *itemStateJSON) []byte {
+	b = append(b, `"type":`...)
+	b = appendString(b, s.Type)
+	b = append(b, `,"type_label":`...)
+	b = appendString(b, s.TypeLabel)
+	b = append(b, `,"type_category":`...)
+	b = appendString(b, s.TypeCategory)
+	b = append(b, `,"type_is_default":`...)
+	b = strconv.AppendBool(b, s.TypeIsDefault)
+	b = append(b, `,"status":`...)
+	b = appendString(b, s.Status)
+	b = append(b, `,"status_label":`...)
+	b = appendString(b, s.StatusLabel)
+	b = append(b, `,"status_category":`...)
+	b = appendString(b, s.StatusCategory)
+	b = append(b, `,"status_is_default":`...)
+	b = strconv.AppendBool(b, s.StatusIsDefault)
+	b = append(b, `,"is_complete":`...)
+	return strconv.AppendBool(b, s.IsComplete)
+}
+
+// appendTaskWhen appends the members of a taskWhenJSON, without braces.
+func appendTaskWhen(b []byte, w *taskWhenJSON) []byte {
+	b = append(b, `"snoozed_until":`...)
+	b = appendStringPtr(b, w.SnoozedUntil)
+	b = append(b, `,"snoozed_is_all_day":`...)
+	b = strconv.AppendBool(b, w.SnoozedIsAllDay)
+	b = append(b, `,"recurrence_description":`...)
+	b = appendStringPtr(b, w.RecurrenceDescription)
+	b = append(b, `,"timezone":`...)
+	return appendStringPtr(b, w.Timezone)
 }
 
 func appendStrings(b []byte, ss []string) []byte {

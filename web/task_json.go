@@ -4,83 +4,108 @@ import (
 	"tend/app"
 )
 
+// The wire shapes of items share their common parts, so that a field added
+// to one part reaches every shape that carries it: taskJSON, linkEndJSON and
+// documentJSON embed these (encoding/json flattens them in place), and the
+// hand encoder (task_encode.go) has one function per part.
+
+// itemHeadJSON opens every item: a task, a document, a link's far end.
+type itemHeadJSON struct {
+	ID    string `json:"id"`
+	Ref   int64  `json:"ref"`
+	Title string `json:"title"`
+}
+
+// itemStateJSON is an item's type and status, resolved.
+type itemStateJSON struct {
+	Type            string `json:"type"`
+	TypeLabel       string `json:"type_label"`
+	TypeCategory    string `json:"type_category"`
+	TypeIsDefault   bool   `json:"type_is_default"`
+	Status          string `json:"status"`
+	StatusLabel     string `json:"status_label"`
+	StatusCategory  string `json:"status_category"`
+	StatusIsDefault bool   `json:"status_is_default"`
+	IsComplete      bool   `json:"is_complete"`
+}
+
+// taskWhenJSON is what a task and a link's far end both say of when the task
+// is to be done, past its due date: deferral, recurrence and timezone.
+type taskWhenJSON struct {
+	SnoozedUntil          *string `json:"snoozed_until"`
+	SnoozedIsAllDay       bool    `json:"snoozed_is_all_day"`
+	RecurrenceDescription *string `json:"recurrence_description"`
+	Timezone              *string `json:"timezone"`
+}
+
 // taskJSON is the full task record.
 type taskJSON struct {
-	ID                    string   `json:"id"`
-	Ref                   int64    `json:"ref"`
-	Title                 string   `json:"title"`
-	Description           *string  `json:"description"`
-	Type                  string   `json:"type"`
-	TypeLabel             string   `json:"type_label"`
-	TypeCategory          string   `json:"type_category"`
-	TypeIsDefault         bool     `json:"type_is_default"`
-	Status                string   `json:"status"`
-	StatusLabel           string   `json:"status_label"`
-	StatusCategory        string   `json:"status_category"`
-	StatusIsDefault       bool     `json:"status_is_default"`
-	IsComplete            bool     `json:"is_complete"`
-	Project               string   `json:"project"`
-	ProjectID             string   `json:"project_id"`
-	ProjectPath           string   `json:"project_path"`
-	Workspace             *string  `json:"workspace"`
-	WorkspaceID           string   `json:"workspace_id"`
-	Parent                *string  `json:"parent"`
-	ParentRef             *int64   `json:"parent_ref"`
-	Tags                  []string `json:"tags"`
-	Assignee              *string  `json:"assignee"`
-	AssigneeID            *string  `json:"assignee_id"`
-	AssigneeAnswersTo     *string  `json:"assignee_answers_to"`
-	AssigneeIsAgent       bool     `json:"assignee_is_agent"`
-	ClaimedBy             *string  `json:"claimed_by"`
-	ClaimedByID           *string  `json:"claimed_by_id"`
-	ClaimedByAnswersTo    *string  `json:"claimed_by_answers_to"`
-	ClaimedByIsAgent      bool     `json:"claimed_by_is_agent"`
-	ClaimedAt             *string  `json:"claimed_at"`
-	ClaimExpiresAt        *string  `json:"claim_expires_at"`
-	Importance            *int     `json:"importance"`
-	Urgency               *int     `json:"urgency"`
-	PriorityScore         float64  `json:"priority_score"`
-	Relevance             *float64 `json:"relevance"`
-	EstimateMinutes       *int     `json:"estimate_minutes"`
-	DueAt                 *string  `json:"due_at"`
-	DueIsAllDay           bool     `json:"due_is_all_day"`
-	StartsAt              *string  `json:"starts_at"`
-	StartsIsAllDay        bool     `json:"starts_is_all_day"`
-	SnoozedUntil          *string  `json:"snoozed_until"`
-	SnoozedIsAllDay       bool     `json:"snoozed_is_all_day"`
-	RecurrenceDescription *string  `json:"recurrence_description"`
-	Timezone              *string  `json:"timezone"`
-	Blocked               bool     `json:"blocked"`
-	Blocking              bool     `json:"blocking"`
-	SubTasks              int      `json:"sub_tasks"`
-	SubTasksDone          bool     `json:"sub_tasks_done"`
-	SubDocuments          int      `json:"sub_documents"`
-	CompletedAt           *string  `json:"completed_at"`
-	CreatedAt             string   `json:"created_at"`
-	CreatedBy             *string  `json:"created_by"`
-	UpdatedAt             string   `json:"updated_at"`
-	UpdatedBy             *string  `json:"updated_by"`
-	ContentUpdatedAt      string   `json:"content_updated_at"`
-	DeletedAt             *string  `json:"deleted_at"`
-	Version               int      `json:"version"`
+	itemHeadJSON
+	Description *string `json:"description"`
+	itemStateJSON
+	Project            string   `json:"project"`
+	ProjectID          string   `json:"project_id"`
+	ProjectPath        string   `json:"project_path"`
+	Workspace          *string  `json:"workspace"`
+	WorkspaceID        string   `json:"workspace_id"`
+	Parent             *string  `json:"parent"`
+	ParentRef          *int64   `json:"parent_ref"`
+	Tags               []string `json:"tags"`
+	Assignee           *string  `json:"assignee"`
+	AssigneeID         *string  `json:"assignee_id"`
+	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
+	ClaimedBy          *string  `json:"claimed_by"`
+	ClaimedByID        *string  `json:"claimed_by_id"`
+	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
+	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
+	ClaimedAt          *string  `json:"claimed_at"`
+	ClaimExpiresAt     *string  `json:"claim_expires_at"`
+	Importance         *int     `json:"importance"`
+	Urgency            *int     `json:"urgency"`
+	PriorityScore      float64  `json:"priority_score"`
+	Relevance          *float64 `json:"relevance"`
+	EstimateMinutes    *int     `json:"estimate_minutes"`
+	DueAt              *string  `json:"due_at"`
+	DueIsAllDay        bool     `json:"due_is_all_day"`
+	StartsAt           *string  `json:"starts_at"`
+	StartsIsAllDay     bool     `json:"starts_is_all_day"`
+	taskWhenJSON
+	Blocked          bool    `json:"blocked"`
+	Blocking         bool    `json:"blocking"`
+	SubTasks         int     `json:"sub_tasks"`
+	SubTasksDone     bool    `json:"sub_tasks_done"`
+	SubDocuments     int     `json:"sub_documents"`
+	CompletedAt      *string `json:"completed_at"`
+	CreatedAt        string  `json:"created_at"`
+	CreatedBy        *string `json:"created_by"`
+	UpdatedAt        string  `json:"updated_at"`
+	UpdatedBy        *string `json:"updated_by"`
+	ContentUpdatedAt string  `json:"content_updated_at"`
+	DeletedAt        *string `json:"deleted_at"`
+	Version          int     `json:"version"`
 }
 
 func newTaskJSON(t app.Task) taskJSON {
-	return taskJSON{ID: t.ID, Ref: t.Ref, Title: t.Title, Description: orNull(t.Description), Type: t.Type.Key,
-		TypeLabel: t.Type.Label, TypeCategory: t.Type.Category, TypeIsDefault: t.Type.IsDefault, Status: t.Status.Key,
-		StatusLabel: t.Status.Label, StatusCategory: t.Status.Category, StatusIsDefault: t.Status.IsDefault,
-		IsComplete: t.IsComplete(), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: orNull(t.WorkspaceSlug),
+	return taskJSON{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: orNull(t.Description),
+		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: orNull(t.WorkspaceSlug),
 		WorkspaceID: t.WorkspaceID, Parent: orNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: orNull(t.Assignee),
 		AssigneeID: orNull(t.AssigneeID), AssigneeAnswersTo: orNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
 		ClaimedBy: orNull(t.ClaimedBy), ClaimedByID: orNull(t.ClaimedByID), ClaimedByAnswersTo: orNull(t.ClaimedByAnswersTo),
 		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: stampPtr(t.ClaimedAt), ClaimExpiresAt: stampPtr(t.ClaimExpiresAt),
 		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
 		DueAt: stampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: stampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay, Timezone: orNull(t.Timezone),
-		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
+		taskWhenJSON: taskWhenJSON{SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay, Timezone: orNull(t.Timezone)},
+		Blocked:      t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
 		CompletedAt: stampPtr(t.CompletedAt), CreatedAt: stamp(t.CreatedAt), CreatedBy: orNull(t.CreatedBy),
 		UpdatedAt: stamp(t.UpdatedAt), UpdatedBy: orNull(t.UpdatedBy), ContentUpdatedAt: stamp(t.ContentUpdatedAt),
 		DeletedAt: stampPtr(t.DeletedAt), Version: t.Version}
+}
+
+// newItemState resolves an item's type and status for the wire.
+func newItemState(typ app.ItemType, st app.Status, complete bool) itemStateJSON {
+	return itemStateJSON{Type: typ.Key, TypeLabel: typ.Label, TypeCategory: typ.Category, TypeIsDefault: typ.IsDefault,
+		Status: st.Key, StatusLabel: st.Label, StatusCategory: st.Category, StatusIsDefault: st.IsDefault, IsComplete: complete}
 }
 
 func taskLine(t taskJSON) []string {
@@ -99,52 +124,36 @@ func taskLine(t taskJSON) []string {
 
 // linkEndJSON is the far end of a link: enough to act on, never a description.
 type linkEndJSON struct {
-	EntityType            string   `json:"entity_type"`
-	ID                    string   `json:"id"`
-	Ref                   int64    `json:"ref"`
-	Title                 string   `json:"title"`
-	Type                  string   `json:"type"`
-	TypeLabel             string   `json:"type_label"`
-	TypeCategory          string   `json:"type_category"`
-	TypeIsDefault         bool     `json:"type_is_default"`
-	Status                string   `json:"status"`
-	StatusLabel           string   `json:"status_label"`
-	StatusCategory        string   `json:"status_category"`
-	StatusIsDefault       bool     `json:"status_is_default"`
-	IsComplete            bool     `json:"is_complete"`
-	ProjectPath           string   `json:"project_path"`
-	Workspace             *string  `json:"workspace"`
-	Tags                  []string `json:"tags"`
-	Assignee              *string  `json:"assignee"`
-	AssigneeAnswersTo     *string  `json:"assignee_answers_to"`
-	AssigneeIsAgent       bool     `json:"assignee_is_agent"`
-	ClaimedBy             *string  `json:"claimed_by"`
-	ClaimedByID           *string  `json:"claimed_by_id"`
-	ClaimedByAnswersTo    *string  `json:"claimed_by_answers_to"`
-	ClaimedByIsAgent      bool     `json:"claimed_by_is_agent"`
-	ClaimExpiresAt        *string  `json:"claim_expires_at"`
-	DueAt                 *string  `json:"due_at"`
-	DueIsAllDay           bool     `json:"due_is_all_day"`
-	SnoozedUntil          *string  `json:"snoozed_until"`
-	SnoozedIsAllDay       bool     `json:"snoozed_is_all_day"`
-	RecurrenceDescription *string  `json:"recurrence_description"`
-	Timezone              *string  `json:"timezone"`
-	Blocked               bool     `json:"blocked"`
-	Blocking              bool     `json:"blocking"`
-	SubTasksDone          bool     `json:"sub_tasks_done"`
-	SubDocuments          int      `json:"sub_documents"`
-	DeletedAt             *string  `json:"deleted_at"`
+	EntityType string `json:"entity_type"`
+	itemHeadJSON
+	itemStateJSON
+	ProjectPath        string   `json:"project_path"`
+	Workspace          *string  `json:"workspace"`
+	Tags               []string `json:"tags"`
+	Assignee           *string  `json:"assignee"`
+	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
+	ClaimedBy          *string  `json:"claimed_by"`
+	ClaimedByID        *string  `json:"claimed_by_id"`
+	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
+	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
+	ClaimExpiresAt     *string  `json:"claim_expires_at"`
+	DueAt              *string  `json:"due_at"`
+	DueIsAllDay        bool     `json:"due_is_all_day"`
+	taskWhenJSON
+	Blocked      bool    `json:"blocked"`
+	Blocking     bool    `json:"blocking"`
+	SubTasksDone bool    `json:"sub_tasks_done"`
+	SubDocuments int     `json:"sub_documents"`
+	DeletedAt    *string `json:"deleted_at"`
 }
 
 func newLinkEnd(t taskJSON) linkEndJSON {
-	return linkEndJSON{EntityType: "task", ID: t.ID, Ref: t.Ref, Title: t.Title, Type: t.Type, TypeLabel: t.TypeLabel,
-		TypeCategory: t.TypeCategory, TypeIsDefault: t.TypeIsDefault, Status: t.Status, StatusLabel: t.StatusLabel,
-		StatusCategory: t.StatusCategory, StatusIsDefault: t.StatusIsDefault, IsComplete: t.IsComplete, ProjectPath: t.ProjectPath,
+	return linkEndJSON{EntityType: "task", itemHeadJSON: t.itemHeadJSON, itemStateJSON: t.itemStateJSON, ProjectPath: t.ProjectPath,
 		Workspace: t.Workspace, Tags: t.Tags, Assignee: t.Assignee, AssigneeAnswersTo: t.AssigneeAnswersTo,
 		AssigneeIsAgent: t.AssigneeIsAgent, ClaimedBy: t.ClaimedBy, ClaimedByID: t.ClaimedByID,
 		ClaimedByAnswersTo: t.ClaimedByAnswersTo, ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimExpiresAt: t.ClaimExpiresAt,
-		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, SnoozedUntil: t.SnoozedUntil, SnoozedIsAllDay: t.SnoozedIsAllDay,
-		RecurrenceDescription: t.RecurrenceDescription, Timezone: t.Timezone, Blocked: t.Blocked, Blocking: t.Blocking,
+		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, taskWhenJSON: t.taskWhenJSON, Blocked: t.Blocked, Blocking: t.Blocking,
 		SubTasksDone: t.SubTasksDone, SubDocuments: t.SubDocuments, DeletedAt: t.DeletedAt}
 }
 
