@@ -25,9 +25,6 @@ type DocumentQuery struct {
 	Limit    int
 }
 
-// DocumentOrderFields are the fields a document listing may be ordered by.
-var DocumentOrderFields = []string{"ref", "title", "created_at", "updated_at", "content_updated_at", "status", "type", "size_bytes", "relevance"}
-
 // DocumentListQuery is GET /v1/documents.
 type DocumentListQuery struct {
 	Workspace      string
@@ -110,7 +107,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 			items = items[:limit]
 			last := items[limit-1]
 			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("documents", fp, cursorKey{Seq: last.Seq, Values: documentSortKeys(last, order)})
+			out.Page.NextCursor = encodeCursor("documents", fp, cursorKey{Seq: last.Seq, Values: sortValues(DocumentSortKeys, last, order)})
 		}
 		if out.Items = items; items == nil {
 			out.Items = []Document{}
@@ -127,37 +124,6 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		return nil
 	})
 	return out, err
-}
-
-// documentSortKeys are a document's sort keys, in the form the store compares.
-func documentSortKeys(d Document, order []OrderField) []any {
-	out := make([]any, len(order))
-	for i, f := range order {
-		switch f.Field {
-		case "ref":
-			out[i] = d.Ref
-		case "title":
-			out[i] = foldASCII(d.Title)
-		case "created_at":
-			out[i] = timeKey(&d.CreatedAt)
-		case "updated_at":
-			out[i] = timeKey(&d.UpdatedAt)
-		case "content_updated_at":
-			out[i] = timeKey(&d.ContentUpdatedAt)
-		case "status":
-			out[i] = int64(d.Status.Position)
-		case "type":
-			out[i] = int64(d.Type.Position)
-		case "size_bytes":
-			out[i] = int64(len(d.Body))
-		case "relevance":
-			out[i] = 0.0
-			if d.Relevance != nil {
-				out[i] = *d.Relevance
-			}
-		}
-	}
-	return out
 }
 
 // foldASCII lower-cases like SQLite's lower(): ASCII letters only.

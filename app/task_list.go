@@ -51,10 +51,6 @@ type TaskCursor struct {
 	Seq    int64
 }
 
-// TaskOrderFields are the fields a task listing may be ordered by.
-var TaskOrderFields = []string{"ref", "created_at", "updated_at", "content_updated_at", "due_at", "starts_at",
-	"completed_at", "importance", "urgency", "priority_score", "estimate_minutes", "title", "status", "relevance"}
-
 // TaskListQuery is GET /v1/tasks.
 type TaskListQuery struct {
 	Workspace        string
@@ -283,7 +279,7 @@ func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQue
 		items = items[:limit]
 		last := items[limit-1]
 		page.HasMore = true
-		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: orderValues(last, q.Order)})
+		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: sortValues(TaskSortKeys, last, q.Order)})
 	}
 	if total {
 		q.After, q.Limit = nil, 0
@@ -297,71 +293,6 @@ func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQue
 		items = []Task{}
 	}
 	return items, page, nil
-}
-
-// orderValues are the sort keys of a row, in the form the store compares.
-func orderValues(t Task, order []OrderField) []any {
-	out := make([]any, len(order))
-	for i, f := range order {
-		out[i] = taskSortKey(t, f.Field)
-	}
-	return out
-}
-
-// Sort keys never hold NULL: a missing time sorts as the far future and a
-// missing number as zero, so keyset comparisons stay total.
-const farFuture = "9999-12-31T23:59:59.999Z"
-
-func timeKey(t *time.Time) string {
-	if t == nil {
-		return farFuture
-	}
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
-}
-
-func intKey(v *int) int64 {
-	if v == nil {
-		return 0
-	}
-	return int64(*v)
-}
-
-func taskSortKey(t Task, field string) any {
-	switch field {
-	case "ref":
-		return t.Ref
-	case "created_at":
-		return timeKey(&t.CreatedAt)
-	case "updated_at":
-		return timeKey(&t.UpdatedAt)
-	case "content_updated_at":
-		return timeKey(&t.ContentUpdatedAt)
-	case "due_at":
-		return timeKey(t.DueAt)
-	case "starts_at":
-		return timeKey(t.StartsAt)
-	case "completed_at":
-		return timeKey(t.CompletedAt)
-	case "importance":
-		return intKey(t.Importance)
-	case "urgency":
-		return intKey(t.Urgency)
-	case "estimate_minutes":
-		return intKey(t.EstimateMinutes)
-	case "priority_score":
-		return t.PriorityScore
-	case "title":
-		// The same key as the store's lower(title).
-		return foldASCII(t.Title)
-	case "status":
-		return int64(t.Status.Position)
-	case "relevance":
-		if t.Relevance == nil {
-			return 0.0
-		}
-		return *t.Relevance
-	}
-	return nil
 }
 
 // taskFilter resolves the listing's names (projects, statuses, accounts,

@@ -147,19 +147,6 @@ const documentJoins = ` JOIN item_types it ON it.id = d.type_id
 	LEFT JOIN documents pd ON pd.id = d.parent_id
 	LEFT JOIN users ru ON ru.id = d.revised_by LEFT JOIN users cu ON cu.id = d.created_by`
 
-// documentSortExprs are the outer query's sort keys; none is ever NULL.
-var documentSortExprs = map[string]string{
-	"ref":                "ref",
-	"title":              "lower(title)",
-	"created_at":         "created_at",
-	"updated_at":         "updated_at",
-	"content_updated_at": "content_updated_at",
-	"status":             "status_position",
-	"type":               "type_position",
-	"size_bytes":         "size_bytes",
-	"relevance":          "relevance",
-}
-
 // documentSQL builds the query for q in the shape of taskSQL: the reader's
 // readable projects bound once as a CTE, filters on the inner query, order
 // and keyset on the outer one, one statement per page. A text match slots

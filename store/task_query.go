@@ -113,42 +113,6 @@ func taskInnerFor(match, allReadable bool) string {
 	return taskInners[m][a]
 }
 
-// sortExprs are the outer query's sort keys; none is ever NULL (see app.farFuture).
-var sortExprs = map[string]string{
-	"ref":                "ref",
-	"created_at":         "created_at",
-	"updated_at":         "updated_at",
-	"content_updated_at": "content_updated_at",
-	"due_at":             "coalesce(due_at, '9999-12-31T23:59:59.999Z')",
-	"starts_at":          "coalesce(starts_at, '9999-12-31T23:59:59.999Z')",
-	"completed_at":       "coalesce(completed_at, '9999-12-31T23:59:59.999Z')",
-	"importance":         "coalesce(importance, 0)",
-	"urgency":            "coalesce(urgency, 0)",
-	"estimate_minutes":   "coalesce(estimate_minutes, 0)",
-	"priority_score":     "priority_score",
-	"title":              "lower(title)",
-	"status":             "status_position",
-	"relevance":          "relevance",
-}
-
-// innerSortExprs are the sort keys as the inner query names them, for the
-// orders it can apply itself: all but those on columns the outer query
-// computes.
-var innerSortExprs = map[string]string{
-	"ref":                "t.ref",
-	"created_at":         "t.created_at",
-	"updated_at":         "t.updated_at",
-	"content_updated_at": "t.content_updated_at",
-	"due_at":             "coalesce(t.due_at, '9999-12-31T23:59:59.999Z')",
-	"starts_at":          "coalesce(t.starts_at, '9999-12-31T23:59:59.999Z')",
-	"completed_at":       "coalesce(t.completed_at, '9999-12-31T23:59:59.999Z')",
-	"importance":         "coalesce(t.importance, 0)",
-	"urgency":            "coalesce(t.urgency, 0)",
-	"estimate_minutes":   "coalesce(t.estimate_minutes, 0)",
-	"title":              "lower(t.title)",
-	"status":             "st.position",
-}
-
 // pagedInside reports whether the inner query can order, resume and limit
 // a page itself: a limit, and no sort key the outer query computes.
 func pagedInside(q app.TaskQuery) bool {
@@ -241,7 +205,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
 			strings.Join(where, " AND "), args
 	}
-	order, keyset, kargs := orderAndKeyset(q.Order, q.After, sortExprs, "seq")
+	order, keyset, kargs := orderAndKeyset(q.Order, q.After, taskSortExprs, "seq")
 	if pagedInside(q) {
 		// Ordered, resumed and limited inside, the inner query is not
 		// flattened into the outer one, which would copy the blocked and
