@@ -80,32 +80,3 @@ func (t *Tx) addTags(ctx context.Context, table, column, itemID string, tagIDs [
 		itemID, jsonText(tagIDs))
 	return mapErr(err)
 }
-
-// itemFilterWhere adds the conditions the task and document listings share
-// (app.ItemFilter) for the rows aliased a, joined to their status as st.
-// tagsOf opens the tag table up to the item column ("task_tags x WHERE
-// x.task_id"); fts is the item's full-text index. A page ranks its matches
-// through a join of its own; a count only needs them as a condition.
-func itemFilterWhere(f app.ItemFilter, a, tagsOf, fts string, count bool, add func(cond string, args ...any)) {
-	inList := func(col string, ids []string) {
-		if ids != nil {
-			add(col+" IN (SELECT value FROM json_each(?))", jsonText(ids))
-		}
-	}
-	inList(a+".project_id", f.ProjectIDs)
-	inList(a+".status_id", f.StatusIDs)
-	inList(a+".type_id", f.TypeIDs)
-	inList("st.category", f.Categories)
-	if f.Nothing {
-		add("0")
-	}
-	for _, id := range f.TagIDs {
-		add("EXISTS (SELECT 1 FROM "+tagsOf+" = "+a+".id AND x.tag_id = ?)", id)
-	}
-	if f.Match != "" && count {
-		add(a+".seq IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)", f.Match)
-	}
-	if f.Exclude != "" {
-		add(a+".seq NOT IN (SELECT rowid FROM "+fts+" WHERE "+fts+" MATCH ?)", f.Exclude)
-	}
-}

@@ -230,68 +230,6 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	return inner, args
 }
 
-// orderAndKeyset builds ORDER BY and the "after the cursor" condition from
-// sort expressions and the tie-breaker seq. With one direction throughout
-// it compares row values, which an index can serve; mixed directions
-// expand into the equivalent OR chain.
-func orderAndKeyset(order []app.OrderField, after *app.TaskCursor, exprs map[string]string, seq string) (string, string, []any) {
-	if len(order) == 0 {
-		order = []app.OrderField{{Field: "ref"}}
-	}
-	same := true
-	for _, f := range order {
-		same = same && f.Desc == order[0].Desc
-	}
-	seqDesc := same && order[0].Desc
-	dir := func(desc bool) string {
-		if desc {
-			return " DESC"
-		}
-		return ""
-	}
-	var parts, keys []string
-	for _, f := range order {
-		e := exprs[f.Field]
-		keys = append(keys, e)
-		parts = append(parts, e+dir(f.Desc))
-	}
-	parts = append(parts, seq+dir(seqDesc))
-	if after == nil {
-		return strings.Join(parts, ", "), "", nil
-	}
-	vals := append(append([]any{}, after.Values...), after.Seq)
-	keys = append(keys, seq)
-	descs := make([]bool, 0, len(order)+1)
-	for _, f := range order {
-		descs = append(descs, f.Desc)
-	}
-	descs = append(descs, seqDesc)
-	if same {
-		op := ">"
-		if seqDesc {
-			op = "<"
-		}
-		return strings.Join(parts, ", "), "(" + strings.Join(keys, ", ") + ") " + op + " (" + strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ") + ")", vals
-	}
-	var ors []string
-	var args []any
-	for i := range keys {
-		var ands []string
-		for j := 0; j < i; j++ {
-			ands = append(ands, keys[j]+" = ?")
-			args = append(args, vals[j])
-		}
-		op := ">"
-		if descs[i] {
-			op = "<"
-		}
-		ands = append(ands, keys[i]+" "+op+" ?")
-		args = append(args, vals[i])
-		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
-	}
-	return strings.Join(parts, ", "), "(" + strings.Join(ors, " OR ") + ")", args
-}
-
 // Tasks reads the tasks q selects, resolved for its reader.
 func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 	if q.Now.IsZero() {
