@@ -153,67 +153,55 @@ const documentJoins = ` JOIN item_types it ON it.id = d.type_id
 // in as one more source (documents_fts joined on rowid = d.seq) with its
 // score as the relevance column and sort key.
 func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
-	args := []any{q.Readable}
 	match := q.Match != "" && !count
+	ranked := ""
 	if match {
-		args = append(args, q.Match)
+		ranked = q.Match
 	}
-	var where []string
-	add := func(cond string, a ...any) {
-		where = append(where, cond)
-		args = append(args, a...)
-	}
+	b := newItemQuery(q.Readable, ranked)
 	if q.IDs != nil || q.Ref != 0 {
 		// Reading one: the id or ref must drive, not the workspace index.
-		add("+d.workspace_id = ?", q.WorkspaceID)
+		b.add("+d.workspace_id = " + b.arg(q.WorkspaceID))
 	} else {
-		add("d.workspace_id = ?", q.WorkspaceID)
+		b.add("d.workspace_id = " + b.arg(q.WorkspaceID))
 	}
-	add("d.project_id IN readable")
+	b.add("d.project_id IN readable")
 	switch {
 	case q.AnyState != nil && *q.AnyState:
 	case q.Deleted != nil && *q.Deleted:
-		add("d.deleted_at IS NOT NULL")
+		b.add("d.deleted_at IS NOT NULL")
 	default:
-		add("d.deleted_at IS NULL")
+		b.add("d.deleted_at IS NULL")
 	}
 	if q.IDs != nil {
-		add("d.id IN (SELECT value FROM json_each(?))", jsonText(q.IDs))
+		b.add("d.id IN (SELECT value FROM json_each(" + b.arg(jsonText(q.IDs)) + "))")
 	}
 	if q.Ref != 0 {
-		add("d.ref = ?", q.Ref)
+		b.add("d.ref = " + b.arg(q.Ref))
 	}
-	itemFilterWhere(q.ItemFilter, "d", "document_tags x WHERE x.document_id", "documents_fts", count, add)
-	if q.ParentID != "" && q.Subtree {
-		add(`d.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM documents WHERE parent_id = ?
-			UNION ALL SELECT c.id, sub.depth + 1 FROM documents c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`, q.ParentID)
-	} else if q.ParentID != "" {
-		add("d.parent_id = ?", q.ParentID)
-	}
-	cte := "WITH readable(id) AS (SELECT value FROM json_each(?1)) "
+	b.filter(q.ItemFilter, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
+	b.tree("d", "documents", q.ParentID, q.Subtree)
 	if count {
-		return cte + "SELECT count(*) FROM documents d JOIN statuses st ON st.id = d.status_id WHERE " + strings.Join(where, " AND "), args
+		return readableCTE + "SELECT count(*) FROM documents d JOIN statuses st ON st.id = d.status_id WHERE " + b.conds(), b.args
 	}
 	relevance, hits := "NULL", ""
 	if match {
 		// The negated BM25 score, higher is better; a title hit weighs four
-		// times a body hit. ?2 is the match expression.
+		// times a body hit.
 		relevance = "hits.fscore"
 		hits = ` JOIN (SELECT rowid AS frow, -bm25(documents_fts, 4.0, 1.0) AS fscore FROM documents_fts
-			WHERE documents_fts MATCH ?2) hits ON hits.frow = d.seq`
+			WHERE documents_fts MATCH :match) hits ON hits.frow = d.seq`
 	}
-	query := cte + "SELECT * FROM (" + documentInner + ", " + relevance + " AS relevance FROM documents d" + hits + documentJoins +
-		" WHERE " + strings.Join(where, " AND ") + ") page"
-	order, keyset, kargs := orderAndKeyset(q.Order, q.After, documentSortExprs, "seq")
-	if keyset != "" {
+	query := readableCTE + "SELECT * FROM (" + documentInner + ", " + relevance + " AS relevance FROM documents d" + hits + documentJoins +
+		" WHERE " + b.conds() + ") page"
+	if keyset := b.after(q.Order, q.After, documentSortExprs, "seq"); keyset != "" {
 		query += " WHERE " + keyset
-		args = append(args, kargs...)
 	}
-	query += " ORDER BY " + order
+	query += " ORDER BY " + orderBy(q.Order, documentSortExprs, "seq")
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return query, args
+	return query, b.args
 }
 
 // Documents reads the documents q selects.

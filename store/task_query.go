@@ -2,46 +2,39 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
-	"strings"
 
 	"tend/app"
 )
 
-// blockedExpr and blockingExpr test for an open, live, readable task at the
+// blockedSQL and blockingSQL test for an open, live, readable task at the
 // other end of a "blocks" link. Only what the reader may see counts: a
 // blocker in a project the reader cannot see is not reported, not even as a
 // flag. A finished task blocks nothing, so blocking also needs t itself
 // open. The link counts (migration 0007) skip the search for the many
-// tasks that no link touches.
-const (
-	blockedExpr = `(t.links_in > 0 AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
+// tasks that no link touches. For a reader who may read every project of
+// the workspace the far end's project is not checked: links stay within a
+// workspace, so it always holds.
+func blockedSQL(allReadable bool) string {
+	return `(t.links_in > 0 AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
 		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND ` + farEndReadable + `))`
-	blockingExpr = `(t.links_out > 0 AND t.completed_at IS NULL AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
-		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND ` + farEndReadable + `))`
-)
-
-// farEndReadable keeps the far end of a link to the projects the reader may
-// read. For a reader who may read every project of the workspace it always
-// holds, since links stay within a workspace, and is left out (see
-// blockedFor and taskInners).
-const farEndReadable = "b.project_id IN readable"
-
-// blockedFor is blockedExpr, without the far end's project filter when the
-// reader may read every project.
-func blockedFor(allReadable bool) string {
-	if allReadable {
-		return blockedEvery
-	}
-	return blockedExpr
+		AND ` + farEndReadable(allReadable) + `))`
 }
 
-var blockedEvery = everyProject(blockedExpr)
+func blockingSQL(allReadable bool) string {
+	return `(t.links_out > 0 AND t.completed_at IS NULL AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
+		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		AND ` + farEndReadable(allReadable) + `))`
+}
 
-func everyProject(sql string) string { return strings.ReplaceAll(sql, farEndReadable, "1") }
+func farEndReadable(allReadable bool) string {
+	if allReadable {
+		return "1"
+	}
+	return "b.project_id IN readable"
+}
 
 // priorityExpr is priority_score, in the spirit of Taskwarrior's urgency:
 //
@@ -52,10 +45,10 @@ func everyProject(sql string) string { return strings.ReplaceAll(sql, farEndRead
 //	+ 4 while in progress, − 3 while deferred
 //
 // rounded to two decimals. The listing reads blocked, blocking and the
-// status category from its inner query and the reader's clock from ?1; a
+// status category from its inner query and the reader's clock from :now; a
 // new task (see InsertTask) is scored by the same expression over the row
 // it inserts, at its creation time, blocking nothing and blocked by nothing.
-var priorityExpr = priorityOf("?1", "blocking", "blocked", "status_category")
+var priorityExpr = priorityOf(":now", "blocking", "blocked", "status_category")
 
 func priorityOf(now, blocking, blocked, category string) string {
 	return `round(1.5 * (coalesce(importance, 3) - 1) + 1.5 * (coalesce(urgency, 3) - 1)
@@ -66,38 +59,47 @@ func priorityOf(now, blocking, blocked, category string) string {
 	- CASE WHEN snoozed_until > ` + now + ` THEN 3 ELSE 0 END, 2)`
 }
 
-const taskInner = `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
+// taskInnerSQL is the inner select of the task query. With match it joins
+// the full-text hits (ftsHits) and reads their score as relevance.
+func taskInnerSQL(match, allReadable bool) string {
+	relevance, hits := "NULL", ""
+	if match {
+		relevance, hits = "hits.fscore", " "+ftsHits
+	}
+	return `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
 	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
 	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
 	t.timezone, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
 	t.version, st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, /*relevance*/NULL AS relevance,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, ` + relevance + ` AS relevance,
 	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
-	` + blockedExpr + ` AS blocked, ` + blockingExpr + ` AS blocking,
+	` + blockedSQL(allReadable) + ` AS blocked, ` + blockingSQL(allReadable) + ` AS blocking,
 	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
 		WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_counts
-	FROM tasks t /*hits*/
+	FROM tasks t` + hits + `
 	JOIN statuses st ON st.id = t.status_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
 	LEFT JOIN tasks pt ON pt.id = t.parent_id`
+}
 
-// ftsHits ranks the tasks whose text matches ?3 by relevance: the negated
-// BM25 score (higher is better), with a title hit weighing four times a
-// description hit.
-const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscore FROM tasks_fts WHERE tasks_fts MATCH ?3) hits
+// ftsHits ranks the tasks whose text matches :match by relevance: the
+// negated BM25 score (higher is better), with a title hit weighing four
+// times a description hit.
+const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscore FROM tasks_fts WHERE tasks_fts MATCH :match) hits
 	ON hits.frow = t.seq`
 
-// taskInners is taskInner for each query shape, built once: indexed by
-// whether the query matches text (then joined to the full-text hits) and by
-// whether the reader may read every project (then without the far end's
-// project filter).
+// taskInners is taskInnerSQL for each query shape, built once: indexed by
+// whether the query matches text and by whether the reader may read every
+// project.
 var taskInners = func() (v [2][2]string) {
-	matched := strings.NewReplacer("/*relevance*/NULL", "hits.fscore", "/*hits*/", ftsHits).Replace(taskInner)
-	v[0][0], v[1][0] = taskInner, matched
-	v[0][1], v[1][1] = everyProject(taskInner), everyProject(matched)
+	for m := range 2 {
+		for a := range 2 {
+			v[m][a] = taskInnerSQL(m == 1, a == 1)
+		}
+	}
 	return v
 }()
 
@@ -131,103 +133,92 @@ func pagedInside(q app.TaskQuery) bool {
 // spares each row a probe of the readable set and the far end of its links
 // a lookup of its project.
 func taskSQL(q app.TaskQuery, count bool) (string, []any) {
-	now := fmtTime(q.Now)
-	args := []any{now, q.Readable}
 	match := q.Match != "" && !count
+	ranked := ""
 	if match {
-		args = append(args, q.Match)
+		ranked = q.Match
 	}
-	var where []string
-	add := func(cond string, a ...any) {
-		where = append(where, cond)
-		args = append(args, a...)
-	}
+	b := newItemQuery(q.Readable, ranked)
+	b.args = append(b.args, sql.Named("now", fmtTime(q.Now)))
 	if q.IDs != nil {
 		// Reading by id: the id index must drive. Without statistics the
 		// planner prefers the workspace index, which scans every task of the
 		// workspace; the unary + keeps the term off any index.
-		add("+t.workspace_id = ?", q.WorkspaceID)
+		b.add("+t.workspace_id = " + b.arg(q.WorkspaceID))
 	} else {
-		add("t.workspace_id = ?", q.WorkspaceID)
+		b.add("t.workspace_id = " + b.arg(q.WorkspaceID))
 	}
 	if !q.AllReadable {
-		add("t.project_id IN readable")
+		b.add("t.project_id IN readable")
 	}
 	switch {
 	case q.AnyState != nil && *q.AnyState:
 	case q.Deleted != nil && *q.Deleted:
-		add("t.deleted_at IS NOT NULL")
+		b.add("t.deleted_at IS NOT NULL")
 	default:
-		add("t.deleted_at IS NULL")
+		b.add("t.deleted_at IS NULL")
 	}
 	if q.IDs != nil {
-		add("t.id IN (SELECT value FROM json_each(?))", jsonText(q.IDs))
+		b.add("t.id IN (SELECT value FROM json_each(" + b.arg(jsonText(q.IDs)) + "))")
 	}
 	if q.Ref != 0 {
-		add("t.ref = ?", q.Ref)
+		b.add("t.ref = " + b.arg(q.Ref))
 	}
-	itemFilterWhere(q.ItemFilter, "t", "task_tags x WHERE x.task_id", "tasks_fts", count, add)
+	b.filter(q.ItemFilter, "t", "task_tags x WHERE x.task_id", "tasks_fts", count)
 	if q.AssigneeID != "" {
-		add("t.assignee_id = ?", q.AssigneeID)
+		b.add("t.assignee_id = " + b.arg(q.AssigneeID))
 	}
 	if q.ClaimedByID != "" {
-		add("t.claimed_by = ? AND t.claim_expires_at > ?1", q.ClaimedByID)
+		b.add("t.claimed_by = " + b.arg(q.ClaimedByID) + " AND t.claim_expires_at > :now")
 	}
-	if q.ParentID != "" && q.Subtree {
-		add(`t.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tasks WHERE parent_id = ?
-			UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`, q.ParentID)
-	} else if q.ParentID != "" {
-		add("t.parent_id = ?", q.ParentID)
-	}
+	b.tree("t", "tasks", q.ParentID, q.Subtree)
 	if q.DueBefore != nil {
-		add("t.due_at < ?", fmtTime(*q.DueBefore))
+		b.add("t.due_at < " + b.arg(fmtTime(*q.DueBefore)))
 	}
 	if q.DueAfter != nil {
-		add("t.due_at > ?", fmtTime(*q.DueAfter))
+		b.add("t.due_at > " + b.arg(fmtTime(*q.DueAfter)))
 	}
 	if q.OpenOnly {
-		add("t.completed_at IS NULL")
+		b.add("t.completed_at IS NULL")
 	}
 	switch q.Deferred {
 	case "exclude":
-		add("(t.snoozed_until IS NULL OR t.snoozed_until <= ?1)")
+		b.add("(t.snoozed_until IS NULL OR t.snoozed_until <= :now)")
 	case "only":
-		add("t.snoozed_until > ?1")
+		b.add("t.snoozed_until > :now")
 	}
 	if q.Ready {
-		add("t.completed_at IS NULL AND (t.snoozed_until IS NULL OR t.snoozed_until <= ?1) AND NOT " + blockedFor(q.AllReadable))
-		add("NOT (t.claimed_by IS NOT NULL AND t.claimed_by <> ? AND t.claim_expires_at > ?1)", q.ViewerID)
+		b.add("t.completed_at IS NULL AND (t.snoozed_until IS NULL OR t.snoozed_until <= :now) AND NOT " + blockedSQL(q.AllReadable))
+		b.add("NOT (t.claimed_by IS NOT NULL AND t.claimed_by <> " + b.arg(q.ViewerID) + " AND t.claim_expires_at > :now)")
 	}
 	if q.ToActOn {
-		add("(t.assignee_id IS NULL OR t.assignee_id = ? OR (t.claimed_by = ? AND t.claim_expires_at > ?1))", q.ViewerID, q.ViewerID)
+		viewer := b.arg(q.ViewerID)
+		b.add("(t.assignee_id IS NULL OR t.assignee_id = " + viewer + " OR (t.claimed_by = " + viewer + " AND t.claim_expires_at > :now))")
 	}
 	if count {
-		return "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " +
-			strings.Join(where, " AND "), args
+		return readableCTE + "SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds(), b.args
 	}
-	order, keyset, kargs := orderAndKeyset(q.Order, q.After, taskSortExprs, "seq")
+	order := orderBy(q.Order, taskSortExprs, "seq")
 	if pagedInside(q) {
 		// Ordered, resumed and limited inside, the inner query is not
 		// flattened into the outer one, which would copy the blocked and
 		// blocking subqueries into priority_score and run each twice a row.
-		iorder, ikeyset, ikargs := orderAndKeyset(q.Order, q.After, innerSortExprs, "t.seq")
-		if ikeyset != "" {
-			add(ikeyset, ikargs...)
+		if keyset := b.after(q.Order, q.After, innerSortExprs, "t.seq"); keyset != "" {
+			b.add(keyset)
 		}
-		return fmt.Sprintf("WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
-			priorityExpr, taskInnerFor(match, q.AllReadable), strings.Join(where, " AND "), iorder, q.Limit, order), args
+		return fmt.Sprintf(readableCTE+"SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
+			priorityExpr, taskInnerFor(match, q.AllReadable), b.conds(), orderBy(q.Order, innerSortExprs, "t.seq"), q.Limit, order), b.args
 	}
-	inner := "WITH readable(id) AS (SELECT value FROM json_each(?2)) SELECT * FROM (SELECT q0.*, " + priorityExpr +
-		" AS priority_score FROM (" + taskInnerFor(match, q.AllReadable) + " WHERE " + strings.Join(where, " AND ") + ") q0) page"
-	if keyset != "" {
-		inner += " WHERE " + keyset
-		args = append(args, kargs...)
+	query := readableCTE + "SELECT * FROM (SELECT q0.*, " + priorityExpr +
+		" AS priority_score FROM (" + taskInnerFor(match, q.AllReadable) + " WHERE " + b.conds() + ") q0) page"
+	if keyset := b.after(q.Order, q.After, taskSortExprs, "seq"); keyset != "" {
+		query += " WHERE " + keyset
 	}
-	inner += " ORDER BY " + order
+	query += " ORDER BY " + order
 	if q.Limit > 0 {
-		inner += fmt.Sprintf(" LIMIT %d", q.Limit)
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return inner, args
+	return query, b.args
 }
 
 // Tasks reads the tasks q selects, resolved for its reader.
