@@ -11,17 +11,25 @@ import (
 
 // TestUpgradeKeepsProjectsAndTasks opens a database written by the release
 // before documents and search (schema 0003: one project, two tasks with a
-// tag, a blocks link, a status change; testdata/upgrade-0003.db) with this
-// one: the upgrade keeps every row, indexes the old tasks for search, and
-// files the old events under their projects.
+// tag, a blocks link, a status change; testdata/upgrade-0003.sql, loaded
+// into a file migrated to 0003) with this one: the upgrade keeps every row,
+// indexes the old tasks for search, and files the old events under their
+// projects.
 func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
-	fixture, err := os.ReadFile(filepath.Join("testdata", "upgrade-0003.db"))
+	seed, err := os.ReadFile(filepath.Join("testdata", "upgrade-0003.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tend.db")
-	if err := os.WriteFile(path, fixture, 0o600); err != nil {
+	if err := store.MigrateTo(context.Background(), path, 3); err != nil {
+		t.Fatal(err)
+	}
+	old := rawOpen(t, path)
+	if _, err := old.Exec(string(seed)); err != nil {
+		t.Fatalf("loading the 0003 seed: %v", err)
+	}
+	if err := old.Close(); err != nil {
 		t.Fatal(err)
 	}
 	db, err := store.Open(context.Background(), path, store.Options{BackupDir: filepath.Join(dir, "backups")})

@@ -1,0 +1,21 @@
+package store
+
+import "context"
+
+// MigrateTo creates the database at path with only the first n migrations
+// applied, as the release whose newest migration was n left it, so that an
+// upgrade test can load that release's rows from a text seed and then open
+// the file with this release.
+func MigrateTo(ctx context.Context, path string, n int) error {
+	w, err := openPool(ctx, path, writerPragmas(), 1)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	db := &DB{write: w}
+	return db.applyMigrations(ctx, names[:n], 0)
+}
