@@ -397,35 +397,3 @@ func TestCloseIsIdempotent(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 }
-
-// TestWALStaysBounded: under writes that never pause, the background
-// checkpointer still brings the write-ahead log back under its limit.
-func TestWALStaysBounded(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "wal.db")
-	db, err := store.Open(ctx, path, store.Options{WALLimit: 256 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	svc := app.New(db, app.Options{})
-	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sys := app.SystemActor("cli")
-	deadline := time.Now().Add(1500 * time.Millisecond)
-	for i := 0; time.Now().Before(deadline); i++ {
-		if _, err := svc.CreateUser(ctx, sys, app.UserCreate{Username: fmt.Sprintf("u%d", i), DisplayName: strings.Repeat("x", 150)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// One more tick of the checkpointer after the writes.
-	time.Sleep(600 * time.Millisecond)
-	fi, err := os.Stat(path + "-wal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Size() > 256<<10 {
-		t.Fatalf("the WAL is %d bytes after writes stopped, over the 256 KiB limit", fi.Size())
-	}
-}
