@@ -167,7 +167,8 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 	}
 	errs := []error{s.checkTitle("body.title", in.Title), s.checkText("body.description", in.Description, 100_000),
 		s.checkLevel("body.importance", in.Importance), s.checkLevel("body.urgency", in.Urgency),
-		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes)}
+		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes),
+		checkInstant("body.due_at", in.DueAt), checkInstant("body.starts_at", in.StartsAt)}
 	if in.Timezone != "" {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
 	}

@@ -166,7 +166,7 @@ func (q TaskListQuery) fingerprint(category string) string {
 }
 
 func (q TaskListQuery) validate() error {
-	var errs []error
+	errs := []error{checkInstant("query.due_before", q.DueBefore), checkInstant("query.due_after", q.DueAfter)}
 	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
 		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
 	}
@@ -269,7 +269,7 @@ func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskLis
 func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQuery, category, cursor string, total bool) ([]Task, Page, error) {
 	fp := in.fingerprint(category)
 	var err error
-	if q.After, err = keysetAfter(cursor, "tasks", fp, len(q.Order)); err != nil {
+	if q.After, err = keysetAfter(cursor, "tasks", fp, q.Order, orderValues(Task{}, q.Order)); err != nil {
 		return nil, Page{}, err
 	}
 	limit := q.Limit
@@ -316,8 +316,11 @@ func timeKey(t *time.Time) string {
 	if t == nil {
 		return farFuture
 	}
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+	return t.UTC().Format(timeKeyLayout)
 }
+
+// timeKeyLayout is how a time sort key is written, as the store writes times.
+const timeKeyLayout = "2006-01-02T15:04:05.000Z"
 
 func intKey(v *int) int64 {
 	if v == nil {

@@ -53,6 +53,8 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	if in.Timezone.Set && !in.Timezone.Null {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
 	}
+	errs = append(errs, checkPatchInstant("body.due_at", in.DueAt), checkPatchInstant("body.starts_at", in.StartsAt),
+		checkPatchInstant("body.snoozed_until", in.SnoozedUntil))
 	if in.Repeat.Set && !in.Repeat.Null && in.Repeat.Value != "" {
 		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
 	}

@@ -145,7 +145,7 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	if in.Title == "" {
 		in.Title = "token"
 	}
-	errs := []error{s.checkTitle("body.title", in.Title)}
+	errs := []error{s.checkTitle("body.title", in.Title), checkPatchInstant("body.expires_at", in.ExpiresAt)}
 	for _, sc := range in.Scopes {
 		if sc != ScopeAll && !isPermission(sc) {
 			errs = append(errs, Invalidf("body.scopes", "unknown scope %q; scopes are %v", sc, ScopeNames()))

@@ -190,6 +190,9 @@ func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	t, err := s.app.RestoreTask(r.Context(), a, wsParam(r), taskRef(r))
 	if err != nil {
 		return err
@@ -198,6 +201,9 @@ func (s *Server) handleTaskRestore(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	t, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r))
 	if err != nil {
 		return err
@@ -206,6 +212,9 @@ func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	t, err := s.app.ReleaseTask(r.Context(), a, wsParam(r), taskRef(r))
 	if err != nil {
 		return err
@@ -214,10 +223,19 @@ func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var body struct {
+		Minutes *int `json:"minutes"`
+	}
+	if err := s.decodeActionBody(w, r, &body); err != nil {
+		return err
+	}
 	q := newQuery(r)
-	var minutes *int
+	minutes := body.Minutes
 	if q.str("minutes") != "" {
 		m := q.int("minutes")
+		if minutes != nil && *minutes != m {
+			q.errs = append(q.errs, app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
+		}
 		minutes = &m
 	}
 	if err := q.err(); err != nil {

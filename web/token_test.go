@@ -302,7 +302,7 @@ func TestTokenValidation(t *testing.T) {
 		{"unknown scope", map[string]any{"scopes": []string{"item:read", "item:fly"}}, "body.scopes"},
 		{"no scopes", map[string]any{"scopes": []string{}}, "body.scopes"},
 		{"expiry in the past", map[string]any{"expires_at": past}, "body.expires_at"},
-		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body"},
+		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body.expires_at"},
 		{"unknown field", map[string]any{"title": "x", "scope": []string{"item:read"}}, "body.scope"},
 		{"malformed JSON", `{"title": "x"`, "body"},
 		{"not JSON", `title=x`, "body"},
