@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,3 +179,64 @@ func TestNULRefused(t *testing.T) {
 	}
 	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, `{"title": "a literal \\u0000 is six characters"}`)
 }
+
+// TestTagsDisclosure: GET /v1/tags and meta's tags leave out a tag used
+// only on items the caller cannot see, in pages, totals and cursors alike;
+// a tag used nowhere is the workspace's vocabulary and stays listed.
+func TestTagsDisclosure(t *testing.T) {
+	e := newEnv(t)
+	alice := e.person("alice")
+	e.join("alice", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	e.tskCreate(e.admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "both"}})
+	e.tskCreate(e.admin, map[string]any{"title": "open", "tags": []string{"both", "plain"}})
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": "vocab"})
+	narrowed := e.issue(e.admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+
+	names := func(t *testing.T, token string, limit int) ([]string, float64) {
+		var out []string
+		var total float64
+		path := "/v1/tags?include_total=true&limit=" + itoa(limit)
+		for {
+			r := e.credT(t).ok(http.StatusOK, http.MethodGet, path, token, nil)
+			for _, it := range r["items"].([]any) {
+				out = append(out, it.(map[string]any)["name"].(string))
+			}
+			page := r["page"].(map[string]any)
+			total = page["total"].(float64)
+			if page["has_more"] != true {
+				return out, total
+			}
+			path = "/v1/tags?include_total=true&limit=" + itoa(limit) + "&cursor=" + url.QueryEscape(page["next_cursor"].(string))
+		}
+	}
+	for _, c := range []struct {
+		who   string
+		token string
+		want  []string
+	}{
+		{"the owner", e.admin, []string{"both", "hush", "plain", "vocab"}},
+		{"a member without sight", alice, []string{"both", "plain", "vocab"}},
+		{"a narrowed credential", narrowed, []string{"both", "plain", "vocab"}},
+	} {
+		t.Run(c.who, func(t *testing.T) {
+			for _, limit := range []int{1, 50} {
+				got, total := names(t, c.token, limit)
+				if !reflect.DeepEqual(got, c.want) || total != float64(len(c.want)) {
+					t.Fatalf("limit %d: tags %v (total %v), want %v", limit, got, total, c.want)
+				}
+			}
+			meta := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/meta", c.token, nil)["tags"].(map[string]any)
+			if got := credStrings(t, meta["names"]); !reflect.DeepEqual(got, c.want) || meta["total"] != float64(len(c.want)) {
+				t.Fatalf("meta tags %v", meta)
+			}
+		})
+	}
+	t.Run("a cursor from a wider reach is refused", func(t *testing.T) {
+		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.admin, nil)
+		c := r["page"].(map[string]any)["next_cursor"].(string)
+		e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=1&cursor="+url.QueryEscape(c), alice, nil)
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
