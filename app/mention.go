@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strconv"
 )
 
@@ -15,10 +14,12 @@ var mentionRe = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_&#/])#([1-9][0-9]{0,17})\b
 // first appearance.
 func mentionedRefs(texts ...string) []int64 {
 	var out []int64
+	seen := map[int64]bool{}
 	for _, t := range texts {
 		for _, m := range mentionRe.FindAllStringSubmatch(t, -1) {
 			n, err := strconv.ParseInt(m[1], 10, 64)
-			if err == nil && !slices.Contains(out, n) {
+			if err == nil && !seen[n] {
+				seen[n] = true
 				out = append(out, n)
 			}
 		}

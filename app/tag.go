@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tag is one entry of a workspace's tag vocabulary. Names are
@@ -63,13 +64,13 @@ type TagPage struct {
 	Page  Page
 }
 
-var tagRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_./:-]{0,63}$`)
+var tagRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_./:-]*$`)
 
 // normalTag strips a leading '#' and checks the name.
-func normalTag(loc, name string) (string, error) {
+func (s *Service) normalTag(loc, name string) (string, error) {
 	name = strings.TrimPrefix(strings.TrimSpace(name), "#")
-	if !tagRe.MatchString(name) {
-		return "", Invalidf(loc, "a tag is 1-64 letters, digits, '_', '.', '/', ':' or '-', starting with a letter or digit")
+	if n := utf8.RuneCountInString(name); n > s.limits.MaxTagLength || !tagRe.MatchString(name) {
+		return "", Invalidf(loc, "a tag is 1-%d letters, digits, '_', '.', '/', ':' or '-', starting with a letter or digit", s.limits.MaxTagLength)
 	}
 	return name, nil
 }
@@ -177,7 +178,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 
 // AddTag adds a tag with a meaning before anything uses it.
 func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in CreateTag) (Tag, error) {
-	name, err := normalTag("body.name", in.Name)
+	name, err := s.normalTag("body.name", in.Name)
 	if err != nil {
 		return Tag{}, err
 	}
@@ -213,7 +214,7 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 // ChangeTag renames a tag or changes its meaning.
 func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTag) (Tag, error) {
 	if in.Name.Set {
-		n, err := normalTag("body.name", in.Name.Value)
+		n, err := s.normalTag("body.name", in.Name.Value)
 		if err != nil {
 			return Tag{}, err
 		}

@@ -37,7 +37,7 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
 	}
 	if in.Description.Set {
-		errs = append(errs, s.checkText("body.description", in.Description.Value, 100_000))
+		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength))
 	}
 	for _, p := range []struct {
 		loc string
@@ -71,7 +71,7 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	}
 	if in.Tags.Set {
 		var tagErrs []error
-		in.Tags.Value, tagErrs = normalTags("body.tags", in.Tags.Value)
+		in.Tags.Value, tagErrs = s.normalTags("body.tags", in.Tags.Value)
 		errs = append(errs, tagErrs...)
 	}
 	return joinErrors(errs...)

@@ -145,6 +145,11 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	if in.Title == "" {
 		in.Title = "token"
 	}
+	if err := joinErrors(checkCount("body.scopes", len(in.Scopes), s.limits.MaxCredentialScopes, "max_credential_scopes"),
+		checkCount("body.project_scope", len(in.ProjectScope.Value), s.limits.MaxScopeProjects, "max_scope_projects"),
+		checkCount("body.project_write_scope", len(in.ProjectWriteScope.Value), s.limits.MaxScopeProjects, "max_scope_projects")); err != nil {
+		return err
+	}
 	errs := []error{s.checkTitle("body.title", in.Title), checkPatchInstant("body.expires_at", in.ExpiresAt)}
 	for _, sc := range in.Scopes {
 		if sc != ScopeAll && !isPermission(sc) {
@@ -156,11 +161,6 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	}
 	if in.Username != "" {
 		errs = append(errs, checkUsername("body.username", in.Username))
-	}
-	for _, p := range []Patch[[]string]{in.ProjectScope, in.ProjectWriteScope} {
-		if len(p.Value) > s.limits.MaxScopeProjects {
-			errs = append(errs, Invalidf("body.project_scope", "at most %d projects", s.limits.MaxScopeProjects))
-		}
 	}
 	return joinErrors(errs...)
 }

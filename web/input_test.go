@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/app"
 )
 
 // TestInstantsOutOfRange: every time that comes in is one tend can store,
@@ -240,3 +243,96 @@ func TestTagsDisclosure(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestOverLimit: every list a body carries is bounded by a limit named in
+// meta, and refused beyond it with 422 over_limit naming the field.
+func TestOverLimit(t *testing.T) {
+	e := newEnv(t)
+	limits := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)["limits"].(map[string]any)
+	n := func(name string) int {
+		v, ok := limits[name].(float64)
+		if !ok || v < 1 {
+			t.Fatalf("meta limits lack %s: %v", name, limits)
+		}
+		return int(v)
+	}
+	words := func(count int, prefix string) []string {
+		out := make([]string, count)
+		for i := range out {
+			out[i] = prefix + strconv.Itoa(i)
+		}
+		return out
+	}
+	task := e.tskCreate(e.admin, map[string]any{"title": "capped", "tags": words(n("max_tags_per_item"), "t")})
+	doc := e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin, map[string]any{"title": "d"})
+	other := e.tskCreate(e.admin, map[string]any{"title": "other"})
+	cases := []struct {
+		name, method, path string
+		body               map[string]any
+		loc                string
+	}{
+		{"task create tags", http.MethodPost, "/v1/tasks", map[string]any{"title": "x", "tags": words(n("max_tags_per_item")+1, "t")}, "body.tags"},
+		{"task update tags", http.MethodPatch, tskPath(task), map[string]any{"tags": words(n("max_tags_per_item")+1, "t")}, "body.tags"},
+		{"document create tags", http.MethodPost, "/v1/documents", map[string]any{"title": "x", "tags": words(n("max_tags_per_item")+1, "t")}, "body.tags"},
+		{"document update tags", http.MethodPatch, "/v1/documents/" + itoa(int(doc["ref"].(float64))), map[string]any{"tags": words(n("max_tags_per_item")+1, "t")}, "body.tags"},
+		{"token scopes", http.MethodPost, "/v1/tokens", map[string]any{"scopes": slicesRepeat("item:read", n("max_credential_scopes")+1)}, "body.scopes"},
+		{"token projects", http.MethodPost, "/v1/tokens", map[string]any{"project_scope": words(n("max_scope_projects")+1, "p")}, "body.project_scope"},
+		{"token write projects", http.MethodPost, "/v1/tokens", map[string]any{"project_write_scope": words(n("max_scope_projects")+1, "p")}, "body.project_write_scope"},
+		{"hidden statuses", http.MethodPatch, "/v1/projects/inbox", map[string]any{"hidden_statuses": words(n("max_hidden_statuses")+1, "s")}, "body.hidden_statuses"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := e.credT(t).problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.admin, c.body)
+			assertLoc(t, p, c.loc)
+		})
+	}
+	t.Run("tag length", func(t *testing.T) {
+		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin,
+			map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length")+1)}})
+		assertLoc(t, p, "body.tags")
+		e.credT(t).tskCreate(e.admin, map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length"))}})
+	})
+	t.Run("description length", func(t *testing.T) {
+		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin,
+			map[string]any{"title": "x", "description": strings.Repeat("a", n("max_description_length")+1)})
+		assertLoc(t, p, "body.description")
+	})
+	t.Run("links per request", func(t *testing.T) {
+		max := n("max_links_per_request")
+		var refs []string
+		for range max + 1 {
+			refs = append(refs, itoa(int(e.credT(t).tskCreate(e.admin, map[string]any{"title": "end"})["ref"].(float64))))
+		}
+		ls := app.LinkSet{Entity: "task", Refs: []string{itoa(int(other["ref"].(float64)))}, LinkType: "relates_to", Others: refs}
+		_, err := e.svc.AddLinks(context.Background(), adminActor(t, e), "", ls)
+		if app.CodeOf(err) != app.CodeOverLimit {
+			t.Fatalf("%d links: %v, want over_limit", len(refs), err)
+		}
+		ls.Others = refs[:max]
+		made, err := e.svc.AddLinks(context.Background(), adminActor(t, e), "", ls)
+		if err != nil || len(made) != max {
+			t.Fatalf("%d links: made %d, %v", max, len(made), err)
+		}
+		ls.Refs, ls.LinkType, ls.Others = refs[:2], "blocks", []string{itoa(int(task["ref"].(float64))), itoa(int(other["ref"].(float64)))}
+		if made, err = e.svc.AddLinks(context.Background(), adminActor(t, e), "", ls); err != nil || len(made) != 4 {
+			t.Fatalf("2 x 2 links: made %d, %v", len(made), err)
+		}
+	})
+}
+
+func slicesRepeat(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func adminActor(t *testing.T, e *env) app.Actor {
+	t.Helper()
+	a, err := e.svc.Authenticate(context.Background(), e.admin, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
