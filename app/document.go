@@ -151,7 +151,7 @@ func (s *Service) checkBody(loc, body string) error {
 	if len(body) > s.limits.MaxBodyBytes {
 		return Invalidf(loc, "at most %d bytes (got %d)", s.limits.MaxBodyBytes, len(body))
 	}
-	return nil
+	return s.checkMentions(loc, body)
 }
 
 // normalTags checks and normalises tag names in place, dropping repeats

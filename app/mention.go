@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // mentionRe finds #<ref> written as a word of its own: "see #42" and
@@ -25,6 +26,15 @@ func mentionedRefs(texts ...string) []int64 {
 		}
 	}
 	return out
+}
+
+// checkMentions refuses a text mentioning more than max_mentions_per_text
+// items: each becomes a row written in the request's transaction.
+func (s *Service) checkMentions(loc, text string) error {
+	if !strings.Contains(text, "#") {
+		return nil
+	}
+	return checkCount(loc, len(mentionedRefs(text)), s.limits.MaxMentionsPerText, "max_mentions_per_text")
 }
 
 type mentionTx interface {

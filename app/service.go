@@ -109,6 +109,7 @@ type Limits struct {
 	MaxCredentialScopes  int `json:"max_credential_scopes"`
 	MaxHiddenStatuses    int `json:"max_hidden_statuses"`
 	MaxDescriptionLength int `json:"max_description_length"`
+	MaxMentionsPerText   int `json:"max_mentions_per_text"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -133,6 +134,7 @@ var DefaultLimits = Limits{
 	MaxCredentialScopes:  32,
 	MaxHiddenStatuses:    50,
 	MaxDescriptionLength: 100_000,
+	MaxMentionsPerText:   500,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -163,6 +165,7 @@ func (l Limits) merge(o Limits) Limits {
 		MaxCredentialScopes:  pick(l.MaxCredentialScopes, o.MaxCredentialScopes),
 		MaxHiddenStatuses:    pick(l.MaxHiddenStatuses, o.MaxHiddenStatuses),
 		MaxDescriptionLength: pick(l.MaxDescriptionLength, o.MaxDescriptionLength),
+		MaxMentionsPerText:   pick(l.MaxMentionsPerText, o.MaxMentionsPerText),
 	}
 }
 

@@ -166,6 +166,7 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 		return Invalidf("body.text", "the captured-line form is not accepted here yet; send the structured fields (title, due_at, tags, ...)")
 	}
 	errs := []error{s.checkTitle("body.title", in.Title), s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
+		s.checkMentions("body.description", in.Description),
 		s.checkLevel("body.importance", in.Importance), s.checkLevel("body.urgency", in.Urgency),
 		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes),
 		checkInstant("body.due_at", in.DueAt), checkInstant("body.starts_at", in.StartsAt)}

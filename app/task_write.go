@@ -37,7 +37,8 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
 	}
 	if in.Description.Set {
-		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength))
+		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength),
+			s.checkMentions("body.description", in.Description.Value))
 	}
 	for _, p := range []struct {
 		loc string

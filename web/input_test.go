@@ -286,6 +286,24 @@ func TestOverLimit(t *testing.T) {
 			assertLoc(t, p, c.loc)
 		})
 	}
+	t.Run("mentions per text", func(t *testing.T) {
+		var sb strings.Builder
+		for i := range n("max_mentions_per_text") + 1 {
+			sb.WriteString("#" + itoa(i+1) + " ")
+		}
+		text := sb.String()
+		for _, c := range []struct{ method, path, field string }{
+			{http.MethodPost, "/v1/tasks", "description"}, {http.MethodPatch, tskPath(task), "description"},
+			{http.MethodPost, "/v1/documents", "body"}, {http.MethodPost, tskPath(task, "comments"), "body"},
+		} {
+			body := map[string]any{c.field: text}
+			if c.method == http.MethodPost && c.path != tskPath(task, "comments") {
+				body["title"] = "x"
+			}
+			p := e.credT(t).problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.admin, body)
+			assertLoc(t, p, "body."+c.field)
+		}
+	})
 	t.Run("tag length", func(t *testing.T) {
 		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin,
 			map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length")+1)}})

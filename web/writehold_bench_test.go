@@ -205,7 +205,7 @@ func BenchmarkWriteHold(b *testing.B) {
 		}
 	})
 	b.Run("largest_task_create", func(b *testing.B) {
-		desc := mentionText(h.refs, h.svc.Limits().MaxDescriptionLength)
+		desc := mentionText(h.refs, h.svc.Limits().MaxMentionsPerText, h.svc.Limits().MaxDescriptionLength)
 		for i := range b.N {
 			tags := make([]string, h.svc.Limits().MaxTagsPerItem)
 			for j := range tags {
@@ -217,7 +217,7 @@ func BenchmarkWriteHold(b *testing.B) {
 		}
 	})
 	b.Run("largest_document_create", func(b *testing.B) {
-		body := mentionText(h.refs, h.svc.Limits().MaxBodyBytes-1024)
+		body := mentionText(h.refs, h.svc.Limits().MaxMentionsPerText, h.svc.Limits().MaxBodyBytes-1024)
 		for i := range b.N {
 			tags := make([]string, h.svc.Limits().MaxTagsPerItem)
 			for j := range tags {
@@ -244,15 +244,15 @@ func BenchmarkWriteHold(b *testing.B) {
 	})
 }
 
-// mentionText is text of at most n bytes mentioning as many of refs as fit.
-func mentionText(refs []int64, n int) string {
+// mentionText is text of n bytes mentioning the first mentions of refs,
+// filled out with words.
+func mentionText(refs []int64, mentions, n int) string {
 	var sb strings.Builder
-	for _, r := range refs {
-		w := "see #" + strconv.FormatInt(r, 10) + " "
-		if sb.Len()+len(w) > n {
-			break
-		}
-		sb.WriteString(w)
+	for _, r := range refs[:mentions] {
+		sb.WriteString("see #" + strconv.FormatInt(r, 10) + " ")
+	}
+	for i := 0; sb.Len()+8 <= n; i++ {
+		sb.WriteString(fmt.Sprintf("w%05d ", i%20000))
 	}
 	return sb.String()
 }
