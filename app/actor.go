@@ -118,7 +118,7 @@ type wsAccess struct {
 func accessOf(ctx context.Context, tx Tx, a Actor) (*access, error) {
 	acc := &access{actor: a, workspaces: map[string]wsAccess{}}
 	if a.system {
-		acc.instance = []string{PermInstanceAdmin, PermUserCreate, PermWorkspaceCreate}
+		acc.instance = instancePermissions(User{IsSuperuser: true})
 		return acc, nil
 	}
 	acc.instance = narrowTo(instancePermissions(a.User), a.scopes())

@@ -149,15 +149,19 @@ func (s *Service) checkBody(loc, body string) error {
 	if len(body) > s.limits.MaxBodyBytes {
 		return Invalidf(loc, "at most %d bytes (got %d)", s.limits.MaxBodyBytes, len(body))
 	}
-	return nil
+	return s.checkMentions(loc, body)
 }
 
 // normalTags checks and normalises tag names in place, dropping repeats
-// that differ only in case.
-func normalTags(loc string, tags []string) ([]string, []error) {
+// that differ only in case. More than max_tags_per_item names are refused
+// before any is looked at.
+func (s *Service) normalTags(loc string, tags []string) ([]string, []error) {
+	if err := checkCount(loc, len(tags), s.limits.MaxTagsPerItem, "max_tags_per_item"); err != nil {
+		return tags, []error{err}
+	}
 	var errs []error
 	for i, tg := range tags {
-		n, err := normalTag(loc, tg)
+		n, err := s.normalTag(loc, tg)
 		errs = append(errs, err)
 		tags[i] = n
 	}
@@ -170,7 +174,7 @@ func (s *Service) validateDocumentCreate(in *DocumentCreate) error {
 		errs = append(errs, s.checkBody("body.body", *in.Body))
 	}
 	var tagErrs []error
-	in.Tags, tagErrs = normalTags("body.tags", in.Tags)
+	in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
 	return joinErrors(append(errs, tagErrs...)...)
 }
 
@@ -192,7 +196,7 @@ func (s *Service) validateDocumentUpdate(in *DocumentUpdate) error {
 	}
 	if in.Tags.Set {
 		var tagErrs []error
-		in.Tags.Value, tagErrs = normalTags("body.tags", in.Tags.Value)
+		in.Tags.Value, tagErrs = s.normalTags("body.tags", in.Tags.Value)
 		errs = append(errs, tagErrs...)
 	}
 	return joinErrors(errs...)

@@ -94,7 +94,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		}
 		q.Order, q.Limit = order, limit
 		fp := in.fingerprint()
-		if q.After, err = keysetAfter(in.Cursor, "documents", fp, len(order)); err != nil {
+		if q.After, err = keysetAfter(in.Cursor, "documents", fp, sortKinds(DocumentSortKeys, order)); err != nil {
 			return err
 		}
 		q.Limit++

@@ -273,19 +273,7 @@ func (s *Service) RestoreDocument(ctx context.Context, a Actor, workspace, idOrR
 // recordDocumentsAlong is recordAlong for the sub-documents of a document
 // moved, trashed or restored.
 func recordDocumentsAlong(ctx context.Context, tx Tx, sc *scope, ids []string, action string, via int64, changes map[string]any) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	all := true
-	ds, err := sc.documents(ctx, tx, DocumentQuery{IDs: ids, AnyState: &all})
-	if err != nil {
-		return err
-	}
-	items := make([]alongItem, len(ds))
-	for i, d := range ds {
-		items[i] = alongItem{ID: d.ID, WorkspaceID: d.WorkspaceID, Ref: d.Ref, Title: d.Title}
-	}
-	return recordEach(ctx, tx, sc.acc.actor, "document", items, action, via, changes)
+	return recordEach(ctx, tx, sc.acc.actor, "document", ids, action, via, changes)
 }
 
 // DocumentEvents is a document's history, with the comments made on it.

@@ -49,6 +49,9 @@ const (
 	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
 	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
 	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
+	CodeCredentialNarrowed   Code = "credential_narrowed"        // the account could, but the credential presented lacks the scope
+	CodeOverLimit            Code = "over_limit"                 // a list or text in the request is longer than a named limit
+	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -62,6 +65,7 @@ var AllCodes = []Code{
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
+	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

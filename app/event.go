@@ -33,6 +33,11 @@ type Event struct {
 
 type eventTx interface {
 	InsertEvent(ctx context.Context, e *Event) error
+	// InsertEventsAlong records e once for each item (of e.EntityType) in
+	// itemIDs, under the event id at the same index, with each item's
+	// workspace, project, ref and title, in ref order: one statement for a
+	// subtree of any size.
+	InsertEventsAlong(ctx context.Context, e Event, itemIDs, eventIDs []string) error
 }
 
 // Actions lists every event action this release records, for the docs and meta.

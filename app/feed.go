@@ -39,6 +39,12 @@ type TimeRange struct {
 	GT, GTE, LT, LTE *time.Time
 }
 
+// check refuses a bound outside the instants tend stores.
+func (r TimeRange) check() error {
+	return joinErrors(checkInstant("query.created_at.gt", r.GT), checkInstant("query.created_at.gte", r.GTE),
+		checkInstant("query.created_at.lt", r.LT), checkInstant("query.created_at.lte", r.LTE))
+}
+
 func (r TimeRange) String() string {
 	f := func(t *time.Time) string {
 		if t == nil {
@@ -109,6 +115,9 @@ type FeedPage struct {
 func (s *Service) Changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
 	if q.Since != nil && *q.Since < 0 {
 		return FeedPage{}, Invalidf("query.since", "since is a seq, 0 or more")
+	}
+	if err := q.CreatedAt.check(); err != nil {
+		return FeedPage{}, err
 	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
@@ -215,6 +224,9 @@ type JournalPage struct {
 // oldest first with Oldest), joined to actor names and comment bodies, with
 // each change spelled out.
 func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPage, error) {
+	if err := q.CreatedAt.check(); err != nil {
+		return JournalPage{}, err
+	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
 		return JournalPage{}, err

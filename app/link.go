@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -53,7 +54,7 @@ type linkTx interface {
 	LinksAmong(ctx context.Context, ids []string) ([]Link, error)
 }
 
-// LinkRequest is POST .../links.
+// LinkRequest is POST .../links: one link from the item addressed.
 type LinkRequest struct {
 	Direction  string  `json:"direction"`
 	LinkType   string  `json:"link_type"`
@@ -61,12 +62,31 @@ type LinkRequest struct {
 	TargetType string  `json:"target_type"`
 }
 
-func (in *LinkRequest) validate() error {
+// Set is the request as a LinkSet from the item of kind entity at idOrRef.
+func (in LinkRequest) Set(entity, idOrRef string) LinkSet {
+	return LinkSet{Entity: entity, Refs: []string{idOrRef}, Direction: in.Direction, LinkType: in.LinkType,
+		Others: []string{string(in.Target)}, OtherType: in.TargetType}
+}
+
+// LinkSet asks for a link of one type from every item in Refs (of kind
+// Entity) to every item in Others (of kind OtherType): POST .../links sends
+// one of each, the MCP tool service_link either as an array. At most
+// max_links_per_request pairs; all of them are made or none.
+type LinkSet struct {
+	Entity    string
+	Refs      []string
+	Direction string
+	LinkType  string
+	Others    []string
+	OtherType string
+}
+
+func (s *Service) validateLinkSet(in *LinkSet) error {
 	if in.Direction == "" {
 		in.Direction = "outgoing"
 	}
-	if in.TargetType == "" {
-		in.TargetType = "task"
+	if in.OtherType == "" {
+		in.OtherType = "task"
 	}
 	var errs []error
 	if in.Direction != "outgoing" && in.Direction != "incoming" {
@@ -75,11 +95,15 @@ func (in *LinkRequest) validate() error {
 	if in.LinkType == "" {
 		errs = append(errs, Invalidf("body.link_type", "link_type is required"))
 	}
-	if in.Target == "" {
+	if len(in.Others) == 0 || slices.Contains(in.Others, "") {
 		errs = append(errs, Invalidf("body.target", "target is required: a ref or an id"))
 	}
-	if !has(LinkableTypes, in.TargetType) {
+	if !has(LinkableTypes, in.OtherType) {
 		errs = append(errs, Invalidf("body.target_type", "target_type is one of %s", joinWords(LinkableTypes)))
+	}
+	if n := len(in.Refs) * len(in.Others); n > s.limits.MaxLinksPerRequest {
+		return FieldErrorf(CodeOverLimit, "body.target", "at most %d links in one request (max_links_per_request); this asks for %d",
+			s.limits.MaxLinksPerRequest, n)
 	}
 	return joinErrors(errs...)
 }
@@ -201,57 +225,77 @@ func farEnd(l Link, self string) (string, string) {
 	return l.SourceID, l.SourceType
 }
 
-// AddLink links a task or document to another item. The caller must be
-// able to change this item and see the other end; one the caller cannot see
-// answers like one that does not exist.
-func (s *Service) AddLink(ctx context.Context, a Actor, workspace, entity, idOrRef string, in LinkRequest) (LinkView, error) {
-	if err := in.validate(); err != nil {
-		return LinkView{}, err
+// AddLinks links every item of in.Refs to every item of in.Others and
+// returns the new links, each seen from its item in Refs. The caller must
+// be able to change each item in Refs and see each other end; one it
+// cannot see answers like one that does not exist.
+func (s *Service) AddLinks(ctx context.Context, a Actor, workspace string, in LinkSet) ([]LinkView, error) {
+	if err := s.validateLinkSet(&in); err != nil {
+		return nil, err
 	}
-	var out LinkView
+	var out []LinkView
 	err := s.store.Update(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, true)
-		if err != nil {
-			return err
+		for _, ref := range in.Refs {
+			self, err := linkedItem(ctx, tx, a, workspace, in.Entity, ref, true)
+			if err != nil {
+				return err
+			}
+			made, err := addLinks(ctx, tx, a, self, in)
+			if err != nil {
+				return err
+			}
+			out = append(out, made...)
 		}
-		lt, err := linkTypeByKey(ctx, tx, self.sc.ws.Workspace.ID, in.LinkType, "body.link_type")
+		return nil
+	})
+	return out, err
+}
+
+// addLinks links one item to every item of in.Others.
+func addLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, in LinkSet) ([]LinkView, error) {
+	lt, err := linkTypeByKey(ctx, tx, self.sc.ws.Workspace.ID, in.LinkType, "body.link_type")
+	if err != nil {
+		return nil, err
+	}
+	find := findTaskIn
+	if in.OtherType == "document" {
+		find = findDocumentIn
+	}
+	var ids []string
+	for _, target := range in.Others {
+		other, err := find(ctx, tx, self.sc, target)
 		if err != nil {
-			return err
-		}
-		find := findTaskIn
-		if in.TargetType == "document" {
-			find = findDocumentIn
-		}
-		other, err := find(ctx, tx, self.sc, string(in.Target))
-		if err != nil {
-			return bodyRef(err, "body.target", fmt.Sprintf("no such %s: %s", in.TargetType, in.Target))
+			return nil, bodyRef(err, "body.target", fmt.Sprintf("no such %s: %s", in.OtherType, target))
 		}
 		if other.ID == self.ID {
-			return Invalidf("body.target", "an item cannot be linked to itself")
+			return nil, Invalidf("body.target", "an item cannot be linked to itself")
 		}
 		l := Link{ID: newID(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
-			TargetType: in.TargetType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
+			TargetType: in.OtherType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
 		if in.Direction == "incoming" {
 			l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID
 		}
 		if err := checkNewLink(ctx, tx, l); err != nil {
-			return err
+			return nil, err
 		}
 		if err := tx.InsertLink(ctx, &l); err != nil {
-			return err
+			return nil, err
 		}
 		if err := self.record(ctx, tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key, "direction": in.Direction,
-			"other": other.Ref, "other_type": in.TargetType}); err != nil {
-			return err
+			"other": other.Ref, "other_type": in.OtherType}); err != nil {
+			return nil, err
 		}
-		views, err := linkViews(ctx, tx, self.sc, self.ID)
+		ids = append(ids, l.ID)
+	}
+	views, err := linkViews(ctx, tx, self.sc, self.ID)
+	out := make([]LinkView, 0, len(ids))
+	for _, id := range ids {
 		for _, v := range views {
-			if v.ID == l.ID {
-				out = v
+			if v.ID == id {
+				out = append(out, v)
 			}
 		}
-		return err
-	})
+	}
 	return out, err
 }
 

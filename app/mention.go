@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strconv"
+	"strings"
 )
 
 // mentionRe finds #<ref> written as a word of its own: "see #42" and
@@ -15,15 +15,26 @@ var mentionRe = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_&#/])#([1-9][0-9]{0,17})\b
 // first appearance.
 func mentionedRefs(texts ...string) []int64 {
 	var out []int64
+	seen := map[int64]bool{}
 	for _, t := range texts {
 		for _, m := range mentionRe.FindAllStringSubmatch(t, -1) {
 			n, err := strconv.ParseInt(m[1], 10, 64)
-			if err == nil && !slices.Contains(out, n) {
+			if err == nil && !seen[n] {
+				seen[n] = true
 				out = append(out, n)
 			}
 		}
 	}
 	return out
+}
+
+// checkMentions refuses a text mentioning more than max_mentions_per_text
+// items: each becomes a row written in the request's transaction.
+func (s *Service) checkMentions(loc, text string) error {
+	if !strings.Contains(text, "#") {
+		return nil
+	}
+	return checkCount(loc, len(mentionedRefs(text)), s.limits.MaxMentionsPerText, "max_mentions_per_text")
 }
 
 type mentionTx interface {

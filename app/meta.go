@@ -62,12 +62,17 @@ func (s *Service) Meta(ctx context.Context, a Actor, workspace string) (Meta, er
 		}
 		v := viewOf(w)
 		out.Workspace = &v
-		return metaVocabulary(ctx, tx, w.Workspace.ID, &out)
+		sc, err := scopeOf(ctx, tx, acc, w)
+		if err != nil {
+			return err
+		}
+		return metaVocabulary(ctx, tx, sc, &out)
 	})
 	return out, err
 }
 
-func metaVocabulary(ctx context.Context, tx Tx, workspaceID string, out *Meta) error {
+func metaVocabulary(ctx context.Context, tx Tx, sc *scope, out *Meta) error {
+	workspaceID := sc.ws.Workspace.ID
 	sts, err := tx.Statuses(ctx, workspaceID)
 	if err != nil {
 		return err
@@ -85,6 +90,6 @@ func metaVocabulary(ctx context.Context, tx Tx, workspaceID string, out *Meta) e
 	if out.LinkTypes, err = tx.LinkTypes(ctx, workspaceID); err != nil {
 		return err
 	}
-	out.Tags, err = tx.Tags(ctx, workspaceID, metaTagSample)
+	out.Tags, err = tx.Tags(ctx, sc.tagFilter("", metaTagSample))
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"math"
+	"time"
 )
 
 // Page is the paging part of every listing envelope.
@@ -80,9 +82,10 @@ func decodeCursor(s, listing, filter string) (cursorKey, error) {
 }
 
 // keysetAfter reads a sorted listing's cursor into the keyset position to
-// resume after (nil for the first page); it must carry one value per sort
-// field.
-func keysetAfter(cursor, listing, filter string, fields int) (*TaskCursor, error) {
+// resume after (nil for the first page). It must carry one value per sort
+// field, each of its key's kind; a time must be one tend stores. A crafted
+// cursor is refused like a foreign one, never passed on to the store.
+func keysetAfter(cursor, listing, filter string, kinds []KeyKind) (*TaskCursor, error) {
 	if cursor == "" {
 		return nil, nil
 	}
@@ -90,8 +93,60 @@ func keysetAfter(cursor, listing, filter string, fields int) (*TaskCursor, error
 	if err != nil {
 		return nil, err
 	}
-	if len(k.Values) != fields {
-		return nil, Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
+	bad := Invalidf("query.cursor", "this cursor does not belong to this query; start again without one")
+	if len(k.Values) != len(kinds) {
+		return nil, bad
 	}
-	return &TaskCursor{Values: k.Values, Seq: k.Seq}, nil
+	vals := make([]any, len(kinds))
+	for i, kind := range kinds {
+		v, err := cursorValue(k.Values[i], kind)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, bad
+		}
+		vals[i] = v
+	}
+	return &TaskCursor{Values: vals, Seq: k.Seq}, nil
+}
+
+// cursorValue checks one decoded cursor value against its key's kind,
+// returning it in the form the store compares, or nil when it is not of it.
+func cursorValue(v any, kind KeyKind) (any, error) {
+	switch kind {
+	case KeyTime, KeyMaybeTime:
+		s, ok := v.(string)
+		if !ok || (kind == KeyMaybeTime && s == FarFuture) {
+			return orNil(s, ok), nil
+		}
+		t, err := time.Parse(timeKeyLayout, s)
+		if err != nil || t.Format(timeKeyLayout) != s {
+			return nil, nil
+		}
+		if err := checkInstant("query.cursor", &t); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case KeyFolded:
+		s, ok := v.(string)
+		return orNil(s, ok), nil
+	case KeyInt, KeyMaybeInt:
+		f, ok := v.(float64)
+		if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return nil, nil
+		}
+		return int64(f), nil
+	case KeyFloat:
+		f, ok := v.(float64)
+		return orNil(f, ok), nil
+	}
+	return nil, nil
+}
+
+func orNil[T any](v T, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return v
 }

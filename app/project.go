@@ -138,7 +138,7 @@ func (s *Service) validateProjectCreate(in *ProjectCreate) error {
 		in.Visibility = "public"
 	}
 	errs := []error{checkProjectKey("body.key", in.Key), s.checkTitle("body.title", in.Title),
-		checkVisibility("body.visibility", in.Visibility), s.checkText("body.description", in.Description, 100_000),
+		checkVisibility("body.visibility", in.Visibility), s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
 		s.checkSettings("body.settings", in.Settings)}
 	if in.Colour != "" && !colourRe.MatchString(in.Colour) {
 		errs = append(errs, Invalidf("body.colour", "a colour is #rrggbb"))
@@ -359,13 +359,19 @@ func (s *Service) validateProjectUpdate(in ProjectUpdate) error {
 		errs = append(errs, checkVisibility("body.visibility", in.Visibility.Value))
 	}
 	if in.Description.Set {
-		errs = append(errs, s.checkText("body.description", in.Description.Value, 100_000))
+		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength))
 	}
 	if in.Colour.Set && !in.Colour.Null && !colourRe.MatchString(in.Colour.Value) {
 		errs = append(errs, Invalidf("body.colour", "a colour is #rrggbb"))
 	}
 	if in.Settings.Set {
 		errs = append(errs, s.checkSettings("body.settings", in.Settings.Value))
+	}
+	if in.HiddenStatuses.Set {
+		errs = append(errs, checkCount("body.hidden_statuses", len(in.HiddenStatuses.Value), s.limits.MaxHiddenStatuses, "max_hidden_statuses"))
+		for _, k := range in.HiddenStatuses.Value {
+			errs = append(errs, s.checkText("body.hidden_statuses", k, 64))
+		}
 	}
 	return joinErrors(errs...)
 }

@@ -3,10 +3,13 @@ package app
 import "sort"
 
 // Permission names. instance:* are granted by being an administrator (and,
-// for workspace:create, by being an account at all); the rest by a role in a
-// workspace. A credential's scopes are drawn from the same names, plus "*".
+// for workspace:create, by being an account at all); account:write and
+// credential:manage by being an account; the rest by a role in a workspace.
+// A credential's scopes are drawn from the same names, plus "*".
 const (
-	PermInstanceAdmin    = "instance:admin"       // rename the instance, see every token and workspace, take backups
+	PermInstanceAdmin    = "instance:admin"       // rename the instance, see every workspace, take backups
+	PermAccountWrite     = "account:write"        // change one's own display name and timezone
+	PermCredentialManage = "credential:manage"    // list and revoke every credential of one's account (of the instance, with instance:admin)
 	PermUserCreate       = "instance:user_create" // create and deactivate accounts, hand over agents, issue credentials for others
 	PermWorkspaceCreate  = "workspace:create"     // create a workspace (the creator becomes its owner)
 	PermWorkspaceRead    = "workspace:read"       // see the workspace, its members and its vocabulary
@@ -33,7 +36,9 @@ type Permission struct {
 
 // Permissions lists every permission, instance ones first.
 var Permissions = []Permission{
-	{PermInstanceAdmin, "instance", "rename the instance, see every credential and workspace, take and list backups"},
+	{PermInstanceAdmin, "instance", "rename the instance, see every workspace, take and list backups; with credential:manage, list and revoke every credential"},
+	{PermAccountWrite, "account", "change one's own account: display name and timezone"},
+	{PermCredentialManage, "account", "list and revoke every credential of one's account (without it, a credential reaches only itself and those it issued)"},
 	{PermUserCreate, "instance", "create, deactivate and reactivate accounts, hand agents over, issue credentials for other accounts"},
 	{PermWorkspaceCreate, "instance", "create a workspace; its creator becomes its owner"},
 	{PermWorkspaceRead, "workspace", "see the workspace, its members, vocabularies and settings"},
@@ -105,9 +110,9 @@ func isPermission(name string) bool {
 // instancePermissions are what an account holds outside any workspace.
 func instancePermissions(u User) []string {
 	if u.IsSuperuser {
-		return []string{PermInstanceAdmin, PermUserCreate, PermWorkspaceCreate}
+		return []string{PermAccountWrite, PermCredentialManage, PermInstanceAdmin, PermUserCreate, PermWorkspaceCreate}
 	}
-	return []string{PermWorkspaceCreate}
+	return []string{PermAccountWrite, PermCredentialManage, PermWorkspaceCreate}
 }
 
 // narrowTo keeps the permissions in perms that scopes allow, sorted.

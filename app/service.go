@@ -101,6 +101,15 @@ type Limits struct {
 	GroupLimitDefault  int `json:"group_limit_default"`
 	GroupLimitMax      int `json:"group_limit_max"`
 	MaxScopeProjects   int `json:"max_scope_projects"`
+	// Bounds on every list and text a body can carry, so that no single
+	// request holds the writer for long (issue 9; BENCHMARKS.md).
+	MaxTagsPerItem       int `json:"max_tags_per_item"`
+	MaxTagLength         int `json:"max_tag_length"`
+	MaxLinksPerRequest   int `json:"max_links_per_request"`
+	MaxCredentialScopes  int `json:"max_credential_scopes"`
+	MaxHiddenStatuses    int `json:"max_hidden_statuses"`
+	MaxDescriptionLength int `json:"max_description_length"`
+	MaxMentionsPerText   int `json:"max_mentions_per_text"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -118,6 +127,14 @@ var DefaultLimits = Limits{
 	GroupLimitDefault:  25,
 	GroupLimitMax:      100,
 	MaxScopeProjects:   200,
+
+	MaxTagsPerItem:       50,
+	MaxTagLength:         64,
+	MaxLinksPerRequest:   100,
+	MaxCredentialScopes:  32,
+	MaxHiddenStatuses:    50,
+	MaxDescriptionLength: 100_000,
+	MaxMentionsPerText:   500,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -141,6 +158,14 @@ func (l Limits) merge(o Limits) Limits {
 		GroupLimitDefault:  pick(l.GroupLimitDefault, o.GroupLimitDefault),
 		GroupLimitMax:      pick(l.GroupLimitMax, o.GroupLimitMax),
 		MaxScopeProjects:   pick(l.MaxScopeProjects, o.MaxScopeProjects),
+
+		MaxTagsPerItem:       pick(l.MaxTagsPerItem, o.MaxTagsPerItem),
+		MaxTagLength:         pick(l.MaxTagLength, o.MaxTagLength),
+		MaxLinksPerRequest:   pick(l.MaxLinksPerRequest, o.MaxLinksPerRequest),
+		MaxCredentialScopes:  pick(l.MaxCredentialScopes, o.MaxCredentialScopes),
+		MaxHiddenStatuses:    pick(l.MaxHiddenStatuses, o.MaxHiddenStatuses),
+		MaxDescriptionLength: pick(l.MaxDescriptionLength, o.MaxDescriptionLength),
+		MaxMentionsPerText:   pick(l.MaxMentionsPerText, o.MaxMentionsPerText),
 	}
 }
 

@@ -84,8 +84,11 @@ func timeKey(t *time.Time) string {
 	if t == nil {
 		return FarFuture
 	}
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+	return t.UTC().Format(timeKeyLayout)
 }
+
+// timeKeyLayout is how a time sort key is written, as the store writes times.
+const timeKeyLayout = "2006-01-02T15:04:05.000Z"
 
 // TaskSortKeys are the fields a task listing may be ordered by.
 var TaskSortKeys = []SortKey[Task]{
@@ -130,6 +133,20 @@ func sortFields[T any](keys []SortKey[T]) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = k.Field
+	}
+	return out
+}
+
+// sortKinds are the kinds of the keys of order, in order.
+func sortKinds[T any](keys []SortKey[T], order []OrderField) []KeyKind {
+	out := make([]KeyKind, len(order))
+	for i, f := range order {
+		for _, k := range keys {
+			if k.Field == f.Field {
+				out[i] = k.Kind
+				break
+			}
+		}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tag is one entry of a workspace's tag vocabulary. Names are
@@ -23,8 +24,26 @@ type tagTx interface {
 	UpdateTag(ctx context.Context, t *Tag) error
 	// DeleteTag removes the tag and every application of it.
 	DeleteTag(ctx context.Context, id string) error
-	// TagPage lists tags by name after the given name.
-	TagPage(ctx context.Context, workspaceID, after string, limit int) ([]Tag, error)
+	// TagPage lists the tags the filter admits by name after f.After.
+	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
+}
+
+// TagFilter selects the tags of a workspace one reader may see: those
+// applied to an item (live or in the trash) in a project whose items the
+// reader may read, and those applied to nothing at all, which are the
+// workspace's vocabulary and disclose no item. A tag used only where the
+// reader cannot see is left out of pages and totals alike.
+type TagFilter struct {
+	WorkspaceID string
+	Readable    string // JSON array of the project ids whose items the reader may read
+	AllReadable bool   // the reader may read every project: every tag is seen
+	After       string
+	Limit       int
+}
+
+// tagFilter is the scope's reader's filter over its workspace's tags.
+func (sc *scope) tagFilter(after string, limit int) TagFilter {
+	return TagFilter{WorkspaceID: sc.ws.Workspace.ID, Readable: sc.readJSON, AllReadable: sc.readsAll, After: after, Limit: limit}
 }
 
 // CreateTag is POST /v1/tags.
@@ -45,13 +64,13 @@ type TagPage struct {
 	Page  Page
 }
 
-var tagRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_./:-]{0,63}$`)
+var tagRe = regexp.MustCompile(`^[\p{L}\p{N}][\p{L}\p{N}_./:-]*$`)
 
 // normalTag strips a leading '#' and checks the name.
-func normalTag(loc, name string) (string, error) {
+func (s *Service) normalTag(loc, name string) (string, error) {
 	name = strings.TrimPrefix(strings.TrimSpace(name), "#")
-	if !tagRe.MatchString(name) {
-		return "", Invalidf(loc, "a tag is 1-64 letters, digits, '_', '.', '/', ':' or '-', starting with a letter or digit")
+	if n := utf8.RuneCountInString(name); n > s.limits.MaxTagLength || !tagRe.MatchString(name) {
+		return "", Invalidf(loc, "a tag is 1-%d letters, digits, '_', '.', '/', ':' or '-', starting with a letter or digit", s.limits.MaxTagLength)
 	}
 	return name, nil
 }
@@ -114,7 +133,8 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// Tags pages through a workspace's tags by name.
+// Tags pages through a workspace's tags by name, those the caller may see
+// (see TagFilter).
 func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int, cursor string, total bool) (TagPage, error) {
 	n, err := s.pageLimit(limit)
 	if err != nil {
@@ -122,19 +142,18 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 	}
 	var out TagPage
 	err = s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
+		sc, err := inWorkspace(ctx, tx, a, workspace)
 		if err != nil {
 			return err
 		}
-		w, err := acc.pick(workspace)
+		// The readable projects are part of the filter: a cursor made for
+		// one reach is refused by another.
+		fp := sc.ws.Workspace.ID + "|" + sc.readJSON
+		cur, err := decodeCursor(cursor, "tags", fp)
 		if err != nil {
 			return err
 		}
-		cur, err := decodeCursor(cursor, "tags", w.Workspace.ID)
-		if err != nil {
-			return err
-		}
-		tags, err := tx.TagPage(ctx, w.Workspace.ID, cur.ID, n+1)
+		tags, err := tx.TagPage(ctx, sc.tagFilter(cur.ID, n+1))
 		if err != nil {
 			return err
 		}
@@ -142,11 +161,11 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 		if len(tags) > n {
 			tags = tags[:n]
 			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("tags", w.Workspace.ID, cursorKey{ID: tags[n-1].Name})
+			out.Page.NextCursor = encodeCursor("tags", fp, cursorKey{ID: tags[n-1].Name})
 		}
 		out.Items = tags
 		if total {
-			sum, err := tx.Tags(ctx, w.Workspace.ID, 0)
+			sum, err := tx.Tags(ctx, sc.tagFilter("", 0))
 			if err != nil {
 				return err
 			}
@@ -159,7 +178,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 
 // AddTag adds a tag with a meaning before anything uses it.
 func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in CreateTag) (Tag, error) {
-	name, err := normalTag("body.name", in.Name)
+	name, err := s.normalTag("body.name", in.Name)
 	if err != nil {
 		return Tag{}, err
 	}
@@ -195,7 +214,7 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 // ChangeTag renames a tag or changes its meaning.
 func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTag) (Tag, error) {
 	if in.Name.Set {
-		n, err := normalTag("body.name", in.Name.Value)
+		n, err := s.normalTag("body.name", in.Name.Value)
 		if err != nil {
 			return Tag{}, err
 		}

@@ -165,9 +165,11 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 	if in.Text != "" {
 		return Invalidf("body.text", "the captured-line form is not accepted here yet; send the structured fields (title, due_at, tags, ...)")
 	}
-	errs := []error{s.checkTitle("body.title", in.Title), s.checkText("body.description", in.Description, 100_000),
+	errs := []error{s.checkTitle("body.title", in.Title), s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
+		s.checkMentions("body.description", in.Description),
 		s.checkLevel("body.importance", in.Importance), s.checkLevel("body.urgency", in.Urgency),
-		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes)}
+		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes),
+		checkInstant("body.due_at", in.DueAt), checkInstant("body.starts_at", in.StartsAt)}
 	if in.Timezone != "" {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
 	}
@@ -175,7 +177,7 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
 	}
 	var tagErrs []error
-	in.Tags, tagErrs = normalTags("body.tags", in.Tags)
+	in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
 	return joinErrors(append(errs, tagErrs...)...)
 }
 

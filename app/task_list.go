@@ -162,7 +162,7 @@ func (q TaskListQuery) fingerprint(category string) string {
 }
 
 func (q TaskListQuery) validate() error {
-	var errs []error
+	errs := []error{checkInstant("query.due_before", q.DueBefore), checkInstant("query.due_after", q.DueAfter)}
 	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
 		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
 	}
@@ -265,7 +265,7 @@ func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskLis
 func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQuery, category, cursor string, total bool) ([]Task, Page, error) {
 	fp := in.fingerprint(category)
 	var err error
-	if q.After, err = keysetAfter(cursor, "tasks", fp, len(q.Order)); err != nil {
+	if q.After, err = keysetAfter(cursor, "tasks", fp, sortKinds(TaskSortKeys, q.Order)); err != nil {
 		return nil, Page{}, err
 	}
 	limit := q.Limit

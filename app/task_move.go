@@ -229,41 +229,28 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 // (the subtasks of a task moved, trashed or restored), naming the task the
 // change was made on.
 func recordAlong(ctx context.Context, tx Tx, sc *scope, ids []string, action string, via int64, changes map[string]any) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	all := true
-	ts, err := tx.Tasks(ctx, sc.taskQuery(TaskQuery{IDs: ids, AnyState: &all}))
-	if err != nil {
-		return err
-	}
-	items := make([]alongItem, len(ts))
-	for i, t := range ts {
-		items[i] = alongItem{ID: t.ID, WorkspaceID: t.WorkspaceID, Ref: t.Ref, Title: t.Title}
-	}
-	return recordEach(ctx, tx, sc.acc.actor, "task", items, action, via, changes)
-}
-
-// alongItem is an item changed along with another.
-type alongItem struct {
-	ID, WorkspaceID string
-	Ref             int64
-	Title           string
+	return recordEach(ctx, tx, sc.acc.actor, "task", ids, action, via, changes)
 }
 
 // recordEach records one event for each item, naming (as "with") the item
-// the change was made on.
-func recordEach(ctx context.Context, tx Tx, a Actor, entity string, items []alongItem, action string, via int64, changes map[string]any) error {
-	for _, it := range items {
-		c := map[string]any{"with": via}
-		for k, v := range changes {
-			c[k] = v
-		}
-		ref := it.Ref
-		if err := record(ctx, tx, a, Event{WorkspaceID: it.WorkspaceID, EntityType: entity, EntityID: it.ID, Action: action,
-			ItemRef: &ref, ItemTitle: it.Title, Changes: c}); err != nil {
-			return err
-		}
+// the change was made on. A subtree can hold thousands of items, so the
+// events are written in one statement that reads each item's ref and
+// title itself, rather than one read and one insert per item.
+func recordEach(ctx context.Context, tx Tx, a Actor, entity string, ids []string, action string, via int64, changes map[string]any) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	return nil
+	c := map[string]any{"with": via}
+	for k, v := range changes {
+		c[k] = v
+	}
+	e := Event{EntityType: entity, Action: action, Changes: c, CreatedAt: tx.Now(), ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
+	if !a.system {
+		e.ActorUserID = a.User.ID
+	}
+	eventIDs := make([]string, len(ids))
+	for i := range ids {
+		eventIDs[i] = newID()
+	}
+	return tx.InsertEventsAlong(ctx, e, ids, eventIDs)
 }

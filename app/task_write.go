@@ -37,7 +37,8 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
 	}
 	if in.Description.Set {
-		errs = append(errs, s.checkText("body.description", in.Description.Value, 100_000))
+		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength),
+			s.checkMentions("body.description", in.Description.Value))
 	}
 	for _, p := range []struct {
 		loc string
@@ -53,6 +54,8 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	if in.Timezone.Set && !in.Timezone.Null {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
 	}
+	errs = append(errs, checkPatchInstant("body.due_at", in.DueAt), checkPatchInstant("body.starts_at", in.StartsAt),
+		checkPatchInstant("body.snoozed_until", in.SnoozedUntil))
 	if in.Repeat.Set && !in.Repeat.Null && in.Repeat.Value != "" {
 		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
 	}
@@ -69,7 +72,7 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	}
 	if in.Tags.Set {
 		var tagErrs []error
-		in.Tags.Value, tagErrs = normalTags("body.tags", in.Tags.Value)
+		in.Tags.Value, tagErrs = s.normalTags("body.tags", in.Tags.Value)
 		errs = append(errs, tagErrs...)
 	}
 	return joinErrors(errs...)

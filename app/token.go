@@ -62,16 +62,44 @@ type tokenTx interface {
 	InsertToken(ctx context.Context, t *Token) error
 	TokenByID(ctx context.Context, id string) (Token, error)
 	TokenByPrefix(ctx context.Context, prefix string) (Token, error)
-	// Tokens lists credentials newest first: all of them, or those held or issued by UserID.
+	// Tokens lists the credentials the filter selects, newest first.
 	Tokens(ctx context.Context, f TokenFilter) ([]Token, error)
 	RevokeToken(ctx context.Context, id string, at time.Time) error
 	TouchToken(ctx context.Context, id string, at time.Time) error
 }
 
-// TokenFilter selects credentials.
+// TokenFilter selects credentials: all of them, those held or issued by
+// the account UserID, or the credential TokenID and those it issued.
 type TokenFilter struct {
-	All    bool
-	UserID string
+	All     bool
+	UserID  string
+	TokenID string
+}
+
+// Matches reports whether the filter selects t.
+func (f TokenFilter) Matches(t Token) bool {
+	switch {
+	case f.All:
+		return true
+	case f.UserID != "":
+		return t.UserID == f.UserID || t.IssuedByID == f.UserID
+	}
+	return f.TokenID != "" && (t.ID == f.TokenID || t.IssuedByTokenID == f.TokenID)
+}
+
+// tokenReach is which credentials the caller may list and revoke: with
+// credential:manage, every one of its account (of the instance, with
+// instance:admin as well); without it, only the credential presented and
+// those it issued, so a narrowed credential cannot lock its person out.
+func tokenReach(acc *access) TokenFilter {
+	a := acc.actor
+	switch {
+	case a.system || (acc.can(PermCredentialManage) && acc.can(PermInstanceAdmin)):
+		return TokenFilter{All: true}
+	case acc.can(PermCredentialManage):
+		return TokenFilter{UserID: a.User.ID}
+	}
+	return TokenFilter{TokenID: a.tokenID()}
 }
 
 // TokenCreate is POST /v1/tokens. Omitted fields inherit from the issuing
@@ -117,7 +145,12 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	if in.Title == "" {
 		in.Title = "token"
 	}
-	errs := []error{s.checkTitle("body.title", in.Title)}
+	if err := joinErrors(checkCount("body.scopes", len(in.Scopes), s.limits.MaxCredentialScopes, "max_credential_scopes"),
+		checkCount("body.project_scope", len(in.ProjectScope.Value), s.limits.MaxScopeProjects, "max_scope_projects"),
+		checkCount("body.project_write_scope", len(in.ProjectWriteScope.Value), s.limits.MaxScopeProjects, "max_scope_projects")); err != nil {
+		return err
+	}
+	errs := []error{s.checkTitle("body.title", in.Title), checkPatchInstant("body.expires_at", in.ExpiresAt)}
 	for _, sc := range in.Scopes {
 		if sc != ScopeAll && !isPermission(sc) {
 			errs = append(errs, Invalidf("body.scopes", "unknown scope %q; scopes are %v", sc, ScopeNames()))
@@ -128,11 +161,6 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	}
 	if in.Username != "" {
 		errs = append(errs, checkUsername("body.username", in.Username))
-	}
-	for _, p := range []Patch[[]string]{in.ProjectScope, in.ProjectWriteScope} {
-		if len(p.Value) > s.limits.MaxScopeProjects {
-			errs = append(errs, Invalidf("body.project_scope", "at most %d projects", s.limits.MaxScopeProjects))
-		}
 	}
 	return joinErrors(errs...)
 }
@@ -452,8 +480,8 @@ func dedupe(in []string) []string {
 	return out
 }
 
-// Tokens lists the credentials the caller may see, newest first: its own,
-// those it issued, and every one for an administrator. Never a secret.
+// Tokens lists the credentials the caller may see (see tokenReach), newest
+// first. Never a secret.
 func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
 	var out []Token
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -461,18 +489,15 @@ func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
 		if err != nil {
 			return err
 		}
-		f := TokenFilter{All: acc.can(PermInstanceAdmin)}
-		if !a.system {
-			f.UserID = a.User.ID
-		}
-		out, err = tx.Tokens(ctx, f)
+		out, err = tx.Tokens(ctx, tokenReach(acc))
 		return err
 	})
 	return out, err
 }
 
 // RevokeToken revokes a credential by id or prefix and returns it. Revoking
-// one already revoked keeps the first revocation time and is not an error.
+// one already revoked keeps the first revocation time and is not an error;
+// one beyond the caller's reach answers like one that does not exist.
 func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (Token, error) {
 	var out Token
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -484,8 +509,7 @@ func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (
 		if err != nil {
 			return err
 		}
-		mine := !a.system && (t.UserID == a.User.ID || t.IssuedByID == a.User.ID)
-		if !mine && !acc.can(PermInstanceAdmin) {
+		if !tokenReach(acc).Matches(t) {
 			return NotFound("credential")
 		}
 		if t.RevokedAt == nil {

@@ -272,6 +272,9 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUpdate) (map[string]any, error) {
 	changes := map[string]any{}
 	self := !acc.actor.system && acc.actor.User.ID == u.ID
+	if self && (in.Timezone.Set || in.DisplayName.Set) && !acc.can(PermAccountWrite) {
+		return nil, Errorf(CodeCredentialNarrowed, "changing your own account needs a credential with the %s scope", PermAccountWrite)
+	}
 	if in.Timezone.Set {
 		if !self {
 			return nil, Errorf(CodeTimezoneNotOwn, "only %s can change their own timezone", u.Username)

@@ -62,6 +62,16 @@ func (s *Service) checkText(loc, text string, max int) error {
 	return nil
 }
 
+// checkCount refuses a list longer than max, naming the limit: a list a
+// body carries becomes one row (or one lookup) per entry in the write
+// transaction, so its length bounds how long the request holds the writer.
+func checkCount(loc string, n, max int, limit string) error {
+	if n > max {
+		return FieldErrorf(CodeOverLimit, loc, "at most %d entries (%s); got %d", max, limit, n)
+	}
+	return nil
+}
+
 // joinErrors merges validation problems so a client sees them all at once.
 func joinErrors(errs ...error) error {
 	var fields []FieldError

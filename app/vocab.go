@@ -86,7 +86,7 @@ type vocabTx interface {
 	InsertLinkType(ctx context.Context, lt *LinkType) error
 	LinkTypes(ctx context.Context, workspaceID string) ([]LinkType, error)
 	// Tags returns up to limit tag names in name order and how many there are.
-	Tags(ctx context.Context, workspaceID string, limit int) (TagSummary, error)
+	Tags(ctx context.Context, f TagFilter) (TagSummary, error)
 }
 
 type statusSeed struct{ entity, key, label, category string }

@@ -69,12 +69,12 @@ func TestLinkCountsFollowLinks(t *testing.T) {
 			links = append(links[:i], links[i+1:]...)
 		} else {
 			from, to := ends[rng.IntN(len(ends))], ends[rng.IntN(len(ends))]
-			v, err := svc.AddLink(ctx, a, "", from.entity, from.ref,
-				app.LinkRequest{LinkType: types[rng.IntN(len(types))], Target: app.FlexRef(to.ref), TargetType: to.entity})
+			vs, err := svc.AddLinks(ctx, a, "", app.LinkRequest{LinkType: types[rng.IntN(len(types))], Target: app.FlexRef(to.ref),
+				TargetType: to.entity}.Set(from.entity, from.ref))
 			if err != nil {
 				continue // the same link again, a link to itself, or a type the pair cannot take
 			}
-			links = append(links, made{from, v.ID})
+			links = append(links, made{from, vs[0].ID})
 		}
 		if n := mismatched(); n != 0 {
 			t.Fatalf("after step %d, %d tasks count their links wrong", step, n)

@@ -104,9 +104,14 @@ func (t *Tx) InsertToken(ctx context.Context, k *app.Token) error {
 // Tokens lists credentials newest first.
 func (t *Tx) Tokens(ctx context.Context, f app.TokenFilter) ([]app.Token, error) {
 	q, args := tokenSelect, []any{}
-	if !f.All {
+	switch {
+	case f.All:
+	case f.UserID != "":
 		q += " WHERE t.user_id = ? OR t.issued_by = ?"
 		args = append(args, f.UserID, f.UserID)
+	default:
+		q += " WHERE t.id = ? OR t.issued_by_token = ?"
+		args = append(args, f.TokenID, f.TokenID)
 	}
 	var rows []tokenRow
 	if err := t.tx.SelectContext(ctx, &rows, q+" ORDER BY t.seq DESC", args...); err != nil {

@@ -159,18 +159,37 @@ func (t *Tx) readLinkTypes(ctx context.Context, workspaceID string) ([]app.LinkT
 	return out, nil
 }
 
-// Tags returns up to limit tag names in name order and the total.
-func (t *Tx) Tags(ctx context.Context, workspaceID string, limit int) (app.TagSummary, error) {
+// Tags returns up to f.Limit names of the tags f admits, in name order,
+// and how many it admits.
+func (t *Tx) Tags(ctx context.Context, f app.TagFilter) (app.TagSummary, error) {
 	var out app.TagSummary
-	if err := t.tx.GetContext(ctx, &out.Total, `SELECT count(*) FROM tags WHERE workspace_id = ?`, workspaceID); err != nil {
+	where, args := tagWhere(f)
+	if err := t.tx.GetContext(ctx, &out.Total, `SELECT count(*) FROM tags g WHERE `+where, args...); err != nil {
 		return out, mapErr(err)
 	}
 	out.Names = []string{}
-	if err := t.tx.SelectContext(ctx, &out.Names, `SELECT name FROM tags WHERE workspace_id = ? ORDER BY name LIMIT ?`, workspaceID, limit); err != nil {
+	if err := t.tx.SelectContext(ctx, &out.Names, `SELECT name FROM tags g WHERE `+where+` ORDER BY name LIMIT ?`,
+		append(args, f.Limit)...); err != nil {
 		return out, mapErr(err)
 	}
 	out.HasMore = out.Total > len(out.Names)
 	return out, nil
+}
+
+// tagWhere is the condition for the tags f admits: in the workspace and,
+// unless the reader reads every project, applied to nothing or to an item
+// in a readable project.
+func tagWhere(f app.TagFilter) (string, []any) {
+	if f.AllReadable {
+		return "g.workspace_id = ?", []any{f.WorkspaceID}
+	}
+	return `g.workspace_id = ?1 AND (
+		EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
+			WHERE tt.tag_id = g.id AND k.project_id IN (SELECT value FROM json_each(?2)))
+		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
+			WHERE dt.tag_id = g.id AND d.project_id IN (SELECT value FROM json_each(?2)))
+		OR (NOT EXISTS (SELECT 1 FROM task_tags tt WHERE tt.tag_id = g.id)
+			AND NOT EXISTS (SELECT 1 FROM document_tags dt WHERE dt.tag_id = g.id)))`, []any{f.WorkspaceID, f.Readable}
 }
 
 // StatusByID reads one status.
@@ -284,12 +303,13 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 	return mapErr(err)
 }
 
-// TagPage lists tags by lower-cased name after the given one; both sides
-// are lowered by SQLite so that the order and the cursor agree.
-func (t *Tx) TagPage(ctx context.Context, workspaceID, after string, limit int) ([]app.Tag, error) {
+// TagPage lists the tags f admits by lower-cased name after f.After; both
+// sides are lowered by SQLite so that the order and the cursor agree.
+func (t *Tx) TagPage(ctx context.Context, f app.TagFilter) ([]app.Tag, error) {
 	var rows []tagRow
-	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description FROM tags
-		WHERE workspace_id = ? AND lower(name) > lower(?) ORDER BY lower(name) LIMIT ?`, workspaceID, after, limit)
+	where, args := tagWhere(f)
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description FROM tags g
+		WHERE `+where+` AND lower(name) > lower(?) ORDER BY lower(name) LIMIT ?`, append(args, f.After, f.Limit)...)
 	out := make([]app.Tag, len(rows))
 	for i, r := range rows {
 		out[i] = r.tag()

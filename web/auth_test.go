@@ -306,8 +306,9 @@ func TestMeEffectivePermissions(t *testing.T) {
 		if ws["default"]["role"] != "member" {
 			t.Fatalf("role %v, want member", ws["default"]["role"])
 		}
-		if got := credStrings(t, me["instance_permissions"]); !reflect.DeepEqual(got, []string{"workspace:create"}) {
-			t.Fatalf("instance_permissions %v, want [workspace:create]", got)
+		want := []string{"account:write", "credential:manage", "workspace:create"}
+		if got := credStrings(t, me["instance_permissions"]); !reflect.DeepEqual(got, want) {
+			t.Fatalf("instance_permissions %v, want %v", got, want)
 		}
 	})
 	t.Run("member token narrowed to item:read", func(t *testing.T) {
@@ -350,7 +351,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 			t.Fatalf("permissions %v, want [item:read]", got)
 		}
 		full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-		want := []string{"instance:admin", "instance:user_create", "workspace:create"}
+		want := []string{"account:write", "credential:manage", "instance:admin", "instance:user_create", "workspace:create"}
 		if got := credStrings(t, full["instance_permissions"]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("administrator's instance_permissions %v, want %v", got, want)
 		}

@@ -158,6 +158,9 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	d, err := s.app.RestoreDocument(r.Context(), a, wsParam(r), documentRef(r))
 	if err != nil {
 		return err

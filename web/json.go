@@ -1,58 +1,71 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
+	"sort"
 	"strings"
+	"time"
 
 	"tend/app"
 )
 
 // decodeJSON reads exactly one JSON value into dst, refusing unknown fields,
-// trailing data and bodies over the limit. An empty body is refused unless
-// optional is set, in which case dst is left as it is.
+// trailing data, bodies over the limit and text holding U+0000. An empty
+// body is refused unless optional is set, in which case dst is left as it
+// is (whatever the Content-Type: a body-less POST often carries one).
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.app.Limits().MaxBodyBytes)))
+	if err != nil {
+		return decodeError(err, nil, dst)
+	}
+	empty := len(bytes.TrimSpace(raw)) == 0
+	if empty && optional {
+		return nil
+	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
 			return app.Errorf(app.CodeUnsupportedMediaType, "send the body as application/json")
 		}
 	}
-	body := http.MaxBytesReader(w, r.Body, int64(s.app.Limits().MaxBodyBytes))
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	err := dec.Decode(dst)
-	if errors.Is(err, io.EOF) {
-		if optional {
-			return nil
-		}
+	if empty {
 		return app.Invalidf("body", "a JSON object is required")
 	}
-	if err != nil {
-		return decodeError(err)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err, raw, dst)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
 		return app.Invalidf("body", "the body must hold exactly one JSON value")
 	}
-	return nil
+	return refuseNUL(raw)
+}
+
+// decodeActionBody reads the body of an action route (claim, release,
+// complete, restore): none at all, or one JSON object holding only the
+// fields dst names. Anything else is refused, never silently ignored.
+func (s *Server) decodeActionBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	return s.decodeJSON(w, r, dst, true)
 }
 
 // decodeError says where a body went wrong, as a 422 naming the field.
-func decodeError(err error) error {
+// encoding/json names the field only for its own type errors; for the
+// rest (a time that does not parse, a type error inside a partial-update
+// field) the field is found by decoding each member of the body alone.
+func decodeError(err error, raw []byte, dst any) error {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	var timeErr *time.ParseError
 	switch {
 	case errors.As(err, &tooLarge):
 		return app.Errorf(app.CodeTooLarge, "the body is over %d bytes", tooLarge.Limit)
-	case errors.As(err, &typeErr):
-		loc := "body"
-		if typeErr.Field != "" {
-			loc += "." + typeErr.Field
-		}
-		return app.Invalidf(loc, "expected %s, got a JSON %s", jsonKind(typeErr.Type.String()), typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return app.Invalidf("body", "the body is not valid JSON (at byte %d)", syntaxErr.Offset)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -62,7 +75,86 @@ func decodeError(err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return app.Invalidf("body", "the body ends in the middle of a JSON value")
 	}
-	return app.Invalidf("body", "the body could not be read as JSON")
+	loc := "body"
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		loc += "." + typeErr.Field
+	} else if name := failingMember(raw, dst); name != "" {
+		loc += "." + name
+	}
+	switch {
+	case errors.As(err, &timeErr):
+		return app.Invalidf(loc, "expected an RFC 3339 time such as 2026-05-01T09:00:00Z")
+	case typeErr != nil:
+		return app.Invalidf(loc, "expected %s, got a JSON %s", jsonKind(typeErr.Type.String()), typeErr.Value)
+	}
+	return app.Invalidf(loc, "this value could not be read")
+}
+
+// failingMember finds the top-level member of a JSON object that dst's
+// type refuses on its own, or "" when none does (or raw is no object).
+func failingMember(raw []byte, dst any) string {
+	var members map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &members) != nil {
+		return ""
+	}
+	t := reflect.TypeOf(dst)
+	if t.Kind() != reflect.Pointer {
+		return ""
+	}
+	names := make([]string, 0, len(members))
+	for name := range members {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		one, _ := json.Marshal(map[string]json.RawMessage{name: members[name]})
+		if json.Unmarshal(one, reflect.New(t.Elem()).Interface()) != nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// refuseNUL refuses a body with U+0000 in any string, naming where. SQLite
+// keeps such text, but much that reads it back (C strings, terminals,
+// other databases) cuts it short; no title, body or name needs one. Only a
+// body that spells the escape is walked.
+func refuseNUL(raw []byte) error {
+	if !bytes.Contains(raw, []byte(`\u0000`)) {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	if loc, ok := nulAt(v, "body"); ok {
+		return app.Invalidf(loc, "text may not contain U+0000 (\\u0000)")
+	}
+	return nil
+}
+
+// nulAt walks a decoded JSON value for a string (or object key) holding U+0000.
+func nulAt(v any, loc string) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return loc, strings.ContainsRune(x, 0)
+	case []any:
+		for _, e := range x {
+			if l, ok := nulAt(e, loc); ok {
+				return l, true
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.ContainsRune(k, 0) {
+				return loc, true
+			}
+			if l, ok := nulAt(e, loc+"."+k); ok {
+				return l, true
+			}
+		}
+	}
+	return "", false
 }
 
 func jsonKind(goType string) string {

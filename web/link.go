@@ -40,11 +40,11 @@ func (s *Server) handleLinkAdd(entity string) handlerFunc {
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		l, err := s.app.AddLink(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.Set(entity, param(r, entity)))
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusCreated, newLinkJSON(l))
+		return writeJSON(w, http.StatusCreated, newLinkJSON(ls[0]))
 	}
 }
 

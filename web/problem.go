@@ -52,6 +52,9 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeStatusIsDefault:      {http.StatusConflict, "Default status"},
 	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
 	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
+	app.CodeCredentialNarrowed:   {http.StatusForbidden, "The credential is narrowed below this"},
+	app.CodeOverLimit:            {http.StatusUnprocessableEntity, "Over a limit"},
+	app.CodeInstantOutOfRange:    {http.StatusUnprocessableEntity, "Time out of range"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute

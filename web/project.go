@@ -144,6 +144,9 @@ func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), param(r, "project"))
 	if err != nil {
 		return err

@@ -3,7 +3,9 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"tend/app"
@@ -16,7 +18,17 @@ type query struct {
 	errs []error
 }
 
-func newQuery(r *http.Request) *query { return &query{vals: r.URL.Query()} }
+// newQuery parses the query string. A value holding U+0000 is refused as
+// a body's text is (see refuseNUL).
+func newQuery(r *http.Request) *query {
+	q := &query{vals: r.URL.Query()}
+	for name, vs := range q.vals {
+		if slices.ContainsFunc(vs, func(v string) bool { return strings.ContainsRune(v, 0) }) {
+			q.errs = append(q.errs, app.Invalidf("query."+name, "text may not contain U+0000"))
+		}
+	}
+	return q
+}
 
 func (q *query) str(name string) string { return q.vals.Get(name) }
 

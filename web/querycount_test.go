@@ -48,8 +48,8 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 		refs = append(refs, tk.Ref)
 	}
 	for i := 0; i+7 < len(refs); i += 6 {
-		_, err := e.svc.AddLink(ctx, admin, "", "task", strconv.FormatInt(refs[i], 10),
-			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(refs[i+7], 10))})
+		_, err := e.svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
+			Target: app.FlexRef(strconv.FormatInt(refs[i+7], 10))}.Set("task", strconv.FormatInt(refs[i], 10)))
 		if err != nil {
 			t.Fatal(err)
 		}

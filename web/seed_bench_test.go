@@ -72,6 +72,9 @@ func TestMain(m *testing.M) {
 			s.close()
 		}
 	}
+	if holdInst != nil {
+		holdInst.close()
+	}
 	os.Exit(code)
 }
 
@@ -310,8 +313,8 @@ func seedData(ctx context.Context, svc *app.Service, admin app.Actor, refs *[]in
 		if src == dst {
 			continue
 		}
-		_, err := svc.AddLink(ctx, admin, "", "task", strconv.FormatInt(src, 10),
-			app.LinkRequest{LinkType: "blocks", Target: app.FlexRef(strconv.FormatInt(dst, 10))})
+		_, err := svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
+			Target: app.FlexRef(strconv.FormatInt(dst, 10))}.Set("task", strconv.FormatInt(src, 10)))
 		if app.CodeOf(err) == app.CodeConflict {
 			continue // that pair is linked already
 		}

@@ -98,7 +98,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
 	s.handle(http.MethodPatch, "/v1/tasks/:task", s.handleTaskUpdate)
-	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskAction(s.app.DeleteTask))
+	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
 	s.handle(http.MethodPost, "/v1/tasks/:task/claim", s.handleTaskClaim)
 	s.handle(http.MethodPost, "/v1/tasks/:task/release", s.handleTaskAction(s.app.ReleaseTask))
 	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskAction(s.app.CompleteTask))

@@ -146,31 +146,54 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 // taskAction is one service call on the task named in the path.
 type taskAction func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 
-// handleTaskAction answers a task action (delete, restore, complete,
-// release, claim) with the task as the action left it.
+// handleTaskAction answers a task action (restore, complete, release) with
+// the task as the action left it. The actions take no body: an empty one or
+// a JSON object without fields.
 func (s *Server) handleTaskAction(act taskAction) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		t, err := act(r.Context(), a, wsParam(r), taskRef(r))
-		if err != nil {
+		if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
 			return err
 		}
-		return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+		return answerTaskAction(w, r, a, act)
 	}
 }
 
+// handleTaskDelete trashes a task. A DELETE's body means nothing and is not
+// read, as on every other DELETE route.
+func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	return answerTaskAction(w, r, a, s.app.DeleteTask)
+}
+
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var body struct {
+		Minutes *int `json:"minutes"`
+	}
+	if err := s.decodeActionBody(w, r, &body); err != nil {
+		return err
+	}
 	q := newQuery(r)
-	var minutes *int
+	minutes := body.Minutes
 	if q.str("minutes") != "" {
 		m := q.int("minutes")
+		if minutes != nil && *minutes != m {
+			q.errs = append(q.errs, app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
+		}
 		minutes = &m
 	}
 	if err := q.err(); err != nil {
 		return err
 	}
-	return s.handleTaskAction(func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
+	return answerTaskAction(w, r, a, func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
 		return s.app.ClaimTask(ctx, a, workspace, idOrRef, minutes)
-	})(w, r, a)
+	})
+}
+
+func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act taskAction) error {
+	t, err := act(r.Context(), a, wsParam(r), taskRef(r))
+	if err != nil {
+		return err
+	}
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -301,7 +302,7 @@ func TestTokenValidation(t *testing.T) {
 		{"unknown scope", map[string]any{"scopes": []string{"item:read", "item:fly"}}, "body.scopes"},
 		{"no scopes", map[string]any{"scopes": []string{}}, "body.scopes"},
 		{"expiry in the past", map[string]any{"expires_at": past}, "body.expires_at"},
-		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body"},
+		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body.expires_at"},
 		{"unknown field", map[string]any{"title": "x", "scope": []string{"item:read"}}, "body.scope"},
 		{"malformed JSON", `{"title": "x"`, "body"},
 		{"not JSON", `title=x`, "body"},
@@ -448,13 +449,22 @@ func TestTokenList(t *testing.T) {
 			t.Fatalf("admin sees %v, want %v", got, want)
 		}
 	})
-	t.Run("an administrator credential without instance:admin sees own and issued", func(t *testing.T) {
+	t.Run("an administrator credential without credential:manage sees itself and what it issued", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:user_create"}})
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:admin", "instance:user_create"}})
 		issued := e.issue(narrow["token"].(string), map[string]any{"username": "bot", "answers_to": "alice"})
 		got := ids(t, narrow["token"].(string))
-		want := []string{issued["id"].(string), narrow["id"].(string), bobID, aliceID, adminID}
+		want := []string{issued["id"].(string), narrow["id"].(string)}
 		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("sees %v, want %v", got, want)
+		}
+	})
+	t.Run("credential:manage without instance:admin reaches the account's own and what it issued", func(t *testing.T) {
+		e := e.credT(t)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"credential:manage"}})
+		got := ids(t, narrow["token"].(string))
+		want := slices.DeleteFunc(ids(t, e.admin), func(id string) bool { return id == aliceOwn["id"] })
+		if !reflect.DeepEqual(got, want) || !slices.Contains(got, bobID) || !slices.Contains(got, aliceID) || !slices.Contains(got, adminID) {
 			t.Fatalf("sees %v, want %v (not alice's self-issued %s)", got, want, aliceOwn["id"])
 		}
 	})

@@ -123,6 +123,9 @@ func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
+		return err
+	}
 	ws, err := s.app.RestoreWorkspace(r.Context(), a, param(r, "workspace"))
 	if err != nil {
 		return err
