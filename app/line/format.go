@@ -1,0 +1,89 @@
+package line
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"tend/app/recur"
+	"tend/app/when"
+)
+
+// Format writes the result as a canonical line that Parse, at the same
+// moment and zone, reads back to an equal Result: the title (every word
+// that would be read as a marker escaped with a backslash), then the
+// markers with absolute dates.
+func (r Result) Format(now time.Time, loc *time.Location) string {
+	parts := []string{escapeTitle(r.Title, now.In(loc), loc)}
+	if r.Importance+r.Urgency > 0 {
+		parts = append(parts, "!"+FormatPriority(r.Importance, r.Urgency))
+	}
+	if r.EstimateMinutes != nil {
+		parts = append(parts, "~"+when.FormatDuration(*r.EstimateMinutes))
+	}
+	for _, t := range r.Tags {
+		parts = append(parts, "#"+t)
+	}
+	if r.Project != "" {
+		parts = append(parts, "+"+r.Project)
+	}
+	if !r.Due.IsZero() {
+		parts = append(parts, when.Moment{Time: r.Due.In(loc), AllDay: r.DueAllDay}.String())
+	}
+	if !r.Repeat.IsZero() {
+		parts = append(parts, r.Repeat.Description())
+	}
+	return strings.Join(parts, " ")
+}
+
+// Equal reports whether two results say the same, spans aside.
+func (r Result) Equal(o Result) bool {
+	return r.Title == o.Title && slices.Equal(r.Tags, o.Tags) && r.Project == o.Project &&
+		r.Importance == o.Importance && r.Urgency == o.Urgency &&
+		(r.EstimateMinutes == nil) == (o.EstimateMinutes == nil) &&
+		(r.EstimateMinutes == nil || *r.EstimateMinutes == *o.EstimateMinutes) &&
+		r.Due.Equal(o.Due) && r.DueAllDay == o.DueAllDay && r.Repeat.Equal(o.Repeat)
+}
+
+// escapeTitle puts a backslash before each title word that would start a
+// marker, until none does (escaping one word can shorten a phrase that
+// failed and make it succeed, so it runs to a fixed point).
+func escapeTitle(title string, now time.Time, loc *time.Location) string {
+	for {
+		r := &reader{text: title, toks: when.Tokenize(title), now: now, loc: loc}
+		r.quoted = quotedTokens(title, r.toks)
+		r.used = make([]bool, len(r.toks))
+		at := -1
+		for i := range r.toks {
+			if !r.quoted[i] && r.starts(i) {
+				at = r.toks[i].Start
+				break
+			}
+		}
+		if at < 0 {
+			return title
+		}
+		title = title[:at] + `\` + title[at:]
+	}
+}
+
+// starts reports whether token i would not stay in a title as written.
+func (r *reader) starts(i int) bool {
+	if strings.HasPrefix(r.toks[i].Text, `\`) {
+		return true
+	}
+	fresh := *r
+	fresh.res = Result{}
+	if fresh.marker(i) {
+		return true
+	}
+	toks := r.limit(i)
+	if _, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+		return true
+	}
+	if _, n := when.MatchDate(toks, i, r.now, r.loc); n > 0 {
+		return true
+	}
+	_, n := when.MatchClock(toks, i, false)
+	return n > 0
+}
