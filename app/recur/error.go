@@ -22,7 +22,7 @@ func syntaxErr(in string, off int, format string, args ...any) error {
 }
 
 var (
-	errNever = errors.New("the repeat never happens")
-	errEnded = errors.New("the repeat ends before its first occurrence")
+	errNever         = errors.New("the repeat never happens")
+	errEnded         = errors.New("the repeat ends before its first occurrence")
 	errFromDoneShape = errors.New("a repeat from completion is a plain interval (every! 3 days, 2 weeks after done), not particular days")
 )
