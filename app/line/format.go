@@ -46,32 +46,41 @@ func (r Result) Equal(o Result) bool {
 }
 
 // escapeTitle puts a backslash before each title word that would start a
-// marker, until none does (escaping one word can shorten a phrase that
-// failed and make it succeed, so it runs to a fixed point).
+// marker (and before one that starts with a backslash). An escaped word
+// ends the phrases before it, which can turn a phrase that failed into one
+// that reads, so it runs until nothing changes.
 func escapeTitle(title string, now time.Time, loc *time.Location) string {
-	for {
-		r := &reader{text: title, toks: when.Tokenize(title), now: now, loc: loc}
-		r.quoted = quotedTokens(title, r.toks)
-		r.used = make([]bool, len(r.toks))
-		at := -1
+	r := &reader{text: title, toks: when.Tokenize(title), now: now, loc: loc}
+	r.quoted = quotedTokens(title, r.toks)
+	r.barrier = make([]bool, len(r.toks))
+	r.used = make([]bool, len(r.toks))
+	esc := make([]bool, len(r.toks))
+	for i, t := range r.toks {
+		esc[i] = !r.quoted[i] && strings.HasPrefix(t.Text, `\`)
+		r.barrier[i] = r.quoted[i] || esc[i]
+	}
+	for changed := true; changed; {
+		changed = false
 		for i := range r.toks {
-			if !r.quoted[i] && r.starts(i) {
-				at = r.toks[i].Start
-				break
+			if !r.barrier[i] && r.starts(i) {
+				esc[i], r.barrier[i], changed = true, true, true
 			}
 		}
-		if at < 0 {
-			return title
-		}
-		title = title[:at] + `\` + title[at:]
 	}
+	var b strings.Builder
+	last := 0
+	for i, t := range r.toks {
+		if esc[i] {
+			b.WriteString(title[last:t.Start] + `\`)
+			last = t.Start
+		}
+	}
+	b.WriteString(title[last:])
+	return b.String()
 }
 
 // starts reports whether token i would not stay in a title as written.
 func (r *reader) starts(i int) bool {
-	if strings.HasPrefix(r.toks[i].Text, `\`) {
-		return true
-	}
 	fresh := *r
 	fresh.res = Result{}
 	if fresh.marker(i) {

@@ -63,6 +63,7 @@ type reader struct {
 	text    string
 	toks    []when.Token
 	quoted  []bool // the token lies (partly) inside double quotes
+	barrier []bool // a phrase stops before it: quoted or escaped
 	used    []bool // the token was understood as a marker
 	now     time.Time
 	loc     *time.Location
@@ -75,6 +76,10 @@ type reader struct {
 func Parse(text string, now time.Time, loc *time.Location) (Result, error) {
 	r := &reader{text: text, toks: when.Tokenize(text), now: now.In(loc), loc: loc}
 	r.quoted = quotedTokens(text, r.toks)
+	r.barrier = make([]bool, len(r.toks))
+	for i, t := range r.toks {
+		r.barrier[i] = r.quoted[i] || strings.HasPrefix(t.Text, `\`)
+	}
 	r.used = make([]bool, len(r.toks))
 	for i := 0; i < len(r.toks); {
 		i += r.read(i)
@@ -93,7 +98,7 @@ func Parse(text string, now time.Time, loc *time.Location) (Result, error) {
 // or escaped token.
 func (r *reader) limit(i int) []when.Token {
 	for k := i; k < len(r.toks); k++ {
-		if r.quoted[k] || strings.HasPrefix(r.toks[k].Text, `\`) {
+		if r.barrier[k] {
 			return r.toks[:k]
 		}
 	}
@@ -103,7 +108,7 @@ func (r *reader) limit(i int) []when.Token {
 // read tries every marker at token i and returns how many tokens it took
 // (1 when it kept the token for the title).
 func (r *reader) read(i int) int {
-	if r.quoted[i] || strings.HasPrefix(r.toks[i].Text, `\`) {
+	if r.barrier[i] {
 		return 1
 	}
 	if r.marker(i) {
@@ -111,12 +116,12 @@ func (r *reader) read(i int) int {
 		return 1
 	}
 	toks := r.limit(i)
-	if r.res.Repeat.IsZero() {
-		if rule, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+	if rule, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+		if r.res.Repeat.IsZero() {
 			r.res.Repeat = rule
 			r.span(KindRepeat, i, n, rule.Description())
-			return n
 		}
+		return n // a second repeat stays in the title, whole
 	}
 	if r.due == nil {
 		if m, n := when.MatchDate(toks, i, r.now, r.loc); n > 0 {

@@ -152,8 +152,10 @@ func matchDay(t texts, j int, now time.Time, loose bool) (m Moment, n int, open 
 	if m, n := matchCalendarDate(t, j, today); n > 0 {
 		return m, n, true
 	}
-	if inst, err := time.Parse(time.RFC3339, strings.ToUpper(w)); err == nil && validYear(inst) {
-		return Moment{Time: inst.In(now.Location())}, 1, false
+	if isoLike(w, 20) {
+		if inst, err := time.Parse(time.RFC3339, strings.ToUpper(w)); err == nil && validYear(inst) {
+			return Moment{Time: inst.In(now.Location())}, 1, false
+		}
 	}
 	return Moment{}, 0, false
 }
@@ -205,8 +207,10 @@ func endOf(today time.Time, u Unit) time.Time {
 // "5 dec" and "5th of december". Without a year it is the next such day
 // from today on.
 func matchCalendarDate(t texts, j int, today time.Time) (Moment, int) {
-	if d, err := time.ParseInLocation(time.DateOnly, t.at(j), today.Location()); err == nil && validYear(d) {
-		return day(d), 1
+	if w := t.at(j); isoLike(w, 10) && len(w) == 10 {
+		if d, err := time.ParseInLocation(time.DateOnly, w, today.Location()); err == nil && validYear(d) {
+			return day(d), 1
+		}
 	}
 	var mon time.Month
 	var dom, n int
@@ -242,3 +246,9 @@ func matchCalendarDate(t texts, j int, today time.Time) (Moment, int) {
 }
 
 func validYear(t time.Time) bool { return t.Year() >= 1 && t.Year() <= 9999 }
+
+// isoLike is a cheap test before time.Parse, which allocates its error:
+// at least min bytes, starting "dddd-".
+func isoLike(w string, min int) bool {
+	return len(w) >= min && w[4] == '-' && w[0] >= '0' && w[0] <= '9'
+}
