@@ -156,16 +156,14 @@ func (r *reader) span(k Kind, i, n int, value string) {
 // settle anchors a repeat on the date phrase and sets the due.
 func (r *reader) settle() error {
 	if !r.res.Repeat.IsZero() {
-		start := r.now
-		if r.due != nil {
-			start = r.due.Time
+		if r.due != nil { // recur.Match anchored it on now
+			rule, err := r.res.Repeat.Restart(r.due.Time)
+			if err != nil {
+				return &SyntaxError{Input: r.text, Offset: 0, Msg: err.Error()}
+			}
+			r.res.Repeat = rule
 		}
-		rule, err := r.res.Repeat.Restart(start)
-		if err != nil {
-			return &SyntaxError{Input: r.text, Offset: 0, Msg: err.Error()}
-		}
-		r.res.Repeat = rule
-		r.res.Due, r.res.DueAllDay = rule.Anchor(), rule.AllDay()
+		r.res.Due, r.res.DueAllDay = r.res.Repeat.Anchor(), r.res.Repeat.AllDay()
 		return nil
 	}
 	if r.due != nil {
