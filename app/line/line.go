@@ -28,10 +28,11 @@ type Result struct {
 // value in canonical form (a date as when.Moment.String, a repeat as its
 // description, a duration as when.FormatDuration, importance as "4/3").
 type Span struct {
-	Kind       Kind   `json:"kind"`
-	Start, End int    `json:"-"`
-	Text       string `json:"text"`
-	Value      string `json:"value"`
+	Kind  Kind   `json:"kind"`
+	Start int    `json:"start"` // byte offsets in the line
+	End   int    `json:"end"`
+	Text  string `json:"text"`
+	Value string `json:"value"`
 }
 
 // Kind names what a span is.
@@ -112,7 +113,6 @@ func (r *reader) read(i int) int {
 		return 1
 	}
 	if r.marker(i) {
-		r.use(i, 1)
 		return 1
 	}
 	toks := r.limit(i)
