@@ -14,7 +14,7 @@ import (
 // that would be read as a marker escaped with a backslash), then the
 // markers with absolute dates.
 func (r Result) Format(now time.Time, loc *time.Location) string {
-	parts := []string{escapeTitle(r.Title, now.In(loc), loc)}
+	var parts []string
 	if r.Importance+r.Urgency > 0 {
 		parts = append(parts, "!"+FormatPriority(r.Importance, r.Urgency))
 	}
@@ -33,7 +33,8 @@ func (r Result) Format(now time.Time, loc *time.Location) string {
 	if !r.Repeat.IsZero() {
 		parts = append(parts, r.Repeat.Description())
 	}
-	return strings.Join(parts, " ")
+	markers := strings.Join(parts, " ")
+	return strings.TrimSuffix(escapeTitle(r.Title, markers, now.In(loc), loc)+" "+markers, " ")
 }
 
 // Equal reports whether two results say the same, spans aside.
@@ -46,12 +47,14 @@ func (r Result) Equal(o Result) bool {
 }
 
 // escapeTitle puts a backslash before each title word that would start a
-// marker (and before one that starts with a backslash). An escaped word
-// ends the phrases before it, which can turn a phrase that failed into one
-// that reads, so it runs until nothing changes.
-func escapeTitle(title string, now time.Time, loc *time.Location) string {
-	r := &reader{text: title, toks: when.Tokenize(title), now: now, loc: loc}
-	r.quoted = quotedTokens(title, r.toks)
+// marker, read with the markers that follow it (a title ending in "on"
+// would join a date after it), and before one that starts with a
+// backslash. An escaped word ends the phrases before it, which can turn a
+// phrase that failed into one that reads, so it runs until nothing changes.
+func escapeTitle(title, markers string, now time.Time, loc *time.Location) string {
+	text := title + " " + markers
+	r := &reader{text: text, toks: when.Tokenize(text), now: now, loc: loc}
+	r.quoted = quotedTokens(text, r.toks)
 	r.barrier = make([]bool, len(r.toks))
 	r.used = make([]bool, len(r.toks))
 	esc := make([]bool, len(r.toks))
@@ -61,8 +64,8 @@ func escapeTitle(title string, now time.Time, loc *time.Location) string {
 	}
 	for changed := true; changed; {
 		changed = false
-		for i := range r.toks {
-			if !r.barrier[i] && r.starts(i) {
+		for i, t := range r.toks {
+			if t.Start < len(title) && !r.barrier[i] && r.starts(i) {
 				esc[i], r.barrier[i], changed = true, true, true
 			}
 		}
@@ -70,7 +73,7 @@ func escapeTitle(title string, now time.Time, loc *time.Location) string {
 	var b strings.Builder
 	last := 0
 	for i, t := range r.toks {
-		if esc[i] {
+		if esc[i] && t.Start < len(title) {
 			b.WriteString(title[last:t.Start] + `\`)
 			last = t.Start
 		}
