@@ -1,0 +1,85 @@
+package line_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tend/app/line"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the parser's output")
+
+// goldenLine is what a line says, as the golden files pin it.
+type goldenLine struct {
+	Line        string      `json:"line"`
+	Error       string      `json:"error,omitempty"`
+	Title       string      `json:"title,omitempty"`
+	Tags        []string    `json:"tags,omitempty"`
+	Project     string      `json:"project,omitempty"`
+	Importance  int         `json:"importance,omitempty"`
+	Urgency     int         `json:"urgency,omitempty"`
+	Estimate    *int        `json:"estimate_minutes,omitempty"`
+	Due         string      `json:"due,omitempty"`
+	DueAllDay   bool        `json:"due_is_all_day,omitempty"`
+	Repeat      string      `json:"repeat,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Spans       []line.Span `json:"spans,omitempty"`
+}
+
+// TestGolden reads each line of testdata/*.txt (at Wednesday 2026-11-25
+// 14:00 in Berlin) and compares what it says with the .golden beside it;
+// -update rewrites the goldens.
+func TestGolden(t *testing.T) {
+	loc, now := berlin(t)
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []goldenLine
+			for _, in := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
+				g := goldenLine{Line: in}
+				r, err := line.Parse(in, now, loc)
+				if err != nil {
+					g.Error = err.Error()
+				} else {
+					g.Title, g.Tags, g.Project, g.Importance, g.Urgency, g.Estimate = r.Title, r.Tags, r.Project, r.Importance, r.Urgency, r.EstimateMinutes
+					if !r.Due.IsZero() {
+						g.Due, g.DueAllDay = r.Due.Format("2006-01-02T15:04:05Z07:00"), r.DueAllDay
+					}
+					g.Repeat, g.Description, g.Spans = r.Repeat.String(), r.Repeat.Description(), r.Spans
+				}
+				out = append(out, g)
+			}
+			got, err := json.MarshalIndent(out, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(f, ".txt") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./app/line -run TestGolden -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the parser's output; run with -update and review the diff", golden)
+			}
+		})
+	}
+}

@@ -1,0 +1,36 @@
+package line
+
+import (
+	"slices"
+
+	"tend/app/recur"
+	"tend/app/when"
+)
+
+// Grammar describes the captured line for GET /v1/meta's grammars.
+var Grammar = when.Grammar{
+	Description: "Free title words with markers among them: a date phrase (see the date grammar), a repeat phrase (see the repeat grammar), " +
+		"!<importance>/<urgency> (each 1-5; either half may be left out: !4, !/3), ~<duration> (see the duration grammar), #<tag> and " +
+		"+<project_key>. Everything else stays in the title, verbatim and in order. The first date, repeat, priority, estimate and project count; " +
+		"a later one stays in the title. A time of day after an all-day date gives it that time. #42 (digits) mentions item 42 and stays; " +
+		"+44 is not a project. \\#word, \\+word or \\tomorrow keeps the word in the title without the backslash; \"quoted text\" stays as written, quotes included. " +
+		"With a repeat, the due is its first occurrence on or after the date phrase (or now). Structured fields sent beside the text win.",
+	Examples: []string{"Call the bank tomorrow 9am !4/3 ~30m #finance +home", "Water the plants every other friday", "Pay rent every month on the 1st !5",
+		"Fix #42 crash by friday #bug +web", `Read "every day" chapter`, `Post the \#weekly summary on dec 5`, "Call +44 20 7946 0958"},
+	Vocabulary: vocabulary(),
+}
+
+func vocabulary() []string {
+	var v []string
+	for _, s := range []byte{'#', '+', '!', '~'} {
+		v = append(v, string(s)+string(Sigils[s]))
+	}
+	return slices.Concat(v, []string{"/", `\`, `"`}, when.DatePrefixes, []string{"every", "every!", "after done"})
+}
+
+// Grammars are every grammar the captured line and the time fields use,
+// keyed as GET /v1/meta reports them.
+func Grammars() map[string]when.Grammar {
+	return map[string]when.Grammar{"line": Grammar, "date": when.DateGrammar, "repeat": recur.Grammar,
+		"duration": when.DurationGrammar, "filter": when.FilterGrammar}
+}

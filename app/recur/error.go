@@ -1,0 +1,28 @@
+package recur
+
+import (
+	"errors"
+	"fmt"
+)
+
+// SyntaxError is a repeat that could not be read: Offset is the byte in
+// Input where reading stopped making sense.
+type SyntaxError struct {
+	Input  string
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s (at byte %d of %q)", e.Msg, e.Offset, e.Input)
+}
+
+func syntaxErr(in string, off int, format string, args ...any) error {
+	return &SyntaxError{Input: in, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+var (
+	errNever         = errors.New("the repeat never happens")
+	errEnded         = errors.New("the repeat ends before its first occurrence")
+	errFromDoneShape = errors.New("a repeat from completion is a plain interval (every! 3 days, 2 weeks after done), not particular days")
+)

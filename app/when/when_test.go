@@ -1,0 +1,197 @@
+package when_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"tend/app/when"
+)
+
+func zone(t testing.TB, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// now is Wednesday 2026-11-25 14:00 in Berlin.
+func TestParseDate(t *testing.T) {
+	loc := zone(t, "Europe/Berlin")
+	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
+	day := func(y int, m time.Month, d int) when.Moment {
+		return when.Moment{Time: time.Date(y, m, d, 0, 0, 0, 0, loc), AllDay: true}
+	}
+	inst := func(y int, m time.Month, d, h, min int) when.Moment {
+		return when.Moment{Time: time.Date(y, m, d, h, min, 0, 0, loc)}
+	}
+	for _, tc := range []struct {
+		in   string
+		want when.Moment
+	}{
+		{"today", day(2026, 11, 25)},
+		{"Tomorrow", day(2026, 11, 26)},
+		{"yesterday", day(2026, 11, 24)},
+		{"tonight", inst(2026, 11, 25, 20, 0)},
+		{"tonight at 10pm", inst(2026, 11, 25, 22, 0)},
+		{"friday", day(2026, 11, 27)},
+		{"wednesday", day(2026, 12, 2)}, // never today
+		{"this wednesday", day(2026, 11, 25)},
+		{"next friday", day(2026, 12, 4)},
+		{"by fri", day(2026, 11, 27)},
+		{"on monday", day(2026, 11, 30)},
+		{"due thursday", day(2026, 11, 26)},
+		{"in 3 days", day(2026, 11, 28)},
+		{"in 2 weeks", day(2026, 12, 9)},
+		{"in a month", day(2026, 12, 25)},
+		{"in 2 hours", inst(2026, 11, 25, 16, 0)},
+		{"next week", day(2026, 11, 30)},
+		{"next month", day(2026, 12, 1)},
+		{"next year", day(2027, 1, 1)},
+		{"end of month", day(2026, 11, 30)},
+		{"end of the week", day(2026, 11, 27)},
+		{"end of year", day(2026, 12, 31)},
+		{"2027-03-04", day(2027, 3, 4)},
+		{"dec 5", day(2026, 12, 5)},
+		{"5 dec", day(2026, 12, 5)},
+		{"December 5th", day(2026, 12, 5)},
+		{"5th of december 2027", day(2027, 12, 5)},
+		{"nov 1", day(2027, 11, 1)}, // passed this year: next year's
+		{"feb 29", day(2028, 2, 29)},
+		{"friday 9am", inst(2026, 11, 27, 9, 0)},
+		{"tomorrow at 17:30", inst(2026, 11, 26, 17, 30)},
+		{"at 17:30", inst(2026, 11, 25, 17, 30)},
+		{"at 9", inst(2026, 11, 26, 9, 0)}, // passed today: tomorrow
+		{"9:30 pm", inst(2026, 11, 25, 21, 30)},
+		{"12am", inst(2026, 11, 26, 0, 0)},
+		{"noon friday", inst(2026, 11, 27, 12, 0)},
+		{"9am on friday", inst(2026, 11, 27, 9, 0)},
+		{"2026-12-05T09:00:00Z", inst(2026, 12, 5, 10, 0)},
+	} {
+		got, err := when.ParseDate(tc.in, now, loc)
+		if err != nil || !got.Equal(tc.want) {
+			t.Errorf("ParseDate(%q) = %v %v, want %v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestParseDateRefusals(t *testing.T) {
+	loc := zone(t, "Europe/Berlin")
+	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
+	for _, tc := range []struct {
+		in     string
+		offset int
+	}{{"", 0}, {"someday", 0}, {"feb 30", 0}, {"tomorrow morning", 9}, {"in 3 fortnights", 0}, {"25:00", 0}, {"in 99999 years", 0}} {
+		_, err := when.ParseDate(tc.in, now, loc)
+		var se *when.SyntaxError
+		if !errors.As(err, &se) || se.Offset != tc.offset || se.Input != tc.in {
+			t.Errorf("ParseDate(%q) = %v, want a SyntaxError at %d", tc.in, err, tc.offset)
+		}
+	}
+}
+
+// A reader in Auckland just before midnight: "today" is their day, not
+// the server's.
+func TestParseTimeFarFromUTC(t *testing.T) {
+	loc := zone(t, "Pacific/Auckland")
+	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC) // 23:45 on Nov 25 in Auckland
+	for _, tc := range []struct {
+		in   string
+		want time.Time
+		all  bool
+	}{
+		{"today", time.Date(2026, 11, 25, 0, 0, 0, 0, loc), true},
+		{"tomorrow", time.Date(2026, 11, 26, 0, 0, 0, 0, loc), true},
+		{"-7d", time.Date(2026, 11, 18, 0, 0, 0, 0, loc), true},
+		{"+3 months", time.Date(2027, 2, 25, 0, 0, 0, 0, loc), true},
+		{"2 weeks ago", time.Date(2026, 11, 11, 0, 0, 0, 0, loc), true},
+		{"+36h", time.Date(2026, 11, 26, 22, 45, 0, 0, time.UTC), false},
+		{"-90 min", time.Date(2026, 11, 25, 9, 15, 0, 0, time.UTC), false},
+		{"now", now, false},
+		{"next week", time.Date(2026, 11, 30, 0, 0, 0, 0, loc), true},
+		{"2026-12-01", time.Date(2026, 12, 1, 0, 0, 0, 0, loc), true},
+		{"2026-12-01T08:00:00Z", time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), false},
+	} {
+		got, err := when.ParseTime(tc.in, now, loc)
+		if err != nil || !got.Time.Equal(tc.want) || got.AllDay != tc.all {
+			t.Errorf("ParseTime(%q) = %v %v, want %s all-day %v", tc.in, got, err, tc.want, tc.all)
+		}
+	}
+	for _, bad := range []string{"+3m", "-x", "+", "3 parsecs ago", "+99999y"} {
+		if _, err := when.ParseTime(bad, now, loc); err == nil {
+			t.Errorf("ParseTime(%q) was read", bad)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+		out  string
+	}{{"30m", 30, "30m"}, {"1h30m", 90, "1h30m"}, {"2h", 120, "2h"}, {"1.5h", 90, "1h30m"}, {"1d", 480, "1d"},
+		{"1w", 2400, "1w"}, {"90", 90, "1h30m"}, {"2H15MIN", 135, "2h15m"}, {"0", 0, "0m"}, {"1d2h", 600, "1d2h"}} {
+		got, err := when.ParseDuration(tc.in)
+		if err != nil || got != tc.want || when.FormatDuration(got) != tc.out {
+			t.Errorf("ParseDuration(%q) = %d %v (%q), want %d %q", tc.in, got, err, when.FormatDuration(got), tc.want, tc.out)
+		}
+	}
+	for _, bad := range []string{"", "h", "30x", "30m1h", "1h1h", "1..5h", "9999999999h", "-5m"} {
+		if _, err := when.ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) was read", bad)
+		}
+	}
+}
+
+func TestGrammarsUseTheTables(t *testing.T) {
+	for name, g := range map[string]when.Grammar{"date": when.DateGrammar, "duration": when.DurationGrammar, "filter": when.FilterGrammar} {
+		if g.Description == "" || len(g.Examples) == 0 || len(g.Vocabulary) == 0 {
+			t.Errorf("%s grammar is incomplete: %+v", name, g)
+		}
+	}
+	loc := zone(t, "Europe/Berlin")
+	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
+	for _, ex := range when.DateGrammar.Examples {
+		if _, err := when.ParseDate(ex, now, loc); err != nil {
+			t.Errorf("date example %q: %v", ex, err)
+		}
+	}
+	for _, ex := range when.FilterGrammar.Examples {
+		if _, err := when.ParseTime(ex, now, loc); err != nil {
+			t.Errorf("filter example %q: %v", ex, err)
+		}
+	}
+	for _, ex := range when.DurationGrammar.Examples {
+		if _, err := when.ParseDuration(ex); err != nil {
+			t.Errorf("duration example %q: %v", ex, err)
+		}
+	}
+}
+
+// FuzzDate checks that no input panics or hangs, and that a moment read
+// writes a canonical form that reads back the same; durations likewise.
+func FuzzDate(f *testing.F) {
+	for _, s := range []string{"tomorrow", "next fri 9am", "dec 5", "-7d", "1h30m"} {
+		f.Add(s)
+	}
+	loc, err := time.LoadLocation("Pacific/Auckland")
+	if err != nil {
+		f.Fatal(err)
+	}
+	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		if m, err := when.ParseTime(s, now, loc); err == nil {
+			again, err := when.ParseDate(m.String(), now, loc)
+			if err != nil || !again.Equal(m) {
+				t.Fatalf("%q: %q reads back as %v (%v)", s, m.String(), again, err)
+			}
+		}
+		if d, err := when.ParseDuration(s); err == nil {
+			if again, err := when.ParseDuration(when.FormatDuration(d)); err != nil || again != d {
+				t.Fatalf("%q: %d minutes write as %q, read back as %d (%v)", s, d, when.FormatDuration(d), again, err)
+			}
+		}
+	})
+}
