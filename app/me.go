@@ -28,15 +28,13 @@ func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
 		for _, w := range acc.live() {
 			out.Workspaces = append(out.Workspaces, viewOf(w))
 		}
-		out.ReaderTimezone = a.User.Timezone
-		if out.ReaderTimezone == "" {
-			inst, err := tx.Instance(ctx)
-			if err != nil {
-				return err
-			}
-			out.ReaderTimezone = inst.Timezone
+		var ws *Workspace
+		if live := acc.live(); len(live) == 1 {
+			ws = &live[0].Workspace
 		}
-		return nil
+		z, err := readerZone(ctx, tx, a.User, ws)
+		out.ReaderTimezone = z.Name
+		return err
 	})
 	return out, err
 }
