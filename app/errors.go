@@ -49,6 +49,8 @@ const (
 	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
 	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
 	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
+	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
+	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -62,6 +64,7 @@ var AllCodes = []Code{
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
+	CodeNothingReady, CodeAmbiguous,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -52,6 +52,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeStatusIsDefault:      {http.StatusConflict, "Default status"},
 	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
 	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
+	app.CodeNothingReady:         {http.StatusNotFound, "Nothing ready"},
+	app.CodeAmbiguous:            {http.StatusConflict, "Ambiguous"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
