@@ -97,6 +97,9 @@ type addressed struct {
 // document by id or ref, a project by id or key. An item the caller may not
 // see answers like one that does not exist.
 func addressedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef string) (addressed, error) {
+	if entity == AnyItem {
+		return eitherItem(ctx, tx, a, workspace, idOrRef)
+	}
 	var sc *scope
 	var err error
 	switch entity {

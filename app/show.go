@@ -44,7 +44,7 @@ type ItemShow struct {
 func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef string, q ShowQuery) (ItemShow, error) {
 	var out ItemShow
 	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := shownItem(ctx, tx, a, workspace, idOrRef)
+		self, err := linkedItem(ctx, tx, a, workspace, AnyItem, idOrRef, false)
 		if err != nil {
 			return err
 		}
@@ -85,19 +85,6 @@ func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef stri
 		return nil
 	})
 	return out, err
-}
-
-// shownItem finds the live task or document idOrRef names.
-func shownItem(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (linkSelf, error) {
-	self, err := linkedItem(ctx, tx, a, workspace, "task", idOrRef, false)
-	if CodeOf(err) != CodeNotFound {
-		return self, err
-	}
-	self, err = linkedItem(ctx, tx, a, workspace, "document", idOrRef, false)
-	if CodeOf(err) == CodeNotFound {
-		return linkSelf{}, NotFound("task or document")
-	}
-	return self, err
 }
 
 // showRecord reads the item itself, and a task's subtasks and verifications.
