@@ -214,6 +214,9 @@ func (s *Server) handleTaskRelease(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if taskRef(r) == "next" {
+		return s.handleTaskClaimNext(w, r, a)
+	}
 	q := newQuery(r)
 	var minutes *int
 	if q.str("minutes") != "" {
