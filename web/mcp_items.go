@@ -15,20 +15,28 @@ type commentArgs struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
-func (m *mcpTools) toolComment(ctx context.Context, a app.Actor, in commentArgs) (string, commentJSON, error) {
+func (m *mcpTools) toolComment(ctx context.Context, a app.Actor, in commentArgs) (string, commentOut, error) {
 	ref := strings.TrimPrefix(string(in.Ref), "#")
 	if in.Remove {
 		c, err := m.s.app.WithdrawCommentByWords(ctx, a, in.Workspace, app.AnyItem, ref, in.Body)
 		if err != nil {
-			return "", commentJSON{}, argError(err)
+			return "", commentOut{}, argError(err)
 		}
-		return "withdrew your comment " + quoteLine(c.Body, 80) + " on #" + ref, newCommentJSON(c), nil
+		return "withdrew your comment " + quoteLine(c.Body, 80) + " on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
 	}
 	c, err := m.s.app.AddComment(ctx, a, in.Workspace, app.AnyItem, ref, app.CommentCreate{Body: in.Body})
 	if err != nil {
-		return "", commentJSON{}, argError(err)
+		return "", commentOut{}, argError(err)
 	}
-	return "commented on #" + ref, newCommentJSON(c), nil
+	return "commented on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
+}
+
+type commentOut struct {
+	Comment commentJSON `json:"comment"`
+}
+
+type documentOut struct {
+	Document documentJSON `json:"document"`
 }
 
 type documentArgs struct {
@@ -44,7 +52,7 @@ type documentArgs struct {
 	Workspace       string   `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
-func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentJSON, error) {
+func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentOut, error) {
 	var d app.Document
 	var err error
 	verb := "created "
@@ -68,11 +76,11 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 		d, err = m.s.app.UpdateDocument(ctx, a, in.Workspace, strings.TrimPrefix(string(in.Ref), "#"), up)
 	}
 	if err != nil {
-		return "", documentJSON{}, argError(err)
+		return "", documentOut{}, argError(err)
 	}
 	j := newDocumentJSON(d)
 	j.Body = nil // the caller has just written it; service_show reads it back
-	return verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version), j, nil
+	return verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version), documentOut{Document: j}, nil
 }
 
 type linkArgs struct {

@@ -56,15 +56,36 @@ var argSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[refsArg](): {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
 }
 
-// schemaFor infers T's schema: json names, jsonschema descriptions, fields
-// without omitempty required. Optional pointers and slices are written as
-// their plain type: an agent omits an argument rather than sending null.
-func schemaFor[T any]() *jsonschema.Schema {
+// inputSchema infers T's schema: json names, jsonschema descriptions,
+// fields without omitempty required. Optional pointers and slices are
+// written as their plain type: an agent omits an argument rather than
+// sending null.
+func inputSchema[T any]() *jsonschema.Schema {
+	s := inferSchema[T]()
+	plainTypes(s)
+	return s
+}
+
+// outputSchema is T's schema with nested records named only as objects:
+// the top level says what structuredContent holds, and the records are the
+// HTTP API's shapes, described once in GET /v1/meta and docs/api.md
+// instead of in every tools/list.
+func outputSchema[T any]() *jsonschema.Schema {
+	s := inferSchema[T]()
+	for _, p := range s.Properties {
+		p.Properties, p.Required, p.AdditionalProperties, p.PropertyOrder = nil, nil, nil, nil
+		if p.Items != nil {
+			p.Items = &jsonschema.Schema{Types: p.Items.Types, Type: p.Items.Type}
+		}
+	}
+	return s
+}
+
+func inferSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: argSchemas})
 	if err != nil {
 		panic(err)
 	}
-	plainTypes(s)
 	return s
 }
 
@@ -91,8 +112,8 @@ type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string
 // refusal by the Service, is an isError result that starts with the
 // stable code; none is a JSON-RPC error.
 func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
-	in := schemaFor[In]()
-	t.InputSchema, t.OutputSchema = in, schemaFor[Out]()
+	in := inputSchema[In]()
+	t.InputSchema, t.OutputSchema = in, outputSchema[Out]()
 	m.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := m.who(ctx, req.Extra)
 		if err != nil {

@@ -75,7 +75,9 @@ func (m *mcpTools) addWriteTools() {
 }
 
 // taskOut is one task as structuredContent.
-type taskOut = taskJSON
+type taskOut struct {
+	Task taskJSON `json:"task"`
+}
 
 func oneTask(t app.Task) (string, taskOut) {
 	j := newTaskJSON(t)
@@ -83,7 +85,7 @@ func oneTask(t app.Task) (string, taskOut) {
 	if j.ClaimedBy != nil && j.ClaimExpiresAt != nil {
 		line += "\nclaimed by " + *j.ClaimedBy + " until " + *j.ClaimExpiresAt
 	}
-	return line, j
+	return line, taskOut{Task: j}
 }
 
 func (m *mcpTools) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
