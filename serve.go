@@ -131,4 +131,3 @@ func readTrimmed(path string) string {
 	}
 	return strings.TrimSpace(string(b))
 }
-

@@ -111,7 +111,7 @@ func (m *mcpTools) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArg
 }
 
 // taskUpdateOf turns service_update's arguments into the PATCH body's
-// fields: '' clears what can be cleared, omitted stays.
+// fields: ” clears what can be cleared, omitted stays.
 func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
 	if in.Plan != nil {
 		return app.TaskUpdate{}, app.Invalidf("arguments.plan", "plan is not accepted by this instance yet; use defer to hide a task until a day")
@@ -146,7 +146,7 @@ func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
 }
 
 // patchOf is an omitted argument left alone, a value set, and, where
-// clearable, '' cleared.
+// clearable, ” cleared.
 func patchOf(v *string, clearable bool) app.Patch[string] {
 	switch {
 	case v == nil:
@@ -157,7 +157,7 @@ func patchOf(v *string, clearable bool) app.Patch[string] {
 	return app.PatchOf(*v)
 }
 
-// parseEstimate reads 90, 90m, 2h, 1h30m or 1.5h as minutes; '' clears.
+// parseEstimate reads 90, 90m, 2h, 1h30m or 1.5h as minutes; ” clears.
 func parseEstimate(s string) (app.Patch[int], error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -173,7 +173,7 @@ func parseEstimate(s string) (app.Patch[int], error) {
 	return app.PatchOf(int(d.Round(time.Minute) / time.Minute)), nil
 }
 
-// parseDay reads a date (all day) or an RFC 3339 instant; '' clears.
+// parseDay reads a date (all day) or an RFC 3339 instant; ” clears.
 func parseDay(s, loc string) (app.Patch[time.Time], bool, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
