@@ -158,3 +158,10 @@ func (e *env) agent(name, person string) string {
 
 // srvHandler is the web.Server behind the test server.
 func (e *env) srvHandler() *web.Server { return e.srv.Config.Handler.(*web.Server) }
+
+// with is the client reporting to t, for use in a subtest.
+func (m *mcpClient) with(t *testing.T) *mcpClient {
+	c := *m
+	c.t = t
+	return &c
+}

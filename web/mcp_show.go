@@ -10,7 +10,7 @@ import (
 
 // showBodyChars is where service_show cuts a long description or body;
 // `from` continues from a character offset. docs/agent.md states it.
-const showBodyChars = 1500
+const showBodyChars = 1200
 
 type showArgs struct {
 	Ref       refArg `json:"ref" jsonschema:"the item's ref (42 or \"#42\") or id"`

@@ -114,13 +114,17 @@ type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string
 func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 	in := inputSchema[In]()
 	t.InputSchema, t.OutputSchema = in, outputSchema[Out]()
+	check, err := in.Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
 	m.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := m.who(ctx, req.Extra)
 		if err != nil {
 			return toolFailure(err), nil
 		}
 		var args In
-		if err := decodeArgs(req.Params.Arguments, in.Required, &args); err != nil {
+		if err := decodeArgs(req.Params.Arguments, in.Required, check, &args); err != nil {
 			return toolFailure(err), nil
 		}
 		text, out, err := f(ctx, a, args)
@@ -136,7 +140,7 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 
 // decodeArgs reads a tool's arguments strictly: unknown names, wrong types
 // and missing required arguments are refused with the argument's name.
-func decodeArgs(raw json.RawMessage, required []string, dst any) error {
+func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolved, dst any) error {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage("{}")
 	}
@@ -154,6 +158,11 @@ func decodeArgs(raw json.RawMessage, required []string, dst any) error {
 		missing.Detail = missing.Fields[0].Msg
 		return missing
 	}
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	if err := check.Validate(v); err != nil {
+		return app.Invalidf("arguments", "%s", schemaMessage(err))
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
@@ -162,8 +171,21 @@ func decodeArgs(raw json.RawMessage, required []string, dst any) error {
 	return nil
 }
 
+// schemaMessage shortens the validator's message to its last clause,
+// which names the argument and what was wrong with it.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "validating /properties/"); i >= 0 {
+		msg = strings.TrimPrefix(msg[i:], "validating /properties/")
+	}
+	return msg
+}
+
 // argError renames a body decoding error's location to the arguments.
 func argError(err error) error {
+	if err == nil || app.CodeOf(err) == app.CodeInternal {
+		return err
+	}
 	e := app.AsError(err)
 	for i := range e.Fields {
 		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == "body" {
