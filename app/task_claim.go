@@ -35,10 +35,7 @@ type RecordVerification struct {
 // force for the task's project.
 func (s *Service) claimMinutes(ctx context.Context, tx Tx, sc *scope, t Task, minutes *int) (int, error) {
 	if minutes != nil {
-		if *minutes < 1 || *minutes > s.limits.MaxClaimMins {
-			return 0, Invalidf("query.minutes", "minutes is from 1 to %d", s.limits.MaxClaimMins)
-		}
-		return *minutes, nil
+		return *minutes, s.checkClaimMinutes(minutes)
 	}
 	w, err := tx.WorkspaceByID(ctx, t.WorkspaceID)
 	if err != nil {
@@ -55,6 +52,14 @@ func (s *Service) claimMinutes(ctx context.Context, tx Tx, sc *scope, t Task, mi
 		}
 	}
 	return s.limits.DefaultClaimMins, nil
+}
+
+// checkClaimMinutes refuses a lease asked for outside 1..MaxClaimMins.
+func (s *Service) checkClaimMinutes(minutes *int) error {
+	if minutes != nil && (*minutes < 1 || *minutes > s.limits.MaxClaimMins) {
+		return Invalidf("query.minutes", "minutes is from 1 to %d", s.limits.MaxClaimMins)
+	}
+	return nil
 }
 
 // held reports whether someone holds an unexpired claim at now.

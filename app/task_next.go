@@ -29,6 +29,9 @@ const nextBatch = 32
 // same task. Tasks the caller already holds are not handed out again.
 // Nothing ready answers nothing_ready.
 func (s *Service) ClaimNextTask(ctx context.Context, a Actor, in NextClaim) (Task, error) {
+	if err := s.checkClaimMinutes(in.Minutes); err != nil {
+		return Task{}, err
+	}
 	order, err := parseOrder(NextOrder)
 	if err != nil {
 		return Task{}, err
