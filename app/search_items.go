@@ -43,36 +43,54 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 			return terr
 		}
 		if terr == nil {
-			if tq.Order, err = searchOrder(nil, "", tq.Match); err != nil {
+			tq.Now, tq.Limit = tx.Now(), limit+1
+			if out.Tasks, out.TasksMore, err = searchTasks(ctx, tx, sc, tq, limit); err != nil {
 				return err
-			}
-			if tq.Order == nil {
-				tq.Order = []OrderField{{Field: "ref"}}
-			}
-			tq.Now, tq.Limit, tq.OpenOnly = tx.Now(), limit+1, false
-			if out.Tasks, err = sc.tasks(ctx, tx, tq); err != nil {
-				return err
-			}
-			if out.TasksMore = len(out.Tasks) > limit; out.TasksMore {
-				out.Tasks = out.Tasks[:limit]
 			}
 		}
 		if derr == nil {
-			if dq.Order, err = searchOrder(nil, "", dq.Match); err != nil {
-				return err
-			}
-			if dq.Order == nil {
-				dq.Order = []OrderField{{Field: "ref"}}
-			}
 			dq.Limit = limit + 1
-			if out.Documents, err = sc.documents(ctx, tx, dq); err != nil {
+			if out.Documents, out.DocumentsMore, err = searchDocuments(ctx, tx, sc, dq, limit); err != nil {
 				return err
-			}
-			if out.DocumentsMore = len(out.Documents) > limit; out.DocumentsMore {
-				out.Documents = out.Documents[:limit]
 			}
 		}
 		return nil
 	})
 	return out, err
+}
+
+// searchTasks reads the best matches, limit of them, and whether there are more.
+func searchTasks(ctx context.Context, tx Tx, sc *scope, q TaskQuery, limit int) ([]Task, bool, error) {
+	var err error
+	if q.Order, err = bestFirst(q.Match); err != nil {
+		return nil, false, err
+	}
+	q.OpenOnly = false
+	ts, err := sc.tasks(ctx, tx, q)
+	if len(ts) > limit {
+		return ts[:limit], true, err
+	}
+	return ts, false, err
+}
+
+// searchDocuments reads the best matches, limit of them, and whether there are more.
+func searchDocuments(ctx context.Context, tx Tx, sc *scope, q DocumentQuery, limit int) ([]Document, bool, error) {
+	var err error
+	if q.Order, err = bestFirst(q.Match); err != nil {
+		return nil, false, err
+	}
+	ds, err := sc.documents(ctx, tx, q)
+	if len(ds) > limit {
+		return ds[:limit], true, err
+	}
+	return ds, false, err
+}
+
+// bestFirst orders by relevance when there are words to match, by ref otherwise.
+func bestFirst(match string) ([]OrderField, error) {
+	order, err := searchOrder(nil, "", match)
+	if order == nil {
+		order = []OrderField{{Field: "ref"}}
+	}
+	return order, err
 }

@@ -67,24 +67,31 @@ func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef stri
 			}
 		}
 		if q.History {
-			evs, err := tx.EntityEvents(ctx, self.ID, 0, false, showHistory+1)
-			if err != nil {
-				return err
-			}
-			if out.HistoryMore = len(evs) > showHistory; out.HistoryMore {
-				evs = evs[:showHistory]
-			}
-			keep := linkEndSeen(ctx, tx, self.sc)
-			out.History = []Event{}
-			for _, e := range evs {
-				if keep(&e) {
-					out.History = append(out.History, e)
-				}
-			}
+			return showEvents(ctx, tx, self, &out)
 		}
 		return nil
 	})
 	return out, err
+}
+
+// showEvents reads the item's last changes, newest first, leaving out those
+// about links whose far end the caller may not see.
+func showEvents(ctx context.Context, tx Tx, self linkSelf, out *ItemShow) error {
+	evs, err := tx.EntityEvents(ctx, self.ID, 0, false, showHistory+1)
+	if err != nil {
+		return err
+	}
+	if out.HistoryMore = len(evs) > showHistory; out.HistoryMore {
+		evs = evs[:showHistory]
+	}
+	keep := linkEndSeen(ctx, tx, self.sc)
+	out.History = []Event{}
+	for _, e := range evs {
+		if keep(&e) {
+			out.History = append(out.History, e)
+		}
+	}
+	return nil
 }
 
 // showRecord reads the item itself, and a task's subtasks and verifications.

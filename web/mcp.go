@@ -80,18 +80,7 @@ func (s *Server) mcpHandler() http.Handler {
 		// guardHost below does the same job with the public URL allowed.
 		DisableLocalhostProtection: true,
 	})
-	verify := func(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
-		a, err := s.app.Authenticate(ctx, secret, "mcp")
-		if app.CodeOf(err) == app.CodeUnauthorized {
-			return nil, auth.ErrInvalidToken
-		}
-		if err != nil {
-			return nil, err
-		}
-		// No Expiration: Authenticate has checked expiry on the store's clock.
-		return &auth.TokenInfo{UserID: a.User.ID, Extra: map[string]any{actorKey: a}}, nil
-	}
-	bearer := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("WWW-Authenticate")
 		h.ServeHTTP(w, r)
@@ -114,6 +103,20 @@ func (s *Server) mcpHandler() http.Handler {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
 		authed.ServeHTTP(w, r)
 	})
+}
+
+// verifyMCP checks the bearer credential of one MCP request with the same
+// Authenticate as /v1, and hands the actor to the tools.
+func (s *Server) verifyMCP(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
+	a, err := s.app.Authenticate(ctx, secret, "mcp")
+	if app.CodeOf(err) == app.CodeUnauthorized {
+		return nil, auth.ErrInvalidToken
+	}
+	if err != nil {
+		return nil, err
+	}
+	// No Expiration: Authenticate has checked expiry on the store's clock.
+	return &auth.TokenInfo{UserID: a.User.ID, Extra: map[string]any{actorKey: a}}, nil
 }
 
 // hostAllowed is the DNS-rebinding guard. A request that reached a

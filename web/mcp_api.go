@@ -45,15 +45,9 @@ func (m *mcpTools) addAPITools() {
 // in-process, as the MCP caller: the same handlers, the same Service, no
 // loopback connection, and events recorded as coming through mcp.
 func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) (string, callAPIOut, error) {
-	method := strings.ToUpper(in.Method)
-	switch method {
-	case http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete:
-	default:
-		return "", callAPIOut{}, app.Invalidf("arguments.method", "method is GET, POST, PATCH or DELETE")
-	}
-	clean := path.Clean("/" + strings.TrimPrefix(in.Path, "/"))
-	if !strings.HasPrefix(clean, "/v1/") || strings.ContainsAny(in.Path, "?#") {
-		return "", callAPIOut{}, app.Invalidf("arguments.path", "path is a /v1 route without a query string (send that in query); e.g. /v1/tasks/42")
+	method, clean, err := apiRoute(in)
+	if err != nil {
+		return "", callAPIOut{}, err
 	}
 	q := url.Values{}
 	for k, v := range in.Query {
@@ -85,6 +79,21 @@ func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs)
 		text = string(r[:apiTextLimit]) + "\n(cut; the whole response is in structuredContent)"
 	}
 	return text, out, nil
+}
+
+// apiRoute checks the method and that the path is a /v1 route.
+func apiRoute(in callAPIArgs) (method, clean string, err error) {
+	method = strings.ToUpper(in.Method)
+	switch method {
+	case http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete:
+	default:
+		return "", "", app.Invalidf("arguments.method", "method is GET, POST, PATCH or DELETE")
+	}
+	clean = path.Clean("/" + strings.TrimPrefix(in.Path, "/"))
+	if !strings.HasPrefix(clean, "/v1/") || strings.ContainsAny(in.Path, "?#") {
+		return "", "", app.Invalidf("arguments.path", "path is a /v1 route without a query string (send that in query); e.g. /v1/tasks/42")
+	}
+	return method, clean, nil
 }
 
 // apiError turns a problem document back into the error it was made from,
