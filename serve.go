@@ -20,6 +20,7 @@ import (
 
 type serveFlags struct {
 	addr, backupDir, publicURL    string
+	allowedHosts                  []string
 	admin, instanceName, timezone string
 }
 
@@ -45,6 +46,8 @@ API token for that administrator once. Later starts print no secret.`,
 	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", "127.0.0.1:8421"), "address to listen on (env TEND_ADDR)")
 	fl.StringVar(&f.backupDir, "backup-dir", "", "where backups go (default: backups/ beside the database)")
 	fl.StringVar(&f.publicURL, "public-url", envOr("TEND_PUBLIC_URL", ""), "the URL users reach this instance at (env TEND_PUBLIC_URL)")
+	fl.StringSliceVar(&f.allowedHosts, "allowed-hosts", splitList(os.Getenv("TEND_ALLOWED_HOSTS")),
+		"more Host names POST /mcp answers on behind a local reverse proxy, besides loopback and the public URL's host (env TEND_ALLOWED_HOSTS)")
 	fl.StringVar(&f.admin, "admin", "admin", "username of the administrator created on first start")
 	fl.StringVar(&f.instanceName, "instance-name", "tend", "name of the instance created on first start")
 	fl.StringVar(&f.timezone, "timezone", "", "timezone of the instance created on first start (default: the machine's)")
@@ -73,7 +76,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		printFirstStart(stdout, first, ln.Addr().String())
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
-	srv := web.HTTPServer(f.addr, web.NewServer(svc, log))
+	handler := web.NewServer(svc, log)
+	handler.AllowHosts(f.allowedHosts...)
+	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

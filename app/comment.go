@@ -97,6 +97,9 @@ type addressed struct {
 // document by id or ref, a project by id or key. An item the caller may not
 // see answers like one that does not exist.
 func addressedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef string) (addressed, error) {
+	if entity == AnyItem {
+		return eitherItem(ctx, tx, a, workspace, idOrRef)
+	}
 	var sc *scope
 	var err error
 	switch entity {
@@ -310,15 +313,20 @@ func (s *Service) DeleteComment(ctx context.Context, a Actor, id string) error {
 				return err
 			}
 		}
-		now := tx.Now()
-		c.DeletedAt, c.UpdatedAt, c.Version = &now, now, c.Version+1
-		if err := tx.UpdateComment(ctx, &c); err != nil {
-			return err
-		}
-		// A withdrawn comment no longer mentions anything.
-		if err := tx.SetMentions(ctx, MentionWrite{WorkspaceID: c.WorkspaceID, SourceType: "comment", SourceID: c.ID, Clear: true}); err != nil {
-			return err
-		}
-		return it.record(ctx, tx, a, c, "comment.deleted", nil)
+		return withdraw(ctx, tx, a, it, &c)
 	})
+}
+
+// withdraw takes a comment out of every listing and records it.
+func withdraw(ctx context.Context, tx Tx, a Actor, it addressed, c *Comment) error {
+	now := tx.Now()
+	c.DeletedAt, c.UpdatedAt, c.Version = &now, now, c.Version+1
+	if err := tx.UpdateComment(ctx, c); err != nil {
+		return err
+	}
+	// A withdrawn comment no longer mentions anything.
+	if err := tx.SetMentions(ctx, MentionWrite{WorkspaceID: c.WorkspaceID, SourceType: "comment", SourceID: c.ID, Clear: true}); err != nil {
+		return err
+	}
+	return it.record(ctx, tx, a, *c, "comment.deleted", nil)
 }

@@ -52,6 +52,8 @@ const (
 	CodeCredentialNarrowed   Code = "credential_narrowed"        // the account could, but the credential presented lacks the scope
 	CodeOverLimit            Code = "over_limit"                 // a list or text in the request is longer than a named limit
 	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
+	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
+	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -66,6 +68,7 @@ var AllCodes = []Code{
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
 	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
+	CodeNothingReady, CodeAmbiguous,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

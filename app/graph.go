@@ -103,35 +103,42 @@ func (s *Service) ItemGoverning(ctx context.Context, a Actor, workspace, entity,
 		if err != nil {
 			return err
 		}
-		ls, err := tx.LinksOf(ctx, self.ID)
-		if err != nil {
-			return err
-		}
-		via := map[string]string{}
-		var docs []string
-		for _, l := range ls {
-			gov, bound := governs(l)
-			if l.Type.Category != LinkGoverning || bound != self.ID || gov == self.ID {
-				continue
-			}
-			if other, typ := farEnd(l, self.ID); typ == "document" && via[other] == "" {
-				via[other] = l.Type.Key
-				docs = append(docs, other)
-			}
-		}
-		ends, err := linkEnds(ctx, tx, self.sc, nil, docs)
-		if err != nil {
-			return err
-		}
-		for _, id := range docs {
-			if e, ok := ends[id]; ok && e.Document.InForce() {
-				out = append(out, Governing{Document: e, LinkType: via[id]})
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Document.Ref() < out[j].Document.Ref() })
-		return nil
+		out, err = governingOf(ctx, tx, self)
+		return err
 	})
 	return out, err
+}
+
+// governingOf lists the documents in force that bind self, in ref order.
+func governingOf(ctx context.Context, tx Tx, self linkSelf) ([]Governing, error) {
+	out := []Governing{}
+	ls, err := tx.LinksOf(ctx, self.ID)
+	if err != nil {
+		return nil, err
+	}
+	via := map[string]string{}
+	var docs []string
+	for _, l := range ls {
+		gov, bound := governs(l)
+		if l.Type.Category != LinkGoverning || bound != self.ID || gov == self.ID {
+			continue
+		}
+		if other, typ := farEnd(l, self.ID); typ == "document" && via[other] == "" {
+			via[other] = l.Type.Key
+			docs = append(docs, other)
+		}
+	}
+	ends, err := linkEnds(ctx, tx, self.sc, nil, docs)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range docs {
+		if e, ok := ends[id]; ok && e.Document.InForce() {
+			out = append(out, Governing{Document: e, LinkType: via[id]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Document.Ref() < out[j].Document.Ref() })
+	return out, nil
 }
 
 // maxProposals bounds the proposals for one item: they are suggestions to
@@ -280,26 +287,31 @@ func (s *Service) ItemTree(ctx context.Context, a Actor, workspace, entity, idOr
 		if err != nil {
 			return err
 		}
-		w := treeWalk{next: map[string][]string{}, kind: map[string]string{}}
-		if err := w.load(ctx, tx, self, depth); err != nil {
-			return err
-		}
-		var tasks, docs []string
-		for id, k := range w.kind {
-			if k == "document" {
-				docs = append(docs, id)
-			} else {
-				tasks = append(tasks, id)
-			}
-		}
-		ends, err := linkEnds(ctx, tx, self.sc, tasks, docs)
-		if err != nil {
-			return err
-		}
-		out = w.draw(self.ID, ends, depth)
-		return nil
+		out, err = treeOf(ctx, tx, self, depth)
+		return err
 	})
 	return out, err
+}
+
+// treeOf walks and draws what follows self, depth levels down.
+func treeOf(ctx context.Context, tx Tx, self linkSelf, depth int) ([]Beneath, error) {
+	w := treeWalk{next: map[string][]string{}, kind: map[string]string{}}
+	if err := w.load(ctx, tx, self, depth); err != nil {
+		return nil, err
+	}
+	var tasks, docs []string
+	for id, k := range w.kind {
+		if k == "document" {
+			docs = append(docs, id)
+		} else {
+			tasks = append(tasks, id)
+		}
+	}
+	ends, err := linkEnds(ctx, tx, self.sc, tasks, docs)
+	if err != nil {
+		return nil, err
+	}
+	return w.draw(self.ID, ends, depth), nil
 }
 
 // treeWalk holds the sequencing links reachable from the root, read one

@@ -270,19 +270,8 @@ func addLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, in LinkSet) ([
 		if other.ID == self.ID {
 			return nil, Invalidf("body.target", "an item cannot be linked to itself")
 		}
-		l := Link{ID: newID(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
-			TargetType: in.OtherType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
-		if in.Direction == "incoming" {
-			l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID
-		}
-		if err := checkNewLink(ctx, tx, l); err != nil {
-			return nil, err
-		}
-		if err := tx.InsertLink(ctx, &l); err != nil {
-			return nil, err
-		}
-		if err := self.record(ctx, tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key, "direction": in.Direction,
-			"other": other.Ref, "other_type": in.OtherType}); err != nil {
+		l, err := insertLink(ctx, tx, a, self, lt, in.Direction, other, in.OtherType)
+		if err != nil {
 			return nil, err
 		}
 		ids = append(ids, l.ID)
@@ -297,6 +286,33 @@ func addLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, in LinkSet) ([
 		}
 	}
 	return out, err
+}
+
+// insertLink joins self to other with a link of type lt, pointing the way
+// direction says, and records it in self's history.
+func insertLink(ctx context.Context, tx Tx, a Actor, self linkSelf, lt LinkType, direction string, other ItemLocation, otherType string) (Link, error) {
+	l := Link{ID: newID(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
+		TargetType: otherType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
+	if direction == "incoming" {
+		l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID
+	}
+	if err := checkNewLink(ctx, tx, l); err != nil {
+		return Link{}, err
+	}
+	if err := tx.InsertLink(ctx, &l); err != nil {
+		return Link{}, err
+	}
+	return l, self.record(ctx, tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key, "direction": direction,
+		"other": other.Ref, "other_type": otherType})
+}
+
+// deleteLink removes the link v shows from self and records it.
+func deleteLink(ctx context.Context, tx Tx, a Actor, self linkSelf, v LinkView) error {
+	if err := tx.DeleteLink(ctx, v.ID); err != nil {
+		return err
+	}
+	return self.record(ctx, tx, a, "link.deleted", v.ID, map[string]any{"link_type": v.Type.Key, "other": v.Other.Ref(),
+		"other_type": v.Other.EntityType})
 }
 
 // checkNewLink refuses a link that exists already, in either direction for
@@ -334,11 +350,7 @@ func (s *Service) RemoveLink(ctx context.Context, a Actor, workspace, entity, id
 			if v.ID != linkID {
 				continue
 			}
-			if err := tx.DeleteLink(ctx, linkID); err != nil {
-				return err
-			}
-			return self.record(ctx, tx, a, "link.deleted", linkID, map[string]any{"link_type": v.Type.Key, "other": v.Other.Ref(),
-				"other_type": v.Other.EntityType})
+			return deleteLink(ctx, tx, a, self, v)
 		}
 		return NotFound("link")
 	})

@@ -12,6 +12,9 @@ type Me struct {
 	APIVersion          string
 	InstanceVersion     string
 	SchemaRevision      string
+	// AnswersTo is an agent's chain of responsibility, nearest first, by
+	// username; empty for a person.
+	AnswersTo []string
 }
 
 // Me answers GET /v1/me. Permissions are the role's intersected with the
@@ -28,6 +31,9 @@ func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
 		for _, w := range acc.live() {
 			out.Workspaces = append(out.Workspaces, viewOf(w))
 		}
+		if out.AnswersTo, err = answersToNames(ctx, tx, a.User); err != nil {
+			return err
+		}
 		var ws *Workspace
 		if live := acc.live(); len(live) == 1 {
 			ws = &live[0].Workspace
@@ -37,4 +43,24 @@ func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
 		return err
 	})
 	return out, err
+}
+
+// answersToNames is the usernames up u's chain of responsibility.
+func answersToNames(ctx context.Context, tx Tx, u User) ([]string, error) {
+	if u.AnswersToID == "" {
+		return nil, nil
+	}
+	ids, err := tx.AnswersToChain(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(ids))
+	for _, id := range ids {
+		v, err := tx.UserByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, v.Username)
+	}
+	return names, nil
 }

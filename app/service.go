@@ -175,6 +175,9 @@ func (s *Service) Limits() Limits { return s.limits }
 // Version returns the binary's release string.
 func (s *Service) Version() string { return s.opts.Version }
 
+// PublicURL is where users reach the instance, "" when not configured.
+func (s *Service) PublicURL() string { return s.opts.PublicURL }
+
 // APIVersion is the version of the /v1 interface this binary speaks.
 const APIVersion = "1.0"
 

@@ -35,10 +35,7 @@ type RecordVerification struct {
 // force for the task's project.
 func (s *Service) claimMinutes(ctx context.Context, tx Tx, sc *scope, t Task, minutes *int) (int, error) {
 	if minutes != nil {
-		if *minutes < 1 || *minutes > s.limits.MaxClaimMins {
-			return 0, Invalidf("query.minutes", "minutes is from 1 to %d", s.limits.MaxClaimMins)
-		}
-		return *minutes, nil
+		return *minutes, s.checkClaimMinutes(minutes)
 	}
 	w, err := tx.WorkspaceByID(ctx, t.WorkspaceID)
 	if err != nil {
@@ -57,6 +54,14 @@ func (s *Service) claimMinutes(ctx context.Context, tx Tx, sc *scope, t Task, mi
 	return s.limits.DefaultClaimMins, nil
 }
 
+// checkClaimMinutes refuses a lease asked for outside 1..MaxClaimMins.
+func (s *Service) checkClaimMinutes(minutes *int) error {
+	if minutes != nil && (*minutes < 1 || *minutes > s.limits.MaxClaimMins) {
+		return Invalidf("query.minutes", "minutes is from 1 to %d", s.limits.MaxClaimMins)
+	}
+	return nil
+}
+
 // held reports whether someone holds an unexpired claim at now.
 func (t Task) held(now time.Time) bool {
 	return t.ClaimedByID != "" && t.ClaimExpiresAt != nil && t.ClaimExpiresAt.After(now)
@@ -72,31 +77,36 @@ func (s *Service) ClaimTask(ctx context.Context, a Actor, workspace, idOrRef str
 		if err != nil {
 			return err
 		}
-		mins, err := s.claimMinutes(ctx, tx, sc, t, minutes)
-		if err != nil {
-			return err
-		}
-		now := tx.Now()
-		if t.held(now) && t.ClaimedByID != a.User.ID {
-			return &Error{Code: CodeClaimHeld, Detail: "#" + itoa(int(t.Ref)) + " is claimed by " + t.ClaimedBy + " until " +
-				t.ClaimExpiresAt.UTC().Format(time.RFC3339) + "; try again after that or ask them to release it",
-				Extra: map[string]any{"holder": t.ClaimedBy, "expires_at": t.ClaimExpiresAt.UTC().Format(time.RFC3339Nano)}}
-		}
-		action := "task.claimed"
-		if t.held(now) {
-			action = "task.claim_renewed"
-		} else {
-			t.ClaimedByID, t.ClaimedAt = a.User.ID, &now
-		}
-		exp := now.Add(time.Duration(mins) * time.Minute)
-		t.ClaimExpiresAt = &exp
-		if err := saveTask(ctx, tx, a, &t, action, map[string]any{"claim_expires_at": exp, "minutes": mins}); err != nil {
-			return err
-		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		out, err = s.claimIn(ctx, tx, a, sc, t, minutes)
 		return err
 	})
 	return out, err
+}
+
+// claimIn takes or renews a on t inside tx and reads the task back.
+func (s *Service) claimIn(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, minutes *int) (Task, error) {
+	mins, err := s.claimMinutes(ctx, tx, sc, t, minutes)
+	if err != nil {
+		return Task{}, err
+	}
+	now := tx.Now()
+	if t.held(now) && t.ClaimedByID != a.User.ID {
+		return Task{}, &Error{Code: CodeClaimHeld, Detail: "#" + itoa(int(t.Ref)) + " is claimed by " + t.ClaimedBy + " until " +
+			t.ClaimExpiresAt.UTC().Format(time.RFC3339) + "; try again after that or ask them to release it",
+			Extra: map[string]any{"holder": t.ClaimedBy, "expires_at": t.ClaimExpiresAt.UTC().Format(time.RFC3339Nano)}}
+	}
+	action := "task.claimed"
+	if t.held(now) {
+		action = "task.claim_renewed"
+	} else {
+		t.ClaimedByID, t.ClaimedAt = a.User.ID, &now
+	}
+	exp := now.Add(time.Duration(mins) * time.Minute)
+	t.ClaimExpiresAt = &exp
+	if err := saveTask(ctx, tx, a, &t, action, map[string]any{"claim_expires_at": exp, "minutes": mins}); err != nil {
+		return Task{}, err
+	}
+	return readTask(ctx, tx, sc, t.ID)
 }
 
 // ReleaseTask lets go of a claim. Anybody who may change the task may

@@ -104,7 +104,7 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	inst := newInstanceJSON(m.Instance)
 	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: orNull(m.InstanceVersion), SchemaRevision: orNull(m.SchemaRevision),
 		Purpose: purpose, Instance: &inst, PublicURL: orNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: stamp(m.ServerTime),
-		Docs: map[string]string{"problem_types": problemTypeBase + "{code}"}, ErrorCodes: app.AllCodes,
+		Docs: map[string]string{"problem_types": problemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
 		Grammars: map[string]any{"search": app.SearchGrammar}, SearchBackend: orNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
 		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,

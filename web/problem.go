@@ -55,6 +55,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeCredentialNarrowed:   {http.StatusForbidden, "The credential is narrowed below this"},
 	app.CodeOverLimit:            {http.StatusUnprocessableEntity, "Over a limit"},
 	app.CodeInstantOutOfRange:    {http.StatusUnprocessableEntity, "Time out of range"},
+	app.CodeNothingReady:         {http.StatusNotFound, "Nothing ready"},
+	app.CodeAmbiguous:            {http.StatusConflict, "Ambiguous"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute

@@ -15,9 +15,10 @@ import (
 
 // Server is tend's HTTP handler.
 type Server struct {
-	app    *app.Service
-	log    *slog.Logger
-	router *httprouter.Router
+	app          *app.Service
+	log          *slog.Logger
+	router       *httprouter.Router
+	allowedHosts []string // more Host names /mcp answers on behind a local proxy
 }
 
 // NewServer builds the handler over svc; log receives the access log and
@@ -49,6 +50,9 @@ func (s *Server) routes() {
 
 	s.handle(http.MethodGet, "/v1/me", s.handleMe)
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
+	s.handle(http.MethodGet, "/v1/docs/agent", s.handleDocsAgent)
+	s.handle(http.MethodGet, "/v1/docs/examples", s.handleDocsExamples)
+	s.router.Handler(http.MethodPost, "/mcp", s.mcpHandler()) // stateless: POST only
 
 	s.handle(http.MethodGet, "/v1/instance", s.handleInstanceGet)
 	s.handle(http.MethodPatch, "/v1/instance", s.handleInstanceUpdate)
@@ -160,7 +164,11 @@ func (s *Server) routes() {
 
 func (s *Server) handle(method, path string, h handlerFunc) {
 	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, err := s.authenticate(r)
+		a, inProcess := r.Context().Value(inProcessActor{}).(app.Actor)
+		var err error
+		if !inProcess {
+			a, err = s.authenticate(r)
+		}
 		if err == nil {
 			err = h(w, r, a)
 		}

@@ -165,6 +165,9 @@ func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if taskRef(r) == "next" {
+		return s.handleTaskClaimNext(w, r, a)
+	}
 	var body struct {
 		Minutes *int `json:"minutes"`
 	}

@@ -1,0 +1,96 @@
+package app
+
+import "context"
+
+// ItemSearchQuery is service_search: words and terms (the q grammar of the
+// listings) over tasks and documents alike, open and finished.
+type ItemSearchQuery struct {
+	Workspace string
+	Q         string
+	Project   string
+	Limit     int
+}
+
+// ItemSearch is the best matches of each kind, best first.
+type ItemSearch struct {
+	Tasks         []Task
+	TasksMore     bool
+	Documents     []Document
+	DocumentsMore bool
+}
+
+// SearchItems searches tasks and documents in one read. A term that names
+// a vocabulary of only one kind (type:decision, a document type) narrows the
+// search to that kind; a term that fits neither is refused as q would be.
+func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) (ItemSearch, error) {
+	if in.Q == "" {
+		return ItemSearch{}, Invalidf("arguments.q", "q names words to look for")
+	}
+	limit, err := s.pageLimit(in.Limit)
+	if err != nil {
+		return ItemSearch{}, err
+	}
+	yes := true
+	var out ItemSearch
+	err = s.store.View(ctx, func(tx Tx) error {
+		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
+		if err != nil {
+			return err
+		}
+		tq, terr := s.taskFilter(ctx, tx, sc, TaskListQuery{Q: in.Q, Project: in.Project, IncludeCompleted: &yes})
+		dq, derr := documentFilter(ctx, tx, sc, DocumentListQuery{Q: in.Q, Project: in.Project})
+		if terr != nil && derr != nil {
+			return terr
+		}
+		if terr == nil {
+			tq.Now, tq.Limit = tx.Now(), limit+1
+			if out.Tasks, out.TasksMore, err = searchTasks(ctx, tx, sc, tq, limit); err != nil {
+				return err
+			}
+		}
+		if derr == nil {
+			dq.Limit = limit + 1
+			if out.Documents, out.DocumentsMore, err = searchDocuments(ctx, tx, sc, dq, limit); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// searchTasks reads the best matches, limit of them, and whether there are more.
+func searchTasks(ctx context.Context, tx Tx, sc *scope, q TaskQuery, limit int) ([]Task, bool, error) {
+	var err error
+	if q.Order, err = bestFirst(q.Match); err != nil {
+		return nil, false, err
+	}
+	q.OpenOnly = false
+	ts, err := sc.tasks(ctx, tx, q)
+	if len(ts) > limit {
+		return ts[:limit], true, err
+	}
+	return ts, false, err
+}
+
+// searchDocuments reads the best matches, limit of them, and whether there are more.
+func searchDocuments(ctx context.Context, tx Tx, sc *scope, q DocumentQuery, limit int) ([]Document, bool, error) {
+	var err error
+	if q.Order, err = bestFirst(q.Match); err != nil {
+		return nil, false, err
+	}
+	ds, err := sc.documents(ctx, tx, q)
+	if len(ds) > limit {
+		return ds[:limit], true, err
+	}
+	return ds, false, err
+}
+
+// bestFirst orders by relevance when there are words to match, by ref otherwise.
+func bestFirst(match string) ([]OrderField, error) {
+	order, err := searchOrder(nil, "", match)
+	if order == nil {
+		order = []OrderField{{Field: "ref"}}
+	}
+	return order, err
+}

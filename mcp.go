@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"tend/web"
+)
+
+func newMCPCmd(dbPath *string) *cobra.Command {
+	var token string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools over stdio",
+		Long: `Serve tend's 15 MCP tools and its resources over stdin/stdout, for an agent
+that starts tend itself. Every call acts as the account of the credential
+given with --token or TEND_TOKEN, checked again on each call: revoking it,
+or deactivating the person it answers to, stops the next call. stdout
+carries only MCP messages; the log goes to stderr.`,
+		Example: `  TEND_TOKEN=tend_… tend mcp --db ~/.local/share/tend/tend.db
+  claude mcp add tend -e TEND_TOKEN=tend_… -- tend mcp`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if token == "" {
+				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
+			}
+			return serveMCP(cmd.Context(), cmd.ErrOrStderr(), *dbPath, token, &mcp.StdioTransport{})
+		},
+	}
+	cmd.Flags().StringVar(&token, "token", os.Getenv("TEND_TOKEN"), "the credential to act as (env TEND_TOKEN)")
+	return cmd
+}
+
+// serveMCP runs the MCP server on t until the client closes it or ctx ends.
+// The credential is checked once at the start, so a wrong one fails at
+// once rather than on the first call.
+func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp.Transport) error {
+	db, svc, err := openService(ctx, dbPath, "", "")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
+		return err
+	}
+	srv := web.NewServer(svc, slog.New(slog.NewTextHandler(stderr, nil)))
+	err = srv.MCPServer(srv.StdioIdentity(token)).Run(ctx, t)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,222 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestClaimNextHTTP(t *testing.T) {
+	e := newEnv(t)
+	bot := e.agent("bot", "admin")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
+	low := e.taskRef(e.admin, map[string]any{"title": "Low", "importance": 1, "urgency": 1})
+	high := e.taskRef(e.admin, map[string]any{"title": "High", "importance": 5, "urgency": 5})
+	blocker := e.taskRef(e.admin, map[string]any{"title": "Blocked one", "importance": 5, "urgency": 5, "project": "web", "tags": []string{"ui"}})
+	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", low), e.admin, map[string]any{"link_type": "blocks", "target": blocker})
+	e.taskRef(e.admin, map[string]any{"title": "Someone else's", "assignee": "admin", "importance": 5, "urgency": 5})
+
+	got := e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim", bot, nil)
+	if got["ref"] != float64(high) || got["claimed_by"] != "bot" {
+		t.Fatalf("next is the highest priority_score ready to act on: %v", got)
+	}
+	e.problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim?project=web", bot, nil)
+	got = e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?minutes=5", bot, nil)
+	if got["ref"] != float64(low) {
+		t.Fatalf("then the next one, skipping what it holds, what is blocked and what is someone else's: %v", got)
+	}
+	e.ok(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/complete", low), bot, nil)
+	got = e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?project=web&tag=ui&type=task", bot, nil)
+	if got["ref"] != float64(blocker) {
+		t.Fatalf("completing the blocker makes the blocked one ready: %v", got)
+	}
+	p := e.problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim", bot, nil)
+	if !strings.Contains(p["detail"].(string), "to_act_on") {
+		t.Fatalf("the refusal says where to look: %v", p)
+	}
+	listed := e.do(http.MethodGet, "/v1/tasks?project=nope", bot, nil)
+	e.problem(listed.Status, listed.JSON(t)["code"].(string), http.MethodPost, "/v1/tasks/next/claim?project=nope", bot, nil)
+	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/next/claim?minutes=0", bot, nil)
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tasks/next/claim", "", nil)
+}
+
+// claimAll has each agent claim next until nothing is ready and returns
+// who got which ref; fail records anything but a claim or nothing_ready.
+func claimAll(agents []string, claim func(agent int) (ref int, done bool, err error)) (map[int][]int, []error) {
+	var mu sync.Mutex
+	owners := map[int][]int{}
+	var errs []error
+	var wg sync.WaitGroup
+	for i := range agents {
+		wg.Go(func() {
+			for {
+				ref, done, err := claim(i)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				} else if !done {
+					owners[ref] = append(owners[ref], i)
+				}
+				mu.Unlock()
+				if done || err != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return owners, errs
+}
+
+func checkEachOnce(t *testing.T, owners map[int][]int, errs []error, tasks int) {
+	t.Helper()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if len(owners) != tasks {
+		t.Fatalf("%d tasks handed out, want %d", len(owners), tasks)
+	}
+	for ref, who := range owners {
+		if len(who) != 1 {
+			t.Fatalf("#%d handed to agents %v", ref, who)
+		}
+	}
+}
+
+func TestClaimNextConcurrentHTTP(t *testing.T) {
+	const agents, tasks = 32, 500
+	e := newEnv(t)
+	for i := range tasks {
+		e.taskRef(e.admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
+	}
+	tokens := make([]string, agents)
+	for i := range tokens {
+		tokens[i] = e.agent(fmt.Sprintf("agent%d", i), "admin")
+	}
+	post := func(token, path string) (int, map[string]any, error) {
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := e.srv.Client().Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		err = json.NewDecoder(res.Body).Decode(&body)
+		return res.StatusCode, body, err
+	}
+	get := func(token, path string) (map[string]any, error) {
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := e.srv.Client().Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		return body, json.NewDecoder(res.Body).Decode(&body)
+	}
+	owners, errs := claimAll(tokens, func(i int) (int, bool, error) {
+		status, body, err := post(tokens[i], "/v1/tasks/next/claim")
+		switch {
+		case err != nil:
+			return 0, false, err
+		case status == http.StatusOK:
+			return int(body["ref"].(float64)), false, nil
+		case status == http.StatusNotFound && body["code"] == "nothing_ready":
+			return 0, true, nothingLeft(i, tokens[i], post, get)
+		}
+		return 0, false, fmt.Errorf("agent %d: status %d %v", i, status, body)
+	})
+	checkEachOnce(t, owners, errs, tasks)
+}
+
+// nothingLeft checks a nothing_ready answer: asked again, next still has
+// nothing; and once a write of the agent's own has committed (a refusal
+// returns before the shared commit, a success after it), no task is left
+// unclaimed.
+func nothingLeft(i int, token string, post func(token, path string) (int, map[string]any, error),
+	get func(token, path string) (map[string]any, error)) error {
+	if status, body, err := post(token, "/v1/tasks/next/claim"); err != nil || status != http.StatusNotFound {
+		return fmt.Errorf("agent %d: nothing was ready, then: %d %v %v", i, status, body, err)
+	}
+	mine, err := get(token, "/v1/tasks?claimed_by=me&limit=1")
+	if err != nil {
+		return err
+	}
+	items, _ := mine["items"].([]any)
+	if len(items) == 0 {
+		return nil
+	}
+	ref := int(items[0].(map[string]any)["ref"].(float64))
+	if status, body, err := post(token, fmt.Sprintf("/v1/tasks/%d/claim", ref)); err != nil || status != http.StatusOK {
+		return fmt.Errorf("agent %d renewing #%d: %d %v %v", i, ref, status, body, err)
+	}
+	left, err := get(token, "/v1/tasks?ready=true&to_act_on=true&limit=500")
+	if err != nil {
+		return err
+	}
+	for _, it := range left["items"].([]any) {
+		if it.(map[string]any)["claimed_by"] == nil {
+			return fmt.Errorf("agent %d was told nothing is ready while #%v was unclaimed", i, it.(map[string]any)["ref"])
+		}
+	}
+	return nil
+}
+
+func TestClaimNextConcurrentMCP(t *testing.T) {
+	const agents, tasks = 16, 100
+	e := newEnv(t)
+	for i := range tasks {
+		e.taskRef(e.admin, map[string]any{"title": fmt.Sprintf("work %d", i)})
+	}
+	clients := make([]*mcpClient, agents)
+	for i := range clients {
+		clients[i] = e.connect(t, e.agent(fmt.Sprintf("agent%d", i), "admin"), eras[i%2])
+	}
+	owners, errs := claimAll(make([]string, agents), func(i int) (int, bool, error) {
+		r := clients[i].call("service_claim", map[string]any{"ref": "next"})
+		switch {
+		case !r.IsError:
+			return int(r.Structured["task"].(map[string]any)["ref"].(float64)), false, nil
+		case strings.HasPrefix(r.Text, "nothing_ready: "):
+			return 0, true, nil
+		}
+		return 0, false, fmt.Errorf("agent %d: %s", i, r.Text)
+	})
+	checkEachOnce(t, owners, errs, tasks)
+}
+
+// The agent loop of docs/agent: claim the next ready work, record a
+// verification, complete, leave a finding, in at most five tool calls.
+func TestMCPAgentLoop(t *testing.T) {
+	e := newEnv(t)
+	bot := e.agent("bot", "admin")
+	ref := e.taskRef(e.admin, map[string]any{"title": "Fix the flaky login test", "importance": 4})
+	m := e.connect(t, bot, eraStateless)
+	calls := 0
+	call := func(tool string, args map[string]any) toolResult {
+		calls++
+		return m.ok(tool, args)
+	}
+	got := call("service_claim", map[string]any{"ref": "next"})
+	if got.Structured["task"].(map[string]any)["ref"] != float64(ref) {
+		t.Fatalf("claim next: %+v", got)
+	}
+	call("service_call_api", map[string]any{"method": "POST", "path": fmt.Sprintf("/v1/tasks/%d/verifications", ref),
+		"body": map[string]any{"passed": true, "summary": "go test -run Login -count=50 passes", "commit_sha": "abc123"}})
+	call("service_done", map[string]any{"ref": ref})
+	call("service_document", map[string]any{"type": "finding", "title": "Login test raced on the session clock",
+		"body": fmt.Sprintf("Found while fixing #%d: the test slept instead of advancing the clock.", ref)})
+	if calls > 5 {
+		t.Fatalf("the loop took %d calls", calls)
+	}
+	show := m.ok("service_show", map[string]any{"ref": ref})
+	if show.Structured["task"].(map[string]any)["is_complete"] != true || show.Structured["verifications_total"] != float64(1) {
+		t.Fatalf("after the loop: %v", show.Structured)
+	}
+	m.refused("nothing_ready", "service_claim", map[string]any{"ref": "next"})
+}

@@ -1,0 +1,181 @@
+package web
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/app"
+)
+
+// Identify resolves who makes one MCP request. Over HTTP the bearer
+// credential was checked for this very request; over stdio the process's
+// credential is checked again on every call, so a revocation or a
+// deactivation stops the next call either way.
+type Identify func(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, error)
+
+// mcpInstructions is what an MCP client shows the model on connecting.
+const mcpInstructions = "tend tracks work for people and agents. Start with service_claim ref \"next\": it claims the " +
+	"highest-ranked ready task for you. Read service://conventions for what binds work here. Refs are #N. " +
+	"Every refusal starts with a stable code and says which call fixes it. GET /v1/docs/agent is the full guide."
+
+// mcpTools holds what the tool handlers share.
+type mcpTools struct {
+	s   *Server
+	srv *mcp.Server
+	who Identify
+}
+
+// MCPServer builds the MCP server with tend's 15 tools and 3 resources,
+// each a thin adapter over the same Service methods the HTTP API calls.
+// POST /mcp serves it over HTTP; `tend mcp` over stdio.
+func (s *Server) MCPServer(who Identify) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: s.app.Version()}, &mcp.ServerOptions{
+		Instructions: mcpInstructions,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+	})
+	m := &mcpTools{s: s, srv: srv, who: who}
+	m.addReadTools()
+	m.addWriteTools()
+	m.addAPITools()
+	m.addResources()
+	return srv
+}
+
+// StdioIdentity is the Identify of `tend mcp`: the secret it was started
+// with, authenticated again for every call.
+func (s *Server) StdioIdentity(secret string) Identify {
+	return func(ctx context.Context, _ *mcp.RequestExtra) (app.Actor, error) {
+		return s.app.Authenticate(ctx, secret, "mcp")
+	}
+}
+
+// httpIdentity reads the actor the bearer middleware put on this request.
+func httpIdentity(_ context.Context, extra *mcp.RequestExtra) (app.Actor, error) {
+	if extra != nil && extra.TokenInfo != nil {
+		if a, ok := extra.TokenInfo.Extra[actorKey].(app.Actor); ok {
+			return a, nil
+		}
+	}
+	return app.Actor{}, app.Errorf(app.CodeUnauthorized, "send a credential as Authorization: Bearer <token>")
+}
+
+const actorKey = "tend.actor"
+
+// mcpHandler serves POST /mcp: the stateless handler answers the
+// 2026-07-28 era (no sessions) and the handshake era (initialize, then
+// calls) on the same URL. JSON responses: tools answer at once, there is
+// nothing to stream.
+func (s *Server) mcpHandler() http.Handler {
+	srv := s.MCPServer(httpIdentity)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless: true, JSONResponse: true,
+		// The SDK's own guard refuses any non-loopback Host on a loopback
+		// connection, which is every request behind a local reverse proxy;
+		// guardHost below does the same job with the public URL allowed.
+		DisableLocalhostProtection: true,
+	})
+	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Del("WWW-Authenticate")
+		h.ServeHTTP(w, r)
+	}))
+	cop := http.NewCrossOriginProtection()
+	if origin := originOf(s.app.PublicURL()); origin != "" {
+		_ = cop.AddTrustedOrigin(origin)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r) {
+			writeProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "Host %q is not one this instance answers MCP on; see docs/agent.md (allowed hosts)", r.Host))
+			return
+		}
+		if err := cop.Check(r); err != nil {
+			writeProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "a cross-origin browser request may not call MCP"))
+			return
+		}
+		// Sent with every refusal of the bearer middleware; removed again
+		// once the credential has been accepted.
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
+		authed.ServeHTTP(w, r)
+	})
+}
+
+// verifyMCP checks the bearer credential of one MCP request with the same
+// Authenticate as /v1, and hands the actor to the tools.
+func (s *Server) verifyMCP(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
+	a, err := s.app.Authenticate(ctx, secret, "mcp")
+	if app.CodeOf(err) == app.CodeUnauthorized {
+		return nil, auth.ErrInvalidToken
+	}
+	if err != nil {
+		return nil, err
+	}
+	// No Expiration: Authenticate has checked expiry on the store's clock.
+	return &auth.TokenInfo{UserID: a.User.ID, Extra: map[string]any{actorKey: a}}, nil
+}
+
+// hostAllowed is the DNS-rebinding guard. A request that reached a
+// loopback listener must name a loopback host (localhost, 127.0.0.1, [::1],
+// any port), the public URL's host, or one of the hosts allowed with
+// --allowed-hosts. A request on any other listener came over the network
+// by an address somebody chose, and the bearer credential is what guards it.
+func (s *Server) hostAllowed(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) {
+		return true
+	}
+	host := hostOnly(r.Host)
+	if isLoopback(host) || strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if pub := originOf(s.app.PublicURL()); pub != "" && strings.EqualFold(host, hostOnly(strings.SplitN(pub, "://", 2)[1])) {
+		return true
+	}
+	for _, h := range s.allowedHosts {
+		if strings.EqualFold(host, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// AllowHosts adds Host names the MCP endpoint answers on when requests
+// arrive through a local reverse proxy (besides loopback names and the
+// public URL's host).
+func (s *Server) AllowHosts(hosts ...string) {
+	for _, h := range hosts {
+		if h = strings.TrimSpace(h); h != "" {
+			s.allowedHosts = append(s.allowedHosts, hostOnly(h))
+		}
+	}
+}
+
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.Trim(h, "[]")
+	}
+	return strings.Trim(hostport, "[]")
+}
+
+func isLoopback(addr string) bool {
+	h := hostOnly(addr)
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// originOf is scheme://host[:port] of a URL, "" when it has none.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}

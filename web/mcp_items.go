@@ -1,0 +1,178 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"tend/app"
+)
+
+type commentArgs struct {
+	Body      string `json:"body" jsonschema:"the comment (Markdown); with remove, words from the comment to withdraw"`
+	Ref       refArg `json:"ref" jsonschema:"the task's or document's ref"`
+	Remove    bool   `json:"remove,omitempty" jsonschema:"withdraw your own comment that contains these words"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+func (m *mcpTools) toolComment(ctx context.Context, a app.Actor, in commentArgs) (string, commentOut, error) {
+	ref := strings.TrimPrefix(string(in.Ref), "#")
+	if in.Remove {
+		c, err := m.s.app.WithdrawCommentByWords(ctx, a, in.Workspace, app.AnyItem, ref, in.Body)
+		if err != nil {
+			return "", commentOut{}, argError(err)
+		}
+		return "withdrew your comment " + quoteLine(c.Body, 80) + " on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
+	}
+	c, err := m.s.app.AddComment(ctx, a, in.Workspace, app.AnyItem, ref, app.CommentCreate{Body: in.Body})
+	if err != nil {
+		return "", commentOut{}, argError(err)
+	}
+	return "commented on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
+}
+
+type commentOut struct {
+	Comment commentJSON `json:"comment"`
+}
+
+type documentOut struct {
+	Document documentJSON `json:"document"`
+}
+
+type documentArgs struct {
+	Body            *string  `json:"body,omitempty" jsonschema:"the text (Markdown)"`
+	ExpectedVersion *int     `json:"expected_version,omitempty" jsonschema:"refuse the revision if the document moved on"`
+	Parent          *refArg  `json:"parent,omitempty" jsonschema:"ref of the document to nest under"`
+	Project         *string  `json:"project,omitempty" jsonschema:"project key"`
+	Ref             refArg   `json:"ref,omitempty" jsonschema:"revise this document instead of creating one"`
+	Status          *string  `json:"status,omitempty" jsonschema:"document status key; omitted puts a new document in force"`
+	Tags            []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
+	Title           *string  `json:"title,omitempty" jsonschema:"title"`
+	Type            *string  `json:"type,omitempty" jsonschema:"note, spec, design, decision, finding or dead_end"`
+	Workspace       string   `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentOut, error) {
+	var d app.Document
+	var err error
+	verb := "created "
+	if in.Ref == "" {
+		c := app.DocumentCreate{Title: deref(in.Title), Body: in.Body, Type: deref(in.Type), Status: deref(in.Status),
+			Project: deref(in.Project), Tags: in.Tags}
+		if in.Parent != nil {
+			c.Parent = *in.Parent
+		}
+		d, err = m.s.app.CreateDocument(ctx, a, in.Workspace, c)
+	} else {
+		verb = "revised "
+		up := app.DocumentUpdate{Title: patchOf(in.Title, false), Body: patchOf(in.Body, false), Type: patchOf(in.Type, false),
+			Status: patchOf(in.Status, false), Project: patchOf(in.Project, false), ExpectedVersion: in.ExpectedVersion}
+		if in.Tags != nil {
+			up.Tags = app.PatchOf(in.Tags)
+		}
+		if in.Parent != nil {
+			up.Parent = app.PatchOf(*in.Parent)
+		}
+		d, err = m.s.app.UpdateDocument(ctx, a, in.Workspace, strings.TrimPrefix(string(in.Ref), "#"), up)
+	}
+	if err != nil {
+		return "", documentOut{}, argError(err)
+	}
+	j := newDocumentJSON(d)
+	j.Body = nil // the caller has just written it; service_show reads it back
+	return verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version), documentOut{Document: j}, nil
+}
+
+type linkArgs struct {
+	Other     refsArg `json:"other" jsonschema:"the other end: a ref, or an array of refs"`
+	Ref       refsArg `json:"ref" jsonschema:"this end: a ref, or an array of refs"`
+	Remove    bool    `json:"remove,omitempty" jsonschema:"remove the links instead"`
+	Type      string  `json:"type,omitempty" jsonschema:"link type key (default relates_to); 'blocks' is what readiness reads"`
+	Workspace string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type linksOut struct {
+	Items []linkJSON `json:"items"`
+}
+
+func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (string, linksOut, error) {
+	ls, err := m.s.app.LinkItems(ctx, a, app.LinkItems{Workspace: in.Workspace, Refs: in.Ref.strings(), Others: in.Other.strings(),
+		Type: in.Type, Remove: in.Remove})
+	if err != nil {
+		return "", linksOut{}, argError(err)
+	}
+	out := linksOut{Items: make([]linkJSON, len(ls))}
+	verb := "linked"
+	if in.Remove {
+		verb = "unlinked"
+	}
+	rows := make([][]string, len(ls))
+	for i, l := range ls {
+		out.Items[i] = newLinkJSON(l)
+		rows[i] = []string{verb, l.Label, "#" + itoa64(l.Other.Ref()), l.Other.Task.Title + l.Other.Document.Title}
+	}
+	return linesOr(rows, "no links"), out, nil
+}
+
+type projectArgs struct {
+	Key       string  `json:"key,omitempty" jsonschema:"permanent, lower case; omitted lists projects"`
+	Parent    *string `json:"parent,omitempty" jsonschema:"key of the project to file it under"`
+	Private   *bool   `json:"private,omitempty" jsonschema:"seen only by its members"`
+	Title     *string `json:"title,omitempty" jsonschema:"title"`
+	Workspace string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type projectsOut struct {
+	Items []projectJSON `json:"items"`
+}
+
+// toolProject lists projects without a key. With a key and a title it
+// creates the project, or changes the one that has that key already;
+// with a key and no title it changes an existing one.
+func (m *mcpTools) toolProject(ctx context.Context, a app.Actor, in projectArgs) (string, projectsOut, error) {
+	var ps []app.ProjectView
+	var err error
+	verb := ""
+	if in.Key == "" {
+		if in.Parent != nil || in.Private != nil || in.Title != nil {
+			return "", projectsOut{}, app.Invalidf("arguments.key", "name the project's key to create or change it")
+		}
+		ps, err = m.s.app.Projects(ctx, a, in.Workspace, false)
+	} else {
+		var p app.ProjectView
+		p, verb, err = m.putProject(ctx, a, in)
+		ps = []app.ProjectView{p}
+	}
+	if err != nil {
+		return "", projectsOut{}, argError(err)
+	}
+	out := projectsOut{Items: make([]projectJSON, len(ps))}
+	rows := make([][]string, len(ps))
+	for i, p := range ps {
+		out.Items[i] = newProjectJSON(p)
+		rows[i] = []string{verb + p.Path, p.Visibility, p.Status.Key, p.Title}
+	}
+	return linesOr(rows, "no projects"), out, nil
+}
+
+func (m *mcpTools) putProject(ctx context.Context, a app.Actor, in projectArgs) (app.ProjectView, string, error) {
+	vis := ""
+	if in.Private != nil {
+		vis = "public"
+		if *in.Private {
+			vis = "private"
+		}
+	}
+	if in.Title != nil {
+		p, err := m.s.app.CreateProject(ctx, a, in.Workspace, app.ProjectCreate{Key: in.Key, Title: *in.Title, Parent: deref(in.Parent), Visibility: vis})
+		if app.CodeOf(err) != app.CodeConflict {
+			return p, "created ", err
+		}
+	}
+	up := app.ProjectUpdate{Title: patchOf(in.Title, false), Parent: patchOf(in.Parent, true)}
+	if vis != "" {
+		up.Visibility = app.PatchOf(vis)
+	}
+	p, err := m.s.app.UpdateProject(ctx, a, in.Workspace, in.Key, up)
+	return p, "changed ", err
+}

@@ -1,0 +1,313 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/app"
+)
+
+// toolLimit is the default number of rows of service_list, service_search,
+// service_changes and service_journal.
+const toolLimit = 20
+
+type listArgs struct {
+	Assignee  string            `json:"assignee,omitempty" jsonschema:"username or id; 'me' is the caller"`
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"field filters, e.g. {\"status\":\"todo\",\"tag\":\"ui\",\"due_at.lt\":\"2026-12-01\",\"under\":\"12\"}"`
+	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
+	Order     string            `json:"order,omitempty" jsonschema:"sort fields, comma-separated, '-' first for descending, e.g. -priority_score,due_at"`
+	Project   string            `json:"project,omitempty" jsonschema:"project key; includes everything under it"`
+	Ready     bool              `json:"ready,omitempty" jsonschema:"only work nothing unfinished blocks, not deferred, not held by another"`
+	ToActOn   bool              `json:"to_act_on,omitempty" jsonschema:"only work assigned to you, to nobody, or held by you"`
+	Today     bool              `json:"today,omitempty" jsonschema:"the agenda: what is due, overdue or planned for today"`
+	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id (needed when you reach several)"`
+}
+
+type tasksOut struct {
+	Items []taskJSON `json:"items"`
+	Page  pageJSON   `json:"page"`
+}
+
+type searchArgs struct {
+	Q         string `json:"q" jsonschema:"words, and terms like type:<key> status:<key> #tag +project"`
+	Limit     int    `json:"limit,omitempty" jsonschema:"rows of each kind (default 20)"`
+	Project   string `json:"project,omitempty" jsonschema:"project key; includes everything under it"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type searchOut struct {
+	Tasks         []taskJSON     `json:"tasks"`
+	TasksMore     bool           `json:"tasks_more"`
+	Documents     []documentJSON `json:"documents"`
+	DocumentsMore bool           `json:"documents_more"`
+}
+
+type changesArgs struct {
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"created_at.gt, .gte, .lt, .lte: a date or an RFC 3339 instant"`
+	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
+	Mine      bool              `json:"mine,omitempty" jsonschema:"only what this credential did"`
+	Since     *int64            `json:"since,omitempty" jsonschema:"a seq to read forward from, inclusive; omitted gives the newest"`
+	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type changesOut struct {
+	Covers []string    `json:"covers"`
+	Items  []eventJSON `json:"items"`
+	Page   pageJSON    `json:"page"`
+}
+
+type journalArgs struct {
+	By        string            `json:"by,omitempty" jsonschema:"username whose doings to read; 'me' is this credential"`
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"created_at.gt, .gte, .lt, .lte: a date or an RFC 3339 instant"`
+	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
+	Oldest    bool              `json:"oldest,omitempty" jsonschema:"oldest first instead of most recent first"`
+	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type journalOut struct {
+	Covers []string           `json:"covers"`
+	Items  []journalEntryJSON `json:"items"`
+	Page   pageJSON           `json:"page"`
+}
+
+func readOnly() *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
+}
+
+func (m *mcpTools) addReadTools() {
+	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
+		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field."}, m.toolTaskList)
+	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
+		Description: "Search tasks and documents by words and terms (type:<key> status:<key> #tag +project), best match first."}, m.toolSearch)
+	addTool(m, &mcp.Tool{Name: "service_show", Annotations: readOnly(),
+		Description: "Show a task or document with its links, governing documents, subtasks, last comments and verifications."}, m.toolShow)
+	addTool(m, &mcp.Tool{Name: "service_changes", Annotations: readOnly(),
+		Description: "Read the change feed oldest first from since (a seq, inclusive); omit since for the newest."}, m.toolChanges)
+	addTool(m, &mcp.Tool{Name: "service_journal", Annotations: readOnly(),
+		Description: "Read who did what, with comments and before/after values, most recent first."}, m.toolJournal)
+	addTool(m, &mcp.Tool{Name: "service_whoami", Annotations: readOnly(),
+		Description: "Who you are: account, the person you answer to, the credential's scopes and narrowing, your workspaces."}, m.toolWhoami)
+}
+
+// listFilters maps service_list's filter keys to the task listing's query
+// parameters, so the tool lists exactly as GET /v1/tasks does.
+var listFilters = map[string]string{
+	"status": "status", "status_category": "status_category", "tag": "tag", "type": "type",
+	"assignee": "assignee", "claimed_by": "claimed_by", "parent": "parent", "project": "project",
+	"due_at.lt": "due_before", "due_at.gt": "due_after", "q": "q", "deferred": "deferred",
+}
+
+func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (string, tasksOut, error) {
+	v := url.Values{}
+	set := func(k, val string) {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	set("workspace_id", in.Workspace)
+	set("assignee", in.Assignee)
+	set("project", in.Project)
+	set("order", in.Order)
+	set("limit", strconv.Itoa(cmp(in.Limit, toolLimit)))
+	if in.Ready {
+		v.Set("ready", "true")
+	}
+	if in.ToActOn {
+		v.Set("to_act_on", "true")
+	}
+	if in.Today {
+		return "", tasksOut{}, app.Invalidf("arguments.today", "the agenda is not served by this instance yet; list due work with filter {\"due_at.lt\": \"<tomorrow's date>\"}")
+	}
+	if err := listFilterValues(in.Filter, v); err != nil {
+		return "", tasksOut{}, err
+	}
+	q, qv := taskListQuery(&http.Request{URL: &url.URL{RawQuery: v.Encode()}})
+	if err := qv.err(); err != nil {
+		return "", tasksOut{}, argError(err)
+	}
+	list, err := m.s.app.Tasks(ctx, a, q)
+	if err != nil {
+		return "", tasksOut{}, argError(err)
+	}
+	out := tasksOut{Items: make([]taskJSON, len(list.Items)), Page: newPage(list.Page)}
+	for i, t := range list.Items {
+		out.Items[i] = newTaskJSON(t)
+	}
+	return taskLines(out.Items, "tasks") + moreNote(list.Page.HasMore, len(out.Items), "raise limit, or narrow with project or filter"), out, nil
+}
+
+// listFilterValues puts the filter object's keys where the listing reads
+// them; "under" is a task's whole subtree. A key the listing does not
+// read is refused by name, with the keys it does.
+func listFilterValues(f map[string]string, v url.Values) error {
+	for k, val := range f {
+		if k == "under" {
+			v.Set("parent", strings.TrimPrefix(val, "#"))
+			v.Set("subtree", "true")
+			continue
+		}
+		p, ok := listFilters[k]
+		if !ok {
+			keys := make([]string, 0, len(listFilters)+1)
+			for k := range listFilters {
+				keys = append(keys, k)
+			}
+			keys = append(keys, "under")
+			sort.Strings(keys)
+			return app.Invalidf("arguments.filter."+k, "filter key %q is not read by this instance; it reads %s", k, strings.Join(keys, ", "))
+		}
+		if other := v.Get(p); other != "" && other != val {
+			return app.Invalidf("arguments.filter."+k, "%s is given twice with different values", k)
+		}
+		v.Set(p, strings.TrimPrefix(val, "#"))
+	}
+	return nil
+}
+
+func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (string, searchOut, error) {
+	res, err := m.s.app.SearchItems(ctx, a, app.ItemSearchQuery{Workspace: in.Workspace, Q: in.Q, Project: in.Project, Limit: cmp(in.Limit, toolLimit)})
+	if err != nil {
+		return "", searchOut{}, argError(err)
+	}
+	out := searchOut{Tasks: make([]taskJSON, len(res.Tasks)), TasksMore: res.TasksMore,
+		Documents: make([]documentJSON, len(res.Documents)), DocumentsMore: res.DocumentsMore}
+	for i, t := range res.Tasks {
+		out.Tasks[i] = newTaskJSON(t)
+	}
+	for i, d := range res.Documents {
+		out.Documents[i] = newDocumentJSON(d)
+		out.Documents[i].Body = nil // a search names documents; service_show reads them
+	}
+	text := taskLines(out.Tasks, "tasks") + moreNote(res.TasksMore, len(out.Tasks), "raise limit or add words") +
+		"\n" + documentLines(out.Documents) + moreNote(res.DocumentsMore, len(out.Documents), "raise limit or add words")
+	return text, out, nil
+}
+
+func (m *mcpTools) toolChanges(ctx context.Context, a app.Actor, in changesArgs) (string, changesOut, error) {
+	q, err := feedArgs(in.Workspace, in.Filter, in.Limit)
+	if err != nil {
+		return "", changesOut{}, err
+	}
+	q.Since = in.Since
+	if in.Mine {
+		q.Actor = "me"
+	}
+	page, err := m.s.app.Changes(ctx, a, q)
+	if err != nil {
+		return "", changesOut{}, argError(err)
+	}
+	out := changesOut{Covers: page.Covers, Items: make([]eventJSON, len(page.Items)), Page: newPage(page.Page)}
+	rows := make([][]string, len(page.Items))
+	for i, e := range page.Items {
+		out.Items[i] = newEventJSON(e)
+		rows[i] = []string{"seq " + itoa64(e.Seq), stamp(e.CreatedAt), e.Action, refText(e.ItemRef), e.ItemTitle}
+	}
+	next := "call again with since set to the last seq + 1"
+	return linesOr(rows, "no changes") + moreNote(page.Page.HasMore, len(rows), next), out, nil
+}
+
+func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs) (string, journalOut, error) {
+	q, err := feedArgs(in.Workspace, in.Filter, in.Limit)
+	if err != nil {
+		return "", journalOut{}, err
+	}
+	q.Actor, q.Oldest = in.By, in.Oldest
+	page, err := m.s.app.Journal(ctx, a, q)
+	if err != nil {
+		return "", journalOut{}, argError(err)
+	}
+	out := journalOut{Covers: page.Covers, Items: make([]journalEntryJSON, len(page.Items)), Page: newPage(page.Page)}
+	rows := make([][]string, len(page.Items))
+	for i, e := range page.Items {
+		out.Items[i] = newJournalEntryJSON(e)
+		what := ""
+		if e.Said != nil {
+			what = "said " + quoteLine(*e.Said, 80)
+		}
+		for _, c := range e.Changed {
+			what = strings.TrimSpace(what + " " + c.Said)
+		}
+		rows[i] = []string{stamp(e.CreatedAt), e.Actor, e.Action, refText(e.ItemRef), what}
+	}
+	return linesOr(rows, "nothing recorded") + moreNote(page.Page.HasMore, len(rows), "narrow with filter created_at.lt set to the oldest time shown"), out, nil
+}
+
+// feedArgs reads the arguments the feed and the journal share, through the
+// same parameter parsing as GET /v1/changes and GET /v1/journal.
+func feedArgs(workspace string, filter map[string]string, limit int) (app.FeedQuery, error) {
+	v := url.Values{}
+	for k, val := range filter {
+		if !strings.HasPrefix(k, "created_at.") {
+			return app.FeedQuery{}, app.Invalidf("arguments.filter."+k, "filter takes created_at.gt, .gte, .lt and .lte")
+		}
+		v.Set(k, val)
+	}
+	q := &query{vals: v}
+	in := app.FeedQuery{Workspace: workspace, CreatedAt: q.createdAt(), Limit: cmp(limit, toolLimit)}
+	return in, argError(q.err())
+}
+
+type whoamiArgs struct{}
+
+type whoamiOut struct {
+	User                callerJSON            `json:"user"`
+	AnswersTo           []string              `json:"answers_to"`
+	Credential          *credentialJSON       `json:"credential"`
+	InstancePermissions []string              `json:"instance_permissions"`
+	Workspaces          []workspaceAccessJSON `json:"workspaces"`
+}
+
+func (m *mcpTools) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (string, whoamiOut, error) {
+	me, err := m.s.app.Me(ctx, a)
+	if err != nil {
+		return "", whoamiOut{}, err
+	}
+	out := whoamiOut{User: newCallerJSON(me.User), AnswersTo: me.AnswersTo, InstancePermissions: me.InstancePermissions,
+		Workspaces: make([]workspaceAccessJSON, len(me.Workspaces))}
+	if out.AnswersTo == nil {
+		out.AnswersTo = []string{}
+	}
+	if me.Credential != nil {
+		c := newCredentialJSON(*me.Credential)
+		out.Credential = &c
+	}
+	var b strings.Builder
+	b.WriteString("you are " + me.User.Username)
+	if len(me.AnswersTo) > 0 {
+		b.WriteString(", an agent answering to " + strings.Join(me.AnswersTo, " → "))
+	}
+	b.WriteString("\n")
+	if c := out.Credential; c != nil {
+		b.WriteString("credential " + c.Prefix + ": scopes " + strings.Join(c.Scopes, ","))
+		if c.ProjectScopeKeys != nil {
+			b.WriteString("; reads only projects " + strings.Join(c.ProjectScopeKeys, ","))
+		}
+		if c.ProjectWriteScopeKeys != nil {
+			b.WriteString("; writes only projects " + strings.Join(c.ProjectWriteScopeKeys, ","))
+		}
+		if c.ExpiresAt != nil {
+			b.WriteString("; expires " + *c.ExpiresAt)
+		}
+		b.WriteString("\n")
+	}
+	for i, ws := range me.Workspaces {
+		out.Workspaces[i] = newWorkspaceAccess(ws)
+		b.WriteString("workspace " + ws.Workspace.Slug + " (" + ws.Role + ")\n")
+	}
+	return strings.TrimRight(b.String(), "\n"), out, nil
+}
+
+// cmp is v, or def when v is zero.
+func cmp(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}

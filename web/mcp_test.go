@@ -1,0 +1,255 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// specTools is SPEC.md's "MCP tools" table: each tool's arguments, the
+// required ones starred, and whether it only reads.
+var specTools = map[string]struct {
+	args     string
+	readOnly bool
+}{
+	"service_list":     {"assignee filter limit order project ready to_act_on today workspace", true},
+	"service_search":   {"q* limit project workspace", true},
+	"service_show":     {"ref* from history tree workspace", true},
+	"service_add":      {"text* description parent type workspace", false},
+	"service_comment":  {"body* ref* remove workspace", false},
+	"service_document": {"body expected_version parent project ref status tags title type workspace", false},
+	"service_update": {"ref* applies_to assignee defer description estimate expected_version importance plan repeat status title " +
+		"type until urgency workspace", false},
+	"service_link":     {"other* ref* remove type workspace", false},
+	"service_project":  {"key parent private title workspace", false},
+	"service_changes":  {"filter limit mine since workspace", true},
+	"service_journal":  {"by filter limit oldest workspace", true},
+	"service_claim":    {"ref* release workspace", false},
+	"service_whoami":   {"", true},
+	"service_call_api": {"method* path* body query", false},
+	"service_done":     {"ref* skip workspace", false},
+}
+
+func TestMCPToolsListMatchesSpec(t *testing.T) {
+	e := newEnv(t)
+	m := e.connect(t, e.admin, eraHandshake)
+	res, err := m.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != len(specTools) {
+		t.Fatalf("%d tools, want %d", len(res.Tools), len(specTools))
+	}
+	for _, tool := range res.Tools {
+		spec, ok := specTools[tool.Name]
+		if !ok {
+			t.Fatalf("tool %s is not in SPEC.md", tool.Name)
+		}
+		var schema struct {
+			Type       string                    `json:"type"`
+			Properties map[string]map[string]any `json:"properties"`
+			Required   []string                  `json:"required"`
+		}
+		b, _ := json.Marshal(tool.InputSchema)
+		if err := json.Unmarshal(b, &schema); err != nil || schema.Type != "object" {
+			t.Fatalf("%s input schema: %s", tool.Name, b)
+		}
+		var names, required []string
+		for _, a := range strings.Fields(spec.args) {
+			names = append(names, strings.TrimSuffix(a, "*"))
+			if strings.HasSuffix(a, "*") {
+				required = append(required, strings.TrimSuffix(a, "*"))
+			}
+		}
+		var got []string
+		for name, p := range schema.Properties {
+			got = append(got, name)
+			if d, _ := p["description"].(string); d == "" || strings.Contains(d, "\n") {
+				t.Errorf("%s.%s: every argument is described in one short line, got %q", tool.Name, name, d)
+			}
+		}
+		sort.Strings(names)
+		sort.Strings(got)
+		sort.Strings(required)
+		sort.Strings(schema.Required)
+		if !slices.Equal(got, names) {
+			t.Errorf("%s arguments %v, SPEC.md says %v", tool.Name, got, names)
+		}
+		if !slices.Equal(schema.Required, required) && !(len(required) == 0 && len(schema.Required) == 0) {
+			t.Errorf("%s required %v, SPEC.md says %v", tool.Name, schema.Required, required)
+		}
+		if tool.Annotations == nil || tool.Annotations.ReadOnlyHint != spec.readOnly {
+			t.Errorf("%s: readOnlyHint should be %v", tool.Name, spec.readOnly)
+		}
+		if tool.OutputSchema == nil || tool.Description == "" {
+			t.Errorf("%s: needs a description and an output schema", tool.Name)
+		}
+	}
+	for _, ref := range []string{"service_show.ref", "service_claim.ref", "service_link.ref", "service_link.other", "service_add.parent"} {
+		name, arg, _ := strings.Cut(ref, ".")
+		for _, tool := range res.Tools {
+			if tool.Name != name {
+				continue
+			}
+			var schema struct {
+				Properties map[string]struct {
+					Type []string `json:"type"`
+				} `json:"properties"`
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			_ = json.Unmarshal(b, &schema)
+			if typ := schema.Properties[arg].Type; len(typ) < 2 || typ[0] != "integer" || typ[1] != "string" {
+				t.Errorf("%s accepts refs as integers or strings: %s", ref, b)
+			}
+		}
+	}
+	golden, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "mcp_tools_list.json", golden)
+	wire, _ := json.Marshal(res)
+	if len(wire) > 24<<10 {
+		t.Errorf("tools/list is %d bytes; the budget is 24 KB", len(wire))
+	}
+	t.Logf("tools/list: %d bytes", len(wire))
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Fatalf("%s differs from the golden file (run with -update if the change is meant):\n%s", name, got)
+	}
+}
+
+func TestMCPBothErasOnOneURL(t *testing.T) {
+	e := newEnv(t)
+	ref := e.taskRef(e.admin, map[string]any{"title": "Write the report"})
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			m := e.connect(t, e.admin, era)
+			r := m.ok("service_whoami", nil)
+			if !strings.HasPrefix(r.Text, "you are admin") || r.Structured["user"].(map[string]any)["username"] != "admin" {
+				t.Fatalf("whoami: %+v", r)
+			}
+			m.ok("service_claim", map[string]any{"ref": ref})
+			m.ok("service_claim", map[string]any{"ref": ref, "release": true})
+		})
+	}
+	evs := e.ok(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks/%d/events", ref), e.admin, nil)["items"].([]any)
+	mcpEvents := 0
+	for _, ev := range evs {
+		if ev.(map[string]any)["action"] == "task.claimed" {
+			if ev.(map[string]any)["actor_interface"] != "mcp" {
+				t.Fatalf("an MCP call records actor_interface mcp: %v", ev)
+			}
+			mcpEvents++
+		}
+	}
+	if mcpEvents != 2 {
+		t.Fatalf("%d claim events, want one per era", mcpEvents)
+	}
+}
+
+// postMCP sends one raw JSON-RPC request to /mcp.
+func (e *env) postMCP(token, host, origin string) *http.Response {
+	e.t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
+	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/mcp", strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+	}
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+func TestMCPRefusesWithoutCredentialHostOrOrigin(t *testing.T) {
+	e := newEnv(t)
+	if res := e.postMCP("", "", ""); res.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Fatalf("no credential: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+	if res := e.postMCP("tend_nonsense", "", ""); res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("bad credential: %d", res.StatusCode)
+	}
+	if res := e.postMCP(e.admin, "", ""); res.StatusCode != http.StatusOK || res.Header.Get("WWW-Authenticate") != "" {
+		t.Fatalf("good credential: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+	if res := e.postMCP(e.admin, "evil.example", ""); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a rebinding Host on a loopback listener: %d, want 403", res.StatusCode)
+	}
+	if res := e.postMCP(e.admin, "", "https://evil.example"); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("a cross-origin browser request: %d, want 403", res.StatusCode)
+	}
+	e.srvHandler().AllowHosts("tend.example.ts.net")
+	if res := e.postMCP(e.admin, "tend.example.ts.net", ""); res.StatusCode != http.StatusOK {
+		t.Fatalf("an allowed proxy Host: %d, want 200", res.StatusCode)
+	}
+	if res := e.postMCP(e.admin, "localhost:9999", ""); res.StatusCode != http.StatusOK {
+		t.Fatalf("localhost on any port: %d, want 200", res.StatusCode)
+	}
+}
+
+func TestMCPRevocationAndDeactivationStopTheNextCall(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			e := newEnv(t)
+			e.person("alice")
+			e.join("alice", "member")
+			bot := e.agent("bot", "alice")
+			spare := e.agent("spare", "alice")
+			m := e.connect(t, bot, era)
+			m.ok("service_whoami", nil)
+			id := e.ok(http.StatusOK, http.MethodGet, "/v1/me", bot, nil)["credential"].(map[string]any)["id"].(string)
+			e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+id, e.admin, nil)
+			if _, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
+				t.Fatal("a revoked credential's next call went through")
+			}
+			m2 := e.connect(t, spare, era)
+			m2.ok("service_whoami", nil)
+			e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+			if _, err := m2.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
+				t.Fatal("a deactivated person's agent made its next call")
+			}
+			if res := e.postMCP(spare, "", ""); res.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("deactivated person's agent: %d, want 401", res.StatusCode)
+			}
+		})
+	}
+}

@@ -1,0 +1,57 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The compact text a tool gives the model: one aligned line per item, refs
+// as #N, only the fields that matter, and a note when more rows exist.
+
+func taskLines(ts []taskJSON, none string) string {
+	rows := make([][]string, len(ts))
+	for i, t := range ts {
+		rows[i] = taskLine(t)
+	}
+	return linesOr(rows, "no "+none)
+}
+
+func documentLines(ds []documentJSON) string {
+	rows := make([][]string, len(ds))
+	for i, d := range ds {
+		rows[i] = documentLine(d)
+	}
+	return linesOr(rows, "no documents")
+}
+
+// linesOr aligns rows, or says none when there are none.
+func linesOr(rows [][]string, none string) string {
+	if len(rows) == 0 {
+		return none
+	}
+	return strings.Join(alignRows(rows), "\n")
+}
+
+// moreNote tells the model that more rows exist and how to reach them.
+func moreNote(more bool, shown int, how string) string {
+	if !more {
+		return ""
+	}
+	return "\n(" + strconv.Itoa(shown) + " shown, more exist: " + how + ")"
+}
+
+func refText(ref *int64) string {
+	if ref == nil {
+		return ""
+	}
+	return "#" + itoa64(*ref)
+}
+
+// quoteLine is s on one line, at most n characters, quoted.
+func quoteLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,253 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/app"
+)
+
+// refArg is a ref sent as an integer or a string ("42", "#42" or an id).
+type refArg = app.FlexRef
+
+// refsArg is one ref or an array of them (service_link).
+type refsArg []app.FlexRef
+
+// UnmarshalJSON accepts a single ref or an array of refs.
+func (r *refsArg) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		var many []app.FlexRef
+		if err := json.Unmarshal(t, &many); err != nil {
+			return err
+		}
+		*r = many
+		return nil
+	}
+	var one app.FlexRef
+	if err := json.Unmarshal(b, &one); err != nil {
+		return err
+	}
+	*r = refsArg{one}
+	return nil
+}
+
+func (r refsArg) strings() []string {
+	out := make([]string, len(r))
+	for i, f := range r {
+		out[i] = strings.TrimPrefix(string(f), "#")
+	}
+	return out
+}
+
+// argSchemas are the JSON schemas of the argument types that reflection
+// would get wrong: a ref is an integer or a string, refs one or an array.
+var argSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[refArg]():  {Types: []string{"integer", "string"}},
+	reflect.TypeFor[refsArg](): {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
+}
+
+// inputSchema infers T's schema: json names, jsonschema descriptions,
+// fields without omitempty required. Optional pointers and slices are
+// written as their plain type: an agent omits an argument rather than
+// sending null.
+func inputSchema[T any]() *jsonschema.Schema {
+	s := inferSchema[T]()
+	plainTypes(s)
+	return s
+}
+
+// outputSchema is T's schema with nested records named only as objects:
+// the top level says what structuredContent holds, and the records are the
+// HTTP API's shapes, described once in GET /v1/meta and docs/api.md
+// instead of in every tools/list.
+func outputSchema[T any]() *jsonschema.Schema {
+	s := inferSchema[T]()
+	for _, p := range s.Properties {
+		p.Properties, p.Required, p.AdditionalProperties, p.PropertyOrder = nil, nil, nil, nil
+		if p.Items != nil {
+			p.Items = &jsonschema.Schema{Types: p.Items.Types, Type: p.Items.Type}
+		}
+	}
+	return s
+}
+
+func inferSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: argSchemas})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func plainTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		plainTypes(p)
+	}
+	plainTypes(s.Items)
+	plainTypes(s.AdditionalProperties)
+}
+
+// toolFunc is what a tool does for one caller: the compact text for the
+// model and the full records for structuredContent.
+type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string, Out, error)
+
+// addTool registers a tool whose arguments decode into In and whose
+// structuredContent is an Out. Every failure, from unknown arguments to a
+// refusal by the Service, is an isError result that starts with the
+// stable code; none is a JSON-RPC error.
+func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
+	in := inputSchema[In]()
+	t.InputSchema, t.OutputSchema = in, outputSchema[Out]()
+	check, err := in.Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	m.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		a, err := m.who(ctx, req.Extra)
+		if err != nil {
+			return toolFailure(err), nil
+		}
+		var args In
+		if err := decodeArgs(req.Params.Arguments, in.Required, check, &args); err != nil {
+			return toolFailure(err), nil
+		}
+		text, out, err := f(ctx, a, args)
+		if err != nil {
+			if app.CodeOf(err) == app.CodeInternal {
+				m.s.log.ErrorContext(ctx, "mcp tool", "tool", t.Name, "err", err)
+			}
+			return toolFailure(err), nil
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
+	})
+}
+
+// decodeArgs reads a tool's arguments strictly: unknown names, wrong types
+// and missing required arguments are refused with the argument's name.
+func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolved, dst any) error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		return app.Invalidf("arguments", "arguments are a JSON object")
+	}
+	missing := &app.Error{Code: app.CodeValidation}
+	for _, name := range required {
+		if v, ok := present[name]; !ok || string(v) == "null" {
+			missing.Fields = append(missing.Fields, app.FieldError{Loc: []string{"arguments", name}, Msg: name + " is required"})
+		}
+	}
+	if len(missing.Fields) > 0 {
+		missing.Detail = missing.Fields[0].Msg
+		return missing
+	}
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	if err := check.Validate(v); err != nil {
+		return app.Invalidf("arguments", "%s", schemaMessage(err))
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
+		return argError(decodeError(err, raw, dst))
+	}
+	return nil
+}
+
+// schemaMessage shortens the validator's message to its last clause,
+// which names the argument and what was wrong with it.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "validating /properties/"); i >= 0 {
+		msg = strings.TrimPrefix(msg[i:], "validating /properties/")
+	}
+	return msg
+}
+
+// argError renames a body decoding error's location to the arguments.
+func argError(err error) error {
+	if err == nil || app.CodeOf(err) == app.CodeInternal {
+		return err
+	}
+	e := app.AsError(err)
+	for i := range e.Fields {
+		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == "body" {
+			e.Fields[i].Loc[0] = "arguments"
+		}
+	}
+	e.Detail = strings.ReplaceAll(e.Detail, "the body", "the arguments")
+	return e
+}
+
+// toolFailure is the isError result for err: the stable code, what was
+// wrong, and what to do about it, as the problem document would say.
+func toolFailure(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(errors.New(toolErrorText(err)))
+	return &res
+}
+
+// toolErrorText is "code: detail" plus the fix, with the fields a client
+// acts on (a claim's holder and expiry) spelled out.
+func toolErrorText(err error) string {
+	p := newProblem(err)
+	var b strings.Builder
+	b.WriteString(string(p.Code))
+	b.WriteString(": ")
+	switch d := p.Detail.(type) {
+	case string:
+		b.WriteString(d)
+	case []validationItem:
+		parts := make([]string, len(d))
+		for i, v := range d {
+			parts[i] = strings.Join(v.Loc, ".") + ": " + v.Msg
+		}
+		b.WriteString(strings.Join(parts, "; "))
+	default:
+		b.WriteString(p.Title)
+	}
+	keys := make([]string, 0, len(p.extra))
+	for k := range p.extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n%s: %v", k, p.extra[k])
+	}
+	if fix := toolFixes[p.Code]; fix != "" {
+		b.WriteString("\nfix: ")
+		b.WriteString(fix)
+	}
+	return b.String()
+}
+
+// toolFixes names the call that gets an agent past a refusal.
+var toolFixes = map[app.Code]string{
+	app.CodeUnauthorized:      "the credential is revoked, expired or its account (or the person it answers to) is inactive; ask its owner for a new one",
+	app.CodeNotFound:          "check the ref with service_search or service_list; what you may not see answers like this too",
+	app.CodeVersionConflict:   "service_show the item, then send your change again with expected_version set to its current version",
+	app.CodeClaimHeld:         "service_claim ref \"next\" for other ready work, or wait until the claim expires",
+	app.CodeNothingReady:      "service_list to_act_on:true shows what is waiting; service_add records new work",
+	app.CodeWorkspaceRequired: "pass workspace (service_whoami lists yours)",
+	app.CodeForbidden:         "the credential may not do this here; service_whoami shows its scopes and narrowing",
+	app.CodeAmbiguous:         "send more words, enough to match exactly one",
+	app.CodeValidation:        "correct the named arguments and call again",
+	app.CodeInvalid:           "correct the named arguments and call again",
+}

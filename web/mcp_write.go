@@ -1,0 +1,222 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/app"
+)
+
+type addArgs struct {
+	Text        string `json:"text" jsonschema:"the captured line: title words plus 'by friday', !4/2, ~2h, #tag, +project, 'every other monday'"`
+	Description string `json:"description,omitempty" jsonschema:"longer text (Markdown)"`
+	Parent      refArg `json:"parent,omitempty" jsonschema:"ref of the task this is a subtask of"`
+	Type        string `json:"type,omitempty" jsonschema:"task, bug, feature, chore, question or event"`
+	Workspace   string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type updateArgs struct {
+	Ref             refArg  `json:"ref" jsonschema:"the task's ref or id"`
+	AppliesTo       *string `json:"applies_to,omitempty" jsonschema:"'this_one' or 'from_now_on'; required for a repeating task, refused otherwise"`
+	Assignee        *string `json:"assignee,omitempty" jsonschema:"username; '' for nobody"`
+	Defer           *string `json:"defer,omitempty" jsonschema:"hide until a day or a time on it; '' unhides"`
+	Description     *string `json:"description,omitempty" jsonschema:"longer text (Markdown); '' clears"`
+	Estimate        *string `json:"estimate,omitempty" jsonschema:"e.g. 2h, 90m, 1h30m or 90 (minutes); '' clears"`
+	ExpectedVersion *int    `json:"expected_version,omitempty" jsonschema:"refuse the change if the task's version moved on"`
+	Importance      *int    `json:"importance,omitempty" jsonschema:"1-5, 5 highest"`
+	Plan            *string `json:"plan,omitempty" jsonschema:"the day you plan to do it (a date) or ''"`
+	Repeat          *string `json:"repeat,omitempty" jsonschema:"a repeat phrase such as 'every other friday'; '' stops it"`
+	Status          *string `json:"status,omitempty" jsonschema:"status key"`
+	Title           *string `json:"title,omitempty" jsonschema:"new title"`
+	Type            *string `json:"type,omitempty" jsonschema:"item type key"`
+	Until           *string `json:"until,omitempty" jsonschema:"last day of a repeat (a date) or ''"`
+	Urgency         *int    `json:"urgency,omitempty" jsonschema:"1-5, 5 soonest"`
+	Workspace       string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type doneArgs struct {
+	Ref       refArg `json:"ref" jsonschema:"the task's ref or id"`
+	Skip      bool   `json:"skip,omitempty" jsonschema:"let this one of a repeat go by instead of doing it"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type claimArgs struct {
+	Ref       refArg `json:"ref" jsonschema:"the task's ref, or \"next\" for the highest-ranked ready task"`
+	Release   bool   `json:"release,omitempty" jsonschema:"let go of the claim instead"`
+	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+func writes(idempotent bool) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: idempotent, OpenWorldHint: &no}
+}
+
+func (m *mcpTools) addWriteTools() {
+	addTool(m, &mcp.Tool{Name: "service_add", Annotations: writes(false),
+		Description: "Add a task from a captured line."}, m.toolTaskAdd)
+	addTool(m, &mcp.Tool{Name: "service_update", Annotations: writes(false),
+		Description: "Change a task's fields; omitted arguments stay as they are."}, m.toolTaskUpdate)
+	addTool(m, &mcp.Tool{Name: "service_done", Annotations: writes(true),
+		Description: "Complete a task (a repeating one brings its next occurrence)."}, m.toolTaskDone)
+	addTool(m, &mcp.Tool{Name: "service_claim", Annotations: writes(true),
+		Description: "Claim a task so others leave it to you, or ref \"next\" to claim the highest-ranked ready task; it expires by itself."}, m.toolTaskClaim)
+	addTool(m, &mcp.Tool{Name: "service_comment", Annotations: writes(false),
+		Description: "Comment on a task or document, or withdraw your own comment found by words from it."}, m.toolComment)
+	addTool(m, &mcp.Tool{Name: "service_document", Annotations: writes(false),
+		Description: "Create a document, or revise one by ref (with expected_version); an omitted status puts it in force."}, m.toolDocument)
+	addTool(m, &mcp.Tool{Name: "service_link", Annotations: writes(false),
+		Description: "Link refs to others with a link type (blocks holds work back), or remove such links."}, m.toolLink)
+	addTool(m, &mcp.Tool{Name: "service_project", Annotations: writes(false),
+		Description: "Create a project by key, or change it; with no key, list projects."}, m.toolProject)
+}
+
+// taskOut is one task as structuredContent.
+type taskOut struct {
+	Task taskJSON `json:"task"`
+}
+
+func oneTask(t app.Task) (string, taskOut) {
+	j := newTaskJSON(t)
+	line := strings.Join(alignRows([][]string{taskLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
+	if j.ClaimedBy != nil && j.ClaimExpiresAt != nil {
+		line += "\nclaimed by " + *j.ClaimedBy + " until " + *j.ClaimExpiresAt
+	}
+	return line, taskOut{Task: j}
+}
+
+func (m *mcpTools) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
+	t, err := m.s.app.CreateTask(ctx, a, in.Workspace, app.TaskCreate{Text: in.Text, Description: in.Description, Parent: in.Parent, Type: in.Type})
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return "added " + text, out, nil
+}
+
+func (m *mcpTools) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, taskOut, error) {
+	up, err := taskUpdateOf(in)
+	if err != nil {
+		return "", taskOut{}, err
+	}
+	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref), up)
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return "updated " + text, out, nil
+}
+
+// taskUpdateOf turns service_update's arguments into the PATCH body's
+// fields: ” clears what can be cleared, omitted stays.
+func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
+	if in.Plan != nil {
+		return app.TaskUpdate{}, app.Invalidf("arguments.plan", "plan is not accepted by this instance yet; use defer to hide a task until a day")
+	}
+	if in.Until != nil {
+		return app.TaskUpdate{}, app.Invalidf("arguments.until", "until is not accepted by this instance yet; stop the repeat with repeat: ''")
+	}
+	up := app.TaskUpdate{Title: patchOf(in.Title, false), Description: patchOf(in.Description, true), Assignee: patchOf(in.Assignee, true),
+		Status: patchOf(in.Status, false), Type: patchOf(in.Type, false), Repeat: patchOf(in.Repeat, true),
+		AppliesTo: patchOf(in.AppliesTo, false), ExpectedVersion: in.ExpectedVersion}
+	if in.Importance != nil {
+		up.Importance = app.PatchOf(*in.Importance)
+	}
+	if in.Urgency != nil {
+		up.Urgency = app.PatchOf(*in.Urgency)
+	}
+	if in.Estimate != nil {
+		mins, err := parseEstimate(*in.Estimate)
+		if err != nil {
+			return up, err
+		}
+		up.EstimateMinutes = mins
+	}
+	if in.Defer != nil {
+		until, allDay, err := parseDay(*in.Defer, "arguments.defer")
+		if err != nil {
+			return up, err
+		}
+		up.SnoozedUntil, up.SnoozedIsAllDay = until, app.PatchOf(allDay)
+	}
+	return up, nil
+}
+
+// patchOf is an omitted argument left alone, a value set, and, where
+// clearable, ” cleared.
+func patchOf(v *string, clearable bool) app.Patch[string] {
+	switch {
+	case v == nil:
+		return app.Patch[string]{}
+	case *v == "" && clearable:
+		return app.Patch[string]{Set: true, Null: true}
+	}
+	return app.PatchOf(*v)
+}
+
+// parseEstimate reads 90, 90m, 2h, 1h30m or 1.5h as minutes; ” clears.
+func parseEstimate(s string) (app.Patch[int], error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return app.Patch[int]{Set: true, Null: true}, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return app.PatchOf(n), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return app.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m)")
+	}
+	return app.PatchOf(int(d.Round(time.Minute) / time.Minute)), nil
+}
+
+// parseDay reads a date (all day) or an RFC 3339 instant; ” clears.
+func parseDay(s, loc string) (app.Patch[time.Time], bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return app.Patch[time.Time]{Set: true, Null: true}, false, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return app.PatchOf(t), false, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return app.PatchOf(t), true, nil
+	}
+	return app.Patch[time.Time]{}, false, app.Invalidf(loc, "%s is a date (YYYY-MM-DD) or an RFC 3339 time; day words are not read by this instance yet", loc[len("arguments."):])
+}
+
+func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, taskOut, error) {
+	if in.Skip {
+		return "", taskOut{}, app.Invalidf("arguments.skip", "skipping an occurrence is not served by this instance yet; complete it, or change its repeat with service_update")
+	}
+	t, err := m.s.app.CompleteTask(ctx, a, in.Workspace, string(in.Ref))
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return "done " + text, out, nil
+}
+
+func (m *mcpTools) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {
+	ref := strings.TrimPrefix(string(in.Ref), "#")
+	var t app.Task
+	var err error
+	verb := "claimed "
+	switch {
+	case in.Release:
+		verb = "released "
+		t, err = m.s.app.ReleaseTask(ctx, a, in.Workspace, ref)
+	case ref == "next":
+		t, err = m.s.app.ClaimNextTask(ctx, a, app.NextClaim{Workspace: in.Workspace})
+	default:
+		t, err = m.s.app.ClaimTask(ctx, a, in.Workspace, ref, nil)
+	}
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return verb + text, out, nil
+}
