@@ -425,6 +425,12 @@ func TestBackupCommand(t *testing.T) {
 	if m[3] != strconv.FormatInt(fi.Size(), 10) {
 		t.Errorf("backup printed %s bytes, file has %d", m[3], fi.Size())
 	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if di, err := os.Stat(filepath.Join(filepath.Dir(dbPath), "backups")); err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("backup directory: %v, %v; want mode 0700", di.Mode().Perm(), err)
+	}
 
 	list := mustRun(t, "--db", dbPath, "backup", "list")
 	if got := backupNames(t, list); !slices.Equal(got, []string{name}) {

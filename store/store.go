@@ -80,6 +80,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("creating the database directory: %w", err)
 		}
 	}
+	if err := ownFile(path); err != nil {
+		return nil, err
+	}
+	if err := narrowSidecars(path); err != nil {
+		return nil, err
+	}
 	if opts.WALLimit <= 0 {
 		opts.WALLimit = 64 << 20
 	}
