@@ -49,6 +49,7 @@ const (
 	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
 	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
 	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
+	CodeStorageFull          Code = "storage_full"               // no room left on the disk for a write
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -62,6 +63,7 @@ var AllCodes = []Code{
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
+	CodeStorageFull,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -23,6 +23,9 @@ type Store interface {
 	// Credential reads, in one statement, what checking a secret with this
 	// prefix needs.
 	Credential(ctx context.Context, prefix string) (CredentialCheck, error)
+	// SpaceError is the storage_full refusal while writes are refused for
+	// want of space, nil otherwise.
+	SpaceError() error
 }
 
 // CredentialCheck is a credential, its account, whether everyone up the
@@ -153,8 +156,12 @@ func (s *Service) Version() string { return s.opts.Version }
 // APIVersion is the version of the /v1 interface this binary speaks.
 const APIVersion = "1.0"
 
-// Ready reports whether the instance can serve: the database answers and holds an instance.
+// Ready reports whether the instance can serve: the database answers and
+// holds an instance, and writes are not being refused for want of space.
 func (s *Service) Ready(ctx context.Context) error {
+	if err := s.store.SpaceError(); err != nil {
+		return err
+	}
 	return s.store.View(ctx, func(tx Tx) error {
 		_, err := tx.Instance(ctx)
 		return err

@@ -193,7 +193,7 @@ func BackupFile(ctx context.Context, path, dir string, keep int) (app.Backup, er
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(path), "backups")
 	}
-	conn, err := openPool(ctx, path, basePragmas(), 1)
+	conn, err := openPool(ctx, path, basePragmas("NORMAL"), 1)
 	if err != nil {
 		return app.Backup{}, err
 	}

@@ -52,7 +52,12 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeStatusIsDefault:      {http.StatusConflict, "Default status"},
 	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
 	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
+	app.CodeStorageFull:          {http.StatusInsufficientStorage, "Storage full"},
 }
+
+// storageFullRetry is the Retry-After of a storage_full answer: freeing
+// space takes a person, so retrying sooner only adds load.
+const storageFullRetry = "30"
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
 // but not dereferenceable, so no client resolves it against the request.
@@ -136,6 +141,8 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	switch p.Code {
 	case app.CodeBusy:
 		w.Header().Set("Retry-After", "1")
+	case app.CodeStorageFull:
+		w.Header().Set("Retry-After", storageFullRetry)
 	case app.CodeUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
 	}

@@ -246,11 +246,18 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReady answers 200 only when the database really answers a query.
+// handleReady answers 200 only when the database really answers a query
+// and has room for writes. A full disk is named (code storage_full) and not
+// logged here: the store reports each full episode once.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.app.Ready(ctx); err != nil {
+		if app.CodeOf(err) == app.CodeStorageFull {
+			w.Header().Set("Retry-After", storageFullRetry)
+			_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
+			return
+		}
 		s.log.ErrorContext(r.Context(), "not ready", "err", err)
 		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
