@@ -136,7 +136,7 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	p := newProblem(err)
 	p.Instance = r.URL.Path
 	if p.Code == app.CodeInternal {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
 	case app.CodeBusy:
