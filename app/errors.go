@@ -50,6 +50,7 @@ const (
 	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
 	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
 	CodeStorageFull          Code = "storage_full"               // no room left on the disk for a write
+	CodeLengthRequired       Code = "length_required"            // a request body sent without a Content-Length (chunked)
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -63,7 +64,7 @@ var AllCodes = []Code{
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
-	CodeStorageFull,
+	CodeStorageFull, CodeLengthRequired,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -53,6 +53,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeLinkTypeInUse:        {http.StatusConflict, "Link type in use"},
 	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
 	app.CodeStorageFull:          {http.StatusInsufficientStorage, "Storage full"},
+	app.CodeLengthRequired:       {http.StatusBadRequest, "Content-Length required"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,15 +212,38 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	s.router.ServeHTTP(sw, r)
+	if slices.Contains(r.TransferEncoding, "chunked") {
+		s.refuseChunked(sw, r)
+	} else {
+		s.router.ServeHTTP(sw, r)
+	}
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
 		slog.Int("status", sw.status), slog.Duration("took", time.Since(start)))
+}
+
+// refuseChunked answers a chunked request body 400 length_required before
+// reading a byte of it. Go's server drops a Content-Length sent beside
+// Transfer-Encoding: chunked and reads the body as chunks, so such a
+// request (one RFC 9112 §6.3 says ought to be an error, as it can be read
+// two ways) cannot be told from a plain chunked one; and a body that is not
+// really chunked leaves the chunk reader waiting for a line until the read
+// timeout. Every body tend takes is a small JSON document a client knows
+// the length of. The connection is closed, as what follows on it cannot be
+// framed, and its read deadline moved to now, so that the server's own
+// draining of the unread body after the handler does not wait either.
+func (s *Server) refuseChunked(w http.ResponseWriter, r *http.Request) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	writeProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
 }
 
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code
