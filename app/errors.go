@@ -51,6 +51,8 @@ const (
 	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
 	CodeStorageFull          Code = "storage_full"               // no room left on the disk for a write
 	CodeLengthRequired       Code = "length_required"            // a request body sent without a Content-Length (chunked)
+	CodeReadsSaturated       Code = "reads_saturated"            // every slot for expensive reads is taken; retry shortly
+	CodeReadOverBudget       Code = "read_over_budget"           // an expensive read ran past its time budget; narrow it
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -64,7 +66,7 @@ var AllCodes = []Code{
 	CodeSecretInQuery, CodeUnsupportedMediaType, CodeAccountInactive, CodeBackupUnavailable,
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
-	CodeStorageFull, CodeLengthRequired,
+	CodeStorageFull, CodeLengthRequired, CodeReadsSaturated, CodeReadOverBudget,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -76,9 +76,10 @@ type Options struct {
 
 // Service is the one entry point to the domain.
 type Service struct {
-	store  Store
-	opts   Options
-	limits Limits
+	store     Store
+	opts      Options
+	limits    Limits
+	expensive chan struct{} // one token per expensive read under way (readbudget.go)
 }
 
 // New returns a Service over st.
@@ -86,7 +87,11 @@ func New(st Store, opts Options) *Service {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	return &Service{store: st, opts: opts, limits: DefaultLimits.merge(opts.Limits)}
+	limits := DefaultLimits.merge(opts.Limits)
+	if limits.ExpensiveReads == 0 {
+		limits.ExpensiveReads = defaultExpensiveReads()
+	}
+	return &Service{store: st, opts: opts, limits: limits, expensive: make(chan struct{}, limits.ExpensiveReads)}
 }
 
 // Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.
@@ -104,6 +109,11 @@ type Limits struct {
 	GroupLimitDefault  int `json:"group_limit_default"`
 	GroupLimitMax      int `json:"group_limit_max"`
 	MaxScopeProjects   int `json:"max_scope_projects"`
+	// ExpensiveReads is how many expensive reads run at once (readbudget.go);
+	// 0 takes half the cores, at least one.
+	ExpensiveReads int `json:"expensive_reads"`
+	// ReadBudgetMillis is how long one expensive read may run.
+	ReadBudgetMillis int `json:"read_budget_ms"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -121,6 +131,7 @@ var DefaultLimits = Limits{
 	GroupLimitDefault:  25,
 	GroupLimitMax:      100,
 	MaxScopeProjects:   200,
+	ReadBudgetMillis:   2000,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -144,6 +155,8 @@ func (l Limits) merge(o Limits) Limits {
 		GroupLimitDefault:  pick(l.GroupLimitDefault, o.GroupLimitDefault),
 		GroupLimitMax:      pick(l.GroupLimitMax, o.GroupLimitMax),
 		MaxScopeProjects:   pick(l.MaxScopeProjects, o.MaxScopeProjects),
+		ExpensiveReads:     pick(l.ExpensiveReads, o.ExpensiveReads),
+		ReadBudgetMillis:   pick(l.ReadBudgetMillis, o.ReadBudgetMillis),
 	}
 }
 

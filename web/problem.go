@@ -54,6 +54,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeNotCommentAuthor:     {http.StatusForbidden, "Not the comment's author"},
 	app.CodeStorageFull:          {http.StatusInsufficientStorage, "Storage full"},
 	app.CodeLengthRequired:       {http.StatusBadRequest, "Content-Length required"},
+	app.CodeReadsSaturated:       {http.StatusServiceUnavailable, "Too many expensive reads"},
+	app.CodeReadOverBudget:       {http.StatusServiceUnavailable, "Read over budget"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing
@@ -140,8 +142,10 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
-	case app.CodeBusy:
+	case app.CodeBusy, app.CodeReadsSaturated:
 		w.Header().Set("Retry-After", "1")
+	case app.CodeReadOverBudget:
+		w.Header().Set("Retry-After", "5")
 	case app.CodeStorageFull:
 		w.Header().Set("Retry-After", storageFullRetry)
 	case app.CodeUnauthorized:
