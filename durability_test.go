@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -33,11 +34,11 @@ func TestKillNineLosesNoAcknowledgedWrite(t *testing.T) {
 	var token string
 	acked := map[string]bool{}
 	for round := range rounds {
-		srv := startChild(t, dbPath)
+		srv := startChild(t, dbPath, round == 0)
 		if round == 0 {
 			token = srv.token
 		}
-		target := 50 + rand.IntN(300)
+		target := 20 + rand.IntN(100)
 		got := writeUntilKilled(t, srv, token, round, writers, target)
 		for _, title := range got {
 			acked[title] = true
@@ -55,14 +56,17 @@ type child struct {
 	done  chan error
 }
 
-// startServe starts `tend serve` on dbPath and a free loopback port and
-// waits until it listens.
-func startChild(t *testing.T, dbPath string) *child {
+// startChild starts `tend serve`, as a process of its own, on dbPath and a
+// free loopback port and waits until it listens (and, on a first start,
+// until it printed the administrator's token).
+func startChild(t *testing.T, dbPath string, first bool) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "--db", dbPath, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -71,20 +75,29 @@ func startChild(t *testing.T, dbPath string) *child {
 		t.Fatal(err)
 	}
 	s := &child{cmd: cmd, done: make(chan error, 1)}
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() { // drains the access log for as long as the child lives
-			if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
+	addr, token := make(chan string, 1), make(chan string, 1)
+	scan := func(r io.Reader, re *regexp.Regexp, found chan<- string) {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() { // drains the pipe for as long as the child lives
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[len(m)-1]:
+				default:
+				}
 			}
 		}
-		close(addr)
-	}()
+		close(found)
+	}
+	go scan(stderr, servingRE, addr)
+	go scan(stdout, secretRE, token)
 	a, ok := <-addr
+	if first && ok {
+		s.token, ok = <-token
+	}
 	if !ok {
+		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		t.Fatalf("tend serve ended before listening; stdout:\n%s", stdout.String())
+		t.Fatal("tend serve ended before listening")
 	}
 	go func() { s.done <- cmd.Wait() }()
 	t.Cleanup(func() {
@@ -92,7 +105,6 @@ func startChild(t *testing.T, dbPath string) *child {
 		<-s.done
 	})
 	s.url = "http://" + a
-	s.token = secretRE.FindString(stdout.String())
 	return s
 }
 

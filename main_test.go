@@ -534,6 +534,7 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 		{"unknown flag", []string{"--db", tempDB(t), "backup", "--nope"}, 2, "error: unknown flag: --nope"},
 		{"missing argument", []string{"--db", tempDB(t), "token", "revoke"}, 2, "error: "},
 		{"extra argument", []string{"--db", tempDB(t), "backup", "now"}, 2, "error: unknown command \"now\" for \"tend backup\""},
+		{"unknown synchronous", []string{"--db", tempDB(t), "serve", "--addr", "127.0.0.1:0", "--synchronous", "off"}, 1, "error: synchronous must be \"normal\" or \"full\", not \"off\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, stderr := runMain(t, tc.args...)
