@@ -95,8 +95,8 @@ func defaultDBPath() string {
 }
 
 // openService opens and migrates the database and builds the Service on it.
-func openService(ctx context.Context, dbPath, backupDir, publicURL string) (*store.DB, *app.Service, error) {
-	db, err := store.Open(ctx, dbPath, store.Options{BackupDir: backupDir})
+func openService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
+	db, err := store.Open(ctx, dbPath, opts)
 	if err != nil {
 		return nil, nil, err
 	}

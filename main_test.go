@@ -425,6 +425,12 @@ func TestBackupCommand(t *testing.T) {
 	if m[3] != strconv.FormatInt(fi.Size(), 10) {
 		t.Errorf("backup printed %s bytes, file has %d", m[3], fi.Size())
 	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("backup file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if di, err := os.Stat(filepath.Join(filepath.Dir(dbPath), "backups")); err != nil || di.Mode().Perm() != 0o700 {
+		t.Errorf("backup directory: %v, %v; want mode 0700", di.Mode().Perm(), err)
+	}
 
 	list := mustRun(t, "--db", dbPath, "backup", "list")
 	if got := backupNames(t, list); !slices.Equal(got, []string{name}) {
@@ -528,6 +534,7 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 		{"unknown flag", []string{"--db", tempDB(t), "backup", "--nope"}, 2, "error: unknown flag: --nope"},
 		{"missing argument", []string{"--db", tempDB(t), "token", "revoke"}, 2, "error: "},
 		{"extra argument", []string{"--db", tempDB(t), "backup", "now"}, 2, "error: unknown command \"now\" for \"tend backup\""},
+		{"unknown synchronous", []string{"--db", tempDB(t), "serve", "--addr", "127.0.0.1:0", "--synchronous", "off"}, 1, "error: synchronous must be \"normal\" or \"full\", not \"off\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, stderr := runMain(t, tc.args...)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"tend/store"
 	"tend/web"
 )
 
@@ -41,7 +42,7 @@ carries only MCP messages; the log goes to stderr.`,
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
 func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp.Transport) error {
-	db, svc, err := openService(ctx, dbPath, "", "")
+	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/store"
 	"tend/web"
 )
 
@@ -22,6 +23,7 @@ type serveFlags struct {
 	addr, backupDir, publicURL    string
 	allowedHosts                  []string
 	admin, instanceName, timezone string
+	synchronous                   string
 }
 
 func newServeCmd(dbPath *string) *cobra.Command {
@@ -51,12 +53,15 @@ API token for that administrator once. Later starts print no secret.`,
 	fl.StringVar(&f.admin, "admin", "admin", "username of the administrator created on first start")
 	fl.StringVar(&f.instanceName, "instance-name", "tend", "name of the instance created on first start")
 	fl.StringVar(&f.timezone, "timezone", "", "timezone of the instance created on first start (default: the machine's)")
+	fl.StringVar(&f.synchronous, "synchronous", envOr("TEND_SYNCHRONOUS", store.SyncNormal),
+		"normal: an acknowledged write survives the process being killed; full: it survives power loss too, at an fsync per commit (env TEND_SYNCHRONOUS)")
 	return cmd
 }
 
 func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serveFlags) error {
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	db, svc, err := openService(ctx, dbPath, f.backupDir, f.publicURL)
+	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log)}
+	db, svc, err := openService(ctx, dbPath, opts, f.publicURL)
 	if err != nil {
 		return err
 	}
@@ -93,6 +98,18 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// logStorage logs each full-disk episode once, when it starts and when it
+// ends; the requests refused in between answer storage_full unlogged.
+func logStorage(log *slog.Logger) func(full bool, err error) {
+	return func(full bool, err error) {
+		if full {
+			log.Error("the disk holding the database is full: writes are refused until space is freed", "err", err)
+			return
+		}
+		log.Info("the disk holding the database has room again: writes resume")
+	}
 }
 
 // printFirstStart shows the administrator's token, the one time it exists in

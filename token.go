@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/store"
 )
 
 func newTokenCmd(dbPath *string) *cobra.Command {
@@ -47,7 +48,7 @@ oldest active administrator.`,
 			if err != nil {
 				return err
 			}
-			db, svc, err := openService(cmd.Context(), *dbPath, "", "")
+			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
 			if err != nil {
 				return err
 			}
@@ -135,7 +136,7 @@ func newTokenListCmd(dbPath *string) *cobra.Command {
 		Example: "  tend token list",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, "", "")
+			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
 			if err != nil {
 				return err
 			}
@@ -162,7 +163,7 @@ func newTokenRevokeCmd(dbPath *string) *cobra.Command {
 		Example: "  tend token revoke tend_k3j9x2ab7q",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, "", "")
+			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
 			if err != nil {
 				return err
 			}

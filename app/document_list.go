@@ -80,7 +80,8 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		return DocumentList{}, err
 	}
 	var out DocumentList
-	err = s.store.View(ctx, func(tx Tx) error {
+	expensive := in.Q != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal
+	err = s.view(ctx, expensive, func(tx Tx) error {
 		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
 		if err != nil {
 			return err

@@ -54,6 +54,10 @@ const (
 	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
 	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
 	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
+	CodeStorageFull          Code = "storage_full"               // no room left on the disk for a write
+	CodeLengthRequired       Code = "length_required"            // a request body sent without a Content-Length (chunked)
+	CodeReadsSaturated       Code = "reads_saturated"            // every slot for expensive reads is taken; retry shortly
+	CodeReadOverBudget       Code = "read_over_budget"           // an expensive read ran past its time budget; narrow it
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -69,6 +73,7 @@ var AllCodes = []Code{
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
 	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
 	CodeNothingReady, CodeAmbiguous,
+	CodeStorageFull, CodeLengthRequired, CodeReadsSaturated, CodeReadOverBudget,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -34,6 +34,14 @@ type FeedQuery struct {
 	IncludeTotal bool
 }
 
+// expensive reports whether reading the feed may scan far: a filter the
+// events are not ordered by (a sparse one walks many events to fill a
+// page), a count, or a page larger than the default.
+func (q FeedQuery) expensive(limit int, l Limits) bool {
+	c := q.CreatedAt
+	return q.Actor != "" || c.GT != nil || c.GTE != nil || c.LT != nil || c.LTE != nil || q.IncludeTotal || limit > l.DefaultPageSize
+}
+
 // TimeRange bounds an instant; nil bounds are open.
 type TimeRange struct {
 	GT, GTE, LT, LTE *time.Time
@@ -124,7 +132,7 @@ func (s *Service) Changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, 
 		return FeedPage{}, err
 	}
 	var out FeedPage
-	err = s.store.View(ctx, func(tx Tx) error {
+	err = s.view(ctx, q.expensive(limit, s.limits), func(tx Tx) error {
 		f, sig, covers, err := feedFilter(ctx, tx, a, q)
 		if err != nil {
 			return err
@@ -232,7 +240,7 @@ func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPag
 		return JournalPage{}, err
 	}
 	var out JournalPage
-	err = s.store.View(ctx, func(tx Tx) error {
+	err = s.view(ctx, q.expensive(limit, s.limits), func(tx Tx) error {
 		f, sig, covers, err := feedFilter(ctx, tx, a, q)
 		if err != nil {
 			return err

@@ -282,7 +282,7 @@ func (s *Service) ItemTree(ctx context.Context, a Actor, workspace, entity, idOr
 		depth = s.limits.MaxTreeDepth
 	}
 	out := []Beneath{}
-	err := s.store.View(ctx, func(tx Tx) error {
+	err := s.viewExpensive(ctx, func(tx Tx) error {
 		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
 		if err != nil {
 			return err

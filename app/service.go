@@ -23,6 +23,9 @@ type Store interface {
 	// Credential reads, in one statement, what checking a secret with this
 	// prefix needs.
 	Credential(ctx context.Context, prefix string) (CredentialCheck, error)
+	// SpaceError is the storage_full refusal while writes are refused for
+	// want of space, nil otherwise.
+	SpaceError() error
 }
 
 // CredentialCheck is a credential, its account, whether everyone up the
@@ -73,9 +76,10 @@ type Options struct {
 
 // Service is the one entry point to the domain.
 type Service struct {
-	store  Store
-	opts   Options
-	limits Limits
+	store     Store
+	opts      Options
+	limits    Limits
+	expensive chan struct{} // one token per expensive read under way (readbudget.go)
 }
 
 // New returns a Service over st.
@@ -83,7 +87,11 @@ func New(st Store, opts Options) *Service {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	return &Service{store: st, opts: opts, limits: DefaultLimits.merge(opts.Limits)}
+	limits := DefaultLimits.merge(opts.Limits)
+	if limits.ExpensiveReads == 0 {
+		limits.ExpensiveReads = defaultExpensiveReads()
+	}
+	return &Service{store: st, opts: opts, limits: limits, expensive: make(chan struct{}, limits.ExpensiveReads)}
 }
 
 // Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.
@@ -110,6 +118,13 @@ type Limits struct {
 	MaxHiddenStatuses    int `json:"max_hidden_statuses"`
 	MaxDescriptionLength int `json:"max_description_length"`
 	MaxMentionsPerText   int `json:"max_mentions_per_text"`
+	// ExpensiveReads is how many expensive reads run at once (readbudget.go);
+	// 0 takes half the cores, at least one.
+	ExpensiveReads int `json:"expensive_reads"`
+	// ReadBudgetMillis is how long one expensive read may run.
+	ReadBudgetMillis int `json:"read_budget_ms"`
+	// ReadQueueMillis is how long an expensive read waits for a slot.
+	ReadQueueMillis int `json:"read_queue_ms"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -135,6 +150,8 @@ var DefaultLimits = Limits{
 	MaxHiddenStatuses:    50,
 	MaxDescriptionLength: 100_000,
 	MaxMentionsPerText:   500,
+	ReadBudgetMillis:     2000,
+	ReadQueueMillis:      1000,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -166,6 +183,9 @@ func (l Limits) merge(o Limits) Limits {
 		MaxHiddenStatuses:    pick(l.MaxHiddenStatuses, o.MaxHiddenStatuses),
 		MaxDescriptionLength: pick(l.MaxDescriptionLength, o.MaxDescriptionLength),
 		MaxMentionsPerText:   pick(l.MaxMentionsPerText, o.MaxMentionsPerText),
+		ExpensiveReads:       pick(l.ExpensiveReads, o.ExpensiveReads),
+		ReadBudgetMillis:     pick(l.ReadBudgetMillis, o.ReadBudgetMillis),
+		ReadQueueMillis:      pick(l.ReadQueueMillis, o.ReadQueueMillis),
 	}
 }
 
@@ -181,8 +201,12 @@ func (s *Service) PublicURL() string { return s.opts.PublicURL }
 // APIVersion is the version of the /v1 interface this binary speaks.
 const APIVersion = "1.0"
 
-// Ready reports whether the instance can serve: the database answers and holds an instance.
+// Ready reports whether the instance can serve: the database answers and
+// holds an instance, and writes are not being refused for want of space.
 func (s *Service) Ready(ctx context.Context) error {
+	if err := s.store.SpaceError(); err != nil {
+		return err
+	}
 	return s.store.View(ctx, func(tx Tx) error {
 		_, err := tx.Instance(ctx)
 		return err

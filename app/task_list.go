@@ -206,7 +206,8 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 		return TaskList{}, err
 	}
 	var out TaskList
-	err = s.store.View(ctx, func(tx Tx) error {
+	expensive := in.Q != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal || in.GroupBy != ""
+	err = s.view(ctx, expensive, func(tx Tx) error {
 		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
 		if err != nil {
 			return err

@@ -54,7 +54,7 @@ func (db *DB) Backup(ctx context.Context, takenFor string, keep int) (app.Backup
 func (db *DB) takeBackup(ctx context.Context, conn *sqlx.DB, takenFor string, keep int, schema string) (app.Backup, error) {
 	db.backupMu.Lock()
 	defer db.backupMu.Unlock()
-	if err := os.MkdirAll(db.backupDir, 0o755); err != nil {
+	if err := ownDir(db.backupDir); err != nil {
 		return app.Backup{}, &app.Error{Code: app.CodeBackupUnavailable, Detail: "the backup directory cannot be created", Err: err}
 	}
 	now := db.Now().UTC().Truncate(time.Millisecond)
@@ -65,6 +65,10 @@ func (db *DB) takeBackup(ctx context.Context, conn *sqlx.DB, takenFor string, ke
 	}
 	tmp := final + ".tmp"
 	_ = os.Remove(tmp)
+	// VACUUM INTO fills an empty file and keeps its mode.
+	if err := ownFile(tmp); err != nil {
+		return app.Backup{}, &app.Error{Code: app.CodeBackupUnavailable, Detail: "the backup file cannot be created", Err: err}
+	}
 	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		_ = os.Remove(tmp)
 		return app.Backup{}, mapErr(fmt.Errorf("copying the database: %w", err))
@@ -189,7 +193,7 @@ func BackupFile(ctx context.Context, path, dir string, keep int) (app.Backup, er
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(path), "backups")
 	}
-	conn, err := openPool(ctx, path, basePragmas(), 1)
+	conn, err := openPool(ctx, path, basePragmas("NORMAL"), 1)
 	if err != nil {
 		return app.Backup{}, err
 	}

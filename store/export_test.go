@@ -7,7 +7,7 @@ import "context"
 // upgrade test can load that release's rows from a text seed and then open
 // the file with this release.
 func MigrateTo(ctx context.Context, path string, n int) error {
-	w, err := openPool(ctx, path, writerPragmas(), 1)
+	w, err := openPool(ctx, path, writerPragmas("NORMAL"), 1)
 	if err != nil {
 		return err
 	}

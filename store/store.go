@@ -39,6 +39,10 @@ type DB struct {
 	walLimit   int64
 	seenFrames int // the log's length at the checkpointer's last pass; only it touches this
 	w          writer
+	full       atomic.Bool           // the last write was refused for want of space (space.go)
+	fullErr    atomic.Pointer[error] // that refusal
+	maxPages   atomic.Int64          // the cap LimitPages set; 0 for SQLite's own
+	onStorage  func(full bool, err error)
 
 	// Now is the clock every transaction reads once; tests replace it.
 	Now func() time.Time
@@ -53,7 +57,25 @@ type Options struct {
 	// WALLimit is the size of the write-ahead log above which the background
 	// checkpointer truncates it; default 64 MiB.
 	WALLimit int64
+	// OnStorage hears when writes start being refused for want of space
+	// (full, with the refusal) and when they succeed again; once per change.
+	OnStorage func(full bool, err error)
+	// Synchronous is SQLite's synchronous setting: SyncNormal (the default)
+	// or SyncFull. See SyncFull.
+	Synchronous string
 }
+
+// The synchronous settings. In WAL mode NORMAL syncs the log only when it
+// is checkpointed: a commit that was acknowledged survives the process
+// being killed (the log is in the operating system's hands), but the last
+// commits before a power loss or a kernel crash may be lost, never
+// half-applied. FULL syncs the log at every commit, so an acknowledged
+// write survives power loss too, at the cost of an fsync per commit
+// (shared by the requests of a group commit; see writer.go).
+const (
+	SyncNormal = "normal"
+	SyncFull   = "full"
+)
 
 // checkpointEvery is how often the WAL is checkpointed in the background.
 // Auto-checkpointing is off on the writer because it runs inside whichever
@@ -68,6 +90,10 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("database path %q must not contain '?' or '#'", path)
 	}
+	level, err := syncPragma(opts.Synchronous)
+	if err != nil {
+		return nil, err
+	}
 	if opts.BackupDir == "" {
 		opts.BackupDir = filepath.Join(filepath.Dir(path), "backups")
 	}
@@ -76,15 +102,20 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("creating the database directory: %w", err)
 		}
 	}
+	if err := ownFile(path); err != nil {
+		return nil, err
+	}
+	if err := narrowSidecars(path); err != nil {
+		return nil, err
+	}
 	if opts.WALLimit <= 0 {
 		opts.WALLimit = 64 << 20
 	}
-	db := &DB{path: path, backupDir: opts.BackupDir, walLimit: opts.WALLimit, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
-	var err error
-	if db.write, err = openCachingPool(ctx, path, writerPragmas(), 1, &db.queries); err != nil {
+	db := &DB{path: path, backupDir: opts.BackupDir, walLimit: opts.WALLimit, onStorage: opts.OnStorage, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries); err != nil {
 		return nil, err
 	}
-	if db.maint, err = openPool(ctx, path, basePragmas(), 1); err != nil {
+	if db.maint, err = openPool(ctx, path, basePragmas(level), 1); err != nil {
 		_ = db.write.Close()
 		return nil, err
 	}
@@ -97,7 +128,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if n <= 0 {
 		n = max(4, runtime.NumCPU())
 	}
-	aq := basePragmas()
+	aq := basePragmas(level)
 	aq.Add("_pragma", "query_only(1)")
 	// The token check runs on connections of its own that do not map the
 	// file. A reader that maps it unmaps the whole mapping whenever the
@@ -109,7 +140,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		_ = db.maint.Close()
 		return nil, err
 	}
-	rq := basePragmas()
+	rq := basePragmas(level)
 	rq.Add("_pragma", "query_only(1)")
 	// Readers map the file rather than read(2) each page: a page of tasks
 	// touches pages all over the indexes, and every commit empties each
@@ -128,17 +159,28 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 // basePragmas go in the DSN so that every pooled connection gets them; an
 // Exec would set them on one connection only. busy_timeout comes first
 // because the later ones may need to wait for a lock.
-func basePragmas() url.Values {
+func basePragmas(level string) url.Values {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous("+level+")")
 	q.Add("_pragma", "journal_mode(WAL)")
 	return q
 }
 
-func writerPragmas() url.Values {
-	q := basePragmas()
+// syncPragma is the pragma's value for an Options.Synchronous.
+func syncPragma(setting string) (string, error) {
+	switch strings.ToLower(setting) {
+	case "", SyncNormal:
+		return "NORMAL", nil
+	case SyncFull:
+		return "FULL", nil
+	}
+	return "", fmt.Errorf("synchronous must be %q or %q, not %q", SyncNormal, SyncFull, setting)
+}
+
+func writerPragmas(level string) url.Values {
+	q := basePragmas(level)
 	q.Add("_pragma", "wal_autocheckpoint(0)")
 	q.Add("_pragma", "journal_size_limit(67108864)")
 	// Each request of a shared transaction runs in a savepoint (writer.go),
@@ -208,6 +250,9 @@ func (db *DB) checkpointLoop() {
 			return
 		case <-t.C:
 			db.checkpoint()
+			if db.full.Load() {
+				db.probeRoom()
+			}
 		}
 	}
 }
@@ -316,7 +361,8 @@ func (db *DB) View(ctx context.Context, fn func(app.Tx) error) (err error) {
 
 // mapErr turns driver errors into app errors by code, never by message:
 // no rows is not_found, a uniqueness violation conflict, a lock held past
-// busy_timeout busy. Anything else stays as it is (and so is internal).
+// busy_timeout busy, no room for a write storage_full. Anything else stays
+// as it is (and so is internal).
 func mapErr(err error) error {
 	if err == nil {
 		return nil
@@ -335,6 +381,8 @@ func mapErr(err error) error {
 			return &app.Error{Code: app.CodeConflict, Detail: "that already exists", Err: err}
 		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_BUSY_SNAPSHOT, sqlite3.SQLITE_BUSY_RECOVERY:
 			return &app.Error{Code: app.CodeBusy, Detail: "the database is busy; try again", Err: err}
+		case sqlite3.SQLITE_FULL:
+			return storageFull(err)
 		}
 	}
 	return err

@@ -54,6 +54,10 @@ const maxGroup = 32
 // Update runs fn in a write transaction (BEGIN IMMEDIATE) on the writer,
 // possibly shared with other requests (see above).
 func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
+	return db.noteWrite(db.update(ctx, fn))
+}
+
+func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 	w := &db.w
 	w.waiting.Add(1)
 	w.mu.Lock()

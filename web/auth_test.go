@@ -3,6 +3,7 @@ package web_test
 import (
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -455,4 +456,30 @@ func TestMeCredentialFields(t *testing.T) {
 			t.Fatal("GET /v1/me shows the secret")
 		}
 	})
+}
+
+// TestAccessLogRedactsSecrets: a real credential put anywhere in a URL,
+// mid-segment, encoded, in a query key or as a sign-in link or feed
+// secret, never reaches the log; its public prefix may.
+func TestAccessLogRedactsSecrets(t *testing.T) {
+	e := newEnv(t)
+	secret := e.admin
+	tail := secret[strings.LastIndex(secret, "_")+1:]
+	for _, path := range []string{
+		"/v1/tasks/x" + secret,
+		"/v1/tasks/" + url.PathEscape(url.PathEscape(secret)),
+		"/v1/tasks?" + secret + "=1",
+		"/v1/tasks?q=" + url.QueryEscape(url.QueryEscape(secret)),
+		"/signin?link=" + tail,
+		"/v1/calendars/cal_x/" + tail + ".ics",
+	} {
+		e.do(http.MethodGet, path, e.admin, nil)
+	}
+	logs := e.logText()
+	if strings.Contains(logs, tail) || strings.Contains(logs, tail[:24]) {
+		t.Fatalf("the access log holds a secret:\n%s", logs)
+	}
+	if !strings.Contains(logs, "/v1/tasks/x"+secret[:len("tend_")+10]) {
+		t.Errorf("the access log lost the public prefix:\n%s", logs)
+	}
 }

@@ -57,7 +57,15 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeInstantOutOfRange:    {http.StatusUnprocessableEntity, "Time out of range"},
 	app.CodeNothingReady:         {http.StatusNotFound, "Nothing ready"},
 	app.CodeAmbiguous:            {http.StatusConflict, "Ambiguous"},
+	app.CodeStorageFull:          {http.StatusInsufficientStorage, "Storage full"},
+	app.CodeLengthRequired:       {http.StatusBadRequest, "Content-Length required"},
+	app.CodeReadsSaturated:       {http.StatusServiceUnavailable, "Too many expensive reads"},
+	app.CodeReadOverBudget:       {http.StatusServiceUnavailable, "Read over budget"},
 }
+
+// storageFullRetry is the Retry-After of a storage_full answer: freeing
+// space takes a person, so retrying sooner only adds load.
+const storageFullRetry = "30"
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
 // but not dereferenceable, so no client resolves it against the request.
@@ -136,11 +144,15 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	p := newProblem(err)
 	p.Instance = r.URL.Path
 	if p.Code == app.CodeInternal {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
-	case app.CodeBusy:
+	case app.CodeBusy, app.CodeReadsSaturated:
 		w.Header().Set("Retry-After", "1")
+	case app.CodeReadOverBudget:
+		w.Header().Set("Retry-After", "5")
+	case app.CodeStorageFull:
+		w.Header().Set("Retry-After", storageFullRetry)
 	case app.CodeUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
 	}

@@ -138,7 +138,8 @@ func openBenchServer(dir string) (*seeded, app.Actor, error) {
 // measures the same state of the file. With TEND_BENCH_SEED naming a file,
 // the seeded database is kept there and later runs start from a copy of it
 // instead of seeding again; delete the file after a migration changes the
-// schema.
+// schema. TEND_BENCH_SYNCHRONOUS sets the served database's synchronous
+// setting, and benchLimits the read limits.
 func buildSeed() (*seeded, error) {
 	dir, err := os.MkdirTemp("", "tend-bench-")
 	if err != nil {
@@ -188,11 +189,11 @@ func seedInto(dir string) error {
 func reopenBenchServer(dir string) (*seeded, error) {
 	ctx := context.Background()
 	path := filepath.Join(dir, "bench.db")
-	db, err := store.Open(ctx, path, store.Options{})
+	db, err := store.Open(ctx, path, store.Options{Synchronous: os.Getenv("TEND_BENCH_SYNCHRONOUS")})
 	if err != nil {
 		return nil, err
 	}
-	svc := app.New(db, app.Options{Version: "bench"})
+	svc := app.New(db, app.Options{Version: "bench", Limits: benchLimits()})
 	tok, err := svc.IssueLocalToken(ctx, app.LocalToken{TokenCreate: app.TokenCreate{Title: "bench"}})
 	if err != nil {
 		_ = db.Close()

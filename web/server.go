@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -213,37 +214,44 @@ func secretInQuery(r *http.Request) bool {
 	return false
 }
 
-// ServeHTTP serves a request and writes one access-log line. The line holds
-// the path but never the query string, which is where a sign-in link's
-// secret travels.
+// ServeHTTP serves a request and writes one access-log line, whose URL
+// passes through redactURL: no secret reaches the log.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	s.router.ServeHTTP(sw, r)
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", redactPath(r.URL.Path)),
+	if slices.Contains(r.TransferEncoding, "chunked") {
+		s.refuseChunked(sw, r)
+	} else {
+		s.router.ServeHTTP(sw, r)
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
 		slog.Int("status", sw.status), slog.Duration("took", time.Since(start)))
 }
 
-// redactPath hides any path segment that looks like a secret (a credential
-// pasted where an id or prefix belongs), keeping only its public prefix.
-func redactPath(p string) string {
-	if !strings.Contains(p, "tend_") {
-		return p
-	}
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		if strings.HasPrefix(s, "tend_") && len(s) > len("tend_")+10 {
-			segs[i] = s[:len("tend_")+10] + "_[redacted]"
-		}
-	}
-	return strings.Join(segs, "/")
+// refuseChunked answers a chunked request body 400 length_required before
+// reading a byte of it. Go's server drops a Content-Length sent beside
+// Transfer-Encoding: chunked and reads the body as chunks, so such a
+// request (one RFC 9112 §6.3 says ought to be an error, as it can be read
+// two ways) cannot be told from a plain chunked one; and a body that is not
+// really chunked leaves the chunk reader waiting for a line until the read
+// timeout. Every body tend takes is a small JSON document a client knows
+// the length of. The connection is closed, as what follows on it cannot be
+// framed, and its read deadline moved to now, so that the server's own
+// draining of the unread body after the handler does not wait either.
+func (s *Server) refuseChunked(w http.ResponseWriter, r *http.Request) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	writeProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
 }
 
 type statusWriter struct {
 	http.ResponseWriter
 	status int
 }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) WriteHeader(code int) {
 	w.status = code
@@ -254,11 +262,18 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReady answers 200 only when the database really answers a query.
+// handleReady answers 200 only when the database really answers a query
+// and has room for writes. A full disk is named (code storage_full) and not
+// logged here: the store reports each full episode once.
 func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.app.Ready(ctx); err != nil {
+		if app.CodeOf(err) == app.CodeStorageFull {
+			w.Header().Set("Retry-After", storageFullRetry)
+			_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
+			return
+		}
 		s.log.ErrorContext(r.Context(), "not ready", "err", err)
 		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
