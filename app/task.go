@@ -32,8 +32,11 @@ type Task struct {
 	ClaimedByID      string
 	ClaimedAt        *time.Time
 	ClaimExpiresAt   *time.Time
-	RepeatRule       string
+	RepeatRule       string // the rule's canonical text (recur.Rule.String), "" for none
 	Timezone         string
+	SeriesID         string // shared by the occurrences of one repeat, "" for none
+	Occurrence       int    // this occurrence's number in its series, from 1
+	SeriesValues     string // JSON: the series' values of fields changed for this occurrence only
 	CompletedAt      *time.Time
 	CreatedBy        string
 	UpdatedBy        string
@@ -45,24 +48,25 @@ type Task struct {
 	Tags             []string
 
 	// Resolved on read, for this reader.
-	Type               ItemType
-	Status             Status
-	Assignee           string
-	AssigneeAnswersTo  string
-	AssigneeIsAgent    bool
-	ClaimedBy          string
-	ClaimedByAnswersTo string
-	ClaimedByIsAgent   bool
-	ParentRef          *int64
-	Blocked            bool
-	Blocking           bool
-	SubTasks           int
-	SubTasksOpen       int
-	PriorityScore      float64
-	Relevance          *float64 // how well the task matches q; nil without q
-	ProjectKey         string   // from the scope, with ProjectPath and WorkspaceSlug
-	ProjectPath        string
-	WorkspaceSlug      string
+	Type                  ItemType
+	Status                Status
+	Assignee              string
+	AssigneeAnswersTo     string
+	AssigneeIsAgent       bool
+	ClaimedBy             string
+	ClaimedByAnswersTo    string
+	ClaimedByIsAgent      bool
+	ParentRef             *int64
+	Blocked               bool
+	Blocking              bool
+	SubTasks              int
+	SubTasksOpen          int
+	PriorityScore         float64
+	RecurrenceDescription string   // the repeat in words, "" for none
+	Relevance             *float64 // how well the task matches q; nil without q
+	ProjectKey            string   // from the scope, with ProjectPath and WorkspaceSlug
+	ProjectPath           string
+	WorkspaceSlug         string
 }
 
 // IsComplete reports whether the task's status is in a finished category.
