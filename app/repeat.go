@@ -48,9 +48,10 @@ func describeRepeat(t *Task) {
 	}
 }
 
-// startRepeat makes a task repeat by rule: the rule is anchored on the
-// task's due when it has one, else the due becomes the rule's first
-// occurrence; a task that was not in a series starts one.
+// startRepeat makes a task repeat by rule, anchored on the task's due when
+// it has one; the due becomes the rule's first occurrence (at or after the
+// due it had), so it is always a day the rule produces. A task that was not
+// in a series starts one.
 func startRepeat(t *Task, rule recur.Rule, zone Zone) error {
 	if t.DueAt != nil {
 		r, err := rule.Restart(*t.DueAt)
@@ -58,10 +59,9 @@ func startRepeat(t *Task, rule recur.Rule, zone Zone) error {
 			return phraseError("body.repeat", err)
 		}
 		rule = r
-	} else {
-		due := rule.Anchor().UTC()
-		t.DueAt, t.DueIsAllDay = &due, rule.AllDay()
 	}
+	due := rule.Anchor().UTC()
+	t.DueAt, t.DueIsAllDay = &due, rule.AllDay()
 	t.RepeatRule = rule.String()
 	if t.Timezone == "" {
 		t.Timezone = zone.Name
@@ -204,12 +204,16 @@ func (c *seriesCopy) UnmarshalJSON(b []byte) error {
 }
 
 // bringNext stores the occurrence that follows prev, when its series goes
-// on, and records it as created. Links, comments, claims, verifications and
+// on and has not got it yet (an occurrence reopened and finished again
+// brings nothing new), and records it as created. Links, comments, claims, verifications and
 // the plan (starts_at) and deferral belong to the occurrence they were made
 // on and stay with prev.
 func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) error {
 	n, ok, err := nextOccurrence(prev, tx.Now())
 	if err != nil || !ok {
+		return err
+	}
+	if exists, err := tx.OccurrenceExists(ctx, n.SeriesID, n.Occurrence); err != nil || exists {
 		return err
 	}
 	st, err := statusFor(ctx, tx, n.WorkspaceID, "task", "", "body.status")

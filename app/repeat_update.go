@@ -69,6 +69,10 @@ func readPhrases(in *TaskUpdate, now time.Time, zone Zone) error {
 // series' old value aside, from_now_on makes the new value the series'
 // own and, for a new due, anchors the rule on it (Rule.Restart).
 func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Zone, now time.Time) error {
+	if _, moved := changes["due_at"]; moved && t.DueAt != nil && t.Timezone == "" {
+		t.Timezone = zone.Name
+		changes["timezone"] = map[string]any{"from": "", "to": zone.Name}
+	}
 	if in.Repeat.Set {
 		from := before.RecurrenceDescription
 		if in.Repeat.Null || in.Repeat.Value == "" {
@@ -110,9 +114,6 @@ func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Z
 			return phraseError("body.due_at", err)
 		}
 		t.RepeatRule = rule.String()
-	}
-	if t.SeriesValues != before.SeriesValues && len(changes) == 0 {
-		changes["series"] = map[string]any{"from": before.SeriesValues, "to": t.SeriesValues}
 	}
 	return nil
 }

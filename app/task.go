@@ -84,6 +84,9 @@ type taskTx interface {
 	// NextRef takes the next ref of a workspace (shared by tasks and documents).
 	NextRef(ctx context.Context, workspaceID string) (int64, error)
 	InsertTask(ctx context.Context, t *Task) error
+	// OccurrenceExists reports whether a series has a task (live or not)
+	// numbered occurrence.
+	OccurrenceExists(ctx context.Context, seriesID string, occurrence int) (bool, error)
 	UpdateTask(ctx context.Context, t *Task) error
 	SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error
 	// AddTaskTags applies tags to a task that has none yet.

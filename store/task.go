@@ -181,6 +181,13 @@ func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
 	return nil
 }
 
+// OccurrenceExists reports whether a series has a task numbered occurrence.
+func (t *Tx) OccurrenceExists(ctx context.Context, seriesID string, occurrence int) (bool, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks WHERE series_id = ? AND occurrence = ?`, seriesID, occurrence)
+	return n > 0, mapErr(err)
+}
+
 // UpdateTask stores every changeable field of a task.
 func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, parent_id = ?, title = ?, description = ?, type_id = ?,

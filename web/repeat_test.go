@@ -102,6 +102,29 @@ func TestRepeatCompleteSkip(t *testing.T) {
 		t.Fatalf("a series of 3 ends at the third: %d tasks", len(s))
 	}
 
+	// Reopened and finished again: the next exists already, nothing new.
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(first), e.admin, map[string]any{"status": "todo"})
+	e.ok(http.StatusOK, http.MethodPost, tskPath(first, "complete"), e.admin, nil)
+	if s = e.series(sid); len(s) != 3 {
+		t.Fatalf("reopened and completed again: %d tasks, want 3", len(s))
+	}
+
+	// From completion: the next counts from the moment it was done.
+	filter := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"text": "Change filter every! 3 days"})
+	e.clock.Advance(5 * 24 * time.Hour) // done late, on March 7th
+	e.ok(http.StatusOK, http.MethodPost, tskPath(filter, "complete"), e.admin, nil)
+	for _, x := range e.series(filter["series_id"]) {
+		if x["occurrence"] == 2.0 && x["due_at"] != "2026-03-10T00:00:00Z" {
+			t.Fatalf("3 days after done on March 7th: due %v", x["due_at"])
+		}
+	}
+	// Until a date: the last occurrence ends the series.
+	bounded := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Trial", "repeat": "every day until 2026-03-07"})
+	e.ok(http.StatusOK, http.MethodPost, tskPath(bounded, "complete"), e.admin, nil)
+	if s := e.series(bounded["series_id"]); len(s) != 1 {
+		t.Fatalf("until the day it is due: %d tasks, want 1", len(s))
+	}
+
 	plain := e.tskCreate(e.admin, map[string]any{"title": "Once"})
 	e.problem(http.StatusConflict, "not_repeating", http.MethodPost, tskPath(plain, "skip"), e.admin, nil)
 	e.problem(http.StatusConflict, "not_repeating", http.MethodGet, tskPath(plain, "occurrences"), e.admin, nil)
@@ -159,14 +182,39 @@ func TestRepeatUpdate(t *testing.T) {
 	if stopped["repeat_rule"] != nil || stopped["recurrence_description"] != nil {
 		t.Fatalf("repeat \"\" stops it: %v", stopped)
 	}
+	// A due moved for this one keeps the schedule; moved from now on, the
+	// schedule follows it.
+	next2 := func(task map[string]any) any {
+		e.ok(http.StatusOK, http.MethodPost, tskPath(task, "complete"), e.admin, nil)
+		for _, x := range e.series(task["series_id"]) {
+			if x["occurrence"] == task["occurrence"].(float64)+1 {
+				return x["due_at"]
+			}
+		}
+		return nil
+	}
+	moved := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Bins", "repeat": "every monday"})
+	moved = e.ok(http.StatusOK, http.MethodPatch, tskPath(moved), e.admin, map[string]any{"until": "wednesday", "applies_to": "this_one"})
+	if due := next2(moved); due != "2026-03-09T00:00:00Z" {
+		t.Fatalf("this_one due change: next due %v, want the schedule's Monday", due)
+	}
+	shifted := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Gym", "repeat": "every week"})
+	shifted = e.ok(http.StatusOK, http.MethodPatch, tskPath(shifted), e.admin, map[string]any{"until": "wednesday", "applies_to": "from_now_on"})
+	if due := next2(shifted); due != "2026-03-11T00:00:00Z" {
+		t.Fatalf("from_now_on due change: next due %v, want a week after the new due", due)
+	}
+
 	plain := e.tskCreate(e.admin, map[string]any{"title": "Once"})
+	if got := e.ok(http.StatusOK, http.MethodPatch, tskPath(plain), e.admin, map[string]any{"until": "friday"}); got["timezone"] != "UTC" {
+		t.Fatalf("a due given takes the reader's zone: %v", got["timezone"])
+	}
 	p = e.problem(http.StatusUnprocessableEntity, "applies_to_not_repeating", http.MethodPatch, tskPath(plain), e.admin,
 		map[string]any{"title": "y", "applies_to": "this_one"})
 	assertLoc(t, p, "body.applies_to")
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, tskPath(plain), e.admin, map[string]any{"defer": "someday soon"})
 	e.problem(http.StatusUnprocessableEntity, "recurrence", http.MethodPatch, tskPath(plain), e.admin, map[string]any{"repeat": "every blue moon"})
 	started := e.ok(http.StatusOK, http.MethodPatch, tskPath(plain), e.admin, map[string]any{"repeat": "every monday"})
-	if started["due_at"] != "2026-03-02T00:00:00Z" || started["series_id"] == nil {
+	if started["due_at"] != "2026-03-09T00:00:00Z" || started["series_id"] == nil {
 		t.Fatalf("a repeat started: %v", started)
 	}
 }
