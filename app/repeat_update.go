@@ -105,6 +105,9 @@ func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Z
 	}
 	thisOne := in.AppliesTo.Value == AppliesThisOne
 	keepSeriesValues(before, t, changes, thisOne)
+	if len(changes) > 0 {
+		changes["applies_to"] = in.AppliesTo.Value
+	}
 	if _, moved := changes["due_at"]; moved && !thisOne && !in.Repeat.Set && t.DueAt != nil {
 		rule, err := taskRule(*t)
 		if err != nil {
