@@ -247,3 +247,17 @@ func TestOccurrencesAndParse(t *testing.T) {
 	assertLoc(t, p, "body.text")
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/recurrence/parse", e.admin, map[string]any{"text": ""})
 }
+
+// TestMetaGrammars: GET /v1/meta describes each written language, from the
+// parsers' own tables, beside the search syntax.
+func TestMetaGrammars(t *testing.T) {
+	e := newEnv(t)
+	meta := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)
+	gs, _ := meta["grammars"].(map[string]any)
+	for _, name := range []string{"search", "line", "date", "repeat", "duration", "filter"} {
+		g, _ := gs[name].(map[string]any)
+		if g == nil || g["description"] == "" || len(g["examples"].([]any)) == 0 {
+			t.Errorf("grammar %s: %v", name, g)
+		}
+	}
+}
