@@ -23,41 +23,45 @@ const (
 	CodeBusy             Code = "busy"               // database stayed locked past busy_timeout
 	CodeInternal         Code = "internal"           // anything else; details are logged, not shown
 
-	CodeTokenScopeWider      Code = "token_scope_wider"          // requested scopes the issuer lacks
-	CodeTokenProjectsWider   Code = "token_projects_wider"       // a wider set of readable projects
-	CodeTokenWriteWider      Code = "token_write_projects_wider" // a wider set of writable projects
-	CodeTokenExpiryLater     Code = "token_expiry_later"         // expires after the issuing credential
-	CodeTokenWorkspaceWider  Code = "token_workspace_wider"      // unpinned or pinned elsewhere while the issuer is pinned
-	CodeTokenForOther        Code = "token_for_other_account"    // another account without instance:user_create
-	CodeTimezoneNotOwn       Code = "timezone_not_own"           // only an account may change its own timezone
-	CodeLastAdministrator    Code = "last_administrator"         // the last active administrator cannot be deactivated
-	CodeLastOwner            Code = "last_owner"                 // a workspace keeps at least one owner
-	CodeAlreadyMember        Code = "already_member"             // Join for somebody who is a member already
-	CodeCycle                Code = "cycle"                      // the change would make something its own ancestor
-	CodeSchemaTooNew         Code = "schema_too_new"             // the database was written by a newer tend
-	CodeWorkspaceRequired    Code = "workspace_required"         // several workspaces reachable and none named
-	CodeSecretInQuery        Code = "secret_in_query"            // a credential sent in the query string
-	CodeUnsupportedMediaType Code = "unsupported_media_type"     // body that is not JSON
-	CodeAccountInactive      Code = "account_inactive"           // acting for or handing work to an inactive account
-	CodeBackupUnavailable    Code = "backup_unavailable"         // no backup directory could be used
-	CodeVersionConflict      Code = "version_conflict"           // expected_version is stale
-	CodeClaimHeld            Code = "claim_held"                 // another account holds an unexpired claim
-	CodeInboxProtected       Code = "inbox_protected"            // the inbox cannot be trashed
-	CodeProjectOwnerRow      Code = "project_owner_row"          // the owner's project member row stays
-	CodeLastProjectMember    Code = "last_project_member"        // a project keeps at least one member row
-	CodeStatusInUse          Code = "status_in_use"              // items are in the status
-	CodeStatusIsDefault      Code = "status_is_default"          // the default status cannot be removed
-	CodeLinkTypeInUse        Code = "link_type_in_use"           // links use the type
-	CodeNotCommentAuthor     Code = "not_comment_author"         // only a comment's author may change it
-	CodeCredentialNarrowed   Code = "credential_narrowed"        // the account could, but the credential presented lacks the scope
-	CodeOverLimit            Code = "over_limit"                 // a list or text in the request is longer than a named limit
-	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
-	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
-	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
-	CodeStorageFull          Code = "storage_full"               // no room left on the disk for a write
-	CodeLengthRequired       Code = "length_required"            // a request body sent without a Content-Length (chunked)
-	CodeReadsSaturated       Code = "reads_saturated"            // every slot for expensive reads is taken; retry shortly
-	CodeReadOverBudget       Code = "read_over_budget"           // an expensive read ran past its time budget; narrow it
+	CodeTokenScopeWider       Code = "token_scope_wider"          // requested scopes the issuer lacks
+	CodeTokenProjectsWider    Code = "token_projects_wider"       // a wider set of readable projects
+	CodeTokenWriteWider       Code = "token_write_projects_wider" // a wider set of writable projects
+	CodeTokenExpiryLater      Code = "token_expiry_later"         // expires after the issuing credential
+	CodeTokenWorkspaceWider   Code = "token_workspace_wider"      // unpinned or pinned elsewhere while the issuer is pinned
+	CodeTokenForOther         Code = "token_for_other_account"    // another account without instance:user_create
+	CodeTimezoneNotOwn        Code = "timezone_not_own"           // only an account may change its own timezone
+	CodeLastAdministrator     Code = "last_administrator"         // the last active administrator cannot be deactivated
+	CodeLastOwner             Code = "last_owner"                 // a workspace keeps at least one owner
+	CodeAlreadyMember         Code = "already_member"             // Join for somebody who is a member already
+	CodeCycle                 Code = "cycle"                      // the change would make something its own ancestor
+	CodeSchemaTooNew          Code = "schema_too_new"             // the database was written by a newer tend
+	CodeWorkspaceRequired     Code = "workspace_required"         // several workspaces reachable and none named
+	CodeSecretInQuery         Code = "secret_in_query"            // a credential sent in the query string
+	CodeUnsupportedMediaType  Code = "unsupported_media_type"     // body that is not JSON
+	CodeAccountInactive       Code = "account_inactive"           // acting for or handing work to an inactive account
+	CodeBackupUnavailable     Code = "backup_unavailable"         // no backup directory could be used
+	CodeVersionConflict       Code = "version_conflict"           // expected_version is stale
+	CodeClaimHeld             Code = "claim_held"                 // another account holds an unexpired claim
+	CodeInboxProtected        Code = "inbox_protected"            // the inbox cannot be trashed
+	CodeProjectOwnerRow       Code = "project_owner_row"          // the owner's project member row stays
+	CodeLastProjectMember     Code = "last_project_member"        // a project keeps at least one member row
+	CodeStatusInUse           Code = "status_in_use"              // items are in the status
+	CodeStatusIsDefault       Code = "status_is_default"          // the default status cannot be removed
+	CodeLinkTypeInUse         Code = "link_type_in_use"           // links use the type
+	CodeNotCommentAuthor      Code = "not_comment_author"         // only a comment's author may change it
+	CodeCredentialNarrowed    Code = "credential_narrowed"        // the account could, but the credential presented lacks the scope
+	CodeOverLimit             Code = "over_limit"                 // a list or text in the request is longer than a named limit
+	CodeInstantOutOfRange     Code = "instant_out_of_range"       // a time outside the years tend stores
+	CodeNothingReady          Code = "nothing_ready"              // no ready task to hand out for next
+	CodeAmbiguous             Code = "ambiguous"                  // words match several things; name one more exactly
+	CodeStorageFull           Code = "storage_full"               // no room left on the disk for a write
+	CodeLengthRequired        Code = "length_required"            // a request body sent without a Content-Length (chunked)
+	CodeReadsSaturated        Code = "reads_saturated"            // every slot for expensive reads is taken; retry shortly
+	CodeReadOverBudget        Code = "read_over_budget"           // an expensive read ran past its time budget; narrow it
+	CodeRecurrence            Code = "recurrence"                 // a repeat phrase or rule that does not parse
+	CodeNotRepeating          Code = "not_repeating"              // skip or occurrences of a task that does not repeat
+	CodeAppliesToRequired     Code = "applies_to_required"        // a change to a repeating task's series fields without applies_to
+	CodeAppliesToNotRepeating Code = "applies_to_not_repeating"   // applies_to sent for a task that does not repeat
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -74,6 +78,7 @@ var AllCodes = []Code{
 	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
 	CodeNothingReady, CodeAmbiguous,
 	CodeStorageFull, CodeLengthRequired, CodeReadsSaturated, CodeReadOverBudget,
+	CodeRecurrence, CodeNotRepeating, CodeAppliesToRequired, CodeAppliesToNotRepeating,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

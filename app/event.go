@@ -50,6 +50,7 @@ var Actions = []string{
 	"project.created", "project.updated", "project.moved", "project.deleted", "project.restored",
 	"project.shared", "project.unshared", "project.role_set", "project.role_removed",
 	"task.created", "task.updated", "task.moved", "task.deleted", "task.restored", "task.completed",
+	"task.skipped",
 	"task.claimed", "task.claim_renewed", "task.released", "task.verified",
 	"link.created", "link.deleted",
 	"document.created", "document.updated", "document.moved", "document.deleted", "document.restored",

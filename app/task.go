@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tend/app/line"
+	"tend/app/recur"
 )
 
 // Task is one piece of work, with the fields resolved for its reader.
@@ -32,8 +35,11 @@ type Task struct {
 	ClaimedByID      string
 	ClaimedAt        *time.Time
 	ClaimExpiresAt   *time.Time
-	RepeatRule       string
+	RepeatRule       string // the rule's canonical text (recur.Rule.String), "" for none
 	Timezone         string
+	SeriesID         string // shared by the occurrences of one repeat, "" for none
+	Occurrence       int    // this occurrence's number in its series, from 1
+	SeriesValues     string // JSON: the series' values of fields changed for this occurrence only
 	CompletedAt      *time.Time
 	CreatedBy        string
 	UpdatedBy        string
@@ -45,24 +51,25 @@ type Task struct {
 	Tags             []string
 
 	// Resolved on read, for this reader.
-	Type               ItemType
-	Status             Status
-	Assignee           string
-	AssigneeAnswersTo  string
-	AssigneeIsAgent    bool
-	ClaimedBy          string
-	ClaimedByAnswersTo string
-	ClaimedByIsAgent   bool
-	ParentRef          *int64
-	Blocked            bool
-	Blocking           bool
-	SubTasks           int
-	SubTasksOpen       int
-	PriorityScore      float64
-	Relevance          *float64 // how well the task matches q; nil without q
-	ProjectKey         string   // from the scope, with ProjectPath and WorkspaceSlug
-	ProjectPath        string
-	WorkspaceSlug      string
+	Type                  ItemType
+	Status                Status
+	Assignee              string
+	AssigneeAnswersTo     string
+	AssigneeIsAgent       bool
+	ClaimedBy             string
+	ClaimedByAnswersTo    string
+	ClaimedByIsAgent      bool
+	ParentRef             *int64
+	Blocked               bool
+	Blocking              bool
+	SubTasks              int
+	SubTasksOpen          int
+	PriorityScore         float64
+	RecurrenceDescription string   // the repeat in words, "" for none
+	Relevance             *float64 // how well the task matches q; nil without q
+	ProjectKey            string   // from the scope, with ProjectPath and WorkspaceSlug
+	ProjectPath           string
+	WorkspaceSlug         string
 }
 
 // IsComplete reports whether the task's status is in a finished category.
@@ -77,6 +84,9 @@ type taskTx interface {
 	// NextRef takes the next ref of a workspace (shared by tasks and documents).
 	NextRef(ctx context.Context, workspaceID string) (int64, error)
 	InsertTask(ctx context.Context, t *Task) error
+	// OccurrenceExists reports whether a series has a task (live or not)
+	// numbered occurrence.
+	OccurrenceExists(ctx context.Context, seriesID string, occurrence int) (bool, error)
 	UpdateTask(ctx context.Context, t *Task) error
 	SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error
 	// AddTaskTags applies tags to a task that has none yet.
@@ -162,23 +172,104 @@ func (s *Service) checkEstimate(loc string, v *int) error {
 }
 
 func (s *Service) validateTaskCreate(in *TaskCreate) error {
-	if in.Text != "" {
-		return Invalidf("body.text", "the captured-line form is not accepted here yet; send the structured fields (title, due_at, tags, ...)")
-	}
-	errs := []error{s.checkTitle("body.title", in.Title), s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
+	errs := []error{s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
 		s.checkMentions("body.description", in.Description),
 		s.checkLevel("body.importance", in.Importance), s.checkLevel("body.urgency", in.Urgency),
 		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes),
 		checkInstant("body.due_at", in.DueAt), checkInstant("body.starts_at", in.StartsAt)}
+	switch {
+	case in.Text == "" || in.Title != "":
+		errs = append(errs, s.checkTitle("body.title", in.Title))
+	default:
+		// The title comes out of the line; it can be no longer than the line.
+		errs = append(errs, s.checkText("body.text", in.Text, s.limits.MaxTitleLength+s.limits.MaxDescriptionLength))
+	}
 	if in.Timezone != "" {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
 	}
-	if in.Repeat != "" {
-		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
-	}
 	var tagErrs []error
-	in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
+	if in.Tags != nil {
+		in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
+	}
 	return joinErrors(append(errs, tagErrs...)...)
+}
+
+// readLine fills in what a captured line says wherever the structured
+// fields sent beside it say nothing (they win), and returns the repeat it
+// names, read at the moment now in zone.
+func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (recur.Rule, error) {
+	res, err := line.Parse(in.Text, now, zone.Loc)
+	if err != nil {
+		return recur.Rule{}, phraseError("body.text", err)
+	}
+	if in.Title == "" {
+		if strings.TrimSpace(res.Title) == "" {
+			return recur.Rule{}, Invalidf("body.text", "the line leaves no title: write a few words besides the markers")
+		}
+		if err := s.checkTitle("body.text", res.Title); err != nil {
+			return recur.Rule{}, err
+		}
+		in.Title = res.Title
+	}
+	if in.Tags == nil && len(res.Tags) > 0 {
+		var tagErrs []error
+		in.Tags, tagErrs = s.normalTags("body.text", res.Tags)
+		if err := joinErrors(tagErrs...); err != nil {
+			return recur.Rule{}, err
+		}
+	}
+	if in.Project == "" && in.Parent == "" {
+		in.Project = res.Project
+	}
+	if in.Importance == nil && res.Importance != 0 {
+		in.Importance = &res.Importance
+	}
+	if in.Urgency == nil && res.Urgency != 0 {
+		in.Urgency = &res.Urgency
+	}
+	if in.EstimateMinutes == nil {
+		in.EstimateMinutes = res.EstimateMinutes
+	}
+	if in.DueAt == nil && !res.Due.IsZero() {
+		in.DueAt, in.DueIsAllDay = &res.Due, res.DueAllDay
+	}
+	if in.Repeat != "" {
+		return recur.Rule{}, nil
+	}
+	return res.Repeat, nil
+}
+
+// taskZone is the zone a new task's dates are read in: its own, when the
+// body names one, else the reader's.
+func taskZone(ctx context.Context, tx Tx, a Actor, sc *scope, named string) (Zone, error) {
+	if named != "" {
+		return loadZone(named), nil
+	}
+	return readerZone(ctx, tx, a.User, &sc.ws.Workspace)
+}
+
+// createRepeat reads the repeat of a new task, from its repeat field or
+// its line, and makes the task repeat by it.
+func createRepeat(t *Task, in TaskCreate, fromLine recur.Rule, zone Zone, now time.Time) error {
+	rule := fromLine
+	if in.Repeat != "" {
+		start := now
+		if t.DueAt != nil {
+			start = *t.DueAt
+		}
+		r, err := recur.Parse(in.Repeat, start, zone.Loc)
+		if err != nil {
+			return phraseError("body.repeat", err)
+		}
+		rule = r
+	}
+	if rule.IsZero() {
+		if t.DueAt != nil && t.Timezone == "" {
+			t.Timezone = zone.Name
+		}
+		return nil
+	}
+	return startRepeat(t, rule, zone)
 }
 
 func dedupeFold(in []string) []string {
@@ -205,11 +296,24 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err != nil {
 			return err
 		}
+		zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
+		if err != nil {
+			return err
+		}
+		var fromLine recur.Rule
+		if in.Text != "" {
+			if fromLine, err = s.readLine(&in, tx.Now(), zone); err != nil {
+				return err
+			}
+		}
 		t := Task{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
 			Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
 			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
 			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
 			ContentUpdatedAt: tx.Now(), Version: 1}
+		if err := createRepeat(&t, in, fromLine, zone, tx.Now()); err != nil {
+			return err
+		}
 		n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn)
 		if err != nil {
 			return err
@@ -444,6 +548,7 @@ func (sc *scope) tasks(ctx context.Context, tx Tx, q TaskQuery) ([]Task, error) 
 			ts[i].ProjectKey, ts[i].ProjectPath = n.Key, n.Path
 		}
 		ts[i].WorkspaceSlug = sc.ws.Workspace.Slug
+		describeRepeat(&ts[i])
 	}
 	return ts, err
 }

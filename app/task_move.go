@@ -188,34 +188,62 @@ func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, er
 }
 
 // CompleteTask moves a task to the workspace's finished status: the first
-// status, in display order, of the done category.
+// status, in display order, of the done category. Completing an occurrence
+// of a repeating task brings the next one of its series.
 func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	return s.finishTask(ctx, a, workspace, idOrRef, CategoryDone, "task.completed")
+}
+
+// SkipTask lets one occurrence of a repeating task go by: it moves to the
+// workspace's first cancelled status (it was not done) and the next
+// occurrence is brought as completing would.
+func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	return s.finishTask(ctx, a, workspace, idOrRef, CategoryCancelled, "task.skipped")
+}
+
+// finishTask moves a task to the first status of a finished category and,
+// for an occurrence of a repeating task, brings the next one. Only the call
+// that finishes the task brings it: a task finished already is answered as
+// it is, so completing twice, even at once, brings one next occurrence.
+func (s *Service) finishTask(ctx context.Context, a Actor, workspace, idOrRef, category, action string) (Task, error) {
 	var out Task
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}
+		if category == CategoryCancelled && t.RepeatRule == "" {
+			return Errorf(CodeNotRepeating, "task #%d does not repeat: only an occurrence of a repeating task can be skipped; "+
+				"complete it or set its status", t.Ref)
+		}
 		sts, err := entityStatuses(ctx, tx, t.WorkspaceID, "task")
 		if err != nil {
 			return err
 		}
-		done := ""
+		key := ""
 		for _, st := range sts {
-			if st.Category == CategoryDone {
-				done = st.Key
+			if st.Category == category {
+				key = st.Key
 				break
 			}
 		}
-		if done == "" {
-			return Errorf(CodeConflict, "this workspace has no task status in the done category")
+		if key == "" {
+			return Errorf(CodeConflict, "this workspace has no task status in the %s category", category)
 		}
+		if t.Status.Category == category {
+			out = t
+			return nil
+		}
+		wasOpen := !t.IsComplete()
 		changes := map[string]any{}
-		if err := setTaskStatus(ctx, tx, &t, done, changes); err != nil {
+		if err := setTaskStatus(ctx, tx, &t, key, changes); err != nil {
 			return err
 		}
-		if len(changes) > 0 {
-			if err := saveTask(ctx, tx, a, &t, "task.completed", changes); err != nil {
+		if err := saveTask(ctx, tx, a, &t, action, changes); err != nil {
+			return err
+		}
+		if wasOpen {
+			if err := bringNext(ctx, tx, a, t); err != nil {
 				return err
 			}
 		}

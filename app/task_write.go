@@ -28,7 +28,13 @@ type TaskUpdate struct {
 	Repeat          Patch[string]    `json:"repeat"`
 	Timezone        Patch[string]    `json:"timezone"`
 	AppliesTo       Patch[string]    `json:"applies_to"`
-	ExpectedVersion *int             `json:"expected_version"`
+	// Written phrases, read with when.ParseDate in the reader's zone: defer
+	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
+	// work on it), until due_at (the deadline); "" or null clears.
+	Defer           Patch[string] `json:"defer"`
+	Plan            Patch[string] `json:"plan"`
+	Until           Patch[string] `json:"until"`
+	ExpectedVersion *int          `json:"expected_version"`
 }
 
 func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
@@ -56,11 +62,20 @@ func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	}
 	errs = append(errs, checkPatchInstant("body.due_at", in.DueAt), checkPatchInstant("body.starts_at", in.StartsAt),
 		checkPatchInstant("body.snoozed_until", in.SnoozedUntil))
-	if in.Repeat.Set && !in.Repeat.Null && in.Repeat.Value != "" {
-		errs = append(errs, Invalidf("body.repeat", "repeat phrases are not accepted yet"))
+	if in.AppliesTo.Set && in.AppliesTo.Value != AppliesThisOne && in.AppliesTo.Value != AppliesFromNowOn {
+		errs = append(errs, Invalidf("body.applies_to", "this_one or from_now_on"))
 	}
-	if in.AppliesTo.Set {
-		errs = append(errs, Invalidf("body.applies_to", "applies_to is only for a repeating task, and this one does not repeat"))
+	if in.AppliesTo.Value == AppliesThisOne && in.Repeat.Set {
+		errs = append(errs, Invalidf("body.applies_to", "a change of repeat applies from now on; send from_now_on or leave applies_to out"))
+	}
+	for _, both := range []struct {
+		loc          string
+		phrase, time bool
+	}{{"body.until", in.Until.Set, in.DueAt.Set}, {"body.plan", in.Plan.Set, in.StartsAt.Set},
+		{"body.defer", in.Defer.Set, in.SnoozedUntil.Set}} {
+		if both.phrase && both.time {
+			errs = append(errs, Invalidf(both.loc, "the phrase and the instant set the same field; send one"))
+		}
 	}
 	for _, nullable := range []struct {
 		loc string
@@ -92,8 +107,22 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 		if err := checkVersion(in.ExpectedVersion, t.Version); err != nil {
 			return err
 		}
+		if err := checkAppliesTo(t, in); err != nil {
+			return err
+		}
+		zone, err := taskZone(ctx, tx, a, sc, t.Timezone)
+		if err != nil {
+			return err
+		}
+		if err := readPhrases(&in, tx.Now(), zone); err != nil {
+			return err
+		}
+		before := t
 		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in)
 		if err != nil {
+			return err
+		}
+		if err := updateRepeat(&before, &t, in, changes, zone, tx.Now()); err != nil {
 			return err
 		}
 		if len(changes) == 0 {
@@ -102,6 +131,11 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 		}
 		if err := saveTask(ctx, tx, a, &t, "task.updated", changes); err != nil {
 			return err
+		}
+		if !before.IsComplete() && t.IsComplete() {
+			if err := bringNext(ctx, tx, a, t); err != nil {
+				return err
+			}
 		}
 		out, err = readTask(ctx, tx, sc, t.ID)
 		return err

@@ -416,6 +416,14 @@ func parseTimePtr(s sql.NullString) *time.Time {
 	return &t
 }
 
+// nullInt stores 0 as NULL: for counts that start at 1 when they exist.
+func nullInt(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
+
 func nullStr(s string) any {
 	if s == "" {
 		return nil

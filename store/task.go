@@ -35,6 +35,9 @@ type taskRow struct {
 	ClaimExpiresAt     sql.NullString
 	RepeatRule         sql.NullString
 	Timezone           sql.NullString
+	SeriesID           sql.NullString
+	Occurrence         sql.NullInt64
+	SeriesValues       sql.NullString
 	CompletedAt        sql.NullString
 	CreatedBy          sql.NullString
 	UpdatedBy          sql.NullString
@@ -69,7 +72,7 @@ type taskRow struct {
 var taskColumns = []string{"seq", "id", "workspace_id", "ref", "project_id", "parent_id", "title", "description", "type_id",
 	"status_id", "importance", "urgency", "due_at", "due_is_all_day", "starts_at", "starts_is_all_day", "snoozed_until",
 	"snoozed_is_all_day", "estimate_minutes", "assignee_id", "claimed_by", "claimed_at", "claim_expires_at", "repeat_rule",
-	"timezone", "completed_at", "created_by", "updated_by", "created_at", "updated_at", "content_updated_at", "deleted_at",
+	"timezone", "series_id", "occurrence", "series_values", "completed_at", "created_by", "updated_by", "created_at", "updated_at", "content_updated_at", "deleted_at",
 	"version", "status_key", "status_label", "status_category", "status_is_default", "status_position", "assignee",
 	"assignee_is_agent", "assignee_answers_to", "claimed_by_name", "claimed_by_is_agent", "claimed_by_answers_to",
 	"parent_ref", "relevance", "tags", "blocked", "blocking", "sub_counts", "priority_score"}
@@ -81,7 +84,7 @@ func (r *taskRow) dest() []any {
 	return []any{&r.Seq, &r.ID, &r.WorkspaceID, &r.Ref, &r.ProjectID, &r.ParentID, &r.Title, &r.Description, &r.TypeID,
 		&r.StatusID, &r.Importance, &r.Urgency, &r.DueAt, &r.DueIsAllDay, &r.StartsAt, &r.StartsIsAllDay, &r.SnoozedUntil,
 		&r.SnoozedIsAllDay, &r.EstimateMinutes, &r.AssigneeID, &r.ClaimedByID, &r.ClaimedAt, &r.ClaimExpiresAt, &r.RepeatRule,
-		&r.Timezone, &r.CompletedAt, &r.CreatedBy, &r.UpdatedBy, &r.CreatedAt, &r.UpdatedAt, &r.ContentUpdatedAt, &r.DeletedAt,
+		&r.Timezone, &r.SeriesID, &r.Occurrence, &r.SeriesValues, &r.CompletedAt, &r.CreatedBy, &r.UpdatedBy, &r.CreatedAt, &r.UpdatedAt, &r.ContentUpdatedAt, &r.DeletedAt,
 		&r.Version, &r.StatusKey, &r.StatusLabel, &r.StatusCategory, &r.StatusIsDefault, &r.StatusPosition, &r.Assignee,
 		&r.AssigneeIsAgent, &r.AssigneeAnswersTo, &r.ClaimedBy, &r.ClaimedByIsAgent, &r.ClaimedByAnswersTo,
 		&r.ParentRef, &r.Relevance, &r.Tags, &r.Blocked, &r.Blocking, &r.SubCounts, &r.PriorityScore}
@@ -102,7 +105,7 @@ func (r taskRow) task(now time.Time) app.Task {
 		StartsAt: parseTimePtr(r.StartsAt), StartsIsAllDay: r.StartsIsAllDay, SnoozedUntil: parseTimePtr(r.SnoozedUntil),
 		SnoozedIsAllDay: r.SnoozedIsAllDay, EstimateMinutes: intPtr(r.EstimateMinutes), AssigneeID: r.AssigneeID.String,
 		ClaimedByID: r.ClaimedByID.String, ClaimedAt: parseTimePtr(r.ClaimedAt), ClaimExpiresAt: parseTimePtr(r.ClaimExpiresAt),
-		RepeatRule: r.RepeatRule.String, Timezone: r.Timezone.String, CompletedAt: parseTimePtr(r.CompletedAt),
+		RepeatRule: r.RepeatRule.String, Timezone: r.Timezone.String, SeriesID: r.SeriesID.String, Occurrence: int(r.Occurrence.Int64), SeriesValues: r.SeriesValues.String, CompletedAt: parseTimePtr(r.CompletedAt),
 		CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String, CreatedAt: parseTime(r.CreatedAt),
 		UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt),
 		Version: r.Version, Tags: []string{},
@@ -143,7 +146,7 @@ func taskArgs(k *app.Task) []any {
 	return []any{k.ProjectID, nullStr(k.ParentID), k.Title, nullStr(k.Description), k.TypeID, k.StatusID, k.Importance, k.Urgency,
 		fmtTimePtr(k.DueAt), k.DueIsAllDay, fmtTimePtr(k.StartsAt), k.StartsIsAllDay, fmtTimePtr(k.SnoozedUntil), k.SnoozedIsAllDay,
 		k.EstimateMinutes, nullStr(k.AssigneeID), nullStr(k.ClaimedByID), fmtTimePtr(k.ClaimedAt), fmtTimePtr(k.ClaimExpiresAt),
-		nullStr(k.RepeatRule), nullStr(k.Timezone), fmtTimePtr(k.CompletedAt), nullStr(k.UpdatedBy), fmtTime(k.UpdatedAt),
+		nullStr(k.RepeatRule), nullStr(k.Timezone), nullStr(k.SeriesID), nullInt(k.Occurrence), nullStr(k.SeriesValues), fmtTimePtr(k.CompletedAt), nullStr(k.UpdatedBy), fmtTime(k.UpdatedAt),
 		fmtTime(k.ContentUpdatedAt), fmtTimePtr(k.DeletedAt), k.Version}
 }
 
@@ -159,8 +162,8 @@ func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
 	err := t.tx.QueryRowxContext(ctx, `INSERT INTO tasks (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
 		title, description, type_id, status_id, importance, urgency, due_at, due_is_all_day, starts_at, starts_is_all_day,
 		snoozed_until, snoozed_is_all_day, estimate_minutes, assignee_id, claimed_by, claimed_at, claim_expires_at, repeat_rule,
-		timezone, completed_at, updated_by, updated_at, content_updated_at, deleted_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		timezone, series_id, occurrence, series_values, completed_at, updated_by, updated_at, content_updated_at, deleted_at, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		RETURNING seq, `+priorityOf("created_at", "0", "0", "?")+` AS priority_score`, args...).Scan(&k.Seq, &score)
 	if err != nil {
 		return mapErr(err)
@@ -178,12 +181,19 @@ func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
 	return nil
 }
 
+// OccurrenceExists reports whether a series has a task numbered occurrence.
+func (t *Tx) OccurrenceExists(ctx context.Context, seriesID string, occurrence int) (bool, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks WHERE series_id = ? AND occurrence = ?`, seriesID, occurrence)
+	return n > 0, mapErr(err)
+}
+
 // UpdateTask stores every changeable field of a task.
 func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, parent_id = ?, title = ?, description = ?, type_id = ?,
 		status_id = ?, importance = ?, urgency = ?, due_at = ?, due_is_all_day = ?, starts_at = ?, starts_is_all_day = ?,
 		snoozed_until = ?, snoozed_is_all_day = ?, estimate_minutes = ?, assignee_id = ?, claimed_by = ?, claimed_at = ?,
-		claim_expires_at = ?, repeat_rule = ?, timezone = ?, completed_at = ?, updated_by = ?, updated_at = ?,
+		claim_expires_at = ?, repeat_rule = ?, timezone = ?, series_id = ?, occurrence = ?, series_values = ?, completed_at = ?, updated_by = ?, updated_at = ?,
 		content_updated_at = ?, deleted_at = ?, version = ? WHERE id = ?`, append(taskArgs(k), k.ID)...)
 	return mapErr(err)
 }

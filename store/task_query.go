@@ -69,7 +69,7 @@ func taskInnerSQL(match, allReadable bool) string {
 	return `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
 	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
 	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
-	t.timezone, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
+	t.timezone, t.series_id, t.occurrence, t.series_values, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
 	t.version, st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,

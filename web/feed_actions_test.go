@@ -54,6 +54,8 @@ func TestEventActions(t *testing.T) {
 	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+a+"/complete", nil)
 	do(http.StatusOK, http.MethodDelete, "/v1/tasks/"+a, nil)
 	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+a+"/restore", nil)
+	r := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/tasks", map[string]any{"title": "Sweep", "repeat": "every day"})["ref"]))
+	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+r+"/skip", nil)
 
 	d := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/documents", map[string]any{"title": "Colours", "project": "home"})["ref"]))
 	sub := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/documents", map[string]any{"title": "Blues", "project": "home"})["ref"]))

@@ -135,6 +135,10 @@ func TestMCPWriteTools(t *testing.T) {
 			if r.IsError || r.Structured["task"].(map[string]any)["title"] != http.JSON(t)["title"] {
 				t.Fatalf("HTTP created %s; the tool answered %+v", http.Body, r)
 			}
+			// The claims below count the ready work: leave the world as it was.
+			for _, ref := range []any{http.JSON(t)["ref"], r.Structured["task"].(map[string]any)["ref"]} {
+				e.ok(200, "DELETE", fmt.Sprintf("/v1/tasks/%v", ref), e.admin, nil)
+			}
 			return
 		}
 		code := http.JSON(t)["code"].(string)
@@ -161,8 +165,16 @@ func TestMCPWriteTools(t *testing.T) {
 		}
 		m.refused("validation", "service_update", map[string]any{"ref": a, "importance": 9})
 		m.refused("validation", "service_update", map[string]any{"ref": a, "estimate": "a while"})
-		m.refused("validation", "service_update", map[string]any{"ref": a, "plan": "2030-01-01"})
-		m.refused("validation", "service_update", map[string]any{"ref": a, "until": "2030-01-01"})
+		r = m.ok("service_update", map[string]any{"ref": a, "plan": "2030-01-01", "until": "2030-01-05 17:00"})
+		if task := r.Structured["task"].(map[string]any); task["starts_at"] == nil || task["due_at"] == nil || task["due_is_all_day"] != false {
+			t.Fatalf("plan sets starts_at, until the due: %v", task)
+		}
+		r = m.ok("service_update", map[string]any{"ref": a, "plan": "", "until": ""})
+		if task := r.Structured["task"].(map[string]any); task["starts_at"] != nil || task["due_at"] != nil {
+			t.Fatalf("'' clears plan and until: %v", task)
+		}
+		m.refused("validation", "service_update", map[string]any{"ref": a, "until": "some day maybe"})
+		m.refused("applies_to_not_repeating", "service_update", map[string]any{"ref": a, "title": "x", "applies_to": "this_one"})
 		m.refused("not_found", "service_update", map[string]any{"ref": 999, "title": "x"})
 	})
 	t.Run("service_claim", func(t *testing.T) {
@@ -189,7 +201,12 @@ func TestMCPWriteTools(t *testing.T) {
 		if r.Structured["task"].(map[string]any)["is_complete"] != true {
 			t.Fatalf("done: %v", r.Structured)
 		}
-		m.refused("validation", "service_done", map[string]any{"ref": b, "skip": true})
+		m.refused("not_repeating", "service_done", map[string]any{"ref": b, "skip": true})
+		rep := m.ok("service_add", map[string]any{"text": "Water the plants every day"}).Structured["task"].(map[string]any)
+		r = m.ok("service_done", map[string]any{"ref": rep["ref"], "skip": true})
+		if !strings.HasPrefix(r.Text, "skipped #") || r.Structured["task"].(map[string]any)["status_category"] != "cancelled" {
+			t.Fatalf("skip lets one occurrence go by: %s %v", r.Text, r.Structured)
+		}
 		m.refused("not_found", "service_done", map[string]any{"ref": 999})
 	})
 	t.Run("service_comment", func(t *testing.T) {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/app"
+	"tend/app/when"
 )
 
 type addArgs struct {
@@ -28,12 +28,12 @@ type updateArgs struct {
 	Estimate        *string `json:"estimate,omitempty" jsonschema:"e.g. 2h, 90m, 1h30m or 90 (minutes); '' clears"`
 	ExpectedVersion *int    `json:"expected_version,omitempty" jsonschema:"refuse the change if the task's version moved on"`
 	Importance      *int    `json:"importance,omitempty" jsonschema:"1-5, 5 highest"`
-	Plan            *string `json:"plan,omitempty" jsonschema:"the day you plan to do it (a date) or ''"`
+	Plan            *string `json:"plan,omitempty" jsonschema:"the day you plan to start it (sets starts_at); '' clears"`
 	Repeat          *string `json:"repeat,omitempty" jsonschema:"a repeat phrase such as 'every other friday'; '' stops it"`
 	Status          *string `json:"status,omitempty" jsonschema:"status key"`
 	Title           *string `json:"title,omitempty" jsonschema:"new title"`
 	Type            *string `json:"type,omitempty" jsonschema:"item type key"`
-	Until           *string `json:"until,omitempty" jsonschema:"last day of a repeat (a date) or ''"`
+	Until           *string `json:"until,omitempty" jsonschema:"the deadline: a day or a time on it (sets due_at); '' clears"`
 	Urgency         *int    `json:"urgency,omitempty" jsonschema:"1-5, 5 soonest"`
 	Workspace       string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
@@ -113,13 +113,7 @@ func (m *mcpTools) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArg
 // taskUpdateOf turns service_update's arguments into the PATCH body's
 // fields: ” clears what can be cleared, omitted stays.
 func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
-	if in.Plan != nil {
-		return app.TaskUpdate{}, app.Invalidf("arguments.plan", "plan is not accepted by this instance yet; use defer to hide a task until a day")
-	}
-	if in.Until != nil {
-		return app.TaskUpdate{}, app.Invalidf("arguments.until", "until is not accepted by this instance yet; stop the repeat with repeat: ''")
-	}
-	up := app.TaskUpdate{Title: patchOf(in.Title, false), Description: patchOf(in.Description, true), Assignee: patchOf(in.Assignee, true),
+	up := app.TaskUpdate{Defer: phraseOf(in.Defer), Plan: phraseOf(in.Plan), Until: phraseOf(in.Until), Title: patchOf(in.Title, false), Description: patchOf(in.Description, true), Assignee: patchOf(in.Assignee, true),
 		Status: patchOf(in.Status, false), Type: patchOf(in.Type, false), Repeat: patchOf(in.Repeat, true),
 		AppliesTo: patchOf(in.AppliesTo, false), ExpectedVersion: in.ExpectedVersion}
 	if in.Importance != nil {
@@ -135,14 +129,16 @@ func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
 		}
 		up.EstimateMinutes = mins
 	}
-	if in.Defer != nil {
-		until, allDay, err := parseDay(*in.Defer, "arguments.defer")
-		if err != nil {
-			return up, err
-		}
-		up.SnoozedUntil, up.SnoozedIsAllDay = until, app.PatchOf(allDay)
-	}
 	return up, nil
+}
+
+// phraseOf is an omitted day phrase left alone, and a phrase, ” included,
+// passed on for the Service to read in the caller's zone.
+func phraseOf(v *string) app.Patch[string] {
+	if v == nil {
+		return app.Patch[string]{}
+	}
+	return app.PatchOf(*v)
 }
 
 // patchOf is an omitted argument left alone, a value set, and, where
@@ -157,47 +153,30 @@ func patchOf(v *string, clearable bool) app.Patch[string] {
 	return app.PatchOf(*v)
 }
 
-// parseEstimate reads 90, 90m, 2h, 1h30m or 1.5h as minutes; ” clears.
+// parseEstimate reads minutes or a duration (app/when's grammar); ” clears.
 func parseEstimate(s string) (app.Patch[int], error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return app.Patch[int]{Set: true, Null: true}, nil
 	}
-	if n, err := strconv.Atoi(s); err == nil {
-		return app.PatchOf(n), nil
+	mins, err := when.ParseDuration(s)
+	if err != nil {
+		return app.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m, 1d of %d working minutes)", when.WorkDay)
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return app.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m)")
-	}
-	return app.PatchOf(int(d.Round(time.Minute) / time.Minute)), nil
-}
-
-// parseDay reads a date (all day) or an RFC 3339 instant; ” clears.
-func parseDay(s, loc string) (app.Patch[time.Time], bool, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return app.Patch[time.Time]{Set: true, Null: true}, false, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return app.PatchOf(t), false, nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return app.PatchOf(t), true, nil
-	}
-	return app.Patch[time.Time]{}, false, app.Invalidf(loc, "%s is a date (YYYY-MM-DD) or an RFC 3339 time; day words are not read by this instance yet", loc[len("arguments."):])
+	return app.PatchOf(mins), nil
 }
 
 func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, taskOut, error) {
+	act, verb := m.s.app.CompleteTask, "done "
 	if in.Skip {
-		return "", taskOut{}, app.Invalidf("arguments.skip", "skipping an occurrence is not served by this instance yet; complete it, or change its repeat with service_update")
+		act, verb = m.s.app.SkipTask, "skipped "
 	}
-	t, err := m.s.app.CompleteTask(ctx, a, in.Workspace, string(in.Ref))
+	t, err := act(ctx, a, in.Workspace, string(in.Ref))
 	if err != nil {
 		return "", taskOut{}, argError(err)
 	}
 	text, out := oneTask(t)
-	return "done " + text, out, nil
+	return verb + text, out, nil
 }
 
 func (m *mcpTools) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {

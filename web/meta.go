@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/app/line"
 )
 
 type statusJSON struct {
@@ -105,7 +106,7 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: orNull(m.InstanceVersion), SchemaRevision: orNull(m.SchemaRevision),
 		Purpose: purpose, Instance: &inst, PublicURL: orNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: stamp(m.ServerTime),
 		Docs: map[string]string{"problem_types": problemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
-		Grammars: map[string]any{"search": app.SearchGrammar}, SearchBackend: orNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
+		Grammars: grammars(), SearchBackend: orNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
 		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),
@@ -238,6 +239,17 @@ func jsonFields(t reflect.Type) []string {
 		if name != "" && name != "-" {
 			out = append(out, name)
 		}
+	}
+	return out
+}
+
+// grammars are the written languages tend reads: the search syntax and
+// the time grammars (line, date, repeat, duration, filter), each from the
+// parser's own tables.
+func grammars() map[string]any {
+	out := map[string]any{"search": app.SearchGrammar}
+	for k, g := range line.Grammars() {
+		out[k] = g
 	}
 	return out
 }

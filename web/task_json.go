@@ -71,6 +71,9 @@ type taskJSON struct {
 	StartsAt           *string  `json:"starts_at"`
 	StartsIsAllDay     bool     `json:"starts_is_all_day"`
 	taskWhenJSON
+	RepeatRule       *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
+	SeriesID         *string `json:"series_id"`   // shared by the occurrences of one repeat
+	Occurrence       *int    `json:"occurrence"`  // this occurrence's number in its series, from 1
 	Blocked          bool    `json:"blocked"`
 	Blocking         bool    `json:"blocking"`
 	SubTasks         int     `json:"sub_tasks"`
@@ -95,8 +98,10 @@ func newTaskJSON(t app.Task) taskJSON {
 		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: stampPtr(t.ClaimedAt), ClaimExpiresAt: stampPtr(t.ClaimExpiresAt),
 		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
 		DueAt: stampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: stampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		taskWhenJSON: taskWhenJSON{SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay, Timezone: orNull(t.Timezone)},
-		Blocked:      t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
+		taskWhenJSON: taskWhenJSON{SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
+			RecurrenceDescription: orNull(t.RecurrenceDescription), Timezone: orNull(t.Timezone)},
+		RepeatRule: orNull(t.RepeatRule), SeriesID: orNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
+		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
 		CompletedAt: stampPtr(t.CompletedAt), CreatedAt: stamp(t.CreatedAt), CreatedBy: orNull(t.CreatedBy),
 		UpdatedAt: stamp(t.UpdatedAt), UpdatedBy: orNull(t.UpdatedBy), ContentUpdatedAt: stamp(t.ContentUpdatedAt),
 		DeletedAt: stampPtr(t.DeletedAt), Version: t.Version}
@@ -193,4 +198,12 @@ func newVerificationJSON(v app.Verification) verificationJSON {
 	return verificationJSON{ID: v.ID, TaskID: v.TaskID, Passed: v.Passed, Summary: orNull(v.Summary), CommitSHA: orNull(v.CommitSHA),
 		TreeHash: orNull(v.TreeHash), OutputExcerpt: orNull(v.OutputExcerpt), RanAt: stamp(v.RanAt), Actor: orNull(v.Actor),
 		ActorUserID: orNull(v.ActorUserID), ActorTokenID: orNull(v.ActorTokenID)}
+}
+
+// nonZero is n, or null for 0 (a count that starts at 1 when there is one).
+func nonZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
 }

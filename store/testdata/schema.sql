@@ -70,6 +70,9 @@ CREATE INDEX tasks_parent ON tasks (parent_id) WHERE parent_id IS NOT NULL;
 -- index tasks_project on tasks
 CREATE INDEX tasks_project ON tasks (project_id, ref);
 
+-- index tasks_series_occurrence on tasks
+CREATE UNIQUE INDEX tasks_series_occurrence ON tasks (series_id, occurrence) WHERE series_id IS NOT NULL;
+
 -- index tokens_issued_by on tokens
 CREATE INDEX tokens_issued_by ON tokens (issued_by) WHERE issued_by IS NOT NULL;
 
@@ -342,7 +345,7 @@ CREATE TABLE tasks (
     updated_at         TEXT NOT NULL,
     content_updated_at TEXT NOT NULL,
     deleted_at         TEXT,
-    version            INTEGER NOT NULL DEFAULT 1, links_in INTEGER NOT NULL DEFAULT 0, links_out INTEGER NOT NULL DEFAULT 0,
+    version            INTEGER NOT NULL DEFAULT 1, links_in INTEGER NOT NULL DEFAULT 0, links_out INTEGER NOT NULL DEFAULT 0, series_id TEXT, occurrence INTEGER, series_values TEXT,
     UNIQUE (workspace_id, ref)
 ) STRICT;
 

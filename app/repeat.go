@@ -1,0 +1,245 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"tend/app/line"
+	"tend/app/recur"
+	"tend/app/when"
+)
+
+// phraseError turns a parser's refusal into the domain's, naming the field
+// (loc): a repeat that cannot be read is CodeRecurrence, any other phrase a
+// validation problem.
+func phraseError(loc string, err error) error {
+	var re *recur.SyntaxError
+	if errors.As(err, &re) {
+		return FieldErrorf(CodeRecurrence, loc, "%s", re.Error())
+	}
+	var le *line.SyntaxError
+	var we *when.SyntaxError
+	if errors.As(err, &le) || errors.As(err, &we) {
+		return Invalidf(loc, "%s", err.Error())
+	}
+	return err
+}
+
+// taskRule reads a task's stored rule in the task's zone; the zero Rule for
+// a task that does not repeat.
+func taskRule(t Task) (recur.Rule, error) {
+	if t.RepeatRule == "" {
+		return recur.Rule{}, nil
+	}
+	return recur.Parse(t.RepeatRule, t.CreatedAt, loadZone(t.Timezone).Loc)
+}
+
+// describeRepeat fills in the sentence of a repeating task's rule. A stored
+// rule always parses (it was written by Rule.String); one that no longer
+// does is left without a sentence rather than failing the read.
+func describeRepeat(t *Task) {
+	if t.RepeatRule == "" {
+		return
+	}
+	if r, err := taskRule(*t); err == nil {
+		t.RecurrenceDescription = r.Description()
+	}
+}
+
+// startRepeat makes a task repeat by rule, anchored on the task's due when
+// it has one; the due becomes the rule's first occurrence (at or after the
+// due it had), so it is always a day the rule produces. A task that was not
+// in a series starts one.
+func startRepeat(t *Task, rule recur.Rule, zone Zone) error {
+	if t.DueAt != nil {
+		r, err := rule.Restart(*t.DueAt)
+		if err != nil {
+			return phraseError("body.repeat", err)
+		}
+		rule = r
+	}
+	due := rule.Anchor().UTC()
+	t.DueAt, t.DueIsAllDay = &due, rule.AllDay()
+	t.RepeatRule = rule.String()
+	if t.Timezone == "" {
+		t.Timezone = zone.Name
+	}
+	if t.SeriesID == "" {
+		t.SeriesID, t.Occurrence = newID(), 1
+	}
+	describeRepeat(t)
+	return nil
+}
+
+// seriesValues reads what the series holds for fields changed on this
+// occurrence only.
+func seriesValues(t Task) map[string]any {
+	vals := map[string]any{}
+	if t.SeriesValues != "" {
+		// Written by setSeriesValues; a value that does not decode counts as none.
+		_ = json.Unmarshal([]byte(t.SeriesValues), &vals)
+	}
+	return vals
+}
+
+func setSeriesValues(t *Task, vals map[string]any) {
+	if len(vals) == 0 {
+		t.SeriesValues = ""
+		return
+	}
+	b, _ := json.Marshal(vals)
+	t.SeriesValues = string(b)
+}
+
+// seriesFields are the fields the next occurrence copies (and so the ones
+// an update of a repeating task must say applies_to for), with the value
+// each has on a task, as stored in series_values.
+var seriesFields = map[string]func(t *Task) any{
+	"title":            func(t *Task) any { return t.Title },
+	"description":      func(t *Task) any { return t.Description },
+	"project":          func(t *Task) any { return t.ProjectID },
+	"parent":           func(t *Task) any { return t.ParentID },
+	"type":             func(t *Task) any { return t.TypeID },
+	"tags":             func(t *Task) any { return t.Tags },
+	"assignee":         func(t *Task) any { return t.AssigneeID },
+	"importance":       func(t *Task) any { return t.Importance },
+	"urgency":          func(t *Task) any { return t.Urgency },
+	"estimate_minutes": func(t *Task) any { return t.EstimateMinutes },
+	"due_at":           func(t *Task) any { return t.DueAt },
+	"due_is_all_day":   func(t *Task) any { return t.DueIsAllDay },
+	"timezone":         func(t *Task) any { return t.Timezone },
+}
+
+// keepSeriesValues notes, for an update of this occurrence only, the
+// series' value of each series field the update changed (the first change
+// keeps the series' value); from now on, the series takes the new values.
+func keepSeriesValues(before, after *Task, changes map[string]any, thisOne bool) {
+	vals := seriesValues(*before)
+	for key, val := range seriesFields {
+		if _, changed := changes[key]; !changed {
+			continue
+		}
+		if _, kept := vals[key]; kept && thisOne {
+			continue
+		}
+		if thisOne {
+			vals[key] = val(before)
+		} else {
+			delete(vals, key)
+		}
+	}
+	setSeriesValues(after, vals)
+}
+
+// nextOccurrence is the task that follows prev in its series, ready to be
+// stored, or false when the series has ended. Every field the series holds
+// is copied, with the series' values put back where this occurrence
+// changed them; the due is the rule's occurrence after prev's scheduled
+// one (or, for a rule from completion, after the moment it was done).
+func nextOccurrence(prev Task, now time.Time) (Task, bool, error) {
+	rule, err := taskRule(prev)
+	if err != nil || rule.IsZero() {
+		return Task{}, false, err
+	}
+	if c := rule.Count(); c > 0 && prev.Occurrence >= c {
+		return Task{}, false, nil
+	}
+	n := Task{ID: newID(), WorkspaceID: prev.WorkspaceID, ProjectID: prev.ProjectID, ParentID: prev.ParentID, Title: prev.Title,
+		Description: prev.Description, TypeID: prev.TypeID, Importance: prev.Importance, Urgency: prev.Urgency,
+		EstimateMinutes: prev.EstimateMinutes, AssigneeID: prev.AssigneeID, DueAt: prev.DueAt, RepeatRule: prev.RepeatRule,
+		Timezone: prev.Timezone, SeriesID: prev.SeriesID, Occurrence: prev.Occurrence + 1, Tags: prev.Tags, Version: 1,
+		CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now}
+	if err := json.Unmarshal([]byte(orEmptyObject(prev.SeriesValues)), &seriesCopy{&n}); err != nil {
+		return Task{}, false, err
+	}
+	var due time.Time
+	var ok bool
+	switch {
+	case rule.FromCompletion():
+		due, ok = rule.NextAfterCompletion(now)
+	case n.DueAt != nil:
+		due, ok = rule.Next(*n.DueAt)
+	default:
+		due, ok = rule.Next(now)
+	}
+	if !ok {
+		return Task{}, false, nil
+	}
+	due = due.UTC()
+	n.DueAt, n.DueIsAllDay = &due, rule.AllDay()
+	return n, true, nil
+}
+
+func orEmptyObject(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+// seriesCopy reads series_values onto the next occurrence. A key present
+// with null puts back an empty value, so the series' fields are read by
+// presence, not by value.
+type seriesCopy struct{ t *Task }
+
+func (c *seriesCopy) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	t := c.t
+	dests := map[string]any{"title": &t.Title, "description": &t.Description, "project": &t.ProjectID, "parent": &t.ParentID,
+		"type": &t.TypeID, "assignee": &t.AssigneeID, "timezone": &t.Timezone, "tags": &t.Tags, "importance": &t.Importance,
+		"urgency": &t.Urgency, "estimate_minutes": &t.EstimateMinutes, "due_at": &t.DueAt, "due_is_all_day": &t.DueIsAllDay}
+	for key, v := range raw {
+		if dest, ok := dests[key]; ok {
+			if err := json.Unmarshal(v, dest); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// bringNext stores the occurrence that follows prev, when its series goes
+// on and has not got it yet (an occurrence reopened and finished again
+// brings nothing new), and records it as created. Links, comments, claims, verifications and
+// the plan (starts_at) and deferral belong to the occurrence they were made
+// on and stay with prev.
+func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) error {
+	n, ok, err := nextOccurrence(prev, tx.Now())
+	if err != nil || !ok {
+		return err
+	}
+	if exists, err := tx.OccurrenceExists(ctx, n.SeriesID, n.Occurrence); err != nil || exists {
+		return err
+	}
+	st, err := statusFor(ctx, tx, n.WorkspaceID, "task", "", "body.status")
+	if err != nil {
+		return err
+	}
+	n.StatusID, n.Status, n.CreatedBy, n.UpdatedBy = st.ID, st, a.User.ID, a.User.ID
+	if n.Ref, err = tx.NextRef(ctx, n.WorkspaceID); err != nil {
+		return err
+	}
+	if err := tx.InsertTask(ctx, &n); err != nil {
+		return err
+	}
+	tags, err := ensureTags(ctx, tx, a, n.WorkspaceID, n.Tags)
+	if err != nil {
+		return err
+	}
+	if err := tx.AddTaskTags(ctx, n.ID, tagIDs(tags)); err != nil {
+		return err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: n.WorkspaceID, Type: "task", ID: n.ID, Self: n.ID, New: true},
+		n.Title, n.Description); err != nil {
+		return err
+	}
+	ref := n.Ref
+	return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
+		ItemRef: &ref, ItemTitle: n.Title, ProjectID: n.ProjectID,
+		Changes: map[string]any{"title": n.Title, "series_id": n.SeriesID, "occurrence": n.Occurrence, "after": prev.Ref}})
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"tend/app"
+)
+
+// occurrencesJSON is the Occurrences shape: computed, never stored.
+type occurrencesJSON struct {
+	Description string   `json:"description"`
+	HasMore     bool     `json:"has_more"`
+	Occurrences []string `json:"occurrences"`
+	Rule        string   `json:"rule"`
+}
+
+// readingJSON is the Reading shape: what a written repeat means.
+type readingJSON struct {
+	Description string   `json:"description"`
+	Occurrences []string `json:"occurrences"`
+	Rule        string   `json:"rule"`
+	Text        *string  `json:"text"`
+}
+
+func stamps(ts []time.Time) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = stamp(t)
+	}
+	return out
+}
+
+func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	in := app.OccurrencesQuery{Until: q.str("until")}
+	if q.str("limit") != "" {
+		in.Limit = q.int("limit")
+	}
+	if err := q.err(); err != nil {
+		return err
+	}
+	o, err := s.app.TaskOccurrences(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, occurrencesJSON{Description: o.Description, HasMore: o.HasMore,
+		Occurrences: stamps(o.Occurrences), Rule: o.Rule})
+}
+
+func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.RecurrenceParse
+	if err := s.decodeJSON(w, r, &in, false); err != nil {
+		return err
+	}
+	rd, err := s.app.ParseRecurrence(r.Context(), a, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: stamps(rd.Occurrences),
+		Rule: rd.Rule, Text: &rd.Text})
+}
