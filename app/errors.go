@@ -54,6 +54,8 @@ const (
 	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
 	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
 	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
+	CodeCalendarWider        Code = "calendar_wider"             // a feed would reach beyond the credential creating it
+	CodeCalendarUnusable     Code = "calendar_unusable"          // resetting a revoked or expired feed
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -68,7 +70,7 @@ var AllCodes = []Code{
 	CodeVersionConflict, CodeClaimHeld, CodeInboxProtected, CodeProjectOwnerRow, CodeLastProjectMember,
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
 	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
-	CodeNothingReady, CodeAmbiguous,
+	CodeNothingReady, CodeAmbiguous, CodeCalendarWider, CodeCalendarUnusable,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

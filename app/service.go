@@ -59,6 +59,7 @@ type Tx interface {
 	documentTx
 	commentTx
 	feedTx
+	calendarTx
 }
 
 // Options configures a Service.
@@ -110,6 +111,15 @@ type Limits struct {
 	MaxHiddenStatuses    int `json:"max_hidden_statuses"`
 	MaxDescriptionLength int `json:"max_description_length"`
 	MaxMentionsPerText   int `json:"max_mentions_per_text"`
+	// Calendar feeds (issue 12; docs/calendars.md): at most this many
+	// events, dated from CalendarPastDays ago to CalendarFutureDays ahead;
+	// finished work stays CalendarDoneDays after completion; clients are
+	// asked to poll every CalendarRefreshMinutes.
+	CalendarMaxEvents      int `json:"calendar_max_events"`
+	CalendarPastDays       int `json:"calendar_past_days"`
+	CalendarFutureDays     int `json:"calendar_future_days"`
+	CalendarDoneDays       int `json:"calendar_done_days"`
+	CalendarRefreshMinutes int `json:"calendar_refresh_minutes"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -135,6 +145,12 @@ var DefaultLimits = Limits{
 	MaxHiddenStatuses:    50,
 	MaxDescriptionLength: 100_000,
 	MaxMentionsPerText:   500,
+
+	CalendarMaxEvents:      5000,
+	CalendarPastDays:       90,
+	CalendarFutureDays:     366,
+	CalendarDoneDays:       14,
+	CalendarRefreshMinutes: 60,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -166,6 +182,12 @@ func (l Limits) merge(o Limits) Limits {
 		MaxHiddenStatuses:    pick(l.MaxHiddenStatuses, o.MaxHiddenStatuses),
 		MaxDescriptionLength: pick(l.MaxDescriptionLength, o.MaxDescriptionLength),
 		MaxMentionsPerText:   pick(l.MaxMentionsPerText, o.MaxMentionsPerText),
+
+		CalendarMaxEvents:      pick(l.CalendarMaxEvents, o.CalendarMaxEvents),
+		CalendarPastDays:       pick(l.CalendarPastDays, o.CalendarPastDays),
+		CalendarFutureDays:     pick(l.CalendarFutureDays, o.CalendarFutureDays),
+		CalendarDoneDays:       pick(l.CalendarDoneDays, o.CalendarDoneDays),
+		CalendarRefreshMinutes: pick(l.CalendarRefreshMinutes, o.CalendarRefreshMinutes),
 	}
 }
 

@@ -57,6 +57,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeInstantOutOfRange:    {http.StatusUnprocessableEntity, "Time out of range"},
 	app.CodeNothingReady:         {http.StatusNotFound, "Nothing ready"},
 	app.CodeAmbiguous:            {http.StatusConflict, "Ambiguous"},
+	app.CodeCalendarWider:        {http.StatusForbidden, "Feed wider than the credential"},
+	app.CodeCalendarUnusable:     {http.StatusConflict, "Feed revoked or expired"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
@@ -134,9 +136,9 @@ func validationDetail(e *app.Error) []validationItem {
 // Internal errors are logged here, once, with their cause; clients see none of it.
 func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	p := newProblem(err)
-	p.Instance = r.URL.Path
+	p.Instance = redactPath(r.URL.Path) // a feed's secret travels in its path
 	if p.Code == app.CodeInternal {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", p.Instance, "err", err)
 	}
 	switch p.Code {
 	case app.CodeBusy:
