@@ -54,13 +54,25 @@ func (fw *feedWriter) calendarProps(p ical.Props, title string) {
 	p.SetText(ical.PropMethod, "PUBLISH")
 	p.SetText(ical.PropName, clean(title))
 	p.SetText("X-WR-CALNAME", clean(title))
+	// RFC 7986 requires the VALUE parameter on REFRESH-INTERVAL, which
+	// go-ical drops as the default type; X-PUBLISHED-TTL is Outlook's and
+	// Apple's older name for the same hint.
 	ttl := ical.NewProp(ical.PropRefreshInterval)
-	ttl.SetDuration(fw.refresh)
+	ttl.Params.Set(ical.ParamValue, string(ical.ValueDuration))
+	ttl.Value = duration(fw.refresh)
 	p.Set(ttl)
 	pub := ical.NewProp("X-PUBLISHED-TTL")
-	pub.SetDuration(fw.refresh)
-	pub.Params.Del(ical.ParamValue)
+	pub.Value = duration(fw.refresh)
 	p.Set(pub)
+}
+
+// duration writes a whole number of minutes as an RFC 5545 DURATION.
+func duration(d time.Duration) string {
+	m := int(d / time.Minute)
+	if m%60 == 0 {
+		return "PT" + strconv.Itoa(m/60) + "H"
+	}
+	return "PT" + strconv.Itoa(m) + "M"
 }
 
 // event is one task as a VEVENT. The UID is the task's id, so it is the
