@@ -54,6 +54,7 @@ func (fw *feedWriter) calendarProps(p ical.Props, title string) {
 	p.SetText(ical.PropMethod, "PUBLISH")
 	p.SetText(ical.PropName, clean(title))
 	p.SetText("X-WR-CALNAME", clean(title))
+	p.Get("X-WR-CALNAME").Params.Del(ical.ParamValue) // TEXT is what every reader assumes
 	// RFC 7986 requires the VALUE parameter on REFRESH-INTERVAL, which
 	// go-ical drops as the default type; X-PUBLISHED-TTL is Outlook's and
 	// Apple's older name for the same hint.
