@@ -26,14 +26,15 @@ type CalendarQuery struct {
 	Limit       int
 }
 
-// CalendarStamp summarises the tasks a feed would hold, so that a feed can
-// be told unchanged without reading them: how many, the latest change, and
-// sums that move when one leaves and another takes its place.
+// CalendarStamp tells, without reading a feed's tasks, whether they may
+// have changed: the newest event of the workspace (every change to a task,
+// its project, tags or statuses records one) and, for a feed of the
+// owner's own work, the owner's unexpired claims, which lapse without an
+// event.
 type CalendarStamp struct {
-	Count      int64
-	MaxUpdated string
-	VersionSum int64
-	SeqSum     int64
+	LastEvent  int64
+	Claims     int64
+	NextExpiry string
 }
 
 // CalendarCheck is a feed with its owner and whether everyone up the
@@ -47,6 +48,7 @@ type CalendarCheck struct {
 type calendarFeedTx interface {
 	// CalendarCheck reads the feed with this prefix and its owner.
 	CalendarCheck(ctx context.Context, prefix string) (CalendarCheck, error)
+	// CalendarStamp reads the stamp in index lookups only.
 	CalendarStamp(ctx context.Context, q CalendarQuery) (CalendarStamp, error)
 	// CalendarTasks reads the tasks of a feed, earliest date first, with
 	// the fields an event needs (status, tags) and no others.
@@ -142,7 +144,7 @@ func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, cond FeedC
 	if err != nil {
 		return err
 	}
-	*out = Feed{Calendar: c, ETag: s.feedETag(sc, c, zone, st), Zone: zone, From: q.From, Until: q.Until, Now: now}
+	*out = Feed{Calendar: c, ETag: s.feedETag(sc, c, zone, q, st), Zone: zone, From: q.From, Until: q.Until, Now: now}
 	out.LastModified = now
 	if c.ChangedAt != nil && c.ETag == out.ETag {
 		out.LastModified = *c.ChangedAt
@@ -167,9 +169,12 @@ func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, cond FeedC
 // item types, its audience and the window of dates.
 func (s *Service) calendarQuery(sc *scope, c Calendar, now time.Time) CalendarQuery {
 	l := s.limits
+	// The window moves a whole UTC day at a time, so that between events
+	// the feed changes only at midnight (the ETag names the day).
+	day := now.Truncate(24 * time.Hour)
 	q := CalendarQuery{WorkspaceID: c.WorkspaceID, Readable: sc.readJSON, AllReadable: sc.readsAll, TypeIDs: c.ItemTypeIDs, Now: now,
-		From: now.AddDate(0, 0, -l.CalendarPastDays), Until: now.AddDate(0, 0, l.CalendarFutureDays),
-		DoneSince: now.AddDate(0, 0, -l.CalendarDoneDays), Limit: l.CalendarMaxEvents}
+		From: day.AddDate(0, 0, -l.CalendarPastDays), Until: day.AddDate(0, 0, l.CalendarFutureDays),
+		DoneSince: day.AddDate(0, 0, -l.CalendarDoneDays), Limit: l.CalendarMaxEvents}
 	if c.Audience == CalendarAudienceMe {
 		q.UserID = c.UserID
 	}
@@ -185,11 +190,13 @@ func (s *Service) calendarQuery(sc *scope, c Calendar, now time.Time) CalendarQu
 // feedETag names everything a feed's text follows from: the feed itself
 // (its secret's revision too, so a reset never answers 304 to the old
 // copy), the owner's readable projects with their paths, the owner's zone,
-// the tasks' stamp and the binary that writes it.
-func (s *Service) feedETag(sc *scope, c Calendar, zone Zone, st CalendarStamp) string {
+// the day the window is counted from, the stamp and the binary that writes
+// it. It moves on any event of the workspace, which may send a feed again
+// that did not change; it never keeps a feed that did.
+func (s *Service) feedETag(sc *scope, c Calendar, zone Zone, q CalendarQuery, st CalendarStamp) string {
 	h := sha256.New()
 	for _, v := range []string{c.ID, strconv.Itoa(c.SecretRev), c.Title, sc.readJSON, zone.Name, s.opts.PublicURL, s.opts.Version,
-		strconv.FormatInt(st.Count, 10), st.MaxUpdated, strconv.FormatInt(st.VersionSum, 10), strconv.FormatInt(st.SeqSum, 10)} {
+		q.From.Format(time.DateOnly), strconv.FormatInt(st.LastEvent, 10), strconv.FormatInt(st.Claims, 10), st.NextExpiry} {
 		h.Write([]byte(v))
 		h.Write([]byte{0})
 	}
