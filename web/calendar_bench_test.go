@@ -51,7 +51,7 @@ func BenchmarkCalendarFeed(b *testing.B) {
 		return out
 	}
 	for i := range 2000 {
-		due := storetest.Epoch.Add(time.Duration(i) * 3 * time.Hour + 6*time.Hour)
+		due := storetest.Epoch.Add(time.Duration(i)*3*time.Hour + 6*time.Hour)
 		body := map[string]any{"title": fmt.Sprintf("Task number %d, with a title of ordinary length", i), "due_at": due.Format(time.RFC3339),
 			"tags": []string{"one", "two"}, "description": "Something to do; with a comma, and a second line.\nThere."}
 		if i%2 == 0 {
