@@ -62,6 +62,8 @@ const (
 	CodeNotRepeating          Code = "not_repeating"              // skip or occurrences of a task that does not repeat
 	CodeAppliesToRequired     Code = "applies_to_required"        // a change to a repeating task's series fields without applies_to
 	CodeAppliesToNotRepeating Code = "applies_to_not_repeating"   // applies_to sent for a task that does not repeat
+	CodeCalendarWider         Code = "calendar_wider"             // a feed would reach beyond the credential creating it
+	CodeCalendarUnusable      Code = "calendar_unusable"          // resetting a revoked or expired feed
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -79,6 +81,7 @@ var AllCodes = []Code{
 	CodeNothingReady, CodeAmbiguous,
 	CodeStorageFull, CodeLengthRequired, CodeReadsSaturated, CodeReadOverBudget,
 	CodeRecurrence, CodeNotRepeating, CodeAppliesToRequired, CodeAppliesToNotRepeating,
+	CodeCalendarWider, CodeCalendarUnusable,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

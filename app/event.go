@@ -7,7 +7,7 @@ import (
 
 // Event is one recorded change. Seq is global, increasing, and the only
 // field to order or resume on. WorkspaceID is empty for instance-level
-// changes (accounts, credentials, the instance itself), which belong to no
+// changes (accounts, credentials, calendar feeds, the instance itself), which belong to no
 // workspace's feed.
 type Event struct {
 	Seq            int64
@@ -47,6 +47,7 @@ var Actions = []string{
 	"workspace.created", "workspace.updated", "workspace.deleted", "workspace.restored",
 	"member.added", "member.regraded", "member.removed",
 	"token.issued", "token.revoked",
+	"calendar.issued", "calendar.revoked", "calendar.reset",
 	"project.created", "project.updated", "project.moved", "project.deleted", "project.restored",
 	"project.shared", "project.unshared", "project.role_set", "project.role_removed",
 	"task.created", "task.updated", "task.moved", "task.deleted", "task.restored", "task.completed",

@@ -62,6 +62,7 @@ type Tx interface {
 	documentTx
 	commentTx
 	feedTx
+	calendarTx
 }
 
 // Options configures a Service.
@@ -125,6 +126,15 @@ type Limits struct {
 	ReadBudgetMillis int `json:"read_budget_ms"`
 	// ReadQueueMillis is how long an expensive read waits for a slot.
 	ReadQueueMillis int `json:"read_queue_ms"`
+	// Calendar feeds (issue 12; docs/calendars.md): at most this many
+	// events, dated from CalendarPastDays ago to CalendarFutureDays ahead;
+	// finished work stays CalendarDoneDays after completion; clients are
+	// asked to poll every CalendarRefreshMinutes.
+	CalendarMaxEvents      int `json:"calendar_max_events"`
+	CalendarPastDays       int `json:"calendar_past_days"`
+	CalendarFutureDays     int `json:"calendar_future_days"`
+	CalendarDoneDays       int `json:"calendar_done_days"`
+	CalendarRefreshMinutes int `json:"calendar_refresh_minutes"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -152,6 +162,12 @@ var DefaultLimits = Limits{
 	MaxMentionsPerText:   500,
 	ReadBudgetMillis:     2000,
 	ReadQueueMillis:      1000,
+
+	CalendarMaxEvents:      5000,
+	CalendarPastDays:       90,
+	CalendarFutureDays:     366,
+	CalendarDoneDays:       14,
+	CalendarRefreshMinutes: 60,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -186,6 +202,12 @@ func (l Limits) merge(o Limits) Limits {
 		ExpensiveReads:       pick(l.ExpensiveReads, o.ExpensiveReads),
 		ReadBudgetMillis:     pick(l.ReadBudgetMillis, o.ReadBudgetMillis),
 		ReadQueueMillis:      pick(l.ReadQueueMillis, o.ReadQueueMillis),
+
+		CalendarMaxEvents:      pick(l.CalendarMaxEvents, o.CalendarMaxEvents),
+		CalendarPastDays:       pick(l.CalendarPastDays, o.CalendarPastDays),
+		CalendarFutureDays:     pick(l.CalendarFutureDays, o.CalendarFutureDays),
+		CalendarDoneDays:       pick(l.CalendarDoneDays, o.CalendarDoneDays),
+		CalendarRefreshMinutes: pick(l.CalendarRefreshMinutes, o.CalendarRefreshMinutes),
 	}
 }
 

@@ -136,9 +136,14 @@ func randomBase32(n int) string {
 
 func newSecret() (prefix, secret string, hash []byte) {
 	prefix = tokenPrefixLead + randomBase32(10)
-	secret = prefix + "_" + randomBase32(40)
+	secret = prefix + "_" + randomBase32(secretLength-prefixLength-1)
+	return prefix, secret, secretHash(secret)
+}
+
+// secretHash is what is stored of a secret.
+func secretHash(secret string) []byte {
 	sum := sha256.Sum256([]byte(secret))
-	return prefix, secret, sum[:]
+	return sum[:]
 }
 
 func (s *Service) validateTokenCreate(in *TokenCreate) error {

@@ -26,6 +26,9 @@ func TestEventActions(t *testing.T) {
 	do(http.StatusOK, http.MethodPatch, "/v1/users/bob", map[string]any{"display_name": "Bob"})
 	tok := e.issue(e.admin, map[string]any{"title": "spare"})
 	do(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), nil)
+	cal := do(http.StatusCreated, http.MethodPost, "/v1/calendars", map[string]any{"title": "feed"})
+	do(http.StatusOK, http.MethodPost, "/v1/calendars/"+cal["id"].(string)+"/reset", nil)
+	do(http.StatusOK, http.MethodDelete, "/v1/calendars/"+cal["id"].(string), nil)
 
 	do(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", map[string]any{"username": "bob", "role": "member"})
 	do(http.StatusOK, http.MethodPatch, "/v1/workspaces/default/members/bob", map[string]any{"role": "viewer"})

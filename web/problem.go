@@ -65,6 +65,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeNotRepeating:          {http.StatusConflict, "Task does not repeat"},
 	app.CodeAppliesToRequired:     {http.StatusUnprocessableEntity, "applies_to required"},
 	app.CodeAppliesToNotRepeating: {http.StatusUnprocessableEntity, "Task does not repeat"},
+	app.CodeCalendarWider:         {http.StatusForbidden, "Feed wider than the credential"},
+	app.CodeCalendarUnusable:      {http.StatusConflict, "Feed revoked or expired"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing
@@ -146,7 +148,7 @@ func validationDetail(e *app.Error) []validationItem {
 // Internal errors are logged here, once, with their cause; clients see none of it.
 func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	p := newProblem(err)
-	p.Instance = r.URL.Path
+	p.Instance = redactURL(r.URL.Path, "") // a feed's secret travels in its path
 	if p.Code == app.CodeInternal {
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}

@@ -79,6 +79,15 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/tokens", s.handleTokenCreate)
 	s.handle(http.MethodDelete, "/v1/tokens/:token", s.handleTokenRevoke)
 
+	// The feed is GET with two segments; the others use one, so httprouter's
+	// trees (one per method) never hold a static and a wildcard child side
+	// by side.
+	s.handle(http.MethodGet, "/v1/calendars", s.handleCalendarList)
+	s.handle(http.MethodPost, "/v1/calendars", s.handleCalendarCreate)
+	s.handle(http.MethodDelete, "/v1/calendars/:calendar", s.handleCalendarRevoke)
+	s.handle(http.MethodPost, "/v1/calendars/:calendar/reset", s.handleCalendarReset)
+	s.router.HandlerFunc(http.MethodGet, "/v1/calendars/:calendar/:secret", s.handleCalendarFeed)
+
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
 	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)
 
