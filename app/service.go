@@ -59,6 +59,7 @@ type Tx interface {
 	documentTx
 	commentTx
 	feedTx
+	agendaTx
 }
 
 // Options configures a Service.
