@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"strings"
 	"sync"
 	"time"
 
@@ -92,11 +93,8 @@ func agendaSectionSQL(allReadable bool) string {
 const agendaOrderSQL = `CASE WHEN section = 'unscheduled' THEN -(coalesce(importance, 3) * 10 + coalesce(urgency, 3)) ELSE 0 END,
 	due_at IS NULL, due_at, ref`
 
-// Agenda places the reader's open, live, readable tasks in the agenda's
-// sections in one statement: the first q.Cap of each listed section in its
-// order (one row of each section only counted), and how many each section
-// holds.
-func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, map[string]int, error) {
+// agendaSQL is the statement of Agenda.
+func agendaSQL(q app.AgendaPlan) (string, []any) {
 	b := newItemQuery(q.Readable, "")
 	b.args = append(b.args, sql.Named("now", fmtTime(q.Now)), sql.Named("viewer", q.ViewerID), sql.Named("zone", q.Zone),
 		sql.Named("date", q.Date), sql.Named("horizon_date", q.HorizonDate), sql.Named("start", fmtTime(q.Start)),
@@ -107,13 +105,24 @@ func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, ma
 		b.add("t.project_id IN readable")
 	}
 	b.add("t.completed_at IS NULL AND t.deleted_at IS NULL")
-	query := readableCTE + `SELECT section, id, n FROM (SELECT section, id, count(*) OVER (PARTITION BY section) AS n,
-		row_number() OVER (PARTITION BY section ORDER BY ` + agendaOrderSQL + `) AS rn
-		FROM (SELECT t.id, t.ref, t.due_at, t.importance, t.urgency, ` + agendaSectionSQL(q.AllReadable) + ` AS section
-			FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds() + `))
+	// Materialized, the section is worked out once a row: flattened into
+	// the windows it would be worked out again for each use.
+	query := strings.TrimSuffix(readableCTE, " ") + `, placed AS MATERIALIZED (SELECT t.id, t.ref, t.due_at, t.importance, t.urgency,
+		` + agendaSectionSQL(q.AllReadable) + ` AS section FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds() + `)
+		SELECT section, id, n FROM (SELECT section, id, count(*) OVER (PARTITION BY section) AS n,
+			row_number() OVER (PARTITION BY section ORDER BY ` + agendaOrderSQL + `) AS rn FROM placed)
 		WHERE rn <= CASE WHEN section IN ('deferred', 'paused', 'passed', 'later', 'elsewhere') THEN 1 ELSE ` + b.arg(q.Cap) + ` END
 		ORDER BY section, rn`
-	rs, err := t.tx.QueryContext(ctx, query, b.args...)
+	return query, b.args
+}
+
+// Agenda places the reader's open, live, readable tasks in the agenda's
+// sections in one statement: the first q.Cap of each listed section in its
+// order (one row of each section only counted), and how many each section
+// holds.
+func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, map[string]int, error) {
+	query, args := agendaSQL(q)
+	rs, err := t.tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, mapErr(err)
 	}
