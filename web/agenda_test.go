@@ -183,3 +183,44 @@ func TestAgendaCaps(t *testing.T) {
 		t.Fatalf("unscheduled %d (%v…), total %v", len(got), got[:1], m["unscheduled_total"])
 	}
 }
+
+// TestDeferralLeavesAndReturns: work deferred to a later instant leaves
+// ready, deferred=exclude and the agenda's lists, shows under
+// deferred=only, and comes back once the clock reaches it.
+func TestDeferralLeavesAndReturns(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	ref := lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "later", "project": "home"})["ref"])
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "now", "project": "home"})
+	e.ok(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", ref), e.admin, map[string]any{"snoozed_until": "2026-11-24T12:00:00Z"})
+	titles := func(query string) []string {
+		var out []string
+		for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+query, e.admin, nil)) {
+			out = append(out, it["title"].(string))
+		}
+		return out
+	}
+	for _, step := range []struct {
+		advance                       time.Duration
+		ready, exclude, only, include []string
+		agenda                        []string
+		deferred                      int
+	}{
+		{0, []string{"now"}, []string{"now"}, []string{"later"}, []string{"later", "now"}, []string{"now"}, 1},
+		{3*time.Hour - time.Millisecond, []string{"now"}, []string{"now"}, []string{"later"}, []string{"later", "now"}, []string{"now"}, 1},
+		{time.Millisecond, []string{"later", "now"}, []string{"later", "now"}, nil, []string{"later", "now"}, []string{"later", "now"}, 0},
+	} {
+		e.clock.Advance(step.advance)
+		for q, want := range map[string][]string{"ready=true": step.ready, "deferred=exclude": step.exclude,
+			"deferred=only": step.only, "deferred=include": step.include} {
+			if got := titles(q); !slices.Equal(got, want) {
+				t.Errorf("at %s, %s: %q, want %q", e.clock.Now().Format(time.RFC3339Nano), q, got, want)
+			}
+		}
+		m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		if got := agendaTitles(m)["unscheduled"]; !slices.Equal(got, step.agenda) || agendaTotals(m)["deferred_total"] != step.deferred {
+			t.Errorf("at %s, agenda unscheduled %q deferred %v", e.clock.Now().Format(time.RFC3339Nano), got, m["deferred_total"])
+		}
+	}
+}
