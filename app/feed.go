@@ -26,7 +26,7 @@ type FeedQuery struct {
 	// Actor is "me" (this credential) or a username (any credential of
 	// that account); empty is anybody.
 	Actor     string
-	CreatedAt TimeRange
+	CreatedAt TimeFilter
 	// Oldest (journal only) reads oldest first; the journal is newest first otherwise.
 	Oldest       bool
 	Limit        int
@@ -37,22 +37,6 @@ type FeedQuery struct {
 // TimeRange bounds an instant; nil bounds are open.
 type TimeRange struct {
 	GT, GTE, LT, LTE *time.Time
-}
-
-// check refuses a bound outside the instants tend stores.
-func (r TimeRange) check() error {
-	return joinErrors(checkInstant("query.created_at.gt", r.GT), checkInstant("query.created_at.gte", r.GTE),
-		checkInstant("query.created_at.lt", r.LT), checkInstant("query.created_at.lte", r.LTE))
-}
-
-func (r TimeRange) String() string {
-	f := func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return f(r.GT) + "," + f(r.GTE) + "," + f(r.LT) + "," + f(r.LTE)
 }
 
 // EventFilter is what the store needs to read a page of a workspace's
@@ -84,6 +68,9 @@ type EventFilter struct {
 
 	// redact blanks what an event may not say to this reader.
 	redact func(*Event)
+	// walkAt is the moment its relative bounds were resolved at, carried in
+	// the cursor (see walkStart).
+	walkAt time.Time
 }
 
 // EventEntry is an event as the journal reads it: with the actor's
@@ -115,9 +102,6 @@ type FeedPage struct {
 func (s *Service) Changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
 	if q.Since != nil && *q.Since < 0 {
 		return FeedPage{}, Invalidf("query.since", "since is a seq, 0 or more")
-	}
-	if err := q.CreatedAt.check(); err != nil {
-		return FeedPage{}, err
 	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
@@ -179,7 +163,7 @@ func eventPage(ctx context.Context, tx Tx, f EventFilter, listing, sig string, l
 	if len(es) > limit {
 		es = es[:limit]
 		p.HasMore = true
-		p.NextCursor = encodeCursor(listing, sig, cursorKey{Seq: es[limit-1].Seq})
+		p.NextCursor = encodeCursor(listing, sig, cursorKey{Seq: es[limit-1].Seq, At: walkMark(f.walkAt)})
 	}
 	return es, p, nil
 }
@@ -224,9 +208,6 @@ type JournalPage struct {
 // oldest first with Oldest), joined to actor names and comment bodies, with
 // each change spelled out.
 func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPage, error) {
-	if err := q.CreatedAt.check(); err != nil {
-		return JournalPage{}, err
-	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
 		return JournalPage{}, err
@@ -270,8 +251,15 @@ func feedFilter(ctx context.Context, tx Tx, a Actor, q FeedQuery) (EventFilter, 
 	if err != nil {
 		return EventFilter{}, "", nil, err
 	}
-	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), CreatedAt: q.CreatedAt,
-		redact: sc.redact}
+	z, err := readerZone(ctx, tx, a.User, &sc.ws.Workspace)
+	if err != nil {
+		return EventFilter{}, "", nil, err
+	}
+	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), redact: sc.redact,
+		walkAt: walkStart(q.Cursor, tx.Now())}
+	if f.CreatedAt, err = q.CreatedAt.resolve(z, f.walkAt); err != nil {
+		return EventFilter{}, "", nil, err
+	}
 	switch q.Actor {
 	case "":
 	case "me":
