@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -52,6 +53,14 @@ type AgendaPlan struct {
 	ActiveProjectIDs  []string  // readable projects in progress; work elsewhere is paused
 	Cap               int
 }
+
+// AgendaLists are the sections the agenda lists; AgendaSections are every
+// section a task can land in, the lists and those only counted
+// (docs/agenda.md).
+var (
+	AgendaLists    = []string{"today", "overdue", "upcoming", "unscheduled", "in_progress", "waiting", "occasions", "blocked_by_others"}
+	AgendaSections = append(slices.Clip(AgendaLists), "deferred", "paused", "passed", "later", "elsewhere")
+)
 
 // AgendaSlot is one task's place on the agenda.
 type AgendaSlot struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"encoding/json"
 	"strings"
 	"sync"
 	"time"
@@ -71,8 +72,11 @@ func agendaSectionSQL(allReadable bool) string {
 	allDay := "t.due_is_all_day AND t.due_at IS NOT NULL"
 	day := "local_date(t.due_at, coalesce(nullif(t.timezone, ''), :zone))"
 	event := "t.type_id IN (SELECT value FROM json_each(:occasion))"
+	// An all-day due written in the asked zone is that zone's midnight, so
+	// the instant bounds place it without asking the zone database.
+	otherZone := "coalesce(nullif(t.timezone, ''), :zone) <> :zone"
 	when := func(dated, timed string) string {
-		return "CASE WHEN " + allDay + " THEN " + dated + " ELSE " + timed + " END"
+		return "CASE WHEN " + allDay + " AND " + otherZone + " THEN " + dated + " ELSE " + timed + " END"
 	}
 	return `CASE
 	WHEN NOT ` + mineSQL("t") + ` THEN CASE WHEN t.created_by = :viewer AND (t.snoozed_until IS NULL OR t.snoozed_until <= :now) THEN 'waiting' ELSE 'elsewhere' END
@@ -105,21 +109,27 @@ func agendaSQL(q app.AgendaPlan) (string, []any) {
 		b.add("t.project_id IN readable")
 	}
 	b.add("t.completed_at IS NULL AND t.deleted_at IS NULL")
-	// Materialized, the section is worked out once a row: flattened into
-	// the windows it would be worked out again for each use.
+	// Materialized, the section is worked out once a row. Each list is a
+	// top-N read of it (no sort of every row); the counts are one pass.
+	var parts []string
+	for _, sec := range app.AgendaLists {
+		parts = append(parts, `SELECT * FROM (SELECT section, id FROM placed WHERE section = '`+sec+`' ORDER BY `+
+			agendaOrderSQL+` LIMIT `+b.arg(q.Cap)+`)`)
+	}
+	var counts []string
+	for _, sec := range app.AgendaSections {
+		counts = append(counts, "'"+sec+"', sum(section = '"+sec+"')")
+	}
+	parts = append(parts, "SELECT '', json_object("+strings.Join(counts, ", ")+") FROM placed")
 	query := strings.TrimSuffix(readableCTE, " ") + `, placed AS MATERIALIZED (SELECT t.id, t.ref, t.due_at, t.importance, t.urgency,
 		` + agendaSectionSQL(q.AllReadable) + ` AS section FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds() + `)
-		SELECT section, id, n FROM (SELECT section, id, count(*) OVER (PARTITION BY section) AS n,
-			row_number() OVER (PARTITION BY section ORDER BY ` + agendaOrderSQL + `) AS rn FROM placed)
-		WHERE rn <= CASE WHEN section IN ('deferred', 'paused', 'passed', 'later', 'elsewhere') THEN 1 ELSE ` + b.arg(q.Cap) + ` END
-		ORDER BY section, rn`
+		` + strings.Join(parts, " UNION ALL ")
 	return query, b.args
 }
 
 // Agenda places the reader's open, live, readable tasks in the agenda's
-// sections in one statement: the first q.Cap of each listed section in its
-// order (one row of each section only counted), and how many each section
-// holds.
+// sections in one statement: the first q.Cap of each list in its order,
+// and how many each section holds.
 func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, map[string]int, error) {
 	query, args := agendaSQL(q)
 	rs, err := t.tx.QueryContext(ctx, query, args...)
@@ -131,12 +141,23 @@ func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, ma
 	totals := map[string]int{}
 	for rs.Next() {
 		var s app.AgendaSlot
-		var n int
-		if err := rs.Scan(&s.Section, &s.ID, &n); err != nil {
+		if err := rs.Scan(&s.Section, &s.ID); err != nil {
 			return nil, nil, mapErr(err)
 		}
-		totals[s.Section] = n
-		slots = append(slots, s)
+		if s.Section != "" {
+			slots = append(slots, s)
+			continue
+		}
+		// sum() over no rows is null.
+		var n map[string]*int
+		if err := json.Unmarshal([]byte(s.ID), &n); err != nil {
+			return nil, nil, err
+		}
+		for k, v := range n {
+			if v != nil {
+				totals[k] = *v
+			}
+		}
 	}
 	return slots, totals, mapErr(rs.Err())
 }
