@@ -170,14 +170,28 @@ func TestAgendaDefaultsAndRefusals(t *testing.T) {
 }
 
 // TestAgendaCaps: each list holds at most 50 tasks; its total counts them
-// all.
+// all; the agenda takes the same number of statements whatever the number
+// of tasks.
 func TestAgendaCaps(t *testing.T) {
 	e := newEnv(t)
 	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	statements := func() int64 {
+		before := e.db.QueryCount()
+		e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		return e.db.QueryCount() - before
+	}
+	var few int64
 	for i := range 53 {
 		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": fmt.Sprintf("t%02d", i), "project": "home"})
+		if i == 1 {
+			statements() // the first fills the caches
+			few = statements()
+		}
 	}
 	m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+	if many := statements(); many != few || few == 0 {
+		t.Errorf("statements for 2 tasks and for 53: %d and %d; want the same", few, many)
+	}
 	got := agendaTitles(m)["unscheduled"]
 	if len(got) != 50 || got[0] != "t00" || got[49] != "t49" || agendaTotals(m)["unscheduled_total"] != 53 {
 		t.Fatalf("unscheduled %d (%v…), total %v", len(got), got[:1], m["unscheduled_total"])
