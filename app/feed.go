@@ -26,7 +26,7 @@ type FeedQuery struct {
 	// Actor is "me" (this credential) or a username (any credential of
 	// that account); empty is anybody.
 	Actor     string
-	CreatedAt TimeRange
+	CreatedAt TimeFilter
 	// Oldest (journal only) reads oldest first; the journal is newest first otherwise.
 	Oldest       bool
 	Limit        int
@@ -39,28 +39,12 @@ type FeedQuery struct {
 // page), a count, or a page larger than the default.
 func (q FeedQuery) expensive(limit int, l Limits) bool {
 	c := q.CreatedAt
-	return q.Actor != "" || c.GT != nil || c.GTE != nil || c.LT != nil || c.LTE != nil || q.IncludeTotal || limit > l.DefaultPageSize
+	return q.Actor != "" || c.GT != "" || c.GTE != "" || c.LT != "" || c.LTE != "" || q.IncludeTotal || limit > l.DefaultPageSize
 }
 
 // TimeRange bounds an instant; nil bounds are open.
 type TimeRange struct {
 	GT, GTE, LT, LTE *time.Time
-}
-
-// check refuses a bound outside the instants tend stores.
-func (r TimeRange) check() error {
-	return joinErrors(checkInstant("query.created_at.gt", r.GT), checkInstant("query.created_at.gte", r.GTE),
-		checkInstant("query.created_at.lt", r.LT), checkInstant("query.created_at.lte", r.LTE))
-}
-
-func (r TimeRange) String() string {
-	f := func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339Nano)
-	}
-	return f(r.GT) + "," + f(r.GTE) + "," + f(r.LT) + "," + f(r.LTE)
 }
 
 // EventFilter is what the store needs to read a page of a workspace's
@@ -92,6 +76,9 @@ type EventFilter struct {
 
 	// redact blanks what an event may not say to this reader.
 	redact func(*Event)
+	// walkAt is the moment its relative bounds were resolved at, carried in
+	// the cursor (see walkStart).
+	walkAt time.Time
 }
 
 // EventEntry is an event as the journal reads it: with the actor's
@@ -123,9 +110,6 @@ type FeedPage struct {
 func (s *Service) Changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
 	if q.Since != nil && *q.Since < 0 {
 		return FeedPage{}, Invalidf("query.since", "since is a seq, 0 or more")
-	}
-	if err := q.CreatedAt.check(); err != nil {
-		return FeedPage{}, err
 	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
@@ -187,7 +171,7 @@ func eventPage(ctx context.Context, tx Tx, f EventFilter, listing, sig string, l
 	if len(es) > limit {
 		es = es[:limit]
 		p.HasMore = true
-		p.NextCursor = encodeCursor(listing, sig, cursorKey{Seq: es[limit-1].Seq})
+		p.NextCursor = encodeCursor(listing, sig, cursorKey{Seq: es[limit-1].Seq, At: walkMark(f.walkAt)})
 	}
 	return es, p, nil
 }
@@ -232,9 +216,6 @@ type JournalPage struct {
 // oldest first with Oldest), joined to actor names and comment bodies, with
 // each change spelled out.
 func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPage, error) {
-	if err := q.CreatedAt.check(); err != nil {
-		return JournalPage{}, err
-	}
 	limit, err := s.pageLimit(q.Limit)
 	if err != nil {
 		return JournalPage{}, err
@@ -278,8 +259,15 @@ func feedFilter(ctx context.Context, tx Tx, a Actor, q FeedQuery) (EventFilter, 
 	if err != nil {
 		return EventFilter{}, "", nil, err
 	}
-	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), CreatedAt: q.CreatedAt,
-		redact: sc.redact}
+	z, err := readerZone(ctx, tx, a.User, &sc.ws.Workspace)
+	if err != nil {
+		return EventFilter{}, "", nil, err
+	}
+	f := EventFilter{WorkspaceID: sc.ws.Workspace.ID, WorkspaceLevel: sc.ws.can(PermWorkspaceRead), redact: sc.redact,
+		walkAt: walkStart(q.Cursor, tx.Now())}
+	if f.CreatedAt, err = q.CreatedAt.resolve(z, f.walkAt); err != nil {
+		return EventFilter{}, "", nil, err
+	}
 	switch q.Actor {
 	case "":
 	case "me":

@@ -38,6 +38,8 @@ type cursorKey struct {
 	Seq    int64  `json:"s,omitempty"`
 	ID     string `json:"i,omitempty"`
 	Values []any  `json:"v,omitempty"`
+	// At is the moment the walk began (see walkStart).
+	At string `json:"at,omitempty"`
 }
 
 // cursorWire is the cursor's content before encoding: which listing, a

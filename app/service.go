@@ -63,6 +63,7 @@ type Tx interface {
 	commentTx
 	feedTx
 	calendarTx
+	agendaTx
 }
 
 // Options configures a Service.

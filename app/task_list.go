@@ -64,8 +64,8 @@ type TaskListQuery struct {
 	Parent           string
 	Subtree          bool
 	Q                string
-	DueBefore        *time.Time
-	DueAfter         *time.Time
+	DueBefore        string // a filter value (docs/time.md): an instant, a date or a relative phrase
+	DueAfter         string
 	IncludeCompleted *bool
 	Deferred         string
 	Deleted          bool
@@ -150,19 +150,13 @@ func (q TaskListQuery) fingerprint(category string) string {
 	if q.IncludeCompleted != nil {
 		ic = fmt.Sprint(*q.IncludeCompleted)
 	}
-	tm := func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339Nano)
-	}
 	return strings.Join([]string{q.Workspace, q.Project, q.Status, strings.ToLower(q.Tag), category, q.Type, q.Assignee,
-		q.ClaimedBy, q.Parent, fmt.Sprint(q.Subtree), q.Q, tm(q.DueBefore), tm(q.DueAfter), ic, q.Deferred,
+		q.ClaimedBy, q.Parent, fmt.Sprint(q.Subtree), q.Q, q.DueBefore, q.DueAfter, ic, q.Deferred,
 		fmt.Sprint(q.Deleted), fmt.Sprint(q.Ready), fmt.Sprint(q.ToActOn), q.Order}, "\x1f")
 }
 
 func (q TaskListQuery) validate() error {
-	errs := []error{checkInstant("query.due_before", q.DueBefore), checkInstant("query.due_after", q.DueAfter)}
+	var errs []error
 	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
 		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
 	}
@@ -220,6 +214,9 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 			return err
 		}
 		base.Now = tx.Now()
+		if base.DueBefore, base.DueAfter, err = dueBounds(ctx, tx, sc, in); err != nil {
+			return err
+		}
 		if in.GroupBy != "" {
 			return s.groupedTasks(ctx, tx, sc, in, base, &out)
 		}
@@ -280,7 +277,8 @@ func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQue
 		items = items[:limit]
 		last := items[limit-1]
 		page.HasMore = true
-		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: sortValues(TaskSortKeys, last, q.Order)})
+		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: sortValues(TaskSortKeys, last, q.Order),
+			At: walkMark(walkStart(cursor, q.Now))})
 	}
 	if total {
 		q.After, q.Limit = nil, 0
@@ -299,7 +297,7 @@ func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQue
 // taskFilter resolves the listing's names (projects, statuses, accounts,
 // tags) to ids, through the caller's scope.
 func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (TaskQuery, error) {
-	q := sc.taskQuery(TaskQuery{Deferred: in.Deferred, DueBefore: in.DueBefore, DueAfter: in.DueAfter,
+	q := sc.taskQuery(TaskQuery{Deferred: in.Deferred,
 		Ready: in.Ready, ToActOn: in.ToActOn, Subtree: in.Subtree})
 	if in.Deleted {
 		yes := true
@@ -358,6 +356,22 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		q.ParentID = p.ID
 	}
 	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
+}
+
+// dueBounds resolves due_before and due_after in the reader's zone at the
+// walk's moment. A whole day compares as its midnight.
+func dueBounds(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (*time.Time, *time.Time, error) {
+	if in.DueBefore == "" && in.DueAfter == "" {
+		return nil, nil, nil
+	}
+	z, err := readerZone(ctx, tx, sc.acc.actor.User, &sc.ws.Workspace)
+	if err != nil {
+		return nil, nil, err
+	}
+	at := walkStart(in.Cursor, tx.Now())
+	before, err1 := resolveTime("query.due_before", in.DueBefore, z, at, false)
+	after, err2 := resolveTime("query.due_after", in.DueAfter, z, at, false)
+	return before, after, joinErrors(err1, err2)
 }
 
 // accountFilter resolves "me", a username or an id.

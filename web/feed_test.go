@@ -452,7 +452,7 @@ func TestChangesRefusals(t *testing.T) {
 		"/v1/changes?limit=0", "/v1/changes?limit=-1", "/v1/changes?limit=abc", "/v1/changes?since=-1", "/v1/changes?since=x",
 		"/v1/changes?cursor=garbage", "/v1/changes?cursor=" + journalCursor, "/v1/changes?since=0&cursor=" + tailCursor,
 		"/v1/changes?since=1&limit=1&cursor=" + feedCursor, "/v1/changes?since=0&limit=1&actor=me&cursor=" + feedCursor,
-		"/v1/changes?created_at.gt=yesterday", "/v1/changes?created_at.lte=2031-02-30", "/v1/changes?actor=nobody",
+		"/v1/changes?created_at.gt=the+day+before", "/v1/changes?created_at.lte=2031-02-30", "/v1/changes?actor=nobody",
 		"/v1/changes?format=xml", "/v1/changes?fields=nope", "/v1/changes?include_total=maybe",
 		"/v1/journal?limit=0", "/v1/journal?cursor=" + feedCursor, "/v1/journal?oldest=true&cursor=" + journalCursor,
 		"/v1/journal?order=nope", "/v1/journal?order=-seq&oldest=true", "/v1/journal?oldest=perhaps",

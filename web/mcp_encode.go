@@ -22,6 +22,13 @@ func (o tasksOut) MarshalJSON() ([]byte, error) {
 	}
 	b = append(b, `],"page":`...)
 	b = appendPage(b, &o.Page)
+	if o.Agenda != nil {
+		ag, err := json.Marshal(o.Agenda)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"agenda":`...), ag...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -32,6 +32,9 @@ type listArgs struct {
 type tasksOut struct {
 	Items []taskJSON `json:"items"`
 	Page  pageJSON   `json:"page"`
+	// Agenda is the reader's day, for today: true (GET /v1/agenda);
+	// items then holds its overdue and today lists.
+	Agenda *agendaJSON `json:"agenda,omitempty"`
 }
 
 type searchArgs struct {
@@ -123,7 +126,7 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 		v.Set("to_act_on", "true")
 	}
 	if in.Today {
-		return "", tasksOut{}, app.Invalidf("arguments.today", "the agenda is not served by this instance yet; list due work with filter {\"due_at.lt\": \"<tomorrow's date>\"}")
+		return m.agenda(ctx, a, in.Workspace)
 	}
 	if err := listFilterValues(in.Filter, v); err != nil {
 		return "", tasksOut{}, err
@@ -141,6 +144,17 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 		out.Items[i] = newTaskJSON(t)
 	}
 	return taskLines(out.Items, "tasks") + moreNote(list.Page.HasMore, len(out.Items), "raise limit, or narrow with project or filter"), out, nil
+}
+
+// agenda answers service_list's today: the same agenda as GET /v1/agenda.
+func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (string, tasksOut, error) {
+	ag, err := m.s.app.Agenda(ctx, a, app.AgendaQuery{Workspace: workspace})
+	if err != nil {
+		return "", tasksOut{}, argError(err)
+	}
+	j := newAgendaJSON(ag)
+	items := append(append([]taskJSON{}, j.Overdue...), j.Today...)
+	return agendaLines(j), tasksOut{Items: items, Page: pageJSON{}, Agenda: &j}, nil
 }
 
 // listFilterValues puts the filter object's keys where the listing reads

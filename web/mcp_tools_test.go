@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMCPReadTools(t *testing.T) {
@@ -43,6 +44,18 @@ func TestMCPReadTools(t *testing.T) {
 		if items := r.Structured["items"].([]any); len(items) != 2 {
 			t.Fatalf("ready: %+v", r)
 		}
+		due := m.ok("service_add", map[string]any{"text": "Renew the domain today"}).Structured["task"].(map[string]any)
+		r = m.ok("service_list", map[string]any{"today": true})
+		agenda := r.Structured["agenda"].(map[string]any)
+		if today := agenda["today"].([]any); len(today) != 1 || today[0].(map[string]any)["ref"] != due["ref"] ||
+			!strings.Contains(r.Text, "today:") || agenda["date"] != e.clock.Now().Format(time.DateOnly) {
+			t.Fatalf("today gives the agenda GET /v1/agenda gives: %s %+v", r.Text, agenda)
+		}
+		overHTTP := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		if len(overHTTP["today"].([]any)) != 1 || overHTTP["unscheduled_total"] != agenda["unscheduled_total"] {
+			t.Fatalf("HTTP agenda %v, MCP agenda %v", overHTTP, agenda)
+		}
+		e.ok(http.StatusOK, http.MethodDelete, fmt.Sprintf("/v1/tasks/%v", due["ref"]), e.admin, nil)
 		m.refused("validation", "service_list", map[string]any{"filter": map[string]any{"colour": "red"}})
 		m.refused("validation", "service_list", map[string]any{"order": "nonsense"})
 		m.refused("validation", "service_list", map[string]any{"limit": "twenty"})

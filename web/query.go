@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"tend/app"
 )
@@ -83,23 +82,6 @@ func (q *query) err() error {
 	return e
 }
 
-func (q *query) time(name string) *time.Time {
-	v := q.str(name)
-	if v == "" {
-		return nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		d, derr := time.Parse("2006-01-02", v)
-		if derr != nil {
-			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is an RFC 3339 time or a date (YYYY-MM-DD)", name))
-			return nil
-		}
-		t = d
-	}
-	return &t
-}
-
 func (q *query) optBool(name string) *bool {
 	if q.str(name) == "" {
 		return nil
@@ -111,23 +93,8 @@ func (q *query) optBool(name string) *bool {
 // wsParam is the workspace_id query parameter: an id or a slug.
 func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
 
-// createdAt reads created_at.gt, .gte, .lt and .lte. A date given to gt or
-// lte stands for the whole day (UTC): its last millisecond, the precision
-// events are stamped at.
-func (q *query) createdAt() app.TimeRange {
-	var out app.TimeRange
-	for _, b := range []struct {
-		op     string
-		dst    **time.Time
-		endDay bool
-	}{{"gt", &out.GT, true}, {"gte", &out.GTE, false}, {"lt", &out.LT, false}, {"lte", &out.LTE, true}} {
-		name := "created_at." + b.op
-		t := q.time(name)
-		if t != nil && b.endDay && len(q.str(name)) == len("2006-01-02") {
-			end := t.AddDate(0, 0, 1).Add(-time.Millisecond)
-			t = &end
-		}
-		*b.dst = t
-	}
-	return out
+// createdAt reads created_at.gt, .gte, .lt and .lte as written; the
+// Service resolves them (docs/time.md, "Filter values").
+func (q *query) createdAt() app.TimeFilter {
+	return app.TimeFilter{GT: q.str("created_at.gt"), GTE: q.str("created_at.gte"), LT: q.str("created_at.lt"), LTE: q.str("created_at.lte")}
 }

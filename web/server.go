@@ -108,6 +108,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/projects/:project/comments", s.handleComments("project"))
 	s.handle(http.MethodPost, "/v1/projects/:project/comments", s.handleCommentAdd("project"))
 
+	s.handle(http.MethodGet, "/v1/agenda", s.handleAgenda)
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)

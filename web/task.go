@@ -27,8 +27,8 @@ func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
 	q := newQuery(r)
 	in := app.TaskListQuery{Workspace: wsParam(r), Project: q.str("project"), Status: q.str("status"), Tag: q.str("tag"),
 		StatusCategory: q.str("status_category"), Type: q.str("type"), Assignee: q.str("assignee"), ClaimedBy: q.str("claimed_by"),
-		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.time("due_before"),
-		DueAfter: q.time("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
+		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.str("due_before"),
+		DueAfter: q.str("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
 		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
 		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
 		GroupLimit: q.int("group_limit")}

@@ -365,7 +365,7 @@ func lstRefusals(t *testing.T, f *lstFix) {
 	f = f.at(t)
 	for _, params := range []string{
 		"status_category=doing", "deferred=sometimes", "group_by=status", "subtree=true", "project=nope",
-		"status=nope", "type=nope", "assignee=nobody", "claimed_by=nobody", "parent=9999", "due_before=tomorrow",
+		"status=nope", "type=nope", "assignee=nobody", "claimed_by=nobody", "parent=9999", "due_before=someday+soon",
 		"due_after=2020-13-01", "include_completed=maybe", "ready=yes%3F", "limit=abc", "limit=-1", "include=everything",
 		"order=nope", "order=ref,ref", "order=-", "format=xml", "fields=nope", "format=ids&fields=ref", "format=compact&fields=title",
 		"group_by=status_category&group_limit=-1", "group_limit=x",

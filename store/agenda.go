@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+
+	"tend/app"
+)
+
+// local_date(instant, zone) is the calendar date ("2006-01-02") of a stored
+// instant in an IANA zone. SQLite knows no zones, and an all-day due is
+// midnight in its task's own zone, which no fixed shift of UTC maps back to
+// its date for every zone (the offsets span 26 hours). An unknown zone
+// counts as UTC, as the app's loadZone does.
+func init() {
+	sqlite.MustRegisterDeterministicScalarFunction("local_date", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		s, _ := args[0].(string)
+		name, _ := args[1].(string)
+		t, err := time.Parse(timeLayout, s)
+		if err != nil {
+			return nil, nil
+		}
+		return t.In(zoneNamed(name)).Format(time.DateOnly), nil
+	})
+}
+
+var zones sync.Map // name → *time.Location
+
+// zoneNamed loads a zone once per process: time.LoadLocation reads the
+// zone database each time.
+func zoneNamed(name string) *time.Location {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location)
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil || name == "" {
+		l = time.UTC
+	}
+	zones.Store(name, l)
+	return l
+}
+
+// mineSQL tests whether the task aliased a is the viewer's to act on: held
+// by the viewer, or neither held by another worker nor assigned to another
+// account.
+func mineSQL(a string) string {
+	held := a + ".claimed_by IS NOT NULL AND " + a + ".claim_expires_at > :now"
+	return "((" + held + " AND " + a + ".claimed_by = :viewer) OR (NOT (" + held + ") AND (" + a + ".assignee_id IS NULL OR " +
+		a + ".assignee_id = :viewer)))"
+}
+
+// blockedByOthersSQL tests for an open, live, readable task that blocks t
+// and is not the viewer's to act on.
+func blockedByOthersSQL(allReadable bool) string {
+	return `(t.links_in > 0 AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
+		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
+		AND ` + farEndReadable(allReadable) + ` AND NOT ` + mineSQL("b") + `))`
+}
+
+// agendaSectionSQL places one open task in exactly one section of the
+// agenda, first match wins (docs/agenda.md). An all-day due is compared as
+// its date in the task's zone; a timed due as an instant against the
+// day's bounds in the asked zone.
+func agendaSectionSQL(allReadable bool) string {
+	allDay := "t.due_is_all_day AND t.due_at IS NOT NULL"
+	day := "local_date(t.due_at, coalesce(nullif(t.timezone, ''), :zone))"
+	event := "t.type_id IN (SELECT value FROM json_each(:occasion))"
+	// An all-day due written in the asked zone is that zone's midnight, so
+	// the instant bounds place it without asking the zone database.
+	otherZone := "coalesce(nullif(t.timezone, ''), :zone) <> :zone"
+	when := func(dated, timed string) string {
+		return "CASE WHEN " + allDay + " AND " + otherZone + " THEN " + dated + " ELSE " + timed + " END"
+	}
+	return `CASE
+	WHEN NOT ` + mineSQL("t") + ` THEN CASE WHEN t.created_by = :viewer AND (t.snoozed_until IS NULL OR t.snoozed_until <= :now) THEN 'waiting' ELSE 'elsewhere' END
+	WHEN t.snoozed_until > :now THEN 'deferred'
+	WHEN t.project_id NOT IN (SELECT value FROM json_each(:active)) THEN 'paused'
+	WHEN ` + blockedByOthersSQL(allReadable) + ` THEN 'blocked_by_others'
+	WHEN st.category = 'in_progress' THEN 'in_progress'
+	WHEN t.due_at IS NULL THEN 'unscheduled'
+	WHEN ` + when(day+" < :date", "t.due_at < :start") + ` THEN CASE WHEN ` + event + ` THEN 'passed' ELSE 'overdue' END
+	WHEN ` + when(day+" = :date", "t.due_at < :end") + ` THEN CASE WHEN ` + event + ` THEN 'occasions' ELSE 'today' END
+	WHEN ` + when(day+" <= :horizon_date", "t.due_at < :horizon") + ` THEN 'upcoming'
+	ELSE 'later' END`
+}
+
+// agendaOrderSQL is the order within each section: unscheduled work by
+// importance then urgency (unset counts as 3), every other section by due
+// (undated last); ref breaks ties.
+const agendaOrderSQL = `CASE WHEN section = 'unscheduled' THEN -(coalesce(importance, 3) * 10 + coalesce(urgency, 3)) ELSE 0 END,
+	due_at IS NULL, due_at, ref`
+
+// agendaSQL is the statement of Agenda.
+func agendaSQL(q app.AgendaPlan) (string, []any) {
+	b := newItemQuery(q.Readable, "")
+	b.args = append(b.args, sql.Named("now", fmtTime(q.Now)), sql.Named("viewer", q.ViewerID), sql.Named("zone", q.Zone),
+		sql.Named("date", q.Date), sql.Named("horizon_date", q.HorizonDate), sql.Named("start", fmtTime(q.Start)),
+		sql.Named("end", fmtTime(q.End)), sql.Named("horizon", fmtTime(q.Horizon)),
+		sql.Named("occasion", jsonText(q.OccasionTypeIDs)), sql.Named("active", jsonText(q.ActiveProjectIDs)))
+	b.add("t.workspace_id = " + b.arg(q.WorkspaceID))
+	if !q.AllReadable {
+		b.add("t.project_id IN readable")
+	}
+	b.add("t.completed_at IS NULL AND t.deleted_at IS NULL")
+	// Materialized, the section is worked out once a row. Each list is a
+	// top-N read of it (no sort of every row); the counts are one pass.
+	var parts []string
+	for _, sec := range app.AgendaLists {
+		parts = append(parts, `SELECT * FROM (SELECT section, id FROM placed WHERE section = '`+sec+`' ORDER BY `+
+			agendaOrderSQL+` LIMIT `+b.arg(q.Cap)+`)`)
+	}
+	var counts []string
+	for _, sec := range app.AgendaSections {
+		counts = append(counts, "'"+sec+"', sum(section = '"+sec+"')")
+	}
+	parts = append(parts, "SELECT '', json_object("+strings.Join(counts, ", ")+") FROM placed")
+	query := strings.TrimSuffix(readableCTE, " ") + `, placed AS MATERIALIZED (SELECT t.id, t.ref, t.due_at, t.importance, t.urgency,
+		` + agendaSectionSQL(q.AllReadable) + ` AS section FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds() + `)
+		` + strings.Join(parts, " UNION ALL ")
+	return query, b.args
+}
+
+// Agenda places the reader's open, live, readable tasks in the agenda's
+// sections in one statement: the first q.Cap of each list in its order,
+// and how many each section holds.
+func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, map[string]int, error) {
+	query, args := agendaSQL(q)
+	rs, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, mapErr(err)
+	}
+	defer rs.Close()
+	var slots []app.AgendaSlot
+	totals := map[string]int{}
+	for rs.Next() {
+		var s app.AgendaSlot
+		if err := rs.Scan(&s.Section, &s.ID); err != nil {
+			return nil, nil, mapErr(err)
+		}
+		if s.Section != "" {
+			slots = append(slots, s)
+			continue
+		}
+		// sum() over no rows is null.
+		var n map[string]*int
+		if err := json.Unmarshal([]byte(s.ID), &n); err != nil {
+			return nil, nil, err
+		}
+		for k, v := range n {
+			if v != nil {
+				totals[k] = *v
+			}
+		}
+	}
+	return slots, totals, mapErr(rs.Err())
+}

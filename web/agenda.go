@@ -1,0 +1,79 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"tend/app"
+)
+
+// agendaJSON is the Agenda shape: the lists are Task[], encoded as the
+// task listing encodes them.
+type agendaJSON struct {
+	Date                   string     `json:"date"`
+	Timezone               string     `json:"timezone"`
+	Today                  []taskJSON `json:"today"`
+	Overdue                []taskJSON `json:"overdue"`
+	Upcoming               []taskJSON `json:"upcoming"`
+	Unscheduled            []taskJSON `json:"unscheduled"`
+	UnscheduledTotal       int        `json:"unscheduled_total"`
+	InProgress             []taskJSON `json:"in_progress"`
+	Waiting                []taskJSON `json:"waiting"`
+	Occasions              []taskJSON `json:"occasions"`
+	BlockedByOthers        []taskJSON `json:"blocked_by_others"`
+	BlockedByOthersTotal   int        `json:"blocked_by_others_total"`
+	DeferredTotal          int        `json:"deferred_total"`
+	LaterTotal             int        `json:"later_total"`
+	PassedTotal            int        `json:"passed_total"`
+	PausedTotal            int        `json:"paused_total"`
+	AssignedElsewhereTotal int        `json:"assigned_elsewhere_total"`
+}
+
+func tasksJSON(ts []app.Task) []taskJSON {
+	out := make([]taskJSON, len(ts))
+	for i, t := range ts {
+		out[i] = newTaskJSON(t)
+	}
+	return out
+}
+
+func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	q := newQuery(r)
+	if err := q.err(); err != nil {
+		return err
+	}
+	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.str("date"), Timezone: q.str("timezone")})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, newAgendaJSON(ag))
+}
+
+func newAgendaJSON(ag app.Agenda) agendaJSON {
+	return agendaJSON{Date: ag.Date, Timezone: ag.Timezone, Today: tasksJSON(ag.Today),
+		Overdue: tasksJSON(ag.Overdue), Upcoming: tasksJSON(ag.Upcoming), Unscheduled: tasksJSON(ag.Unscheduled),
+		UnscheduledTotal: ag.UnscheduledTotal, InProgress: tasksJSON(ag.InProgress), Waiting: tasksJSON(ag.Waiting),
+		Occasions: tasksJSON(ag.Occasions), BlockedByOthers: tasksJSON(ag.BlockedByOthers),
+		BlockedByOthersTotal: ag.BlockedByOthersTotal, DeferredTotal: ag.DeferredTotal, LaterTotal: ag.LaterTotal,
+		PassedTotal: ag.PassedTotal, PausedTotal: ag.PausedTotal, AssignedElsewhereTotal: ag.AssignedElsewhereTotal}
+}
+
+// agendaLines is the agenda as the model reads it: each list under its
+// name, a task a line, and the totals of what the lists leave out.
+func agendaLines(ag agendaJSON) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agenda for %s (%s)\n", ag.Date, ag.Timezone)
+	for _, l := range []struct {
+		name  string
+		items []taskJSON
+	}{{"overdue", ag.Overdue}, {"today", ag.Today}, {"occasions", ag.Occasions}, {"in progress", ag.InProgress},
+		{"upcoming", ag.Upcoming}, {"blocked by others", ag.BlockedByOthers}, {"waiting", ag.Waiting}, {"unscheduled", ag.Unscheduled}} {
+		if len(l.items) > 0 {
+			fmt.Fprintf(&b, "%s:\n%s\n", l.name, taskLines(l.items, "tasks"))
+		}
+	}
+	fmt.Fprintf(&b, "not listed: %d deferred, %d later, %d passed, %d paused, %d assigned elsewhere",
+		ag.DeferredTotal, ag.LaterTotal, ag.PassedTotal, ag.PausedTotal, ag.AssignedElsewhereTotal)
+	return b.String()
+}

@@ -1,0 +1,240 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agendaTitles reads each list of an agenda as titles, in order.
+func agendaTitles(m map[string]any) map[string][]string {
+	out := map[string][]string{}
+	for _, k := range []string{"today", "overdue", "upcoming", "unscheduled", "in_progress", "waiting", "occasions", "blocked_by_others"} {
+		out[k] = []string{}
+		for _, it := range m[k].([]any) {
+			out[k] = append(out[k], it.(map[string]any)["title"].(string))
+		}
+	}
+	return out
+}
+
+func agendaTotals(m map[string]any) map[string]int {
+	out := map[string]int{}
+	for _, k := range []string{"unscheduled_total", "blocked_by_others_total", "deferred_total", "later_total", "passed_total",
+		"paused_total", "assigned_elsewhere_total"} {
+		out[k] = int(m[k].(float64))
+	}
+	return out
+}
+
+// TestAgendaAroundAucklandMidnight places every kind of task for a reader in
+// Pacific/Auckland (UTC+13 in November) at 23:30 and at 00:30 local, and
+// for a reader in UTC at the same instant.
+func TestAgendaAroundAucklandMidnight(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)) // Tue Nov 24 23:30 in Auckland
+	carol := e.person("carol")
+	e.join("carol", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "shelf", "title": "Shelf"})
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/shelf", e.admin, map[string]any{"status": "on_hold"})
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", carol, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	refs := map[string]int64{}
+	mk := func(token, title string, f map[string]any) {
+		body := map[string]any{"title": title, "project": "home", "timezone": "Pacific/Auckland"}
+		for k, v := range f {
+			body[k] = v
+		}
+		refs[title] = lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)["ref"])
+	}
+	allDay := func(at string) map[string]any { return map[string]any{"due_at": at, "due_is_all_day": true} }
+	timed := func(at string) map[string]any { return map[string]any{"due_at": at} }
+	mk(e.admin, "all-day Nov 24", allDay("2026-11-23T11:00:00Z"))
+	mk(e.admin, "all-day Nov 23", allDay("2026-11-22T11:00:00Z"))
+	mk(e.admin, "all-day Nov 25", allDay("2026-11-24T11:00:00Z")) // Nov 24 in UTC, Nov 25 in its own zone
+	mk(e.admin, "all-day Dec 1", allDay("2026-11-30T11:00:00Z"))
+	mk(e.admin, "all-day Dec 2", allDay("2026-12-01T11:00:00Z"))
+	mk(e.admin, "timed 22:00", timed("2026-11-24T09:00:00Z"))
+	mk(e.admin, "timed 23:45", timed("2026-11-24T10:45:00Z"))
+	mk(e.admin, "timed 00:15", timed("2026-11-24T11:15:00Z"))
+	mk(e.admin, "event tonight", map[string]any{"type": "event", "due_at": "2026-11-24T07:00:00Z"})
+	mk(e.admin, "event Nov 23", map[string]any{"type": "event", "due_at": "2026-11-22T11:00:00Z", "due_is_all_day": true})
+	mk(e.admin, "someday", map[string]any{"importance": 2})
+	mk(e.admin, "someday important", map[string]any{"importance": 5})
+	mk(e.admin, "in progress", map[string]any{"status": "in_progress", "due_at": "2026-11-24T10:45:00Z"})
+	mk(e.admin, "deferred", allDay("2026-11-23T11:00:00Z"))
+	mk(e.admin, "for carol", map[string]any{"assignee": "carol"})
+	mk(e.admin, "after carol", nil)
+	mk(e.admin, "after a secret", nil)
+	mk(e.admin, "on the shelf", map[string]any{"project": "shelf"})
+	mk(carol, "carol's own", map[string]any{"assignee": "carol"})
+	mk(carol, "hidden today", map[string]any{"project": "secret", "due_at": "2026-11-24T10:45:00Z"})
+	mk(carol, "hidden blocker", map[string]any{"project": "secret", "assignee": "carol"})
+	e.ok(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", refs["deferred"]), e.admin,
+		map[string]any{"snoozed_until": "2026-11-26T00:00:00Z"})
+	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["after carol"]), e.admin,
+		map[string]any{"link_type": "blocks", "target": refs["for carol"], "direction": "incoming"})
+	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["hidden blocker"]), carol,
+		map[string]any{"link_type": "blocks", "target": refs["after a secret"]})
+
+	unscheduled := []string{"someday important", "after a secret", "someday"}
+	totals := map[string]int{"unscheduled_total": 3, "blocked_by_others_total": 1, "deferred_total": 1, "later_total": 1,
+		"passed_total": 1, "paused_total": 1, "assigned_elsewhere_total": 2}
+	for _, c := range []struct {
+		name, query, date, zone string
+		advance                 time.Duration
+		want                    map[string][]string
+	}{
+		{"Auckland 23:30", "timezone=Pacific/Auckland", "2026-11-24", "Pacific/Auckland", 0, map[string][]string{
+			"overdue":  {"all-day Nov 23"},
+			"today":    {"all-day Nov 24", "timed 22:00", "timed 23:45"},
+			"upcoming": {"all-day Nov 25", "timed 00:15", "all-day Dec 1"},
+		}},
+		{"UTC 10:30", "timezone=UTC", "2026-11-24", "UTC", 0, map[string][]string{
+			"overdue":  {"all-day Nov 23"},
+			"today":    {"all-day Nov 24", "timed 22:00", "timed 23:45", "timed 00:15"},
+			"upcoming": {"all-day Nov 25", "all-day Dec 1"},
+		}},
+		{"Auckland 00:30", "timezone=Pacific/Auckland", "2026-11-25", "Pacific/Auckland", time.Hour, map[string][]string{
+			"overdue":  {"all-day Nov 23", "all-day Nov 24", "timed 22:00", "timed 23:45"},
+			"today":    {"all-day Nov 25", "timed 00:15"},
+			"upcoming": {"all-day Dec 1", "all-day Dec 2"},
+		}},
+		{"an explicit day", "timezone=Pacific/Auckland&date=2026-11-25", "2026-11-25", "Pacific/Auckland", 0, map[string][]string{
+			"overdue":  {"all-day Nov 23", "all-day Nov 24", "timed 22:00", "timed 23:45"},
+			"today":    {"all-day Nov 25", "timed 00:15"},
+			"upcoming": {"all-day Dec 1", "all-day Dec 2"},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.clock.Advance(c.advance)
+			m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda?"+c.query, e.admin, nil)
+			if m["date"] != c.date || m["timezone"] != c.zone {
+				t.Fatalf("date %v timezone %v, want %s %s", m["date"], m["timezone"], c.date, c.zone)
+			}
+			want := map[string][]string{"unscheduled": unscheduled, "in_progress": {"in progress"}, "waiting": {"for carol"},
+				"occasions": {"event tonight"}, "blocked_by_others": {"after carol"}}
+			if c.date == "2026-11-25" {
+				want["occasions"] = []string{}
+			}
+			for k, v := range c.want {
+				want[k] = v
+			}
+			got := agendaTitles(m)
+			for k, v := range want {
+				if !slices.Equal(got[k], v) {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+			wantTotals := maps(totals)
+			if c.date == "2026-11-25" {
+				wantTotals["later_total"] = 0 // Dec 2 is within the week now
+				wantTotals["passed_total"] = 2
+			}
+			if g := agendaTotals(m); fmt.Sprint(g) != fmt.Sprint(wantTotals) {
+				t.Errorf("totals %v, want %v", g, wantTotals)
+			}
+		})
+	}
+}
+
+func maps(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// TestAgendaDefaultsAndRefusals: without parameters the day is today in
+// the reader's zone; a bad date or zone is refused naming the parameter.
+func TestAgendaDefaultsAndRefusals(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 11, 24, 23, 30, 0, 0, time.UTC))
+	m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+	if m["date"] != "2026-11-24" || m["timezone"] != "UTC" {
+		t.Fatalf("defaults: %v %v", m["date"], m["timezone"])
+	}
+	for _, c := range []struct{ query, loc string }{
+		{"date=2026-13-01", "date"}, {"date=tomorrow", "date"}, {"date=0001-01-01", "date"},
+		{"timezone=Mars/Olympus_Mons", "timezone"}, {"timezone=Local", "timezone"},
+	} {
+		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/agenda?"+c.query, e.admin, nil)
+		if !strings.Contains(fmt.Sprint(p["detail"]), "query "+c.loc) {
+			t.Errorf("%s: detail %v does not name %s", c.query, p["detail"], c.loc)
+		}
+	}
+}
+
+// TestAgendaCaps: each list holds at most 50 tasks; its total counts them
+// all; the agenda takes the same number of statements whatever the number
+// of tasks.
+func TestAgendaCaps(t *testing.T) {
+	e := newEnv(t)
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	statements := func() int64 {
+		before := e.db.QueryCount()
+		e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		return e.db.QueryCount() - before
+	}
+	var few int64
+	for i := range 53 {
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": fmt.Sprintf("t%02d", i), "project": "home"})
+		if i == 1 {
+			statements() // the first fills the caches
+			few = statements()
+		}
+	}
+	m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+	if many := statements(); many != few || few == 0 {
+		t.Errorf("statements for 2 tasks and for 53: %d and %d; want the same", few, many)
+	}
+	got := agendaTitles(m)["unscheduled"]
+	if len(got) != 50 || got[0] != "t00" || got[49] != "t49" || agendaTotals(m)["unscheduled_total"] != 53 {
+		t.Fatalf("unscheduled %d (%v…), total %v", len(got), got[:1], m["unscheduled_total"])
+	}
+}
+
+// TestDeferralLeavesAndReturns: work deferred to a later instant leaves
+// ready, deferred=exclude and the agenda's lists, shows under
+// deferred=only, and comes back once the clock reaches it.
+func TestDeferralLeavesAndReturns(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	ref := lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "later", "project": "home"})["ref"])
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "now", "project": "home"})
+	e.ok(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", ref), e.admin, map[string]any{"snoozed_until": "2026-11-24T12:00:00Z"})
+	titles := func(query string) []string {
+		var out []string
+		for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+query, e.admin, nil)) {
+			out = append(out, it["title"].(string))
+		}
+		return out
+	}
+	for _, step := range []struct {
+		advance                       time.Duration
+		ready, exclude, only, include []string
+		agenda                        []string
+		deferred                      int
+	}{
+		{0, []string{"now"}, []string{"now"}, []string{"later"}, []string{"later", "now"}, []string{"now"}, 1},
+		{3*time.Hour - time.Millisecond, []string{"now"}, []string{"now"}, []string{"later"}, []string{"later", "now"}, []string{"now"}, 1},
+		{time.Millisecond, []string{"later", "now"}, []string{"later", "now"}, nil, []string{"later", "now"}, []string{"later", "now"}, 0},
+	} {
+		e.clock.Advance(step.advance)
+		for q, want := range map[string][]string{"ready=true": step.ready, "deferred=exclude": step.exclude,
+			"deferred=only": step.only, "deferred=include": step.include} {
+			if got := titles(q); !slices.Equal(got, want) {
+				t.Errorf("at %s, %s: %q, want %q", e.clock.Now().Format(time.RFC3339Nano), q, got, want)
+			}
+		}
+		m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		if got := agendaTitles(m)["unscheduled"]; !slices.Equal(got, step.agenda) || agendaTotals(m)["deferred_total"] != step.deferred {
+			t.Errorf("at %s, agenda unscheduled %q deferred %v", e.clock.Now().Format(time.RFC3339Nano), got, m["deferred_total"])
+		}
+	}
+}
