@@ -131,3 +131,23 @@ func (q *query) createdAt() app.TimeRange {
 	}
 	return out
 }
+
+// fieldFilters collects the task listing's field filters (due_at.gte=…,
+// under=12) for app to read; a key given twice must say the same both
+// times.
+func (q *query) fieldFilters() map[string]string {
+	var out map[string]string
+	for name, vs := range q.vals {
+		if !app.IsTaskFieldFilter(name) {
+			continue
+		}
+		if slices.ContainsFunc(vs, func(v string) bool { return v != vs[0] }) {
+			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is given twice with different values", name))
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = vs[0]
+	}
+	return out
+}
