@@ -20,7 +20,7 @@ const toolLimit = 20
 
 type listArgs struct {
 	Assignee  string            `json:"assignee,omitempty" jsonschema:"username or id; 'me' is the caller"`
-	Filter    map[string]string `json:"filter,omitempty" jsonschema:"field filters, e.g. {\"status\":\"todo\",\"tag\":\"ui\",\"due_at.lt\":\"2026-12-01\",\"under\":\"12\"}"`
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"field filters as GET /v1/tasks takes them, e.g. {\"status\":\"todo\",\"tag.in\":\"ui,api\",\"due_at.lte\":\"friday\",\"importance.gte\":\"4\",\"under\":\"12\"}"`
 	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
 	Order     string            `json:"order,omitempty" jsonschema:"sort fields, comma-separated, '-' first for descending, e.g. -priority_score,due_at"`
 	Project   string            `json:"project,omitempty" jsonschema:"project key; includes everything under it"`
@@ -84,7 +84,7 @@ func readOnly() *mcp.ToolAnnotations {
 
 func (m *mcpTools) addReadTools() {
 	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
-		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field."}, m.toolTaskList)
+		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field with the keys and operators of GET /v1/tasks (docs/api.md, Field filters): due_at.gte=tomorrow, importance.gte=4, assignee.in=a,b, tag.is=unset, under=12, touched_by=ann, answers_to=ann."}, m.toolTaskList)
 	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
 		Description: "Search tasks and documents by words and terms (type:<key> status:<key> #tag +project), best match first."}, m.toolSearch)
 	addTool(m, &mcp.Tool{Name: "service_show", Annotations: readOnly(),
