@@ -19,6 +19,8 @@ type TaskCond struct {
 	Time  time.Time // the bound of a time comparison
 	Int   int       // the bound of a number comparison
 	IDs   []string  // the ids of "=" and "in" on names (empty: matches nothing)
+
+	finished bool // it names finished work: a completion time, a status in a finished category
 }
 
 // filterKind is what a filtered field holds, which decides its operators
@@ -134,10 +136,10 @@ func checkFilterKeys(filter map[string]string) error {
 }
 
 // reachesFinished reports whether the field filters ask for finished work
-// (a completion time), which, like naming a finished status, lifts the
+// (a completion time, or a status in a finished category), which, like naming a finished status, lifts the
 // listing's default of open work only.
 func reachesFinished(conds []TaskCond) bool {
-	return slices.ContainsFunc(conds, func(c TaskCond) bool { return c.Field == "completed_at" && c.Op != "unset" })
+	return slices.ContainsFunc(conds, func(c TaskCond) bool { return c.finished })
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -183,7 +185,7 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 		return TaskCond{}, err
 	}
 	ref := "query." + key
-	c := TaskCond{Field: name, Op: filterCompare[op]}
+	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && val != "unset"}
 	val = strings.TrimSpace(val)
 	switch {
 	case op == "is":
@@ -221,6 +223,14 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 	}
 	c.IDs = []string{}
 	for _, n := range names {
+		if name == "status" {
+			st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", n, ref)
+			if err != nil {
+				return c, err
+			}
+			c.IDs, c.finished = append(c.IDs, st.ID), c.finished || isFinished(st.Category)
+			continue
+		}
 		ids, err := filterIDs(ctx, tx, sc, name, n, ref)
 		if err != nil {
 			return c, err
@@ -261,9 +271,6 @@ func filterIDs(ctx context.Context, tx Tx, sc *scope, field, name, ref string) (
 	switch field {
 	case "project":
 		return readableSubtree(sc, name, ref)
-	case "status":
-		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", name, ref)
-		return []string{st.ID}, err
 	case "type":
 		it, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", name, ref)
 		return []string{it.ID}, err

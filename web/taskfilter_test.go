@@ -271,10 +271,22 @@ func TestTaskFieldFilters(t *testing.T) {
 	t.Run("disclosure", func(t *testing.T) { fltDisclosure(t, f) })
 	t.Run("cursor walk", func(t *testing.T) { fltWalk(t, f) })
 	t.Run("finished work", func(t *testing.T) {
-		// A completion time reaches finished work without include_completed.
-		got := lstTitles(lstItems(f.list(lstSub(f.e, t), "completed_at.is=set&limit=500")))
-		if want := f.where(fltSet("completed_at", true)); len(want) == 0 || !slices.Equal(got, want) {
-			t.Fatalf("got %q, want %q", got, want)
+		// A completion time, or a finished status, reaches finished work
+		// without include_completed; an open status does not.
+		for params, keep := range map[string]func(r map[string]any) bool{
+			"completed_at.is=set":    fltSet("completed_at", true),
+			"completed_at.lte=today": fltSet("completed_at", true),
+			"status.in=done,todo":    fltIn("status", "done", "todo"),
+			"status.in=todo,blocked": fltIn("status", "todo", "blocked"),
+			"completed_at.is=unset":  fltSet("completed_at", false),
+			"importance.gte=1&tag.in=red": func(r map[string]any) bool {
+				return r["completed_at"] == nil && r["importance"] != nil && hasTagRed(r)
+			},
+		} {
+			got := lstTitles(lstItems(f.list(lstSub(f.e, t), params+"&limit=500")))
+			if want := f.where(keep); len(want) == 0 || !slices.Equal(got, want) {
+				t.Fatalf("%s: got %q, want %q", params, got, want)
+			}
 		}
 	})
 }
@@ -404,4 +416,13 @@ func fltWalk(t *testing.T, f *fltFix) {
 	cur := lstPage(page)["next_cursor"].(string)
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?importance.gte=3&limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
+}
+
+func hasTagRed(r map[string]any) bool {
+	for _, g := range r["tags"].([]any) {
+		if strings.EqualFold(g.(string), "red") {
+			return true
+		}
+	}
+	return false
 }
