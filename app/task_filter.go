@@ -32,7 +32,7 @@ const (
 	kindScale                    // importance and urgency, 1 to 5
 	kindMinute                   // a duration or a number of minutes
 	kindName                     // names of accounts, projects, statuses, tags, types or tasks
-	kindPerson                   // a username only, without .is
+	kindPerson                   // usernames of the people touching or answered to, without .is
 )
 
 type filterField struct {
@@ -83,9 +83,7 @@ func opsOf(f filterField) []string {
 		ops = []string{"gt", "gte", "lt", "lte"}
 	case kindScale, kindMinute:
 		ops = []string{"", "gt", "gte", "lt", "lte"}
-	case kindName:
-		ops = []string{"", "in"}
-	case kindPerson:
+	case kindName, kindPerson:
 		ops = []string{"", "in"}
 	}
 	if f.nullable {
@@ -155,9 +153,9 @@ func sortedKeys(m map[string]string) []string {
 var filterCompare = map[string]string{"": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
 // fieldFilters resolves the listing's field filters into store conditions.
-// Times are read in the reader's zone at the transaction's clock, so a
-// relative word ("tomorrow") means the same on every page read at the same
-// moment; names resolve as the single filters do.
+// Times are read in the reader's zone at the transaction's clock (a
+// relative word is read again on every page); names resolve as the single
+// filters do. Every refusal is reported, not only the first.
 func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]string) ([]TaskCond, error) {
 	if len(filter) == 0 {
 		return nil, nil
@@ -185,7 +183,7 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 		return TaskCond{}, err
 	}
 	ref := "query." + key
-	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && val != "unset"}
+	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && (op != "is" || val == "set")}
 	val = strings.TrimSpace(val)
 	switch {
 	case op == "is":
