@@ -183,8 +183,8 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 		return TaskCond{}, err
 	}
 	ref := "query." + key
-	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && (op != "is" || val == "set")}
 	val = strings.TrimSpace(val)
+	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && (op != "is" || val == "set")}
 	switch {
 	case op == "is":
 		if val != "set" && val != "unset" {
