@@ -34,6 +34,7 @@ type TaskQuery struct {
 	Deferred    string
 	Ready       bool
 	ToActOn     bool
+	Conds       []TaskCond // the field filters (task_filter.go)
 	Order       []OrderField
 	After       *TaskCursor
 	Limit       int
@@ -78,6 +79,7 @@ type TaskListQuery struct {
 	GroupBy          string
 	GroupLimit       int
 	IncludeLinks     bool
+	Filter           map[string]string // field filters by key: "due_at.gte", "assignee.in", "under" (task_filter.go)
 }
 
 // TaskGroup is one group of a grouped listing.
@@ -152,11 +154,11 @@ func (q TaskListQuery) fingerprint(category string) string {
 	}
 	return strings.Join([]string{q.Workspace, q.Project, q.Status, strings.ToLower(q.Tag), category, q.Type, q.Assignee,
 		q.ClaimedBy, q.Parent, fmt.Sprint(q.Subtree), q.Q, q.DueBefore, q.DueAfter, ic, q.Deferred,
-		fmt.Sprint(q.Deleted), fmt.Sprint(q.Ready), fmt.Sprint(q.ToActOn), q.Order}, "\x1f")
+		fmt.Sprint(q.Deleted), fmt.Sprint(q.Ready), fmt.Sprint(q.ToActOn), q.Order, fieldFilterPrint(q.Filter)}, "\x1f")
 }
 
 func (q TaskListQuery) validate() error {
-	var errs []error
+	errs := []error{checkFilterKeys(q.Filter)}
 	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
 		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
 	}
@@ -355,6 +357,10 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		}
 		q.ParentID = p.ID
 	}
+	if q.Conds, err = fieldFilters(ctx, tx, sc, in.Filter, walkStart(in.Cursor, tx.Now())); err != nil {
+		return q, err
+	}
+	q.OpenOnly = q.OpenOnly && (in.Ready || !reachesFinished(q.Conds))
 	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
 }
 

@@ -172,6 +172,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		b.add("t.claimed_by = " + b.arg(q.ClaimedByID) + " AND t.claim_expires_at > :now")
 	}
 	b.tree("t", "tasks", q.ParentID, q.Subtree)
+	b.taskConds(q.Conds)
 	if q.DueBefore != nil {
 		b.add("t.due_at < " + b.arg(fmtTime(*q.DueBefore)))
 	}

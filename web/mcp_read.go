@@ -2,9 +2,10 @@ package web
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ const toolLimit = 20
 
 type listArgs struct {
 	Assignee  string            `json:"assignee,omitempty" jsonschema:"username or id; 'me' is the caller"`
-	Filter    map[string]string `json:"filter,omitempty" jsonschema:"field filters, e.g. {\"status\":\"todo\",\"tag\":\"ui\",\"due_at.lt\":\"2026-12-01\",\"under\":\"12\"}"`
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"field filters as GET /v1/tasks takes them, e.g. {\"status\":\"todo\",\"tag.in\":\"ui,api\",\"due_at.lte\":\"friday\",\"importance.gte\":\"4\",\"under\":\"12\"}"`
 	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
 	Order     string            `json:"order,omitempty" jsonschema:"sort fields, comma-separated, '-' first for descending, e.g. -priority_score,due_at"`
 	Project   string            `json:"project,omitempty" jsonschema:"project key; includes everything under it"`
@@ -86,7 +87,7 @@ func readOnly() *mcp.ToolAnnotations {
 
 func (m *mcpTools) addReadTools() {
 	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
-		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field."}, m.toolTaskList)
+		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field with the keys and operators of GET /v1/tasks (docs/api.md, Field filters): due_at.gte=tomorrow, importance.gte=4, assignee.in=a,b, tag.is=unset, under=12, touched_by=ann, answers_to=ann."}, m.toolTaskList)
 	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
 		Description: "Search tasks and documents by words and terms (type:<key> status:<key> #tag +project), best match first."}, m.toolSearch)
 	addTool(m, &mcp.Tool{Name: "service_show", Annotations: readOnly(),
@@ -97,14 +98,6 @@ func (m *mcpTools) addReadTools() {
 		Description: "Read who did what, with comments and before/after values, most recent first."}, m.toolJournal)
 	addTool(m, &mcp.Tool{Name: "service_whoami", Annotations: readOnly(),
 		Description: "Who you are: account, the person you answer to, the credential's scopes and narrowing, your workspaces."}, m.toolWhoami)
-}
-
-// listFilters maps service_list's filter keys to the task listing's query
-// parameters, so the tool lists exactly as GET /v1/tasks does.
-var listFilters = map[string]string{
-	"status": "status", "status_category": "status_category", "tag": "tag", "type": "type",
-	"assignee": "assignee", "claimed_by": "claimed_by", "parent": "parent", "project": "project",
-	"due_at.lt": "due_before", "due_at.gt": "due_after", "q": "q", "deferred": "deferred",
 }
 
 func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (string, tasksOut, error) {
@@ -133,11 +126,11 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 	}
 	q, qv := taskListQuery(&http.Request{URL: &url.URL{RawQuery: v.Encode()}})
 	if err := qv.err(); err != nil {
-		return "", tasksOut{}, argError(err)
+		return "", tasksOut{}, filterArgError(err, in.Filter)
 	}
 	list, err := m.s.app.Tasks(ctx, a, q)
 	if err != nil {
-		return "", tasksOut{}, argError(err)
+		return "", tasksOut{}, filterArgError(err, in.Filter)
 	}
 	out := tasksOut{Items: make([]taskJSON, len(list.Items)), Page: newPage(list.Page)}
 	for i, t := range list.Items {
@@ -157,32 +150,39 @@ func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (s
 	return agendaLines(j), tasksOut{Items: items, Page: pageJSON{}, Agenda: &j}, nil
 }
 
-// listFilterValues puts the filter object's keys where the listing reads
-// them; "under" is a task's whole subtree. A key the listing does not
-// read is refused by name, with the keys it does.
+// listFilterValues passes the filter object's keys through as the task
+// listing's query parameters, which app reads (docs/api.md, task listing).
+// A key that is not a filter of the listing is refused by name.
 func listFilterValues(f map[string]string, v url.Values) error {
-	for k, val := range f {
-		if k == "under" {
-			v.Set("parent", strings.TrimPrefix(val, "#"))
-			v.Set("subtree", "true")
-			continue
+	for _, k := range slices.Sorted(maps.Keys(f)) {
+		val := f[k]
+		if !app.IsTaskFilterKey(k) {
+			return app.Invalidf("arguments.filter."+k, "filter key %q selects nothing; the keys and operators are those of GET /v1/tasks (docs/api.md)", k)
 		}
-		p, ok := listFilters[k]
-		if !ok {
-			keys := make([]string, 0, len(listFilters)+1)
-			for k := range listFilters {
-				keys = append(keys, k)
-			}
-			keys = append(keys, "under")
-			sort.Strings(keys)
-			return app.Invalidf("arguments.filter."+k, "filter key %q is not read by this instance; it reads %s", k, strings.Join(keys, ", "))
-		}
-		if other := v.Get(p); other != "" && other != val {
+		if other := v.Get(k); other != "" && other != val {
 			return app.Invalidf("arguments.filter."+k, "%s is given twice with different values", k)
 		}
-		v.Set(p, strings.TrimPrefix(val, "#"))
+		v.Set(k, val)
 	}
 	return nil
+}
+
+// filterArgError is argError for the listing, naming a filter key the
+// listing refused where the caller wrote it: arguments.filter.<key>.
+func filterArgError(err error, f map[string]string) error {
+	err = argError(err)
+	if err == nil || app.CodeOf(err) == app.CodeInternal {
+		return err
+	}
+	e := app.AsError(err)
+	for i, fe := range e.Fields {
+		if len(fe.Loc) > 1 && fe.Loc[0] == "query" {
+			if _, ok := f[strings.Join(fe.Loc[1:], ".")]; ok {
+				e.Fields[i].Loc = append([]string{"arguments", "filter"}, fe.Loc[1:]...)
+			}
+		}
+	}
+	return e
 }
 
 func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (string, searchOut, error) {

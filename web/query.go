@@ -98,3 +98,23 @@ func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") 
 func (q *query) createdAt() app.TimeFilter {
 	return app.TimeFilter{GT: q.str("created_at.gt"), GTE: q.str("created_at.gte"), LT: q.str("created_at.lt"), LTE: q.str("created_at.lte")}
 }
+
+// fieldFilters collects the task listing's field filters (due_at.gte=…,
+// under=12) for app to read; a key given twice must say the same both
+// times.
+func (q *query) fieldFilters() map[string]string {
+	var out map[string]string
+	for name, vs := range q.vals {
+		if !app.IsTaskFieldFilter(name) {
+			continue
+		}
+		if slices.ContainsFunc(vs, func(v string) bool { return v != vs[0] }) {
+			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is given twice with different values", name))
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = vs[0]
+	}
+	return out
+}

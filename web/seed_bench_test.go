@@ -449,6 +449,15 @@ func BenchmarkSeededTaskReadyToActOn(b *testing.B) {
 	walkPages(b, "ready=true&to_act_on=true&limit=50")
 }
 
+// BenchmarkSeededTaskFieldFilters walks listings narrowed by field
+// filters: a due window in relative words with an importance floor, and
+// the tasks touched (commented on or moved between statuses) in the last
+// week, which probes the comment and event indexes of every candidate row.
+func BenchmarkSeededTaskFieldFilters(b *testing.B) {
+	b.Run("due_window", func(b *testing.B) { walkPages(b, "due_at.gte=-7d&due_at.lte=%2B7d&importance.gte=3&limit=50") })
+	b.Run("touched_week", func(b *testing.B) { walkPages(b, "touched_at.gte=-7d&limit=50") })
+}
+
 // createBody is a typical create: a title, a project and two tags.
 func createBody(i int) []byte {
 	body, _ := json.Marshal(map[string]any{"title": fmt.Sprintf("Benchmark task %d", i), "project": fmt.Sprintf("p%02d", i%seedProjects),

@@ -31,7 +31,7 @@ func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
 		DueAfter: q.str("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
 		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
 		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
-		GroupLimit: q.int("group_limit")}
+		GroupLimit: q.int("group_limit"), Filter: q.fieldFilters()}
 	for _, inc := range strings.Split(q.str("include"), ",") {
 		switch strings.TrimSpace(inc) {
 		case "":
