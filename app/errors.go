@@ -54,6 +54,10 @@ const (
 	CodeInstantOutOfRange    Code = "instant_out_of_range"       // a time outside the years tend stores
 	CodeNothingReady         Code = "nothing_ready"              // no ready task to hand out for next
 	CodeAmbiguous            Code = "ambiguous"                  // words match several things; name one more exactly
+	CodeLoginLinkNarrowed    Code = "login_link_narrowed"        // a narrowed credential cannot mint a browser session
+	CodeLoginLinkUnusable    Code = "login_link_unusable"        // the sign-in link is unknown, spent, expired or revoked
+	CodeNotASession          Code = "not_a_session"              // DELETE /v1/session with a token rather than a session
+	CodeCrossOrigin          Code = "cross_origin"               // a cookie-authenticated write from another site
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -69,6 +73,7 @@ var AllCodes = []Code{
 	CodeStatusInUse, CodeStatusIsDefault, CodeLinkTypeInUse, CodeNotCommentAuthor,
 	CodeCredentialNarrowed, CodeOverLimit, CodeInstantOutOfRange,
 	CodeNothingReady, CodeAmbiguous,
+	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

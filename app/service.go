@@ -46,6 +46,7 @@ type Tx interface {
 	vocabTx
 	projectTx
 	tokenTx
+	sessionTx
 	eventTx
 	scopeTx
 	statusTx

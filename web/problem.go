@@ -57,6 +57,10 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeInstantOutOfRange:    {http.StatusUnprocessableEntity, "Time out of range"},
 	app.CodeNothingReady:         {http.StatusNotFound, "Nothing ready"},
 	app.CodeAmbiguous:            {http.StatusConflict, "Ambiguous"},
+	app.CodeLoginLinkNarrowed:    {http.StatusForbidden, "A narrowed credential cannot sign in a browser"},
+	app.CodeLoginLinkUnusable:    {http.StatusGone, "Sign-in link unusable"},
+	app.CodeNotASession:          {http.StatusBadRequest, "Not a browser session"},
+	app.CodeCrossOrigin:          {http.StatusForbidden, "Cross-site request refused"},
 }
 
 // problemTypeBase prefixes every problem type URI. A tag: URI is absolute
