@@ -82,6 +82,14 @@ type sessionTx interface {
 	SessionByPrefix(ctx context.Context, prefix string) (SessionCheck, error)
 	TouchSession(ctx context.Context, id string, seen, idleUntil time.Time) error
 	RevokeSession(ctx context.Context, id string, at time.Time) error
+	// RevokeSignIns revokes every live session and unspent link of the account.
+	RevokeSignIns(ctx context.Context, userID string, at time.Time) (SignedOut, error)
+}
+
+// SignedOut counts what POST /v1/users/{username}/signout revoked.
+type SignedOut struct {
+	Sessions int `json:"sessions"`
+	Links    int `json:"links"`
 }
 
 // LoginLinkCreate is POST /v1/login-links.
@@ -251,4 +259,30 @@ func (s *Service) EndSession(ctx context.Context, a Actor) error {
 	return s.store.Update(ctx, func(tx Tx) error {
 		return tx.RevokeSession(ctx, a.SessionID, tx.Now())
 	})
+}
+
+// SignOut revokes every live session and unspent sign-in link of an
+// account. An account may sign itself out everywhere; another account
+// needs instance:user_create, the permission that may deactivate it.
+func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
+	var out SignedOut
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		self := !a.system && strings.EqualFold(username, a.User.Username)
+		if !self && !acc.can(PermUserCreate) {
+			return NotFound("account")
+		}
+		u := a.User
+		if !self {
+			if u, err = tx.UserByName(ctx, username); err != nil {
+				return notFoundAs(err, "account")
+			}
+		}
+		out, err = tx.RevokeSignIns(ctx, u.ID, tx.Now())
+		return err
+	})
+	return out, err
 }

@@ -110,3 +110,23 @@ func (t *Tx) RevokeSession(ctx context.Context, id string, at time.Time) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, fmtTime(at), id)
 	return mapErr(err)
 }
+
+// RevokeSignIns revokes every live session and unspent link of an account.
+func (t *Tx) RevokeSignIns(ctx context.Context, userID string, at time.Time) (app.SignedOut, error) {
+	var out app.SignedOut
+	res, err := t.tx.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?`,
+		fmtTime(at), userID, fmtTime(at))
+	if err != nil {
+		return out, mapErr(err)
+	}
+	n, _ := res.RowsAffected()
+	out.Sessions = int(n)
+	res, err = t.tx.ExecContext(ctx, `UPDATE login_links SET revoked_at = ? WHERE user_id = ? AND spent_at IS NULL AND revoked_at IS NULL
+		AND expires_at > ?`, fmtTime(at), userID, fmtTime(at))
+	if err != nil {
+		return out, mapErr(err)
+	}
+	n, _ = res.RowsAffected()
+	out.Links = int(n)
+	return out, nil
+}

@@ -63,6 +63,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/users", s.handleUserCreate)
 	s.handle(http.MethodGet, "/v1/users/:username", s.handleUserGet)
 	s.handle(http.MethodPatch, "/v1/users/:username", s.handleUserUpdate)
+	s.handle(http.MethodPost, "/v1/users/:username/signout", s.handleSignOut)
 
 	s.handle(http.MethodGet, "/v1/workspaces", s.handleWorkspaceList)
 	s.handle(http.MethodPost, "/v1/workspaces", s.handleWorkspaceCreate)

@@ -126,3 +126,11 @@ func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
+
+func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	out, err := s.app.SignOut(r.Context(), a, param(r, "username"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}

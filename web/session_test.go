@@ -188,11 +188,17 @@ func TestSessionEndsWithDeactivation(t *testing.T) {
 	e := newEnv(t)
 	bob := e.person("bob")
 	c := e.signIn(e.mintLink(bob, map[string]any{"username": "bob"}))
+	link := e.mintLink(bob, nil)
 	if r := e.browser(http.MethodGet, "/v1/me", c.Value, "", nil); r.Status != http.StatusOK {
 		t.Fatalf("bob's session: %d", r.Status)
 	}
 	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/bob", e.admin, map[string]any{"active": false})
 	assertProblem(t, e.browser(http.MethodGet, "/v1/me", c.Value, "", nil), http.StatusUnauthorized, "unauthorized")
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/bob", e.admin, map[string]any{"active": true})
+	assertProblem(t, e.browser(http.MethodGet, "/v1/me", c.Value, "", nil), http.StatusUnauthorized, "unauthorized")
+	if r := e.browser(http.MethodGet, "/signin?link="+link, "", "", nil); r.Status != http.StatusGone {
+		t.Fatalf("link after deactivation: %d", r.Status)
+	}
 }
 
 func TestLoginLinkWhoMayMint(t *testing.T) {
@@ -223,5 +229,29 @@ func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 	u, _ := url.Parse(l["url"].(string))
 	if c := e.signIn(u.Query().Get("link")); !c.Secure {
 		t.Fatalf("cookie not Secure behind an https public_url: %+v", c)
+	}
+}
+
+func TestSignOutEverywhere(t *testing.T) {
+	e := newEnv(t)
+	bob := e.person("bob")
+	carol := e.person("carol")
+	one := e.signIn(e.mintLink(bob, nil))
+	two := e.signIn(e.mintLink(bob, nil))
+	unspent := e.mintLink(bob, nil)
+	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/users/bob/signout", carol, nil)
+	got := e.ok(http.StatusOK, http.MethodPost, "/v1/users/bob/signout", bob, nil)
+	if got["sessions"] != float64(2) || got["links"] != float64(1) {
+		t.Fatalf("SignedOut %v", got)
+	}
+	for _, c := range []*http.Cookie{one, two} {
+		assertProblem(t, e.browser(http.MethodGet, "/v1/me", c.Value, "", nil), http.StatusUnauthorized, "unauthorized")
+	}
+	if r := e.browser(http.MethodGet, "/signin?link="+unspent, "", "", nil); r.Status != http.StatusGone {
+		t.Fatalf("revoked link: %d", r.Status)
+	}
+	e.signIn(e.mintLink(carol, nil))
+	if got := e.ok(http.StatusOK, http.MethodPost, "/v1/users/carol/signout", e.admin, nil); got["sessions"] != float64(1) {
+		t.Fatalf("administrator signs carol out: %v", got)
 	}
 }
