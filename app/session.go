@@ -286,3 +286,23 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 	})
 	return out, err
 }
+
+// LocalLoginLink mints a sign-in link with the authority of whoever can
+// open the database file (tend signin, and tend serve's first start); with
+// no username it is for the oldest active administrator.
+func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLoginLink, error) {
+	var out IssuedLoginLink
+	err := s.store.Update(ctx, func(tx Tx) error {
+		u, err := oldestAdministrator(ctx, tx)
+		if username != "" {
+			u, err = tx.UserByName(ctx, username)
+			err = notFoundAs(err, "account")
+		}
+		if err != nil {
+			return err
+		}
+		out, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
+		return err
+	})
+	return out, err
+}
