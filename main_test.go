@@ -555,10 +555,10 @@ func TestSignInPrintsAFreshLink(t *testing.T) {
 	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
 	one := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--user", "admin", "--public-url", "https://tend.example"))
 	two := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--addr", "127.0.0.1:9999"))
-	if !regexp.MustCompile(`^https://tend\.example/signin\?link=`+secretRE.String()+`$`).MatchString(one) {
+	if !regexp.MustCompile(`^https://tend\.example/signin\?link=` + secretRE.String() + `$`).MatchString(one) {
 		t.Errorf("tend signin --public-url printed %q", one)
 	}
-	if !regexp.MustCompile(`^http://127\.0\.0\.1:9999/signin\?link=`+secretRE.String()+`$`).MatchString(two) {
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:9999/signin\?link=` + secretRE.String() + `$`).MatchString(two) {
 		t.Errorf("tend signin --addr printed %q", two)
 	}
 	if secretRE.FindString(one) == secretRE.FindString(two) {
