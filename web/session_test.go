@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -254,4 +255,39 @@ func TestSignOutEverywhere(t *testing.T) {
 	if got := e.ok(http.StatusOK, http.MethodPost, "/v1/users/carol/signout", e.admin, nil); got["sessions"] != float64(1) {
 		t.Fatalf("administrator signs carol out: %v", got)
 	}
+}
+
+func TestSessionActionRecordsNoToken(t *testing.T) {
+	e := newEnv(t)
+	c := e.signIn(e.mintLink(e.admin, nil))
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/v1/tasks", strings.NewReader(`{"title":"from the browser"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", e.srv.URL)
+	req.AddCookie(c)
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	task := response{Status: res.StatusCode, Body: b}
+	if task.Status != http.StatusCreated {
+		t.Fatalf("same-origin write with the session: %d %s", task.Status, b)
+	}
+	ref := task.JSON(t)["ref"]
+	evs := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+strings.TrimPrefix(fmt.Sprint(ref), "#")+"/events", e.admin, nil)["items"].([]any)
+	ev := evs[0].(map[string]any)
+	if len(evs) != 1 || ev["actor_token_id"] != nil || ev["actor_interface"] != "web" || ev["actor_user_id"] == nil {
+		t.Fatalf("event of a session-authenticated write: %v", evs)
+	}
+}
+
+func TestLoginLinkRefusedForInactiveOrServiceAccounts(t *testing.T) {
+	e := newEnv(t)
+	e.person("bob")
+	e.issue(e.admin, map[string]any{"username": "robot", "answers_to": "admin"})
+	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/login-links", e.admin, map[string]any{"username": "robot"})
+	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/bob", e.admin, map[string]any{"active": false})
+	e.problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/login-links", e.admin, map[string]any{"username": "bob"})
+	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/login-links", "", map[string]any{})
 }
