@@ -166,8 +166,14 @@ func TestServeFirstStartPrintsTokenOnce(t *testing.T) {
 	if addr != s.addr {
 		t.Errorf("curl line names %s, the server listens on %s", addr, s.addr)
 	}
-	if got := secretRE.FindAllString(out, -1); len(got) != 2 || got[0] != secret || got[1] != secret {
-		t.Errorf("stdout holds secrets %q; want the administrator's, shown on its own line and in the curl line", got)
+	got := secretRE.FindAllString(out, -1)
+	if len(got) != 3 || got[0] != secret || got[1] != secret || got[2] == secret {
+		t.Errorf("stdout holds secrets %q; want the administrator's token on its own line and in the curl line, then a sign-in link", got)
+	}
+	if link := "http://" + addr + "/signin?link=" + got[len(got)-1]; !strings.Contains(out, "\n    "+link+"\n") {
+		t.Errorf("first start printed no sign-in link %s:\n%s", link, out)
+	} else if strings.Contains(s.errb.String(), got[len(got)-1]) {
+		t.Error("the sign-in link's secret went to the log")
 	}
 	if !strings.Contains(out, "\n    "+secret+"\n") {
 		t.Errorf("the secret is not on a line of its own:\n%s", out)
@@ -548,5 +554,24 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 				t.Errorf("stderr has %d lines, want one: %q", n, stderr)
 			}
 		})
+	}
+}
+
+func TestSignInPrintsAFreshLink(t *testing.T) {
+	dbPath := tempDB(t)
+	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
+	one := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--user", "admin", "--public-url", "https://tend.example"))
+	two := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--addr", "127.0.0.1:9999"))
+	if !regexp.MustCompile(`^https://tend\.example/signin\?link=` + secretRE.String() + `$`).MatchString(one) {
+		t.Errorf("tend signin --public-url printed %q", one)
+	}
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:9999/signin\?link=` + secretRE.String() + `$`).MatchString(two) {
+		t.Errorf("tend signin --addr printed %q", two)
+	}
+	if secretRE.FindString(one) == secretRE.FindString(two) {
+		t.Error("two runs printed the same link")
+	}
+	if _, _, err := run(t, "--db", dbPath, "signin", "--user", "nobody"); err == nil {
+		t.Error("tend signin --user nobody succeeded")
 	}
 }

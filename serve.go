@@ -78,7 +78,11 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		return err
 	}
 	if first != nil {
-		printFirstStart(stdout, first, ln.Addr().String())
+		link, err := svc.LocalLoginLink(ctx, first.Admin.Username)
+		if err != nil {
+			return err
+		}
+		printFirstStart(stdout, first, link, f.publicURL, ln.Addr().String())
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
@@ -112,9 +116,10 @@ func logStorage(log *slog.Logger) func(full bool, err error) {
 	}
 }
 
-// printFirstStart shows the administrator's token, the one time it exists in
-// readable form. It goes to stdout, never to the log.
-func printFirstStart(w io.Writer, first *app.FirstStart, addr string) {
+// printFirstStart shows the administrator's token and a sign-in link for a
+// browser, the one time they exist in readable form. It goes to stdout,
+// never to the log.
+func printFirstStart(w io.Writer, first *app.FirstStart, link app.IssuedLoginLink, publicURL, addr string) {
 	fmt.Fprintf(w, `tend: created instance %q with workspace %q and administrator %q.
 
 API token for %s (shown once, store it now):
@@ -125,7 +130,21 @@ Try it:
 
     curl -H "Authorization: Bearer %s" http://%s/v1/me
 
-`, first.Instance.Name, first.Workspace.Slug, first.Admin.Username, first.Admin.Username, first.Token.Secret, first.Token.Secret, addr)
+Sign in from a browser (works once, within %d minutes; tend signin --user %s prints another):
+
+    %s
+
+`, first.Instance.Name, first.Workspace.Slug, first.Admin.Username, first.Admin.Username, first.Token.Secret, first.Token.Secret, addr,
+		int(app.LoginLinkLifetime.Minutes()), first.Admin.Username, web.SignInURL(baseURL(publicURL, addr), link.Secret))
+}
+
+// baseURL is where a printed sign-in link points: the public URL, else the
+// address the server listens on.
+func baseURL(publicURL, addr string) string {
+	if publicURL != "" {
+		return publicURL
+	}
+	return "http://" + addr
 }
 
 // localTimezone guesses the machine's IANA zone for a first start: TZ, then

@@ -15,6 +15,7 @@ type Actor struct {
 	User      User
 	Token     *Token
 	Interface string
+	SessionID string // set when a browser session, not a credential, authenticated the actor
 	system    bool
 }
 

@@ -64,6 +64,10 @@ const (
 	CodeAppliesToNotRepeating Code = "applies_to_not_repeating"   // applies_to sent for a task that does not repeat
 	CodeCalendarWider         Code = "calendar_wider"             // a feed would reach beyond the credential creating it
 	CodeCalendarUnusable      Code = "calendar_unusable"          // resetting a revoked or expired feed
+	CodeLoginLinkNarrowed     Code = "login_link_narrowed"        // a narrowed credential cannot mint a browser session
+	CodeLoginLinkUnusable     Code = "login_link_unusable"        // the sign-in link is unknown, spent, expired or revoked
+	CodeNotASession           Code = "not_a_session"              // DELETE /v1/session with a token rather than a session
+	CodeCrossOrigin           Code = "cross_origin"               // a cookie-authenticated write from another site
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -82,6 +86,7 @@ var AllCodes = []Code{
 	CodeStorageFull, CodeLengthRequired, CodeReadsSaturated, CodeReadOverBudget,
 	CodeRecurrence, CodeNotRepeating, CodeAppliesToRequired, CodeAppliesToNotRepeating,
 	CodeCalendarWider, CodeCalendarUnusable,
+	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

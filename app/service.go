@@ -49,6 +49,7 @@ type Tx interface {
 	vocabTx
 	projectTx
 	tokenTx
+	sessionTx
 	eventTx
 	scopeTx
 	statusTx

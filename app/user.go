@@ -394,7 +394,8 @@ func setActive(ctx context.Context, tx Tx, acc *access, u *User, on bool) error 
 	}
 	now := tx.Now()
 	u.Active, u.DeactivatedAt = false, &now
-	return nil
+	_, err := tx.RevokeSignIns(ctx, u.ID, now)
+	return err
 }
 
 // keepOneAdministrator refuses a change that would leave nobody able to

@@ -67,6 +67,10 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeAppliesToNotRepeating: {http.StatusUnprocessableEntity, "Task does not repeat"},
 	app.CodeCalendarWider:         {http.StatusForbidden, "Feed wider than the credential"},
 	app.CodeCalendarUnusable:      {http.StatusConflict, "Feed revoked or expired"},
+	app.CodeLoginLinkNarrowed:     {http.StatusForbidden, "A narrowed credential cannot sign in a browser"},
+	app.CodeLoginLinkUnusable:     {http.StatusGone, "Sign-in link unusable"},
+	app.CodeNotASession:           {http.StatusBadRequest, "Not a browser session"},
+	app.CodeCrossOrigin:           {http.StatusForbidden, "Cross-site request refused"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing

@@ -19,13 +19,14 @@ type Server struct {
 	app          *app.Service
 	log          *slog.Logger
 	router       *httprouter.Router
-	allowedHosts []string // more Host names /mcp answers on behind a local proxy
+	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
+	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
 }
 
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: httprouter.New()}
+	s := &Server{app: svc, log: log, router: httprouter.New(), crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +64,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/users", s.handleUserCreate)
 	s.handle(http.MethodGet, "/v1/users/:username", s.handleUserGet)
 	s.handle(http.MethodPatch, "/v1/users/:username", s.handleUserUpdate)
+	s.handle(http.MethodPost, "/v1/users/:username/signout", s.handleSignOut)
 
 	s.handle(http.MethodGet, "/v1/workspaces", s.handleWorkspaceList)
 	s.handle(http.MethodPost, "/v1/workspaces", s.handleWorkspaceCreate)
@@ -74,6 +76,12 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/workspaces/:workspace/members", s.handleMemberAdd)
 	s.handle(http.MethodPatch, "/v1/workspaces/:workspace/members/:username", s.handleMemberRegrade)
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/members/:username", s.handleMemberRemove)
+
+	s.router.HandlerFunc(http.MethodGet, "/signin", s.handleSignInPage) // the one route with a secret in its query
+	s.router.HandlerFunc(http.MethodPost, "/signin", s.handleSignIn)
+	s.handle(http.MethodGet, "/", s.handleHome)
+	s.handle(http.MethodPost, "/v1/login-links", s.handleLoginLinkCreate)
+	s.handle(http.MethodDelete, "/v1/session", s.handleSessionEnd)
 
 	s.handle(http.MethodGet, "/v1/tokens", s.handleTokenList)
 	s.handle(http.MethodPost, "/v1/tokens", s.handleTokenCreate)
@@ -192,11 +200,21 @@ func (s *Server) handle(method, path string, h handlerFunc) {
 	}))
 }
 
-// authenticate reads the bearer credential. A credential in the query string
-// is refused outright: query strings end up in logs and browser history.
+// authenticate reads the bearer credential or, without one, the browser
+// session cookie. A credential in the query string is refused outright:
+// query strings end up in logs and browser history (GET /signin?link= is
+// the one exception and does not come through here). A write a cookie
+// authenticates must come from the same origin: a browser sends the cookie
+// with another site's request, never the Authorization header.
 func (s *Server) authenticate(r *http.Request) (app.Actor, error) {
 	if secretInQuery(r) {
 		return app.Actor{}, app.Errorf(app.CodeSecretInQuery, "send credentials in the Authorization header, never in the URL; revoke this one now")
+	}
+	if c, err := r.Cookie(sessionCookie); err == nil && r.Header.Get("Authorization") == "" {
+		if err := s.crossOrigin.Check(r); err != nil {
+			return app.Actor{}, app.Errorf(app.CodeCrossOrigin, "a write with a session cookie must come from tend's own pages")
+		}
+		return s.app.AuthenticateSession(r.Context(), c.Value, "web")
 	}
 	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" {

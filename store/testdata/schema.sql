@@ -37,6 +37,9 @@ CREATE INDEX links_source ON links (source_id, link_type_id);
 -- index links_target on links
 CREATE INDEX links_target ON links (target_id, link_type_id);
 
+-- index login_links_user on login_links
+CREATE INDEX login_links_user ON login_links (user_id) WHERE spent_at IS NULL AND revoked_at IS NULL;
+
 -- index mentions_source on mentions
 CREATE INDEX mentions_source ON mentions (source_id);
 
@@ -48,6 +51,9 @@ CREATE INDEX project_roles_user ON project_roles (user_id);
 
 -- index projects_parent on projects
 CREATE INDEX projects_parent ON projects (parent_id) WHERE parent_id IS NOT NULL;
+
+-- index sessions_user on sessions
+CREATE INDEX sessions_user ON sessions (user_id) WHERE revoked_at IS NULL;
 
 -- index statuses_one_default on statuses
 CREATE UNIQUE INDEX statuses_one_default ON statuses (workspace_id, entity_type) WHERE is_default = 1;
@@ -252,6 +258,20 @@ CREATE TABLE links (
     CHECK (source_id <> target_id)
 ) STRICT;
 
+-- table login_links on login_links
+CREATE TABLE login_links (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         TEXT NOT NULL UNIQUE,
+    prefix     TEXT NOT NULL UNIQUE,
+    hash       BLOB NOT NULL,
+    user_id    TEXT NOT NULL REFERENCES users (id),
+    issued_by  TEXT REFERENCES users (id),
+    expires_at TEXT NOT NULL,
+    spent_at   TEXT,
+    revoked_at TEXT,
+    created_at TEXT NOT NULL
+) STRICT;
+
 -- table mentions on mentions
 CREATE TABLE mentions (
     target_id    TEXT NOT NULL,
@@ -299,6 +319,21 @@ CREATE TABLE projects (
     deleted_at   TEXT,
     version      INTEGER NOT NULL DEFAULT 1, settings TEXT NOT NULL DEFAULT '{}', hidden_statuses TEXT NOT NULL DEFAULT '[]', created_by TEXT REFERENCES users (id),
     UNIQUE (workspace_id, key)
+) STRICT;
+
+-- table sessions on sessions
+CREATE TABLE sessions (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id           TEXT NOT NULL UNIQUE,
+    prefix       TEXT NOT NULL UNIQUE,
+    hash         BLOB NOT NULL,
+    user_id      TEXT NOT NULL REFERENCES users (id),
+    link_id      TEXT REFERENCES login_links (id),
+    last_seen_at TEXT NOT NULL,
+    idle_until   TEXT NOT NULL, -- sliding: moves forward as the session is used
+    expires_at   TEXT NOT NULL, -- absolute cap, never moves
+    revoked_at   TEXT,
+    created_at   TEXT NOT NULL
 ) STRICT;
 
 -- table sqlite_sequence on sqlite_sequence

@@ -1,0 +1,308 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"strings"
+	"time"
+)
+
+// Lifetimes of browser sign-in (docs/api.md, "Signing in from a browser").
+const (
+	// LoginLinkLifetime is how long a sign-in link can be spent.
+	LoginLinkLifetime = 15 * time.Minute
+	// SessionIdleLifetime is how long a session lasts unused; each use slides it.
+	SessionIdleLifetime = 7 * 24 * time.Hour
+	// SessionMaxLifetime caps a session however often it is used.
+	SessionMaxLifetime = 30 * 24 * time.Hour
+	// sessionTouchResolution keeps a busy session from writing on every request.
+	sessionTouchResolution = time.Minute
+)
+
+// LoginLink is a single-use sign-in link; only the hash of its secret is stored.
+type LoginLink struct {
+	ID         string
+	Prefix     string
+	Hash       []byte
+	UserID     string
+	Username   string
+	IssuedByID string
+	ExpiresAt  time.Time
+	SpentAt    *time.Time
+	RevokedAt  *time.Time
+	CreatedAt  time.Time
+}
+
+// IssuedLoginLink is a sign-in link at the one moment its secret exists.
+type IssuedLoginLink struct {
+	LoginLink
+	Secret string
+}
+
+// Session is a signed-in browser; the tend_session cookie carries its secret.
+type Session struct {
+	ID         string
+	Prefix     string
+	Hash       []byte
+	UserID     string
+	LinkID     string
+	LastSeenAt time.Time
+	IdleUntil  time.Time
+	ExpiresAt  time.Time
+	RevokedAt  *time.Time
+	CreatedAt  time.Time
+}
+
+// Usable reports whether the session still authenticates at now.
+func (s Session) Usable(now time.Time) bool {
+	return s.RevokedAt == nil && now.Before(s.IdleUntil) && now.Before(s.ExpiresAt)
+}
+
+// StartedSession is a session at the one moment its secret exists.
+type StartedSession struct {
+	Session
+	Secret string
+}
+
+// SessionCheck is a session, its account, whether the account's chain of
+// responsibility is active, and the store's clock.
+type SessionCheck struct {
+	Session     Session
+	User        User
+	ChainActive bool
+	Now         time.Time
+}
+
+type sessionTx interface {
+	InsertLoginLink(ctx context.Context, l *LoginLink) error
+	LoginLinkByPrefix(ctx context.Context, prefix string) (LoginLink, error)
+	SpendLoginLink(ctx context.Context, id string, at time.Time) (bool, error)
+	InsertSession(ctx context.Context, s *Session) error
+	SessionByPrefix(ctx context.Context, prefix string) (SessionCheck, error)
+	TouchSession(ctx context.Context, id string, seen, idleUntil time.Time) error
+	RevokeSession(ctx context.Context, id string, at time.Time) error
+	// RevokeSignIns revokes every live session and unspent link of the account.
+	RevokeSignIns(ctx context.Context, userID string, at time.Time) (SignedOut, error)
+}
+
+// SignedOut counts what POST /v1/users/{username}/signout revoked.
+type SignedOut struct {
+	Sessions int `json:"sessions"`
+	Links    int `json:"links"`
+}
+
+// LoginLinkCreate is POST /v1/login-links.
+type LoginLinkCreate struct {
+	Username string `json:"username"`
+}
+
+// CreateLoginLink mints a single-use sign-in link for the caller or, with
+// instance:user_create, for another account. A session carries its
+// account's whole authority, so a narrowed credential may not mint one: it
+// would open a browser wider than itself.
+func (s *Service) CreateLoginLink(ctx context.Context, a Actor, in LoginLinkCreate) (IssuedLoginLink, error) {
+	if in.Username != "" {
+		if err := checkUsername("body.username", in.Username); err != nil {
+			return IssuedLoginLink{}, err
+		}
+	}
+	var out IssuedLoginLink
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		if a.Token != nil && a.Token.Narrows() {
+			return Errorf(CodeLoginLinkNarrowed, "a narrowed credential cannot open a browser session; use one that is not narrowed")
+		}
+		target := a.User
+		if a.system || (in.Username != "" && !strings.EqualFold(in.Username, a.User.Username)) {
+			if !acc.can(PermUserCreate) {
+				return Errorf(CodeTokenForOther, "a sign-in link for another account needs %s", PermUserCreate)
+			}
+			if in.Username == "" {
+				return Invalidf("body.username", "name the account the link is for")
+			}
+			if target, err = tx.UserByName(ctx, in.Username); err != nil {
+				return bodyRef(err, "body.username", "no such account")
+			}
+		}
+		out, err = mintLoginLink(ctx, tx, a, target)
+		return err
+	})
+	return out, err
+}
+
+func mintLoginLink(ctx context.Context, tx Tx, a Actor, u User) (IssuedLoginLink, error) {
+	if !u.Active {
+		return IssuedLoginLink{}, FieldErrorf(CodeAccountInactive, "body.username", "%s is deactivated", u.Username)
+	}
+	if u.IsServiceAccount {
+		return IssuedLoginLink{}, Invalidf("body.username", "%s is a service account; service accounts use API tokens, not browser sessions", u.Username)
+	}
+	prefix, secret, hash := newSecret()
+	l := LoginLink{ID: newID(), Prefix: prefix, Hash: hash, UserID: u.ID, Username: u.Username,
+		ExpiresAt: tx.Now().Add(LoginLinkLifetime), CreatedAt: tx.Now()}
+	if !a.system {
+		l.IssuedByID = a.User.ID
+	}
+	if err := tx.InsertLoginLink(ctx, &l); err != nil {
+		return IssuedLoginLink{}, err
+	}
+	return IssuedLoginLink{LoginLink: l, Secret: secret}, nil
+}
+
+// CheckLoginLink reports whose link secret is, without spending it: the
+// confirmation page shows it, so a link preview cannot burn the link.
+func (s *Service) CheckLoginLink(ctx context.Context, secret string) (LoginLink, error) {
+	var out LoginLink
+	err := s.store.View(ctx, func(tx Tx) error {
+		var err error
+		out, err = usableLink(ctx, tx, secret)
+		return err
+	})
+	return out, err
+}
+
+// SignIn spends a sign-in link and starts a session for its account.
+func (s *Service) SignIn(ctx context.Context, secret string) (StartedSession, error) {
+	var out StartedSession
+	err := s.store.Update(ctx, func(tx Tx) error {
+		l, err := usableLink(ctx, tx, secret)
+		if err != nil {
+			return err
+		}
+		if ok, err := tx.SpendLoginLink(ctx, l.ID, tx.Now()); err != nil || !ok {
+			return joinErrors(err, Errorf(CodeLoginLinkUnusable, "this sign-in link has been used already"))
+		}
+		prefix, sec, hash := newSecret()
+		now := tx.Now()
+		ss := Session{ID: newID(), Prefix: prefix, Hash: hash, UserID: l.UserID, LinkID: l.ID, LastSeenAt: now,
+			IdleUntil: now.Add(SessionIdleLifetime), ExpiresAt: now.Add(SessionMaxLifetime), CreatedAt: now}
+		if err := tx.InsertSession(ctx, &ss); err != nil {
+			return err
+		}
+		out = StartedSession{Session: ss, Secret: sec}
+		return nil
+	})
+	return out, err
+}
+
+// usableLink finds the link a secret names and refuses it when it is
+// unknown, spent, revoked, expired or its account is deactivated.
+func usableLink(ctx context.Context, tx Tx, secret string) (LoginLink, error) {
+	unusable := Errorf(CodeLoginLinkUnusable, "this sign-in link is unknown, used, expired or revoked")
+	prefix, ok := secretPrefix(secret)
+	if !ok {
+		return LoginLink{}, unusable
+	}
+	l, err := tx.LoginLinkByPrefix(ctx, prefix)
+	if CodeOf(err) == CodeNotFound {
+		return LoginLink{}, unusable
+	}
+	if err != nil {
+		return LoginLink{}, err
+	}
+	sum := sha256.Sum256([]byte(secret))
+	if subtle.ConstantTimeCompare(l.Hash, sum[:]) != 1 || l.SpentAt != nil || l.RevokedAt != nil || !tx.Now().Before(l.ExpiresAt) {
+		return LoginLink{}, unusable
+	}
+	u, err := tx.UserByID(ctx, l.UserID)
+	if err != nil {
+		return LoginLink{}, err
+	}
+	if !u.Active {
+		return LoginLink{}, unusable
+	}
+	return l, nil
+}
+
+// AuthenticateSession resolves a tend_session cookie to its account. Like a
+// credential it is checked on every request (revocation, idle and absolute
+// expiry, a deactivated account or chain); its use slides the idle expiry,
+// written at most once a minute.
+func (s *Service) AuthenticateSession(ctx context.Context, secret, iface string) (Actor, error) {
+	denied := Errorf(CodeUnauthorized, "the session has ended; sign in again")
+	prefix, ok := secretPrefix(secret)
+	if !ok {
+		return Actor{}, denied
+	}
+	var a Actor
+	err := s.store.Update(ctx, func(tx Tx) error {
+		c, err := tx.SessionByPrefix(ctx, prefix)
+		if CodeOf(err) == CodeNotFound {
+			return denied
+		}
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256([]byte(secret))
+		ss, now := c.Session, tx.Now()
+		if subtle.ConstantTimeCompare(ss.Hash, sum[:]) != 1 || !ss.Usable(now) || !c.ChainActive {
+			return denied
+		}
+		a = Actor{User: c.User, Interface: iface, SessionID: ss.ID}
+		if now.Sub(ss.LastSeenAt) < sessionTouchResolution {
+			return nil
+		}
+		return tx.TouchSession(ctx, ss.ID, now, now.Add(SessionIdleLifetime))
+	})
+	return a, err
+}
+
+// EndSession revokes the session the caller presented (DELETE /v1/session).
+func (s *Service) EndSession(ctx context.Context, a Actor) error {
+	if a.SessionID == "" {
+		return Errorf(CodeNotASession, "DELETE /v1/session signs out a browser session; revoke a token with DELETE /v1/tokens/{id}")
+	}
+	return s.store.Update(ctx, func(tx Tx) error {
+		return tx.RevokeSession(ctx, a.SessionID, tx.Now())
+	})
+}
+
+// SignOut revokes every live session and unspent sign-in link of an
+// account. An account may sign itself out everywhere; another account
+// needs instance:user_create, the permission that may deactivate it.
+func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
+	var out SignedOut
+	err := s.store.Update(ctx, func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		self := !a.system && strings.EqualFold(username, a.User.Username)
+		if !self && !acc.can(PermUserCreate) {
+			return NotFound("account")
+		}
+		u := a.User
+		if !self {
+			if u, err = tx.UserByName(ctx, username); err != nil {
+				return notFoundAs(err, "account")
+			}
+		}
+		out, err = tx.RevokeSignIns(ctx, u.ID, tx.Now())
+		return err
+	})
+	return out, err
+}
+
+// LocalLoginLink mints a sign-in link with the authority of whoever can
+// open the database file (tend signin, and tend serve's first start); with
+// no username it is for the oldest active administrator.
+func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLoginLink, error) {
+	var out IssuedLoginLink
+	err := s.store.Update(ctx, func(tx Tx) error {
+		u, err := oldestAdministrator(ctx, tx)
+		if username != "" {
+			u, err = tx.UserByName(ctx, username)
+			err = notFoundAs(err, "account")
+		}
+		if err != nil {
+			return err
+		}
+		out, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
+		return err
+	})
+	return out, err
+}
