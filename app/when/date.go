@@ -19,6 +19,12 @@ func (m Moment) String() string {
 	if m.AllDay {
 		return m.Time.Format(time.DateOnly)
 	}
+	// RFC 3339 writes an offset in whole minutes; a zone's local mean time
+	// before standard time (Auckland's +11:39:04) would lose its seconds,
+	// so such an instant is written in UTC, which keeps it exact.
+	if _, off := m.Time.Zone(); off%60 != 0 {
+		return m.Time.UTC().Format(time.RFC3339)
+	}
 	return m.Time.Format(time.RFC3339)
 }
 
