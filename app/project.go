@@ -62,6 +62,9 @@ type ProjectView struct {
 }
 
 type projectTx interface {
+	// OpenTaskCounts counts the open, live tasks of each project among
+	// readable (a JSON array of ids), by project id.
+	OpenTaskCounts(ctx context.Context, workspaceID, readable string) (map[string]int, error)
 	InsertProject(ctx context.Context, p *Project) error
 	UpdateProject(ctx context.Context, p *Project) error
 	ProjectByID(ctx context.Context, id string) (Project, error)

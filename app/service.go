@@ -83,6 +83,7 @@ type Service struct {
 	opts      Options
 	limits    Limits
 	expensive chan struct{} // one token per expensive read under way (readbudget.go)
+	watch     *watch        // woken by every committed write (watch.go)
 }
 
 // New returns a Service over st.
@@ -94,7 +95,9 @@ func New(st Store, opts Options) *Service {
 	if limits.ExpensiveReads == 0 {
 		limits.ExpensiveReads = defaultExpensiveReads()
 	}
-	return &Service{store: st, opts: opts, limits: limits, expensive: make(chan struct{}, limits.ExpensiveReads)}
+	w := newWatch()
+	return &Service{store: watchedStore{Store: st, w: w}, watch: w, opts: opts, limits: limits,
+		expensive: make(chan struct{}, limits.ExpensiveReads)}
 }
 
 // Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.

@@ -245,3 +245,26 @@ func (t *Tx) ProjectItemCount(ctx context.Context, projectID string) (int, error
 	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks WHERE project_id = ? AND deleted_at IS NULL`, projectID)
 	return n, mapErr(err)
 }
+
+// OpenTaskCounts counts the open, live tasks of each project among
+// readable (a JSON array of ids), by project id, through tasks_open.
+func (t *Tx) OpenTaskCounts(ctx context.Context, workspaceID, readable string) (map[string]int, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT project_id, count(*) FROM tasks INDEXED BY tasks_open
+		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL
+			AND project_id IN (SELECT value FROM json_each(?))
+		GROUP BY project_id`, workspaceID, readable)
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, mapErr(err)
+		}
+		out[id] = n
+	}
+	return out, mapErr(rows.Err())
+}

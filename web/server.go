@@ -79,7 +79,6 @@ func (s *Server) routes() {
 
 	s.router.HandlerFunc(http.MethodGet, "/signin", s.handleSignInPage) // the one route with a secret in its query
 	s.router.HandlerFunc(http.MethodPost, "/signin", s.handleSignIn)
-	s.handle(http.MethodGet, "/", s.handleHome)
 	s.handle(http.MethodPost, "/v1/login-links", s.handleLoginLinkCreate)
 	s.handle(http.MethodDelete, "/v1/session", s.handleSessionEnd)
 
@@ -179,6 +178,8 @@ func (s *Server) routes() {
 
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
+
+	s.pageRoutes()
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)

@@ -15,7 +15,7 @@ const sessionCookie = "tend_session"
 //go:embed pages/*.html
 var pageFiles embed.FS
 
-var pages = template.Must(template.ParseFS(pageFiles, "pages/*.html"))
+var pages = template.Must(template.New("pages").Funcs(pageFuncs).ParseFS(pageFiles, "pages/*.html"))
 
 // loginLinkJSON is SignInLink: the one response that carries the link's secret.
 type loginLinkJSON struct {
@@ -75,6 +75,11 @@ func writePage(w http.ResponseWriter, status int, name string, data any) {
 // one route whose query carries a secret.
 func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 	secret := r.URL.Query().Get("link")
+	if secret == "" {
+		// Where signing out lands: how to sign in again.
+		writePage(w, http.StatusOK, "signed_out", pageView{Static: "/static/" + staticVersion})
+		return
+	}
 	l, err := s.app.CheckLoginLink(r.Context(), secret)
 	if err != nil {
 		s.signInFailed(w, r, err)
@@ -110,21 +115,20 @@ func (s *Server) signInFailed(w http.ResponseWriter, r *http.Request, err error)
 	writeProblem(s.log, w, r, err)
 }
 
-// handleHome is the signed-in landing page at /.
-func (s *Server) handleHome(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	writePage(w, http.StatusOK, "home", map[string]string{"Username": a.User.Username})
-	return nil
-}
-
 // handleSessionEnd signs the presented browser session out and clears its cookie.
 func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if err := s.app.EndSession(r.Context(), a); err != nil {
 		return err
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
-		SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+	s.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// clearSession tells the browser to forget its session cookie.
+func (s *Server) clearSession(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
 }
 
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -97,7 +97,7 @@ func TestSignInLinkSpentOnceAndPreviewDoesNotSpend(t *testing.T) {
 		t.Fatalf("/v1/me with the session: %d %s", me.Status, me.Body)
 	}
 	home := e.browser(http.MethodGet, "/", c.Value, "", nil)
-	if home.Status != http.StatusOK || !strings.Contains(string(home.Body), "/v1/docs/agent") {
+	if home.Status != http.StatusOK || !strings.Contains(string(home.Body), `id="quick-add"`) {
 		t.Fatalf("landing page: %d %s", home.Status, home.Body)
 	}
 	for _, m := range []string{http.MethodGet, http.MethodPost} { // spent: the page says so

@@ -1,0 +1,59 @@
+package app
+
+import (
+	"context"
+	"sync"
+)
+
+// watch wakes whoever waits for the next successful write. A waiter takes
+// the current channel; the write that commits closes it and puts a fresh
+// one in its place, so one write wakes every waiter once.
+type watch struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func newWatch() *watch { return &watch{ch: make(chan struct{})} }
+
+func (w *watch) wake() {
+	w.mu.Lock()
+	close(w.ch)
+	w.ch = make(chan struct{})
+	w.mu.Unlock()
+}
+
+func (w *watch) next() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ch
+}
+
+// watchedStore is the store with every committed write reported to a watch.
+type watchedStore struct {
+	Store
+	w *watch
+}
+
+func (s watchedStore) Update(ctx context.Context, fn func(Tx) error) error {
+	err := s.Store.Update(ctx, fn)
+	if err == nil {
+		s.w.wake()
+	}
+	return err
+}
+
+// Written is closed by the next write that commits, whatever it changed.
+// A page that shows live work takes it, reads the caller's newest event
+// (NewestChange) and, if nothing is new, waits on it before reading again:
+// a long poll that costs nothing while nothing is written.
+func (s *Service) Written() <-chan struct{} { return s.watch.next() }
+
+// NewestChange is the seq of the newest event of the workspace that the
+// caller may see in its change feed, 0 when there is none.
+func (s *Service) NewestChange(ctx context.Context, a Actor, workspace string) (int64, error) {
+	p, err := s.Changes(ctx, a, FeedQuery{Workspace: workspace, Limit: 1})
+	if err != nil || len(p.Items) == 0 {
+		return 0, err
+	}
+	return p.Items[len(p.Items)-1].Seq, nil
+}
