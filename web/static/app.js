@@ -25,7 +25,7 @@
     switch (e.key) {
       case "c":
         e.preventDefault();
-        if (add) add.focus(); else location.href = "/#quick-add";
+        if (add) add.focus(); else location.href = "/?add=1";
         break;
       case "/":
         e.preventDefault();
@@ -44,14 +44,20 @@
         break;
     }
   });
-  if (location.hash === "#quick-add") {
-    var add = document.querySelector("#quick-add input[name=text]");
-    if (add) add.focus();
+  // Pressed c on a page without the add box: Today opens with it focused.
+  if (/[?&]add=1\b/.test(location.search)) {
+    var box = document.querySelector("#quick-add input[name=text]");
+    if (box) box.focus();
   }
 
   // Live refresh: a long poll on /live wakes when the change feed moves.
   // The page reloads itself unless the person is typing, when it says so
   // instead. A failed poll waits 15 s before the next.
+  // A page that is already leaving (a form sent, a link followed) must not
+  // be reloaded under the person: the reload would cancel where they go.
+  var leaving = false;
+  document.addEventListener("submit", function () { leaving = true; });
+  window.addEventListener("beforeunload", function () { leaving = true; });
   var live = document.body.getAttribute("data-live");
   if (live) {
     var seq = -1;
@@ -59,6 +65,7 @@
       fetch(seq < 0 ? "/live" : "/live?after=" + seq, { credentials: "same-origin" })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(function (j) {
+          if (leaving) return;
           if (seq >= 0 && j.seq > seq) {
             var busy = document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName) && document.activeElement.value;
             if (!busy) { location.reload(); return; }

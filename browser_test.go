@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests drive Debian's Chromium, headless, against the real
+// `tend serve` on a fresh database. Without Chromium (or, for the
+// accessibility pass, without axe-core) they skip, unless
+// TEND_BROWSER_REQUIRED=1, which CI sets: there a missing browser fails.
+//
+//	TEND_CHROMIUM   the browser (default /usr/bin/chromium)
+//	TEND_AXE_JS     axe-core's axe.min.js (npm install axe-core)
+//	TEND_ARTIFACTS  where screenshots go (default artifacts/ in the repo)
+//	TEND_README_SHOTS=1 also writes docs/screenshots/{today,board}.png
+
+func browserRequired() bool { return os.Getenv("TEND_BROWSER_REQUIRED") == "1" }
+
+func chromiumPath(t *testing.T) string {
+	p := os.Getenv("TEND_CHROMIUM")
+	if p == "" {
+		p = "/usr/bin/chromium"
+	}
+	if _, err := exec.LookPath(p); err != nil {
+		if browserRequired() {
+			t.Fatalf("Chromium not found at %s and TEND_BROWSER_REQUIRED=1: %v", p, err)
+		}
+		t.Skipf("no Chromium at %s (apt-get install chromium, or set TEND_CHROMIUM)", p)
+	}
+	return p
+}
+
+func axeSource(t *testing.T) string {
+	p := os.Getenv("TEND_AXE_JS")
+	b, err := os.ReadFile(p)
+	if p == "" || err != nil {
+		if browserRequired() {
+			t.Fatalf("axe-core not readable at TEND_AXE_JS=%q and TEND_BROWSER_REQUIRED=1: %v", p, err)
+		}
+		t.Logf("no axe-core (set TEND_AXE_JS to axe.min.js): the accessibility pass is skipped")
+		return ""
+	}
+	return string(b)
+}
+
+// browserCtx starts one headless Chromium for the test, with the flags this
+// machine's closed network needs (no background fetches, no QUIC).
+func browserCtx(t *testing.T) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	return ctx
+}
+
+var signinLinkRE = regexp.MustCompile(`http://\S+/signin\?link=\S+`)
+
+// shooter takes each page's screenshots and runs the accessibility pass.
+type shooter struct {
+	t      *testing.T
+	ctx    context.Context
+	dir    string
+	axe    string
+	readme bool
+}
+
+func (s *shooter) page(name string) {
+	s.t.Helper()
+	for _, w := range []int64{1280, 360} {
+		for _, scheme := range []string{"light", "dark"} {
+			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 900), colourScheme(scheme)); err != nil {
+				s.t.Fatalf("viewing %s at %d px, %s: %v", name, w, scheme, err)
+			}
+			png, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				s.t.Fatalf("screenshot of %s: %v", name, err)
+			}
+			file := filepath.Join(s.dir, fmt.Sprintf("%s-%d-%s.png", name, w, scheme))
+			if err := os.WriteFile(file, png, 0o644); err != nil {
+				s.t.Fatal(err)
+			}
+			if s.readme && w == 1280 && scheme == "light" && (name == "today" || name == "board") {
+				if err := os.WriteFile(filepath.Join("docs", "screenshots", name+".png"), png, 0o644); err != nil {
+					s.t.Fatal(err)
+				}
+			}
+			if s.axe != "" {
+				s.accessible(fmt.Sprintf("%s at %d px, %s", name, w, scheme))
+			}
+		}
+	}
+	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(1280, 900), colourScheme("light"))
+}
+
+// colourScheme makes the page's prefers-color-scheme light or dark.
+func colourScheme(scheme string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		return err
+	})
+}
+
+// accessible runs axe-core's WCAG 2 A and AA rules (labels, heading order,
+// colour contrast among them) in the page and fails on any violation.
+func (s *shooter) accessible(what string) {
+	s.t.Helper()
+	found, err := chromedp.Run(s.ctx, chromedp.Evaluate[bool](`typeof axe !== "undefined"`))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if !found {
+		if _, err := chromedp.Run(s.ctx, chromedp.Evaluate[chromedp.Void](s.axe)); err != nil {
+			s.t.Fatalf("loading axe-core: %v", err)
+		}
+	}
+	script := `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, resultTypes: ["violations"]})
+		.then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(" "))}))))`
+	out, err := chromedp.Run(s.ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+	if err != nil {
+		s.t.Fatalf("axe on %s: %v", what, err)
+	}
+	var v []map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		s.t.Fatalf("axe's answer on %s: %v %s", what, err, out)
+	}
+	if len(v) > 0 {
+		s.t.Errorf("accessibility violations on %s: %s", what, out)
+	}
+}
+
+// TestBrowserFlow is the issue's walk through the app in a real browser:
+// sign in through the link `tend serve` prints on first start, add a task
+// by a captured line, find it in Tasks and on the Board, move it to done,
+// open it, comment, see the comment, sign out and be refused. Every page is
+// photographed at 1280 and 360 px, light and dark, and checked with axe.
+func TestBrowserFlow(t *testing.T) {
+	ctx := browserCtx(t)
+	s := startServe(t, tempDB(t))
+	link := signinLinkRE.FindString(s.out.String())
+	if link == "" {
+		t.Fatalf("no sign-in link printed:\n%s", s.out.String())
+	}
+	base := "http://" + s.addr
+	dir := os.Getenv("TEND_ARTIFACTS")
+	if dir == "" {
+		dir = "artifacts"
+	}
+	dir = filepath.Join(dir, "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sh := &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1"}
+	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("reading %s: %v", sel, err)
+		}
+		return v
+	}
+
+	run("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
+	sh.page("signin")
+	run("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+
+	run("add by a captured line",
+		chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), "Renew the passport tomorrow #errands !4 ~30m"),
+		chromedp.Submit(chromedp.CSS(`#quick-add-text`)),
+		chromedp.WaitVisible(chromedp.CSS(`#added`)))
+	ref := strings.TrimPrefix(text(`#added a`), "#")
+	understood := text(`#added`)
+	for _, want := range []string{"Renew the passport", "#errands", "30 min"} {
+		if !strings.Contains(understood, want) {
+			t.Fatalf("the quick add understood %q; want %q in it", understood, want)
+		}
+	}
+	for _, add := range []struct{ line, title string }{{"Water the plants every monday #home", "Water the plants"},
+		{"Call the plumber friday 9am #home !3", "Call the plumber"}, {"Draft the Q1 plan next week !4/3 ~2h", "Draft the Q1 plan"}} {
+		// Wait for this line's own answer: the box of the one before is on the page until then.
+		run("add "+add.line, chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), add.line), chromedp.Submit(chromedp.CSS(`#quick-add-text`)),
+			chromedp.WaitVisible(chromedp.Search(`//div[@id="added"]//strong[text()="`+add.title+`"]`)))
+	}
+	sh.page("today")
+
+	row := fmt.Sprintf(`#task-list tr[data-ref="%s"]`, ref)
+	run("find it in Tasks", chromedp.Navigate(base+"/tasks"), chromedp.WaitVisible(chromedp.CSS(row)))
+	sh.page("tasks")
+	run("open it with j and Enter", chromedp.KeyEvent("j"), chromedp.WaitVisible(chromedp.CSS(`tr.selected`)), chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(chromedp.CSS(`#comment-add`)))
+	url, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(url, "/tasks/"+ref) {
+		t.Fatalf("j and Enter opened %s", url)
+	}
+	run("/ goes to search", chromedp.KeyEvent("/"), chromedp.WaitVisible(chromedp.CSS(`#s-q`)))
+	sh.page("search")
+
+	card := fmt.Sprintf(`article.card[data-ref="%s"]`, ref)
+	run("find it on the Board", chromedp.Navigate(base+"/board"), chromedp.WaitVisible(chromedp.CSS(`section.column[data-category="todo"] `+card)))
+	sh.page("board")
+	run("move it to done with the card's form",
+		chromedp.SetValue(chromedp.CSS(card+` select[name=status]`), "done"),
+		chromedp.Click(chromedp.CSS(card+` form.move button`)),
+		chromedp.WaitVisible(chromedp.CSS(`section.column[data-category="done"] `+card)))
+
+	run("open it", chromedp.Navigate(base+"/tasks/"+ref), chromedp.WaitVisible(chromedp.CSS(`#comment-add`)))
+	run("comment",
+		chromedp.SendKeys(chromedp.CSS(`#comment-body`), "Booked for Thursday"),
+		chromedp.Submit(chromedp.CSS(`#comment-body`)),
+		chromedp.WaitVisible(chromedp.CSS(`#comments .comment`)))
+	comments, status := text(`#comments`), text(`dl.fields`)
+	if !strings.Contains(comments, "Booked for Thursday") || !strings.Contains(status, "Done") {
+		t.Fatalf("task page: comments %q, fields %q", comments, status)
+	}
+	sh.page("task")
+
+	run("c adds from anywhere", chromedp.Navigate(base+"/projects"), chromedp.WaitVisible(chromedp.CSS(`#project-list`)))
+	sh.page("projects")
+	run("press c: the add box, focused", chromedp.KeyEvent("c"), chromedp.WaitVisible(chromedp.CSS(`#quick-add-text:focus`)))
+
+	run("the account", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS(`#signout`)))
+	sh.page("account")
+	run("sign out", chromedp.Click(chromedp.CSS(`#signout button`)), chromedp.WaitVisible(chromedp.CSS(`#signed-out`)))
+	sh.page("signed-out")
+	run("and be refused", chromedp.Navigate(base+"/tasks"), chromedp.WaitVisible(chromedp.CSS(`#signed-out`)))
+}
