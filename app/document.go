@@ -240,7 +240,7 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 		if err := tx.InsertDocument(ctx, &d); err != nil {
 			return err
 		}
-		if err := applyTags(ctx, tx, a, d.WorkspaceID, d.ID, in.Tags, tx.SetDocumentTags); err != nil {
+		if err := applyTags(ctx, tx, a, d.WorkspaceID, d.ProjectID, d.ID, in.Tags, tx.SetDocumentTags); err != nil {
 			return err
 		}
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: d.WorkspaceID, Type: "document", ID: d.ID, Self: d.ID, New: true},

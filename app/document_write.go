@@ -83,7 +83,7 @@ func applyDocumentUpdate(ctx context.Context, tx Tx, a Actor, sc *scope, d *Docu
 		}
 		if !sameFold(names, d.Tags) {
 			changes["tags"] = map[string]any{"from": d.Tags, "to": names}
-			if err := applyTags(ctx, tx, a, d.WorkspaceID, d.ID, names, tx.SetDocumentTags); err != nil {
+			if err := applyTags(ctx, tx, a, d.WorkspaceID, d.ProjectID, d.ID, names, tx.SetDocumentTags); err != nil {
 				return nil, err
 			}
 		}

@@ -227,7 +227,7 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) error {
 	if err := tx.InsertTask(ctx, &n); err != nil {
 		return err
 	}
-	tags, err := ensureTags(ctx, tx, a, n.WorkspaceID, n.Tags)
+	tags, err := ensureTags(ctx, tx, a, n.WorkspaceID, n.ProjectID, n.Tags)
 	if err != nil {
 		return err
 	}

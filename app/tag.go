@@ -15,6 +15,10 @@ type Tag struct {
 	WorkspaceID string
 	Name        string
 	Description string
+	// Declared is set when the tag was added on purpose (POST /v1/tags):
+	// it is then the workspace's vocabulary, seen by every reader, wherever
+	// it is applied.
+	Declared bool
 }
 
 type tagTx interface {
@@ -26,12 +30,15 @@ type tagTx interface {
 	DeleteTag(ctx context.Context, id string) error
 	// TagPage lists the tags the filter admits by name after f.After.
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
+	// TagSeen reports whether the filter admits the tag with this id.
+	TagSeen(ctx context.Context, f TagFilter, id string) (bool, error)
 }
 
 // TagFilter selects the tags of a workspace one reader may see: those
-// applied to an item (live or in the trash) in a project whose items the
-// reader may read, and those applied to nothing at all, which are the
-// workspace's vocabulary and disclose no item. A tag used only where the
+// declared with POST /v1/tags, those applied to an item (live or in the
+// trash) in a project whose items the reader may read, and those applied to
+// nothing at all; declared and unused tags are the workspace's vocabulary
+// and disclose no item. A tag used only where the
 // reader cannot see is left out of pages and totals alike.
 type TagFilter struct {
 	WorkspaceID string
@@ -77,16 +84,18 @@ func (s *Service) normalTag(loc, name string) (string, error) {
 
 // ensureTags returns the ids of the named tags, creating those not yet
 // used. A tag made by being used is recorded like one made on purpose, so
-// the vocabulary's events stay whole.
-func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID string, names []string) ([]Tag, error) {
+// the vocabulary's events stay whole, but filed in the project of the item
+// it was made on: the change feed shows its name only to those who may
+// read that item, as the tag listing does.
+func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID string, names []string) ([]Tag, error) {
 	var out []Tag
 	for _, n := range names {
 		t, err := tx.TagByName(ctx, workspaceID, n)
 		if CodeOf(err) == CodeNotFound {
 			t = Tag{ID: newID(), WorkspaceID: workspaceID, Name: n}
 			if err = tx.InsertTag(ctx, &t); err == nil {
-				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.created",
-					Changes: map[string]any{"name": n}})
+				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, ProjectID: projectID, EntityType: "tag", EntityID: t.ID,
+					Action: "tag.created", Changes: map[string]any{"name": n}})
 			}
 		}
 		if err != nil {
@@ -176,7 +185,11 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 	return out, err
 }
 
-// AddTag adds a tag with a meaning before anything uses it.
+// AddTag declares a tag with a meaning, before or after anything uses it.
+// A tag of that name that the caller cannot see (made by use, only on
+// items hidden from it) answers exactly as a new one would: the caller's
+// declaration adopts it, with the caller's meaning, so no refusal hints
+// that the name is in use where the caller cannot look.
 func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in CreateTag) (Tag, error) {
 	name, err := s.normalTag("body.name", in.Name)
 	if err != nil {
@@ -184,31 +197,47 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 	}
 	var out Tag
 	err = s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
+		sc, err := inWorkspace(ctx, tx, a, workspace)
 		if err != nil {
 			return err
 		}
-		w, err := acc.pick(workspace)
-		if err != nil {
+		if err := sc.ws.require(PermItemWrite); err != nil {
 			return err
 		}
-		if err := w.require(PermItemWrite); err != nil {
-			return err
-		}
-		out = Tag{ID: newID(), WorkspaceID: w.Workspace.ID, Name: name}
+		out = Tag{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Name: name, Declared: true}
 		if in.Description != nil {
 			out.Description = *in.Description
 		}
-		if err := tx.InsertTag(ctx, &out); err != nil {
-			if CodeOf(err) == CodeConflict {
-				return Errorf(CodeConflict, "tag %q exists already", name)
-			}
+		err = tx.InsertTag(ctx, &out)
+		if CodeOf(err) == CodeConflict {
+			err = adoptUnseenTag(ctx, tx, sc, &out)
+		}
+		if err != nil {
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "tag", EntityID: out.ID, Action: "tag.created",
+		return record(ctx, tx, a, Event{WorkspaceID: out.WorkspaceID, EntityType: "tag", EntityID: out.ID, Action: "tag.created",
 			Changes: map[string]any{"name": name}})
 	})
 	return out, err
+}
+
+// adoptUnseenTag turns a declaration whose name is taken into the
+// adoption of that tag when the caller cannot see it, and into a conflict
+// when it can.
+func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
+	have, err := tx.TagByName(ctx, t.WorkspaceID, t.Name)
+	if err != nil {
+		return err
+	}
+	seen, err := tx.TagSeen(ctx, sc.tagFilter("", 0), have.ID)
+	if err != nil {
+		return err
+	}
+	if seen {
+		return Errorf(CodeConflict, "tag %q exists already", t.Name)
+	}
+	t.ID, t.Name = have.ID, have.Name
+	return tx.UpdateTag(ctx, t)
 }
 
 // ChangeTag renames a tag or changes its meaning.

@@ -331,7 +331,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err := tx.InsertTask(ctx, &t); err != nil {
 			return err
 		}
-		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, in.Tags)
+		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
 		if err != nil {
 			return err
 		}
@@ -462,9 +462,9 @@ func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc strin
 
 // applyTags sets an item's tags by name, creating those not yet used;
 // set stores them for the item's kind.
-func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, itemID string, names []string,
+func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID, itemID string, names []string,
 	set func(ctx context.Context, itemID string, tagIDs []string) error) error {
-	tags, err := ensureTags(ctx, tx, a, workspaceID, names)
+	tags, err := ensureTags(ctx, tx, a, workspaceID, projectID, names)
 	if err != nil {
 		return err
 	}

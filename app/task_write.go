@@ -212,7 +212,7 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 		}
 		if !sameFold(names, t.Tags) {
 			changes["tags"] = map[string]any{"from": t.Tags, "to": names}
-			if err := applyTags(ctx, tx, sc.acc.actor, t.WorkspaceID, t.ID, names, tx.SetTaskTags); err != nil {
+			if err := applyTags(ctx, tx, sc.acc.actor, t.WorkspaceID, t.ProjectID, t.ID, names, tx.SetTaskTags); err != nil {
 				return nil, err
 			}
 		}

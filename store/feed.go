@@ -21,6 +21,7 @@ func feedWhere(f app.EventFilter, bounds bool) (string, []any) {
 	b.WriteString(`e.workspace_id = ?1 AND (
 		(e.project_id IS NULL AND ?2 = 1 AND e.entity_type NOT IN (SELECT value FROM json_each(?3)))
 		OR (e.entity_type = 'project' AND e.project_id IN (SELECT value FROM json_each(?4)))
+		OR (e.entity_type = 'tag' AND e.project_id IN (SELECT value FROM json_each(?6)))
 		OR (e.entity_type IN (SELECT value FROM json_each(?5)) AND e.project_id IN (SELECT value FROM json_each(?6))
 			AND (e.subject_type IS NOT 'link'
 				OR EXISTS (SELECT 1 FROM tasks t WHERE t.workspace_id = e.workspace_id AND t.ref = json_extract(e.changes, '$.other')

@@ -13,8 +13,9 @@ import (
 // before documents and search (schema 0003: one project, two tasks with a
 // tag, a blocks link, a status change; testdata/upgrade-0003.sql, loaded
 // into a file migrated to 0003) with this one: the upgrade keeps every row,
-// indexes the old tasks for search, and files the old events under their
-// projects.
+// indexes the old tasks for search, files the old events under their
+// projects (a tag made by use under its item's) and marks the tags that
+// were declared on purpose.
 func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 	seed, err := os.ReadFile(filepath.Join("testdata", "upgrade-0003.sql"))
 	if err != nil {
@@ -28,6 +29,20 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 	old := rawOpen(t, path)
 	if _, err := old.Exec(string(seed)); err != nil {
 		t.Fatalf("loading the 0003 seed: %v", err)
+	}
+	// Two tags as later releases recorded them: "made" by use on task 2
+	// (its tag.created event followed by the task's own, same actor and
+	// moment), "declared" on purpose an hour on, with nothing after it.
+	if _, err := old.Exec(`
+		INSERT INTO tags (id, workspace_id, name, description, created_at) VALUES
+			('a0000000-0000-4000-8000-000000000001', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'made', NULL, '2026-11-22T09:10:00.000Z'),
+			('a0000000-0000-4000-8000-000000000002', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'declared', NULL, '2026-11-22T10:10:00.000Z');
+		INSERT INTO events (seq, id, workspace_id, entity_type, entity_id, action, actor_user_id, actor_interface, changes, item_ref, item_title, created_at) VALUES
+			(10, 'b0000000-0000-4000-8000-000000000001', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'tag', 'a0000000-0000-4000-8000-000000000001', 'tag.created', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"name":"made"}', NULL, NULL, '2026-11-22T09:10:00.000Z'),
+			(11, 'b0000000-0000-4000-8000-000000000002', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'task', '36c7b1bb-e91f-4c39-ad13-2d0b11501ee7', 'task.updated', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"tags":{"from":["ops"],"to":["made","ops"]}}', 2, 'Deploy the fix', '2026-11-22T09:10:00.002Z'),
+			(12, 'b0000000-0000-4000-8000-000000000003', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'tag', 'a0000000-0000-4000-8000-000000000002', 'tag.created', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"name":"declared"}', NULL, NULL, '2026-11-22T10:10:00.000Z');
+		INSERT INTO task_tags (task_id, tag_id) VALUES ('36c7b1bb-e91f-4c39-ad13-2d0b11501ee7', 'a0000000-0000-4000-8000-000000000001');`); err != nil {
+		t.Fatalf("adding tag events: %v", err)
 	}
 	if err := old.Close(); err != nil {
 		t.Fatal(err)
@@ -46,14 +61,20 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 	raw := rawOpen(t, path)
 	for query, want := range map[string]int{
 		`SELECT count(*) FROM tasks`:                                                    2,
-		`SELECT count(*) FROM task_tags`:                                                1,
+		`SELECT count(*) FROM task_tags`:                                                2,
 		`SELECT count(*) FROM links`:                                                    1,
 		`SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'login session'`:          1,
 		`SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'deploy'`:                 1,
 		`SELECT count(*) FROM events WHERE entity_type = 'task' AND project_id IS NULL`: 0,
-		`SELECT count(*) FROM events WHERE entity_type = 'task'`:                        4,
+		`SELECT count(*) FROM events WHERE entity_type = 'task'`:                        5,
 		`SELECT count(*) FROM tasks WHERE links_in + links_out = 1`:                     2,
 		`SELECT auth_rev FROM instance`:                                                 0,
+		// A tag made by use is filed in its item's project; one declared stays
+		// workspace-wide and is marked declared; the seed's "ops" had no event.
+		`SELECT count(*) FROM events WHERE seq = 10 AND project_id = 'c743913c-7d22-47c7-9827-a828d7344801'`: 1,
+		`SELECT count(*) FROM events WHERE seq = 12 AND project_id IS NULL`:                                  1,
+		`SELECT count(*) FROM tags WHERE declared = 1 AND name = 'declared'`:                                 1,
+		`SELECT count(*) FROM tags WHERE declared = 1`:                                                       1,
 	} {
 		var got int
 		if err := raw.QueryRow(query).Scan(&got); err != nil || got != want {

@@ -177,14 +177,14 @@ func (t *Tx) Tags(ctx context.Context, f app.TagFilter) (app.TagSummary, error) 
 }
 
 // tagWhere is the condition for the tags f admits: in the workspace and,
-// unless the reader reads every project, applied to nothing or to an item
-// in a readable project.
+// unless the reader reads every project, declared, applied to nothing or
+// applied to an item in a readable project.
 func tagWhere(f app.TagFilter) (string, []any) {
 	if f.AllReadable {
 		return "g.workspace_id = ?", []any{f.WorkspaceID}
 	}
-	return `g.workspace_id = ?1 AND (
-		EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
+	return `g.workspace_id = ?1 AND (g.declared = 1
+		OR EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
 			WHERE tt.tag_id = g.id AND k.project_id IN (SELECT value FROM json_each(?2)))
 		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
 			WHERE dt.tag_id = g.id AND d.project_id IN (SELECT value FROM json_each(?2)))
@@ -258,37 +258,47 @@ type tagRow struct {
 	WorkspaceID string         `db:"workspace_id"`
 	Name        string         `db:"name"`
 	Description sql.NullString `db:"description"`
+	Declared    bool           `db:"declared"`
 }
 
 func (r tagRow) tag() app.Tag {
-	return app.Tag{ID: r.ID, WorkspaceID: r.WorkspaceID, Name: r.Name, Description: r.Description.String}
+	return app.Tag{ID: r.ID, WorkspaceID: r.WorkspaceID, Name: r.Name, Description: r.Description.String, Declared: r.Declared}
 }
 
 // TagByID reads one tag.
 func (t *Tx) TagByID(ctx context.Context, id string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description FROM tags WHERE id = ?`, id)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE id = ?`, id)
 	return r.tag(), mapErr(err)
 }
 
 // TagByName reads a tag by name, case-insensitively.
 func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description FROM tags WHERE workspace_id = ? AND name = ?`, workspaceID, name)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE workspace_id = ? AND name = ?`, workspaceID, name)
 	return r.tag(), mapErr(err)
 }
 
 // InsertTag stores a tag.
 func (t *Tx) InsertTag(ctx context.Context, g *app.Tag) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)`,
-		g.ID, g.WorkspaceID, g.Name, nullStr(g.Description), fmtTime(t.now))
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, declared, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		g.ID, g.WorkspaceID, g.Name, nullStr(g.Description), g.Declared, fmtTime(t.now))
 	return mapErr(err)
 }
 
-// UpdateTag stores a tag's name and meaning.
+// UpdateTag stores a tag's name, meaning and whether it was declared.
 func (t *Tx) UpdateTag(ctx context.Context, g *app.Tag) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET name = ?, description = ? WHERE id = ?`, g.Name, nullStr(g.Description), g.ID)
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET name = ?, description = ?, declared = ? WHERE id = ?`,
+		g.Name, nullStr(g.Description), g.Declared, g.ID)
 	return mapErr(err)
+}
+
+// TagSeen reports whether f admits the tag with this id.
+func (t *Tx) TagSeen(ctx context.Context, f app.TagFilter, id string) (bool, error) {
+	where, args := tagWhere(f)
+	var seen bool
+	err := t.tx.GetContext(ctx, &seen, `SELECT EXISTS (SELECT 1 FROM tags g WHERE `+where+` AND g.id = ?)`, append(args, id)...)
+	return seen, mapErr(err)
 }
 
 // DeleteTag removes a tag and every application of it.
@@ -308,7 +318,7 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 func (t *Tx) TagPage(ctx context.Context, f app.TagFilter) ([]app.Tag, error) {
 	var rows []tagRow
 	where, args := tagWhere(f)
-	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description FROM tags g
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description, declared FROM tags g
 		WHERE `+where+` AND lower(name) > lower(?) ORDER BY lower(name) LIMIT ?`, append(args, f.After, f.Limit)...)
 	out := make([]app.Tag, len(rows))
 	for i, r := range rows {

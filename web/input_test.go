@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -235,6 +236,44 @@ func TestTagsDisclosure(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the change feed names a tag only to readers of the item it was made on", func(t *testing.T) {
+		for _, c := range []struct {
+			who, token string
+			hush       bool
+		}{{"the owner", e.admin, true}, {"a member without sight", alice, false}, {"a narrowed credential", narrowed, false}} {
+			for _, route := range []string{"/v1/changes?limit=500", "/v1/journal?limit=500"} {
+				body := string(e.credT(t).do(http.MethodGet, route, c.token, nil).Body)
+				if strings.Contains(body, "hush") != c.hush {
+					t.Errorf("%s: %s names hush: %v, want %v", c.who, route, !c.hush, c.hush)
+				}
+				if !strings.Contains(body, "vocab") {
+					t.Errorf("%s: %s lacks the declared tag vocab", c.who, route)
+				}
+			}
+		}
+	})
+	t.Run("declaring a tag used only where the caller cannot see answers as a new tag", func(t *testing.T) {
+		e := e.credT(t)
+		got := e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", alice, map[string]any{"name": "hush", "description": "quiet please"})
+		if got["name"] != "hush" || got["meaning"] != "quiet please" {
+			t.Fatalf("declared %v", got)
+		}
+		fresh := e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", alice, map[string]any{"name": "brandnew", "description": "quiet please"})
+		if len(got) != len(fresh) || got["id"] == nil {
+			t.Fatalf("the adoption %v and a fresh tag %v differ in shape", got, fresh)
+		}
+		// Declared, it is vocabulary: everyone sees it now, and declaring it
+		// again is the conflict anyone gets for a tag they can see.
+		if names := credStrings(t, e.ok(http.StatusOK, http.MethodGet, "/v1/meta", narrowed, nil)["tags"].(map[string]any)["names"]); !slices.Contains(names, "hush") {
+			t.Fatalf("the narrowed credential's tags %v lack the declared hush", names)
+		}
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/tags", alice, map[string]any{"name": "HUSH"})
+		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": "plain"})
+		task := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=hidden", e.admin, nil)["items"].([]any)[0].(map[string]any)
+		if !slices.Contains(credStrings(t, task["tags"]), "hush") {
+			t.Fatalf("the owner's task lost its tag: %v", task["tags"])
+		}
+	})
 	t.Run("a cursor from a wider reach is refused", func(t *testing.T) {
 		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.admin, nil)
 		c := r["page"].(map[string]any)["next_cursor"].(string)
