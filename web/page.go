@@ -92,6 +92,7 @@ func (s *Server) pageRoutes() {
 	s.page(http.MethodPost, "/tasks/:ref/complete", s.pageTaskComplete)
 	s.page(http.MethodGet, "/board", s.pageBoard)
 	s.page(http.MethodGet, "/documents/:ref", s.pageDocument)
+	s.page(http.MethodPost, "/documents/:ref", s.pageDocumentEdit)
 	s.page(http.MethodPost, "/documents/:ref/comments", s.pageDocumentComment)
 	s.page(http.MethodGet, "/items/:ref", s.pageItem)
 	s.page(http.MethodGet, "/projects", s.pageProjects)

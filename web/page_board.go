@@ -93,8 +93,10 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 // notices are the messages a page shows after a redirect, by key, so no
 // text of the person's choosing travels in a URL into a page.
 var notices = map[string]string{
-	"conflict": "Someone changed that task since you loaded the page, so it was not moved. It is shown as it is now; try again.",
+	"conflict": "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
 	"edited":   "Saved.",
+	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. It is shown as it is now; " +
+		"copy your text before editing again.",
 }
 
 func withNotice(to, key string) string {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"tend/app"
 )
@@ -16,7 +17,42 @@ func (s *Server) pageDocument(w http.ResponseWriter, r *http.Request, a app.Acto
 	if show.Kind != "document" {
 		return seeOther(w, r, "/tasks/"+itoa64(show.Task.Ref))
 	}
-	return s.render(w, http.StatusOK, "document", s.view(r, a, "#"+itoa64(show.Document.Ref)+" "+show.Document.Title, "search", show))
+	statuses, err := s.app.Statuses(r.Context(), a, workspaceOf(r), "document")
+	if err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "document", s.view(r, a, "#"+itoa64(show.Document.Ref)+" "+show.Document.Title, "search",
+		taskPageData{ItemShow: show, Statuses: statuses}))
+}
+
+// pageDocumentEdit saves the document's edit form with the version it was
+// loaded at; a stale version shows the document as it is now and says so.
+func (s *Server) pageDocumentEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	in := app.DocumentUpdate{}
+	if in.ExpectedVersion, err = f.version(); err != nil {
+		return err
+	}
+	for name, p := range map[string]*app.Patch[string]{"title": &in.Title, "body": &in.Body, "status": &in.Status} {
+		if f.has(name) {
+			*p = app.Patch[string]{Set: true, Value: f.str(name)}
+		}
+	}
+	if f.has("tags") {
+		in.Tags = app.Patch[[]string]{Set: true, Value: strings.Fields(strings.ReplaceAll(f.str("tags"), ",", " "))}
+	}
+	ref := param(r, "ref")
+	_, err = s.app.UpdateDocument(r.Context(), a, workspaceOf(r), ref, in)
+	if app.CodeOf(err) == app.CodeVersionConflict {
+		return seeOther(w, r, withNotice("/documents/"+ref, "conflict_document"))
+	}
+	if err != nil {
+		return err
+	}
+	return seeOther(w, r, withNotice("/documents/"+ref, "edited"))
 }
 
 type searchData struct {

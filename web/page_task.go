@@ -27,6 +27,8 @@ func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) e
 		taskPageData{ItemShow: show, Statuses: statuses}))
 }
 
+// taskPageData is an item page's data: the item and the statuses its
+// edit form offers.
 type taskPageData struct {
 	app.ItemShow
 	Statuses []app.Status

@@ -128,6 +128,12 @@ func TestPagesRenderAndAct(t *testing.T) {
 	}
 	contains(t, "Document page", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay</h1>", "<h1>Rules</h1>", `href="/items/`+ref+`"`)
 	p.seeOther(t, "/documents/"+dref+"/comments", url.Values{"body": {"agreed"}})
+	dversion := lstItoa(lstNum(p.ok(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.admin, nil)["version"]))
+	p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "title": {"How we pay rent"}, "body": {"By transfer."}})
+	if to := p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); !strings.Contains(to, "notice=conflict_document") {
+		t.Fatalf("a stale document edit went to %q", to)
+	}
+	contains(t, "Document after the edit", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay rent</h1>", "By transfer.", "agreed")
 	contains(t, "Search", p.get(t, "/search?q=rent", http.StatusOK), "Pay the rent, really")
 	contains(t, "Search by type", p.get(t, "/search?q=type:decision", http.StatusOK), "How we pay")
 	contains(t, "Projects", p.get(t, "/projects", http.StatusOK), "Web site", `href="/board?project=web"`)
@@ -283,7 +289,7 @@ func TestPageQueryCountFixed(t *testing.T) {
 			p.tskCreate(p.admin, map[string]any{"title": "task " + lstItoa(int64(made)), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
 		}
 		counts[n] = map[string]int64{}
-		for _, path := range []string{"/", "/tasks", "/board", "/projects"} {
+		for _, path := range []string{"/", "/tasks", "/board", "/projects", "/tasks/1", "/search?q=task", "/account"} {
 			before := p.db.QueryCount()
 			p.get(t, path, http.StatusOK)
 			counts[n][path] = p.db.QueryCount() - before
