@@ -91,13 +91,10 @@ func agendaSectionSQL(allReadable bool) string {
 	ELSE 'later' END`
 }
 
-// agendaOrderSQL is the order within each section: unscheduled work by
-// importance then urgency (unset counts as 3), every other section by due
-// (undated last); ref breaks ties.
-const agendaOrderSQL = `CASE WHEN section = 'unscheduled' THEN -(coalesce(importance, 3) * 10 + coalesce(urgency, 3)) ELSE 0 END,
-	due_at IS NULL, due_at, ref`
-
-// agendaSQL is the statement of Agenda.
+// agendaSQL is the statement of Agenda: one pass over the reader's open
+// tasks, each placed in its section by agendaSectionSQL and handed to the
+// agenda_place aggregate, which counts every section and keeps the first
+// q.Cap of each list in its order.
 func agendaSQL(q app.AgendaPlan) (string, []any) {
 	b := newItemQuery(q.Readable, "")
 	b.args = append(b.args, sql.Named("now", fmtTime(q.Now)), sql.Named("viewer", q.ViewerID), sql.Named("zone", q.Zone),
@@ -109,21 +106,9 @@ func agendaSQL(q app.AgendaPlan) (string, []any) {
 		b.add("t.project_id IN readable")
 	}
 	b.add("t.completed_at IS NULL AND t.deleted_at IS NULL")
-	// Materialized, the section is worked out once a row. Each list is a
-	// top-N read of it (no sort of every row); the counts are one pass.
-	var parts []string
-	for _, sec := range app.AgendaLists {
-		parts = append(parts, `SELECT * FROM (SELECT section, id FROM placed WHERE section = '`+sec+`' ORDER BY `+
-			agendaOrderSQL+` LIMIT `+b.arg(q.Cap)+`)`)
-	}
-	var counts []string
-	for _, sec := range app.AgendaSections {
-		counts = append(counts, "'"+sec+"', sum(section = '"+sec+"')")
-	}
-	parts = append(parts, "SELECT '', json_object("+strings.Join(counts, ", ")+") FROM placed")
-	query := strings.TrimSuffix(readableCTE, " ") + `, placed AS MATERIALIZED (SELECT t.id, t.ref, t.due_at, t.importance, t.urgency,
-		` + agendaSectionSQL(q.AllReadable) + ` AS section FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds() + `)
-		` + strings.Join(parts, " UNION ALL ")
+	query := strings.TrimSuffix(readableCTE, " ") + ` SELECT agenda_place(` + agendaSectionSQL(q.AllReadable) + `, t.id,
+		coalesce(t.importance, 3) * 10 + coalesce(t.urgency, 3), t.due_at, t.ref, ` + b.arg(q.Cap) + `)
+		FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds()
 	return query, b.args
 }
 
@@ -132,32 +117,24 @@ func agendaSQL(q app.AgendaPlan) (string, []any) {
 // and how many each section holds.
 func (t *Tx) Agenda(ctx context.Context, q app.AgendaPlan) ([]app.AgendaSlot, map[string]int, error) {
 	query, args := agendaSQL(q)
-	rs, err := t.tx.QueryContext(ctx, query, args...)
-	if err != nil {
+	var placed sql.NullString
+	if err := t.tx.QueryRowxContext(ctx, query, args...).Scan(&placed); err != nil {
 		return nil, nil, mapErr(err)
 	}
-	defer rs.Close()
-	var slots []app.AgendaSlot
-	totals := map[string]int{}
-	for rs.Next() {
-		var s app.AgendaSlot
-		if err := rs.Scan(&s.Section, &s.ID); err != nil {
-			return nil, nil, mapErr(err)
-		}
-		if s.Section != "" {
-			slots = append(slots, s)
-			continue
-		}
-		// sum() over no rows is null.
-		var n map[string]*int
-		if err := json.Unmarshal([]byte(s.ID), &n); err != nil {
+	var out agendaPlaced
+	if placed.Valid {
+		if err := json.Unmarshal([]byte(placed.String), &out); err != nil {
 			return nil, nil, err
 		}
-		for k, v := range n {
-			if v != nil {
-				totals[k] = *v
-			}
+	}
+	var slots []app.AgendaSlot
+	for _, sec := range app.AgendaLists {
+		for _, id := range out.Lists[sec] {
+			slots = append(slots, app.AgendaSlot{Section: sec, ID: id})
 		}
 	}
-	return slots, totals, mapErr(rs.Err())
+	if out.Totals == nil {
+		out.Totals = map[string]int{}
+	}
+	return slots, out.Totals, nil
 }

@@ -247,9 +247,9 @@ func (t *Tx) ProjectItemCount(ctx context.Context, projectID string) (int, error
 }
 
 // OpenTaskCounts counts the open, live tasks of each project among
-// readable (a JSON array of ids), by project id, through tasks_open.
+// readable (a JSON array of ids), by project id, from tasks_open_project alone.
 func (t *Tx) OpenTaskCounts(ctx context.Context, workspaceID, readable string) (map[string]int, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT project_id, count(*) FROM tasks INDEXED BY tasks_open
+	rows, err := t.tx.QueryContext(ctx, `SELECT project_id, count(*) FROM tasks INDEXED BY tasks_open_project
 		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL
 			AND project_id IN (SELECT value FROM json_each(?))
 		GROUP BY project_id`, workspaceID, readable)

@@ -207,8 +207,12 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		if keyset := b.after(q.Order, q.After, innerSortExprs, "t.seq"); keyset != "" {
 			b.add(keyset)
 		}
+		inner := orderBy(q.Order, innerSortExprs, "t.seq")
+		if q.ParentID != "" && !q.Subtree {
+			inner = orderBy(q.Order, sortedAfterFilter, "+t.seq")
+		}
 		return fmt.Sprintf(readableCTE+"SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
-			priorityExpr, taskInnerFor(match, q.AllReadable), b.conds(), orderBy(q.Order, innerSortExprs, "t.seq"), q.Limit, order), b.args
+			priorityExpr, taskInnerFor(match, q.AllReadable), b.conds(), inner, q.Limit, order), b.args
 	}
 	query := readableCTE + "SELECT * FROM (SELECT q0.*, " + priorityExpr +
 		" AS priority_score FROM (" + taskInnerFor(match, q.AllReadable) + " WHERE " + b.conds() + ") q0) page"
@@ -287,3 +291,16 @@ func (t *Tx) CountTasks(ctx context.Context, q app.TaskQuery) (int, error) {
 	err := t.tx.GetContext(ctx, &n, query, args...)
 	return n, mapErr(err)
 }
+
+// sortedAfterFilter are innerSortExprs that SQLite cannot serve from an
+// index: each has a unary +, a no-op on its value. The subtasks of one
+// parent are a handful, found through tasks_parent and sorted; left to
+// itself the planner walks the workspace's tasks in ref order to skip the
+// sort, and on a large workspace reads every task to find a parent's few.
+var sortedAfterFilter = func() map[string]string {
+	out := make(map[string]string, len(innerSortExprs))
+	for k, v := range innerSortExprs {
+		out[k] = "+" + v
+	}
+	return out
+}()

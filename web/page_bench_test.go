@@ -14,7 +14,7 @@ func BenchmarkSeededPages(b *testing.B) {
 	for _, p := range []struct{ name, path string }{
 		{"today", "/"}, {"tasks", "/tasks"}, {"tasks_filtered", "/tasks?project=p03&ready=true&order=-priority_score"},
 		{"board", "/board?project=p03"}, {"task", "/tasks/" + ref}, {"projects", "/projects"},
-		{"search", "/search?q=seeded"}, {"account", "/account"},
+		{"search", "/search?q=seeded"}, {"search_narrow", "/search?q=seeded+task+4242"}, {"account", "/account"},
 	} {
 		b.Run(p.name, func(b *testing.B) {
 			lat := make(latencies, 0, b.N)

@@ -43,7 +43,7 @@ func (s *Server) pageBoard(w http.ResponseWriter, r *http.Request, a app.Actor) 
 	}
 	included := true
 	list, err := s.app.Tasks(r.Context(), a, app.TaskListQuery{Workspace: ws, Project: d.Project,
-		IncludeCompleted: &included, GroupBy: "status_category", GroupLimit: 50, Order: "-updated_at"})
+		IncludeCompleted: &included, GroupBy: "status_category", GroupLimit: 50})
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,9 @@ CREATE INDEX tasks_due ON tasks (workspace_id, due_at) WHERE due_at IS NOT NULL;
 -- index tasks_open on tasks
 CREATE INDEX tasks_open ON tasks (workspace_id, ref) WHERE completed_at IS NULL AND deleted_at IS NULL;
 
+-- index tasks_open_project on tasks
+CREATE INDEX tasks_open_project ON tasks (workspace_id, project_id) WHERE completed_at IS NULL AND deleted_at IS NULL;
+
 -- index tasks_parent on tasks
 CREATE INDEX tasks_parent ON tasks (parent_id) WHERE parent_id IS NOT NULL;
 
