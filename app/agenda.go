@@ -50,6 +50,7 @@ type AgendaPlan struct {
 	Start, End        time.Time // the day's bounds in the asked zone
 	Horizon           time.Time // the end of the last day of upcoming
 	OccasionTypeIDs   []string  // item types of the occasion category
+	WorkingStatusIDs  []string  // task statuses of the in_progress category
 	ActiveProjectIDs  []string  // readable projects in progress; work elsewhere is paused
 	Cap               int
 }
@@ -129,7 +130,7 @@ func agendaPlan(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (AgendaPl
 	plan := AgendaPlan{WorkspaceID: sc.ws.Workspace.ID, Readable: sc.readJSON, AllReadable: sc.readsAll,
 		ViewerID: sc.acc.actor.User.ID, Now: now, Zone: zone.Name, Date: start.Format(time.DateOnly),
 		HorizonDate: last.Format(time.DateOnly), Start: start, End: start.AddDate(0, 0, 1),
-		Horizon: last.AddDate(0, 0, 1), OccasionTypeIDs: []string{}, ActiveProjectIDs: []string{}, Cap: AgendaCap}
+		Horizon: last.AddDate(0, 0, 1), OccasionTypeIDs: []string{}, WorkingStatusIDs: []string{}, ActiveProjectIDs: []string{}, Cap: AgendaCap}
 	its, err := tx.ItemTypes(ctx, sc.ws.Workspace.ID)
 	if err != nil {
 		return plan, err
@@ -146,6 +147,9 @@ func agendaPlan(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (AgendaPl
 	active := map[string]bool{}
 	for _, st := range sts {
 		active[st.ID] = st.EntityType == "project" && st.Category == CategoryInProgress
+		if st.EntityType == "task" && st.Category == CategoryInProgress {
+			plan.WorkingStatusIDs = append(plan.WorkingStatusIDs, st.ID)
+		}
 	}
 	for _, id := range sc.readIDs {
 		if n := sc.byID[id]; n != nil && active[n.StatusID] {

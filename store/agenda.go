@@ -83,7 +83,7 @@ func agendaSectionSQL(allReadable bool) string {
 	WHEN t.snoozed_until > :now THEN 'deferred'
 	WHEN t.project_id NOT IN (SELECT value FROM json_each(:active)) THEN 'paused'
 	WHEN ` + blockedByOthersSQL(allReadable) + ` THEN 'blocked_by_others'
-	WHEN st.category = 'in_progress' THEN 'in_progress'
+	WHEN t.status_id IN (SELECT value FROM json_each(:working)) THEN 'in_progress'
 	WHEN t.due_at IS NULL THEN 'unscheduled'
 	WHEN ` + when(day+" < :date", "t.due_at < :start") + ` THEN CASE WHEN ` + event + ` THEN 'passed' ELSE 'overdue' END
 	WHEN ` + when(day+" = :date", "t.due_at < :end") + ` THEN CASE WHEN ` + event + ` THEN 'occasions' ELSE 'today' END
@@ -100,7 +100,8 @@ func agendaSQL(q app.AgendaPlan) (string, []any) {
 	b.args = append(b.args, sql.Named("now", fmtTime(q.Now)), sql.Named("viewer", q.ViewerID), sql.Named("zone", q.Zone),
 		sql.Named("date", q.Date), sql.Named("horizon_date", q.HorizonDate), sql.Named("start", fmtTime(q.Start)),
 		sql.Named("end", fmtTime(q.End)), sql.Named("horizon", fmtTime(q.Horizon)),
-		sql.Named("occasion", jsonText(q.OccasionTypeIDs)), sql.Named("active", jsonText(q.ActiveProjectIDs)))
+		sql.Named("occasion", jsonText(q.OccasionTypeIDs)), sql.Named("active", jsonText(q.ActiveProjectIDs)),
+		sql.Named("working", jsonText(q.WorkingStatusIDs)))
 	b.add("t.workspace_id = " + b.arg(q.WorkspaceID))
 	if !q.AllReadable {
 		b.add("t.project_id IN readable")
@@ -108,7 +109,7 @@ func agendaSQL(q app.AgendaPlan) (string, []any) {
 	b.add("t.completed_at IS NULL AND t.deleted_at IS NULL")
 	query := strings.TrimSuffix(readableCTE, " ") + ` SELECT agenda_place(` + agendaSectionSQL(q.AllReadable) + `, t.id,
 		coalesce(t.importance, 3) * 10 + coalesce(t.urgency, 3), t.due_at, t.ref, ` + b.arg(q.Cap) + `)
-		FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE ` + b.conds()
+		FROM tasks t WHERE ` + b.conds()
 	return query, b.args
 }
 

@@ -108,16 +108,29 @@ func TestClaimNextConcurrentHTTP(t *testing.T) {
 		err = json.NewDecoder(res.Body).Decode(&body)
 		return res.StatusCode, body, err
 	}
+	// A page of 500 is an expensive read: with 32 agents asking at once
+	// some are told 503 reads_saturated and, as a client should, ask again.
 	get := func(token, path string) (map[string]any, error) {
-		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := e.srv.Client().Do(req)
-		if err != nil {
-			return nil, err
+		for {
+			req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			res, err := e.srv.Client().Do(req)
+			if err != nil {
+				return nil, err
+			}
+			var body map[string]any
+			err = json.NewDecoder(res.Body).Decode(&body)
+			res.Body.Close()
+			switch {
+			case err != nil:
+				return nil, err
+			case res.StatusCode == http.StatusServiceUnavailable && body["code"] == "reads_saturated":
+				continue
+			case res.StatusCode != http.StatusOK:
+				return nil, fmt.Errorf("GET %s: %d %v", path, res.StatusCode, body)
+			}
+			return body, nil
 		}
-		defer res.Body.Close()
-		var body map[string]any
-		return body, json.NewDecoder(res.Body).Decode(&body)
 	}
 	owners, errs := claimAll(tokens, func(i int) (int, bool, error) {
 		status, body, err := post(tokens[i], "/v1/tasks/next/claim")
