@@ -114,7 +114,9 @@ func workspaceOf(r *http.Request) string {
 		return ws
 	}
 	if c, err := r.Cookie(pageCookieWorkspace); err == nil {
-		return c.Value
+		if ws, err := url.PathUnescape(c.Value); err == nil {
+			return ws
+		}
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,11 +66,12 @@ func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Ac
 	}
 	in := app.TokenCreate{Title: f.str("title"), Scopes: r.PostForm["scopes"]}
 	if days := f.str("expires_days"); days != "" {
-		d, err := time.ParseDuration(days + "h")
-		if err != nil {
-			return app.Invalidf("form.expires_days", "expires_days is a whole number of days")
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 1 {
+			return app.Invalidf("form.expires_days", "expires_days is a whole number of days, at least 1")
 		}
-		in.ExpiresAt = app.Patch[time.Time]{Set: true, Value: time.Now().Add(d * 24).UTC()}
+		// As `tend token issue --expires 30d` does: days from now.
+		in.ExpiresAt = app.Patch[time.Time]{Set: true, Value: time.Now().AddDate(0, 0, n).UTC()}
 	}
 	t, err := s.app.CreateToken(r.Context(), a, in)
 	if err != nil {

@@ -56,6 +56,20 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 		next.Set("cursor", list.Page.NextCursor)
 		d.Next = "/tasks?" + next.Encode()
 	}
+	d.Sorts = sortLinks(keep)
+	if d.Projects, err = s.app.Projects(r.Context(), a, in.Workspace, false); err != nil {
+		return err
+	}
+	if d.Statuses, err = s.app.Statuses(r.Context(), a, in.Workspace, "task"); err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "tasks", s.view(r, a, "Tasks", "tasks", d))
+}
+
+// sortLinks are the column headings: each sorts by its column, and again
+// the other way when it already does.
+func sortLinks(keep url.Values) []sortLink {
+	var out []sortLink
 	for _, c := range taskColumns {
 		sl := sortLink{Label: c.Label}
 		if c.Key != "" {
@@ -72,15 +86,9 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 			}
 			sl.URL = "/tasks?" + v.Encode()
 		}
-		d.Sorts = append(d.Sorts, sl)
+		out = append(out, sl)
 	}
-	if d.Projects, err = s.app.Projects(r.Context(), a, in.Workspace, false); err != nil {
-		return err
-	}
-	if d.Statuses, err = s.app.Statuses(r.Context(), a, in.Workspace, "task"); err != nil {
-		return err
-	}
-	return s.render(w, http.StatusOK, "tasks", s.view(r, a, "Tasks", "tasks", d))
+	return out
 }
 
 func cloneValues(v url.Values) url.Values {

@@ -217,6 +217,12 @@ func TestPageRefusals(t *testing.T) {
 	if r.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("an empty line: %d\n%s", r.Status, r.Body)
 	}
+	for _, days := range []string{"x", "0", "-3"} {
+		r = p.post(t, "/account/tokens", url.Values{"title": {"t"}, "expires_days": {days}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `id="problem-code">validation<`) {
+			t.Fatalf("expires_days %q: %d\n%s", days, r.Status, r.Body)
+		}
+	}
 	if list := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks", p.admin, nil); len(lstItems(list)) != 0 {
 		t.Fatalf("a refused add stored %v", lstItems(list))
 	}
