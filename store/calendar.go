@@ -214,7 +214,9 @@ func (t *Tx) CalendarTasks(ctx context.Context, q app.CalendarQuery) ([]app.Task
 		return nil, mapErr(err)
 	}
 	defer rows.Close()
-	var out []app.Task
+	// A task record is large: growing the slice by doubling copied each
+	// one about twice.
+	out := make([]app.Task, 0, min(q.Limit, 4096))
 	for rows.Next() {
 		var ts app.Task
 		var statusID, updated string
