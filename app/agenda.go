@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"slices"
 	"time"
 )
 
@@ -37,46 +36,17 @@ type Agenda struct {
 	DeferredTotal, LaterTotal, PassedTotal, PausedTotal, AssignedElsewhereTotal int
 }
 
-// AgendaPlan is what the store needs to place a reader's tasks on a day.
-type AgendaPlan struct {
-	WorkspaceID string
-	Readable    string
-	AllReadable bool
-	ViewerID    string
-	Now         time.Time
-	// Zone counts the all-day dues of tasks that name no zone.
-	Zone              string
-	Date, HorizonDate string    // the day and the last day of upcoming
-	Start, End        time.Time // the day's bounds in the asked zone
-	Horizon           time.Time // the end of the last day of upcoming
-	OccasionTypeIDs   []string  // item types of the occasion category
-	WorkingStatusIDs  []string  // task statuses of the in_progress category
-	ActiveProjectIDs  []string  // readable projects in progress; work elsewhere is paused
-	Cap               int
+type openTasksTx interface {
+	// OpenTasks reads every open, live task of a workspace as the agenda
+	// places it. The answer is shared between requests: read-only.
+	OpenTasks(ctx context.Context, workspaceID string) (*OpenTasks, error)
 }
 
-// AgendaLists are the sections the agenda lists; AgendaSections are every
-// section a task can land in, the lists and those only counted
-// (docs/agenda.md).
-var (
-	AgendaLists    = []string{"today", "overdue", "upcoming", "unscheduled", "in_progress", "waiting", "occasions", "blocked_by_others"}
-	AgendaSections = append(slices.Clip(AgendaLists), "deferred", "paused", "passed", "later", "elsewhere")
-)
-
-// AgendaSlot is one task's place on the agenda.
-type AgendaSlot struct {
-	Section string
-	ID      string
-}
-
-type agendaTx interface {
-	// Agenda places the open tasks of q's reader in the agenda's sections:
-	// up to q.Cap ids of each in order, and each section's count.
-	Agenda(ctx context.Context, q AgendaPlan) ([]AgendaSlot, map[string]int, error)
-}
-
-// Agenda answers GET /v1/agenda: the reader's day in two queries whatever
-// the number of tasks, filtered through what the caller may read.
+// Agenda answers GET /v1/agenda: the reader's day in a fixed number of
+// queries whatever the number of tasks, filtered through what the caller
+// may read. The workspace's open tasks come from the store's cache while
+// nothing they are placed by has changed; placing them for this reader and
+// day is done here, then the listed tasks are read in one query.
 func (s *Service) Agenda(ctx context.Context, a Actor, in AgendaQuery) (Agenda, error) {
 	var out Agenda
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -84,26 +54,26 @@ func (s *Service) Agenda(ctx context.Context, a Actor, in AgendaQuery) (Agenda, 
 		if err != nil {
 			return err
 		}
-		plan, err := agendaPlan(ctx, tx, sc, in)
+		day, err := agendaDayOf(ctx, tx, sc, in)
 		if err != nil {
 			return err
 		}
-		out.Date, out.Timezone = plan.Date, plan.Zone
-		slots, totals, err := tx.Agenda(ctx, plan)
+		out.Date, out.Timezone = day.date, day.zone
+		open, err := tx.OpenTasks(ctx, sc.ws.Workspace.ID)
 		if err != nil {
 			return err
 		}
-		return fillAgenda(ctx, tx, sc, slots, totals, &out)
+		return fillAgenda(ctx, tx, sc, day.place(open), &out)
 	})
 	return out, err
 }
 
-// agendaPlan resolves the day, the zone and the vocabulary the sections
+// agendaDayOf resolves the day, the zone and the vocabulary the sections
 // read.
-func agendaPlan(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (AgendaPlan, error) {
+func agendaDayOf(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (*agendaDay, error) {
 	zone, err := readerZone(ctx, tx, sc.acc.actor.User, &sc.ws.Workspace)
 	if err != nil {
-		return AgendaPlan{}, err
+		return nil, err
 	}
 	var errs []error
 	if in.Timezone != "" {
@@ -123,56 +93,47 @@ func agendaPlan(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (AgendaPl
 		day = d
 	}
 	if err := joinErrors(errs...); err != nil {
-		return AgendaPlan{}, err
+		return nil, err
 	}
 	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, zone.Loc)
 	last := start.AddDate(0, 0, AgendaHorizonDays)
-	plan := AgendaPlan{WorkspaceID: sc.ws.Workspace.ID, Readable: sc.readJSON, AllReadable: sc.readsAll,
-		ViewerID: sc.acc.actor.User.ID, Now: now, Zone: zone.Name, Date: start.Format(time.DateOnly),
-		HorizonDate: last.Format(time.DateOnly), Start: start, End: start.AddDate(0, 0, 1),
-		Horizon: last.AddDate(0, 0, 1), OccasionTypeIDs: []string{}, WorkingStatusIDs: []string{}, ActiveProjectIDs: []string{}, Cap: AgendaCap}
+	d := &agendaDay{sc: sc, viewer: sc.acc.actor.User.ID, now: now, zone: zone.Name, date: start.Format(time.DateOnly),
+		horizonDate: last.Format(time.DateOnly), start: start, end: start.AddDate(0, 0, 1), horizon: last.AddDate(0, 0, 1),
+		occasion: map[string]bool{}, working: map[string]bool{}, active: map[string]bool{}}
 	its, err := tx.ItemTypes(ctx, sc.ws.Workspace.ID)
 	if err != nil {
-		return plan, err
+		return nil, err
 	}
 	for _, it := range its {
-		if it.EntityType == "task" && it.Category == occasionCategory {
-			plan.OccasionTypeIDs = append(plan.OccasionTypeIDs, it.ID)
-		}
+		d.occasion[it.ID] = it.EntityType == "task" && it.Category == occasionCategory
 	}
 	sts, err := tx.Statuses(ctx, sc.ws.Workspace.ID)
 	if err != nil {
-		return plan, err
+		return nil, err
 	}
-	active := map[string]bool{}
+	inProgress := map[string]bool{}
 	for _, st := range sts {
-		active[st.ID] = st.EntityType == "project" && st.Category == CategoryInProgress
-		if st.EntityType == "task" && st.Category == CategoryInProgress {
-			plan.WorkingStatusIDs = append(plan.WorkingStatusIDs, st.ID)
-		}
+		inProgress[st.ID] = st.EntityType == "project" && st.Category == CategoryInProgress
+		d.working[st.ID] = st.EntityType == "task" && st.Category == CategoryInProgress
 	}
 	for _, id := range sc.readIDs {
-		if n := sc.byID[id]; n != nil && active[n.StatusID] {
-			plan.ActiveProjectIDs = append(plan.ActiveProjectIDs, id)
+		if n := sc.byID[id]; n != nil && inProgress[n.StatusID] {
+			d.active[id] = true
 		}
 	}
-	return plan, nil
+	return d, nil
 }
 
 // fillAgenda reads the placed tasks in one query and files them in their
-// lists, in the order the store placed them.
-func fillAgenda(ctx context.Context, tx Tx, sc *scope, slots []AgendaSlot, totals map[string]int, out *Agenda) error {
+// lists, in the order they were placed.
+func fillAgenda(ctx context.Context, tx Tx, sc *scope, placed agendaPlaced, out *Agenda) error {
 	lists := map[string]*[]Task{"today": &out.Today, "overdue": &out.Overdue, "upcoming": &out.Upcoming,
 		"unscheduled": &out.Unscheduled, "in_progress": &out.InProgress, "waiting": &out.Waiting,
 		"occasions": &out.Occasions, "blocked_by_others": &out.BlockedByOthers}
-	for _, l := range lists {
-		*l = []Task{}
-	}
 	ids := []string{}
-	for _, sl := range slots {
-		if lists[sl.Section] != nil {
-			ids = append(ids, sl.ID)
-		}
+	for sec, l := range lists {
+		*l = []Task{}
+		ids = append(ids, placed.lists[sec]...)
 	}
 	byID := map[string]Task{}
 	if len(ids) > 0 {
@@ -184,13 +145,14 @@ func fillAgenda(ctx context.Context, tx Tx, sc *scope, slots []AgendaSlot, total
 			byID[t.ID] = t
 		}
 	}
-	for _, sl := range slots {
-		if l := lists[sl.Section]; l != nil {
-			if t, ok := byID[sl.ID]; ok {
+	for sec, l := range lists {
+		for _, id := range placed.lists[sec] {
+			if t, ok := byID[id]; ok {
 				*l = append(*l, t)
 			}
 		}
 	}
+	totals := placed.totals
 	out.UnscheduledTotal, out.BlockedByOthersTotal = totals["unscheduled"], totals["blocked_by_others"]
 	out.DeferredTotal, out.LaterTotal, out.PassedTotal = totals["deferred"], totals["later"], totals["passed"]
 	out.PausedTotal = totals["paused"]

@@ -64,7 +64,7 @@ type Tx interface {
 	commentTx
 	feedTx
 	calendarTx
-	agendaTx
+	openTasksTx
 }
 
 // Options configures a Service.

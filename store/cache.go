@@ -19,12 +19,17 @@ import "tend/app"
 //	statuses   workspace               workspaces.vocab_rev  statuses, item_types, link_types: INSERT, UPDATE,
 //	itemTypes  workspace               workspaces.vocab_rev  DELETE (*_vocab_*, 0005); all three caches share the
 //	linkTypes  workspace               workspaces.vocab_rev  one revision
+//	openTasks  workspace               workspaces.task_rev,  tasks: INSERT, UPDATE OF every column the agenda places
+//	                                   task_gen, vocab_rev   by, DELETE; links: INSERT, UPDATE, DELETE (*_rev_*,
+//	                                                         0014); a newer revision merges the tasks changed since
+//	                                                         (tasks.fact_rev) instead of missing (open_tasks.go)
 //
 // Cached values are shared between requests, so nothing changes one in
-// place: the vocabulary caches hand out and keep clones, a scope's rows and
-// the project trees resolved from them are read-only (a write changes a
-// clone of the project, see app's Project.clone), and a credential's last use is
-// refreshed by replacing its entry (touchCredential).
+// place: the vocabulary caches hand out and keep clones, a scope's rows, the
+// project trees resolved from them and the open tasks are read-only (a write
+// changes a clone of the project, see app's Project.clone), and a
+// credential's last use is refreshed by replacing its entry
+// (touchCredential).
 //
 // One more cache keeps no data: each pooled connection keeps its prepared
 // statements (stmtcache.go), keyed by SQL text; the schema never changes
@@ -35,4 +40,5 @@ type caches struct {
 	statuses  revCache[[]app.Status]
 	itemTypes revCache[[]app.ItemType]
 	linkTypes revCache[[]app.LinkType]
+	openTasks openTasksCache
 }

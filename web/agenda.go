@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"tend/app"
@@ -47,7 +48,60 @@ func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Acto
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newAgendaJSON(ag))
+	return writeAgenda(w, newAgendaJSON(ag))
+}
+
+// writeAgenda answers with the agenda through the task encoder
+// (task_encode.go): the same bytes as encoding/json, without reflecting
+// over the several hundred tasks its lists may hold.
+func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
+	b := make([]byte, 0, 1600*(len(ag.Today)+len(ag.Overdue)+len(ag.Upcoming)+len(ag.Unscheduled)+len(ag.InProgress)+
+		len(ag.Waiting)+len(ag.Occasions)+len(ag.BlockedByOthers))+512)
+	b = append(b, `{"date":`...)
+	b = appendString(b, ag.Date)
+	b = append(b, `,"timezone":`...)
+	b = appendString(b, ag.Timezone)
+	ok := true
+	list := func(name string, items []taskJSON) {
+		b = append(b, `,"`+name+`":`...)
+		if items == nil {
+			b = append(b, "null"...)
+			return
+		}
+		b = append(b, '[')
+		for i := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var fine bool
+			b, fine = appendTask(b, &items[i])
+			ok = ok && fine
+		}
+		b = append(b, ']')
+	}
+	total := func(name string, n int) {
+		b = append(b, `,"`+name+`":`...)
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	list("today", ag.Today)
+	list("overdue", ag.Overdue)
+	list("upcoming", ag.Upcoming)
+	list("unscheduled", ag.Unscheduled)
+	total("unscheduled_total", ag.UnscheduledTotal)
+	list("in_progress", ag.InProgress)
+	list("waiting", ag.Waiting)
+	list("occasions", ag.Occasions)
+	list("blocked_by_others", ag.BlockedByOthers)
+	total("blocked_by_others_total", ag.BlockedByOthersTotal)
+	total("deferred_total", ag.DeferredTotal)
+	total("later_total", ag.LaterTotal)
+	total("passed_total", ag.PassedTotal)
+	total("paused_total", ag.PausedTotal)
+	total("assigned_elsewhere_total", ag.AssignedElsewhereTotal)
+	if !ok {
+		return writeJSON(w, http.StatusOK, ag)
+	}
+	return writeBody(w, http.StatusOK, append(b, "}\n"...))
 }
 
 func newAgendaJSON(ag app.Agenda) agendaJSON {

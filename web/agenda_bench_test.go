@@ -16,7 +16,10 @@ import (
 // days on), a tenth in progress, a tenth events, a tenth assigned to
 // someone else, 1,000 "blocks" links. It reports the per-request p50 and
 // p99 over loopback, as the seeded benchmarks do (BENCHMARKS.md, "The
-// agenda").
+// agenda"): "read" asks again and again while nothing changes, as a person
+// reloading the page does; "after-a-write" changes one task before each
+// request, so every request merges a change into the open tasks the store
+// keeps in memory.
 func BenchmarkAgenda10k(b *testing.B) {
 	dir := b.TempDir()
 	s, admin, err := openBenchServer(dir)
@@ -25,30 +28,55 @@ func BenchmarkAgenda10k(b *testing.B) {
 	}
 	defer s.close()
 	ctx := context.Background()
-	if err := seedAgenda(ctx, s.svc, admin); err != nil {
+	refs, err := seedAgenda(ctx, s.svc, admin)
+	if err != nil {
 		b.Fatal(err)
 	}
-	lat := make(latencies, 0, b.N)
-	b.ResetTimer()
-	for range b.N {
-		_, took := s.get(b, "/v1/agenda?timezone=Pacific/Auckland")
-		lat = append(lat, took)
-	}
-	b.StopTimer()
-	lat.report(b)
+	benchReadsAndWrites(b, s, admin, "/v1/agenda?timezone=Pacific/Auckland", refs)
 }
 
-func seedAgenda(ctx context.Context, svc *app.Service, admin app.Actor) error {
+// benchReadsAndWrites measures GET path as "read", again and again while
+// nothing changes, and as "after-a-write", with the importance of one of
+// refs changed before each request (the write not timed).
+func benchReadsAndWrites(b *testing.B, s *seeded, admin app.Actor, path string, refs []int64) {
+	ctx := context.Background()
+	for _, write := range []bool{false, true} {
+		name := "read"
+		if write {
+			name = "after-a-write"
+		}
+		b.Run(name, func(b *testing.B) {
+			lat := make(latencies, 0, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				if write {
+					b.StopTimer()
+					ref := strconv.FormatInt(refs[(i*7919)%len(refs)], 10)
+					if _, err := s.svc.UpdateTask(ctx, admin, "", ref, app.TaskUpdate{Importance: app.PatchOf(1 + i%5)}); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+				_, took := s.get(b, path)
+				lat = append(lat, took)
+			}
+			b.StopTimer()
+			lat.report(b)
+		})
+	}
+}
+
+func seedAgenda(ctx context.Context, svc *app.Service, admin app.Actor) ([]int64, error) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	if _, err := svc.CreateUser(ctx, admin, app.UserCreate{Username: "bob"}); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := svc.AddMember(ctx, admin, "default", app.Join{Username: "bob", Role: "member"}); err != nil {
-		return err
+		return nil, err
 	}
 	for i := range 10 {
 		if _, err := svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: fmt.Sprintf("p%d", i), Title: "P"}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	base := time.Now().UTC().Truncate(time.Hour)
@@ -74,7 +102,7 @@ func seedAgenda(ctx context.Context, svc *app.Service, admin app.Actor) error {
 		}
 		t, err := svc.CreateTask(ctx, admin, "", in)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		refs = append(refs, t.Ref)
 	}
@@ -83,8 +111,8 @@ func seedAgenda(ctx context.Context, svc *app.Service, admin app.Actor) error {
 		_, err := svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
 			Target: app.FlexRef(strconv.FormatInt(dst, 10))}.Set("task", strconv.FormatInt(src, 10)))
 		if err != nil && app.CodeOf(err) != app.CodeConflict && app.CodeOf(err) != app.CodeValidation {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return refs, nil
 }

@@ -238,3 +238,56 @@ func TestDeferralLeavesAndReturns(t *testing.T) {
 		}
 	}
 }
+
+// TestAgendaFollowsEveryChange reads the agenda after each kind of change
+// to what it places tasks by: the open tasks behind it are cached between
+// requests, and no change may leave a stale copy in use.
+func TestAgendaFollowsEveryChange(t *testing.T) {
+	e := newEnv(t)
+	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.person("carol")
+	e.join("carol", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	a := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "a", "project": "home"})
+	b := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "b", "project": "home"})
+	// where names the list a is in, else the totals that count it.
+	where := func() string {
+		t.Helper()
+		m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda?timezone=UTC", e.admin, nil)
+		for list, titles := range agendaTitles(m) {
+			if slices.Contains(titles, "a") {
+				return list
+			}
+		}
+		tot := agendaTotals(m)
+		return fmt.Sprintf("deferred %d, elsewhere %d", tot["deferred_total"], tot["assigned_elsewhere_total"])
+	}
+	step := func(name, want string) {
+		t.Helper()
+		if got := where(); got != want {
+			t.Fatalf("after %s: a is in %s, want %s", name, got, want)
+		}
+	}
+	step("creating", "unscheduled")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"due_at": "2026-11-24T15:00:00Z"})
+	step("a due today", "today")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": "carol"})
+	link := e.ok(http.StatusCreated, http.MethodPost, tskPath(b, "links"), e.admin, map[string]any{"link_type": "blocks", "target": a["ref"]})
+	step("b, carol's, blocking a", "blocked_by_others")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": nil})
+	step("b unassigned", "today")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": "carol"})
+	step("b carol's again", "blocked_by_others")
+	if r := e.do(http.MethodDelete, tskPath(b, "links", link["id"].(string)), e.admin, nil); r.Status != http.StatusNoContent {
+		t.Fatalf("unlink: %d %s", r.Status, r.Body)
+	}
+	step("the link removed", "today")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"status": "in_progress"})
+	step("a started", "in_progress")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"snoozed_until": "2026-11-25T00:00:00Z"})
+	step("a deferred", "deferred 1, elsewhere 1")
+	e.clock.Advance(16 * time.Hour)
+	step("the deferral passed", "in_progress")
+	e.ok(http.StatusOK, http.MethodPost, tskPath(a, "complete"), e.admin, nil)
+	step("a completed", "deferred 0, elsewhere 1")
+}

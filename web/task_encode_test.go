@@ -107,6 +107,27 @@ func TestTaskEncoderMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+func TestAgendaEncoderMatchesEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 40 {
+		var ag agendaJSON
+		fillRandom(rng, reflect.ValueOf(&ag).Elem())
+		want, got := httptest.NewRecorder(), httptest.NewRecorder()
+		if err := writeJSON(want, 200, ag); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeAgenda(got, ag); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
+			t.Fatalf("agenda %d: %s", i, firstDifference(got.Body.Bytes(), want.Body.Bytes()))
+		}
+		if !reflect.DeepEqual(got.Header(), want.Header()) {
+			t.Fatalf("headers: got %v, want %v", got.Header(), want.Header())
+		}
+	}
+}
+
 // A number without a JSON form fails the same way through both encoders.
 func TestTaskEncoderRefusesNaNLikeEncodingJSON(t *testing.T) {
 	it := taskJSON{PriorityScore: math.NaN()}

@@ -70,6 +70,9 @@ CREATE INDEX tasks_claimed ON tasks (claimed_by) WHERE claimed_by IS NOT NULL;
 -- index tasks_due on tasks
 CREATE INDEX tasks_due ON tasks (workspace_id, due_at) WHERE due_at IS NOT NULL;
 
+-- index tasks_fact_rev on tasks
+CREATE INDEX tasks_fact_rev ON tasks (workspace_id, fact_rev);
+
 -- index tasks_open on tasks
 CREATE INDEX tasks_open ON tasks (workspace_id, ref) WHERE completed_at IS NULL AND deleted_at IS NULL;
 
@@ -408,7 +411,7 @@ CREATE TABLE tasks (
     updated_at         TEXT NOT NULL,
     content_updated_at TEXT NOT NULL,
     deleted_at         TEXT,
-    version            INTEGER NOT NULL DEFAULT 1, links_in INTEGER NOT NULL DEFAULT 0, links_out INTEGER NOT NULL DEFAULT 0, series_id TEXT, occurrence INTEGER, series_values TEXT,
+    version            INTEGER NOT NULL DEFAULT 1, links_in INTEGER NOT NULL DEFAULT 0, links_out INTEGER NOT NULL DEFAULT 0, series_id TEXT, occurrence INTEGER, series_values TEXT, fact_rev INTEGER NOT NULL DEFAULT 0,
     UNIQUE (workspace_id, ref)
 ) STRICT;
 
@@ -504,7 +507,7 @@ CREATE TABLE workspaces (
     updated_at TEXT NOT NULL,
     deleted_at TEXT,
     version    INTEGER NOT NULL DEFAULT 1
-, settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0, vocab_rev INTEGER NOT NULL DEFAULT 0) STRICT;
+, settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0, vocab_rev INTEGER NOT NULL DEFAULT 0, task_rev INTEGER NOT NULL DEFAULT 0, task_gen INTEGER NOT NULL DEFAULT 0) STRICT;
 
 -- trigger documents_fts_del on documents
 CREATE TRIGGER documents_fts_del AFTER DELETE ON documents BEGIN
@@ -563,6 +566,25 @@ END;
 CREATE TRIGGER links_count_ins AFTER INSERT ON links BEGIN
     UPDATE tasks SET links_in = links_in + 1 WHERE NEW.target_type = 'task' AND id = NEW.target_id;
     UPDATE tasks SET links_out = links_out + 1 WHERE NEW.source_type = 'task' AND id = NEW.source_id;
+END;
+
+-- trigger links_rev_del on links
+CREATE TRIGGER links_rev_del AFTER DELETE ON links BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = OLD.workspace_id;
+    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = OLD.workspace_id) WHERE id = OLD.target_id;
+END;
+
+-- trigger links_rev_ins on links
+CREATE TRIGGER links_rev_ins AFTER INSERT ON links BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = NEW.workspace_id;
+    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = NEW.workspace_id) WHERE id = NEW.target_id;
+END;
+
+-- trigger links_rev_upd on links
+CREATE TRIGGER links_rev_upd AFTER UPDATE ON links BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1 WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = NEW.workspace_id)
+        WHERE id IN (OLD.target_id, NEW.target_id);
 END;
 
 -- trigger project_members_scope_del on project_members
@@ -645,6 +667,26 @@ CREATE TRIGGER tasks_fts_upd AFTER UPDATE OF title, description ON tasks
 WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
     INSERT INTO tasks_fts (tasks_fts, rowid, title, description) VALUES ('delete', OLD.seq, OLD.title, OLD.description);
     INSERT INTO tasks_fts (rowid, title, description) VALUES (NEW.seq, NEW.title, NEW.description);
+END;
+
+-- trigger tasks_rev_del on tasks
+CREATE TRIGGER tasks_rev_del AFTER DELETE ON tasks BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1, task_gen = task_gen + 1 WHERE id = OLD.workspace_id;
+END;
+
+-- trigger tasks_rev_ins on tasks
+CREATE TRIGGER tasks_rev_ins AFTER INSERT ON tasks BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = NEW.workspace_id;
+    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = NEW.workspace_id) WHERE seq = NEW.seq;
+END;
+
+-- trigger tasks_rev_upd on tasks
+CREATE TRIGGER tasks_rev_upd AFTER UPDATE OF id, workspace_id, ref, project_id, type_id, status_id, importance, urgency,
+    due_at, due_is_all_day, snoozed_until, assignee_id, claimed_by, claim_expires_at, timezone, completed_at, created_by,
+    deleted_at ON tasks BEGIN
+    UPDATE workspaces SET task_rev = task_rev + 1, task_gen = task_gen + (OLD.workspace_id <> NEW.workspace_id)
+        WHERE id IN (OLD.workspace_id, NEW.workspace_id);
+    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = NEW.workspace_id) WHERE seq = NEW.seq;
 END;
 
 -- trigger tokens_auth_del on tokens

@@ -1,0 +1,286 @@
+package app
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// OpenTask is what the agenda places an open, live task by: the columns its
+// rules read (docs/agenda.md), the same for every reader.
+type OpenTask struct {
+	ID, ProjectID, StatusID, TypeID  string
+	AssigneeID, ClaimedBy, CreatedBy string
+	Ref                              int64
+	// Weight orders unscheduled work: importance × 10 + urgency, unset
+	// counting 3.
+	Weight int
+	// DueAt is zero when the task has no due.
+	DueAt       time.Time
+	DueIsAllDay bool
+	// Timezone is the zone the task was written in, empty when it names
+	// none; DueDate is then empty, else an all-day due's date in that zone.
+	Timezone, DueDate string
+	// SnoozedUntil and ClaimExpiresAt are zero when unset.
+	SnoozedUntil, ClaimExpiresAt time.Time
+	// BlockedBy holds the tasks with a "blocks" link to this one, open or
+	// not: only those among the open tasks block it.
+	BlockedBy []string
+}
+
+// OpenTasks is every open, live task of a workspace, ordered by ID. The
+// store keeps it in memory while nothing it was read from changes and hands
+// the same value to every request, so nothing may change it.
+type OpenTasks struct {
+	Tasks []OpenTask
+	// blockedBy holds, for each task, the positions in Tasks of the open
+	// tasks among its BlockedBy: found once, not on every agenda.
+	blockedBy [][]int32
+}
+
+// NewOpenTasks gathers the open tasks of a workspace, ordered by ID.
+func NewOpenTasks(ts []OpenTask) *OpenTasks {
+	o := &OpenTasks{Tasks: ts, blockedBy: make([][]int32, len(ts))}
+	for i := range ts {
+		for _, id := range ts[i].BlockedBy {
+			if j, ok := slices.BinarySearchFunc(ts, id, func(t OpenTask, id string) int { return strings.Compare(t.ID, id) }); ok {
+				o.blockedBy[i] = append(o.blockedBy[i], int32(j))
+			}
+		}
+	}
+	return o
+}
+
+// The sections a task can land in; the first eight are lists, the rest
+// only counted (docs/agenda.md).
+const (
+	secToday           = "today"
+	secOverdue         = "overdue"
+	secUpcoming        = "upcoming"
+	secUnscheduled     = "unscheduled"
+	secInProgress      = "in_progress"
+	secWaiting         = "waiting"
+	secOccasions       = "occasions"
+	secBlockedByOthers = "blocked_by_others"
+	secDeferred        = "deferred"
+	secPaused          = "paused"
+	secPassed          = "passed"
+	secLater           = "later"
+	secElsewhere       = "elsewhere"
+)
+
+var agendaListed = map[string]bool{secToday: true, secOverdue: true, secUpcoming: true, secUnscheduled: true,
+	secInProgress: true, secWaiting: true, secOccasions: true, secBlockedByOthers: true}
+
+// agendaDay is one reader's day: what the sections compare each task with.
+type agendaDay struct {
+	sc                *scope
+	viewer            string
+	now               time.Time
+	zone              string          // the asked zone's name
+	date, horizonDate string          // the day and the last day of upcoming
+	start, end        time.Time       // the day's bounds in the asked zone
+	horizon           time.Time       // the end of the last day of upcoming
+	occasion          map[string]bool // item types of the occasion category
+	working           map[string]bool // task statuses of the in_progress category
+	active            map[string]bool // readable projects in progress; work elsewhere is paused
+}
+
+// agendaPlaced is the first AgendaCap ids of each list, in order, and how
+// many tasks each section holds.
+type agendaPlaced struct {
+	lists  map[string][]string
+	totals map[string]int
+}
+
+// place puts each open task the reader may read in its section and orders
+// the lists.
+func (d *agendaDay) place(open *OpenTasks) agendaPlaced {
+	lists := map[string]*agendaTop{}
+	totals := map[string]int{}
+	for i := range open.Tasks {
+		t := &open.Tasks[i]
+		if !d.readable(t.ProjectID) {
+			continue
+		}
+		sec := d.section(open, i)
+		totals[sec]++
+		if !agendaListed[sec] {
+			continue
+		}
+		e := agendaEntry{due: math.MaxInt64, ref: t.Ref, id: t.ID}
+		if sec == secUnscheduled {
+			e.weight = t.Weight
+		}
+		if !t.DueAt.IsZero() {
+			e.due = t.DueAt.UnixMilli()
+		}
+		top := lists[sec]
+		if top == nil {
+			top = &agendaTop{}
+			lists[sec] = top
+		}
+		top.offer(e)
+	}
+	out := agendaPlaced{lists: map[string][]string{}, totals: totals}
+	for sec, top := range lists {
+		slices.SortFunc(top.kept, agendaEntry.compare)
+		ids := make([]string, len(top.kept))
+		for i, e := range top.kept {
+			ids[i] = e.id
+		}
+		out.lists[sec] = ids
+	}
+	return out
+}
+
+// agendaTop keeps the first AgendaCap entries of a list offered in any
+// order: a list may hold thousands of tasks, and sorting them all to keep
+// fifty cost more than placing them.
+type agendaTop struct {
+	kept  []agendaEntry
+	worst int // the index of the last of kept in order, once it is full
+}
+
+func (l *agendaTop) offer(e agendaEntry) {
+	if len(l.kept) < AgendaCap {
+		l.kept = append(l.kept, e)
+		if len(l.kept) == AgendaCap {
+			l.findWorst()
+		}
+		return
+	}
+	if e.compare(l.kept[l.worst]) < 0 {
+		l.kept[l.worst] = e
+		l.findWorst()
+	}
+}
+
+func (l *agendaTop) findWorst() {
+	l.worst = 0
+	for i := range l.kept {
+		if l.kept[i].compare(l.kept[l.worst]) > 0 {
+			l.worst = i
+		}
+	}
+}
+
+// agendaEntry is a listed task with its place in its list's order:
+// unscheduled work by weight, heaviest first (the weight is zero in the
+// other lists); then by due, undated last (due holds the greatest key),
+// then by ref.
+type agendaEntry struct {
+	weight   int
+	due, ref int64
+	id       string
+}
+
+func (e agendaEntry) compare(o agendaEntry) int {
+	if c := cmp.Compare(o.weight, e.weight); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(e.due, o.due); c != 0 {
+		return c
+	}
+	return cmp.Compare(e.ref, o.ref)
+}
+
+// readable reports whether the reader may read the items of a project. The
+// projects of one workspace are few, so the map look-up is cheap.
+func (d *agendaDay) readable(projectID string) bool {
+	if d.sc.readsAll {
+		return true
+	}
+	return d.sc.byID[projectID].canReadItems()
+}
+
+// section places one open task the reader may read, first rule wins
+// (docs/agenda.md, "Where a task goes").
+func (d *agendaDay) section(open *OpenTasks, i int) string {
+	t := &open.Tasks[i]
+	deferred := t.SnoozedUntil.After(d.now)
+	switch {
+	case !d.actsOn(t):
+		if t.CreatedBy == d.viewer && !deferred {
+			return secWaiting
+		}
+		return secElsewhere
+	case deferred:
+		return secDeferred
+	case !d.active[t.ProjectID]:
+		return secPaused
+	case d.blockedByOthers(open, i):
+		return secBlockedByOthers
+	case d.working[t.StatusID]:
+		return secInProgress
+	case t.DueAt.IsZero():
+		return secUnscheduled
+	}
+	event := d.occasion[t.TypeID]
+	switch d.due(t) {
+	case -1:
+		if event {
+			return secPassed
+		}
+		return secOverdue
+	case 0:
+		if event {
+			return secOccasions
+		}
+		return secToday
+	case 1:
+		return secUpcoming
+	}
+	return secLater
+}
+
+// actsOn reports whether the task is the reader's to act on: held by the
+// reader under an unexpired claim, or neither held by another worker nor
+// assigned to another account.
+func (d *agendaDay) actsOn(t *OpenTask) bool {
+	if t.ClaimedBy != "" && t.ClaimExpiresAt.After(d.now) {
+		return t.ClaimedBy == d.viewer
+	}
+	return t.AssigneeID == "" || t.AssigneeID == d.viewer
+}
+
+// blockedByOthers reports whether an open task the reader may read and is
+// not the reader's to act on blocks the i-th task. A blocker out of sight
+// does not count, as everywhere.
+func (d *agendaDay) blockedByOthers(open *OpenTasks, i int) bool {
+	for _, j := range open.blockedBy[i] {
+		if b := &open.Tasks[j]; d.readable(b.ProjectID) && !d.actsOn(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// due compares a dated task's due with the day: -1 before it, 0 on it, 1
+// within the horizon, 2 after. An all-day due written in another zone than
+// the asked one is its own date there; any other due is an instant (an
+// all-day due written in the asked zone is that zone's midnight).
+func (d *agendaDay) due(t *OpenTask) int {
+	if t.DueIsAllDay && t.Timezone != "" && t.Timezone != d.zone {
+		switch {
+		case t.DueDate < d.date:
+			return -1
+		case t.DueDate == d.date:
+			return 0
+		case t.DueDate <= d.horizonDate:
+			return 1
+		}
+		return 2
+	}
+	switch {
+	case t.DueAt.Before(d.start):
+		return -1
+	case t.DueAt.Before(d.end):
+		return 0
+	case t.DueAt.Before(d.horizon):
+		return 1
+	}
+	return 2
+}

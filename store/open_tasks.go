@@ -1,0 +1,220 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"tend/app"
+)
+
+// openTasksCache keeps each workspace's open tasks as the agenda places
+// them (app.OpenTasks), with the revisions they were read at. Unlike
+// revCache it serves a newer revision too: it reads the tasks changed since
+// its copy (tasks.fact_rev, migration 0014) and merges them into a new
+// copy, so a write costs the next agenda the tasks it touched rather than
+// every open task. A deleted task row (task_gen) or a change of vocabulary
+// (vocab_rev: the links are found by the link type's key) reads it whole.
+type openTasksCache struct {
+	mu sync.Mutex
+	m  map[string]openTasksEntry // workspace → copy
+}
+
+type openTasksEntry struct {
+	rev, gen, vocab int64
+	open            *app.OpenTasks
+}
+
+// newer orders entries by when they were read: the three revisions only
+// grow, so a later snapshot has the greater sum.
+func (e openTasksEntry) newer(o openTasksEntry) bool {
+	return e.rev+e.gen+e.vocab > o.rev+o.gen+o.vocab
+}
+
+func (c *openTasksCache) get(workspaceID string) (openTasksEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[workspaceID]
+	return e, ok
+}
+
+// put keeps e unless a copy read in a later snapshot is kept already: an
+// old snapshot finishing late must not replace it.
+func (c *openTasksCache) put(workspaceID string, e openTasksEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[workspaceID]; ok && !e.newer(old) {
+		return
+	}
+	if c.m == nil {
+		c.m = map[string]openTasksEntry{}
+	}
+	c.m[workspaceID] = e
+}
+
+// OpenTasks reads every open, live task of a workspace as the agenda places
+// it: from memory while nothing it was read from has changed, else the
+// changed tasks merged into the copy in memory, else all of them. The
+// revisions are read in the transaction's own snapshot, so what it answers
+// is exactly that snapshot's; the copy is kept only once the transaction
+// has committed (see revCache). The value is shared and read-only.
+func (t *Tx) OpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
+	var cur openTasksEntry
+	if err := t.tx.QueryRowxContext(ctx, `SELECT task_rev, task_gen, vocab_rev FROM workspaces WHERE id = ?`,
+		workspaceID).Scan(&cur.rev, &cur.gen, &cur.vocab); err != nil {
+		return nil, mapErr(err)
+	}
+	old, ok := t.db.openTasks.get(workspaceID)
+	var err error
+	switch {
+	case ok && old.rev == cur.rev && old.gen == cur.gen && old.vocab == cur.vocab:
+		return old.open, nil
+	case ok && old.rev < cur.rev && old.gen == cur.gen && old.vocab == cur.vocab:
+		cur.open, err = t.openTasksSince(ctx, workspaceID, old)
+	default:
+		cur.open, err = t.allOpenTasks(ctx, workspaceID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.OnCommit(func() { t.db.openTasks.put(workspaceID, cur) })
+	return cur.open, nil
+}
+
+const openTaskColumns = `id, ref, project_id, status_id, type_id, assignee_id, claimed_by, claim_expires_at, created_by,
+	coalesce(importance, 3) * 10 + coalesce(urgency, 3), due_at, due_is_all_day, timezone, snoozed_until,
+	completed_at IS NULL AND deleted_at IS NULL`
+
+// allOpenTasks reads every open, live task of the workspace and the links
+// that block them.
+func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
+	ts, _, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks
+		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL`, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	err = t.blockers(ctx, ts, `SELECT l.target_id, l.source_id FROM link_types lt JOIN links l ON l.link_type_id = lt.id
+		WHERE lt.workspace_id = ? AND lt.key = 'blocks'`, workspaceID)
+	return app.NewOpenTasks(ts), err
+}
+
+// openTasksSince reads the tasks changed since old was read, with the links
+// that block them, and merges them into a copy of old: a changed task that
+// is no longer open leaves it.
+func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTasksEntry) (*app.OpenTasks, error) {
+	open, closed, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks WHERE workspace_id = ? AND fact_rev > ?`,
+		workspaceID, old.rev)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(open))
+	for i, o := range open {
+		ids[i] = o.ID
+	}
+	err = t.blockers(ctx, open, `SELECT l.target_id, l.source_id FROM links l JOIN link_types lt ON lt.id = l.link_type_id
+		WHERE l.target_id IN (SELECT value FROM json_each(?)) AND lt.key = 'blocks'`, jsonText(ids))
+	if err != nil {
+		return nil, err
+	}
+	changed := slices.Sorted(slices.Values(append(ids, closed...)))
+	merged := make([]app.OpenTask, 0, len(old.open.Tasks)+len(open))
+	prev := old.open.Tasks
+	for _, id := range changed {
+		i, found := slices.BinarySearchFunc(prev, id, byID)
+		merged = append(merged, prev[:i]...)
+		if found {
+			i++
+		}
+		prev = prev[i:]
+		if len(open) > 0 && open[0].ID == id {
+			merged = append(merged, open[0])
+			open = open[1:]
+		}
+	}
+	return app.NewOpenTasks(append(merged, prev...)), nil
+}
+
+func byID(o app.OpenTask, id string) int { return strings.Compare(o.ID, id) }
+
+// scanOpenTasks reads openTaskColumns: the open tasks ordered by id, and
+// the ids of the tasks that are finished or deleted.
+func (t *Tx) scanOpenTasks(ctx context.Context, query string, args ...any) ([]app.OpenTask, []string, error) {
+	rows, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, mapErr(err)
+	}
+	defer rows.Close()
+	var out []app.OpenTask
+	var closed []string
+	for rows.Next() {
+		var o app.OpenTask
+		var assignee, claimedBy, claimExpires, createdBy, due, zone, snoozed sql.NullString
+		var open bool
+		if err := rows.Scan(&o.ID, &o.Ref, &o.ProjectID, &o.StatusID, &o.TypeID, &assignee, &claimedBy, &claimExpires,
+			&createdBy, &o.Weight, &due, &o.DueIsAllDay, &zone, &snoozed, &open); err != nil {
+			return nil, nil, mapErr(err)
+		}
+		if !open {
+			closed = append(closed, o.ID)
+			continue
+		}
+		o.AssigneeID, o.ClaimedBy, o.CreatedBy, o.Timezone = assignee.String, claimedBy.String, createdBy.String, zone.String
+		o.ClaimExpiresAt, o.DueAt, o.SnoozedUntil = parseNullTime(claimExpires), parseNullTime(due), parseNullTime(snoozed)
+		if o.DueIsAllDay && o.Timezone != "" && due.Valid {
+			o.DueDate = o.DueAt.In(zoneNamed(o.Timezone)).Format(time.DateOnly)
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, mapErr(err)
+	}
+	slices.SortFunc(out, func(a, b app.OpenTask) int { return strings.Compare(a.ID, b.ID) })
+	return out, closed, nil
+}
+
+// blockers files each link the query reads (target, source) under its
+// target among ts, which are ordered by id.
+func (t *Tx) blockers(ctx context.Context, ts []app.OpenTask, query string, args ...any) error {
+	rows, err := t.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return mapErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var target, source string
+		if err := rows.Scan(&target, &source); err != nil {
+			return mapErr(err)
+		}
+		if i, ok := slices.BinarySearchFunc(ts, target, byID); ok {
+			ts[i].BlockedBy = append(ts[i].BlockedBy, source)
+		}
+	}
+	return mapErr(rows.Err())
+}
+
+func parseNullTime(s sql.NullString) time.Time {
+	if !s.Valid {
+		return time.Time{}
+	}
+	return parseTime(s.String)
+}
+
+var zones sync.Map // name → *time.Location
+
+// zoneNamed loads a zone once per process: time.LoadLocation reads the
+// zone database each time. An unknown zone counts as UTC, as the app's
+// loadZone does.
+func zoneNamed(name string) *time.Location {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location)
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil || name == "" {
+		l = time.UTC
+	}
+	zones.Store(name, l)
+	return l
+}
