@@ -44,13 +44,89 @@ type OpenTasks struct {
 func NewOpenTasks(ts []OpenTask) *OpenTasks {
 	o := &OpenTasks{Tasks: ts, blockedBy: make([][]int32, len(ts))}
 	for i := range ts {
-		for _, id := range ts[i].BlockedBy {
-			if j, ok := slices.BinarySearchFunc(ts, id, func(t OpenTask, id string) int { return strings.Compare(t.ID, id) }); ok {
-				o.blockedBy[i] = append(o.blockedBy[i], int32(j))
+		o.blockedBy[i] = o.resolve(ts[i].BlockedBy)
+	}
+	return o
+}
+
+// Find is the position of the open task with the id.
+func (o *OpenTasks) Find(id string) (int, bool) {
+	return slices.BinarySearchFunc(o.Tasks, id, func(t OpenTask, id string) int { return strings.Compare(t.ID, id) })
+}
+
+// resolve finds the open tasks among ids.
+func (o *OpenTasks) resolve(ids []string) []int32 {
+	var at []int32
+	for _, id := range ids {
+		if j, ok := o.Find(id); ok {
+			at = append(at, int32(j))
+		}
+	}
+	return at
+}
+
+// Merge answers a copy of o with changed (open tasks, ordered by ID)
+// replacing or joining theirs and the tasks of closed (IDs, ordered)
+// leaving. reblock names the tasks whose blockers are found again: those
+// that a task joining o blocks, since their own links did not change. The
+// blockers of every other task carry over to their new positions, so a
+// change costs a copy, not a search per link.
+func (o *OpenTasks) Merge(changed []OpenTask, closed, reblock []string) *OpenTasks {
+	n := &OpenTasks{Tasks: make([]OpenTask, 0, len(o.Tasks)+len(changed))}
+	moved := make([]int32, len(o.Tasks))   // old position → new, -1 once closed
+	from := make([]int32, 0, cap(n.Tasks)) // new position → old, -1 when changed
+	k := 0
+	carry := func() {
+		moved[k] = int32(len(n.Tasks))
+		from = append(from, int32(k))
+		n.Tasks = append(n.Tasks, o.Tasks[k])
+		k++
+	}
+	// skipTo carries the unchanged tasks before id over and answers
+	// whether o holds id itself.
+	skipTo := func(id string) bool {
+		for k < len(o.Tasks) && o.Tasks[k].ID < id {
+			carry()
+		}
+		return k < len(o.Tasks) && o.Tasks[k].ID == id
+	}
+	for len(changed) > 0 || len(closed) > 0 {
+		if len(closed) == 0 || len(changed) > 0 && changed[0].ID < closed[0] {
+			if skipTo(changed[0].ID) {
+				moved[k] = int32(len(n.Tasks))
+				k++
+			}
+			from = append(from, -1)
+			n.Tasks = append(n.Tasks, changed[0])
+			changed = changed[1:]
+			continue
+		}
+		if skipTo(closed[0]) {
+			moved[k] = -1
+			k++
+		}
+		closed = closed[1:]
+	}
+	for k < len(o.Tasks) {
+		carry()
+	}
+	again := map[string]bool{}
+	for _, id := range reblock {
+		again[id] = true
+	}
+	n.blockedBy = make([][]int32, len(n.Tasks))
+	for i, f := range from {
+		if f < 0 || again[n.Tasks[i].ID] {
+			n.blockedBy[i] = n.resolve(n.Tasks[i].BlockedBy)
+			continue
+		}
+		for _, b := range o.blockedBy[f] {
+			if moved[b] >= 0 {
+				n.blockedBy[i] = append(n.blockedBy[i], moved[b])
 			}
 		}
 	}
-	return o
+	return n
 }
 
 // The sections a task can land in; the first eight are lists, the rest

@@ -103,7 +103,9 @@ func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTas
 
 // openTasksSince reads the tasks changed since old was read, with the links
 // that block them, and merges them into a copy of old: a changed task that
-// is no longer open leaves it.
+// is no longer open leaves it. A task that joins it (new, or open again)
+// may block tasks whose links did not change; those find their blockers
+// again.
 func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTasksEntry) (*app.OpenTasks, error) {
 	open, closed, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks WHERE workspace_id = ? AND fact_rev > ?`,
 		workspaceID, old.rev)
@@ -111,30 +113,28 @@ func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTas
 		return nil, err
 	}
 	ids := make([]string, len(open))
+	var joining []string
 	for i, o := range open {
 		ids[i] = o.ID
+		if _, ok := old.open.Find(o.ID); !ok {
+			joining = append(joining, o.ID)
+		}
 	}
 	err = t.blockers(ctx, open, `SELECT l.target_id, l.source_id FROM links l JOIN link_types lt ON lt.id = l.link_type_id
 		WHERE l.target_id IN (SELECT value FROM json_each(?)) AND lt.key = 'blocks'`, jsonText(ids))
 	if err != nil {
 		return nil, err
 	}
-	changed := slices.Sorted(slices.Values(append(ids, closed...)))
-	merged := make([]app.OpenTask, 0, len(old.open.Tasks)+len(open))
-	prev := old.open.Tasks
-	for _, id := range changed {
-		i, found := slices.BinarySearchFunc(prev, id, byID)
-		merged = append(merged, prev[:i]...)
-		if found {
-			i++
-		}
-		prev = prev[i:]
-		if len(open) > 0 && open[0].ID == id {
-			merged = append(merged, open[0])
-			open = open[1:]
+	var reblock []string
+	if len(joining) > 0 {
+		err = t.tx.SelectContext(ctx, &reblock, `SELECT l.target_id FROM links l JOIN link_types lt ON lt.id = l.link_type_id
+			WHERE l.source_id IN (SELECT value FROM json_each(?)) AND lt.key = 'blocks'`, jsonText(joining))
+		if err != nil {
+			return nil, mapErr(err)
 		}
 	}
-	return app.NewOpenTasks(append(merged, prev...)), nil
+	slices.Sort(closed)
+	return old.open.Merge(open, closed, reblock), nil
 }
 
 func byID(o app.OpenTask, id string) int { return strings.Compare(o.ID, id) }

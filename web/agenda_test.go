@@ -278,6 +278,16 @@ func TestAgendaFollowsEveryChange(t *testing.T) {
 	step("b unassigned", "today")
 	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": "carol"})
 	step("b carol's again", "blocked_by_others")
+	e.ok(http.StatusOK, http.MethodPost, tskPath(b, "complete"), e.admin, nil)
+	step("b done", "today")
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"status": "todo"})
+	step("b open again", "blocked_by_others")
+	if r := e.do(http.MethodDelete, tskPath(b), e.admin, nil); r.Status != http.StatusOK {
+		t.Fatalf("delete b: %d %s", r.Status, r.Body)
+	}
+	step("b in the trash", "today")
+	e.ok(http.StatusOK, http.MethodPost, tskPath(b, "restore"), e.admin, nil)
+	step("b restored", "blocked_by_others")
 	if r := e.do(http.MethodDelete, tskPath(b, "links", link["id"].(string)), e.admin, nil); r.Status != http.StatusNoContent {
 		t.Fatalf("unlink: %d %s", r.Status, r.Body)
 	}
