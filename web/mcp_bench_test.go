@@ -30,8 +30,7 @@ func BenchmarkMCPVersusHTTP(b *testing.B) {
 	b.Cleanup(srv.Close)
 	client := srv.Client()
 	for i := range 40 {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/tasks", nil)
-		req.Body = io.NopCloser(strings.NewReader(fmt.Sprintf(`{"title":"task %d","importance":3}`, i)))
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/tasks", strings.NewReader(fmt.Sprintf(`{"title":"task %d","importance":3}`, i)))
 		req.Header.Set("Authorization", "Bearer "+secret)
 		req.Header.Set("Content-Type", "application/json")
 		res, err := client.Do(req)
