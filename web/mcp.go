@@ -39,6 +39,7 @@ func (s *Server) MCPServer(who Identify) *mcp.Server {
 		Instructions: mcpInstructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
+	srv.AddReceivingMiddleware(encodeToolResults)
 	m := &mcpTools{s: s, srv: srv, who: who}
 	m.addReadTools()
 	m.addWriteTools()

@@ -113,11 +113,18 @@ type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string
 // stable code; none is a JSON-RPC error.
 func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 	in := inputSchema[In]()
-	t.InputSchema, t.OutputSchema = in, outputSchema[Out]()
 	check, err := in.Resolve(nil)
 	if err != nil {
 		panic(err)
 	}
+	// Given as its JSON: the SDK marshals a tool's input schema again on
+	// every 2026-07-28 call (to look for Mcp-Param header bindings), and
+	// bytes marshal without reflection.
+	inJSON, err := json.Marshal(in)
+	if err != nil {
+		panic(err)
+	}
+	t.InputSchema, t.OutputSchema = json.RawMessage(inJSON), outputSchema[Out]()
 	m.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := m.who(ctx, req.Extra)
 		if err != nil {
