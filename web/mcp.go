@@ -26,26 +26,35 @@ const mcpInstructions = "tend tracks work for people and agents. Start with serv
 
 // mcpTools holds what the tool handlers share.
 type mcpTools struct {
-	s   *Server
-	srv *mcp.Server
-	who Identify
+	s    *Server
+	srv  *mcp.Server
+	impl *mcp.Implementation
+	who  Identify
+	// tools are the handlers by tool name, for the stateless fast path
+	// (mcp_call.go).
+	tools map[string]mcp.ToolHandler
 }
 
 // MCPServer builds the MCP server with tend's 15 tools and 3 resources,
 // each a thin adapter over the same Service methods the HTTP API calls.
 // POST /mcp serves it over HTTP; `tend mcp` over stdio.
 func (s *Server) MCPServer(who Identify) *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "tend", Title: "tend", Version: s.app.Version()}, &mcp.ServerOptions{
+	return s.mcpTools(who).srv
+}
+
+func (s *Server) mcpTools(who Identify) *mcpTools {
+	impl := &mcp.Implementation{Name: "tend", Title: "tend", Version: s.app.Version()}
+	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
 	srv.AddReceivingMiddleware(encodeToolResults)
-	m := &mcpTools{s: s, srv: srv, who: who}
+	m := &mcpTools{s: s, srv: srv, impl: impl, who: who, tools: map[string]mcp.ToolHandler{}}
 	m.addReadTools()
 	m.addWriteTools()
 	m.addAPITools()
 	m.addResources()
-	return srv
+	return m
 }
 
 // StdioIdentity is the Identify of `tend mcp`: the secret it was started
@@ -73,8 +82,8 @@ const actorKey = "tend.actor"
 // calls) on the same URL. JSON responses: tools answer at once, there is
 // nothing to stream.
 func (s *Server) mcpHandler() http.Handler {
-	srv := s.MCPServer(httpIdentity)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+	m := s.mcpTools(httpIdentity)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.srv }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
 		// The SDK's own guard refuses any non-loopback Host on a loopback
 		// connection, which is every request behind a local reverse proxy;
@@ -84,7 +93,9 @@ func (s *Server) mcpHandler() http.Handler {
 	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("WWW-Authenticate")
-		h.ServeHTTP(w, r)
+		if !m.serveCall(w, r) {
+			h.ServeHTTP(w, r)
+		}
 	}))
 	cop := http.NewCrossOriginProtection()
 	if origin := originOf(s.app.PublicURL()); origin != "" {

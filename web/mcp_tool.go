@@ -125,7 +125,7 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 		panic(err)
 	}
 	t.InputSchema, t.OutputSchema = json.RawMessage(inJSON), outputSchema[Out]()
-	m.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := m.who(ctx, req.Extra)
 		if err != nil {
 			return toolFailure(err), nil
@@ -142,7 +142,9 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 			return toolFailure(err), nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: out}, nil
-	})
+	}
+	m.srv.AddTool(t, h)
+	m.tools[t.Name] = h
 }
 
 // decodeArgs reads a tool's arguments strictly: unknown names, wrong types
