@@ -127,9 +127,9 @@ func agendaDayOf(ctx context.Context, tx Tx, sc *scope, in AgendaQuery) (*agenda
 // fillAgenda reads the placed tasks in one query and files them in their
 // lists, in the order they were placed.
 func fillAgenda(ctx context.Context, tx Tx, sc *scope, placed agendaPlaced, out *Agenda) error {
-	lists := map[string]*[]Task{"today": &out.Today, "overdue": &out.Overdue, "upcoming": &out.Upcoming,
-		"unscheduled": &out.Unscheduled, "in_progress": &out.InProgress, "waiting": &out.Waiting,
-		"occasions": &out.Occasions, "blocked_by_others": &out.BlockedByOthers}
+	lists := [agendaLists]*[]Task{secToday: &out.Today, secOverdue: &out.Overdue, secUpcoming: &out.Upcoming,
+		secUnscheduled: &out.Unscheduled, secInProgress: &out.InProgress, secWaiting: &out.Waiting,
+		secOccasions: &out.Occasions, secBlockedByOthers: &out.BlockedByOthers}
 	ids := []string{}
 	for sec, l := range lists {
 		*l = []Task{}
@@ -152,10 +152,10 @@ func fillAgenda(ctx context.Context, tx Tx, sc *scope, placed agendaPlaced, out 
 			}
 		}
 	}
-	totals := placed.totals
-	out.UnscheduledTotal, out.BlockedByOthersTotal = totals["unscheduled"], totals["blocked_by_others"]
-	out.DeferredTotal, out.LaterTotal, out.PassedTotal = totals["deferred"], totals["later"], totals["passed"]
-	out.PausedTotal = totals["paused"]
-	out.AssignedElsewhereTotal = totals["waiting"] + totals["elsewhere"]
+	n := placed.totals
+	out.UnscheduledTotal, out.BlockedByOthersTotal = n[secUnscheduled], n[secBlockedByOthers]
+	out.DeferredTotal, out.LaterTotal, out.PassedTotal = n[secDeferred], n[secLater], n[secPassed]
+	out.PausedTotal = n[secPaused]
+	out.AssignedElsewhereTotal = n[secWaiting] + n[secElsewhere]
 	return nil
 }

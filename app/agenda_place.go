@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -38,13 +39,54 @@ type OpenTasks struct {
 	// blockedBy holds, for each task, the positions in Tasks of the open
 	// tasks among its BlockedBy: found once, not on every agenda.
 	blockedBy [][]int32
+	// keys holds each task's project, status and type as positions in
+	// names, so that an agenda tests them in arrays it fills once from the
+	// few projects and statuses, not in maps ten thousand times.
+	keys  []openKeys
+	names openNames
 }
+
+type openKeys struct{ project, status, kind int32 }
+
+// openNames interns the projects, statuses and types of open tasks.
+type openNames struct{ projects, statuses, kinds nameSet }
+
+func (n *openNames) keysOf(t *OpenTask) openKeys {
+	return openKeys{n.projects.intern(t.ProjectID), n.statuses.intern(t.StatusID), n.kinds.intern(t.TypeID)}
+}
+
+// clone copies n to be extended without changing n: once shared, names
+// are only ever extended in a copy.
+func (n openNames) clone() openNames {
+	return openNames{n.projects.clone(), n.statuses.clone(), n.kinds.clone()}
+}
+
+// nameSet numbers the ids it is given in order of first sight.
+type nameSet struct {
+	list []string
+	at   map[string]int32
+}
+
+func (s *nameSet) intern(id string) int32 {
+	if i, ok := s.at[id]; ok {
+		return i
+	}
+	if s.at == nil {
+		s.at = map[string]int32{}
+	}
+	s.list = append(s.list, id)
+	s.at[id] = int32(len(s.list) - 1)
+	return int32(len(s.list) - 1)
+}
+
+func (s nameSet) clone() nameSet { return nameSet{slices.Clone(s.list), maps.Clone(s.at)} }
 
 // NewOpenTasks gathers the open tasks of a workspace, ordered by ID.
 func NewOpenTasks(ts []OpenTask) *OpenTasks {
-	o := &OpenTasks{Tasks: ts, blockedBy: make([][]int32, len(ts))}
+	o := &OpenTasks{Tasks: ts, blockedBy: make([][]int32, len(ts)), keys: make([]openKeys, len(ts))}
 	for i := range ts {
 		o.blockedBy[i] = o.resolve(ts[i].BlockedBy)
+		o.keys[i] = o.names.keysOf(&ts[i])
 	}
 	return o
 }
@@ -72,7 +114,7 @@ func (o *OpenTasks) resolve(ids []string) []int32 {
 // blockers of every other task carry over to their new positions, so a
 // change costs a copy, not a search per link.
 func (o *OpenTasks) Merge(changed []OpenTask, closed, reblock []string) *OpenTasks {
-	n := &OpenTasks{Tasks: make([]OpenTask, 0, len(o.Tasks)+len(changed))}
+	n := &OpenTasks{Tasks: make([]OpenTask, 0, len(o.Tasks)+len(changed)), names: o.names.clone()}
 	moved := make([]int32, len(o.Tasks))   // old position → new, -1 once closed
 	from := make([]int32, 0, cap(n.Tasks)) // new position → old, -1 when changed
 	k := 0
@@ -115,7 +157,13 @@ func (o *OpenTasks) Merge(changed []OpenTask, closed, reblock []string) *OpenTas
 		again[id] = true
 	}
 	n.blockedBy = make([][]int32, len(n.Tasks))
+	n.keys = make([]openKeys, len(n.Tasks))
 	for i, f := range from {
+		if f < 0 {
+			n.keys[i] = n.names.keysOf(&n.Tasks[i])
+		} else {
+			n.keys[i] = o.keys[f]
+		}
 		if f < 0 || again[n.Tasks[i].ID] {
 			n.blockedBy[i] = n.resolve(n.Tasks[i].BlockedBy)
 			continue
@@ -129,26 +177,29 @@ func (o *OpenTasks) Merge(changed []OpenTask, closed, reblock []string) *OpenTas
 	return n
 }
 
-// The sections a task can land in; the first eight are lists, the rest
-// only counted (docs/agenda.md).
+// agendaSection is where a task lands; the lists come first, then the
+// sections only counted (docs/agenda.md).
+type agendaSection int
+
 const (
-	secToday           = "today"
-	secOverdue         = "overdue"
-	secUpcoming        = "upcoming"
-	secUnscheduled     = "unscheduled"
-	secInProgress      = "in_progress"
-	secWaiting         = "waiting"
-	secOccasions       = "occasions"
-	secBlockedByOthers = "blocked_by_others"
-	secDeferred        = "deferred"
-	secPaused          = "paused"
-	secPassed          = "passed"
-	secLater           = "later"
-	secElsewhere       = "elsewhere"
+	secToday agendaSection = iota
+	secOverdue
+	secUpcoming
+	secUnscheduled
+	secInProgress
+	secWaiting
+	secOccasions
+	secBlockedByOthers
+	secDeferred
+	secPaused
+	secPassed
+	secLater
+	secElsewhere
+	agendaSections
 )
 
-var agendaListed = map[string]bool{secToday: true, secOverdue: true, secUpcoming: true, secUnscheduled: true,
-	secInProgress: true, secWaiting: true, secOccasions: true, secBlockedByOthers: true}
+// agendaLists is how many sections are lists.
+const agendaLists = secBlockedByOthers + 1
 
 // agendaDay is one reader's day: what the sections compare each task with.
 type agendaDay struct {
@@ -164,26 +215,47 @@ type agendaDay struct {
 	active            map[string]bool // readable projects in progress; work elsewhere is paused
 }
 
+// agendaTests are a day's tests of one OpenTasks' names, by position.
+type agendaTests struct {
+	readable, active, working, occasion []bool
+}
+
+func (d *agendaDay) testsOf(n *openNames) agendaTests {
+	t := agendaTests{readable: make([]bool, len(n.projects.list)), active: make([]bool, len(n.projects.list)),
+		working: make([]bool, len(n.statuses.list)), occasion: make([]bool, len(n.kinds.list))}
+	for i, id := range n.projects.list {
+		t.readable[i], t.active[i] = d.readable(id), d.active[id]
+	}
+	for i, id := range n.statuses.list {
+		t.working[i] = d.working[id]
+	}
+	for i, id := range n.kinds.list {
+		t.occasion[i] = d.occasion[id]
+	}
+	return t
+}
+
 // agendaPlaced is the first AgendaCap ids of each list, in order, and how
 // many tasks each section holds.
 type agendaPlaced struct {
-	lists  map[string][]string
-	totals map[string]int
+	lists  [agendaLists][]string
+	totals [agendaSections]int
 }
 
 // place puts each open task the reader may read in its section and orders
 // the lists.
 func (d *agendaDay) place(open *OpenTasks) agendaPlaced {
-	lists := map[string]*agendaTop{}
-	totals := map[string]int{}
+	var lists [agendaLists]agendaTop
+	var out agendaPlaced
+	tests := d.testsOf(&open.names)
 	for i := range open.Tasks {
 		t := &open.Tasks[i]
-		if !d.readable(t.ProjectID) {
+		if !tests.readable[open.keys[i].project] {
 			continue
 		}
-		sec := d.section(open, i)
-		totals[sec]++
-		if !agendaListed[sec] {
+		sec := d.section(open, &tests, i)
+		out.totals[sec]++
+		if sec >= agendaLists {
 			continue
 		}
 		e := agendaEntry{due: math.MaxInt64, ref: t.Ref, id: t.ID}
@@ -193,21 +265,15 @@ func (d *agendaDay) place(open *OpenTasks) agendaPlaced {
 		if !t.DueAt.IsZero() {
 			e.due = t.DueAt.UnixMilli()
 		}
-		top := lists[sec]
-		if top == nil {
-			top = &agendaTop{}
-			lists[sec] = top
-		}
-		top.offer(e)
+		lists[sec].offer(e)
 	}
-	out := agendaPlaced{lists: map[string][]string{}, totals: totals}
-	for sec, top := range lists {
-		slices.SortFunc(top.kept, agendaEntry.compare)
-		ids := make([]string, len(top.kept))
-		for i, e := range top.kept {
-			ids[i] = e.id
+	for sec := range lists {
+		kept := lists[sec].kept
+		slices.SortFunc(kept, agendaEntry.compare)
+		out.lists[sec] = make([]string, len(kept))
+		for i, e := range kept {
+			out.lists[sec][i] = e.id
 		}
-		out.lists[sec] = ids
 	}
 	return out
 }
@@ -274,8 +340,8 @@ func (d *agendaDay) readable(projectID string) bool {
 
 // section places one open task the reader may read, first rule wins
 // (docs/agenda.md, "Where a task goes").
-func (d *agendaDay) section(open *OpenTasks, i int) string {
-	t := &open.Tasks[i]
+func (d *agendaDay) section(open *OpenTasks, tests *agendaTests, i int) agendaSection {
+	t, k := &open.Tasks[i], open.keys[i]
 	deferred := t.SnoozedUntil.After(d.now)
 	switch {
 	case !d.actsOn(t):
@@ -285,16 +351,16 @@ func (d *agendaDay) section(open *OpenTasks, i int) string {
 		return secElsewhere
 	case deferred:
 		return secDeferred
-	case !d.active[t.ProjectID]:
+	case !tests.active[k.project]:
 		return secPaused
-	case d.blockedByOthers(open, i):
+	case d.blockedByOthers(open, tests, i):
 		return secBlockedByOthers
-	case d.working[t.StatusID]:
+	case tests.working[k.status]:
 		return secInProgress
 	case t.DueAt.IsZero():
 		return secUnscheduled
 	}
-	event := d.occasion[t.TypeID]
+	event := tests.occasion[k.kind]
 	switch d.due(t) {
 	case -1:
 		if event {
@@ -325,9 +391,9 @@ func (d *agendaDay) actsOn(t *OpenTask) bool {
 // blockedByOthers reports whether an open task the reader may read and is
 // not the reader's to act on blocks the i-th task. A blocker out of sight
 // does not count, as everywhere.
-func (d *agendaDay) blockedByOthers(open *OpenTasks, i int) bool {
+func (d *agendaDay) blockedByOthers(open *OpenTasks, tests *agendaTests, i int) bool {
 	for _, j := range open.blockedBy[i] {
-		if b := &open.Tasks[j]; d.readable(b.ProjectID) && !d.actsOn(b) {
+		if tests.readable[open.keys[j].project] && !d.actsOn(&open.Tasks[j]) {
 			return true
 		}
 	}
