@@ -50,9 +50,30 @@ type calendarFeedTx interface {
 	CalendarCheck(ctx context.Context, prefix string) (CalendarCheck, error)
 	// CalendarStamp reads the stamp in index lookups only.
 	CalendarStamp(ctx context.Context, q CalendarQuery) (CalendarStamp, error)
-	// CalendarTasks reads the tasks of a feed, earliest date first, with
-	// the fields an event needs (status, tags) and no others.
-	CalendarTasks(ctx context.Context, q CalendarQuery) ([]Task, error)
+	// CalendarTasks reads the tasks of a feed, earliest date first.
+	CalendarTasks(ctx context.Context, q CalendarQuery) ([]FeedTask, error)
+}
+
+// FeedTask is a task as its feed's event shows it: the fields the event is
+// written from and no others. A full Task is over a kilobyte, and a feed
+// holds thousands.
+type FeedTask struct {
+	ID             string
+	Ref            int64
+	ProjectID      string
+	ProjectPath    string // from the owner's scope
+	Title          string
+	Description    string
+	Status         Status
+	DueAt          *time.Time
+	DueIsAllDay    bool
+	StartsAt       *time.Time
+	StartsIsAllDay bool
+	RepeatRule     string // canonical text, "" for none
+	Timezone       string
+	UpdatedAt      time.Time
+	Version        int
+	Tags           []string
 }
 
 // FeedConditions are the validators a polling client sent.
@@ -68,8 +89,8 @@ type Feed struct {
 	ETag         string // quoted, as the header carries it
 	LastModified time.Time
 	NotModified  bool
-	Tasks        []Task // with ProjectPath
-	Zone         Zone   // the owner's zone: all-day dates of tasks without a zone of their own
+	Tasks        []FeedTask
+	Zone         Zone // the owner's zone: all-day dates of tasks without a zone of their own
 	From, Until  time.Time
 	Now          time.Time
 }
@@ -157,9 +178,8 @@ func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, cond FeedC
 	}
 	for i := range out.Tasks {
 		if n := sc.byID[out.Tasks[i].ProjectID]; n != nil {
-			out.Tasks[i].ProjectKey, out.Tasks[i].ProjectPath = n.Key, n.Path
+			out.Tasks[i].ProjectPath = n.Path
 		}
-		out.Tasks[i].WorkspaceSlug = w.Workspace.Slug
 	}
 	return nil
 }

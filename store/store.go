@@ -401,11 +401,46 @@ func fmtTimePtr(t *time.Time) any {
 }
 
 func parseTime(s string) time.Time {
+	if t, ok := parseStored(s); ok {
+		return t
+	}
 	t, err := time.Parse(timeLayout, s)
 	if err != nil {
 		t, _ = time.Parse(time.RFC3339Nano, s)
 	}
 	return t.UTC()
+}
+
+// parseStored reads an instant written in timeLayout, by hand: time.Parse
+// was a twentieth of a 2,000-task calendar feed (BENCHMARKS.md). Anything
+// else, out-of-range fields included, is left to time.Parse (ok false).
+func parseStored(s string) (t time.Time, ok bool) {
+	if len(s) != len(timeLayout) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return t, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for _, c := range []byte(s[from:to]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19), num(20, 23)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(time.Month(mo), y) || h < 0 || h > 23 || mi < 0 || mi > 59 ||
+		sec < 0 || sec > 59 || ms < 0 {
+		return t, false
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC), true
+}
+
+func daysIn(m time.Month, year int) int {
+	if m == time.February && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		return 29
+	}
+	return [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
 }
 
 func parseTimePtr(s sql.NullString) *time.Time {

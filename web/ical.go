@@ -118,7 +118,7 @@ func duration(d time.Duration) string {
 // through go-ical's components: building a property map per event, then
 // sorting and escaping it, was half the time of a 2,000-event feed
 // (BENCHMARKS.md); the tests still read every feed back with go-ical.
-func (fw *feedWriter) appendEvent(b []byte, t app.Task, fallback *time.Location) []byte {
+func (fw *feedWriter) appendEvent(b []byte, t app.FeedTask, fallback *time.Location) []byte {
 	b = append(b, "BEGIN:VEVENT\r\nUID:"...)
 	b = appendText(append(b, t.ID...), "@tend")
 	b = t.UpdatedAt.UTC().AppendFormat(append(b, "\r\nDTSTAMP:"...), utcStamp)
@@ -158,7 +158,7 @@ const (
 	dateStamp  = "20060102"
 )
 
-func description(t app.Task, link string) string {
+func description(t app.FeedTask, link string) string {
 	var b strings.Builder
 	b.WriteString("#" + strconv.FormatInt(t.Ref, 10))
 	if t.ProjectPath != "" {
@@ -176,7 +176,7 @@ func description(t app.Task, link string) string {
 
 // itemURL links to the task when the instance knows its public address
 // (a task id is a UUID: nothing in it needs escaping).
-func (fw *feedWriter) itemURL(t app.Task) string {
+func (fw *feedWriter) itemURL(t app.FeedTask) string {
 	if fw.publicURL == "" {
 		return ""
 	}
@@ -189,7 +189,7 @@ func (fw *feedWriter) itemURL(t app.Task) string {
 // after. A timed date is an instant in UTC, except on a repeating task,
 // whose wall clock the rule keeps across DST: that one carries its TZID
 // and the feed a VTIMEZONE.
-func (fw *feedWriter) appendDates(b []byte, t app.Task, loc *time.Location) []byte {
+func (fw *feedWriter) appendDates(b []byte, t app.FeedTask, loc *time.Location) []byte {
 	end, allDay := t.DueAt, t.DueIsAllDay
 	if end == nil {
 		end, allDay = t.StartsAt, t.StartsIsAllDay
@@ -239,7 +239,7 @@ func dateIn(t time.Time, loc *time.Location) time.Time {
 // so it is written as the UNTIL of its last one. A rule that counts from
 // completion has no schedule an RRULE could state: only the pending
 // occurrence is shown.
-func repeatRule(t app.Task, at time.Time, loc *time.Location) (string, bool) {
+func repeatRule(t app.FeedTask, at time.Time, loc *time.Location) (string, bool) {
 	if t.RepeatRule == "" || t.Status.Category == app.CategoryDone || t.Status.Category == app.CategoryCancelled {
 		return "", false
 	}
