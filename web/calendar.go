@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 	"time"
@@ -116,15 +115,14 @@ func (s *Server) handleCalendarFeed(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	var b bytes.Buffer
-	b.Grow(1024 + 600*len(f.Tasks)) // about what an event takes; growing a 1 MB feed by doubling cost a tenth of its time
 	refresh := time.Duration(s.app.Limits().CalendarRefreshMinutes) * time.Minute
-	if err := encodeFeed(&b, f, s.app.PublicURL(), s.app.Version(), refresh); err != nil {
+	body, err := encodeFeed(f, s.app.PublicURL(), s.app.Version(), refresh)
+	if err != nil {
 		writeProblem(s.log, w, r, err)
 		return
 	}
 	h.Set("Content-Type", "text/calendar; charset=utf-8")
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(body)
 }
 
 func feedConditions(r *http.Request) app.FeedConditions {

@@ -18,15 +18,18 @@ import (
 // feedWriter turns a feed into iCalendar text (RFC 5545). The events are
 // appended by hand (appendEvent); go-ical writes the calendar around them,
 // its properties and the VTIMEZONE a TZID needs (vtimezone). Two things
-// go-ical does not do are done here: folding lines at 75 octets
-// (foldWriter), and a calendar with no components, which its Encode
-// refuses (writeEmpty).
+// go-ical does not do are done here: folding lines at 75 octets (fold),
+// and a calendar with no components, which its Encode refuses
+// (writeEmpty).
 type feedWriter struct {
 	publicURL string
 	refresh   time.Duration
 	version   string
 	zones     map[string]*time.Location // zones a TZID names, for their VTIMEZONE
 	loaded    map[string]*time.Location // zones tasks name, loaded once a feed
+
+	// Reused from event to event, so that writing one allocates nothing.
+	event, desc, link []byte
 }
 
 // zone is the task's zone by name, else fallback. time.LoadLocation reads
@@ -46,14 +49,18 @@ func (fw *feedWriter) zone(name string, fallback *time.Location) *time.Location 
 	return l
 }
 
-// encodeFeed writes f to w. The events are written by appendEvent, the
-// calendar around them (its properties and VTIMEZONEs) by go-ical.
-func encodeFeed(w io.Writer, f app.Feed, publicURL, version string, refresh time.Duration) error {
+// encodeFeed writes f as iCalendar text. The events are written by
+// appendEvent and folded one by one into a buffer sized once (about what
+// an event takes); the calendar around them (its properties and
+// VTIMEZONEs) by go-ical. Building the 1 MB text in stages, each grown by
+// doubling, was a third of a feed's memory (BENCHMARKS.md).
+func encodeFeed(f app.Feed, publicURL, version string, refresh time.Duration) ([]byte, error) {
 	fw := &feedWriter{publicURL: strings.TrimRight(publicURL, "/"), refresh: refresh, version: version,
 		zones: map[string]*time.Location{}, loaded: map[string]*time.Location{}}
 	events := make([]byte, 0, 600*len(f.Tasks))
 	for _, t := range f.Tasks {
-		events = fw.appendEvent(events, t, f.Zone.Loc)
+		fw.event = fw.appendEvent(fw.event[:0], t, f.Zone.Loc)
+		events = fold(events, fw.event)
 	}
 	cal := ical.NewCalendar()
 	fw.calendarProps(cal.Props, f.Calendar.Title)
@@ -63,20 +70,18 @@ func encodeFeed(w io.Writer, f app.Feed, publicURL, version string, refresh time
 	var wrap bytes.Buffer
 	if len(cal.Children) == 0 {
 		if err := writeEmpty(&wrap, cal); err != nil {
-			return err
+			return nil, err
 		}
 	} else if err := ical.NewEncoder(&wrap).Encode(cal); err != nil {
-		return err
+		return nil, err
 	}
 	// Every event goes before the calendar's END line, after the VTIMEZONEs.
 	head, ok := bytes.CutSuffix(wrap.Bytes(), []byte(calendarEnd))
 	if !ok {
-		return fmt.Errorf("ical: the calendar does not end with %q", calendarEnd)
+		return nil, fmt.Errorf("ical: the calendar does not end with %q", calendarEnd)
 	}
-	out := make([]byte, 0, len(head)+len(events)+len(calendarEnd))
-	out = append(append(append(out, head...), events...), calendarEnd...)
-	_, err := (&foldWriter{w: w}).Write(out)
-	return err
+	out := fold(make([]byte, 0, len(head)+len(head)/32+len(events)+len(calendarEnd)), head)
+	return append(append(out, events...), calendarEnd...), nil
 }
 
 const calendarEnd = "END:VCALENDAR\r\n"
@@ -118,19 +123,24 @@ func duration(d time.Duration) string {
 // through go-ical's components: building a property map per event, then
 // sorting and escaping it, was half the time of a 2,000-event feed
 // (BENCHMARKS.md); the tests still read every feed back with go-ical.
+// The lines are not folded yet (fold).
 func (fw *feedWriter) appendEvent(b []byte, t app.FeedTask, fallback *time.Location) []byte {
 	b = append(b, "BEGIN:VEVENT\r\nUID:"...)
 	b = appendText(append(b, t.ID...), "@tend")
-	b = t.UpdatedAt.UTC().AppendFormat(append(b, "\r\nDTSTAMP:"...), utcStamp)
-	b = t.UpdatedAt.UTC().AppendFormat(append(b, "\r\nLAST-MODIFIED:"...), utcStamp)
+	b = append(b, "\r\nDTSTAMP:"...)
+	at := len(b)
+	b = t.UpdatedAt.UTC().AppendFormat(b, utcStamp)
+	stamp := b[at:] // the same instant, written once
+	b = append(append(b, "\r\nLAST-MODIFIED:"...), stamp...)
 	b = strconv.AppendInt(append(b, "\r\nSEQUENCE:"...), int64(t.Version), 10)
-	summary := t.Title
+	b = append(b, "\r\nSUMMARY:"...)
 	if t.Status.Category == app.CategoryDone {
-		summary = "✓ " + summary
+		b = append(b, "✓ "...)
 	}
-	link := fw.itemURL(t)
-	b = appendText(append(b, "\r\nSUMMARY:"...), summary)
-	b = appendText(append(b, "\r\nDESCRIPTION:"...), description(t, link))
+	b = appendText(b, t.Title)
+	fw.link = fw.appendItemURL(fw.link[:0], t)
+	fw.desc = appendDescription(fw.desc[:0], t, fw.link)
+	b = appendText(append(b, "\r\nDESCRIPTION:"...), fw.desc)
 	if t.Status.Category == app.CategoryCancelled {
 		b = append(b, "\r\nSTATUS:CANCELLED"...)
 	} else {
@@ -145,8 +155,8 @@ func (fw *feedWriter) appendEvent(b []byte, t app.FeedTask, fallback *time.Locat
 			b = appendText(b, tag)
 		}
 	}
-	if link != "" {
-		b = append(append(b, "\r\nURL:"...), link...)
+	if len(fw.link) > 0 {
+		b = append(append(b, "\r\nURL:"...), fw.link...)
 	}
 	b = fw.appendDates(append(b, "\r\n"...), t, fw.zone(t.Timezone, fallback))
 	return append(b, "END:VEVENT\r\n"...)
@@ -158,29 +168,30 @@ const (
 	dateStamp  = "20060102"
 )
 
-func description(t app.FeedTask, link string) string {
-	var b strings.Builder
-	b.WriteString("#" + strconv.FormatInt(t.Ref, 10))
+// appendDescription appends the text of the event's DESCRIPTION, not yet
+// escaped: it is escaped whole, as one TEXT value.
+func appendDescription(b []byte, t app.FeedTask, link []byte) []byte {
+	b = strconv.AppendInt(append(b, '#'), t.Ref, 10)
 	if t.ProjectPath != "" {
-		b.WriteString(" in " + t.ProjectPath)
+		b = append(append(b, " in "...), t.ProjectPath...)
 	}
-	b.WriteString(" · " + t.Status.Label)
+	b = append(append(b, " · "...), t.Status.Label...)
 	if t.Description != "" {
-		b.WriteString("\n\n" + t.Description)
+		b = append(append(b, "\n\n"...), t.Description...)
 	}
-	if link != "" {
-		b.WriteString("\n\n" + link)
+	if len(link) > 0 {
+		b = append(append(b, "\n\n"...), link...)
 	}
-	return b.String()
+	return b
 }
 
-// itemURL links to the task when the instance knows its public address
-// (a task id is a UUID: nothing in it needs escaping).
-func (fw *feedWriter) itemURL(t app.FeedTask) string {
+// appendItemURL appends the task's link when the instance knows its public
+// address (a task id is a UUID: nothing in it needs escaping).
+func (fw *feedWriter) appendItemURL(b []byte, t app.FeedTask) []byte {
 	if fw.publicURL == "" {
-		return ""
+		return b
 	}
-	return fw.publicURL + "/v1/tasks/" + t.ID
+	return append(append(append(b, fw.publicURL...), "/v1/tasks/"...), t.ID...)
 }
 
 // appendDates appends DTSTART, DTEND and RRULE, each ending its line. The
@@ -268,8 +279,17 @@ func repeatRule(t app.FeedTask, at time.Time, loc *time.Location) (string, bool)
 
 // appendText appends s as a TEXT value: cleaned (clean) and escaped as
 // RFC 5545 3.3.11 asks (backslash, semicolon, comma, newline).
-func appendText(b []byte, s string) []byte {
-	s = clean(s)
+func appendText[T ~string | ~[]byte](b []byte, s T) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' || c == 0x7f {
+			return appendEscaped(b, clean(string(s)))
+		}
+	}
+	return appendEscaped(b, s)
+}
+
+// appendEscaped appends s with RFC 5545's TEXT escapes.
+func appendEscaped[T ~string | ~[]byte](b []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		var esc string
@@ -331,17 +351,11 @@ func writeEmpty(w io.Writer, cal *ical.Calendar) error {
 	return err
 }
 
-// foldWriter folds content lines longer than 75 octets (RFC 5545 3.1):
-// CRLF and a space before the octet that would pass 75, never inside a
-// UTF-8 sequence. go-ical writes each line whole and never folds. Most
-// lines are short and pass through as they are.
-type foldWriter struct {
-	w   io.Writer
-	buf []byte
-}
-
-func (f *foldWriter) Write(p []byte) (int, error) {
-	f.buf = f.buf[:0]
+// fold appends p with its content lines longer than 75 octets folded
+// (RFC 5545 3.1): CRLF and a space before the octet that would pass 75,
+// never inside a UTF-8 sequence. go-ical writes each line whole and never
+// folds. Most lines are short and pass through as they are.
+func fold(b, p []byte) []byte {
 	for rest := p; len(rest) > 0; {
 		n := bytes.Index(rest, []byte("\r\n"))
 		line, next := rest, []byte(nil)
@@ -353,18 +367,14 @@ func (f *foldWriter) Write(p []byte) (int, error) {
 			for cut > 0 && !utf8.RuneStart(line[cut]) {
 				cut--
 			}
-			f.buf = append(f.buf, line[:cut]...)
-			f.buf = append(f.buf, "\r\n "...)
+			b = append(append(b, line[:cut]...), "\r\n "...)
 			line = line[cut:]
 		}
-		f.buf = append(f.buf, line...)
+		b = append(b, line...)
 		if n >= 0 {
-			f.buf = append(f.buf, "\r\n"...)
+			b = append(b, "\r\n"...)
 		}
 		rest = next
 	}
-	if _, err := f.w.Write(f.buf); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return b
 }
