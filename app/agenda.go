@@ -132,23 +132,25 @@ func fillAgenda(ctx context.Context, tx Tx, sc *scope, placed agendaPlaced, out 
 		secOccasions: &out.Occasions, secBlockedByOthers: &out.BlockedByOthers}
 	ids := []string{}
 	for sec, l := range lists {
-		*l = []Task{}
+		*l = make([]Task, 0, len(placed.lists[sec]))
 		ids = append(ids, placed.lists[sec]...)
 	}
-	byID := map[string]Task{}
+	var ts []Task
 	if len(ids) > 0 {
-		ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: ids, Now: tx.Now()}))
-		if err != nil {
+		var err error
+		if ts, err = sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: ids, Now: tx.Now()})); err != nil {
 			return err
 		}
-		for _, t := range ts {
-			byID[t.ID] = t
-		}
+	}
+	// Positions, not copies: a Task is over a kilobyte.
+	at := make(map[string]int, len(ts))
+	for i := range ts {
+		at[ts[i].ID] = i
 	}
 	for sec, l := range lists {
 		for _, id := range placed.lists[sec] {
-			if t, ok := byID[id]; ok {
-				*l = append(*l, t)
+			if i, ok := at[id]; ok {
+				*l = append(*l, ts[i])
 			}
 		}
 	}
