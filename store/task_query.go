@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 
 	"tend/app"
 )
@@ -59,13 +60,9 @@ func priorityOf(now, blocking, blocked, category string) string {
 	- CASE WHEN snoozed_until > ` + now + ` THEN 3 ELSE 0 END, 2)`
 }
 
-// taskInnerSQL is the inner select of the task query. With match it joins
-// the full-text hits (ftsHits) and reads their score as relevance.
-func taskInnerSQL(match, allReadable bool) string {
-	relevance, hits := "NULL", ""
-	if match {
-		relevance, hits = "hits.fscore", " "+ftsHits
-	}
+// taskInnerSQL is the inner select of the task query over the rows of
+// from (a taskSource), joined to their status, people and parent.
+func taskInnerSQL(from taskSource, allReadable bool) string {
 	return `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
 	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
 	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
@@ -73,16 +70,46 @@ func taskInnerSQL(match, allReadable bool) string {
 	t.version, st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
 	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
 	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, ` + relevance + ` AS relevance,
+	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, ` + from.relevance() + ` AS relevance,
 	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
 	` + blockedSQL(allReadable) + ` AS blocked, ` + blockingSQL(allReadable) + ` AS blocking,
 	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
 		WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_counts
-	FROM tasks t` + hits + `
+	` + from.from() + `
 	JOIN statuses st ON st.id = t.status_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
 	LEFT JOIN tasks pt ON pt.id = t.parent_id`
+}
+
+// taskSource is where the task query's rows come from.
+type taskSource int
+
+const (
+	fromTasks taskSource = iota // the tasks table
+	fromHits                    // the tasks whose text matches :match (ftsHits)
+	fromPage                    // the page a ranking picked (the CTE page: seq and relevance)
+)
+
+func (s taskSource) from() string {
+	switch s {
+	case fromHits:
+		return "FROM tasks t " + ftsHits
+	case fromPage:
+		// The page's few rows drive: each finds its task by rowid.
+		return "FROM page k CROSS JOIN tasks t ON t.seq = k.seq"
+	}
+	return "FROM tasks t"
+}
+
+func (s taskSource) relevance() string {
+	switch s {
+	case fromHits:
+		return "hits.fscore"
+	case fromPage:
+		return "k.relevance"
+	}
+	return "NULL"
 }
 
 // ftsHits ranks the tasks whose text matches :match by relevance: the
@@ -91,28 +118,46 @@ func taskInnerSQL(match, allReadable bool) string {
 const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscore FROM tasks_fts WHERE tasks_fts MATCH :match) hits
 	ON hits.frow = t.seq`
 
-// taskInners is taskInnerSQL for each query shape, built once: indexed by
-// whether the query matches text and by whether the reader may read every
-// project.
-var taskInners = func() (v [2][2]string) {
-	for m := range 2 {
-		for a := range 2 {
-			v[m][a] = taskInnerSQL(m == 1, a == 1)
-		}
+// taskInners is taskInnerSQL for each source a page is read from and for
+// whether the reader may read every project, built once.
+var taskInners = func() map[taskSource][2]string {
+	v := map[taskSource][2]string{}
+	for _, s := range []taskSource{fromTasks, fromHits, fromPage} {
+		v[s] = [2]string{taskInnerSQL(s, false), taskInnerSQL(s, true)}
 	}
 	return v
 }()
 
 // taskInnerFor picks the inner query from taskInners.
-func taskInnerFor(match, allReadable bool) string {
-	m, a := 0, 0
-	if match {
-		m = 1
-	}
+func taskInnerFor(from taskSource, allReadable bool) string {
 	if allReadable {
-		a = 1
+		return taskInners[from][1]
 	}
-	return taskInners[m][a]
+	return taskInners[from][0]
+}
+
+// rankSQL is the narrow select a ranking sorts before the page is read: the
+// columns every sort key (app.TaskSortKeys) and the priority score read,
+// and none of the tags, people and counts only the page's rows need. The
+// blocked and blocking tests cost two subqueries a row, so they are read
+// only to order by priority_score, and blocked not at all when ready has
+// already left out every blocked task.
+func rankSQL(from taskSource, q app.TaskQuery) string {
+	cols := []string{"t.seq", "t.snoozed_until", "st.category AS status_category", from.relevance() + " AS relevance"}
+	for _, k := range app.TaskSortKeys {
+		if k.Inner != "" {
+			cols = append(cols, k.Inner+" AS "+k.Column)
+		}
+	}
+	blocked, blocking := "0", "0"
+	if slices.ContainsFunc(q.Order, func(f app.OrderField) bool { return f.Field == "priority_score" }) {
+		blocking = blockingSQL(q.AllReadable)
+		if !q.Ready {
+			blocked = blockedSQL(q.AllReadable)
+		}
+	}
+	cols = append(cols, blocked+" AS blocked", blocking+" AS blocking")
+	return "SELECT " + strings.Join(cols, ", ") + " " + from.from() + " JOIN statuses st ON st.id = t.status_id"
 }
 
 // pagedInside reports whether the inner query can order, resume and limit
@@ -200,6 +245,10 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		return readableCTE + "SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds(), b.args
 	}
 	order := orderBy(q.Order, taskSortExprs, "seq")
+	from := fromTasks
+	if match {
+		from = fromHits
+	}
 	if pagedInside(q) {
 		// Ordered, resumed and limited inside, the inner query is not
 		// flattened into the outer one, which would copy the blocked and
@@ -212,18 +261,22 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 			inner = orderBy(q.Order, sortedAfterFilter, "+t.seq")
 		}
 		return fmt.Sprintf(readableCTE+"SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
-			priorityExpr, taskInnerFor(match, q.AllReadable), b.conds(), inner, q.Limit, order), b.args
+			priorityExpr, taskInnerFor(from, q.AllReadable), b.conds(), inner, q.Limit, order), b.args
 	}
-	query := readableCTE + "SELECT * FROM (SELECT q0.*, " + priorityExpr +
-		" AS priority_score FROM (" + taskInnerFor(match, q.AllReadable) + " WHERE " + b.conds() + ") q0) page"
+	// A key the inner query cannot sort by (priority_score, relevance) ranks
+	// every selected row: first on the narrow columns of rankSQL, then the
+	// page's rows alone are read whole.
+	rank := "SELECT seq, relevance FROM (SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
+		rankSQL(from, q) + " WHERE " + b.conds() + ") q0) ranked"
 	if keyset := b.after(q.Order, q.After, taskSortExprs, "seq"); keyset != "" {
-		query += " WHERE " + keyset
+		rank += " WHERE " + keyset
 	}
-	query += " ORDER BY " + order
+	rank += " ORDER BY " + order
 	if q.Limit > 0 {
-		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+		rank += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return query, b.args
+	return readableCTE[:len(readableCTE)-1] + ", page AS (" + rank + ") SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
+		taskInnerFor(fromPage, q.AllReadable) + ") q0 ORDER BY " + order, b.args
 }
 
 // Tasks reads the tasks q selects, resolved for its reader.
