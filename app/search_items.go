@@ -22,6 +22,9 @@ type ItemSearch struct {
 // SearchItems searches tasks and documents in one read. A term that names
 // a vocabulary of only one kind (type:decision, a document type) narrows the
 // search to that kind; a term that fits neither is refused as q would be.
+// Of the tasks, it ranks at most the newest SearchRankedMatches matches the
+// reader may see: BM25 costs every match it scores, and a word most tasks
+// hold would otherwise rank them all for one page.
 func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) (ItemSearch, error) {
 	if in.Q == "" {
 		return ItemSearch{}, Invalidf("arguments.q", "q names words to look for")
@@ -43,7 +46,9 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 			return terr
 		}
 		if terr == nil {
+			// Ranking fewer than a page would hide that more exist.
 			tq.Now, tq.Limit = tx.Now(), limit+1
+			tq.RankNewest = max(s.limits.SearchRankedMatches, tq.Limit)
 			if out.Tasks, out.TasksMore, err = searchTasks(ctx, tx, sc, tq, limit); err != nil {
 				return err
 			}

@@ -140,6 +140,9 @@ type Limits struct {
 	CalendarFutureDays     int `json:"calendar_future_days"`
 	CalendarDoneDays       int `json:"calendar_done_days"`
 	CalendarRefreshMinutes int `json:"calendar_refresh_minutes"`
+	// SearchRankedMatches is how many task matches service_search ranks:
+	// when more match, it ranks the newest this many (docs/api.md, "Search").
+	SearchRankedMatches int `json:"search_ranked_matches"`
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -173,6 +176,8 @@ var DefaultLimits = Limits{
 	CalendarFutureDays:     366,
 	CalendarDoneDays:       14,
 	CalendarRefreshMinutes: 60,
+
+	SearchRankedMatches: 5000,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -213,6 +218,8 @@ func (l Limits) merge(o Limits) Limits {
 		CalendarFutureDays:     pick(l.CalendarFutureDays, o.CalendarFutureDays),
 		CalendarDoneDays:       pick(l.CalendarDoneDays, o.CalendarDoneDays),
 		CalendarRefreshMinutes: pick(l.CalendarRefreshMinutes, o.CalendarRefreshMinutes),
+
+		SearchRankedMatches: pick(l.SearchRankedMatches, o.SearchRankedMatches),
 	}
 }
 

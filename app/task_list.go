@@ -38,6 +38,10 @@ type TaskQuery struct {
 	Order       []OrderField
 	After       *TaskCursor
 	Limit       int
+	// RankNewest, when positive, caps a ranking by a key the store computes
+	// (relevance, priority_score) of a text match to the newest RankNewest
+	// matches the other filters keep; 0 ranks every match.
+	RankNewest int
 }
 
 // OrderField is one sort key of a listing.

@@ -86,15 +86,20 @@ func taskInnerSQL(from taskSource, allReadable bool) string {
 type taskSource int
 
 const (
-	fromTasks taskSource = iota // the tasks table
-	fromHits                    // the tasks whose text matches :match (ftsHits)
-	fromPage                    // the page a ranking picked (the CTE page: seq and relevance)
+	fromTasks      taskSource = iota // the tasks table
+	fromHits                         // the tasks whose text matches :match (ftsHits)
+	fromPage                         // the page a ranking picked (the CTE page: seq and relevance)
+	fromNewestHits                   // the matches of :match newest first, for a ranking capped by app.TaskQuery.RankNewest
 )
 
 func (s taskSource) from() string {
 	switch s {
 	case fromHits:
 		return "FROM tasks t " + ftsHits
+	case fromNewestHits:
+		// The index drives in rowid order, so the cap stops the walk;
+		// bm25 is computed only for the rows the filters keep.
+		return "FROM tasks_fts CROSS JOIN tasks t ON t.seq = tasks_fts.rowid"
 	case fromPage:
 		// The page's few rows drive: each finds its task by rowid.
 		return "FROM page k CROSS JOIN tasks t ON t.seq = k.seq"
@@ -108,6 +113,8 @@ func (s taskSource) relevance() string {
 		return "hits.fscore"
 	case fromPage:
 		return "k.relevance"
+	case fromNewestHits:
+		return "-bm25(tasks_fts, 4.0, 1.0)"
 	}
 	return "NULL"
 }
@@ -266,8 +273,12 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	// A key the inner query cannot sort by (priority_score, relevance) ranks
 	// every selected row: first on the narrow columns of rankSQL, then the
 	// page's rows alone are read whole.
-	rank := "SELECT seq, relevance FROM (SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
-		rankSQL(from, q) + " WHERE " + b.conds() + ") q0) ranked"
+	selected := rankSQL(from, q) + " WHERE " + b.conds()
+	if match && q.RankNewest > 0 {
+		b.add("tasks_fts MATCH :match")
+		selected = rankSQL(fromNewestHits, q) + " WHERE " + b.conds() + fmt.Sprintf(" ORDER BY tasks_fts.rowid DESC LIMIT %d", q.RankNewest)
+	}
+	rank := "SELECT seq, relevance FROM (SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" + selected + ") q0) ranked"
 	if keyset := b.after(q.Order, q.After, taskSortExprs, "seq"); keyset != "" {
 		rank += " WHERE " + keyset
 	}

@@ -33,8 +33,14 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvWith(t, app.Options{Version: "test"})
+}
+
+// newEnvWith is newEnv with the service's options (limits, public URL).
+func newEnvWith(t *testing.T, opts app.Options) *env {
+	t.Helper()
 	db, clock := storetest.OpenClock(t)
-	svc := app.New(db, app.Options{Version: "test"})
+	svc := app.New(db, opts)
 	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
 		t.Fatal(err)

@@ -242,3 +242,56 @@ func TestDocumentSearch(t *testing.T) {
 		t.Fatalf("total %d, want 3 (the private plan is not counted)", n)
 	}
 }
+
+// TestSearchRanksNewestMatches: service_search ranks at most
+// search_ranked_matches task matches, the newest of those the reader may
+// see, and says more exist; the listing still ranks every match.
+func TestSearchRanksNewestMatches(t *testing.T) {
+	e := newEnvWith(t, app.Options{Version: "test", Limits: app.Limits{SearchRankedMatches: 3}})
+	reader := e.person("rita")
+	e.join("rita", "member")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	task := func(title, project string) {
+		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": title, "project": project})
+	}
+	task("Gravel gravel gravel", "web") // the best match, and the oldest
+	for i := range 20 {
+		// Filler, so that BM25 gives gravel a weight.
+		task("Water the plants "+lstItoa(int64(i)), "web")
+	}
+	for _, title := range []string{"Order gravel for the long drive", "Rake the gravel by the shed", "Pay the gravel invoice from March"} {
+		task(title, "web")
+	}
+	task("Hide gravel in the vault", "hush")
+	task("Count the hidden gravel", "hush")
+
+	search := func(token string) ([]string, map[string]any) {
+		m := e.connect(t, token, eraStateless)
+		r := m.ok("service_search", map[string]any{"q": "gravel", "limit": 2})
+		var titles []string
+		prev := 1e308
+		for _, it := range r.Structured["tasks"].([]any) {
+			tk := it.(map[string]any)
+			titles = append(titles, tk["title"].(string))
+			if rel, ok := tk["relevance"].(float64); !ok || rel > prev {
+				t.Fatalf("relevance missing or rising: %v", r.Structured["tasks"])
+			} else {
+				prev = rel
+			}
+		}
+		return titles, r.Structured
+	}
+	// A page of two from the newest three matches the searcher may see.
+	within := func(who, token string, newest []string) {
+		got, out := search(token)
+		if len(got) != 2 || !slices.Contains(newest, got[0]) || !slices.Contains(newest, got[1]) || out["tasks_more"] != true {
+			t.Fatalf("%s's search gives %v (more: %v), want two of the newest three matches %v and more", who, got, out["tasks_more"], newest)
+		}
+	}
+	within("the reader", reader, []string{"Order gravel for the long drive", "Rake the gravel by the shed", "Pay the gravel invoice from March"})
+	within("the administrator", e.admin, []string{"Hide gravel in the vault", "Count the hidden gravel", "Pay the gravel invoice from March"})
+	if got := titlesInOrder(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=gravel", reader, nil))); len(got) != 4 || got[0] != "Gravel gravel gravel" {
+		t.Fatalf("the listing ranks every match, the best first: %v", got)
+	}
+}
