@@ -286,7 +286,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	if q.Limit > 0 {
 		rank += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
-	return readableCTE[:len(readableCTE)-1] + ", page AS (" + rank + ") SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
+	return readableCTE + ", page AS (" + rank + ") SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
 		taskInnerFor(fromPage, q.AllReadable) + ") q0 ORDER BY " + order, b.args
 }
 
