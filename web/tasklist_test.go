@@ -492,6 +492,33 @@ func lstOrder(t *testing.T, f *lstFix) {
 			}
 		})
 	}
+	t.Run("by priority_score", func(t *testing.T) {
+		// The ranking sorts narrow rows before it reads the page whole: each
+		// row reports the score it was sorted by, and a walk meets the page
+		// order, ready or not.
+		e := lstSub(f.e, t)
+		scores := map[int64]float64{}
+		for _, it := range lstItems(f.list(e, lstQ())) {
+			scores[lstNum(it["ref"])] = it["priority_score"].(float64)
+		}
+		for _, q := range [][]string{{"order", "-priority_score"}, {"order", "priority_score,-title"}, {"order", "-priority_score", "ready", "true"}} {
+			items := lstItems(f.list(e, lstQ(q...)))
+			for i, it := range items {
+				score := it["priority_score"].(float64)
+				if score != scores[lstNum(it["ref"])] {
+					t.Fatalf("%v: #%v scores %v, %v in the listing by ref", q, it["ref"], score, scores[lstNum(it["ref"])])
+				}
+				if prev := items[max(i-1, 0)]["priority_score"].(float64); (q[1] == "-priority_score") == (score > prev) && score != prev {
+					t.Fatalf("%v: out of order at #%v: %v after %v", q, it["ref"], score, prev)
+				}
+			}
+			params, _ := url.ParseQuery(lstQ(q...))
+			params.Set("limit", "2")
+			if got, want := f.walk(e, params), lstRefs(items); !reflect.DeepEqual(got, want) || len(want) == 0 {
+				t.Fatalf("%v walked two at a time\n got %v\nwant %v", q, got, want)
+			}
+		}
+	})
 	t.Run("default is ref", func(t *testing.T) {
 		got := lstRefs(lstItems(f.list(lstSub(f.e, t), lstQ())))
 		if want := f.modelOrder(open, "ref"); !reflect.DeepEqual(got, want) {
