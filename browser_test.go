@@ -244,7 +244,14 @@ func TestBrowserFlow(t *testing.T) {
 
 	run("c adds from anywhere", chromedp.Navigate(base+"/projects"), chromedp.WaitVisible(chromedp.CSS(`#project-list`)))
 	sh.page("projects")
-	run("press c: the add box, focused", chromedp.KeyEvent("c"), chromedp.WaitVisible(chromedp.CSS(`#quick-add-text:focus`)))
+	// Focus is read from document.activeElement: a headless window without
+	// system focus never matches :focus (Chromium 148), though the box has
+	// the focus and takes what is typed.
+	run("press c", chromedp.KeyEvent("c"), chromedp.WaitVisible(chromedp.CSS(`#quick-add-text`)))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement && document.activeElement.id === "quick-add-text"`,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("press c: the add box is not focused: %v", err)
+	}
 
 	run("the account", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.CSS(`#signout`)))
 	sh.page("account")
