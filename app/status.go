@@ -158,15 +158,22 @@ func vocabWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (Work
 // vocabEntry resolves the workspace of a vocabulary entry by id and checks
 // the caller may change it; an entry in an unreachable workspace is not found.
 func vocabEntry(ctx context.Context, tx Tx, a Actor, workspaceID, what string) error {
-	acc, err := accessOf(ctx, tx, a)
+	_, w, err := entryWorkspace(ctx, tx, a, workspaceID, what)
 	if err != nil {
 		return err
 	}
-	w, err := acc.workspace(workspaceID, false)
-	if err != nil {
-		return notFoundAs(err, what)
-	}
 	return w.require(PermWorkspaceWrite)
+}
+
+// entryWorkspace resolves the workspace of an entry found by id; an entry
+// in an unreachable workspace is not found.
+func entryWorkspace(ctx context.Context, tx Tx, a Actor, workspaceID, what string) (*access, wsAccess, error) {
+	acc, err := accessOf(ctx, tx, a)
+	if err != nil {
+		return nil, wsAccess{}, err
+	}
+	w, err := acc.workspace(workspaceID, false)
+	return acc, w, notFoundAs(err, what)
 }
 
 func entityStatuses(ctx context.Context, tx Tx, workspaceID, entity string) ([]Status, error) {

@@ -32,6 +32,12 @@ type tagTx interface {
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
 	// TagSeen reports whether the filter admits the tag with this id.
 	TagSeen(ctx context.Context, f TagFilter, id string) (bool, error)
+	// MergeTag moves every application of the tag from onto the tag into
+	// (an item that carried both keeps one) and removes from.
+	MergeTag(ctx context.Context, from, into string) error
+	// TagProjects lists the projects of the items, live or in the trash,
+	// that carry the tag.
+	TagProjects(ctx context.Context, id string) ([]string, error)
 }
 
 // TagFilter selects the tags of a workspace one reader may see: those
@@ -221,26 +227,96 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 	return out, err
 }
 
+// unseenHolder returns the tag that holds t's name when the caller cannot
+// see it, so the caller's write may take the name over; a holder the caller
+// can see is the conflict.
+func unseenHolder(ctx context.Context, tx Tx, sc *scope, t *Tag) (Tag, error) {
+	have, err := tx.TagByName(ctx, t.WorkspaceID, t.Name)
+	if err != nil {
+		return Tag{}, err
+	}
+	seen, err := tx.TagSeen(ctx, sc.tagFilter("", 0), have.ID)
+	if err == nil && seen {
+		err = Errorf(CodeConflict, "tag %q exists already", t.Name)
+	}
+	return have, err
+}
+
 // adoptUnseenTag turns a declaration whose name is taken into the
 // adoption of that tag when the caller cannot see it, and into a conflict
 // when it can.
 func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
-	have, err := tx.TagByName(ctx, t.WorkspaceID, t.Name)
+	have, err := unseenHolder(ctx, tx, sc, t)
 	if err != nil {
 		return err
-	}
-	seen, err := tx.TagSeen(ctx, sc.tagFilter("", 0), have.ID)
-	if err != nil {
-		return err
-	}
-	if seen {
-		return Errorf(CodeConflict, "tag %q exists already", t.Name)
 	}
 	t.ID, t.Name = have.ID, have.Name
 	return tx.UpdateTag(ctx, t)
 }
 
-// ChangeTag renames a tag or changes its meaning.
+// mergeUnseenTag turns a rename onto a taken name into a merge when the
+// caller cannot see the tag holding it (made by use, only on items hidden
+// from the caller), and into a conflict when it can. The renamed tag keeps
+// its id and meaning and takes over the hidden tag's items, which keep
+// their tag's name. The hidden tag's end is filed in each project it was
+// used in, so only those who could see it learn of it. A renamed tag that
+// was on nothing was vocabulary every reader saw; it is declared, so that
+// carrying hidden items does not take it out of sight.
+func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag) error {
+	have, err := unseenHolder(ctx, tx, sc, t)
+	if err != nil {
+		return err
+	}
+	mine, err := tx.TagProjects(ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	theirs, err := tx.TagProjects(ctx, have.ID)
+	if err != nil {
+		return err
+	}
+	if err := tx.MergeTag(ctx, have.ID, t.ID); err != nil {
+		return err
+	}
+	for _, p := range theirs {
+		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, ProjectID: p, EntityType: "tag", EntityID: have.ID,
+			Action: "tag.deleted", Changes: map[string]any{"name": have.Name, "merged_into": t.ID}}); err != nil {
+			return err
+		}
+	}
+	t.Declared = t.Declared || len(mine) == 0
+	return tx.UpdateTag(ctx, t)
+}
+
+// tagEntry opens the tag a PATCH or DELETE names, for a caller who may
+// change the vocabulary. A tag the caller cannot see is not found, as one
+// that does not exist.
+func tagEntry(ctx context.Context, tx Tx, a Actor, id string) (Tag, *scope, error) {
+	t, err := tx.TagByID(ctx, id)
+	if err != nil {
+		return Tag{}, nil, notFoundAs(err, "tag")
+	}
+	acc, w, err := entryWorkspace(ctx, tx, a, t.WorkspaceID, "tag")
+	if err != nil {
+		return Tag{}, nil, err
+	}
+	sc, err := scopeOf(ctx, tx, acc, w)
+	if err != nil {
+		return Tag{}, nil, err
+	}
+	seen, err := tx.TagSeen(ctx, sc.tagFilter("", 0), t.ID)
+	if err != nil {
+		return Tag{}, nil, err
+	}
+	if !seen {
+		return Tag{}, nil, NotFound("tag")
+	}
+	return t, sc, w.require(PermWorkspaceWrite)
+}
+
+// ChangeTag renames a tag or changes its meaning. A rename onto the name
+// of a tag the caller cannot see answers as onto a free name (see
+// mergeUnseenTag).
 func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTag) (Tag, error) {
 	if in.Name.Set {
 		n, err := s.normalTag("body.name", in.Name.Value)
@@ -251,11 +327,8 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 	}
 	var out Tag
 	err := s.store.Update(ctx, func(tx Tx) error {
-		t, err := tx.TagByID(ctx, id)
+		t, sc, err := tagEntry(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "tag")
-		}
-		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
 			return err
 		}
 		changes := map[string]any{}
@@ -263,10 +336,11 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		if in.Description.Set {
 			setChange(changes, "description", &t.Description, Patch[string]{Set: true, Value: in.Description.Value})
 		}
-		if err := tx.UpdateTag(ctx, &t); err != nil {
-			if CodeOf(err) == CodeConflict {
-				return Errorf(CodeConflict, "tag %q exists already", t.Name)
-			}
+		err = tx.UpdateTag(ctx, &t)
+		if CodeOf(err) == CodeConflict {
+			err = mergeUnseenTag(ctx, tx, a, sc, &t)
+		}
+		if err != nil {
 			return err
 		}
 		out = t
@@ -278,11 +352,8 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 // RemoveTag deletes a tag and takes it off everything it was on.
 func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		t, err := tx.TagByID(ctx, id)
+		t, _, err := tagEntry(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "tag")
-		}
-		if err := vocabEntry(ctx, tx, a, t.WorkspaceID, "tag"); err != nil {
 			return err
 		}
 		if err := tx.DeleteTag(ctx, id); err != nil {

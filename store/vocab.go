@@ -313,6 +313,28 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 	return mapErr(err)
 }
 
+// MergeTag moves every application of the tag from onto the tag into (an
+// item that carried both keeps one) and removes from.
+func (t *Tx) MergeTag(ctx context.Context, from, into string) error {
+	for _, j := range [][2]string{{"task_tags", "task_id"}, {"document_tags", "document_id"}} {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO `+j[0]+` (`+j[1]+`, tag_id) SELECT `+j[1]+`, ? FROM `+j[0]+`
+			WHERE tag_id = ?`, into, from); err != nil {
+			return mapErr(err)
+		}
+	}
+	return t.DeleteTag(ctx, from)
+}
+
+// TagProjects lists the projects of the items, live or in the trash, that
+// carry the tag.
+func (t *Tx) TagProjects(ctx context.Context, id string) ([]string, error) {
+	out := []string{}
+	err := t.tx.SelectContext(ctx, &out, `SELECT k.project_id FROM task_tags tt JOIN tasks k ON k.id = tt.task_id WHERE tt.tag_id = ?1
+		UNION SELECT d.project_id FROM document_tags dt JOIN documents d ON d.id = dt.document_id WHERE dt.tag_id = ?1
+		ORDER BY 1`, id)
+	return out, mapErr(err)
+}
+
 // TagPage lists the tags f admits by lower-cased name after f.After; both
 // sides are lowered by SQLite so that the order and the cursor agree.
 func (t *Tx) TagPage(ctx context.Context, f app.TagFilter) ([]app.Tag, error) {

@@ -1,0 +1,136 @@
+package web_test
+
+import (
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTagRenameOntoHiddenName: renaming a tag onto the name of a tag the
+// caller cannot see (made by use, only on items in a project hidden from
+// it) answers exactly as onto a free name, and the hidden tag's items carry
+// the renamed tag; only a name the caller can see is a conflict. Neither
+// the answer, the tag listing nor the change feed tells the caller anything
+// of the hidden items.
+func TestTagRenameOntoHiddenName(t *testing.T) {
+	e := newEnv(t)
+	alice := e.person("alice")
+	e.join("alice", "admin")
+	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	hidden := e.tskCreate(e.admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "mine"}})
+	memo := e.docCreate(e.admin, map[string]any{"title": "memo", "project": "secret", "tags": []string{"hush", "whisper"}})
+	open := e.tskCreate(alice, map[string]any{"title": "open", "tags": []string{"mine", "spare", "seen"}})
+	e.ok(http.StatusOK, http.MethodPatch, tskPath(open), alice, map[string]any{"tags": []string{"mine", "seen"}})
+
+	tagIDs := func(token string) map[string]string {
+		out := map[string]string{}
+		for _, tg := range prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags", token, nil)) {
+			out[tg["name"].(string)] = tg["id"].(string)
+		}
+		return out
+	}
+	before := tagIDs(alice)
+	if _, ok := before["hush"]; ok {
+		t.Fatalf("alice sees the hidden tag before any rename: %v", before)
+	}
+	rename := func(id, name string) response {
+		return e.do(http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": name, "description": "spoken"})
+	}
+	// shape is an answer with the tag's own id and name taken out, so that
+	// two renames compare byte for byte.
+	shape := func(r response, id, name string) string {
+		return strings.NewReplacer(id, "ID", name, "NAME").Replace(string(r.Body))
+	}
+
+	t.Run("onto a hidden name answers as onto a free name", func(t *testing.T) {
+		onto := rename(before["mine"], "hush")
+		free := rename(before["seen"], "loud")
+		if onto.Status != http.StatusOK || free.Status != http.StatusOK {
+			t.Fatalf("statuses %d and %d, want 200\n%s\n%s", onto.Status, free.Status, onto.Body, free.Body)
+		}
+		got := onto.JSON(t)
+		if got["id"] != before["mine"] || got["name"] != "hush" || got["meaning"] != "spoken" {
+			t.Fatalf("renamed onto the hidden name: %v", got)
+		}
+		if a, b := shape(onto, before["mine"], "hush"), shape(free, before["seen"], "loud"); a != b {
+			t.Fatalf("the answers differ in shape:\n%s\n%s", a, b)
+		}
+		for _, h := range []string{"Content-Type", "Content-Length"} {
+			if onto.Header.Get(h) != free.Header.Get(h) {
+				t.Fatalf("%s %q and %q differ", h, onto.Header.Get(h), free.Header.Get(h))
+			}
+		}
+	})
+
+	t.Run("the hidden items carry the renamed tag, once", func(t *testing.T) {
+		task := e.ok(http.StatusOK, http.MethodGet, tskPath(hidden), e.admin, nil)
+		if got := credStrings(t, task["tags"]); !reflect.DeepEqual(got, []string{"hush"}) {
+			t.Fatalf("the hidden task's tags %v, want [hush]", got)
+		}
+		doc := e.ok(http.StatusOK, http.MethodGet, docPath(memo), e.admin, nil)
+		if got := credStrings(t, doc["tags"]); !reflect.DeepEqual(got, []string{"hush", "whisper"}) {
+			t.Fatalf("the hidden document's tags %v", got)
+		}
+		if got := credStrings(t, e.ok(http.StatusOK, http.MethodGet, tskPath(open), alice, nil)["tags"]); !reflect.DeepEqual(got, []string{"hush", "loud"}) {
+			t.Fatalf("alice's task's tags %v", got)
+		}
+		owner, mine := tagIDs(e.admin), tagIDs(alice)
+		if owner["hush"] != before["mine"] || mine["hush"] != before["mine"] {
+			t.Fatalf("hush is %q for the owner and %q for alice, want the renamed tag %q", owner["hush"], mine["hush"], before["mine"])
+		}
+		if _, ok := owner["mine"]; ok {
+			t.Fatalf("the old name is still listed: %v", owner)
+		}
+		if n := len(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?tag=hush", e.admin, nil))); n != 2 {
+			t.Fatalf("the owner finds %d tasks tagged hush, want 2", n)
+		}
+	})
+
+	t.Run("a tag on nothing stays in sight when it takes hidden items", func(t *testing.T) {
+		if r := rename(before["spare"], "whisper"); r.Status != http.StatusOK {
+			t.Fatalf("status %d\n%s", r.Status, r.Body)
+		}
+		narrowed := e.issue(e.admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+		for _, token := range []string{alice, narrowed, e.admin} {
+			if id := tagIDs(token)["whisper"]; id != before["spare"] {
+				t.Fatalf("whisper is %q for a reader, want the renamed tag %q", id, before["spare"])
+			}
+		}
+	})
+
+	t.Run("onto a name the caller sees is a conflict", func(t *testing.T) {
+		e.credT(t).problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+before["seen"], alice, map[string]any{"name": "HUSH"})
+	})
+
+	t.Run("a tag the caller cannot see is not found", func(t *testing.T) {
+		e := e.credT(t)
+		e.tskCreate(e.admin, map[string]any{"title": "quiet", "project": "secret", "tags": []string{"murmur"}})
+		id := tagIDs(e.admin)["murmur"]
+		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": "noisy"})
+		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+id, alice, nil)
+	})
+
+	t.Run("alice's feed and tags show nothing of the hidden items", func(t *testing.T) {
+		for _, route := range []string{"/v1/changes?limit=500", "/v1/journal?limit=500", "/v1/tags"} {
+			body := string(e.credT(t).do(http.MethodGet, route, alice, nil).Body)
+			for _, word := range []string{"memo", "hidden", "murmur", "merged_into", "secret"} {
+				if strings.Contains(body, word) {
+					t.Errorf("%s names %q to alice", route, word)
+				}
+			}
+		}
+		var merged []string
+		for _, ev := range e.allChanges("", e.admin) {
+			if ev["action"] == "tag.deleted" {
+				ch, _ := ev["changes"].(map[string]any)
+				merged = append(merged, ch["name"].(string)+">"+ch["merged_into"].(string))
+			}
+		}
+		slices.Sort(merged)
+		if want := []string{"hush>" + before["mine"], "whisper>" + before["spare"]}; !reflect.DeepEqual(merged, want) {
+			t.Fatalf("the owner's feed records the merges %v, want %v", merged, want)
+		}
+	})
+}
