@@ -258,16 +258,12 @@ func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
 // caller cannot see the tag holding it (made by use, only on items hidden
 // from the caller), and into a conflict when it can. The renamed tag keeps
 // its id and meaning and takes over the hidden tag's items, which keep
-// their tag's name. The hidden tag's end is filed in each project it was
-// used in, so only those who could see it learn of it. A renamed tag that
-// was on nothing was vocabulary every reader saw; it is declared, so that
-// carrying hidden items does not take it out of sight.
-func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag) error {
+// their tag's name; the hidden tag's end is recorded for those who could
+// see it. mine lists the projects the renamed tag was on: a tag on nothing
+// was vocabulary every reader saw, and is declared so that carrying hidden
+// items does not take it out of sight.
+func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, mine []string) error {
 	have, err := unseenHolder(ctx, tx, sc, t)
-	if err != nil {
-		return err
-	}
-	mine, err := tx.TagProjects(ctx, t.ID)
 	if err != nil {
 		return err
 	}
@@ -278,14 +274,28 @@ func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag) erro
 	if err := tx.MergeTag(ctx, have.ID, t.ID); err != nil {
 		return err
 	}
-	for _, p := range theirs {
-		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, ProjectID: p, EntityType: "tag", EntityID: have.ID,
-			Action: "tag.deleted", Changes: map[string]any{"name": have.Name, "merged_into": t.ID}}); err != nil {
-			return err
-		}
+	if err := recordTagEvent(ctx, tx, a, have, theirs, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID}); err != nil {
+		return err
 	}
 	t.Declared = t.Declared || len(mine) == 0
 	return tx.UpdateTag(ctx, t)
+}
+
+// recordTagEvent files a change to a tag where the tag is seen (see
+// TagFilter): at workspace level for vocabulary, declared or on nothing,
+// else once in each project of the items it is on, as projects lists them,
+// so that no one reads of a tag used only where they cannot look.
+func recordTagEvent(ctx context.Context, tx Tx, a Actor, t Tag, projects []string, action string, changes map[string]any) error {
+	if t.Declared || len(projects) == 0 {
+		projects = []string{""}
+	}
+	for _, p := range projects {
+		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, ProjectID: p, EntityType: "tag", EntityID: t.ID,
+			Action: action, Changes: changes}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tagEntry opens the tag a PATCH or DELETE names, for a caller who may
@@ -331,6 +341,10 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		if err != nil {
 			return err
 		}
+		projects, err := tx.TagProjects(ctx, t.ID)
+		if err != nil {
+			return err
+		}
 		changes := map[string]any{}
 		setChange(changes, "name", &t.Name, in.Name)
 		if in.Description.Set {
@@ -338,13 +352,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		}
 		err = tx.UpdateTag(ctx, &t)
 		if CodeOf(err) == CodeConflict {
-			err = mergeUnseenTag(ctx, tx, a, sc, &t)
+			err = mergeUnseenTag(ctx, tx, a, sc, &t, projects)
 		}
 		if err != nil {
 			return err
 		}
 		out = t
-		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.updated", Changes: changes})
+		return recordTagEvent(ctx, tx, a, t, projects, "tag.updated", changes)
 	})
 	return out, err
 }
@@ -356,10 +370,13 @@ func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 		if err != nil {
 			return err
 		}
+		projects, err := tx.TagProjects(ctx, id)
+		if err != nil {
+			return err
+		}
 		if err := tx.DeleteTag(ctx, id); err != nil {
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.deleted",
-			Changes: map[string]any{"name": t.Name}})
+		return recordTagEvent(ctx, tx, a, t, projects, "tag.deleted", map[string]any{"name": t.Name})
 	})
 }
