@@ -296,7 +296,7 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 		q.Now = t.now
 	}
 	query, args := taskSQL(q, false)
-	rows, err := t.scanTasks(ctx, query, args)
+	rows, err := t.scanTasks(ctx, query, args, min(max(q.Limit, len(q.IDs)), 1000))
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +322,9 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 	return out, nil
 }
 
-func (t *Tx) scanTasks(ctx context.Context, query string, args []any) ([]taskRow, error) {
+// scanTasks reads the rows of a task query; size is how many it expects at
+// most, the slice's first capacity.
+func (t *Tx) scanTasks(ctx context.Context, query string, args []any, size int) ([]taskRow, error) {
 	rs, err := t.tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, mapErr(err)
@@ -335,12 +337,16 @@ func (t *Tx) scanTasks(ctx context.Context, query string, args []any) ([]taskRow
 	if !slices.Equal(cols, taskColumns) {
 		return nil, fmt.Errorf("task query selects %v, scanned as %v", cols, taskColumns)
 	}
-	var out []taskRow
+	// One row's destinations serve every row: each is copied out whole,
+	// strings and all, once scanned.
+	out := make([]taskRow, 0, size)
+	var r taskRow
+	dest := r.dest()
 	for rs.Next() {
-		out = append(out, taskRow{})
-		if err := rs.Scan(out[len(out)-1].dest()...); err != nil {
+		if err := rs.Scan(dest...); err != nil {
 			return nil, mapErr(err)
 		}
+		out = append(out, r)
 	}
 	return out, mapErr(rs.Err())
 }
