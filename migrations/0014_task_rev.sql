@@ -18,7 +18,11 @@
 ALTER TABLE workspaces ADD COLUMN task_rev INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE workspaces ADD COLUMN task_gen INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tasks ADD COLUMN fact_rev INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX tasks_fact_rev ON tasks (workspace_id, fact_rev);
+-- Partial, so that no other query can use it: only one that says
+-- fact_rev > 0 (the agenda's read of what changed) implies its condition.
+-- As (workspace_id, fact_rev) over every row it led the planner to read a
+-- whole workspace for any query that named the workspace.
+CREATE INDEX tasks_fact_rev ON tasks (workspace_id, fact_rev) WHERE fact_rev > 0;
 
 CREATE TRIGGER tasks_rev_ins AFTER INSERT ON tasks BEGIN
     UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = NEW.workspace_id;

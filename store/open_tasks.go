@@ -107,7 +107,8 @@ func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTas
 // may block tasks whose links did not change; those find their blockers
 // again.
 func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTasksEntry) (*app.OpenTasks, error) {
-	open, closed, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks WHERE workspace_id = ? AND fact_rev > ?`,
+	open, closed, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks
+		WHERE workspace_id = ? AND fact_rev > ? AND fact_rev > 0`,
 		workspaceID, old.rev)
 	if err != nil {
 		return nil, err

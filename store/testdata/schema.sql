@@ -71,7 +71,7 @@ CREATE INDEX tasks_claimed ON tasks (claimed_by) WHERE claimed_by IS NOT NULL;
 CREATE INDEX tasks_due ON tasks (workspace_id, due_at) WHERE due_at IS NOT NULL;
 
 -- index tasks_fact_rev on tasks
-CREATE INDEX tasks_fact_rev ON tasks (workspace_id, fact_rev);
+CREATE INDEX tasks_fact_rev ON tasks (workspace_id, fact_rev) WHERE fact_rev > 0;
 
 -- index tasks_open on tasks
 CREATE INDEX tasks_open ON tasks (workspace_id, ref) WHERE completed_at IS NULL AND deleted_at IS NULL;

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tend/app"
+)
+
+// TestTaskQueriesKeepTheirIndexes: the index the agenda reads changes by
+// (tasks_fact_rev) serves that read alone. Without statistics SQLite plans
+// from the schema only, so an empty database shows the plans a large one
+// gets; an index led by workspace_id over every row once made the
+// subtasks of a task a read of the whole workspace.
+func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "plan.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	byRef := []app.OrderField{{Field: "ref"}}
+	byPriority := []app.OrderField{{Field: "priority_score", Desc: true}}
+	for name, q := range map[string]app.TaskQuery{
+		"by id":             {IDs: []string{"x"}, Limit: 1},
+		"subtasks":          {ParentID: "x", Order: byRef, Limit: 51},
+		"a page":            {Order: byRef, Limit: 50},
+		"ready by priority": {Ready: true, Order: byPriority, Limit: 50},
+		"assigned":          {AssigneeID: "u", Order: byRef, Limit: 50},
+	} {
+		q.WorkspaceID, q.AllReadable, q.Now = "w", true, now
+		query, args := taskSQL(q, false)
+		plan := planOf(t, db, query, args...)
+		if strings.Contains(plan, "tasks_fact_rev") {
+			t.Errorf("%s reads tasks_fact_rev:\n%s", name, plan)
+		}
+	}
+	plan := planOf(t, db, `SELECT `+openTaskColumns+` FROM tasks WHERE workspace_id = ? AND fact_rev > ? AND fact_rev > 0`, "w", 5)
+	if !strings.Contains(plan, "tasks_fact_rev") {
+		t.Errorf("the agenda's read of what changed does not use tasks_fact_rev:\n%s", plan)
+	}
+}
+
+// planOf is SQLite's plan for the query, a line a step.
+func planOf(t *testing.T, db *DB, query string, args ...any) string {
+	t.Helper()
+	rows, err := db.read.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	return strings.Join(plan, "\n")
+}
