@@ -24,6 +24,7 @@ type taskItemJSON struct {
 	Importance  *int     `json:"importance,omitempty"`
 	Urgency     *int     `json:"urgency,omitempty"`
 	Blocked     bool     `json:"blocked,omitempty"`
+	Relevance   *float64 `json:"relevance,omitempty"` // a search's text-match score
 	Version     int      `json:"version"`
 }
 
@@ -31,7 +32,7 @@ func newTaskItem(t taskJSON) taskItemJSON {
 	return taskItemJSON{Ref: t.Ref, Title: t.Title, Type: t.Type, Status: t.Status, IsComplete: t.IsComplete,
 		ProjectPath: t.ProjectPath, ParentRef: t.ParentRef, Tags: t.Tags, Assignee: t.Assignee, ClaimedBy: t.ClaimedBy,
 		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, Importance: t.Importance, Urgency: t.Urgency, Blocked: t.Blocked,
-		Version: t.Version}
+		Relevance: t.Relevance, Version: t.Version}
 }
 
 func taskItems(ts []taskJSON) []taskItemJSON {
@@ -51,6 +52,7 @@ type documentItemJSON struct {
 	ProjectPath string   `json:"project_path"`
 	ParentRef   *int64   `json:"parent_ref,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
+	Relevance   *float64 `json:"relevance,omitempty"` // a search's text-match score
 	Version     int      `json:"version"`
 }
 
@@ -58,7 +60,7 @@ func documentItems(ds []documentJSON) []documentItemJSON {
 	out := make([]documentItemJSON, len(ds))
 	for i, d := range ds {
 		out[i] = documentItemJSON{Ref: d.Ref, Title: d.Title, Type: d.Type, Status: d.Status, ProjectPath: d.ProjectPath,
-			ParentRef: d.ParentRef, Tags: d.Tags, Version: d.Version}
+			ParentRef: d.ParentRef, Tags: d.Tags, Relevance: d.Relevance, Version: d.Version}
 	}
 	return out
 }
