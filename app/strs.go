@@ -10,8 +10,9 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func joinWords(ws []string) string { return strings.Join(ws, ", ") }
 
-// didYouMean is " (did you mean x?)" for the name typed most likely meant, or "".
-func didYouMean(typed string, names []string) string {
+// DidYouMean is " (did you mean x?)" for the name typed most likely meant,
+// or "" when none is close.
+func DidYouMean(typed string, names []string) string {
 	if n := Nearest(typed, names); n != "" {
 		return fmt.Sprintf(" (did you mean %s?)", n)
 	}
@@ -23,10 +24,10 @@ func didYouMean(typed string, names []string) string {
 // (a letter missing, added, changed or two swapped), the fewest edits first.
 func Nearest(typed string, names []string) string {
 	typed = strings.ToLower(typed)
+	edits := min(2, max(1, len(typed)/3))
 	best, bestDist := "", 0
 	for _, n := range names {
-		d := editDistance(typed, strings.ToLower(n))
-		limit := min(2, max(1, len(typed)/3))
+		d, limit := editDistance(typed, strings.ToLower(n)), edits
 		if len(typed) >= 3 && strings.HasPrefix(strings.ToLower(n), typed) {
 			d, limit = 1, 1
 		}

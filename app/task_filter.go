@@ -118,7 +118,7 @@ func splitFilterKey(key string) (string, string, filterField, error) {
 			fields = append(fields, k)
 		}
 		sort.Strings(fields)
-		return "", "", f, Invalidf(loc, "no task field %q to filter on%s; fields: %s", name, didYouMean(name, fields), strings.Join(fields, ", "))
+		return "", "", f, Invalidf(loc, "no task field %q to filter on%s; fields: %s", name, DidYouMean(name, fields), strings.Join(fields, ", "))
 	}
 	ops := opsOf(f)
 	if !slices.Contains(ops, op) {

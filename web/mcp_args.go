@@ -89,9 +89,7 @@ func unknownArg(name string, names []string, loc string) string {
 	if loc != "arguments" {
 		msg, are = fmt.Sprintf("unknown field %q in %s", name, strings.TrimPrefix(loc, "arguments.")), "its fields are "
 	}
-	if n := app.Nearest(name, names); n != "" {
-		msg += fmt.Sprintf(" (did you mean %s?)", n)
-	}
+	msg += app.DidYouMean(name, names)
 	if len(names) == 0 {
 		return msg + "; this tool takes no arguments"
 	}

@@ -159,12 +159,8 @@ func listFilterValues(f map[string]string, v url.Values) error {
 		val := f[k]
 		if !app.IsTaskFilterKey(k) {
 			keys := app.TaskFilterKeys()
-			meant := ""
-			if n := app.Nearest(k, keys); n != "" {
-				meant = " (did you mean " + n + "?)"
-			}
 			return app.Invalidf("arguments.filter."+k, "filter key %q selects nothing%s; the keys are %s, and a field's operators follow a dot "+
-				"(due_at.gte, importance.lte, tag.in, assignee.is: docs/api.md, Field filters)", k, meant, strings.Join(keys, ", "))
+				"(due_at.gte, importance.lte, tag.in, assignee.is: docs/api.md, Field filters)", k, app.DidYouMean(k, keys), strings.Join(keys, ", "))
 		}
 		if other := v.Get(k); other != "" && other != val {
 			return app.Invalidf("arguments.filter."+k, "%s is given twice with different values", k)
