@@ -51,6 +51,9 @@ type Task struct {
 	Tags             []string
 
 	// Resolved on read, for this reader.
+	// ReaderZone is the reader's timezone by name (the account's, else the
+	// workspace's), which a compact line shows a timed due in.
+	ReaderZone            string
 	Type                  ItemType
 	Status                Status
 	Assignee              string
@@ -351,7 +354,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		// has no links, subtasks or claim yet, and InsertTask scored it with
 		// the listing's own expression (TestTaskCreateAnswersAsRead).
 		t.Tags = tagNames(tags)
-		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug = n.Key, n.Path, sc.ws.Workspace.Slug
+		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug, t.ReaderZone = n.Key, n.Path, sc.ws.Workspace.Slug, sc.readerZoneName()
 		out = t
 		return nil
 	})
@@ -543,11 +546,12 @@ func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef strin
 // all of which the scope has.
 func (sc *scope) tasks(ctx context.Context, tx Tx, q TaskQuery) ([]Task, error) {
 	ts, err := tx.Tasks(ctx, q)
+	zone := sc.readerZoneName()
 	for i := range ts {
 		if n := sc.byID[ts[i].ProjectID]; n != nil {
 			ts[i].ProjectKey, ts[i].ProjectPath = n.Key, n.Path
 		}
-		ts[i].WorkspaceSlug = sc.ws.Workspace.Slug
+		ts[i].WorkspaceSlug, ts[i].ReaderZone = sc.ws.Workspace.Slug, zone
 		describeRepeat(&ts[i])
 	}
 	return ts, err

@@ -52,8 +52,9 @@ func (r refsArg) strings() []string {
 // argSchemas are the JSON schemas of the argument types that reflection
 // would get wrong: a ref is an integer or a string, refs one or an array.
 var argSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[refArg]():  {Types: []string{"integer", "string"}},
-	reflect.TypeFor[refsArg](): {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
+	reflect.TypeFor[refArg]():      {Types: []string{"integer", "string"}},
+	reflect.TypeFor[refsArg]():     {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
+	reflect.TypeFor[claimRefArg](): {Types: []string{"integer", "string"}},
 }
 
 // inputSchema infers T's schema: json names, jsonschema descriptions,
@@ -147,25 +148,20 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 	m.tools[t.Name] = h
 }
 
-// decodeArgs reads a tool's arguments strictly: unknown names, wrong types
-// and missing required arguments are refused with the argument's name.
+// decodeArgs reads a tool's arguments strictly: unknown names (with the
+// name meant and the names there are), missing required arguments, wrong
+// types and refs that cannot name an item are refused with the argument's
+// name, in that order.
 func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolved, dst any) error {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage("{}")
 	}
 	var present map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &present); err != nil {
+	if err := json.Unmarshal(raw, &present); err != nil || present == nil {
 		return app.Invalidf("arguments", "arguments are a JSON object")
 	}
-	missing := &app.Error{Code: app.CodeValidation}
-	for _, name := range required {
-		if v, ok := present[name]; !ok || string(v) == "null" {
-			missing.Fields = append(missing.Fields, app.FieldError{Loc: []string{"arguments", name}, Msg: name + " is required"})
-		}
-	}
-	if len(missing.Fields) > 0 {
-		missing.Detail = missing.Fields[0].Msg
-		return missing
+	if err := checkArgNames(present, required, check.Schema(), "arguments"); err != nil {
+		return err
 	}
 	var v any
 	_ = json.Unmarshal(raw, &v)
@@ -177,7 +173,7 @@ func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolv
 	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
 		return argError(decodeError(err, raw, dst))
 	}
-	return nil
+	return checkRefArgs(reflect.ValueOf(dst), "arguments", true)
 }
 
 // schemaMessage shortens the validator's message to its last clause,

@@ -123,7 +123,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
 	s.handle(http.MethodPost, "/v1/tasks/:task/claim", s.handleTaskClaim)
 	s.handle(http.MethodPost, "/v1/tasks/:task/release", s.handleTaskAction(s.app.ReleaseTask))
-	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskAction(s.app.CompleteTask))
+	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskComplete)
 	s.handle(http.MethodPost, "/v1/tasks/:task/skip", s.handleTaskAction(s.app.SkipTask))
 	s.handle(http.MethodGet, "/v1/tasks/:task/occurrences", s.handleTaskOccurrences)
 	s.handle(http.MethodPost, "/v1/recurrence/parse", s.handleRecurrenceParse)
