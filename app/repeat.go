@@ -27,6 +27,13 @@ func phraseError(loc string, err error) error {
 	return err
 }
 
+// restartError is the refusal of a rule that cannot start on the day asked
+// (it never happens, or has ended by then). Rule.Restart fails only over
+// what the rule and that day mean, so its error is the caller's to fix.
+func restartError(loc string, err error) error {
+	return FieldErrorf(CodeRecurrence, loc, "%s", err.Error())
+}
+
 // taskRule reads a task's stored rule in the task's zone; the zero Rule for
 // a task that does not repeat.
 func taskRule(t Task) (recur.Rule, error) {
@@ -56,7 +63,7 @@ func startRepeat(t *Task, rule recur.Rule, zone Zone) error {
 	if t.DueAt != nil {
 		r, err := rule.Restart(*t.DueAt)
 		if err != nil {
-			return phraseError("body.repeat", err)
+			return restartError("body.repeat", err)
 		}
 		rule = r
 	}

@@ -35,6 +35,9 @@ func TestSeriesCreate(t *testing.T) {
 		{name: "a phrase that is no repeat", in: app.TaskCreate{Title: "x", Repeat: "sometimes"}, code: app.CodeRecurrence, loc: "body.repeat"},
 		{name: "a repeat that ended before it began", in: app.TaskCreate{Title: "x", Repeat: "every day until jan 1 2026"},
 			code: app.CodeRecurrence, loc: "body.repeat"},
+		{name: "a due after the line's repeat has ended",
+			in:   app.TaskCreate{Text: "Gym every day until mar 10 2026", DueAt: ptr(day("2026-03-20")), DueIsAllDay: true},
+			code: app.CodeRecurrence, loc: "body.repeat"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,6 +153,13 @@ func TestSeriesUpdate(t *testing.T) {
 		_, err := f.svc.UpdateTask(f.ctx, f.admin, "", ref(tk.Ref), app.TaskUpdate{Repeat: app.PatchOf("every blue moon")})
 		wantCode(t, err, app.CodeRecurrence)
 		wantField(t, err, "body.repeat")
+	})
+	t.Run("a due after the repeat has ended", func(t *testing.T) {
+		tk := f.on(t).task(f.admin, app.TaskCreate{Title: "ends", Repeat: "every day until mar 10 2026"})
+		_, err := f.svc.UpdateTask(f.ctx, f.admin, "", ref(tk.Ref), app.TaskUpdate{DueAt: app.PatchOf(day("2026-03-20")),
+			AppliesTo: app.PatchOf(app.AppliesFromNowOn)})
+		wantCode(t, err, app.CodeRecurrence)
+		wantField(t, err, "body.due_at")
 	})
 	t.Run("a repeat for this one only", func(t *testing.T) {
 		tk := series(t, "this")
