@@ -84,7 +84,7 @@ func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Z
 			}
 			rule, err := recur.Parse(in.Repeat.Value, start, zone.Loc)
 			if err != nil {
-				return phraseError("body.repeat", err)
+				return repeatError("body.repeat", err)
 			}
 			if err := startRepeat(t, rule, zone); err != nil {
 				return err

@@ -259,7 +259,7 @@ func createRepeat(t *Task, in TaskCreate, fromLine recur.Rule, zone Zone, now ti
 		}
 		r, err := recur.Parse(in.Repeat, start, zone.Loc)
 		if err != nil {
-			return phraseError("body.repeat", err)
+			return repeatError("body.repeat", err)
 		}
 		rule = r
 	}
