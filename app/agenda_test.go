@@ -121,9 +121,7 @@ func TestAgendaDay(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := f.svc.Agenda(f.ctx, f.admin, c.q)
-			wantCode(t, err, c.code)
-			if c.code != "" {
-				wantField(t, err, c.loc)
+			if wantRefusal(t, err, c.code, c.loc) {
 				return
 			}
 			if p := placed(got); !maps.Equal(p, c.where) {

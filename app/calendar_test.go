@@ -154,10 +154,7 @@ func TestCalendarCreate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.CreateCalendar(f.ctx, c.a, c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 	if list := must(f.svc.Calendars(f.ctx, bob))(t); len(list) != 1 || list[0].ID != got.ID {

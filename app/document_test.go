@@ -53,10 +53,7 @@ func TestDocumentCreate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.CreateDocument(f.ctx, c.a, "", c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 }
@@ -101,10 +98,7 @@ func TestDocumentUpdate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.UpdateDocument(f.ctx, f.admin, "", r, c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 }

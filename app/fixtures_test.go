@@ -78,6 +78,19 @@ func wantCode(t testing.TB, err error, want app.Code) {
 	}
 }
 
+// wantRefusal fails t unless err carries code ("" for no error) and, for
+// an error, names the field loc ("body.title") unless loc is "". It
+// reports whether there was an error, so that a table test checks results
+// only where the call succeeded.
+func wantRefusal(t testing.TB, err error, code app.Code, loc string) bool {
+	t.Helper()
+	wantCode(t, err, code)
+	if err != nil && loc != "" {
+		wantField(t, err, loc)
+	}
+	return err != nil
+}
+
 // wantField fails t unless err names the field loc ("body.title").
 func wantField(t testing.TB, err error, loc string) {
 	t.Helper()

@@ -84,10 +84,7 @@ func TestLinkAdd(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.AddLinks(f.ctx, c.a, "", c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 	if got := linkLabels(must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(c.Ref)))(t)); len(got) != 2 {

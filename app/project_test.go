@@ -55,10 +55,7 @@ func TestProjectCreate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.CreateProject(f.ctx, c.a, "", c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 }
@@ -150,10 +147,7 @@ func TestProjectUpdate(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.UpdateProject(f.ctx, c.a, "", c.project, c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 	if got := must(f.svc.ProjectGet(f.ctx, f.admin, "", "web"))(t); got.Version != 2 || got.Title != "Website" {
@@ -189,8 +183,7 @@ func TestProjectMove(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := f.svc.MoveProject(f.ctx, f.admin, "", c.project, c.parent)
-			wantCode(t, err, c.code)
-			if c.code != "" {
+			if wantRefusal(t, err, c.code, "") {
 				return
 			}
 			if got.Path != c.path {

@@ -103,8 +103,7 @@ func TestTaskListing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := f.svc.Tasks(f.ctx, bob, c.q)
-			wantCode(t, err, c.code)
-			wantField(t, err, c.loc)
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 

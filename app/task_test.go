@@ -108,8 +108,7 @@ func TestTaskCreate(t *testing.T) {
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.CreateTask(f.ctx, f.admin, "", c.in)
-			wantCode(t, err, c.code)
-			wantField(t, err, c.loc)
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 }
@@ -284,10 +283,7 @@ func TestTaskUpdate(t *testing.T) {
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.UpdateTask(f.ctx, c.a, "", ref(tk.Ref), c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", tk.ID))(t); got.Title != "Target" || got.Version != 1 {
@@ -324,8 +320,7 @@ func TestTaskMove(t *testing.T) {
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.MoveTask(f.ctx, f.admin, "", ref(c.task), c.in)
-			wantCode(t, err, c.code)
-			wantField(t, err, c.loc)
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 

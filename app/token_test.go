@@ -80,10 +80,7 @@ func TestTokenIssuing(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
-			wantCode(t, err, c.code)
-			if c.loc != "" {
-				wantField(t, err, c.loc)
-			}
+			wantRefusal(t, err, c.code, c.loc)
 		})
 	}
 }
