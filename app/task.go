@@ -442,24 +442,6 @@ func workspaceMember(ctx context.Context, tx Tx, sc *scope, name, loc string) (U
 	return u, nil
 }
 
-func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (ItemType, error) {
-	its, err := tx.ItemTypes(ctx, workspaceID)
-	if err != nil {
-		return ItemType{}, err
-	}
-	var keys []string
-	for _, it := range its {
-		if it.EntityType != entity {
-			continue
-		}
-		keys = append(keys, it.Key)
-		if (key == "" && it.IsDefault) || strings.EqualFold(it.Key, key) {
-			return it, nil
-		}
-	}
-	return ItemType{}, Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
-}
-
 // applyTags sets an item's tags by name, creating those not yet used;
 // set stores them for the item's kind.
 func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID, itemID string, names []string,
