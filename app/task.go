@@ -262,7 +262,7 @@ func createRepeat(t *Task, in TaskCreate, fromLine recur.Rule, zone Zone, now ti
 		}
 		r, err := recur.Parse(in.Repeat, start, zone.Loc)
 		if err != nil {
-			return phraseError("body.repeat", err)
+			return repeatError("body.repeat", err)
 		}
 		rule = r
 	}
@@ -443,24 +443,6 @@ func workspaceMember(ctx context.Context, tx Tx, sc *scope, name, loc string) (U
 		return User{}, bodyRef(err, loc, u.Username+" is not a member of this workspace")
 	}
 	return u, nil
-}
-
-func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (ItemType, error) {
-	its, err := tx.ItemTypes(ctx, workspaceID)
-	if err != nil {
-		return ItemType{}, err
-	}
-	var keys []string
-	for _, it := range its {
-		if it.EntityType != entity {
-			continue
-		}
-		keys = append(keys, it.Key)
-		if (key == "" && it.IsDefault) || strings.EqualFold(it.Key, key) {
-			return it, nil
-		}
-	}
-	return ItemType{}, Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
 }
 
 // applyTags sets an item's tags by name, creating those not yet used;
