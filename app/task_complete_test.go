@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -14,17 +15,17 @@ func TestTaskComplete(t *testing.T) {
 	viewer := f.person("vera", app.RoleViewer)
 	tk := f.task(f.admin, app.TaskCreate{Title: "Ship"})
 
-	_, err := f.svc.CompleteTask(f.ctx, viewer, "", ref(tk.Ref))
+	_, err := f.complete(viewer, ref(tk.Ref))
 	wantCode(t, err, app.CodeForbidden)
-	_, err = f.svc.CompleteTask(f.ctx, f.admin, "", "99999")
+	_, err = f.complete(f.admin, "99999")
 	wantCode(t, err, app.CodeNotFound)
 
 	f.clock.Advance(time.Hour)
-	done := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(tk.Ref)))(t)
+	done := must(f.complete(f.admin, ref(tk.Ref)))(t)
 	if done.Status.Key != "done" || !done.IsComplete() || !done.CompletedAt.Equal(storetest.Epoch.Add(time.Hour)) || done.Version != 2 {
 		t.Errorf("completed: status %s at %v, version %d", done.Status.Key, done.CompletedAt, done.Version)
 	}
-	again := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(tk.Ref)))(t)
+	again := must(f.complete(f.admin, ref(tk.Ref)))(t)
 	if again.Version != done.Version || !again.CompletedAt.Equal(*done.CompletedAt) {
 		t.Errorf("completing twice changed the task: version %d, completed %v", again.Version, again.CompletedAt)
 	}
@@ -52,8 +53,8 @@ func TestTaskCompleteRepeat(t *testing.T) {
 			var dues []time.Time
 			for range 2 {
 				f.clock.Advance(c.after)
-				must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(cur.Ref)))(t)
-				must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(cur.Ref)))(t) // a second completion brings nothing
+				must(f.complete(f.admin, ref(cur.Ref)))(t)
+				must(f.complete(f.admin, ref(cur.Ref)))(t) // a second completion brings nothing
 				open := must(f.svc.Tasks(f.ctx, f.admin, app.TaskListQuery{}))(t).Items
 				if len(open) == 0 {
 					break
@@ -73,5 +74,38 @@ func TestTaskCompleteRepeat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// complete completes a task without a verification and returns it as the
+// completion left it.
+func (f *fixture) complete(a app.Actor, ref string) (app.Task, error) {
+	c, err := f.svc.CompleteTask(f.ctx, a, "", ref, app.Completion{})
+	return c.Task, err
+}
+
+// TestTaskCompleteWithVerification checks that a verification sent with a
+// completion is stored with it, and that a refused verification completes
+// nothing.
+func TestTaskCompleteWithVerification(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	tk := f.task(f.admin, app.TaskCreate{Title: "Verify"})
+	yes, sum := true, "go test green"
+	long := strings.Repeat("x", 2001)
+
+	_, err := f.svc.CompleteTask(f.ctx, f.admin, "", ref(tk.Ref), app.Completion{Verification: &app.RecordVerification{Passed: &yes, Summary: &long}})
+	wantRefusal(t, err, app.CodeValidation, "body.verification.summary")
+	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", ref(tk.Ref)))(t); got.IsComplete() {
+		t.Fatalf("a refused verification completed #%d", tk.Ref)
+	}
+
+	c := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(tk.Ref), app.Completion{Verification: &app.RecordVerification{Passed: &yes, Summary: &sum}}))(t)
+	if !c.Task.IsComplete() || c.Verification == nil || !c.Verification.Passed || c.Verification.Summary != sum {
+		t.Fatalf("completed %v with verification %+v", c.Task.IsComplete(), c.Verification)
+	}
+	vs := must(f.svc.Verifications(f.ctx, f.admin, "", ref(tk.Ref)))(t)
+	if len(vs) != 1 || vs[0].ID != c.Verification.ID {
+		t.Errorf("verifications stored: %+v, want the one recorded with the completion", vs)
 	}
 }
