@@ -30,7 +30,7 @@ type callAPIOut struct {
 	Status int `json:"status"`
 	// Body is any JSON value, so its schema must say so in words: an
 	// undescribed one is the boolean schema MCP clients refuse.
-	Body any `json:"body" jsonschema:"the route's answer: its JSON, or null when it sent none"`
+	Body any `json:"body" jsonschema:"the route's JSON answer; null when it sent none"`
 }
 
 // apiTextLimit bounds the response text shown to the model; the whole
