@@ -142,7 +142,7 @@ func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (stri
 }
 
 type projectArgs struct {
-	Key       string  `json:"key,omitempty" jsonschema:"permanent, lower case; omitted lists projects"`
+	Key       string  `json:"key,omitempty" jsonschema:"permanent, lower case"`
 	Parent    *string `json:"parent,omitempty" jsonschema:"key of the project to file it under"`
 	Private   *bool   `json:"private,omitempty" jsonschema:"seen only by its members"`
 	Title     *string `json:"title,omitempty" jsonschema:"title"`

@@ -89,13 +89,13 @@ func readOnly() *mcp.ToolAnnotations {
 
 func (m *mcpTools) addReadTools() {
 	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
-		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field with the keys and operators of GET /v1/tasks (docs/api.md, Field filters): due_at.gte=tomorrow, importance.gte=4, assignee.in=a,b, tag.is=unset, under=12, touched_by=ann, answers_to=ann."}, m.toolTaskList)
+		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter takes the field filters of GET /v1/tasks (docs/api.md), also assignee.in=a,b, tag.is=unset, touched_by=ann, answers_to=ann."}, m.toolTaskList)
 	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
-		Description: "Search tasks and documents by words and terms (type:<key> status:<key> #tag +project), best match first."}, m.toolSearch)
+		Description: "Search tasks and documents, best match first."}, m.toolSearch)
 	addTool(m, &mcp.Tool{Name: "service_show", Annotations: readOnly(),
 		Description: "Show a task or document with its links, governing documents, subtasks, last comments and verifications."}, m.toolShow)
 	addTool(m, &mcp.Tool{Name: "service_changes", Annotations: readOnly(),
-		Description: "Read the change feed oldest first from since (a seq, inclusive); omit since for the newest."}, m.toolChanges)
+		Description: "Read the change feed, oldest first."}, m.toolChanges)
 	addTool(m, &mcp.Tool{Name: "service_journal", Annotations: readOnly(),
 		Description: "Read who did what, with comments and before/after values, most recent first."}, m.toolJournal)
 	addTool(m, &mcp.Tool{Name: "service_whoami", Annotations: readOnly(),

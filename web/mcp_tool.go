@@ -64,21 +64,26 @@ var argSchemas = map[reflect.Type]*jsonschema.Schema{
 func inputSchema[T any]() *jsonschema.Schema {
 	s := inferSchema[T]()
 	plainTypes(s)
+	noBooleans(s, reflect.TypeFor[T]().String())
 	return s
 }
 
 // outputSchema is T's schema with nested records named only as objects:
 // the top level says what structuredContent holds, and the records are the
 // HTTP API's shapes, described once in GET /v1/meta and docs/api.md
-// instead of in every tools/list.
+// instead of in every tools/list. It names the members that are there and
+// forbids none besides: a client that validates with it keeps working the
+// day a member is added (the TypeScript SDK caches tool lists).
 func outputSchema[T any]() *jsonschema.Schema {
 	s := inferSchema[T]()
+	s.AdditionalProperties = nil
 	for _, p := range s.Properties {
 		p.Properties, p.Required, p.AdditionalProperties, p.PropertyOrder = nil, nil, nil, nil
 		if p.Items != nil {
 			p.Items = &jsonschema.Schema{Types: p.Items.Types, Type: p.Items.Type}
 		}
 	}
+	noBooleans(s, reflect.TypeFor[T]().String())
 	return s
 }
 
@@ -102,6 +107,78 @@ func plainTypes(s *jsonschema.Schema) {
 	}
 	plainTypes(s.Items)
 	plainTypes(s.AdditionalProperties)
+}
+
+// noBooleans rewrites s so that no subschema is a boolean schema, which
+// inference writes for an `any` (true) and a struct's closed set of
+// members (additionalProperties: false). Both are valid JSON Schema, but
+// the official TypeScript SDK (1.32) refuses a whole tools/list in which
+// one property's schema is not an object, and hosts built on it then
+// reach no tool at all. A `true` where leaving the keyword out means the
+// same is left out. The one boolean kept is additionalProperties: false,
+// which every SDK's own schema generator writes and every client reads.
+// Any other boolean stops the server from starting, naming where it is:
+// such a member must say what it holds (a jsonschema tag, or an entry in
+// argSchemas), so no tool can be registered with one.
+func noBooleans(s *jsonschema.Schema, at string) {
+	if s == nil {
+		return
+	}
+	// Keywords where a true schema constrains nothing.
+	for _, kw := range []struct {
+		name string
+		p    **jsonschema.Schema
+	}{
+		{"items", &s.Items}, {"additionalItems", &s.AdditionalItems}, {"unevaluatedItems", &s.UnevaluatedItems},
+		{"additionalProperties", &s.AdditionalProperties}, {"unevaluatedProperties", &s.UnevaluatedProperties},
+		{"propertyNames", &s.PropertyNames}, {"then", &s.Then}, {"else", &s.Else}, {"contentSchema", &s.ContentSchema},
+	} {
+		switch {
+		case isBoolSchema(*kw.p, "true"):
+			*kw.p = nil
+		case kw.name == "additionalProperties" && isBoolSchema(*kw.p, "false"):
+		default:
+			noBooleans(*kw.p, at+"."+kw.name)
+		}
+	}
+	for _, kw := range []struct {
+		name string
+		s    *jsonschema.Schema
+	}{{"contains", s.Contains}, {"not", s.Not}, {"if", s.If}} {
+		subschema(kw.s, at+"."+kw.name)
+	}
+	for name, list := range map[string][]*jsonschema.Schema{
+		"prefixItems": s.PrefixItems, "items": s.ItemsArray, "allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf,
+	} {
+		for i, sub := range list {
+			subschema(sub, fmt.Sprintf("%s.%s[%d]", at, name, i))
+		}
+	}
+	for name, m := range map[string]map[string]*jsonschema.Schema{
+		"properties": s.Properties, "patternProperties": s.PatternProperties, "dependentSchemas": s.DependentSchemas,
+		"$defs": s.Defs, "definitions": s.Definitions, "dependencies": s.DependencySchemas,
+	} {
+		for k, sub := range m {
+			subschema(sub, at+"."+name+"."+k)
+		}
+	}
+}
+
+// subschema is noBooleans for a place where a boolean cannot be left out.
+func subschema(s *jsonschema.Schema, at string) {
+	if isBoolSchema(s, "true") || isBoolSchema(s, "false") {
+		panic(fmt.Sprintf("web: the tool schema at %s is a boolean schema, which MCP clients refuse; say what it holds with a jsonschema tag or an argSchemas entry", at))
+	}
+	noBooleans(s, at)
+}
+
+// isBoolSchema is whether s is encoded as the boolean schema want.
+func isBoolSchema(s *jsonschema.Schema, want string) bool {
+	if s == nil {
+		return false
+	}
+	b, err := json.Marshal(s)
+	return err == nil && string(b) == want
 }
 
 // toolFunc is what a tool does for one caller: the compact text for the

@@ -75,11 +75,11 @@ func (m *mcpTools) addWriteTools() {
 	addTool(m, &mcp.Tool{Name: "service_claim", Annotations: writes(true),
 		Description: "Claim a task so others leave it to you, or ref \"next\" to claim the highest-ranked ready task; it expires by itself."}, m.toolTaskClaim)
 	addTool(m, &mcp.Tool{Name: "service_comment", Annotations: writes(false),
-		Description: "Comment on a task or document, or withdraw your own comment found by words from it."}, m.toolComment)
+		Description: "Comment on a task or document, or withdraw your own comment."}, m.toolComment)
 	addTool(m, &mcp.Tool{Name: "service_document", Annotations: writes(false),
 		Description: "Create a document, linked as links say, or revise one by ref (with expected_version); an omitted status puts it in force."}, m.toolDocument)
 	addTool(m, &mcp.Tool{Name: "service_link", Annotations: writes(false),
-		Description: "Link refs to others with a link type (blocks holds work back), or remove such links."}, m.toolLink)
+		Description: "Link refs to others, or remove such links."}, m.toolLink)
 	addTool(m, &mcp.Tool{Name: "service_project", Annotations: writes(false),
 		Description: "Create a project by key, or change it; with no key, list projects."}, m.toolProject)
 }
