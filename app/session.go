@@ -262,8 +262,10 @@ func (s *Service) EndSession(ctx context.Context, a Actor) error {
 }
 
 // SignOut revokes every live session and unspent sign-in link of an
-// account. An account may sign itself out everywhere; another account
-// needs instance:user_create, the permission that may deactivate it.
+// account. An account may sign itself out everywhere with account:write,
+// like every other change to its own account, so a narrowed credential
+// cannot lock its person out of the browser; another account needs
+// instance:user_create, the permission that may deactivate it.
 func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
 	var out SignedOut
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -272,6 +274,9 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 			return err
 		}
 		self := !a.system && strings.EqualFold(username, a.User.Username)
+		if self && !acc.can(PermAccountWrite) {
+			return Errorf(CodeCredentialNarrowed, "signing your own account out everywhere needs a credential with the %s scope", PermAccountWrite)
+		}
 		if !self && !acc.can(PermUserCreate) {
 			return NotFound("account")
 		}

@@ -156,8 +156,10 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 		return err
 	}
 	errs := []error{s.checkTitle("body.title", in.Title), checkPatchInstant("body.expires_at", in.ExpiresAt)}
+	known := true
 	for _, sc := range in.Scopes {
 		if sc != ScopeAll && !isPermission(sc) {
+			known = false
 			errs = append(errs, Invalidf("body.scopes", "unknown scope %q; scopes are %v", sc, ScopeNames()))
 		}
 	}
@@ -167,7 +169,33 @@ func (s *Service) validateTokenCreate(in *TokenCreate) error {
 	if in.Username != "" {
 		errs = append(errs, checkUsername("body.username", in.Username))
 	}
-	return joinErrors(errs...)
+	if err := joinErrors(errs...); err != nil || !known {
+		return err
+	}
+	return checkScopeNeeds(in.Scopes)
+}
+
+// checkScopeNeeds refuses scopes that leave out a permission they cannot be
+// used without (Permission.Needs): item:read without project:read would
+// issue a credential that sees no project, so no item, and says nothing.
+func checkScopeNeeds(scopes []string) error {
+	missing := missingNeeds(scopes)
+	if len(missing) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, m := range missing {
+		var by []string
+		for _, p := range Permissions {
+			if has(scopes, p.Name) && has(p.Needs, m) {
+				by = append(by, p.Name)
+			}
+		}
+		parts = append(parts, strings.Join(by, " and ")+" need "+m)
+	}
+	return FieldErrorf(CodeTokenScopeIncomplete, "body.scopes",
+		"%s (items are reached through the projects that hold them, and nothing is changed that cannot be read); add %q to scopes",
+		strings.Join(parts, "; "), strings.Join(missing, `", "`))
 }
 
 // CreateToken issues a credential for the caller or, with
@@ -209,6 +237,11 @@ func issueToken(ctx context.Context, tx Tx, acc *access, in TokenCreate) (Issued
 	if t.WorkspaceID, err = grantWorkspace(ctx, tx, acc, in.Workspace); err != nil {
 		return IssuedToken{}, err
 	}
+	if t.WorkspaceID != "" {
+		if err := workerIn(ctx, tx, acc, target, t.WorkspaceID); err != nil {
+			return IssuedToken{}, err
+		}
+	}
 	if err := grantProjects(ctx, tx, acc, &t, in); err != nil {
 		return IssuedToken{}, err
 	}
@@ -245,7 +278,7 @@ func tokenAccount(ctx context.Context, tx Tx, acc *access, in TokenCreate) (User
 	switch {
 	case err == nil:
 		if in.AnswersTo != "" && !strings.EqualFold(in.AnswersTo, u.AnswersTo) {
-			return User{}, false, Invalidf("body.answers_to", "%s exists already; hand it over with PATCH /v1/users/%s", u.Username, u.Username)
+			return User{}, false, answersElsewhere(u, in.AnswersTo)
 		}
 		if !u.Active {
 			return User{}, false, FieldErrorf(CodeAccountInactive, "body.username", "%s is deactivated", u.Username)
@@ -258,6 +291,16 @@ func tokenAccount(ctx context.Context, tx Tx, acc *access, in TokenCreate) (User
 	}
 	u, err = insertUser(ctx, tx, a, UserCreate{Username: in.Username, IsServiceAccount: true, AnswersTo: in.AnswersTo})
 	return u, err == nil, err
+}
+
+// answersElsewhere refuses making an existing account the agent of want
+// when it is not: answers_to only creates; handing over is PATCH /v1/users.
+func answersElsewhere(u User, want string) error {
+	if !u.IsServiceAccount {
+		return Invalidf("body.answers_to", "%s exists already and is a person, not an agent; it cannot answer to %s", u.Username, want)
+	}
+	return Invalidf("body.answers_to", "%s exists already and answers to %s, not %s; hand it over with PATCH /v1/users/%s {\"answers_to\": %q}",
+		u.Username, u.AnswersTo, want, u.Username, want)
 }
 
 func grantScopes(issuer *Token, want []string) ([]string, error) {
@@ -500,9 +543,11 @@ func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
 	return out, err
 }
 
-// RevokeToken revokes a credential by id or prefix and returns it. Revoking
-// one already revoked keeps the first revocation time and is not an error;
-// one beyond the caller's reach answers like one that does not exist.
+// RevokeToken revokes a credential by id or prefix and returns it, with
+// every calendar feed it created: a feed is a grant the credential made and
+// never outlives it, as it never outlives its expiry. Revoking one already
+// revoked keeps the first revocation time and is not an error; one beyond
+// the caller's reach answers like one that does not exist.
 func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (Token, error) {
 	var out Token
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -523,6 +568,9 @@ func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (
 			}
 			if err := record(ctx, tx, a, Event{EntityType: "token", EntityID: t.ID, Action: "token.revoked",
 				Changes: map[string]any{"prefix": t.Prefix, "username": t.Username}}); err != nil {
+				return err
+			}
+			if err := revokeFeedsOf(ctx, tx, a, t.ID); err != nil {
 				return err
 			}
 		}
