@@ -76,6 +76,15 @@ func mustRun(t *testing.T, args ...string) string {
 
 func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "tend.db") }
 
+// freshDB is a migrated database that no command has used yet: the
+// commands other than serve refuse a file that does not exist.
+func freshDB(t *testing.T) string {
+	t.Helper()
+	path := tempDB(t)
+	newDatabase(t, path)
+	return path
+}
+
 // server is one `tend serve` running in the background.
 type server struct {
 	out, errb *lockedBuffer
@@ -86,11 +95,11 @@ type server struct {
 
 var servingRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
 
-func startServe(t *testing.T, dbPath string) *server {
+func startServe(t *testing.T, dbPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}
 	cmd := newRootCmd(s.out, s.errb)
-	cmd.SetArgs([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"})
+	cmd.SetArgs(append([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"}, extra...))
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	go func() { s.done <- cmd.ExecuteContext(ctx) }()
@@ -243,8 +252,12 @@ func newerDatabase(t *testing.T, path string) {
 }
 
 func TestTokenIssueListRevoke(t *testing.T) {
-	dbPath := tempDB(t)
-	out, errOut, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read")
+	dbPath := freshDB(t)
+	_, _, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read")
+	if app.CodeOf(err) != app.CodeTokenScopeIncomplete || !strings.Contains(err.Error(), `add "project:read"`) {
+		t.Fatalf("--scopes item:read alone: %v; want token_scope_incomplete naming project:read", err)
+	}
+	out, errOut, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read,project:read")
 	if err != nil {
 		t.Fatalf("token issue: %v\nstderr: %s", err, errOut)
 	}
@@ -270,8 +283,8 @@ func TestTokenIssueListRevoke(t *testing.T) {
 	if a.User.Username != "claude" || !a.User.IsServiceAccount || a.User.AnswersTo != "admin" {
 		t.Errorf("credential is for %+v; want service account claude answering to admin", a.User)
 	}
-	if a.Token == nil || !slices.Equal(a.Token.Scopes, []string{"item:read"}) || a.Token.Prefix != prefix {
-		t.Errorf("credential = %+v; want prefix %s with scopes [item:read]", a.Token, prefix)
+	if a.Token == nil || !slices.Equal(a.Token.Scopes, []string{"item:read", "project:read"}) || a.Token.Prefix != prefix {
+		t.Errorf("credential = %+v; want prefix %s with scopes [item:read project:read]", a.Token, prefix)
 	}
 
 	list := mustRun(t, "--db", dbPath, "token", "list")
@@ -282,8 +295,8 @@ func TestTokenIssueListRevoke(t *testing.T) {
 	if row == "" {
 		t.Fatalf("token list does not show prefix %s:\n%s", prefix, list)
 	}
-	if f := strings.Fields(row); len(f) < 4 || f[1] != "claude" || !slices.Contains(f, "item:read") || f[len(f)-1] != "usable" {
-		t.Errorf("token list row = %q; want claude, item:read, usable", row)
+	if f := strings.Fields(row); len(f) < 4 || f[1] != "claude" || !slices.Contains(f, "item:read,project:read") || f[len(f)-1] != "usable" {
+		t.Errorf("token list row = %q; want claude, item:read,project:read, usable", row)
 	}
 	if !strings.HasPrefix(list, "PREFIX") {
 		t.Errorf("token list has no header:\n%s", list)
@@ -308,7 +321,7 @@ func TestTokenIssueListRevoke(t *testing.T) {
 }
 
 func TestTokenIssueWithoutUserIsForAdministrator(t *testing.T) {
-	dbPath := tempDB(t)
+	dbPath := freshDB(t)
 	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--title", "laptop", "--expires", "30d"))
 	list := mustRun(t, "--db", dbPath, "token", "list")
 	row := lineWith(list, secret[:len("tend_")+10])
@@ -534,7 +547,8 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 		status int
 		stderr string // how the one error line begins
 	}{
-		{"app error", []string{"--db", tempDB(t), "token", "revoke", "tend_nosuchtoken"}, 1, "error: not_found: "},
+		{"app error", []string{"--db", freshDB(t), "token", "revoke", "tend_nosuchtoken"}, 1, "error: not_found: no such credential"},
+		{"no database", []string{"--db", tempDB(t), "token", "list"}, 1, "error: not_found: no database at "},
 		{"newer schema", []string{"--db", newer, "token", "list"}, 1, "error: schema_too_new: database schema version 99 is newer"},
 		{"bad flag value", []string{"--db", tempDB(t), "token", "issue", "--expires", "soon"}, 2, "error: --expires \"soon\""},
 		{"unknown flag", []string{"--db", tempDB(t), "backup", "--nope"}, 2, "error: unknown flag: --nope"},
@@ -558,7 +572,7 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 }
 
 func TestSignInPrintsAFreshLink(t *testing.T) {
-	dbPath := tempDB(t)
+	dbPath := freshDB(t)
 	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
 	one := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--user", "admin", "--public-url", "https://tend.example"))
 	two := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--addr", "127.0.0.1:9999"))
@@ -573,5 +587,146 @@ func TestSignInPrintsAFreshLink(t *testing.T) {
 	}
 	if _, _, err := run(t, "--db", dbPath, "signin", "--user", "nobody"); err == nil {
 		t.Error("tend signin --user nobody succeeded")
+	}
+}
+
+// TestCommandsRefuseMissingDatabase: only serve creates a database. A
+// mistyped --db used to create an empty 446 KB database, which then
+// answered "unauthorized"; now every other command refuses, naming the
+// path, and creates nothing, not even the directory.
+func TestCommandsRefuseMissingDatabase(t *testing.T) {
+	for _, args := range [][]string{
+		{"token", "issue"},
+		{"token", "issue", "--user", "claude", "--agent-of", "admin"},
+		{"token", "list"},
+		{"token", "revoke", "tend_aaaaaaaaaa"},
+		{"signin"},
+		{"signin", "--user", "alice"},
+		{"mcp", "--token", "tend_aaaaaaaaaa_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		{"backup"},
+		{"backup", "--keep", "3"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "typo")
+			dbPath := filepath.Join(dir, "tend.db")
+			out, _, err := run(t, append([]string{"--db", dbPath}, args...)...)
+			if app.CodeOf(err) != app.CodeNotFound || !strings.HasPrefix(err.Error(), "not_found: no database at "+dbPath+": check --db") {
+				t.Fatalf("err = %v; want not_found: no database at %s: check --db …", err, dbPath)
+			}
+			if out != "" {
+				t.Errorf("stdout = %q; want nothing", out)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the command created %s: %v", dir, err)
+			}
+		})
+	}
+	t.Run("backup list", func(t *testing.T) {
+		// Listing what is left after the database was lost is how a
+		// restore begins: it answers, and creates nothing either.
+		dir := filepath.Join(t.TempDir(), "lost")
+		if got := backupNames(t, mustRun(t, "--db", filepath.Join(dir, "tend.db"), "backup", "list")); len(got) != 0 {
+			t.Errorf("backup list = %q", got)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("backup list created %s: %v", dir, err)
+		}
+	})
+	t.Run("serve creates it", func(t *testing.T) {
+		dbPath := filepath.Join(t.TempDir(), "new", "tend.db")
+		s := startServe(t, dbPath)
+		if err := s.stop(t); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "--db", dbPath, "token", "list")
+	})
+}
+
+// TestSignInLinkPointsAtTheServer: tend signin builds its link from what
+// tend serve was last started with on the same file (kept in the
+// database), not a fixed 127.0.0.1:8421; a flag still points it elsewhere.
+func TestSignInLinkPointsAtTheServer(t *testing.T) {
+	dbPath := tempDB(t)
+	s := startServe(t, dbPath)
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	link := regexp.MustCompile(`^(\S+)/signin\?link=` + secretRE.String() + "\n$")
+	base := func(out string) string {
+		t.Helper()
+		m := link.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("tend signin printed %q", out)
+		}
+		return m[1]
+	}
+	if got := base(mustRun(t, "--db", dbPath, "signin")); got != "http://"+s.addr {
+		t.Errorf("after serve --addr 127.0.0.1:0 (listening on %s), signin points at %s", s.addr, got)
+	}
+	s = startServe(t, dbPath, "--public-url", "https://tend.example.test")
+	if err := s.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	if got := base(mustRun(t, "--db", dbPath, "signin", "--user", "admin")); got != "https://tend.example.test" {
+		t.Errorf("after serve --public-url, signin points at %s", got)
+	}
+	if got := base(mustRun(t, "--db", dbPath, "signin", "--addr", "127.0.0.1:9999")); got != "http://127.0.0.1:9999" {
+		t.Errorf("signin --addr points at %s", got)
+	}
+	if got := base(mustRun(t, "--db", dbPath, "signin", "--public-url", "https://other.example.test")); got != "https://other.example.test" {
+		t.Errorf("signin --public-url points at %s", got)
+	}
+}
+
+func TestReachable(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:8421":  "127.0.0.1:8421",
+		"0.0.0.0:8421":    "127.0.0.1:8421",
+		":8421":           "127.0.0.1:8421",
+		"[::]:8421":       "[::1]:8421",
+		"[::1]:9":         "[::1]:9",
+		"tend.local:8421": "tend.local:8421",
+	} {
+		if got := reachable(in); got != want {
+			t.Errorf("reachable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTokenIssueAgentOfKeepsWhomItAnswersTo: --agent-of makes a new account
+// an agent; for an account that exists and answers to somebody else (or is
+// a person) it is an error naming both, where it used to be ignored.
+func TestTokenIssueAgentOfKeepsWhomItAnswersTo(t *testing.T) {
+	dbPath := freshDB(t)
+	mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice")
+	mustRun(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin")
+	before := mustRun(t, "--db", dbPath, "token", "list")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--user", "claude", "--agent-of", "alice"}, []string{"claude", "answers to admin, not alice"}},
+		{[]string{"--user", "CLAUDE", "--agent-of", "alice"}, []string{"claude", "answers to admin, not alice"}},
+		{[]string{"--user", "alice", "--agent-of", "admin"}, []string{"alice", "is a person", "admin"}},
+		{[]string{"--agent-of", "admin"}, []string{"--user"}},
+	} {
+		out, _, err := run(t, append([]string{"--db", dbPath, "token", "issue"}, tc.args...)...)
+		if app.CodeOf(err) != app.CodeValidation || out != "" {
+			t.Errorf("token issue %v: %q, %v; want a validation error and no secret", tc.args, out, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("token issue %v: %q does not say %q", tc.args, err, w)
+			}
+		}
+	}
+	if after := mustRun(t, "--db", dbPath, "token", "list"); after != before {
+		t.Errorf("a refused issue left a credential:\n%s", after)
+	}
+	// The same person again is no change: another credential for the agent.
+	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin"))
+	if !secretRE.MatchString(secret) {
+		t.Fatalf("printed %q", secret)
 	}
 }

@@ -292,11 +292,18 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 	return out, err
 }
 
+// LocalSignIn is a sign-in link minted on the database file, with where
+// tend serve last said it listens, to build the link's URL from.
+type LocalSignIn struct {
+	IssuedLoginLink
+	Serving Serving
+}
+
 // LocalLoginLink mints a sign-in link with the authority of whoever can
 // open the database file (tend signin, and tend serve's first start); with
 // no username it is for the oldest active administrator.
-func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLoginLink, error) {
-	var out IssuedLoginLink
+func (s *Service) LocalLoginLink(ctx context.Context, username string) (LocalSignIn, error) {
+	var out LocalSignIn
 	err := s.store.Update(ctx, func(tx Tx) error {
 		u, err := oldestAdministrator(ctx, tx)
 		if username != "" {
@@ -306,7 +313,12 @@ func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLo
 		if err != nil {
 			return err
 		}
-		out, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
+		inst, err := tx.Instance(ctx)
+		if err != nil {
+			return err
+		}
+		out.Serving = inst.Serving
+		out.IssuedLoginLink, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
 		return err
 	})
 	return out, err
