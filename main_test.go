@@ -23,12 +23,17 @@ import (
 )
 
 // TestMain lets a test run the real main() in a child process (see runMain),
-// so exit statuses and the stderr format are checked as a user sees them.
+// so exit statuses and the stderr format are checked as a user sees them,
+// and stands in for Claude Code's CLI in the documents' commands (see
+// TestDocsCommands).
 func TestMain(m *testing.M) {
 	if os.Getenv("TEND_TEST_RUN_MAIN") == "1" {
 		os.Args = append([]string{"tend"}, os.Args[1:]...)
 		main()
 		os.Exit(0)
+	}
+	if os.Getenv("TEND_TEST_RUN_CLAUDE") == "1" {
+		os.Exit(fakeClaude(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
