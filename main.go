@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -94,8 +95,28 @@ func defaultDBPath() string {
 	return filepath.Join(dir, "tend", "tend.db")
 }
 
-// openService opens and migrates the database and builds the Service on it.
+// openService opens and migrates a database that exists and builds the
+// Service on it. Only serve creates a database (createService): a
+// mistyped --db must fail here, not leave an empty database behind that
+// then answers "unauthorized".
 func openService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
+	if err := requireDatabase(dbPath); err != nil {
+		return nil, nil, err
+	}
+	return createService(ctx, dbPath, opts, publicURL)
+}
+
+// requireDatabase refuses a database file that does not exist.
+func requireDatabase(path string) error {
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return app.Errorf(app.CodeNotFound, "no database at %s: check --db (or TEND_DB); only tend serve creates one", path)
+	}
+	return err
+}
+
+// createService is openService that creates the database when it does not exist.
+func createService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
 	db, err := store.Open(ctx, dbPath, opts)
 	if err != nil {
 		return nil, nil, err

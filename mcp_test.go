@@ -47,7 +47,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 }
 
 func TestMCPStdio(t *testing.T) {
-	dbPath := tempDB(t)
+	dbPath := freshDB(t)
 	alice := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
 	bot := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "bot", "--agent-of", "alice"))
 	spare := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "spare", "--agent-of", "alice"))

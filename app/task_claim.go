@@ -68,7 +68,8 @@ func (t Task) held(now time.Time) bool {
 }
 
 // ClaimTask takes (or renews) the caller's claim on a task. A claim held by
-// another account is refused, naming the holder and the expiry. Renewal
+// another account is refused, naming the holder and the expiry; a task
+// that is done or cancelled is refused, as there is no work left in it. Renewal
 // keeps the first-taken instant. A claim does not mean work has begun.
 func (s *Service) ClaimTask(ctx context.Context, a Actor, workspace, idOrRef string, minutes *int) (Task, error) {
 	var out Task
@@ -88,6 +89,9 @@ func (s *Service) claimIn(ctx context.Context, tx Tx, a Actor, sc *scope, t Task
 	mins, err := s.claimMinutes(ctx, tx, sc, t, minutes)
 	if err != nil {
 		return Task{}, err
+	}
+	if t.IsComplete() {
+		return Task{}, Errorf(CodeTaskClosed, "#%d is %s: there is no work left to claim; reopen it by changing its status first", t.Ref, t.Status.Key)
 	}
 	now := tx.Now()
 	if t.held(now) && t.ClaimedByID != a.User.ID {

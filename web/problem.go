@@ -71,6 +71,9 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeLoginLinkUnusable:     {http.StatusGone, "Sign-in link unusable"},
 	app.CodeNotASession:           {http.StatusBadRequest, "Not a browser session"},
 	app.CodeCrossOrigin:           {http.StatusForbidden, "Cross-site request refused"},
+	app.CodeTokenScopeIncomplete:  {http.StatusUnprocessableEntity, "Scopes leave out what they need"},
+	app.CodeNotAMember:            {http.StatusConflict, "Not a member of the workspace"},
+	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing
