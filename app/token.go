@@ -190,7 +190,11 @@ func checkScopeNeeds(scopes []string) error {
 				by = append(by, p.Name)
 			}
 		}
-		parts = append(parts, strings.Join(by, " and ")+" need "+m)
+		verb := " needs "
+		if len(by) > 1 {
+			verb = " need "
+		}
+		parts = append(parts, strings.Join(by, " and ")+verb+m)
 	}
 	return FieldErrorf(CodeTokenScopeIncomplete, "body.scopes",
 		"%s (items are reached through the projects that hold them, and nothing is changed that cannot be read); add %q to scopes",

@@ -34,10 +34,10 @@ func TestTokenIssuing(t *testing.T) {
 		}
 	})
 	t.Run("narrower on every axis", func(t *testing.T) {
-		got := must(f.svc.CreateToken(f.ctx, narrow, app.TokenCreate{Scopes: []string{app.PermItemRead},
+		got := must(f.svc.CreateToken(f.ctx, narrow, app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermProjectRead},
 			ExpiresAt: app.PatchOf(storetest.Epoch.Add(time.Hour)), ProjectScope: app.PatchOf([]string{"ui"})}))(t)
 		a := f.login(got.Secret)
-		if !slices.Equal(a.Token.Scopes, []string{app.PermItemRead}) || len(a.Token.ProjectScope) != 1 {
+		if !slices.Equal(a.Token.Scopes, []string{app.PermItemRead, app.PermProjectRead}) || len(a.Token.ProjectScope) != 1 {
 			t.Errorf("got %+v", a.Token)
 		}
 	})
@@ -56,7 +56,8 @@ func TestTokenIssuing(t *testing.T) {
 		code app.Code
 		loc  string
 	}{
-		{"a scope the issuer lacks", narrow, app.TokenCreate{Scopes: []string{app.PermProjectWrite}}, app.CodeTokenScopeWider, "body.scopes"},
+		{"a scope the issuer lacks", narrow, app.TokenCreate{Scopes: []string{app.PermProjectRead, app.PermProjectWrite}}, app.CodeTokenScopeWider, "body.scopes"},
+		{"a scope without what it needs", narrow, app.TokenCreate{Scopes: []string{app.PermItemRead}}, app.CodeTokenScopeIncomplete, "body.scopes"},
 		{"every scope", narrow, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
 		{"every project", narrow, app.TokenCreate{ProjectScope: app.Patch[[]string]{Set: true, Null: true}}, app.CodeTokenProjectsWider, "body.project_scope"},
 		{"another project", narrow, app.TokenCreate{ProjectScope: app.PatchOf([]string{"api"})}, app.CodeTokenProjectsWider, "body.project_scope"},
