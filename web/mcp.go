@@ -109,9 +109,7 @@ func (s *Server) mcpHandler() http.Handler {
 	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("WWW-Authenticate")
-		if !m.serveCall(w, r) {
-			h.ServeHTTP(w, r)
-		}
+		m.servePost(w, r, h)
 	}))
 	cop := http.NewCrossOriginProtection()
 	if origin := originOf(s.app.PublicURL()); origin != "" {
