@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"tend/store"
@@ -31,17 +30,17 @@ carries only MCP messages; the log goes to stderr.`,
 			if token == "" {
 				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
 			}
-			return serveMCP(cmd.Context(), cmd.ErrOrStderr(), *dbPath, token, &mcp.StdioTransport{})
+			return serveMCP(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), *dbPath, token)
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", os.Getenv("TEND_TOKEN"), "the credential to act as (env TEND_TOKEN)")
 	return cmd
 }
 
-// serveMCP runs the MCP server on t until the client closes it or ctx ends.
+// serveMCP serves MCP on stdin and stdout until stdin ends or ctx ends.
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
-func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp.Transport) error {
+func serveMCP(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, dbPath, token string) error {
 	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
 		return err
@@ -51,9 +50,5 @@ func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp
 		return err
 	}
 	srv := web.NewServer(svc, slog.New(slog.NewTextHandler(stderr, nil)))
-	err = srv.MCPServer(srv.StdioIdentity(token)).Run(ctx, t)
-	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
+	return srv.ServeMCPStdio(ctx, srv.StdioIdentity(token), stdin, stdout)
 }

@@ -21,6 +21,7 @@ type Server struct {
 	router       *httprouter.Router
 	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
 	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
+	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
 }
 
 // NewServer builds the handler over svc; log receives the access log and
