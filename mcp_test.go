@@ -102,7 +102,7 @@ func TestMCPStdio(t *testing.T) {
 // the last: every line gets its JSON-RPC error, every call its answer,
 // stdout nothing else, and the process exits 0.
 func TestMCPStdioMalformed(t *testing.T) {
-	dbPath := tempDB(t)
+	dbPath := freshDB(t)
 	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
 	lines := []struct {
 		line string
