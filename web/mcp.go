@@ -21,7 +21,9 @@ type Identify func(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, err
 
 // mcpInstructions is what an MCP client shows the model on connecting.
 const mcpInstructions = "tend tracks work for people and agents. Start with service_claim ref \"next\": it claims the " +
-	"highest-ranked ready task for you. Read service://conventions for what binds work here. Refs are #N. " +
+	"highest-ranked ready task for you. Finish it with service_done and a verification (passed, summary, commit_sha); " +
+	"leave what you learnt with service_document type \"finding\" and links to the task. " +
+	"Read service://conventions for what binds work here. Refs are #N. " +
 	"Every refusal starts with a stable code and says which call fixes it. GET /v1/docs/agent is the full guide."
 
 // mcpTools holds what the tool handlers share.

@@ -326,6 +326,7 @@ var toolFixes = map[app.Code]string{
 	app.CodeNotFound:          "check the ref with service_search or service_list; what you may not see answers like this too",
 	app.CodeVersionConflict:   "service_show the item, then send your change again with expected_version set to its current version",
 	app.CodeClaimHeld:         "service_claim ref \"next\" for other ready work, or wait until the claim expires",
+	app.CodeTaskClosed:        "the task is done or cancelled: service_claim ref \"next\" for ready work, or service_update status to reopen it",
 	app.CodeNothingReady:      "service_list to_act_on:true shows what is waiting; service_add records new work",
 	app.CodeWorkspaceRequired: "pass workspace (service_whoami lists yours)",
 	app.CodeForbidden:         "the credential may not do this here; service_whoami shows its scopes and narrowing",

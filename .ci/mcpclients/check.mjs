@@ -184,7 +184,8 @@ async function callWithInvalidArguments(client) {
     for (const [name, args, code, names] of [
         ['service_show', {}, /^(validation|invalid): /, 'ref'],
         ['service_add', { text: 42 }, /^(validation|invalid): /, 'text'],
-        ['service_add', { txt: 'Misspelt' }, /^(validation|invalid): /, ''],
+        ['service_add', { txt: 'Misspelt' }, /^(validation|invalid): /, 'did you mean text?'],
+        ['service_show', { ref: 'abc' }, /^(validation|invalid): /, 'ref'],
         ['service_update', { ref: 1, importance: 'high' }, /^(validation|invalid): /, 'importance'],
         ['service_claim', { ref: 999999 }, /^not_found: /, '']
     ]) {
