@@ -84,13 +84,15 @@ type server struct {
 	done      chan error
 }
 
-var servingRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
+// servingRE finds the address serve listens on in its log, text or JSON.
+var servingRE = regexp.MustCompile(`(?:msg=serving addr=|"msg":"serving","addr":")([^\s"]+)`)
 
-func startServe(t *testing.T, dbPath string) *server {
+// startServe runs tend serve on dbPath with a free port, and extra flags.
+func startServe(t *testing.T, dbPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}
 	cmd := newRootCmd(s.out, s.errb)
-	cmd.SetArgs([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"})
+	cmd.SetArgs(append([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"}, extra...))
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	go func() { s.done <- cmd.ExecuteContext(ctx) }()

@@ -16,6 +16,7 @@ import (
 
 func newMCPCmd(dbPath *string) *cobra.Command {
 	var token string
+	var lf logFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio",
@@ -31,17 +32,22 @@ carries only MCP messages; the log goes to stderr.`,
 			if token == "" {
 				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
 			}
-			return serveMCP(cmd.Context(), cmd.ErrOrStderr(), *dbPath, token, &mcp.StdioTransport{})
+			log, err := lf.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return serveMCP(cmd.Context(), log, *dbPath, token, &mcp.StdioTransport{})
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", os.Getenv("TEND_TOKEN"), "the credential to act as (env TEND_TOKEN)")
+	addLogFlags(cmd, &lf)
 	return cmd
 }
 
 // serveMCP runs the MCP server on t until the client closes it or ctx ends.
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
-func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp.Transport) error {
+func serveMCP(ctx context.Context, log *slog.Logger, dbPath, token string, t mcp.Transport) error {
 	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
 		return err
@@ -50,7 +56,7 @@ func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp
 	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
 		return err
 	}
-	srv := web.NewServer(svc, slog.New(slog.NewTextHandler(stderr, nil)))
+	srv := web.NewServer(svc, log)
 	err = srv.MCPServer(srv.StdioIdentity(token)).Run(ctx, t)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
