@@ -32,16 +32,16 @@ type metricsEnv struct {
 	replicas []web.ReplicaStatus
 }
 
-func newMetricsEnv(t *testing.T, limits app.Limits) *metricsEnv {
-	t.Helper()
+func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
+	tb.Helper()
 	logs := &lockedWriter{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m := web.NewMetrics(log, "test")
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), store.Options{OnWriterWait: m.ObserveWriterWait})
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"), store.Options{OnWriterWait: m.ObserveWriterWait})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = db.Close() })
+	tb.Cleanup(func() { _ = db.Close() })
 	clock := &storetest.Clock{}
 	clock.Set(storetest.Epoch)
 	db.Now = clock.Now
@@ -49,7 +49,7 @@ func newMetricsEnv(t *testing.T, limits app.Limits) *metricsEnv {
 	svc := app.New(g, app.Options{Version: "test", Limits: limits})
 	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	me := &metricsEnv{gate: g, metrics: m}
 	m.Watch(web.MetricsSources{Files: db.FileSizes, OpenSessions: db.OpenSessions, NewestBackup: db.NewestBackup,
@@ -57,7 +57,8 @@ func newMetricsEnv(t *testing.T, limits app.Limits) *metricsEnv {
 	h := web.NewServer(svc, log)
 	h.ServeMetrics(m)
 	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
+	t, _ := tb.(*testing.T) // a benchmark uses the server, not e.ok and e.problem
 	me.env = &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
 	return me
 }
