@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"tend/app"
+	"tend/web"
 )
 
 // routeRE finds every route registration in the sources.
@@ -99,4 +101,42 @@ func benchScrape(b *testing.B, url, token string) {
 	}
 	b.ReportMetric(float64(size), "bytes/scrape")
 	b.ReportMetric(float64(lines), "lines/scrape")
+}
+
+// BenchmarkMeWithMetrics is BenchmarkMeOverLoopback's GET /v1/me with the
+// access log written (to io.Discard) and, in "on", the request counted and
+// timed into the metrics as tend serve does.
+func BenchmarkMeWithMetrics(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "off", true: "on"}[on]
+		b.Run(name, func(b *testing.B) {
+			svc, secret := benchService(b)
+			log := slog.New(slog.NewTextHandler(io.Discard, nil))
+			h := web.NewServer(svc, log)
+			if on {
+				h.ServeMetrics(web.NewMetrics(log, "bench"))
+			}
+			srv := httptest.NewServer(h)
+			b.Cleanup(srv.Close)
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/me", nil)
+			req.Header.Set("Authorization", "Bearer "+secret)
+			get := func() {
+				res, err := srv.Client().Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					b.Fatalf("status %d", res.StatusCode)
+				}
+			}
+			get()
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			for i := 0; i < b.N; i++ {
+				get()
+			}
+		})
+	}
 }
