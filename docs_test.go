@@ -38,7 +38,7 @@ import (
 //     source or install packages from the network.
 //
 // What the test changes before a block runs, and what stands in:
-//   - http://127.0.0.1:8421 becomes the fresh server's address (it listens
+//   - 127.0.0.1:8421, in a URL or alone, becomes the fresh server's address (it listens
 //     on 127.0.0.1, port chosen by the system), and tend_k3j9x2ab7q_… (the
 //     README's example of the first token) the administrator token that
 //     server printed on its first start. No other placeholder is replaced:
@@ -212,7 +212,7 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 	script.WriteString("set -euo pipefail\nexec 2>&1\n")
 	script.WriteString("curl() { command curl --silent --show-error --fail-with-body --max-time 60 \"$@\"; }\n")
 	for _, b := range blocks {
-		text := strings.ReplaceAll(b.text, "http://127.0.0.1:8421", "http://"+addr)
+		text := strings.ReplaceAll(b.text, "127.0.0.1:8421", addr)
 		text = strings.ReplaceAll(text, "tend_k3j9x2ab7q_…", token)
 		fmt.Fprintf(&script, "printf '\\n::docs-block %d\\n'\n%s\n", b.line, text)
 	}

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -54,7 +56,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
-	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newMCPCmd(&dbPath))
+	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newMCPCmd(&dbPath),
+		newHealthcheckCmd())
 	markArgErrors(root)
 	return root
 }
@@ -73,6 +76,40 @@ func markArgErrors(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		markArgErrors(sub)
 	}
+}
+
+// logFlags are --log-format and --log-level, on the commands that log.
+type logFlags struct{ format, level string }
+
+func addLogFlags(cmd *cobra.Command, f *logFlags) {
+	cmd.Flags().StringVar(&f.format, "log-format", envOr("TEND_LOG_FORMAT", "text"), "text (logfmt) or json, one object a line (env TEND_LOG_FORMAT)")
+	cmd.Flags().StringVar(&f.level, "log-level", envOr("TEND_LOG_LEVEL", "info"), "debug, info (one line a request), warn or error (env TEND_LOG_LEVEL)")
+}
+
+// logger is the log the flags ask for, written to w (stderr: stdout is for
+// what a command prints, such as the first start's token or MCP messages).
+func (f logFlags) logger(w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	switch strings.ToLower(f.level) {
+	case "debug":
+		level = slog.LevelDebug
+	case "info":
+		level = slog.LevelInfo
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	default:
+		return nil, usageError{fmt.Errorf("--log-level is debug, info, warn or error, not %q", f.level)}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(f.format) {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usageError{fmt.Errorf("--log-format is text or json, not %q", f.format)}
 }
 
 func envOr(key, def string) string {

@@ -98,8 +98,10 @@ type server struct {
 	done      chan error
 }
 
-var servingRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
+// servingRE finds the address serve listens on in its log, text or JSON.
+var servingRE = regexp.MustCompile(`(?:msg=serving addr=|"msg":"serving","addr":")([^\s"]+)`)
 
+// startServe runs tend serve on dbPath with a free port, and extra flags.
 func startServe(t *testing.T, dbPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}

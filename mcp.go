@@ -15,6 +15,7 @@ import (
 
 func newMCPCmd(dbPath *string) *cobra.Command {
 	var token string
+	var lf logFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio",
@@ -30,17 +31,22 @@ carries only MCP messages; the log goes to stderr.`,
 			if token == "" {
 				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
 			}
-			return serveMCP(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), *dbPath, token)
+			log, err := lf.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return serveMCP(cmd.Context(), log, cmd.InOrStdin(), cmd.OutOrStdout(), *dbPath, token)
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", os.Getenv("TEND_TOKEN"), "the credential to act as (env TEND_TOKEN)")
+	addLogFlags(cmd, &lf)
 	return cmd
 }
 
 // serveMCP serves MCP on stdin and stdout until stdin ends or ctx ends.
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
-func serveMCP(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, dbPath, token string) error {
+func serveMCP(ctx context.Context, log *slog.Logger, stdin io.Reader, stdout io.Writer, dbPath, token string) error {
 	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
 		return err
@@ -49,6 +55,6 @@ func serveMCP(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, db
 	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
 		return err
 	}
-	srv := web.NewServer(svc, slog.New(slog.NewTextHandler(stderr, nil)))
+	srv := web.NewServer(svc, log)
 	return srv.ServeMCPStdio(ctx, srv.StdioIdentity(token), stdin, stdout)
 }

@@ -27,6 +27,8 @@ type serveFlags struct {
 	allowedHosts                  []string
 	admin, instanceName, timezone string
 	synchronous                   string
+	metricsAddr                   string
+	log                           logFlags
 }
 
 func newServeCmd(dbPath *string) *cobra.Command {
@@ -58,12 +60,19 @@ API token for that administrator once. Later starts print no secret.`,
 	fl.StringVar(&f.timezone, "timezone", "", "timezone of the instance created on first start (default: the machine's)")
 	fl.StringVar(&f.synchronous, "synchronous", envOr("TEND_SYNCHRONOUS", store.SyncNormal),
 		"normal: an acknowledged write survives the process being killed; full: it survives power loss too, at an fsync per commit (env TEND_SYNCHRONOUS)")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", envOr("TEND_METRICS_ADDR", ""),
+		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
+	addLogFlags(cmd, &f.log)
 	return cmd
 }
 
 func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serveFlags) error {
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log)}
+	log, err := f.log.logger(stderr)
+	if err != nil {
+		return err
+	}
+	metrics := web.NewMetrics(log, version)
+	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait}
 	db, svc, err := createService(ctx, dbPath, opts, f.publicURL)
 	if err != nil {
 		return err
@@ -96,6 +105,13 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
 	handler.AllowHosts(f.allowedHosts...)
+	handler.ServeMetrics(metrics)
+	metrics.Watch(storeSources(db))
+	stopMetrics, err := startMetrics(log, f.metricsAddr, metrics)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

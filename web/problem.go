@@ -157,7 +157,11 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	p := newProblem(err)
 	p.Instance = redactURL(r.URL.Path, "") // a feed's secret travels in its path
 	if p.Code == app.CodeInternal {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
+		level := slog.LevelError
+		if clientGone(r) {
+			level = slog.LevelDebug
+		}
+		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
 	case app.CodeBusy, app.CodeReadsSaturated:
