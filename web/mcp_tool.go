@@ -214,7 +214,10 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 		}
 		text, out, err := f(ctx, a, args)
 		if err != nil {
-			if app.CodeOf(err) == app.CodeInternal {
+			switch {
+			case errors.Is(ctx.Err(), context.Canceled): // the client went away or cancelled the call
+				m.s.log.DebugContext(ctx, "mcp tool: the caller went away", "tool", t.Name)
+			case app.CodeOf(err) == app.CodeInternal:
 				m.s.log.ErrorContext(ctx, "mcp tool", "tool", t.Name, "err", err)
 			}
 			return toolFailure(err), nil
