@@ -41,6 +41,13 @@ for v in "$rounds" "$tasks" "$requests"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "ab.sh: $v is not a positive whole number" >&2; usage; }
 done
 
+# Both sides run with their defaults: a TEND_* variable from this shell
+# (log level or format, synchronous, ...) would change one side's work or
+# hide the line that says where it listens.
+while read -r name; do
+	unset "$name"
+done < <(compgen -e | grep '^TEND_' || true)
+
 die() {
 	echo "ab.sh: $*" >&2
 	exit 1
