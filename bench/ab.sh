@@ -103,12 +103,13 @@ measure() {
 	local side=$1 round=$2 rev dir addr="" token
 	[ "$side" = old ] && rev=$old || rev=$new
 	dir="$work/$side-$round"
+	[ -x "$work/tend-$side" ] || die "$work lost its files: something else removed them (set TMPDIR to a directory of your own)"
 	mkdir -p "$dir"
 	echo "round $round, $side (${rev:0:10})" >&2
 	"$work/tend-$side" serve --db "$dir/tend.db" --addr 127.0.0.1:0 --timezone UTC >"$dir/stdout" 2>"$dir/stderr" &
 	server=$!
 	for _ in $(seq 1 300); do
-		addr=$(sed -n 's/.*msg=serving addr=\([^ ]*\).*/\1/p' "$dir/stderr" | head -n 1)
+		addr=$(sed -n 's/.*msg=serving addr=\([^ ]*\).*/\1/p' "$dir/stderr" 2>/dev/null | head -n 1) || true
 		[ -n "$addr" ] && break
 		kill -0 "$server" 2>/dev/null || break
 		sleep 0.1

@@ -166,3 +166,34 @@ func lineOf(s, prefix string) string {
 	}
 	return ""
 }
+
+// TestReportRatios: each round's new/old ratio of req/s and of p50, the
+// range over the rounds, and a load one side could not run.
+func TestReportRatios(t *testing.T) {
+	run := func(label string, round int, perSec, p50 float64, mcp string) Run {
+		return Run{Label: label, Round: round, Rev: label + "rev", Tasks: 10, Results: []Result{
+			{Load: "get", Requests: 100, PerSec: perSec, P50ms: p50, P99ms: 2 * p50},
+			{Load: "mcp", Requests: 100, PerSec: perSec, P50ms: p50, P99ms: 2 * p50, Unsupported: mcp},
+		}}
+	}
+	runs := []Run{
+		run("old", 1, 1000, 0.50, "POST /mcp answers 404"), run("new", 1, 1100, 0.45, ""),
+		run("old", 2, 1000, 0.50, "POST /mcp answers 404"), run("new", 2, 900, 0.55, ""),
+	}
+	var b bytes.Buffer
+	if err := Report(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"old = oldrev, new = newrev; 10 seeded tasks; 100 requests per load; 2 rounds",
+		"| GET one task                |       1,000 | 1,100 |       1,000 |   900 | 0.90–1.10 |",
+		"| GET one task                | 0.50 / 1.00 | 0.45 / 0.90 | 0.50 / 1.00 | 0.55 / 1.10 |   0.90–1.10 |",
+		"| MCP tools/call service_list | unsupported | 1,100 | unsupported |   900 |         — |",
+		"- MCP tools/call service_list: old (oldrev): unsupported, POST /mcp answers 404",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q\n%s", want, out)
+		}
+	}
+}

@@ -50,23 +50,24 @@ func Report(w io.Writer, runs []Run) error {
 		for _, r := range runs {
 			cells = append(cells, cell(r, keys[row], func(x Result) string { return thousands(x.PerSec) }))
 		}
-		return append(cells, ratioRange(runs, keys[row]))
+		return append(cells, ratioRange(runs, keys[row], func(x Result) float64 { return x.PerSec }))
 	})
 
-	fmt.Fprintf(b, "\nLatency p50 / p99, ms (from sending the request to reading the answer's last byte):\n\n")
-	table(b, head, len(keys), func(row int) []string {
+	fmt.Fprintf(b, "\nLatency p50 / p99, ms, from sending the request to reading the answer's last byte; new/old p50 is\n"+
+		"each round's ratio of the medians, lowest–highest (below 1 is faster; it moves less than req/s on a busy machine):\n\n")
+	table(b, append(slices.Clone(head), "new/old p50"), len(keys), func(row int) []string {
 		cells := []string{loadName(keys[row])}
 		for _, r := range runs {
 			cells = append(cells, cell(r, keys[row], func(x Result) string { return fmt.Sprintf("%.2f / %.2f", x.P50ms, x.P99ms) }))
 		}
-		return cells
+		return append(cells, ratioRange(runs, keys[row], func(x Result) float64 { return x.P50ms }))
 	})
 
 	fmt.Fprintf(b, "\nRuns:\n\n")
 	table(b, []string{"run", "revision", "started (UTC)", "seed", "load average, start → end"}, len(runs), func(i int) []string {
 		r := runs[i]
 		return []string{fmt.Sprintf("%s %d", r.Label, r.Round), r.Rev, r.Started.Format("2006-01-02 15:04:05"),
-			fmt.Sprintf("%s tasks in %.1f s", thousands(float64(r.Tasks)), r.SeedSeconds), r.LoadAvgStart + " → " + r.LoadAvgEnd}
+			fmt.Sprintf("%s tasks in %.1f s", thousands(float64(r.Tasks)), r.SeedSeconds), loadSpan(r)}
 	})
 	notes := notes(runs, keys)
 	if len(notes) > 0 {
@@ -74,6 +75,15 @@ func Report(w io.Writer, runs []Run) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// loadSpan is the run's load average before and after, "—" where the
+// system reports none.
+func loadSpan(r Run) string {
+	if r.LoadAvgStart == "" && r.LoadAvgEnd == "" {
+		return "—"
+	}
+	return r.LoadAvgStart + " → " + r.LoadAvgEnd
 }
 
 func summary(runs []Run) string {
@@ -155,9 +165,9 @@ func cell(r Run, key string, show func(Result) string) string {
 	return show(x)
 }
 
-// ratioRange is the lowest and highest new/old ratio of req/s over the
+// ratioRange is the lowest and highest new/old ratio of a figure over the
 // rounds that measured the load on both sides.
-func ratioRange(runs []Run, key string) string {
+func ratioRange(runs []Run, key string, figure func(Result) float64) string {
 	var ratios []float64
 	for _, n := range runs {
 		if n.Label != "new" {
@@ -170,7 +180,7 @@ func ratioRange(runs []Run, key string) string {
 			x, okx := result(n, key)
 			y, oky := result(o, key)
 			if okx && oky && measured(x) && measured(y) {
-				ratios = append(ratios, x.PerSec/y.PerSec)
+				ratios = append(ratios, figure(x)/figure(y))
 			}
 		}
 	}
