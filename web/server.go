@@ -21,6 +21,7 @@ type Server struct {
 	router       *httprouter.Router
 	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
 	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
+	replication  func() (app.ReplicationStatus, bool)
 }
 
 // NewServer builds the handler over svc; log receives the access log and
@@ -310,7 +311,11 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	ready := map[string]any{"status": "ready"}
+	if st, ok := s.replicationStatus(); ok {
+		ready["replication"] = newReplicationJSON(st)
+	}
+	_ = writeJSON(w, http.StatusOK, ready)
 }
 
 func param(r *http.Request, name string) string {
