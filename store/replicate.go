@@ -101,24 +101,30 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	return rp, nil
 }
 
-// run syncs every interval, and backs off while the replica fails.
+// run starts a round every interval, counted from the start of the last
+// (a round that takes longer is followed at once), so a write waits at
+// most one interval for the round that takes it, and that round's length.
+// While the replica fails, attempts back off.
 func (rp *replication) run(ctx context.Context) {
 	defer close(rp.done)
-	wait := time.Duration(0)
-	t := time.NewTimer(wait)
+	t := time.NewTimer(0)
 	defer t.Stop()
+	var backoff time.Duration
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		start := time.Now()
+		wait := rp.interval
 		if err := rp.sync(ctx); err != nil && ctx.Err() == nil {
-			wait = min(max(2*wait, rp.interval), maxReplicaBackoff)
+			backoff = min(max(2*backoff, rp.interval), maxReplicaBackoff)
+			wait = backoff
 		} else {
-			wait = rp.interval
+			backoff = 0
 		}
-		t.Reset(wait)
+		t.Reset(max(wait-time.Since(start), 0))
 	}
 }
 
