@@ -98,6 +98,7 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
 		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
 	go rp.run(loopCtx)
+	log.Info("replicating", "interval", interval)
 	return rp, nil
 }
 

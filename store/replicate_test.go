@@ -18,7 +18,7 @@ import (
 
 // fakeS3 runs an S3-protocol server in the test (gofakes3) with one bucket
 // and points the AWS credentials at it; it answers the replica URL for path.
-func fakeS3(t *testing.T, path string) string {
+func fakeS3(t testing.TB, path string) string {
 	t.Helper()
 	backend := s3mem.New()
 	if err := backend.CreateBucket("tend-test"); err != nil {
