@@ -206,3 +206,42 @@ func TestRestoreFromEmptyReplica(t *testing.T) {
 		t.Errorf("files left: %q; want only the lock file", m)
 	}
 }
+
+// A database restored from a backup and served again with the same
+// replica replaces, on the replica, the history it was restored over: a
+// restore from the replica afterwards holds the backup's state and what
+// was written since, none of what the backup undid.
+func TestReplicateAfterRestore(t *testing.T) {
+	t.Parallel()
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	db, svc, s := replicated(t, replica)
+	backup := backupOf(t, db.Path())
+	addTasks(t, svc, s, "undone", 3)
+	if err := db.SyncReplica(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.RestoreFile(t.Context(), backup, s.path); err != nil {
+		t.Fatal(err)
+	}
+	again, err := store.Open(t.Context(), s.path, store.Options{Replica: replica, ReplicaSyncInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addTasks(t, app.New(again, app.Options{}), s, "since", 2)
+	if err := again.SyncReplica(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(t.TempDir(), "tend.db")
+	if _, err := store.RestoreReplica(t.Context(), replica, time.Time{}, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(taskTitles(t, fresh), ","); got != "before 0,before 1,before 2,before 3,before 4,since 0,since 1" {
+		t.Errorf("the replica after a restore holds %s", got)
+	}
+}
