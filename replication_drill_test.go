@@ -19,8 +19,10 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 )
 
-// drillInterval is the replica sync interval the drill runs the server with.
-const drillInterval = 100 * time.Millisecond
+// drillInterval is the replica sync interval the drill runs the server
+// with; TEND_DRILL_INTERVAL sets another (BENCHMARKS.md measures the loss
+// window at the default, 1s).
+var drillInterval = 100 * time.Millisecond
 
 // TestReplicationDrill: `tend serve --replica` runs as a child process on
 // one database while eight clients write to it; it is killed with SIGKILL
@@ -52,6 +54,11 @@ func TestReplicationDrill(t *testing.T) {
 	rounds, err := strconv.Atoi(v)
 	if err != nil || rounds < 1 {
 		t.Fatalf("TEND_DRILL_ROUNDS=%q is not a positive number", v)
+	}
+	if v := os.Getenv("TEND_DRILL_INTERVAL"); v != "" {
+		if drillInterval, err = time.ParseDuration(v); err != nil {
+			t.Fatalf("TEND_DRILL_INTERVAL: %v", err)
+		}
 	}
 	for _, kind := range []string{"file", "s3"} {
 		t.Run(kind, func(t *testing.T) {

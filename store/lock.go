@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"tend/app"
 )
@@ -27,13 +28,24 @@ type fileLock struct{ f *os.File }
 
 func lockPath(dbPath string) string { return dbPath + ".lock" }
 
+// sharedLockWait is how long Open waits for an exclusive holder to let go:
+// besides a restore, a database closing alone holds the lock exclusively
+// for its last checkpoint (see DB.Close), for a moment.
+var sharedLockWait = 2 * time.Second
+
 // lockShared takes the shared lock an open database holds.
 func lockShared(dbPath string) (*fileLock, error) {
-	l, err := lockFile(lockPath(dbPath), false)
-	if errors.Is(err, errLockHeld) {
-		return nil, app.Errorf(app.CodeBusy, "tend restore is replacing the database %s; try again once it has finished", dbPath)
+	deadline := time.Now().Add(sharedLockWait)
+	for {
+		l, err := lockFile(lockPath(dbPath), false)
+		if !errors.Is(err, errLockHeld) {
+			return l, err
+		}
+		if time.Now().After(deadline) {
+			return nil, app.Errorf(app.CodeBusy, "tend restore is replacing the database %s; try again once it has finished", dbPath)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	return l, err
 }
 
 // lockExclusive takes the lock a restore holds: refused while anything has
@@ -57,6 +69,14 @@ func lockFile(path string, exclusive bool) (*fileLock, error) {
 		return nil, err
 	}
 	return &fileLock{f: f}, nil
+}
+
+// alone reports whether no other process (nor other DB in this one) has
+// the database open, by trading the shared lock for an exclusive one
+// without waiting. flock(2) does not trade atomically (it drops the shared
+// lock first), so this is for Close only, after which the lock goes anyway.
+func (l *fileLock) alone() bool {
+	return l != nil && flock(l.f, true) == nil
 }
 
 // release drops the lock; closing the file is what drops it.

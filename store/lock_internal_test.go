@@ -11,8 +11,10 @@ import (
 // The lock a restore holds keeps every opener out, and every opener keeps
 // a restore out; the locks go with Close and release.
 func TestRestoreLock(t *testing.T) {
-	t.Parallel()
 	ctx := t.Context()
+	wait := sharedLockWait
+	sharedLockWait = 0
+	t.Cleanup(func() { sharedLockWait = wait })
 	path := filepath.Join(t.TempDir(), "tend.db")
 	restoring, err := lockExclusive(path)
 	if err != nil {
@@ -56,4 +58,31 @@ func TestRestoreLock(t *testing.T) {
 		t.Errorf("BackupFile during a restore: %v; want busy", err)
 	}
 	_ = restoring.release()
+}
+
+// A database is alone when no other opener holds the lock.
+func TestLockAlone(t *testing.T) {
+	wait := sharedLockWait
+	sharedLockWait = 0
+	t.Cleanup(func() { sharedLockWait = wait })
+	path := filepath.Join(t.TempDir(), "tend.db")
+	one, err := lockShared(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := lockShared(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.alone() {
+		t.Error("alone while another opener holds the lock")
+	}
+	_ = one.release()
+	if !two.alone() {
+		t.Error("not alone once the other opener released the lock")
+	}
+	if _, err := lockShared(path); app.CodeOf(err) != app.CodeBusy {
+		t.Errorf("opening while the lone opener holds the lock exclusively: %v; want busy", err)
+	}
+	_ = two.release()
 }

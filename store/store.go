@@ -259,15 +259,20 @@ func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.D
 }
 
 // Close stops the checkpointer, runs a last checkpoint and closes every
-// pool. While replicating, Litestream owns checkpoints: the pools are closed
-// first (Litestream's connection must be the last one on the file), then
-// replication makes its last sync and stops. The shared lock goes last.
+// pool. The last checkpoint truncates the log only when nothing else has
+// the database open: a TRUNCATE holds off every writer until all readers
+// are done with the log, and the read transaction a replicating server
+// keeps open never is, so a command closing beside it would stop that
+// server's writes for busy_timeout. While replicating, Litestream owns
+// checkpoints: the pools are closed first (Litestream's connection must be
+// the last one on the file), then replication makes its last sync and
+// stops. The lock goes last.
 func (db *DB) Close() error {
 	var err error
 	db.closeOnce.Do(func() {
 		close(db.stop)
 		<-db.done
-		if db.repl == nil {
+		if db.repl == nil && db.lock.alone() {
 			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		}
 		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
