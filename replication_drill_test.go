@@ -35,8 +35,8 @@ var drillInterval = 100 * time.Millisecond
 // integrity_check, and it holds every write acknowledged before the last
 // synced_through the server reported on /readyz before it was killed: the
 // server's own account of what is off the machine is true. The kill waits
-// for that account to cover a random number of acknowledged writes (an
-// event, not a clock). The writes acknowledged but missing from the copy
+// for that account to cover a random number of acknowledged writes, then
+// for a random number more (events, not a clock). The writes acknowledged but missing from the copy
 // are the ones at risk; the test logs how long before the kill the oldest
 // of them was acknowledged, the measured loss window, and fails only past
 // the interval plus two seconds, a bound a replica that syncs at all never
@@ -75,7 +75,7 @@ func TestReplicationDrill(t *testing.T) {
 				if round == 0 {
 					token = srv.token
 				}
-				r := replicateUntilKilled(t, srv, token, round, 30+rand.IntN(200))
+				r := replicateUntilKilled(t, srv, token, round, 30+rand.IntN(200), rand.IntN(1500))
 				for title, at := range r.acked {
 					acked[title] = at
 				}
@@ -114,9 +114,11 @@ type drillRound struct {
 }
 
 // replicateUntilKilled writes with eight clients and watches /readyz; once
-// the server reports as replicated the target-th acknowledged write, it is
-// killed while the clients go on.
-func replicateUntilKilled(t *testing.T, s *child, token string, round, target int) drillRound {
+// the server reports as replicated the target-th acknowledged write, and
+// then extra more writes were acknowledged (so that the kill falls anywhere
+// in the sync cycle, not just after a sync), it is killed while the clients
+// go on.
+func replicateUntilKilled(t *testing.T, s *child, token string, round, target, extra int) drillRound {
 	t.Helper()
 	const writers = 8
 	var (
@@ -127,6 +129,7 @@ func replicateUntilKilled(t *testing.T, s *child, token string, round, target in
 		once    sync.Once
 		wg      sync.WaitGroup
 		failure string
+		killAt  = -1 // the count of acknowledged writes to kill at, once known
 	)
 	kill := func(why string) {
 		once.Do(func() {
@@ -164,6 +167,9 @@ func replicateUntilKilled(t *testing.T, s *child, token string, round, target in
 				if len(order) > target+50000 {
 					kill("the server never reported the target write as replicated")
 				}
+				if killAt >= 0 && len(order) >= killAt {
+					kill("")
+				}
 				mu.Unlock()
 			}
 		})
@@ -185,11 +191,10 @@ func replicateUntilKilled(t *testing.T, s *child, token string, round, target in
 			if synced.After(r.syncedThrough) {
 				r.syncedThrough = synced
 			}
-			reached := len(order) >= target && r.syncedThrough.After(order[target-1])
-			mu.Unlock()
-			if reached {
-				kill("")
+			if killAt < 0 && len(order) >= target && r.syncedThrough.After(order[target-1]) {
+				killAt = len(order) + extra
 			}
+			mu.Unlock()
 		}
 	})
 	wg.Wait()
