@@ -38,8 +38,7 @@ func TestRestoreLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restoring, err = lockExclusive(path)
-	if app.CodeOf(err) != app.CodeBusy {
+	if _, err := lockExclusive(path); app.CodeOf(err) != app.CodeBusy {
 		t.Errorf("restore while the database is open: %v; want busy", err)
 	}
 	if err := one.Close(); err != nil {

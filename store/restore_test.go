@@ -196,10 +196,6 @@ func TestRestoreRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	before, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	open, err := store.Open(t.Context(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +217,7 @@ func TestRestoreRefusals(t *testing.T) {
 	if err := open.Close(); err != nil {
 		t.Fatal(err)
 	}
-	before, err = os.ReadFile(path) // closing checkpointed the log into it
+	before, err := os.ReadFile(path) // taken after Close, which folds the log into the file
 	if err != nil {
 		t.Fatal(err)
 	}
