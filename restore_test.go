@@ -254,3 +254,30 @@ func TestRestoreCommand(t *testing.T) {
 		t.Errorf("the database after refused restores: %v", err)
 	}
 }
+
+func TestServeReplicaFlags(t *testing.T) {
+	var u usageError
+	for _, args := range [][]string{
+		{"--replica", "file:///srv/a", "--replica", "file:///srv/b"},
+		{"--replica", "file:///srv/a", "--replica-sync-interval", "1ms"},
+	} {
+		_, _, err := run(t, append([]string{"--db", tempDB(t), "serve", "--addr", "127.0.0.1:0"}, args...)...)
+		if !errors.As(err, &u) {
+			t.Errorf("serve %s: %v; want a usage error", strings.Join(args, " "), err)
+		}
+	}
+	t.Setenv("TEND_REPLICA_SYNC_INTERVAL", "often")
+	if _, _, err := run(t, "--db", tempDB(t), "serve", "--addr", "127.0.0.1:0"); !errors.As(err, &u) || !strings.Contains(err.Error(), "TEND_REPLICA_SYNC_INTERVAL") {
+		t.Errorf("serve with TEND_REPLICA_SYNC_INTERVAL=often: %v; want a usage error", err)
+	}
+	t.Setenv("TEND_REPLICA_SYNC_INTERVAL", "")
+	t.Setenv("TEND_REPLICA", "file:///srv/a, file:///srv/b")
+	if _, _, err := run(t, "--db", tempDB(t), "serve", "--addr", "127.0.0.1:0"); !errors.As(err, &u) || !strings.Contains(err.Error(), "one --replica") {
+		t.Errorf("serve with two replicas in TEND_REPLICA: %v; want a usage error", err)
+	}
+	t.Setenv("TEND_REPLICA", "")
+	dbPath := tempDB(t)
+	if _, _, err := run(t, "--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--replica", "s3://key:hunter2@bucket/tend"); err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("serve with a password in the replica URL: %v; want a refusal that does not repeat it", err)
+	}
+}
