@@ -33,8 +33,8 @@ the database open: stop tend serve first. Restoring into a file that does
 not exist yet (--db PATH) needs nothing stopped: that is how to try a
 backup or a replica without touching the live database.`,
 		Example: `  tend backup list
-  tend restore tend-20260702T101500.000Z-routine-0014_agenda_fact_rev.db
-  tend restore /mnt/usb/tend-20260702T101500.000Z-routine-0014_agenda_fact_rev.db
+  tend restore tend-20260702T101500.000Z-routine-0014_task_rev.db
+  tend restore /mnt/usb/tend-20260702T101500.000Z-routine-0014_task_rev.db
   tend restore --from-replica s3://my-bucket/tend --db /tmp/drill.db
   tend restore --from-replica file:///srv/tend-replica --at 2026-07-02T10:00:00Z`,
 		Args: cobra.MaximumNArgs(1),
