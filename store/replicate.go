@@ -88,9 +88,12 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	ldb.SetLogger(quiet)
 	ldb.MonitorInterval = 0
 	ldb.ShutdownSyncTimeout = replicaShutdownSync
-	// The log is truncated past tend's own limit, as tend's checkpointer
-	// did (a tend database has 4 KiB pages).
-	ldb.TruncatePageN = int(max(db.walLimit/4096, int64(litestream.DefaultMinCheckpointPageN)))
+	// Litestream truncates the log at half tend's own limit (a tend
+	// database has 4 KiB pages), so that it does so before the checkpointer
+	// of another tend process on the file (tend mcp, say) would try a
+	// TRUNCATE that Litestream's read transaction holds up, with every
+	// writer behind it, for busy_timeout.
+	ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
 	if err := ls.Open(ctx); err != nil {
 		return nil, fmt.Errorf("starting replication to %s: %w", name, err)
 	}
