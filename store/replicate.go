@@ -54,8 +54,9 @@ type replication struct {
 	cancel   context.CancelFunc
 	done     chan struct{}
 
-	mu     sync.Mutex
-	status app.ReplicationStatus
+	mu      sync.Mutex
+	status  app.ReplicationStatus
+	decided time.Time // when the round that set status.Failing began
 }
 
 // startReplication starts replicating db to opts.Replica. The replica is
@@ -144,27 +145,36 @@ func (rp *replication) sync(ctx context.Context) error {
 	}
 	end := time.Now().UTC()
 	rp.mu.Lock()
+	// Rounds may overlap (SyncReplica beside the loop): the outcome of the
+	// round that began last says whether replication fails, and a round
+	// that began earlier but ended later only adds to the counts.
+	latest := !start.Before(rp.decided)
+	if latest {
+		rp.decided = start
+	}
 	wasFailing := rp.status.Failing
 	if err != nil {
-		rp.status.Failing = true
 		rp.status.Errors++
 		rp.status.LastError = err.Error()
 		rp.status.LastErrorAt = end
 	} else {
-		rp.status.Failing = false
-		// Rounds may overlap (SyncReplica); the later start is the one to keep.
 		if start.After(rp.status.SyncedThrough) {
 			rp.status.SyncedThrough = start
 		}
-		rp.status.LastSync = end
+		if end.After(rp.status.LastSync) {
+			rp.status.LastSync = end
+		}
 	}
-	failed := rp.status.Errors
+	if latest {
+		rp.status.Failing = err != nil
+	}
+	failing, failed := rp.status.Failing, rp.status.Errors
 	rp.mu.Unlock()
 	// Logged when the state changes, not at every failed attempt.
 	switch {
-	case err != nil && !wasFailing:
+	case failing && !wasFailing:
 		rp.log.Error("replication failing: changes stay on this machine until the replica can be reached", "err", err)
-	case err == nil && wasFailing:
+	case !failing && wasFailing:
 		rp.log.Info("replication recovered", "failed_syncs", failed)
 	}
 	return err
