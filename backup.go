@@ -31,6 +31,9 @@ are never counted or removed.`,
 			if keep < 0 {
 				return usageError{fmt.Errorf("--keep is at least 1")}
 			}
+			if err := requireDatabase(*dbPath); err != nil {
+				return err
+			}
 			b, err := store.BackupFile(cmd.Context(), *dbPath, dir, keep)
 			if err != nil {
 				return err
@@ -50,6 +53,8 @@ for the copy taken before migrations run), the schema it was taken at (a
 schema newer than this binary's cannot be restored with it), and its size.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// No database is needed: listing what is left after the file
+			// was lost is how a restore begins. Nothing is created.
 			bs, err := store.ListBackups(*dbPath, dir)
 			if err != nil {
 				return err

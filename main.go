@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -53,7 +56,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
-	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newRestoreCmd(&dbPath), newMCPCmd(&dbPath))
+	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newRestoreCmd(&dbPath), newMCPCmd(&dbPath),
+		newHealthcheckCmd())
 	markArgErrors(root)
 	return root
 }
@@ -72,6 +76,40 @@ func markArgErrors(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		markArgErrors(sub)
 	}
+}
+
+// logFlags are --log-format and --log-level, on the commands that log.
+type logFlags struct{ format, level string }
+
+func addLogFlags(cmd *cobra.Command, f *logFlags) {
+	cmd.Flags().StringVar(&f.format, "log-format", envOr("TEND_LOG_FORMAT", "text"), "text (logfmt) or json, one object a line (env TEND_LOG_FORMAT)")
+	cmd.Flags().StringVar(&f.level, "log-level", envOr("TEND_LOG_LEVEL", "info"), "debug, info (one line a request), warn or error (env TEND_LOG_LEVEL)")
+}
+
+// logger is the log the flags ask for, written to w (stderr: stdout is for
+// what a command prints, such as the first start's token or MCP messages).
+func (f logFlags) logger(w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	switch strings.ToLower(f.level) {
+	case "debug":
+		level = slog.LevelDebug
+	case "info":
+		level = slog.LevelInfo
+	case "warn":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	default:
+		return nil, usageError{fmt.Errorf("--log-level is debug, info, warn or error, not %q", f.level)}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(f.format) {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usageError{fmt.Errorf("--log-format is text or json, not %q", f.format)}
 }
 
 func envOr(key, def string) string {
@@ -94,8 +132,28 @@ func defaultDBPath() string {
 	return filepath.Join(dir, "tend", "tend.db")
 }
 
-// openService opens and migrates the database and builds the Service on it.
+// openService opens and migrates a database that exists and builds the
+// Service on it. Only serve creates a database (createService): a
+// mistyped --db must fail here, not leave an empty database behind that
+// then answers "unauthorized".
 func openService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
+	if err := requireDatabase(dbPath); err != nil {
+		return nil, nil, err
+	}
+	return createService(ctx, dbPath, opts, publicURL)
+}
+
+// requireDatabase refuses a database file that does not exist.
+func requireDatabase(path string) error {
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return app.Errorf(app.CodeNotFound, "no database at %s: check --db (or TEND_DB); only tend serve creates one", path)
+	}
+	return err
+}
+
+// createService is openService that creates the database when it does not exist.
+func createService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
 	db, err := store.Open(ctx, dbPath, opts)
 	if err != nil {
 		return nil, nil, err

@@ -23,12 +23,17 @@ import (
 )
 
 // TestMain lets a test run the real main() in a child process (see runMain),
-// so exit statuses and the stderr format are checked as a user sees them.
+// so exit statuses and the stderr format are checked as a user sees them,
+// and stands in for Claude Code's CLI in the documents' commands (see
+// TestDocsCommands).
 func TestMain(m *testing.M) {
 	if os.Getenv("TEND_TEST_RUN_MAIN") == "1" {
 		os.Args = append([]string{"tend"}, os.Args[1:]...)
 		main()
 		os.Exit(0)
+	}
+	if os.Getenv("TEND_TEST_RUN_CLAUDE") == "1" {
+		os.Exit(fakeClaude(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -76,6 +81,15 @@ func mustRun(t *testing.T, args ...string) string {
 
 func tempDB(t *testing.T) string { return filepath.Join(t.TempDir(), "tend.db") }
 
+// freshDB is a migrated database that no command has used yet: the
+// commands other than serve refuse a file that does not exist.
+func freshDB(t *testing.T) string {
+	t.Helper()
+	path := tempDB(t)
+	newDatabase(t, path)
+	return path
+}
+
 // server is one `tend serve` running in the background.
 type server struct {
 	out, errb *lockedBuffer
@@ -84,13 +98,15 @@ type server struct {
 	done      chan error
 }
 
-var servingRE = regexp.MustCompile(`msg=serving addr=(\S+)`)
+// servingRE finds the address serve listens on in its log, text or JSON.
+var servingRE = regexp.MustCompile(`(?:msg=serving addr=|"msg":"serving","addr":")([^\s"]+)`)
 
-func startServe(t *testing.T, dbPath string) *server {
+// startServe runs tend serve on dbPath with a free port, and extra flags.
+func startServe(t *testing.T, dbPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}
 	cmd := newRootCmd(s.out, s.errb)
-	cmd.SetArgs([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"})
+	cmd.SetArgs(append([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"}, extra...))
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	go func() { s.done <- cmd.ExecuteContext(ctx) }()
@@ -239,134 +255,6 @@ func newerDatabase(t *testing.T, path string) {
 	defer raw.Close()
 	if _, err := raw.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func TestTokenIssueListRevoke(t *testing.T) {
-	dbPath := tempDB(t)
-	out, errOut, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read")
-	if err != nil {
-		t.Fatalf("token issue: %v\nstderr: %s", err, errOut)
-	}
-	if !regexp.MustCompile(`^` + secretRE.String() + `\n$`).MatchString(out) {
-		t.Fatalf("token issue printed %q; want exactly one line holding the secret", out)
-	}
-	secret := strings.TrimSuffix(out, "\n")
-	prefix := secret[:len("tend_")+10]
-
-	// The secret is a working credential for a new service account that
-	// answers to the administrator the first start created.
-	db, err := store.Open(t.Context(), dbPath, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(db, app.Options{}).Authenticate(t.Context(), secret, "cli")
-	if cerr := db.Close(); cerr != nil {
-		t.Fatal(cerr)
-	}
-	if err != nil {
-		t.Fatalf("the issued secret does not authenticate: %v", err)
-	}
-	if a.User.Username != "claude" || !a.User.IsServiceAccount || a.User.AnswersTo != "admin" {
-		t.Errorf("credential is for %+v; want service account claude answering to admin", a.User)
-	}
-	if a.Token == nil || !slices.Equal(a.Token.Scopes, []string{"item:read"}) || a.Token.Prefix != prefix {
-		t.Errorf("credential = %+v; want prefix %s with scopes [item:read]", a.Token, prefix)
-	}
-
-	list := mustRun(t, "--db", dbPath, "token", "list")
-	if secretRE.MatchString(list) || strings.Contains(list, secret) {
-		t.Fatalf("token list shows a secret:\n%s", list)
-	}
-	row := lineWith(list, prefix)
-	if row == "" {
-		t.Fatalf("token list does not show prefix %s:\n%s", prefix, list)
-	}
-	if f := strings.Fields(row); len(f) < 4 || f[1] != "claude" || !slices.Contains(f, "item:read") || f[len(f)-1] != "usable" {
-		t.Errorf("token list row = %q; want claude, item:read, usable", row)
-	}
-	if !strings.HasPrefix(list, "PREFIX") {
-		t.Errorf("token list has no header:\n%s", list)
-	}
-
-	out = mustRun(t, "--db", dbPath, "token", "revoke", prefix)
-	if !strings.HasPrefix(out, "revoked "+prefix+" (claude, ") {
-		t.Errorf("token revoke printed %q", out)
-	}
-	if secretRE.MatchString(out) {
-		t.Errorf("token revoke printed a secret: %q", out)
-	}
-	list = mustRun(t, "--db", dbPath, "token", "list")
-	if f := strings.Fields(lineWith(list, prefix)); len(f) == 0 || f[len(f)-1] != "revoked" {
-		t.Errorf("after revoke, token list row = %q; want state revoked", lineWith(list, prefix))
-	}
-
-	_, _, err = run(t, "--db", dbPath, "token", "revoke", "tend_nosuchtoken")
-	if app.CodeOf(err) != app.CodeNotFound || !strings.HasPrefix(err.Error(), "not_found: ") {
-		t.Errorf("revoking an unknown prefix: %v; want not_found: …", err)
-	}
-}
-
-func TestTokenIssueWithoutUserIsForAdministrator(t *testing.T) {
-	dbPath := tempDB(t)
-	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--title", "laptop", "--expires", "30d"))
-	list := mustRun(t, "--db", dbPath, "token", "list")
-	row := lineWith(list, secret[:len("tend_")+10])
-	f := strings.Fields(row)
-	if len(f) < 3 || f[1] != "admin" || f[2] != "laptop" || f[len(f)-1] != "usable" {
-		t.Fatalf("token list row = %q; want admin's usable credential titled laptop", row)
-	}
-	want := time.Now().Add(30 * 24 * time.Hour).UTC()
-	exp, err := time.Parse(time.RFC3339, f[len(f)-2])
-	if err != nil || exp.Sub(want).Abs() > time.Hour {
-		t.Errorf("expiry shown as %q; want about %s", f[len(f)-2], want.Format(time.RFC3339))
-	}
-}
-
-func TestTokenIssueUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"token", "issue", "--expires", "soon"},
-		{"token", "issue", "--expires", "-5h"},
-		{"token", "issue", "--expires", "0d"},
-		{"token", "issue", "--no-such-flag"},
-		{"token", "revoke"},
-		{"token", "revoke", "a", "b"},
-		{"token", "list", "extra"},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			dbPath := tempDB(t)
-			out, _, err := run(t, append([]string{"--db", dbPath}, args...)...)
-			var u usageError
-			if !errors.As(err, &u) {
-				t.Fatalf("err = %v (%T); want a usage error", err, err)
-			}
-			if out != "" {
-				t.Errorf("stdout = %q; want nothing", out)
-			}
-			// A mistake in the command line is caught before the database is touched.
-			if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
-				t.Errorf("the database was created: %v", err)
-			}
-		})
-	}
-}
-
-func TestParseExpiry(t *testing.T) {
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Time{
-		"30d":                  now.Add(30 * 24 * time.Hour),
-		"12h":                  now.Add(12 * time.Hour),
-		"90m":                  now.Add(90 * time.Minute),
-		"2026-04-01T00:00:00Z": time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC),
-	} {
-		if got, err := parseExpiry(in, now); err != nil || !got.Equal(want) {
-			t.Errorf("parseExpiry(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "soon", "0d", "-1d", "-1h", "0s", "30x", "2026-04-01"} {
-		if got, err := parseExpiry(in, now); err == nil {
-			t.Errorf("parseExpiry(%q) = %v; want an error", in, got)
-		}
 	}
 }
 
@@ -534,7 +422,8 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 		status int
 		stderr string // how the one error line begins
 	}{
-		{"app error", []string{"--db", tempDB(t), "token", "revoke", "tend_nosuchtoken"}, 1, "error: not_found: "},
+		{"app error", []string{"--db", freshDB(t), "token", "revoke", "tend_nosuchtoken"}, 1, "error: not_found: no such credential"},
+		{"no database", []string{"--db", tempDB(t), "token", "list"}, 1, "error: not_found: no database at "},
 		{"newer schema", []string{"--db", newer, "token", "list"}, 1, "error: schema_too_new: database schema version 99 is newer"},
 		{"bad flag value", []string{"--db", tempDB(t), "token", "issue", "--expires", "soon"}, 2, "error: --expires \"soon\""},
 		{"unknown flag", []string{"--db", tempDB(t), "backup", "--nope"}, 2, "error: unknown flag: --nope"},
@@ -557,21 +446,54 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 	}
 }
 
-func TestSignInPrintsAFreshLink(t *testing.T) {
-	dbPath := tempDB(t)
-	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
-	one := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--user", "admin", "--public-url", "https://tend.example"))
-	two := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--addr", "127.0.0.1:9999"))
-	if !regexp.MustCompile(`^https://tend\.example/signin\?link=` + secretRE.String() + `$`).MatchString(one) {
-		t.Errorf("tend signin --public-url printed %q", one)
+// TestCommandsRefuseMissingDatabase: only serve creates a database. A
+// mistyped --db used to create an empty 446 KB database, which then
+// answered "unauthorized"; now every other command refuses, naming the
+// path, and creates nothing, not even the directory.
+func TestCommandsRefuseMissingDatabase(t *testing.T) {
+	for _, args := range [][]string{
+		{"token", "issue"},
+		{"token", "issue", "--user", "claude", "--agent-of", "admin"},
+		{"token", "list"},
+		{"token", "revoke", "tend_aaaaaaaaaa"},
+		{"signin"},
+		{"signin", "--user", "alice"},
+		{"mcp", "--token", "tend_aaaaaaaaaa_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		{"backup"},
+		{"backup", "--keep", "3"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "typo")
+			dbPath := filepath.Join(dir, "tend.db")
+			out, _, err := run(t, append([]string{"--db", dbPath}, args...)...)
+			if app.CodeOf(err) != app.CodeNotFound || !strings.HasPrefix(err.Error(), "not_found: no database at "+dbPath+": check --db") {
+				t.Fatalf("err = %v; want not_found: no database at %s: check --db …", err, dbPath)
+			}
+			if out != "" {
+				t.Errorf("stdout = %q; want nothing", out)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the command created %s: %v", dir, err)
+			}
+		})
 	}
-	if !regexp.MustCompile(`^http://127\.0\.0\.1:9999/signin\?link=` + secretRE.String() + `$`).MatchString(two) {
-		t.Errorf("tend signin --addr printed %q", two)
-	}
-	if secretRE.FindString(one) == secretRE.FindString(two) {
-		t.Error("two runs printed the same link")
-	}
-	if _, _, err := run(t, "--db", dbPath, "signin", "--user", "nobody"); err == nil {
-		t.Error("tend signin --user nobody succeeded")
-	}
+	t.Run("backup list", func(t *testing.T) {
+		// Listing what is left after the database was lost is how a
+		// restore begins: it answers, and creates nothing either.
+		dir := filepath.Join(t.TempDir(), "lost")
+		if got := backupNames(t, mustRun(t, "--db", filepath.Join(dir, "tend.db"), "backup", "list")); len(got) != 0 {
+			t.Errorf("backup list = %q", got)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("backup list created %s: %v", dir, err)
+		}
+	})
+	t.Run("serve creates it", func(t *testing.T) {
+		dbPath := filepath.Join(t.TempDir(), "new", "tend.db")
+		s := startServe(t, dbPath)
+		if err := s.stop(t); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "--db", dbPath, "token", "list")
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"tend/store"
@@ -16,6 +15,7 @@ import (
 
 func newMCPCmd(dbPath *string) *cobra.Command {
 	var token string
+	var lf logFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools over stdio",
@@ -31,17 +31,22 @@ carries only MCP messages; the log goes to stderr.`,
 			if token == "" {
 				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
 			}
-			return serveMCP(cmd.Context(), cmd.ErrOrStderr(), *dbPath, token, &mcp.StdioTransport{})
+			log, err := lf.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return serveMCP(cmd.Context(), log, cmd.InOrStdin(), cmd.OutOrStdout(), *dbPath, token)
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", os.Getenv("TEND_TOKEN"), "the credential to act as (env TEND_TOKEN)")
+	addLogFlags(cmd, &lf)
 	return cmd
 }
 
-// serveMCP runs the MCP server on t until the client closes it or ctx ends.
+// serveMCP serves MCP on stdin and stdout until stdin ends or ctx ends.
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
-func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp.Transport) error {
+func serveMCP(ctx context.Context, log *slog.Logger, stdin io.Reader, stdout io.Writer, dbPath, token string) error {
 	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
 		return err
@@ -50,10 +55,6 @@ func serveMCP(ctx context.Context, stderr io.Writer, dbPath, token string, t mcp
 	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
 		return err
 	}
-	srv := web.NewServer(svc, slog.New(slog.NewTextHandler(stderr, nil)))
-	err = srv.MCPServer(srv.StdioIdentity(token)).Run(ctx, t)
-	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
+	srv := web.NewServer(svc, log)
+	return srv.ServeMCPStdio(ctx, srv.StdioIdentity(token), stdin, stdout)
 }

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,7 +51,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 }
 
 func TestMCPStdio(t *testing.T) {
-	dbPath := tempDB(t)
+	dbPath := freshDB(t)
 	alice := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
 	bot := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "bot", "--agent-of", "alice"))
 	spare := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "spare", "--agent-of", "alice"))
@@ -90,5 +94,83 @@ func TestMCPStdio(t *testing.T) {
 	}
 	if code, _ := runMain(t, "--db", dbPath, "mcp", "--token", ""); code != 2 {
 		t.Fatalf("no credential is a usage error: %d", code)
+	}
+}
+
+// TestMCPStdioMalformed sends the real `tend mcp` each line issue 19 found
+// to stop it, each followed by a tool call, and closes stdin right after
+// the last: every line gets its JSON-RPC error, every call its answer,
+// stdout nothing else, and the process exits 0.
+func TestMCPStdioMalformed(t *testing.T) {
+	dbPath := freshDB(t)
+	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
+	lines := []struct {
+		line string
+		code int
+		id   string
+	}{
+		{"garbage", -32700, "null"},
+		{"{", -32700, "null"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", -32700, "null"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\x00\x00", -32700, "null"},
+		{"null", -32600, "null"},
+		{"[]", -32600, "null"},
+		{`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`, -32600, "null"},
+		{strings.Repeat("[", 5000) + strings.Repeat("]", 5000), -32600, "null"},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"a":` + strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000) + `}}`, -32600, "3"},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null"},
+		{`{"jsonrpc":"1.0","id":4,"method":"ping"}`, -32600, "4"},
+		{`{"jsonrpc":"2.0","id":99999999999999999999999999,"method":"nothing/here"}`, -32601, "99999999999999999999999999"},
+		{`{"jsonrpc":"2.0","id":"x","method":"ping","params":{"x":"` + strings.Repeat("a", 1<<20) + `"}}`, -32600, "null"},
+	}
+	in := []string{`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+	for i, l := range lines {
+		in = append(in, l.line, fmt.Sprintf(`{"jsonrpc":"2.0","id":"ok-%d","method":"tools/call","params":{"name":"service_whoami","arguments":{}}}`, i))
+	}
+	cmd := exec.Command(os.Args[0], "--db", dbPath, "mcp")
+	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1", "TEND_TOKEN="+secret)
+	cmd.Stdin = strings.NewReader(strings.Join(in, "\n") + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tend mcp: %v\nstderr: %s", err, stderr.String())
+	}
+	var errs []string
+	answered := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		var a struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Result  *struct {
+				Content []struct{ Text string }
+			}
+			Error *struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(l), &a); err != nil || a.JSONRPC != "2.0" || (a.Result == nil) == (a.Error == nil) {
+			t.Fatalf("not a JSON-RPC answer on stdout: %.300q", l)
+		}
+		switch id := string(a.ID); {
+		case strings.HasPrefix(id, `"ok-`) && a.Result != nil && len(a.Result.Content) == 1 && strings.HasPrefix(a.Result.Content[0].Text, "you are alice"):
+			answered[id] = true
+		case id == `"init"` && a.Result != nil:
+		case a.Error != nil:
+			errs = append(errs, fmt.Sprintf("%d %s", a.Error.Code, id))
+		default:
+			t.Fatalf("unexpected answer %.300s", l)
+		}
+	}
+	var want []string
+	for i, l := range lines {
+		want = append(want, fmt.Sprintf("%d %s", l.code, l.id))
+		if !answered[fmt.Sprintf(`"ok-%d"`, i)] {
+			t.Errorf("the call after line %d was not answered", i)
+		}
+	}
+	// Calls are answered as they finish, so the order is not fixed.
+	slices.Sort(errs)
+	slices.Sort(want)
+	if !slices.Equal(errs, want) {
+		t.Fatalf("errors\n%q\nwant\n%q", errs, want)
 	}
 }

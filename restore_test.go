@@ -206,6 +206,7 @@ var restoredRE = regexp.MustCompile(`the previous database is kept as (\S+) `)
 
 func TestRestoreCommand(t *testing.T) {
 	dbPath := tempDB(t)
+	newDatabase(t, dbPath)
 	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
 	dir := filepath.Join(t.TempDir(), "elsewhere")
 	bm := backupLineRE.FindStringSubmatch(mustRun(t, "--db", dbPath, "backup", "--dir", dir))

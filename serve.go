@@ -19,6 +19,9 @@ import (
 	"tend/web"
 )
 
+// defaultAddr is where tend serve listens unless told otherwise.
+const defaultAddr = "127.0.0.1:8421"
+
 type serveFlags struct {
 	addr, backupDir, publicURL    string
 	allowedHosts                  []string
@@ -26,6 +29,8 @@ type serveFlags struct {
 	synchronous                   string
 	replicas                      []string
 	replicaSync                   time.Duration
+	metricsAddr                   string
+	log                           logFlags
 }
 
 func newServeCmd(dbPath *string) *cobra.Command {
@@ -50,7 +55,7 @@ API token for that administrator once. Later starts print no secret.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", "127.0.0.1:8421"), "address to listen on (env TEND_ADDR)")
+	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", defaultAddr), "address to listen on (env TEND_ADDR)")
 	fl.StringVar(&f.backupDir, "backup-dir", "", "where backups go (default: backups/ beside the database)")
 	fl.StringVar(&f.publicURL, "public-url", envOr("TEND_PUBLIC_URL", ""), "the URL users reach this instance at (env TEND_PUBLIC_URL)")
 	fl.StringSliceVar(&f.allowedHosts, "allowed-hosts", splitList(os.Getenv("TEND_ALLOWED_HOSTS")),
@@ -64,17 +69,24 @@ API token for that administrator once. Later starts print no secret.`,
 		"replicate the database continuously to file:///path, s3://bucket/path[?endpoint=URL] or sftp://user@host/path; credentials from the environment (env TEND_REPLICA; docs/backup.md)")
 	fl.DurationVar(&f.replicaSync, "replica-sync-interval", store.DefaultReplicaSyncInterval,
 		"how often changes go to the replica: at most this, plus one sync, of acknowledged writes is not yet off the machine (env TEND_REPLICA_SYNC_INTERVAL)")
+	fl.StringVar(&f.metricsAddr, "metrics-addr", envOr("TEND_METRICS_ADDR", ""),
+		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
+	addLogFlags(cmd, &f.log)
 	return cmd
 }
 
 func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serveFlags) error {
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log),
+	log, err := f.log.logger(stderr)
+	if err != nil {
+		return err
+	}
+	metrics := web.NewMetrics(log, version)
+	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
 		ReplicaSyncInterval: f.replicaSync, Log: log}
 	if len(f.replicas) == 1 {
 		opts.Replica = f.replicas[0]
 	}
-	db, svc, err := openService(ctx, dbPath, opts, f.publicURL)
+	db, svc, err := createService(ctx, dbPath, opts, f.publicURL)
 	if err != nil {
 		return err
 	}
@@ -90,12 +102,18 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if err != nil {
 		return err
 	}
+	serving := app.Serving{Addr: reachable(ln.Addr().String()), PublicURL: f.publicURL}
+	if err := svc.RecordServing(ctx, serving); err != nil {
+		_ = ln.Close()
+		return err
+	}
 	if first != nil {
 		link, err := svc.LocalLoginLink(ctx, first.Admin.Username)
 		if err != nil {
+			_ = ln.Close()
 			return err
 		}
-		printFirstStart(stdout, first, link, f.publicURL, ln.Addr().String())
+		printFirstStart(stdout, first, link.IssuedLoginLink, serving)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
@@ -103,6 +121,13 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if opts.Replica != "" {
 		handler.SetReplication(db.Replication)
 	}
+	handler.ServeMetrics(metrics)
+	metrics.Watch(storeSources(db))
+	stopMetrics, err := startMetrics(log, f.metricsAddr, metrics)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -154,7 +179,7 @@ func logStorage(log *slog.Logger) func(full bool, err error) {
 // printFirstStart shows the administrator's token and a sign-in link for a
 // browser, the one time they exist in readable form. It goes to stdout,
 // never to the log.
-func printFirstStart(w io.Writer, first *app.FirstStart, link app.IssuedLoginLink, publicURL, addr string) {
+func printFirstStart(w io.Writer, first *app.FirstStart, link app.IssuedLoginLink, sv app.Serving) {
 	fmt.Fprintf(w, `tend: created instance %q with workspace %q and administrator %q.
 
 API token for %s (shown once, store it now):
@@ -169,17 +194,25 @@ Sign in from a browser (works once, within %d minutes; tend signin --user %s pri
 
     %s
 
-`, first.Instance.Name, first.Workspace.Slug, first.Admin.Username, first.Admin.Username, first.Token.Secret, first.Token.Secret, addr,
-		int(app.LoginLinkLifetime.Minutes()), first.Admin.Username, web.SignInURL(baseURL(publicURL, addr), link.Secret))
+`, first.Instance.Name, first.Workspace.Slug, first.Admin.Username, first.Admin.Username, first.Token.Secret, first.Token.Secret, sv.Addr,
+		int(app.LoginLinkLifetime.Minutes()), first.Admin.Username, web.SignInURL(sv.URL(), link.Secret))
 }
 
-// baseURL is where a printed sign-in link points: the public URL, else the
-// address the server listens on.
-func baseURL(publicURL, addr string) string {
-	if publicURL != "" {
-		return publicURL
+// reachable is the address a client on this machine connects to for a
+// server listening on addr: a wildcard host (0.0.0.0, ::) is reached on
+// loopback.
+func reachable(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
 	}
-	return "http://" + addr
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if ip != nil && ip.To4() == nil {
+			return net.JoinHostPort("::1", port)
+		}
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
 }
 
 // localTimezone guesses the machine's IANA zone for a first start: TZ, then

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +19,16 @@ func newSignInCmd(dbPath *string) *cobra.Command {
 		Long: `Mint a sign-in link directly on the database file, with the authority of
 whoever can open it, and print its URL once on stdout. The link signs one
 browser in once and expires after a few minutes. Works while the server is
-running. Without --user the link is for the oldest active administrator.`,
+running. Without --user the link is for the oldest active administrator.
+
+The link points at the public URL and address tend serve was last started
+with on this file (it keeps them in the database); --public-url or --addr
+(or TEND_PUBLIC_URL, TEND_ADDR) point it elsewhere.`,
 		Example: `  tend signin --user alice
   tend signin --user alice --public-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, publicURL)
+			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
 			if err != nil {
 				return err
 			}
@@ -35,13 +40,28 @@ running. Without --user the link is for the oldest active administrator.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), web.SignInURL(baseURL(publicURL, addr), l.Secret))
+			fmt.Fprintln(cmd.OutOrStdout(), web.SignInURL(signInBase(publicURL, addr, l.Serving), l.Secret))
 			return nil
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&user, "user", "", "account the link signs in (default: the oldest active administrator)")
-	fl.StringVar(&publicURL, "public-url", envOr("TEND_PUBLIC_URL", ""), "the URL users reach this instance at (env TEND_PUBLIC_URL)")
-	fl.StringVar(&addr, "addr", envOr("TEND_ADDR", "127.0.0.1:8421"), "the address tend serve listens on, used without --public-url (env TEND_ADDR)")
+	fl.StringVar(&publicURL, "public-url", os.Getenv("TEND_PUBLIC_URL"), "the URL users reach this instance at (env TEND_PUBLIC_URL; default: the one tend serve was started with)")
+	fl.StringVar(&addr, "addr", os.Getenv("TEND_ADDR"), "the address tend serve listens on, used without a public URL (env TEND_ADDR; default: where tend serve last listened, else "+defaultAddr+")")
 	return cmd
+}
+
+// signInBase is where a printed link points: what this command was told,
+// else what tend serve recorded when it last started, else the default
+// address.
+func signInBase(publicURL, addr string, sv app.Serving) string {
+	switch {
+	case publicURL != "":
+		return publicURL
+	case addr != "":
+		return "http://" + reachable(addr)
+	case sv.URL() != "":
+		return sv.URL()
+	}
+	return "http://" + defaultAddr
 }

@@ -103,13 +103,16 @@ type LocalToken struct {
 
 // IssueLocalToken issues a credential with the authority of whoever can open
 // the database file. A missing account is created (a service account when
-// AgentOf is set) and joins the pinned workspace, or the oldest live one, as
-// a member, so the credential can do something at once. With no username
-// the credential is for the oldest active administrator.
+// AgentOf is set) and joins the pinned workspace, or the oldest live one, so
+// the credential can do something at once: a person as a member, an agent
+// as the agent of its person (see workerIn). An account that exists keeps
+// whom it answers to: AgentOf naming somebody else is refused, naming both.
+// With no username the credential is for the oldest active administrator.
 func (s *Service) IssueLocalToken(ctx context.Context, in LocalToken) (IssuedToken, error) {
 	if err := s.validateTokenCreate(&in.TokenCreate); err != nil {
 		return IssuedToken{}, err
 	}
+	in.AnswersTo = in.AgentOf
 	var out IssuedToken
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sys := SystemActor("cli")
@@ -118,12 +121,15 @@ func (s *Service) IssueLocalToken(ctx context.Context, in LocalToken) (IssuedTok
 			return err
 		}
 		if in.Username == "" {
+			if in.AgentOf != "" {
+				return Invalidf("body.username", "name the agent with --user")
+			}
 			admin, err := oldestAdministrator(ctx, tx)
 			if err != nil {
 				return err
 			}
 			in.Username = admin.Username
-		} else if err := ensureLocalAccount(ctx, tx, sys, in); err != nil {
+		} else if err := ensureLocalAccount(ctx, tx, acc, in); err != nil {
 			return err
 		}
 		out, err = issueToken(ctx, tx, acc, in.TokenCreate)
@@ -145,11 +151,11 @@ func oldestAdministrator(ctx context.Context, tx Tx) (User, error) {
 	return User{}, Errorf(CodeNotFound, "no active administrator; name an account with --user")
 }
 
-func ensureLocalAccount(ctx context.Context, tx Tx, sys Actor, in LocalToken) error {
+func ensureLocalAccount(ctx context.Context, tx Tx, acc *access, in LocalToken) error {
 	if _, err := tx.UserByName(ctx, in.Username); CodeOf(err) != CodeNotFound {
 		return err
 	}
-	u, err := insertUser(ctx, tx, sys, UserCreate{Username: in.Username, IsServiceAccount: in.AgentOf != "", AnswersTo: in.AgentOf})
+	u, err := insertUser(ctx, tx, acc.actor, UserCreate{Username: in.Username, IsServiceAccount: in.AgentOf != "", AnswersTo: in.AgentOf})
 	if err != nil {
 		return err
 	}
@@ -173,9 +179,12 @@ func ensureLocalAccount(ctx context.Context, tx Tx, sys Actor, in LocalToken) er
 	if w.ID == "" {
 		return nil
 	}
+	if u.IsServiceAccount {
+		return workerIn(ctx, tx, acc, u, w.ID)
+	}
 	if err := tx.InsertMember(ctx, &Member{WorkspaceID: w.ID, UserID: u.ID, Role: RoleMember, CreatedAt: tx.Now()}); err != nil {
 		return err
 	}
-	return record(ctx, tx, sys, Event{WorkspaceID: w.ID, EntityType: "workspace", EntityID: w.ID, Action: "member.added",
+	return record(ctx, tx, acc.actor, Event{WorkspaceID: w.ID, EntityType: "workspace", EntityID: w.ID, Action: "member.added",
 		SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username, "role": RoleMember}})
 }

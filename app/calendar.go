@@ -238,6 +238,28 @@ func (s *Service) RevokeCalendar(ctx context.Context, a Actor, idOrPrefix string
 	return out, err
 }
 
+// revokeFeedsOf revokes the feeds the credential tokenID created, each
+// recorded as calendar.revoked like a revocation by hand.
+func revokeFeedsOf(ctx context.Context, tx Tx, a Actor, tokenID string) error {
+	cs, err := tx.Calendars(ctx, CalendarFilter{TokenID: tokenID})
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.RevokedAt != nil {
+			continue
+		}
+		if err := tx.RevokeCalendar(ctx, c.ID, tx.Now()); err != nil {
+			return err
+		}
+		if err := record(ctx, tx, a, Event{EntityType: "calendar", EntityID: c.ID, Action: "calendar.revoked",
+			Changes: map[string]any{"prefix": c.Prefix}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ResetCalendar gives a feed a new secret, so a new URL: the old one stops
 // answering at once. The prefix, the id and the events' UIDs stay, so a
 // calendar app that subscribes to the new URL sees the same events. A

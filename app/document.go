@@ -52,6 +52,9 @@ type Document struct {
 	Revisions *Revisions
 	// Relevance is the text-match score when a listing searched; nil otherwise.
 	Relevance *float64
+	// Links are the links CreateDocument filed the document with, seen from
+	// it; nil on every other read.
+	Links []LinkView
 }
 
 // Revisions counts replacements of a document's non-empty body and names the
@@ -128,6 +131,9 @@ type DocumentCreate struct {
 	Project string   `json:"project"`
 	Parent  FlexRef  `json:"parent"`
 	Tags    []string `json:"tags"`
+	// Links file the document already linked: each a LinkRequest from the
+	// new document, made in the same transaction (all of them or no document).
+	Links []LinkRequest `json:"links"`
 	notOnDocuments
 }
 
@@ -175,7 +181,14 @@ func (s *Service) validateDocumentCreate(in *DocumentCreate) error {
 	}
 	var tagErrs []error
 	in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
-	return joinErrors(append(errs, tagErrs...)...)
+	errs = append(errs, tagErrs...)
+	if err := checkCount("body.links", len(in.Links), s.limits.MaxLinksPerRequest, "max_links_per_request"); err != nil {
+		return err
+	}
+	for i := range in.Links {
+		errs = append(errs, checkFiledLink("body.links."+strconv.Itoa(i), &in.Links[i]))
+	}
+	return joinErrors(errs...)
 }
 
 func (s *Service) validateDocumentUpdate(in *DocumentUpdate) error {
@@ -252,7 +265,13 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 			ItemRef: &ref, ItemTitle: d.Title, Changes: map[string]any{"title": d.Title, "size_bytes": len(d.Body)}}); err != nil {
 			return err
 		}
+		self := linkSelf{sc: sc, Type: "document", ID: d.ID, Ref: d.Ref, Title: d.Title}
+		links, err := fileLinks(ctx, tx, a, self, in.Links, "body.links")
+		if err != nil {
+			return err
+		}
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
+		out.Links = links
 		return err
 	})
 	return out, err

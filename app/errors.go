@@ -68,6 +68,9 @@ const (
 	CodeLoginLinkUnusable     Code = "login_link_unusable"        // the sign-in link is unknown, spent, expired or revoked
 	CodeNotASession           Code = "not_a_session"              // DELETE /v1/session with a token rather than a session
 	CodeCrossOrigin           Code = "cross_origin"               // a cookie-authenticated write from another site
+	CodeTokenScopeIncomplete  Code = "token_scope_incomplete"     // scopes that leave out a permission they need (item:read without project:read)
+	CodeNotAMember            Code = "not_a_member"               // a credential pinned to a workspace its account (or the person it answers to) is not a member of
+	CodeTaskClosed            Code = "task_closed"                // claiming a task that is done or cancelled
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -87,6 +90,7 @@ var AllCodes = []Code{
 	CodeRecurrence, CodeNotRepeating, CodeAppliesToRequired, CodeAppliesToNotRepeating,
 	CodeCalendarWider, CodeCalendarUnusable,
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
+	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -13,12 +13,47 @@ type Instance struct {
 	Timezone  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	Serving   Serving
+}
+
+// Serving is where tend serve last listened and the public URL it was
+// given, kept on the instance when it starts so that commands run later on
+// the same file (tend signin) can point at it. Never shown over the API.
+type Serving struct {
+	Addr      string // host:port a client on this machine reaches
+	PublicURL string
+}
+
+// URL is where a browser reaches the server: the public URL, else the
+// address; "" when no server recorded either.
+func (sv Serving) URL() string {
+	if sv.PublicURL != "" {
+		return sv.PublicURL
+	}
+	if sv.Addr != "" {
+		return "http://" + sv.Addr
+	}
+	return ""
 }
 
 type instanceTx interface {
 	Instance(ctx context.Context) (Instance, error)
 	InsertInstance(ctx context.Context, in *Instance) error
 	UpdateInstance(ctx context.Context, in *Instance) error
+	UpdateServing(ctx context.Context, sv Serving) error
+}
+
+// RecordServing keeps where tend serve listens and its public URL on the
+// instance (see Serving). It records no event: it is the operator's
+// configuration, not a change anybody made through tend.
+func (s *Service) RecordServing(ctx context.Context, sv Serving) error {
+	return s.store.Update(ctx, func(tx Tx) error {
+		in, err := tx.Instance(ctx)
+		if err != nil || in.Serving == sv {
+			return err
+		}
+		return tx.UpdateServing(ctx, sv)
+	})
 }
 
 // InstanceUpdate is PATCH /v1/instance.

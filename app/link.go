@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -97,6 +99,11 @@ func (s *Service) validateLinkSet(in *LinkSet) error {
 	}
 	if len(in.Others) == 0 || slices.Contains(in.Others, "") {
 		errs = append(errs, Invalidf("body.target", "target is required: a ref or an id"))
+	}
+	for _, o := range in.Others {
+		if o != "" {
+			errs = append(errs, CheckRef("body.target", o))
+		}
 	}
 	if !has(LinkableTypes, in.OtherType) {
 		errs = append(errs, Invalidf("body.target_type", "target_type is one of %s", joinWords(LinkableTypes)))
@@ -354,4 +361,90 @@ func (s *Service) RemoveLink(ctx context.Context, a Actor, workspace, entity, id
 		}
 		return NotFound("link")
 	})
+}
+
+// checkFiledLink checks one link an item is to be filed with, at loc in
+// the request: a link type, a target shaped like a ref or an id, a
+// direction and, when given, the target's kind.
+func checkFiledLink(loc string, l *LinkRequest) error {
+	errs := []error{CheckRef(loc+".target", string(l.Target))}
+	if strings.TrimSpace(l.LinkType) == "" {
+		errs = append(errs, Invalidf(loc+".link_type", "link_type is required: a link type key (relates_to, documents, ...; GET /v1/meta lists them)"))
+	}
+	switch l.Direction {
+	case "", "outgoing", "incoming":
+	default:
+		errs = append(errs, Invalidf(loc+".direction", "direction is outgoing or incoming"))
+	}
+	if l.TargetType != "" && !has(LinkableTypes, l.TargetType) {
+		errs = append(errs, Invalidf(loc+".target_type", "target_type is one of %s", joinWords(LinkableTypes)))
+	}
+	return joinErrors(errs...)
+}
+
+// fileLinks makes the links a new item is filed with, from self, and
+// returns them as seen from it, in the order asked. A target missing (or
+// out of the caller's sight) is refused at its place in the request, like
+// any other bad field; a target_type left out lets the ref say which kind
+// of item it names, since tasks and documents share one ref counter.
+func fileLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, links []LinkRequest, loc string) ([]LinkView, error) {
+	if len(links) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(links))
+	for i, l := range links {
+		at := loc + "." + strconv.Itoa(i)
+		lt, err := linkTypeByKey(ctx, tx, self.sc.ws.Workspace.ID, l.LinkType, at+".link_type")
+		if err != nil {
+			return nil, err
+		}
+		target := strings.TrimPrefix(string(l.Target), "#")
+		other, kind, err := linkTarget(ctx, tx, self.sc, target, l.TargetType, at+".target")
+		if err != nil {
+			return nil, err
+		}
+		if other.ID == self.ID {
+			return nil, Invalidf(at+".target", "an item cannot be linked to itself")
+		}
+		dir := l.Direction
+		if dir == "" {
+			dir = "outgoing"
+		}
+		made, err := insertLink(ctx, tx, a, self, lt, dir, other, kind)
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = made.ID
+	}
+	views, err := linkViews(ctx, tx, self.sc, self.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]LinkView, len(views))
+	for _, v := range views {
+		byID[v.ID] = v
+	}
+	out := make([]LinkView, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, byID[id])
+	}
+	return out, nil
+}
+
+// linkTarget finds the live item a filed link points at: of the kind
+// named, or, with none named, the task or document the ref names. A target
+// nobody may reach is refused at loc.
+func linkTarget(ctx context.Context, tx Tx, sc *scope, target, kind, loc string) (ItemLocation, string, error) {
+	if kind != "document" {
+		found, err := findTaskIn(ctx, tx, sc, target)
+		if kind == "task" || CodeOf(err) != CodeNotFound {
+			return found, "task", bodyRef(err, loc, "no such task: "+target)
+		}
+	}
+	found, err := findDocumentIn(ctx, tx, sc, target)
+	what := "document"
+	if kind == "" {
+		what = "task or document"
+	}
+	return found, "document", bodyRef(err, loc, "no such "+what+": "+target)
 }

@@ -1,9 +1,6 @@
 package app
 
-import (
-	"context"
-	"strings"
-)
+import "context"
 
 type linkTypeTx interface {
 	LinkTypeByID(ctx context.Context, id string) (LinkType, error)
@@ -36,16 +33,8 @@ var LinkCategories = []string{LinkSequencing, LinkAssociation, LinkGoverning, Li
 // LinkTypes lists a workspace's link types.
 func (s *Service) LinkTypes(ctx context.Context, a Actor, workspace string) ([]LinkType, error) {
 	var out []LinkType
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
-		w, err := acc.pick(workspace)
-		if err != nil {
-			return err
-		}
-		out, err = tx.LinkTypes(ctx, w.Workspace.ID)
+	err := s.store.View(ctx, func(tx Tx) (err error) {
+		out, err = linkTypeKind.listed(ctx, tx, a, workspace)
 		return err
 	})
 	return out, err
@@ -77,8 +66,7 @@ func (s *Service) AddLinkType(ctx context.Context, a Actor, workspace string, in
 			}
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: w.ID, EntityType: "link_type", EntityID: out.ID, Action: "link_type.created",
-			Changes: map[string]any{"key": out.Key}})
+		return linkTypeKind.record(ctx, tx, a, out, "created", map[string]any{"key": out.Key})
 	})
 	return out, err
 }
@@ -103,11 +91,8 @@ func (s *Service) ChangeLinkType(ctx context.Context, a Actor, id string, in Upd
 	}
 	var out LinkType
 	err := s.store.Update(ctx, func(tx Tx) error {
-		lt, err := tx.LinkTypeByID(ctx, id)
+		lt, err := linkTypeKind.writable(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "link type")
-		}
-		if err := vocabEntry(ctx, tx, a, lt.WorkspaceID, "link type"); err != nil {
 			return err
 		}
 		if in.Key.Set && lt.Key == "blocks" && in.Key.Value != "blocks" {
@@ -131,7 +116,7 @@ func (s *Service) ChangeLinkType(ctx context.Context, a Actor, id string, in Upd
 			return err
 		}
 		out = lt
-		return record(ctx, tx, a, Event{WorkspaceID: lt.WorkspaceID, EntityType: "link_type", EntityID: lt.ID, Action: "link_type.updated", Changes: changes})
+		return linkTypeKind.record(ctx, tx, a, lt, "updated", changes)
 	})
 	return out, err
 }
@@ -139,11 +124,8 @@ func (s *Service) ChangeLinkType(ctx context.Context, a Actor, id string, in Upd
 // RemoveLinkType deletes a link type nothing is joined by.
 func (s *Service) RemoveLinkType(ctx context.Context, a Actor, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		lt, err := tx.LinkTypeByID(ctx, id)
+		lt, err := linkTypeKind.writable(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "link type")
-		}
-		if err := vocabEntry(ctx, tx, a, lt.WorkspaceID, "link type"); err != nil {
 			return err
 		}
 		if lt.Key == "blocks" {
@@ -159,23 +141,6 @@ func (s *Service) RemoveLinkType(ctx context.Context, a Actor, id string) error 
 		if err := tx.DeleteLinkType(ctx, id); err != nil {
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: lt.WorkspaceID, EntityType: "link_type", EntityID: lt.ID, Action: "link_type.deleted",
-			Changes: map[string]any{"key": lt.Key}})
+		return linkTypeKind.record(ctx, tx, a, lt, "deleted", map[string]any{"key": lt.Key})
 	})
-}
-
-// linkTypeByKey finds a link type in a workspace by key.
-func linkTypeByKey(ctx context.Context, tx Tx, workspaceID, key, loc string) (LinkType, error) {
-	lts, err := tx.LinkTypes(ctx, workspaceID)
-	if err != nil {
-		return LinkType{}, err
-	}
-	var keys []string
-	for _, lt := range lts {
-		if strings.EqualFold(lt.Key, key) {
-			return lt, nil
-		}
-		keys = append(keys, lt.Key)
-	}
-	return LinkType{}, Invalidf(loc, "no link type %q; link types are %s", key, joinWords(keys))
 }

@@ -235,3 +235,52 @@ func keepOneOwner(ctx context.Context, tx Tx, m Member) error {
 	}
 	return nil
 }
+
+// workerIn makes sure the account a credential pinned to workspace wsID is
+// for can work there, so that the credential works as issued. A member
+// already can. A service account that is not joins as the agent of the
+// account it answers to, with that account's role there but never above
+// member: an agent does the work, and running the workspace stays with
+// people, who may regrade it. Joining is a grant, so the issuer must be
+// one who may add that member. Anybody else, and an agent whose person is
+// not a member either, is refused with what to do first.
+func workerIn(ctx context.Context, tx Tx, acc *access, u User, wsID string) error {
+	_, err := tx.MemberOf(ctx, wsID, u.ID)
+	if CodeOf(err) != CodeNotFound {
+		return err
+	}
+	w, err := tx.WorkspaceByID(ctx, wsID)
+	if err != nil {
+		return err
+	}
+	addFirst := func(who string) string {
+		return "add " + who + " first: POST /v1/workspaces/" + w.Slug + `/members {"username": "` + who + `", "role": "member"}`
+	}
+	if !u.IsServiceAccount {
+		return Errorf(CodeNotAMember, "%s is not a member of workspace %s, so a credential pinned there could do nothing; %s",
+			u.Username, w.Slug, addFirst(u.Username))
+	}
+	boss, err := tx.MemberOf(ctx, wsID, u.AnswersToID)
+	if CodeOf(err) == CodeNotFound {
+		return Errorf(CodeNotAMember, "%s answers to %s, who is not a member of workspace %s; %s, and %s joins as their agent",
+			u.Username, u.AnswersTo, w.Slug, addFirst(u.AnswersTo), u.Username)
+	}
+	if err != nil {
+		return err
+	}
+	role := boss.Role
+	if rankOf(role) > rankOf(RoleMember) {
+		role = RoleMember
+	}
+	if !acc.actor.system {
+		if rank, err := managerRank(acc, acc.workspaces[wsID]); err != nil || rankOf(role) > rank {
+			return Errorf(CodeForbidden, "%s is not a member of workspace %s and joining it there needs %s with a role of at least %s; %s",
+				u.Username, w.Slug, PermWorkspaceMembers, role, addFirst(u.Username))
+		}
+	}
+	if err := tx.InsertMember(ctx, &Member{WorkspaceID: wsID, UserID: u.ID, Role: role, CreatedAt: tx.Now()}); err != nil {
+		return err
+	}
+	return record(ctx, tx, acc.actor, Event{WorkspaceID: wsID, EntityType: "workspace", EntityID: wsID, Action: "member.added",
+		SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username, "role": role}})
+}

@@ -145,7 +145,7 @@ func (s *Service) ParseRecurrence(ctx context.Context, a Actor, in RecurrencePar
 		}
 		rule, err := recur.Parse(in.Text, from, zone.Loc)
 		if err != nil {
-			return phraseError("body.text", err)
+			return repeatError("body.text", err)
 		}
 		times, _ := rule.Occurrences(from, time.Time{}, DefaultOccurrences)
 		out = Reading{Description: rule.Description(), Rule: rule.String(), Occurrences: utcTimes(times), Text: in.Text}

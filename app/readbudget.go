@@ -40,6 +40,7 @@ func (s *Service) viewExpensive(ctx context.Context, fn func(Tx) error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-wait.C:
+		s.refused.saturated.Add(1)
 		return Errorf(CodeReadsSaturated, "as many expensive reads (searches, large or counted pages, filtered feeds, trees) as the instance runs at once are under way; try again in a moment")
 	}
 	defer func() { <-s.expensive }()
@@ -49,6 +50,7 @@ func (s *Service) viewExpensive(ctx context.Context, fn func(Tx) error) error {
 	// Checked even without an error: a query cut short can look like one
 	// that ran out of rows to a caller that missed the error.
 	if ctx.Err() == nil && errors.Is(context.Cause(budget), errOverBudget) {
+		s.refused.overBudget.Add(1)
 		return &Error{Code: CodeReadOverBudget, Detail: "the read took longer than the instance allows one read; narrow it (a project, a filter, a smaller limit) and try again", Err: err}
 	}
 	return err

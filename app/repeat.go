@@ -6,25 +6,35 @@ import (
 	"errors"
 	"time"
 
-	"tend/app/line"
 	"tend/app/recur"
 	"tend/app/when"
 )
 
-// phraseError turns a parser's refusal into the domain's, naming the field
-// (loc): a repeat that cannot be read is CodeRecurrence, any other phrase a
-// validation problem.
+// phraseError turns a date phrase's or a captured line's refusal into the
+// domain's, a validation problem naming the field (loc).
 func phraseError(loc string, err error) error {
-	var re *recur.SyntaxError
-	if errors.As(err, &re) {
-		return FieldErrorf(CodeRecurrence, loc, "%s", re.Error())
-	}
-	var le *line.SyntaxError
-	var we *when.SyntaxError
-	if errors.As(err, &le) || errors.As(err, &we) {
+	var se *when.SyntaxError
+	if errors.As(err, &se) {
 		return Invalidf(loc, "%s", err.Error())
 	}
 	return err
+}
+
+// repeatError is phraseError for a repeat phrase or rule: one that cannot
+// be read is CodeRecurrence.
+func repeatError(loc string, err error) error {
+	var se *when.SyntaxError
+	if errors.As(err, &se) {
+		return FieldErrorf(CodeRecurrence, loc, "%s", se.Error())
+	}
+	return err
+}
+
+// restartError is the refusal of a rule that cannot start on the day asked
+// (it never happens, or has ended by then). Rule.Restart fails only over
+// what the rule and that day mean, so its error is the caller's to fix.
+func restartError(loc string, err error) error {
+	return FieldErrorf(CodeRecurrence, loc, "%s", err.Error())
 }
 
 // taskRule reads a task's stored rule in the task's zone; the zero Rule for
@@ -56,7 +66,7 @@ func startRepeat(t *Task, rule recur.Rule, zone Zone) error {
 	if t.DueAt != nil {
 		r, err := rule.Restart(*t.DueAt)
 		if err != nil {
-			return phraseError("body.repeat", err)
+			return restartError("body.repeat", err)
 		}
 		rule = r
 	}

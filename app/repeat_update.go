@@ -84,7 +84,7 @@ func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Z
 			}
 			rule, err := recur.Parse(in.Repeat.Value, start, zone.Loc)
 			if err != nil {
-				return phraseError("body.repeat", err)
+				return repeatError("body.repeat", err)
 			}
 			if err := startRepeat(t, rule, zone); err != nil {
 				return err
@@ -114,7 +114,7 @@ func updateRepeat(before, t *Task, in TaskUpdate, changes map[string]any, zone Z
 			return err
 		}
 		if rule, err = rule.Restart(*t.DueAt); err != nil {
-			return phraseError("body.due_at", err)
+			return restartError("body.due_at", err)
 		}
 		t.RepeatRule = rule.String()
 	}

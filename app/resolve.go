@@ -17,15 +17,22 @@ func bodyRef(err error, loc, msg string) error {
 
 // inWorkspace opens the caller's scope in the workspace named (or the only one).
 func inWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*scope, error) {
-	acc, err := accessOf(ctx, tx, a)
-	if err != nil {
-		return nil, err
-	}
-	w, err := acc.pick(workspace)
+	acc, w, err := pickWorkspace(ctx, tx, a, workspace)
 	if err != nil {
 		return nil, err
 	}
 	return scopeOf(ctx, tx, acc, w)
+}
+
+// pickWorkspace resolves the caller's access and the workspace it acts in:
+// the one named, or its only one.
+func pickWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*access, wsAccess, error) {
+	acc, err := accessOf(ctx, tx, a)
+	if err != nil {
+		return nil, wsAccess{}, err
+	}
+	w, err := acc.pick(workspace)
+	return acc, w, err
 }
 
 // itemScope opens the scope for an item addressed by id (whatever workspace

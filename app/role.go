@@ -27,28 +27,33 @@ const (
 	RoleViewer           = "viewer"
 )
 
-// Permission describes one permission name for GET /v1/meta.
+// Permission describes one permission name for GET /v1/meta. Needs lists
+// the permissions it cannot be used without: items are reached through the
+// projects that hold them, and nothing is changed that cannot be read, so
+// a credential whose scopes leave a need out is refused when issued
+// rather than handed out to see an empty world.
 type Permission struct {
-	Name        string `json:"name"`
-	Level       string `json:"level"`
-	Description string `json:"description"`
+	Name        string   `json:"name"`
+	Level       string   `json:"level"`
+	Description string   `json:"description"`
+	Needs       []string `json:"needs,omitempty"`
 }
 
 // Permissions lists every permission, instance ones first.
 var Permissions = []Permission{
-	{PermInstanceAdmin, "instance", "rename the instance, see every workspace, take and list backups; with credential:manage, list and revoke every credential"},
-	{PermAccountWrite, "account", "change one's own account: display name and timezone"},
-	{PermCredentialManage, "account", "list and revoke every credential of one's account (without it, a credential reaches only itself and those it issued)"},
-	{PermUserCreate, "instance", "create, deactivate and reactivate accounts, hand agents over, issue credentials for other accounts"},
-	{PermWorkspaceCreate, "instance", "create a workspace; its creator becomes its owner"},
-	{PermWorkspaceRead, "workspace", "see the workspace, its members, vocabularies and settings"},
-	{PermWorkspaceWrite, "workspace", "rename the workspace and change its settings and vocabularies"},
-	{PermWorkspaceDelete, "workspace", "move the workspace to the trash and restore it"},
-	{PermWorkspaceMembers, "workspace", "add members, change their roles and remove them"},
-	{PermProjectRead, "workspace", "see projects, their members and settings"},
-	{PermProjectWrite, "workspace", "create, change, share, move and trash projects"},
-	{PermItemRead, "workspace", "see tasks, documents, comments, links and history"},
-	{PermItemWrite, "workspace", "create and change tasks, documents, comments and links; claim work"},
+	{PermInstanceAdmin, "instance", "rename the instance, see every workspace, take and list backups; with credential:manage, list and revoke every credential", nil},
+	{PermAccountWrite, "account", "change one's own account: display name and timezone", nil},
+	{PermCredentialManage, "account", "list and revoke every credential of one's account (without it, a credential reaches only itself and those it issued)", nil},
+	{PermUserCreate, "instance", "create, deactivate and reactivate accounts, hand agents over, issue credentials for other accounts", nil},
+	{PermWorkspaceCreate, "instance", "create a workspace; its creator becomes its owner", nil},
+	{PermWorkspaceRead, "workspace", "see the workspace, its members, vocabularies and settings", nil},
+	{PermWorkspaceWrite, "workspace", "rename the workspace and change its settings and vocabularies", nil},
+	{PermWorkspaceDelete, "workspace", "move the workspace to the trash and restore it", nil},
+	{PermWorkspaceMembers, "workspace", "add members, change their roles and remove them", nil},
+	{PermProjectRead, "workspace", "see projects, their members and settings", nil},
+	{PermProjectWrite, "workspace", "create, change, share, move and trash projects", []string{PermProjectRead}},
+	{PermItemRead, "workspace", "see tasks, documents, comments, links and history", []string{PermProjectRead}},
+	{PermItemWrite, "workspace", "create and change tasks, documents, comments and links; claim work", []string{PermItemRead, PermProjectRead}},
 }
 
 // Role is a named set of workspace permissions. A project role replaces the
@@ -95,6 +100,27 @@ func ScopeNames() []string {
 	for _, p := range Permissions {
 		out = append(out, p.Name)
 	}
+	return out
+}
+
+// missingNeeds lists, sorted, the permissions that scopes need (see
+// Permission.Needs) and leave out; "*" needs nothing.
+func missingNeeds(scopes []string) []string {
+	if has(scopes, ScopeAll) {
+		return nil
+	}
+	var out []string
+	for _, p := range Permissions {
+		if !has(scopes, p.Name) {
+			continue
+		}
+		for _, n := range p.Needs {
+			if !has(scopes, n) && !has(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

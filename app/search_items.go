@@ -42,6 +42,14 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 		}
 		tq, terr := s.taskFilter(ctx, tx, sc, TaskListQuery{Q: in.Q, Project: in.Project, IncludeCompleted: &yes})
 		dq, derr := documentFilter(ctx, tx, sc, DocumentListQuery{Q: in.Q, Project: in.Project})
+		// A term one kind does not know (a document type, say) is that
+		// filter's validation refusal and narrows the search to the other
+		// kind; any other failure, a read that went wrong, fails the search.
+		for _, ferr := range []error{terr, derr} {
+			if c := CodeOf(ferr); ferr != nil && c != CodeValidation && c != CodeInvalid {
+				return ferr
+			}
+		}
 		if terr != nil && derr != nil {
 			return terr
 		}

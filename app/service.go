@@ -84,6 +84,7 @@ type Service struct {
 	limits    Limits
 	expensive chan struct{} // one token per expensive read under way (readbudget.go)
 	watch     *watch        // woken by every committed write (watch.go)
+	refused   refusalCounts // expensive reads refused (readbudget.go)
 }
 
 // New returns a Service over st.

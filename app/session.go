@@ -262,8 +262,10 @@ func (s *Service) EndSession(ctx context.Context, a Actor) error {
 }
 
 // SignOut revokes every live session and unspent sign-in link of an
-// account. An account may sign itself out everywhere; another account
-// needs instance:user_create, the permission that may deactivate it.
+// account. An account may sign itself out everywhere with account:write,
+// like every other change to its own account, so a narrowed credential
+// cannot lock its person out of the browser; another account needs
+// instance:user_create, the permission that may deactivate it.
 func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
 	var out SignedOut
 	err := s.store.Update(ctx, func(tx Tx) error {
@@ -272,6 +274,9 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 			return err
 		}
 		self := !a.system && strings.EqualFold(username, a.User.Username)
+		if self && !acc.can(PermAccountWrite) {
+			return Errorf(CodeCredentialNarrowed, "signing your own account out everywhere needs a credential with the %s scope", PermAccountWrite)
+		}
 		if !self && !acc.can(PermUserCreate) {
 			return NotFound("account")
 		}
@@ -287,11 +292,18 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 	return out, err
 }
 
+// LocalSignIn is a sign-in link minted on the database file, with where
+// tend serve last said it listens, to build the link's URL from.
+type LocalSignIn struct {
+	IssuedLoginLink
+	Serving Serving
+}
+
 // LocalLoginLink mints a sign-in link with the authority of whoever can
 // open the database file (tend signin, and tend serve's first start); with
 // no username it is for the oldest active administrator.
-func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLoginLink, error) {
-	var out IssuedLoginLink
+func (s *Service) LocalLoginLink(ctx context.Context, username string) (LocalSignIn, error) {
+	var out LocalSignIn
 	err := s.store.Update(ctx, func(tx Tx) error {
 		u, err := oldestAdministrator(ctx, tx)
 		if username != "" {
@@ -301,7 +313,12 @@ func (s *Service) LocalLoginLink(ctx context.Context, username string) (IssuedLo
 		if err != nil {
 			return err
 		}
-		out, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
+		inst, err := tx.Instance(ctx)
+		if err != nil {
+			return err
+		}
+		out.Serving = inst.Serving
+		out.IssuedLoginLink, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
 		return err
 	})
 	return out, err

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"regexp"
-	"strings"
 )
 
 type statusTx interface {
@@ -43,25 +42,6 @@ func checkVocabKey(loc, key string) error {
 	return nil
 }
 
-// statusFor resolves a status key for an entity type, or the default for "".
-func statusFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (Status, error) {
-	sts, err := tx.Statuses(ctx, workspaceID)
-	if err != nil {
-		return Status{}, err
-	}
-	var keys []string
-	for _, st := range sts {
-		if st.EntityType != entity {
-			continue
-		}
-		keys = append(keys, st.Key)
-		if (key == "" && st.IsDefault) || strings.EqualFold(st.Key, key) {
-			return st, nil
-		}
-	}
-	return Status{}, Invalidf(loc, "no %s status %q; statuses are %s", entity, key, joinWords(keys))
-}
-
 func statusMap(ctx context.Context, tx Tx, workspaceID string) (map[string]Status, error) {
 	sts, err := tx.Statuses(ctx, workspaceID)
 	out := map[string]Status{}
@@ -78,15 +58,7 @@ func (s *Service) Statuses(ctx context.Context, a Actor, workspace, entity strin
 	}
 	out := []Status{}
 	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
-		w, err := acc.pick(workspace)
-		if err != nil {
-			return err
-		}
-		sts, err := tx.Statuses(ctx, w.Workspace.ID)
+		sts, err := statusKind.listed(ctx, tx, a, workspace)
 		for _, st := range sts {
 			if entity == "" || st.EntityType == entity {
 				out = append(out, st)
@@ -136,44 +108,9 @@ func (s *Service) AddStatus(ctx context.Context, a Actor, workspace string, in C
 		if out, err = tx.StatusByID(ctx, st.ID); err != nil {
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: w.ID, EntityType: "status", EntityID: st.ID, Action: "status.created",
-			Changes: map[string]any{"key": st.Key, "entity_type": st.EntityType, "category": st.Category}})
+		return statusKind.record(ctx, tx, a, out, "created", map[string]any{"key": st.Key, "entity_type": st.EntityType, "category": st.Category})
 	})
 	return out, err
-}
-
-// vocabWorkspace resolves a workspace whose vocabulary the caller may change.
-func vocabWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (Workspace, error) {
-	acc, err := accessOf(ctx, tx, a)
-	if err != nil {
-		return Workspace{}, err
-	}
-	w, err := acc.pick(workspace)
-	if err != nil {
-		return Workspace{}, err
-	}
-	return w.Workspace, w.require(PermWorkspaceWrite)
-}
-
-// vocabEntry resolves the workspace of a vocabulary entry by id and checks
-// the caller may change it; an entry in an unreachable workspace is not found.
-func vocabEntry(ctx context.Context, tx Tx, a Actor, workspaceID, what string) error {
-	_, w, err := entryWorkspace(ctx, tx, a, workspaceID, what)
-	if err != nil {
-		return err
-	}
-	return w.require(PermWorkspaceWrite)
-}
-
-// entryWorkspace resolves the workspace of an entry found by id; an entry
-// in an unreachable workspace is not found.
-func entryWorkspace(ctx context.Context, tx Tx, a Actor, workspaceID, what string) (*access, wsAccess, error) {
-	acc, err := accessOf(ctx, tx, a)
-	if err != nil {
-		return nil, wsAccess{}, err
-	}
-	w, err := acc.workspace(workspaceID, false)
-	return acc, w, notFoundAs(err, what)
 }
 
 func entityStatuses(ctx context.Context, tx Tx, workspaceID, entity string) ([]Status, error) {
@@ -255,11 +192,8 @@ func (s *Service) ChangeStatus(ctx context.Context, a Actor, id string, in Updat
 	}
 	var out Status
 	err := s.store.Update(ctx, func(tx Tx) error {
-		st, err := tx.StatusByID(ctx, id)
+		st, err := statusKind.writable(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "status")
-		}
-		if err := vocabEntry(ctx, tx, a, st.WorkspaceID, "status"); err != nil {
 			return err
 		}
 		changes := map[string]any{}
@@ -292,7 +226,7 @@ func (s *Service) ChangeStatus(ctx context.Context, a Actor, id string, in Updat
 		if out, err = tx.StatusByID(ctx, id); err != nil {
 			return err
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: st.WorkspaceID, EntityType: "status", EntityID: st.ID, Action: "status.updated", Changes: changes})
+		return statusKind.record(ctx, tx, a, out, "updated", changes)
 	})
 	return out, err
 }
@@ -300,11 +234,8 @@ func (s *Service) ChangeStatus(ctx context.Context, a Actor, id string, in Updat
 // RemoveStatus deletes a status nothing is in and that is not the default.
 func (s *Service) RemoveStatus(ctx context.Context, a Actor, id string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		st, err := tx.StatusByID(ctx, id)
+		st, err := statusKind.writable(ctx, tx, a, id)
 		if err != nil {
-			return notFoundAs(err, "status")
-		}
-		if err := vocabEntry(ctx, tx, a, st.WorkspaceID, "status"); err != nil {
 			return err
 		}
 		if st.IsDefault {
@@ -332,7 +263,6 @@ func (s *Service) RemoveStatus(ctx context.Context, a Actor, id string) error {
 				}
 			}
 		}
-		return record(ctx, tx, a, Event{WorkspaceID: st.WorkspaceID, EntityType: "status", EntityID: st.ID, Action: "status.deleted",
-			Changes: map[string]any{"key": st.Key}})
+		return statusKind.record(ctx, tx, a, st, "deleted", map[string]any{"key": st.Key})
 	})
 }

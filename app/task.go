@@ -51,6 +51,9 @@ type Task struct {
 	Tags             []string
 
 	// Resolved on read, for this reader.
+	// ReaderZone is the reader's timezone by name (the account's, else the
+	// workspace's), which a compact line shows a timed due in.
+	ReaderZone            string
 	Type                  ItemType
 	Status                Status
 	Assignee              string
@@ -259,7 +262,7 @@ func createRepeat(t *Task, in TaskCreate, fromLine recur.Rule, zone Zone, now ti
 		}
 		r, err := recur.Parse(in.Repeat, start, zone.Loc)
 		if err != nil {
-			return phraseError("body.repeat", err)
+			return repeatError("body.repeat", err)
 		}
 		rule = r
 	}
@@ -351,7 +354,7 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		// has no links, subtasks or claim yet, and InsertTask scored it with
 		// the listing's own expression (TestTaskCreateAnswersAsRead).
 		t.Tags = tagNames(tags)
-		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug = n.Key, n.Path, sc.ws.Workspace.Slug
+		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug, t.ReaderZone = n.Key, n.Path, sc.ws.Workspace.Slug, sc.readerZoneName()
 		out = t
 		return nil
 	})
@@ -442,24 +445,6 @@ func workspaceMember(ctx context.Context, tx Tx, sc *scope, name, loc string) (U
 	return u, nil
 }
 
-func itemTypeFor(ctx context.Context, tx Tx, workspaceID, entity, key, loc string) (ItemType, error) {
-	its, err := tx.ItemTypes(ctx, workspaceID)
-	if err != nil {
-		return ItemType{}, err
-	}
-	var keys []string
-	for _, it := range its {
-		if it.EntityType != entity {
-			continue
-		}
-		keys = append(keys, it.Key)
-		if (key == "" && it.IsDefault) || strings.EqualFold(it.Key, key) {
-			return it, nil
-		}
-	}
-	return ItemType{}, Invalidf(loc, "no %s type %q; types are %s", entity, key, joinWords(keys))
-}
-
 // applyTags sets an item's tags by name, creating those not yet used;
 // set stores them for the item's kind.
 func applyTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID, itemID string, names []string,
@@ -543,11 +528,12 @@ func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef strin
 // all of which the scope has.
 func (sc *scope) tasks(ctx context.Context, tx Tx, q TaskQuery) ([]Task, error) {
 	ts, err := tx.Tasks(ctx, q)
+	zone := sc.readerZoneName()
 	for i := range ts {
 		if n := sc.byID[ts[i].ProjectID]; n != nil {
 			ts[i].ProjectKey, ts[i].ProjectPath = n.Key, n.Path
 		}
-		ts[i].WorkspaceSlug = sc.ws.Workspace.Slug
+		ts[i].WorkspaceSlug, ts[i].ReaderZone = sc.ws.Workspace.Slug, zone
 		describeRepeat(&ts[i])
 	}
 	return ts, err

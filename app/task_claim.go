@@ -68,7 +68,8 @@ func (t Task) held(now time.Time) bool {
 }
 
 // ClaimTask takes (or renews) the caller's claim on a task. A claim held by
-// another account is refused, naming the holder and the expiry. Renewal
+// another account is refused, naming the holder and the expiry; a task
+// that is done or cancelled is refused, as there is no work left in it. Renewal
 // keeps the first-taken instant. A claim does not mean work has begun.
 func (s *Service) ClaimTask(ctx context.Context, a Actor, workspace, idOrRef string, minutes *int) (Task, error) {
 	var out Task
@@ -88,6 +89,9 @@ func (s *Service) claimIn(ctx context.Context, tx Tx, a Actor, sc *scope, t Task
 	mins, err := s.claimMinutes(ctx, tx, sc, t, minutes)
 	if err != nil {
 		return Task{}, err
+	}
+	if t.IsComplete() {
+		return Task{}, Errorf(CodeTaskClosed, "#%d is %s: there is no work left to claim; reopen it by changing its status first", t.Ref, t.Status.Key)
 	}
 	now := tx.Now()
 	if t.held(now) && t.ClaimedByID != a.User.ID {
@@ -136,21 +140,7 @@ func (s *Service) ReleaseTask(ctx context.Context, a Actor, workspace, idOrRef s
 // AddVerification records what was checked on a task, stamped with the time
 // and the actor.
 func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrRef string, in RecordVerification) (Verification, error) {
-	errs := []error{}
-	if in.Passed == nil {
-		errs = append(errs, Invalidf("body.passed", "passed is required: true or false"))
-	}
-	for _, f := range []struct {
-		loc string
-		v   *string
-		max int
-	}{{"body.summary", in.Summary, 2000}, {"body.commit_sha", in.CommitSHA, 100}, {"body.tree_hash", in.TreeHash, 100},
-		{"body.output_excerpt", in.OutputExcerpt, 20_000}} {
-		if f.v != nil {
-			errs = append(errs, s.checkText(f.loc, *f.v, f.max))
-		}
-	}
-	if err := joinErrors(errs...); err != nil {
+	if err := s.checkVerification("body", in); err != nil {
 		return Verification{}, err
 	}
 	var out Verification
@@ -159,16 +149,8 @@ func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrR
 		if err != nil {
 			return err
 		}
-		out = Verification{ID: newID(), TaskID: t.ID, Passed: *in.Passed, Summary: deref(in.Summary),
-			CommitSHA: deref(in.CommitSHA), TreeHash: deref(in.TreeHash), OutputExcerpt: deref(in.OutputExcerpt),
-			RanAt: tx.Now(), ActorUserID: a.User.ID, ActorTokenID: a.tokenID(), Actor: a.User.Username}
-		if err := tx.InsertVerification(ctx, &out); err != nil {
-			return err
-		}
-		ref := t.Ref
-		return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.verified",
-			ItemRef: &ref, ItemTitle: t.Title, SubjectType: "verification", SubjectID: out.ID,
-			Changes: map[string]any{"passed": out.Passed, "summary": out.Summary, "commit_sha": out.CommitSHA}})
+		out, err = recordVerification(ctx, tx, a, t, in)
+		return err
 	})
 	return out, err
 }

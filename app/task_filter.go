@@ -75,6 +75,20 @@ func IsTaskFilterKey(name string) bool {
 	return IsTaskFieldFilter(name) || slices.Contains(listingNames, name)
 }
 
+// TaskFilterKeys lists, sorted, the bare keys a filter object may carry:
+// the filtered fields and the listing's own filters. Operators follow a
+// field after a dot (due_at.gte, tag.in, assignee.is).
+func TaskFilterKeys() []string {
+	keys := slices.Clone(listingNames)
+	for k := range TaskFilterFields {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // opsOf lists the operators of a field kind; "" is the bare key.
 func opsOf(f filterField) []string {
 	var ops []string
@@ -104,7 +118,7 @@ func splitFilterKey(key string) (string, string, filterField, error) {
 			fields = append(fields, k)
 		}
 		sort.Strings(fields)
-		return "", "", f, Invalidf(loc, "no task field %q to filter on; fields: %s", name, strings.Join(fields, ", "))
+		return "", "", f, Invalidf(loc, "no task field %q to filter on%s; fields: %s", name, DidYouMean(name, fields), strings.Join(fields, ", "))
 	}
 	ops := opsOf(f)
 	if !slices.Contains(ops, op) {

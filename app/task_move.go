@@ -187,70 +187,105 @@ func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, er
 	return ts[0], nil
 }
 
+// Completion is the body of POST /v1/tasks/{id_or_ref}/complete: the
+// evidence, if any, to record with the completion.
+type Completion struct {
+	Verification *RecordVerification `json:"verification"`
+}
+
+// Completed is what a completion did: the task as it left it, and the
+// verification recorded with it (nil when none was sent).
+type Completed struct {
+	Task         Task
+	Verification *Verification
+}
+
 // CompleteTask moves a task to the workspace's finished status: the first
 // status, in display order, of the done category. Completing an occurrence
-// of a repeating task brings the next one of its series.
-func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
-	return s.finishTask(ctx, a, workspace, idOrRef, CategoryDone, "task.completed")
+// of a repeating task brings the next one of its series. A verification
+// sent with it is recorded in the same transaction: both happen or
+// neither does.
+func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef string, in Completion) (Completed, error) {
+	if in.Verification != nil {
+		if err := s.checkVerification("body.verification", *in.Verification); err != nil {
+			return Completed{}, err
+		}
+	}
+	var out Completed
+	err := s.store.Update(ctx, func(tx Tx) error {
+		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		if in.Verification != nil {
+			v, err := verifyOnce(ctx, tx, a, t, *in.Verification)
+			if err != nil {
+				return err
+			}
+			out.Verification = &v
+		}
+		out.Task, err = finishTask(ctx, tx, a, sc, t, CategoryDone, "task.completed")
+		return err
+	})
+	return out, err
 }
 
 // SkipTask lets one occurrence of a repeating task go by: it moves to the
 // workspace's first cancelled status (it was not done) and the next
 // occurrence is brought as completing would.
 func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
-	return s.finishTask(ctx, a, workspace, idOrRef, CategoryCancelled, "task.skipped")
-}
-
-// finishTask moves a task to the first status of a finished category and,
-// for an occurrence of a repeating task, brings the next one. Only the call
-// that finishes the task brings it: a task finished already is answered as
-// it is, so completing twice, even at once, brings one next occurrence.
-func (s *Service) finishTask(ctx context.Context, a Actor, workspace, idOrRef, category, action string) (Task, error) {
 	var out Task
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}
-		if category == CategoryCancelled && t.RepeatRule == "" {
+		if t.RepeatRule == "" {
 			return Errorf(CodeNotRepeating, "task #%d does not repeat: only an occurrence of a repeating task can be skipped; "+
 				"complete it or set its status", t.Ref)
 		}
-		sts, err := entityStatuses(ctx, tx, t.WorkspaceID, "task")
-		if err != nil {
-			return err
-		}
-		key := ""
-		for _, st := range sts {
-			if st.Category == category {
-				key = st.Key
-				break
-			}
-		}
-		if key == "" {
-			return Errorf(CodeConflict, "this workspace has no task status in the %s category", category)
-		}
-		if t.Status.Category == category {
-			out = t
-			return nil
-		}
-		wasOpen := !t.IsComplete()
-		changes := map[string]any{}
-		if err := setTaskStatus(ctx, tx, &t, key, changes); err != nil {
-			return err
-		}
-		if err := saveTask(ctx, tx, a, &t, action, changes); err != nil {
-			return err
-		}
-		if wasOpen {
-			if err := bringNext(ctx, tx, a, t); err != nil {
-				return err
-			}
-		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		out, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
 		return err
 	})
 	return out, err
+}
+
+// finishTask moves a task to the first status of a finished category and,
+// for an occurrence of a repeating task, brings the next one. Only the call
+// that finishes the task brings it: a task finished already is answered as
+// it is, so completing twice, even at once, brings one next occurrence.
+func finishTask(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, category, action string) (Task, error) {
+	sts, err := entityStatuses(ctx, tx, t.WorkspaceID, "task")
+	if err != nil {
+		return Task{}, err
+	}
+	key := ""
+	for _, st := range sts {
+		if st.Category == category {
+			key = st.Key
+			break
+		}
+	}
+	if key == "" {
+		return Task{}, Errorf(CodeConflict, "this workspace has no task status in the %s category", category)
+	}
+	if t.Status.Category == category {
+		return t, nil
+	}
+	wasOpen := !t.IsComplete()
+	changes := map[string]any{}
+	if err := setTaskStatus(ctx, tx, &t, key, changes); err != nil {
+		return Task{}, err
+	}
+	if err := saveTask(ctx, tx, a, &t, action, changes); err != nil {
+		return Task{}, err
+	}
+	if wasOpen {
+		if err := bringNext(ctx, tx, a, t); err != nil {
+			return Task{}, err
+		}
+	}
+	return readTask(ctx, tx, sc, t.ID)
 }
 
 // recordAlong records one event for each task changed along with another

@@ -29,6 +29,15 @@ func readerZone(ctx context.Context, tx Tx, u User, ws *Workspace) (Zone, error)
 	return loadZone(name), nil
 }
 
+// readerZoneName is readerZone's name in a scope, without a read: a
+// workspace always has a zone of its own.
+func (sc *scope) readerZoneName() string {
+	if z := sc.acc.actor.User.Timezone; z != "" {
+		return z
+	}
+	return sc.ws.Workspace.Timezone
+}
+
 // loadZone loads a stored zone name. Names are checked when they are
 // stored; one the zone database no longer knows counts as UTC rather than
 // failing every read that needs a day.

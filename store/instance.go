@@ -14,11 +14,14 @@ func (t *Tx) Instance(ctx context.Context) (app.Instance, error) {
 		Timezone  string `db:"timezone"`
 		CreatedAt string `db:"created_at"`
 		UpdatedAt string `db:"updated_at"`
+		Addr      string `db:"served_addr"`
+		PublicURL string `db:"public_url"`
 	}
-	if err := t.tx.GetContext(ctx, &r, `SELECT id, name, timezone, created_at, updated_at FROM instance`); err != nil {
+	if err := t.tx.GetContext(ctx, &r, `SELECT id, name, timezone, created_at, updated_at, served_addr, public_url FROM instance`); err != nil {
 		return app.Instance{}, mapErr(err)
 	}
-	return app.Instance{ID: r.ID, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}, nil
+	return app.Instance{ID: r.ID, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt),
+		Serving: app.Serving{Addr: r.Addr, PublicURL: r.PublicURL}}, nil
 }
 
 // InsertInstance stores the instance; there is only ever one.
@@ -31,5 +34,11 @@ func (t *Tx) InsertInstance(ctx context.Context, in *app.Instance) error {
 // UpdateInstance stores the instance's name and timezone; its id never changes.
 func (t *Tx) UpdateInstance(ctx context.Context, in *app.Instance) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE instance SET name = ?, timezone = ?, updated_at = ?`, in.Name, in.Timezone, fmtTime(in.UpdatedAt))
+	return mapErr(err)
+}
+
+// UpdateServing stores where tend serve listens and the public URL it was given.
+func (t *Tx) UpdateServing(ctx context.Context, sv app.Serving) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE instance SET served_addr = ?, public_url = ?`, sv.Addr, sv.PublicURL)
 	return mapErr(err)
 }

@@ -47,6 +47,8 @@ type DB struct {
 	maxPages   atomic.Int64          // the cap LimitPages set; 0 for SQLite's own
 	onStorage  func(full bool, err error)
 
+	onWriterWait func(time.Duration) // Options.OnWriterWait
+
 	// Now is the clock every transaction reads once; tests replace it.
 	Now func() time.Time
 }
@@ -76,6 +78,9 @@ type Options struct {
 	// Log hears what replication reports (its failures and recoveries, and
 	// Litestream's own messages); nil discards them.
 	Log *slog.Logger
+	// OnWriterWait hears, for every write request, how long it waited for
+	// the writer connection (writer.go) before its work could start.
+	OnWriterWait func(time.Duration)
 }
 
 // The synchronous settings. In WAL mode NORMAL syncs the log only when it
@@ -135,7 +140,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	if opts.WALLimit <= 0 {
 		opts.WALLimit = 64 << 20
 	}
-	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
 	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries); err != nil {
 		return nil, err
 	}

@@ -17,7 +17,8 @@ func (t *Tx) InsertStatus(ctx context.Context, st *app.Status) error {
 	return mapErr(err)
 }
 
-type statusRow struct {
+// entryRow holds the columns statuses and item types share.
+type entryRow struct {
 	ID          string `db:"id"`
 	WorkspaceID string `db:"workspace_id"`
 	EntityType  string `db:"entity_type"`
@@ -26,8 +27,17 @@ type statusRow struct {
 	Category    string `db:"category"`
 	Position    int    `db:"position"`
 	IsDefault   bool   `db:"is_default"`
-	CreatedAt   string `db:"created_at"`
-	UpdatedAt   string `db:"updated_at"`
+}
+
+func (r entryRow) itemType() app.ItemType {
+	return app.ItemType{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
+		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault}
+}
+
+type statusRow struct {
+	entryRow
+	CreatedAt string `db:"created_at"`
+	UpdatedAt string `db:"updated_at"`
 }
 
 func (r statusRow) status() app.Status {
@@ -62,23 +72,77 @@ func cachedVocab[T any](ctx context.Context, t *Tx, c *revCache[[]T], workspaceI
 	return v, err
 }
 
-// Statuses lists a workspace's statuses by entity type, then display order.
-func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
-	return cachedVocab(ctx, t, &t.db.statuses, workspaceID, func() ([]app.Status, error) { return t.readStatuses(ctx, workspaceID) })
+// vocabulary is how one of a workspace's three vocabularies (statuses,
+// item types, link types) is stored: they are listed, cached, read by id,
+// removed and counted alike. R is the row scanned, T the domain's entry.
+type vocabulary[R, T any] struct {
+	list, byID, remove, uses string // the statements; uses counts what refers to entry ?1
+	cache                    func(db *DB) *revCache[[]T]
+	entry                    func(R) T
 }
 
-func (t *Tx) readStatuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
-	var rows []statusRow
-	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
-		created_at, updated_at FROM statuses WHERE workspace_id = ? ORDER BY entity_type, position, key`, workspaceID)
-	if err != nil {
-		return nil, mapErr(err)
+// newVocabulary states a vocabulary by its table, the columns of its rows,
+// the order of a workspace's entries and the count of an entry's uses.
+func newVocabulary[R, T any](table, columns, order, uses string, cache func(db *DB) *revCache[[]T], entry func(R) T) vocabulary[R, T] {
+	sel := "SELECT " + columns + " FROM " + table + " WHERE "
+	return vocabulary[R, T]{list: sel + "workspace_id = ? ORDER BY " + order, byID: sel + "id = ?",
+		remove: "DELETE FROM " + table + " WHERE id = ?", uses: uses, cache: cache, entry: entry}
+}
+
+var (
+	statuses = newVocabulary("statuses", "id, workspace_id, entity_type, key, label, category, position, is_default, created_at, updated_at",
+		"entity_type, position, key",
+		`SELECT (SELECT count(*) FROM tasks WHERE status_id = ?1) + (SELECT count(*) FROM projects WHERE status_id = ?1)
+		+ (SELECT count(*) FROM documents WHERE status_id = ?1)`,
+		func(db *DB) *revCache[[]app.Status] { return &db.statuses }, statusRow.status)
+	itemTypes = newVocabulary("item_types", "id, workspace_id, entity_type, key, label, category, position, is_default",
+		"entity_type DESC, position", "", func(db *DB) *revCache[[]app.ItemType] { return &db.itemTypes }, entryRow.itemType)
+	linkTypes = newVocabulary("link_types", "id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at",
+		"created_at, rowid", `SELECT count(*) FROM links WHERE link_type_id = ?1`,
+		func(db *DB) *revCache[[]app.LinkType] { return &db.linkTypes }, linkTypeRow.linkType)
+)
+
+// entries lists a workspace's entries in display order.
+func (v vocabulary[R, T]) entries(ctx context.Context, t *Tx, workspaceID string) ([]T, error) {
+	return cachedVocab(ctx, t, v.cache(t.db), workspaceID, func() ([]T, error) {
+		var rows []R
+		if err := t.tx.SelectContext(ctx, &rows, v.list, workspaceID); err != nil {
+			return nil, mapErr(err)
+		}
+		out := make([]T, len(rows))
+		for i, r := range rows {
+			out[i] = v.entry(r)
+		}
+		return out, nil
+	})
+}
+
+// one reads an entry by id.
+func (v vocabulary[R, T]) one(ctx context.Context, t *Tx, id string) (T, error) {
+	var r R
+	if err := t.tx.GetContext(ctx, &r, v.byID, id); err != nil {
+		var none T
+		return none, mapErr(err)
 	}
-	out := make([]app.Status, len(rows))
-	for i, r := range rows {
-		out[i] = r.status()
-	}
-	return out, nil
+	return v.entry(r), nil
+}
+
+// delete removes an entry.
+func (v vocabulary[R, T]) delete(ctx context.Context, t *Tx, id string) error {
+	_, err := t.tx.ExecContext(ctx, v.remove, id)
+	return mapErr(err)
+}
+
+// count counts what uses an entry.
+func (v vocabulary[R, T]) count(ctx context.Context, t *Tx, id string) (int, error) {
+	var n int
+	err := t.tx.GetContext(ctx, &n, v.uses, id)
+	return n, mapErr(err)
+}
+
+// Statuses lists a workspace's statuses by entity type, then display order.
+func (t *Tx) Statuses(ctx context.Context, workspaceID string) ([]app.Status, error) {
+	return statuses.entries(ctx, t, workspaceID)
 }
 
 // InsertItemType stores an item type.
@@ -90,31 +154,7 @@ func (t *Tx) InsertItemType(ctx context.Context, it *app.ItemType) error {
 
 // ItemTypes lists a workspace's item types, task types first, each in display order.
 func (t *Tx) ItemTypes(ctx context.Context, workspaceID string) ([]app.ItemType, error) {
-	return cachedVocab(ctx, t, &t.db.itemTypes, workspaceID, func() ([]app.ItemType, error) { return t.readItemTypes(ctx, workspaceID) })
-}
-
-func (t *Tx) readItemTypes(ctx context.Context, workspaceID string) ([]app.ItemType, error) {
-	var rows []struct {
-		ID          string `db:"id"`
-		WorkspaceID string `db:"workspace_id"`
-		EntityType  string `db:"entity_type"`
-		Key         string `db:"key"`
-		Label       string `db:"label"`
-		Category    string `db:"category"`
-		Position    int    `db:"position"`
-		IsDefault   bool   `db:"is_default"`
-	}
-	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default
-		FROM item_types WHERE workspace_id = ? ORDER BY entity_type DESC, position`, workspaceID)
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.ItemType, len(rows))
-	for i, r := range rows {
-		out[i] = app.ItemType{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
-			Category: r.Category, Position: r.Position, IsDefault: r.IsDefault}
-	}
-	return out, nil
+	return itemTypes.entries(ctx, t, workspaceID)
 }
 
 // InsertLinkType stores a link type.
@@ -142,21 +182,7 @@ func (r linkTypeRow) linkType() app.LinkType {
 
 // LinkTypes lists a workspace's link types in creation order.
 func (t *Tx) LinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
-	return cachedVocab(ctx, t, &t.db.linkTypes, workspaceID, func() ([]app.LinkType, error) { return t.readLinkTypes(ctx, workspaceID) })
-}
-
-func (t *Tx) readLinkTypes(ctx context.Context, workspaceID string) ([]app.LinkType, error) {
-	var rows []linkTypeRow
-	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
-		FROM link_types WHERE workspace_id = ? ORDER BY created_at, rowid`, workspaceID)
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.LinkType, len(rows))
-	for i, r := range rows {
-		out[i] = r.linkType()
-	}
-	return out, nil
+	return linkTypes.entries(ctx, t, workspaceID)
 }
 
 // Tags returns up to f.Limit names of the tags f admits, in name order,
@@ -194,12 +220,7 @@ func tagWhere(f app.TagFilter) (string, []any) {
 
 // StatusByID reads one status.
 func (t *Tx) StatusByID(ctx context.Context, id string) (app.Status, error) {
-	var r statusRow
-	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, entity_type, key, label, category, position, is_default,
-		created_at, updated_at FROM statuses WHERE id = ?`, id); err != nil {
-		return app.Status{}, mapErr(err)
-	}
-	return r.status(), nil
+	return statuses.one(ctx, t, id)
 }
 
 // UpdateStatus stores a status's key, label, position and default flag.
@@ -210,27 +231,16 @@ func (t *Tx) UpdateStatus(ctx context.Context, st *app.Status) error {
 }
 
 // DeleteStatus removes a status.
-func (t *Tx) DeleteStatus(ctx context.Context, id string) error {
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM statuses WHERE id = ?`, id)
-	return mapErr(err)
-}
+func (t *Tx) DeleteStatus(ctx context.Context, id string) error { return statuses.delete(ctx, t, id) }
 
 // StatusUses counts the tasks, projects and documents in a status, the trash included.
 func (t *Tx) StatusUses(ctx context.Context, id string) (int, error) {
-	var n int
-	err := t.tx.GetContext(ctx, &n, `SELECT (SELECT count(*) FROM tasks WHERE status_id = ?1) + (SELECT count(*) FROM projects WHERE status_id = ?1)
-		+ (SELECT count(*) FROM documents WHERE status_id = ?1)`, id)
-	return n, mapErr(err)
+	return statuses.count(ctx, t, id)
 }
 
 // LinkTypeByID reads one link type.
 func (t *Tx) LinkTypeByID(ctx context.Context, id string) (app.LinkType, error) {
-	var r linkTypeRow
-	if err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, key, title, inverse_title, is_symmetric, category, created_at
-		FROM link_types WHERE id = ?`, id); err != nil {
-		return app.LinkType{}, mapErr(err)
-	}
-	return r.linkType(), nil
+	return linkTypes.one(ctx, t, id)
 }
 
 // UpdateLinkType stores a link type's key, titles and category.
@@ -242,15 +252,12 @@ func (t *Tx) UpdateLinkType(ctx context.Context, lt *app.LinkType) error {
 
 // DeleteLinkType removes a link type.
 func (t *Tx) DeleteLinkType(ctx context.Context, id string) error {
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM link_types WHERE id = ?`, id)
-	return mapErr(err)
+	return linkTypes.delete(ctx, t, id)
 }
 
 // LinkTypeUses counts the links of a type.
 func (t *Tx) LinkTypeUses(ctx context.Context, id string) (int, error) {
-	var n int
-	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM links WHERE link_type_id = ?`, id)
-	return n, mapErr(err)
+	return linkTypes.count(ctx, t, id)
 }
 
 type tagRow struct {

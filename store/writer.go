@@ -59,11 +59,14 @@ func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
 
 func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 	w := &db.w
+	asked := time.Now()
 	w.waiting.Add(1)
 	w.mu.Lock()
 	w.waiting.Add(-1)
 	g := w.open
 	if g == nil {
+		// BEGIN IMMEDIATE may wait too, for another process's write (a
+		// tend token issue beside the server): it counts as waiting.
 		stx, err := db.write.BeginTxx(context.WithoutCancel(ctx), nil)
 		if err != nil {
 			w.mu.Unlock()
@@ -71,6 +74,9 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 		}
 		g = &group{tx: stx, done: make(chan struct{})}
 		w.open = g
+	}
+	if db.onWriterWait != nil {
+		db.onWriterWait(time.Since(asked))
 	}
 	g.size++
 	tx := &Tx{tx: txConn{tx: g.tx, noCancel: true}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}

@@ -11,24 +11,28 @@ import (
 
 // agendaJSON is the Agenda shape: the lists are Task[], encoded as the
 // task listing encodes them.
-type agendaJSON struct {
-	Date                   string     `json:"date"`
-	Timezone               string     `json:"timezone"`
-	Today                  []taskJSON `json:"today"`
-	Overdue                []taskJSON `json:"overdue"`
-	Upcoming               []taskJSON `json:"upcoming"`
-	Unscheduled            []taskJSON `json:"unscheduled"`
-	UnscheduledTotal       int        `json:"unscheduled_total"`
-	InProgress             []taskJSON `json:"in_progress"`
-	Waiting                []taskJSON `json:"waiting"`
-	Occasions              []taskJSON `json:"occasions"`
-	BlockedByOthers        []taskJSON `json:"blocked_by_others"`
-	BlockedByOthersTotal   int        `json:"blocked_by_others_total"`
-	DeferredTotal          int        `json:"deferred_total"`
-	LaterTotal             int        `json:"later_total"`
-	PassedTotal            int        `json:"passed_total"`
-	PausedTotal            int        `json:"paused_total"`
-	AssignedElsewhereTotal int        `json:"assigned_elsewhere_total"`
+type agendaJSON = agendaOf[taskJSON]
+
+// agendaOf is the Agenda with its tasks as T: full records over HTTP, list
+// fields in service_list today (mcp_list.go).
+type agendaOf[T any] struct {
+	Date                   string `json:"date"`
+	Timezone               string `json:"timezone"`
+	Today                  []T    `json:"today"`
+	Overdue                []T    `json:"overdue"`
+	Upcoming               []T    `json:"upcoming"`
+	Unscheduled            []T    `json:"unscheduled"`
+	UnscheduledTotal       int    `json:"unscheduled_total"`
+	InProgress             []T    `json:"in_progress"`
+	Waiting                []T    `json:"waiting"`
+	Occasions              []T    `json:"occasions"`
+	BlockedByOthers        []T    `json:"blocked_by_others"`
+	BlockedByOthersTotal   int    `json:"blocked_by_others_total"`
+	DeferredTotal          int    `json:"deferred_total"`
+	LaterTotal             int    `json:"later_total"`
+	PassedTotal            int    `json:"passed_total"`
+	PausedTotal            int    `json:"paused_total"`
+	AssignedElsewhereTotal int    `json:"assigned_elsewhere_total"`
 }
 
 func tasksJSON(ts []app.Task) []taskJSON {

@@ -88,7 +88,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			return err
 		},
 		func() error {
-			_, err := e.svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))])
+			_, err := e.svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.Completion{})
 			return err
 		},
 		func() error {

@@ -312,13 +312,13 @@ func TestMeEffectivePermissions(t *testing.T) {
 			t.Fatalf("instance_permissions %v, want %v", got, want)
 		}
 	})
-	t.Run("member token narrowed to item:read", func(t *testing.T) {
+	t.Run("member token narrowed to reading", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(alice, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
+		narrow := e.issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		ws := workspaces(t, me)
-		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read"}) {
-			t.Fatalf("permissions %v, want [item:read]", got)
+		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
+			t.Fatalf("permissions %v, want [item:read project:read]", got)
 		}
 		if ws["default"]["role"] != "member" {
 			t.Fatalf("the role is the account's, not narrowed: got %v", ws["default"]["role"])
@@ -327,7 +327,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 			t.Fatalf("instance_permissions %v, want an empty array", me["instance_permissions"])
 		}
 		c := me["credential"].(map[string]any)
-		if c["narrows"] != true || !reflect.DeepEqual(credStrings(t, c["scopes"]), []string{"item:read"}) {
+		if c["narrows"] != true || !reflect.DeepEqual(credStrings(t, c["scopes"]), []string{"item:read", "project:read"}) {
 			t.Fatalf("credential %v", c)
 		}
 	})
@@ -335,21 +335,21 @@ func TestMeEffectivePermissions(t *testing.T) {
 		e := e.credT(t)
 		vera := e.person("vera")
 		e.join("vera", "viewer")
-		tok := e.issue(vera, map[string]any{"scopes": []string{"item:read", "item:write"}})["token"].(string)
+		tok := e.issue(vera, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
 		ws := workspaces(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok, nil))
-		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read"}) {
-			t.Fatalf("a viewer's token scoped to item:read and item:write has %v, want [item:read]", got)
+		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
+			t.Fatalf("a viewer's token scoped to item:read, item:write and project:read has %v, want [item:read project:read]", got)
 		}
 	})
 	t.Run("administrator token narrowed", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "instance:user_create"}})["token"].(string)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read", "instance:user_create"}})["token"].(string)
 		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		if got := credStrings(t, me["instance_permissions"]); !reflect.DeepEqual(got, []string{"instance:user_create"}) {
 			t.Fatalf("instance_permissions %v, want [instance:user_create]", got)
 		}
-		if got := credStrings(t, workspaces(t, me)["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read"}) {
-			t.Fatalf("permissions %v, want [item:read]", got)
+		if got := credStrings(t, workspaces(t, me)["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
+			t.Fatalf("permissions %v, want [item:read project:read]", got)
 		}
 		full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
 		want := []string{"account:write", "credential:manage", "instance:admin", "instance:user_create", "workspace:create"}

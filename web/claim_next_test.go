@@ -202,34 +202,3 @@ func TestClaimNextConcurrentMCP(t *testing.T) {
 	})
 	checkEachOnce(t, owners, errs, tasks)
 }
-
-// The agent loop of docs/agent: claim the next ready work, record a
-// verification, complete, leave a finding, in at most five tool calls.
-func TestMCPAgentLoop(t *testing.T) {
-	e := newEnv(t)
-	bot := e.agent("bot", "admin")
-	ref := e.taskRef(e.admin, map[string]any{"title": "Fix the flaky login test", "importance": 4})
-	m := e.connect(t, bot, eraStateless)
-	calls := 0
-	call := func(tool string, args map[string]any) toolResult {
-		calls++
-		return m.ok(tool, args)
-	}
-	got := call("service_claim", map[string]any{"ref": "next"})
-	if got.Structured["task"].(map[string]any)["ref"] != float64(ref) {
-		t.Fatalf("claim next: %+v", got)
-	}
-	call("service_call_api", map[string]any{"method": "POST", "path": fmt.Sprintf("/v1/tasks/%d/verifications", ref),
-		"body": map[string]any{"passed": true, "summary": "go test -run Login -count=50 passes", "commit_sha": "abc123"}})
-	call("service_done", map[string]any{"ref": ref})
-	call("service_document", map[string]any{"type": "finding", "title": "Login test raced on the session clock",
-		"body": fmt.Sprintf("Found while fixing #%d: the test slept instead of advancing the clock.", ref)})
-	if calls > 5 {
-		t.Fatalf("the loop took %d calls", calls)
-	}
-	show := m.ok("service_show", map[string]any{"ref": ref})
-	if show.Structured["task"].(map[string]any)["is_complete"] != true || show.Structured["verifications_total"] != float64(1) {
-		t.Fatalf("after the loop: %v", show.Structured)
-	}
-	m.refused("nothing_ready", "service_claim", map[string]any{"ref": "next"})
-}

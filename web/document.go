@@ -126,7 +126,25 @@ func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newDocumentJSON(d))
+	if len(d.Links) == 0 {
+		return writeJSON(w, http.StatusCreated, newDocumentJSON(d))
+	}
+	return writeJSON(w, http.StatusCreated, filedDocumentJSON{newDocumentJSON(d), linksJSON(d.Links)})
+}
+
+// filedDocumentJSON is a document created with links: the document and,
+// beside its fields, the links it was filed with, seen from it.
+type filedDocumentJSON struct {
+	documentJSON
+	Links []linkJSON `json:"links"`
+}
+
+func linksJSON(ls []app.LinkView) []linkJSON {
+	out := make([]linkJSON, len(ls))
+	for i, l := range ls {
+		out[i] = newLinkJSON(l)
+	}
+	return out
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -39,17 +39,27 @@ func newEnv(t *testing.T) *env {
 // newEnvWith is newEnv with the service's options (limits, public URL).
 func newEnvWith(t *testing.T, opts app.Options) *env {
 	t.Helper()
-	db, clock := storetest.OpenClock(t)
+	db, clock := bootstrapped.Open(t)
 	svc := app.New(db, opts)
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	logs := &lockedWriter{}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
 	t.Cleanup(srv.Close)
-	return &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
+	return &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: adminSecret, logs: logs}
 }
+
+// bootstrapped is a first start (migrated, the instance, the default
+// workspace and vocabularies, the administrator), made once per test binary
+// and copied for each test: migrating and bootstrapping a new file costs
+// seconds under the race detector, a copy milliseconds. adminSecret is the
+// administrator's token of that first start, good in every copy.
+var (
+	adminSecret  string
+	bootstrapped = storetest.NewTemplate(func(ctx context.Context, db *store.DB) error {
+		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+		adminSecret = first.Token.Secret
+		return err
+	})
+)
 
 // response is a decoded answer.
 type response struct {

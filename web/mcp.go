@@ -21,7 +21,9 @@ type Identify func(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, err
 
 // mcpInstructions is what an MCP client shows the model on connecting.
 const mcpInstructions = "tend tracks work for people and agents. Start with service_claim ref \"next\": it claims the " +
-	"highest-ranked ready task for you. Read service://conventions for what binds work here. Refs are #N. " +
+	"highest-ranked ready task for you. Finish it with service_done and a verification (passed, summary, commit_sha); " +
+	"leave what you learnt with service_document type \"finding\" and links to the task. " +
+	"Read service://conventions for what binds work here. Refs are #N. " +
 	"Every refusal starts with a stable code and says which call fixes it. GET /v1/docs/agent is the full guide."
 
 // mcpTools holds what the tool handlers share.
@@ -35,11 +37,26 @@ type mcpTools struct {
 	tools map[string]mcp.ToolHandler
 }
 
-// MCPServer builds the MCP server with tend's 15 tools and 3 resources,
-// each a thin adapter over the same Service methods the HTTP API calls.
-// POST /mcp serves it over HTTP; `tend mcp` over stdio.
+// MCPServer builds an MCP server of its own, acting as who, with tend's
+// 15 tools and 3 resources, each a thin adapter over the same Service
+// methods the HTTP API calls. POST /mcp and ServeMCPStdio share the one
+// NewServer builds (with sharedIdentity): building one takes about as long
+// as the rest of the start of `tend mcp`.
 func (s *Server) MCPServer(who Identify) *mcp.Server {
 	return s.mcpTools(who).srv
+}
+
+// identifyKey carries the Identify of a stdio session on its context,
+// which the SDK hands on to every call of the session.
+type identifyKey struct{}
+
+// sharedIdentity is the Identify of the shared server: the stdio session's,
+// else the bearer credential of the HTTP request.
+func sharedIdentity(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, error) {
+	if who, ok := ctx.Value(identifyKey{}).(Identify); ok {
+		return who(ctx, extra)
+	}
+	return httpIdentity(ctx, extra)
 }
 
 func (s *Server) mcpTools(who Identify) *mcpTools {
@@ -82,7 +99,8 @@ const actorKey = "tend.actor"
 // calls) on the same URL. JSON responses: tools answer at once, there is
 // nothing to stream.
 func (s *Server) mcpHandler() http.Handler {
-	m := s.mcpTools(httpIdentity)
+	m := s.mcpTools(sharedIdentity)
+	s.mcp = m
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.srv }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
 		// The SDK's own guard refuses any non-loopback Host on a loopback
@@ -93,9 +111,7 @@ func (s *Server) mcpHandler() http.Handler {
 	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("WWW-Authenticate")
-		if !m.serveCall(w, r) {
-			h.ServeHTTP(w, r)
-		}
+		m.servePost(w, r, h)
 	}))
 	cop := http.NewCrossOriginProtection()
 	if origin := originOf(s.app.PublicURL()); origin != "" {

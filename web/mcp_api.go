@@ -28,7 +28,9 @@ type callAPIArgs struct {
 
 type callAPIOut struct {
 	Status int `json:"status"`
-	Body   any `json:"body"`
+	// Body is any JSON value, so its schema must say so in words: an
+	// undescribed one is the boolean schema MCP clients refuse.
+	Body any `json:"body" jsonschema:"the route's JSON answer; null when it sent none"`
 }
 
 // apiTextLimit bounds the response text shown to the model; the whole

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -19,34 +18,29 @@ import (
 // a goroutine and encodes the answer twice more, and a page of 20 tasks
 // cost three to four times GET /v1/tasks that way (BENCHMARKS.md, MCP).
 //
-// serveCall takes only a request it can answer exactly as the SDK would:
+// serveCall takes only a request it can answer exactly as the SDK would
+// (but for the id, which it echoes as sent where the SDK may round it):
 // the 2026-07-28 headers all present and agreeing with the body, the body
-// one call of a registered tool with nothing beside the name, the
-// arguments and the _meta fields the era defines. Anything else, including
-// every request the SDK would refuse, goes to the SDK untouched. The tool
-// runs through the same handler the SDK calls, and the answer carries what
-// the SDK adds to a result in this era (the result type and the server's
-// identity). TestMCPFastPathMatchesSDK holds the two answers equal.
+// (already checked by servePost) one call of a registered tool with
+// nothing beside the name, the arguments and the _meta fields the era
+// defines. Anything else, including every request the SDK would refuse,
+// goes on to the SDK. The tool runs through the same handler the SDK
+// calls, and the answer carries what the SDK adds to a result in this era
+// (the result type and the server's identity). TestMCPFastPathMatchesSDK
+// holds the two answers equal.
 
 // statelessEra is the protocol version without sessions.
 const statelessEra = "2026-07-28"
 
-// serveCall answers r if it is such a call, and reports whether it did.
-func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request) bool {
+// serveCall answers r, whose body is msg, if it is such a call, and
+// reports whether it did.
+func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request, msg rpcMessage) bool {
 	h := r.Header
 	if h.Get("Mcp-Protocol-Version") != statelessEra || h.Get("Mcp-Method") != "tools/call" || len(h.Values("Last-Event-ID")) > 0 ||
-		!jsonContent(h.Get("Content-Type")) || !acceptsJSONAndStream(h.Values("Accept")) ||
-		r.ContentLength <= 0 || r.ContentLength > mcp.DefaultMaxRequestBodyBytes {
+		!acceptsJSONAndStream(h.Values("Accept")) {
 		return false
 	}
-	body := make([]byte, r.ContentLength)
-	n, err := io.ReadFull(r.Body, body)
-	// Whatever was read is handed on with the rest, should the SDK answer.
-	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body[:n]), r.Body))
-	if err != nil {
-		return false
-	}
-	id, name, args, ok := m.callOf(body, h.Get("Mcp-Name"))
+	name, args, ok := m.callOf(msg, h.Get("Mcp-Name"))
 	if !ok {
 		return false
 	}
@@ -61,12 +55,11 @@ func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if err != nil {
 		m.s.log.ErrorContext(r.Context(), "mcp tool", "tool", name, "err", err)
-		http.Error(w, "answering the call", http.StatusInternalServerError)
+		writeRPCError(w, http.StatusInternalServerError, &rpcRefusal{code: jsonrpc.CodeInternalError, msg: "answering the call failed", id: msg.id})
 		return true
 	}
-	idJSON, _ := json.Marshal(id.Raw())
-	b := make([]byte, 0, len(out)+64)
-	b = append(append(append(b, `{"jsonrpc":"2.0","id":`...), idJSON...), `,"result":`...)
+	b := make([]byte, 0, len(out)+len(msg.id)+48)
+	b = append(append(append(b, `{"jsonrpc":"2.0","id":`...), msg.id...), `,"result":`...)
 	b = append(append(b, out[:len(out)-1]...), `,"resultType":"complete"}}`...)
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
 	w.Header().Set("Content-Type", "application/json")
@@ -74,21 +67,16 @@ func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// callOf reads body as one tools/call of a registered tool named as the
+// callOf reads msg as one tools/call of a registered tool named as the
 // Mcp-Name header says, with a 2026-07-28 _meta; ok is false otherwise.
-func (m *mcpTools) callOf(body []byte, nameHeader string) (id jsonrpc.ID, name string, args json.RawMessage, ok bool) {
-	msg, err := jsonrpc.DecodeMessage(body)
-	if err != nil {
-		return id, "", nil, false
-	}
-	req, isReq := msg.(*jsonrpc.Request)
-	if !isReq || !req.IsCall() || req.Method != "tools/call" {
-		return id, "", nil, false
+func (m *mcpTools) callOf(msg rpcMessage, nameHeader string) (name string, args json.RawMessage, ok bool) {
+	if !msg.isRequest || msg.id == nil || msg.method != "tools/call" {
+		return "", nil, false
 	}
 	var params map[string]json.RawMessage
-	if !onlyKeys(req.Params, &params, "name", "arguments", "_meta") ||
+	if !onlyKeys(msg.fields["params"], &params, "name", "arguments", "_meta") ||
 		json.Unmarshal(params["name"], &name) != nil || name != nameHeader || m.tools[name] == nil {
-		return id, "", nil, false
+		return "", nil, false
 	}
 	var meta map[string]json.RawMessage
 	var version string
@@ -96,15 +84,15 @@ func (m *mcpTools) callOf(body []byte, nameHeader string) (id jsonrpc.ID, name s
 	if !onlyKeys(params["_meta"], &meta, mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientCapabilities, mcp.MetaKeyClientInfo) ||
 		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != statelessEra ||
 		!isObject(meta[mcp.MetaKeyClientCapabilities]) || json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], &caps) != nil {
-		return id, "", nil, false
+		return "", nil, false
 	}
 	if info, sent := meta[mcp.MetaKeyClientInfo]; sent {
 		var impl mcp.Implementation
 		if !isObject(info) || json.Unmarshal(info, &impl) != nil {
-			return id, "", nil, false
+			return "", nil, false
 		}
 	}
-	return req.ID, name, params["arguments"], true
+	return name, params["arguments"], true
 }
 
 // onlyKeys decodes raw as a JSON object holding no names but these, each

@@ -7,35 +7,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The task records of a tool result are encoded by the same hand-written
-// encoder as the HTTP answers (task_encode.go): a page of tasks is most of
-// what an agent reads, and reflection was a quarter of a tool call's cost.
-
-// MarshalJSON encodes the page as writeTaskPage does.
-func (o tasksOut) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 1600*len(o.Items)+256)
-	b = append(b, `{"items":[`...)
-	for i := range o.Items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var ok bool
-		if b, ok = appendTask(b, &o.Items[i]); !ok {
-			type plain tasksOut
-			return json.Marshal(plain(o))
-		}
-	}
-	b = append(b, `],"page":`...)
-	b = appendPage(b, &o.Page)
-	if o.Agenda != nil {
-		ag, err := json.Marshal(o.Agenda)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(b, `,"agenda":`...), ag...)
-	}
-	return append(b, '}'), nil
-}
+// The task record of a tool result is encoded by the same hand-written
+// encoder as the HTTP answers (task_encode.go); lists carry list fields
+// (mcp_list.go), small enough for encoding/json.
 
 // MarshalJSON encodes the task as writeTaskJSON does.
 func (o taskOut) MarshalJSON() ([]byte, error) {
@@ -99,4 +73,19 @@ func encodeToolResults(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// MarshalJSON encodes the task as writeTaskJSON does, and the verification
+// beside it.
+func (o doneOut) MarshalJSON() ([]byte, error) {
+	b, err := taskOut{Task: o.Task}.MarshalJSON()
+	if err != nil || o.Verification == nil {
+		return b, err
+	}
+	v, err := json.Marshal(o.Verification)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append(b[:len(b)-1], `,"verification":`...), v...)
+	return append(b, '}'), nil
 }

@@ -35,21 +35,33 @@ type commentOut struct {
 	Comment commentJSON `json:"comment"`
 }
 
+// documentOut is one document as structuredContent, with the links it
+// was filed with when created with links.
 type documentOut struct {
 	Document documentJSON `json:"document"`
+	Links    []linkJSON   `json:"links,omitempty"`
+}
+
+// linkArg is one link a new document is filed with: the names of the HTTP
+// LinkRequest, from the new document to the target. The ref says whether
+// the target is a task or a document; service_link makes any other link.
+type linkArg struct {
+	LinkType string `json:"link_type" jsonschema:"link type key, e.g. relates_to or documents"`
+	Target   refArg `json:"target"`
 }
 
 type documentArgs struct {
-	Body            *string  `json:"body,omitempty" jsonschema:"the text (Markdown)"`
-	ExpectedVersion *int     `json:"expected_version,omitempty" jsonschema:"refuse the revision if the document moved on"`
-	Parent          *refArg  `json:"parent,omitempty" jsonschema:"ref of the document to nest under"`
-	Project         *string  `json:"project,omitempty" jsonschema:"project key"`
-	Ref             refArg   `json:"ref,omitempty" jsonschema:"revise this document instead of creating one"`
-	Status          *string  `json:"status,omitempty" jsonschema:"document status key; omitted puts a new document in force"`
-	Tags            []string `json:"tags,omitempty" jsonschema:"tags, without '#'"`
-	Title           *string  `json:"title,omitempty" jsonschema:"title"`
-	Type            *string  `json:"type,omitempty" jsonschema:"note, spec, design, decision, finding or dead_end"`
-	Workspace       string   `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+	Body            *string   `json:"body,omitempty" jsonschema:"the text (Markdown)"`
+	ExpectedVersion *int      `json:"expected_version,omitempty" jsonschema:"refuse the revision if the document moved on"`
+	Links           []linkArg `json:"links,omitempty" jsonschema:"on creating: links from it, made with it"`
+	Parent          *refArg   `json:"parent,omitempty" jsonschema:"ref of the document to nest under"`
+	Project         *string   `json:"project,omitempty" jsonschema:"project key"`
+	Ref             refArg    `json:"ref,omitempty" jsonschema:"revise this document instead of creating one"`
+	Status          *string   `json:"status,omitempty" jsonschema:"document status key; omitted puts a new document in force"`
+	Tags            []string  `json:"tags,omitempty" jsonschema:"tags, without '#'"`
+	Title           *string   `json:"title,omitempty" jsonschema:"title"`
+	Type            *string   `json:"type,omitempty" jsonschema:"note, spec, design, decision, finding or dead_end"`
+	Workspace       string    `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
 func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentOut, error) {
@@ -62,7 +74,12 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 		if in.Parent != nil {
 			c.Parent = *in.Parent
 		}
+		for _, l := range in.Links {
+			c.Links = append(c.Links, app.LinkRequest{LinkType: l.LinkType, Target: l.Target})
+		}
 		d, err = m.s.app.CreateDocument(ctx, a, in.Workspace, c)
+	} else if in.Links != nil {
+		return "", documentOut{}, app.Invalidf("arguments.links", "links are made with a new document; service_link links one that exists")
 	} else {
 		verb = "revised "
 		up := app.DocumentUpdate{Title: patchOf(in.Title, false), Body: patchOf(in.Body, false), Type: patchOf(in.Type, false),
@@ -80,7 +97,23 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 	}
 	j := newDocumentJSON(d)
 	j.Body = nil // the caller has just written it; service_show reads it back
-	return verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version), documentOut{Document: j}, nil
+	out := documentOut{Document: j}
+	text := verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
+	if len(d.Links) > 0 {
+		out.Links = linksJSON(d.Links)
+		text += "\n" + linkRows(d.Links, "linked")
+	}
+	return text, out, nil
+}
+
+// linkRows is one aligned line for each link: the verb, the link's label
+// from this end, and the far end.
+func linkRows(ls []app.LinkView, verb string) string {
+	rows := make([][]string, len(ls))
+	for i, l := range ls {
+		rows[i] = []string{verb, l.Label, "#" + itoa64(l.Other.Ref()), l.Other.Task.Title + l.Other.Document.Title}
+	}
+	return linesOr(rows, "no links")
 }
 
 type linkArgs struct {
@@ -101,21 +134,15 @@ func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (stri
 	if err != nil {
 		return "", linksOut{}, argError(err)
 	}
-	out := linksOut{Items: make([]linkJSON, len(ls))}
 	verb := "linked"
 	if in.Remove {
 		verb = "unlinked"
 	}
-	rows := make([][]string, len(ls))
-	for i, l := range ls {
-		out.Items[i] = newLinkJSON(l)
-		rows[i] = []string{verb, l.Label, "#" + itoa64(l.Other.Ref()), l.Other.Task.Title + l.Other.Document.Title}
-	}
-	return linesOr(rows, "no links"), out, nil
+	return linkRows(ls, verb), linksOut{Items: linksJSON(ls)}, nil
 }
 
 type projectArgs struct {
-	Key       string  `json:"key,omitempty" jsonschema:"permanent, lower case; omitted lists projects"`
+	Key       string  `json:"key,omitempty" jsonschema:"permanent, lower case"`
 	Parent    *string `json:"parent,omitempty" jsonschema:"key of the project to file it under"`
 	Private   *bool   `json:"private,omitempty" jsonschema:"seen only by its members"`
 	Title     *string `json:"title,omitempty" jsonschema:"title"`

@@ -30,12 +30,13 @@ type listArgs struct {
 	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id (needed when you reach several)"`
 }
 
+// tasksOut is a page of tasks with their list fields (mcp_list.go).
 type tasksOut struct {
-	Items []taskJSON `json:"items"`
-	Page  pageJSON   `json:"page"`
+	Items []taskItemJSON `json:"items"`
+	Page  pageJSON       `json:"page"`
 	// Agenda is the reader's day, for today: true (GET /v1/agenda);
 	// items then holds its overdue and today lists.
-	Agenda *agendaJSON `json:"agenda,omitempty"`
+	Agenda *agendaOf[taskItemJSON] `json:"agenda,omitempty"`
 }
 
 type searchArgs struct {
@@ -45,11 +46,12 @@ type searchArgs struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
+// searchOut is the best matches with their list fields (mcp_list.go).
 type searchOut struct {
-	Tasks         []taskJSON     `json:"tasks"`
-	TasksMore     bool           `json:"tasks_more"`
-	Documents     []documentJSON `json:"documents"`
-	DocumentsMore bool           `json:"documents_more"`
+	Tasks         []taskItemJSON     `json:"tasks"`
+	TasksMore     bool               `json:"tasks_more"`
+	Documents     []documentItemJSON `json:"documents"`
+	DocumentsMore bool               `json:"documents_more"`
 }
 
 type changesArgs struct {
@@ -87,13 +89,13 @@ func readOnly() *mcp.ToolAnnotations {
 
 func (m *mcpTools) addReadTools() {
 	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
-		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter narrows by field with the keys and operators of GET /v1/tasks (docs/api.md, Field filters): due_at.gte=tomorrow, importance.gte=4, assignee.in=a,b, tag.is=unset, under=12, touched_by=ann, answers_to=ann."}, m.toolTaskList)
+		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter takes the field filters of GET /v1/tasks (docs/api.md), also assignee.in=a,b, tag.is=unset, touched_by=ann, answers_to=ann."}, m.toolTaskList)
 	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
-		Description: "Search tasks and documents by words and terms (type:<key> status:<key> #tag +project), best match first."}, m.toolSearch)
+		Description: "Search tasks and documents, best match first."}, m.toolSearch)
 	addTool(m, &mcp.Tool{Name: "service_show", Annotations: readOnly(),
 		Description: "Show a task or document with its links, governing documents, subtasks, last comments and verifications."}, m.toolShow)
 	addTool(m, &mcp.Tool{Name: "service_changes", Annotations: readOnly(),
-		Description: "Read the change feed oldest first from since (a seq, inclusive); omit since for the newest."}, m.toolChanges)
+		Description: "Read the change feed, oldest first."}, m.toolChanges)
 	addTool(m, &mcp.Tool{Name: "service_journal", Annotations: readOnly(),
 		Description: "Read who did what, with comments and before/after values, most recent first."}, m.toolJournal)
 	addTool(m, &mcp.Tool{Name: "service_whoami", Annotations: readOnly(),
@@ -132,11 +134,9 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 	if err != nil {
 		return "", tasksOut{}, filterArgError(err, in.Filter)
 	}
-	out := tasksOut{Items: make([]taskJSON, len(list.Items)), Page: newPage(list.Page)}
-	for i, t := range list.Items {
-		out.Items[i] = newTaskJSON(t)
-	}
-	return taskLines(out.Items, "tasks") + moreNote(list.Page.HasMore, len(out.Items), "raise limit, or narrow with project or filter"), out, nil
+	items := tasksJSON(list.Items)
+	out := tasksOut{Items: taskItems(items), Page: newPage(list.Page)}
+	return taskLines(items, "tasks") + moreNote(list.Page.HasMore, len(items), "raise limit, or narrow with project or filter"), out, nil
 }
 
 // agenda answers service_list's today: the same agenda as GET /v1/agenda.
@@ -146,18 +146,21 @@ func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (s
 		return "", tasksOut{}, argError(err)
 	}
 	j := newAgendaJSON(ag)
-	items := append(append([]taskJSON{}, j.Overdue...), j.Today...)
-	return agendaLines(j), tasksOut{Items: items, Page: pageJSON{}, Agenda: &j}, nil
+	items := agendaItems(j)
+	return agendaLines(j), tasksOut{Items: append(append([]taskItemJSON{}, items.Overdue...), items.Today...), Agenda: &items}, nil
 }
 
 // listFilterValues passes the filter object's keys through as the task
 // listing's query parameters, which app reads (docs/api.md, task listing).
-// A key that is not a filter of the listing is refused by name.
+// A key that is not a filter of the listing is refused by name, with the
+// key it most likely meant and the keys there are.
 func listFilterValues(f map[string]string, v url.Values) error {
 	for _, k := range slices.Sorted(maps.Keys(f)) {
 		val := f[k]
 		if !app.IsTaskFilterKey(k) {
-			return app.Invalidf("arguments.filter."+k, "filter key %q selects nothing; the keys and operators are those of GET /v1/tasks (docs/api.md)", k)
+			keys := app.TaskFilterKeys()
+			return app.Invalidf("arguments.filter."+k, "filter key %q selects nothing%s; the keys are %s, and a field's operators follow a dot "+
+				"(due_at.gte, importance.lte, tag.in, assignee.is: docs/api.md, Field filters)", k, app.DidYouMean(k, keys), strings.Join(keys, ", "))
 		}
 		if other := v.Get(k); other != "" && other != val {
 			return app.Invalidf("arguments.filter."+k, "%s is given twice with different values", k)
@@ -190,17 +193,14 @@ func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (
 	if err != nil {
 		return "", searchOut{}, argError(err)
 	}
-	out := searchOut{Tasks: make([]taskJSON, len(res.Tasks)), TasksMore: res.TasksMore,
-		Documents: make([]documentJSON, len(res.Documents)), DocumentsMore: res.DocumentsMore}
-	for i, t := range res.Tasks {
-		out.Tasks[i] = newTaskJSON(t)
-	}
+	tasks := tasksJSON(res.Tasks)
+	docs := make([]documentJSON, len(res.Documents))
 	for i, d := range res.Documents {
-		out.Documents[i] = newDocumentJSON(d)
-		out.Documents[i].Body = nil // a search names documents; service_show reads them
+		docs[i] = newDocumentJSON(d)
 	}
-	text := taskLines(out.Tasks, "tasks") + moreNote(res.TasksMore, len(out.Tasks), "raise limit or add words") +
-		"\n" + documentLines(out.Documents) + moreNote(res.DocumentsMore, len(out.Documents), "raise limit or add words")
+	out := searchOut{Tasks: taskItems(tasks), TasksMore: res.TasksMore, Documents: documentItems(docs), DocumentsMore: res.DocumentsMore}
+	text := taskLines(tasks, "tasks") + moreNote(res.TasksMore, len(tasks), "raise limit or add words") +
+		"\n" + documentLines(docs) + moreNote(res.DocumentsMore, len(docs), "raise limit or add words")
 	return text, out, nil
 }
 

@@ -32,7 +32,7 @@ type showOut struct {
 	BodyLength         int                `json:"body_length"`
 	Links              []linkJSON         `json:"links"`
 	Governing          []governingJSON    `json:"governing"`
-	Subtasks           []taskJSON         `json:"subtasks"`
+	Subtasks           []taskItemJSON     `json:"subtasks"`
 	SubtasksMore       bool               `json:"subtasks_more"`
 	Comments           []commentJSON      `json:"comments"`
 	CommentsTotal      int                `json:"comments_total"`
@@ -41,6 +41,9 @@ type showOut struct {
 	History            []eventJSON        `json:"history,omitempty"`
 	HistoryMore        bool               `json:"history_more,omitempty"`
 	Tree               []beneathJSON      `json:"tree,omitempty"`
+
+	// subtasks are the subtasks' whole records, for the text's lines.
+	subtasks []taskJSON
 }
 
 func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (string, showOut, error) {
@@ -76,7 +79,7 @@ func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (stri
 }
 
 func newShowOut(it app.ItemShow) showOut {
-	out := showOut{Kind: it.Kind, Links: []linkJSON{}, Governing: []governingJSON{}, Subtasks: []taskJSON{}, SubtasksMore: it.SubtasksMore,
+	out := showOut{Kind: it.Kind, Links: []linkJSON{}, Governing: []governingJSON{}, Subtasks: []taskItemJSON{}, SubtasksMore: it.SubtasksMore,
 		Comments: []commentJSON{}, CommentsTotal: it.CommentsTotal, Verifications: []verificationJSON{},
 		VerificationsTotal: it.VerificationsTotal, HistoryMore: it.HistoryMore}
 	for _, l := range it.Links {
@@ -85,9 +88,8 @@ func newShowOut(it app.ItemShow) showOut {
 	for _, g := range it.Governing {
 		out.Governing = append(out.Governing, governingJSON{Document: newEndJSON(g.Document), LinkType: g.LinkType})
 	}
-	for _, t := range it.Subtasks {
-		out.Subtasks = append(out.Subtasks, newTaskJSON(t))
-	}
+	out.subtasks = tasksJSON(it.Subtasks)
+	out.Subtasks = taskItems(out.subtasks)
 	for _, c := range it.Comments {
 		out.Comments = append(out.Comments, newCommentJSON(c))
 	}
@@ -141,7 +143,7 @@ func taskFacts(t taskJSON) string {
 		f = append(f, "assigned to "+*t.Assignee)
 	}
 	if t.DueAt != nil {
-		f = append(f, "due "+*t.DueAt)
+		f = append(f, "due "+dueText(*t.DueAt, t.DueIsAllDay, strOr(t.Timezone), t.readerZone))
 	}
 	if t.Importance != nil || t.Urgency != nil {
 		f = append(f, fmt.Sprintf("!%s/%s", intOr(t.Importance), intOr(t.Urgency)))
@@ -183,7 +185,7 @@ func writeShowSections(b *strings.Builder, out showOut) {
 	}
 	section("governed by (read these first)", rows, "")
 	rows = nil
-	for _, t := range out.Subtasks {
+	for _, t := range out.subtasks {
 		rows = append(rows, taskLine(t))
 	}
 	section("subtasks", rows, moreNote(out.SubtasksMore, len(rows), "service_list filter {\"parent\": \"<ref>\"}"))

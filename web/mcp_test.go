@@ -17,7 +17,10 @@ import (
 )
 
 // specTools is SPEC.md's "MCP tools" table: each tool's arguments, the
-// required ones starred, and whether it only reads.
+// required ones starred, and whether it only reads. Beyond the table,
+// service_done records a verification with the completion and
+// service_document files a new document with its links (issue 19: the
+// agent's loop in three calls).
 var specTools = map[string]struct {
 	args     string
 	readOnly bool
@@ -27,7 +30,7 @@ var specTools = map[string]struct {
 	"service_show":     {"ref* from history tree workspace", true},
 	"service_add":      {"text* description parent type workspace", false},
 	"service_comment":  {"body* ref* remove workspace", false},
-	"service_document": {"body expected_version parent project ref status tags title type workspace", false},
+	"service_document": {"body expected_version links parent project ref status tags title type workspace", false},
 	"service_update": {"ref* applies_to assignee defer description estimate expected_version importance plan repeat status title " +
 		"type until urgency workspace", false},
 	"service_link":     {"other* ref* remove type workspace", false},
@@ -37,7 +40,7 @@ var specTools = map[string]struct {
 	"service_claim":    {"ref* release workspace", false},
 	"service_whoami":   {"", true},
 	"service_call_api": {"method* path* body query", false},
-	"service_done":     {"ref* skip workspace", false},
+	"service_done":     {"ref* skip verification workspace", false},
 }
 
 func TestMCPToolsListMatchesSpec(t *testing.T) {

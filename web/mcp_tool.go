@@ -52,8 +52,9 @@ func (r refsArg) strings() []string {
 // argSchemas are the JSON schemas of the argument types that reflection
 // would get wrong: a ref is an integer or a string, refs one or an array.
 var argSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[refArg]():  {Types: []string{"integer", "string"}},
-	reflect.TypeFor[refsArg](): {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
+	reflect.TypeFor[refArg]():      {Types: []string{"integer", "string"}},
+	reflect.TypeFor[refsArg]():     {Types: []string{"integer", "string", "array"}, Items: &jsonschema.Schema{Types: []string{"integer", "string"}}},
+	reflect.TypeFor[claimRefArg](): {Types: []string{"integer", "string"}},
 }
 
 // inputSchema infers T's schema: json names, jsonschema descriptions,
@@ -63,21 +64,26 @@ var argSchemas = map[reflect.Type]*jsonschema.Schema{
 func inputSchema[T any]() *jsonschema.Schema {
 	s := inferSchema[T]()
 	plainTypes(s)
+	noBooleans(s, reflect.TypeFor[T]().String())
 	return s
 }
 
 // outputSchema is T's schema with nested records named only as objects:
 // the top level says what structuredContent holds, and the records are the
 // HTTP API's shapes, described once in GET /v1/meta and docs/api.md
-// instead of in every tools/list.
+// instead of in every tools/list. It names the members that are there and
+// forbids none besides: a client that validates with it keeps working the
+// day a member is added (the TypeScript SDK caches tool lists).
 func outputSchema[T any]() *jsonschema.Schema {
 	s := inferSchema[T]()
+	s.AdditionalProperties = nil
 	for _, p := range s.Properties {
 		p.Properties, p.Required, p.AdditionalProperties, p.PropertyOrder = nil, nil, nil, nil
 		if p.Items != nil {
 			p.Items = &jsonschema.Schema{Types: p.Items.Types, Type: p.Items.Type}
 		}
 	}
+	noBooleans(s, reflect.TypeFor[T]().String())
 	return s
 }
 
@@ -101,6 +107,78 @@ func plainTypes(s *jsonschema.Schema) {
 	}
 	plainTypes(s.Items)
 	plainTypes(s.AdditionalProperties)
+}
+
+// noBooleans rewrites s so that no subschema is a boolean schema, which
+// inference writes for an `any` (true) and a struct's closed set of
+// members (additionalProperties: false). Both are valid JSON Schema, but
+// the official TypeScript SDK (1.32) refuses a whole tools/list in which
+// one property's schema is not an object, and hosts built on it then
+// reach no tool at all. A `true` where leaving the keyword out means the
+// same is left out. The one boolean kept is additionalProperties: false,
+// which every SDK's own schema generator writes and every client reads.
+// Any other boolean stops the server from starting, naming where it is:
+// such a member must say what it holds (a jsonschema tag, or an entry in
+// argSchemas), so no tool can be registered with one.
+func noBooleans(s *jsonschema.Schema, at string) {
+	if s == nil {
+		return
+	}
+	// Keywords where a true schema constrains nothing.
+	for _, kw := range []struct {
+		name string
+		p    **jsonschema.Schema
+	}{
+		{"items", &s.Items}, {"additionalItems", &s.AdditionalItems}, {"unevaluatedItems", &s.UnevaluatedItems},
+		{"additionalProperties", &s.AdditionalProperties}, {"unevaluatedProperties", &s.UnevaluatedProperties},
+		{"propertyNames", &s.PropertyNames}, {"then", &s.Then}, {"else", &s.Else}, {"contentSchema", &s.ContentSchema},
+	} {
+		switch {
+		case isBoolSchema(*kw.p, "true"):
+			*kw.p = nil
+		case kw.name == "additionalProperties" && isBoolSchema(*kw.p, "false"):
+		default:
+			noBooleans(*kw.p, at+"."+kw.name)
+		}
+	}
+	for _, kw := range []struct {
+		name string
+		s    *jsonschema.Schema
+	}{{"contains", s.Contains}, {"not", s.Not}, {"if", s.If}} {
+		subschema(kw.s, at+"."+kw.name)
+	}
+	for name, list := range map[string][]*jsonschema.Schema{
+		"prefixItems": s.PrefixItems, "items": s.ItemsArray, "allOf": s.AllOf, "anyOf": s.AnyOf, "oneOf": s.OneOf,
+	} {
+		for i, sub := range list {
+			subschema(sub, fmt.Sprintf("%s.%s[%d]", at, name, i))
+		}
+	}
+	for name, m := range map[string]map[string]*jsonschema.Schema{
+		"properties": s.Properties, "patternProperties": s.PatternProperties, "dependentSchemas": s.DependentSchemas,
+		"$defs": s.Defs, "definitions": s.Definitions, "dependencies": s.DependencySchemas,
+	} {
+		for k, sub := range m {
+			subschema(sub, at+"."+name+"."+k)
+		}
+	}
+}
+
+// subschema is noBooleans for a place where a boolean cannot be left out.
+func subschema(s *jsonschema.Schema, at string) {
+	if isBoolSchema(s, "true") || isBoolSchema(s, "false") {
+		panic(fmt.Sprintf("web: the tool schema at %s is a boolean schema, which MCP clients refuse; say what it holds with a jsonschema tag or an argSchemas entry", at))
+	}
+	noBooleans(s, at)
+}
+
+// isBoolSchema is whether s is encoded as the boolean schema want.
+func isBoolSchema(s *jsonschema.Schema, want string) bool {
+	if s == nil {
+		return false
+	}
+	b, err := json.Marshal(s)
+	return err == nil && string(b) == want
 }
 
 // toolFunc is what a tool does for one caller: the compact text for the
@@ -136,7 +214,10 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 		}
 		text, out, err := f(ctx, a, args)
 		if err != nil {
-			if app.CodeOf(err) == app.CodeInternal {
+			switch {
+			case errors.Is(ctx.Err(), context.Canceled): // the client went away or cancelled the call
+				m.s.log.DebugContext(ctx, "mcp tool: the caller went away", "tool", t.Name)
+			case app.CodeOf(err) == app.CodeInternal:
 				m.s.log.ErrorContext(ctx, "mcp tool", "tool", t.Name, "err", err)
 			}
 			return toolFailure(err), nil
@@ -147,25 +228,20 @@ func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
 	m.tools[t.Name] = h
 }
 
-// decodeArgs reads a tool's arguments strictly: unknown names, wrong types
-// and missing required arguments are refused with the argument's name.
+// decodeArgs reads a tool's arguments strictly: unknown names (with the
+// name meant and the names there are), missing required arguments, wrong
+// types and refs that cannot name an item are refused with the argument's
+// name, in that order.
 func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolved, dst any) error {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		raw = json.RawMessage("{}")
 	}
 	var present map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &present); err != nil {
+	if err := json.Unmarshal(raw, &present); err != nil || present == nil {
 		return app.Invalidf("arguments", "arguments are a JSON object")
 	}
-	missing := &app.Error{Code: app.CodeValidation}
-	for _, name := range required {
-		if v, ok := present[name]; !ok || string(v) == "null" {
-			missing.Fields = append(missing.Fields, app.FieldError{Loc: []string{"arguments", name}, Msg: name + " is required"})
-		}
-	}
-	if len(missing.Fields) > 0 {
-		missing.Detail = missing.Fields[0].Msg
-		return missing
+	if err := checkArgNames(present, required, check.Schema(), "arguments"); err != nil {
+		return err
 	}
 	var v any
 	_ = json.Unmarshal(raw, &v)
@@ -177,7 +253,7 @@ func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolv
 	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
 		return argError(decodeError(err, raw, dst))
 	}
-	return nil
+	return checkRefArgs(reflect.ValueOf(dst), "arguments", true)
 }
 
 // schemaMessage shortens the validator's message to its last clause,
@@ -253,6 +329,7 @@ var toolFixes = map[app.Code]string{
 	app.CodeNotFound:          "check the ref with service_search or service_list; what you may not see answers like this too",
 	app.CodeVersionConflict:   "service_show the item, then send your change again with expected_version set to its current version",
 	app.CodeClaimHeld:         "service_claim ref \"next\" for other ready work, or wait until the claim expires",
+	app.CodeTaskClosed:        "the task is done or cancelled: service_claim ref \"next\" for ready work, or service_update status to reopen it",
 	app.CodeNothingReady:      "service_list to_act_on:true shows what is waiting; service_add records new work",
 	app.CodeWorkspaceRequired: "pass workspace (service_whoami lists yours)",
 	app.CodeForbidden:         "the credential may not do this here; service_whoami shows its scopes and narrowing",

@@ -39,15 +39,25 @@ type updateArgs struct {
 }
 
 type doneArgs struct {
-	Ref       refArg `json:"ref" jsonschema:"the task's ref or id"`
-	Skip      bool   `json:"skip,omitempty" jsonschema:"let this one of a repeat go by instead of doing it"`
-	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+	Ref          refArg           `json:"ref" jsonschema:"the task's ref or id"`
+	Skip         bool             `json:"skip,omitempty" jsonschema:"let this one of a repeat go by instead of doing it"`
+	Verification *verificationArg `json:"verification,omitempty" jsonschema:"what you checked: passed, summary, commit_sha"`
+	Workspace    string           `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+// verificationArg is the evidence service_done records with a completion:
+// the fields of RecordVerification an agent reports on finishing (POST
+// /v1/tasks/{ref}/verifications takes the rest).
+type verificationArg struct {
+	Passed    bool    `json:"passed"`
+	Summary   *string `json:"summary,omitempty"`
+	CommitSHA *string `json:"commit_sha,omitempty"`
 }
 
 type claimArgs struct {
-	Ref       refArg `json:"ref" jsonschema:"the task's ref, or \"next\" for the highest-ranked ready task"`
-	Release   bool   `json:"release,omitempty" jsonschema:"let go of the claim instead"`
-	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+	Ref       claimRefArg `json:"ref" jsonschema:"the task's ref, or \"next\" for the highest-ranked ready task"`
+	Release   bool        `json:"release,omitempty" jsonschema:"let go of the claim instead"`
+	Workspace string      `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
 func writes(idempotent bool) *mcp.ToolAnnotations {
@@ -61,15 +71,15 @@ func (m *mcpTools) addWriteTools() {
 	addTool(m, &mcp.Tool{Name: "service_update", Annotations: writes(false),
 		Description: "Change a task's fields; omitted arguments stay as they are."}, m.toolTaskUpdate)
 	addTool(m, &mcp.Tool{Name: "service_done", Annotations: writes(true),
-		Description: "Complete a task (a repeating one brings its next occurrence)."}, m.toolTaskDone)
+		Description: "Complete a task, recording what you verified (a repeating one brings its next occurrence)."}, m.toolTaskDone)
 	addTool(m, &mcp.Tool{Name: "service_claim", Annotations: writes(true),
 		Description: "Claim a task so others leave it to you, or ref \"next\" to claim the highest-ranked ready task; it expires by itself."}, m.toolTaskClaim)
 	addTool(m, &mcp.Tool{Name: "service_comment", Annotations: writes(false),
-		Description: "Comment on a task or document, or withdraw your own comment found by words from it."}, m.toolComment)
+		Description: "Comment on a task or document, or withdraw your own comment."}, m.toolComment)
 	addTool(m, &mcp.Tool{Name: "service_document", Annotations: writes(false),
-		Description: "Create a document, or revise one by ref (with expected_version); an omitted status puts it in force."}, m.toolDocument)
+		Description: "Create a document, linked as links say, or revise one by ref (with expected_version); an omitted status puts it in force."}, m.toolDocument)
 	addTool(m, &mcp.Tool{Name: "service_link", Annotations: writes(false),
-		Description: "Link refs to others with a link type (blocks holds work back), or remove such links."}, m.toolLink)
+		Description: "Link refs to others, or remove such links."}, m.toolLink)
 	addTool(m, &mcp.Tool{Name: "service_project", Annotations: writes(false),
 		Description: "Create a project by key, or change it; with no key, list projects."}, m.toolProject)
 }
@@ -77,6 +87,13 @@ func (m *mcpTools) addWriteTools() {
 // taskOut is one task as structuredContent.
 type taskOut struct {
 	Task taskJSON `json:"task"`
+}
+
+// doneOut is service_done's: the task, and the verification recorded with
+// the completion when one was sent.
+type doneOut struct {
+	Task         taskJSON          `json:"task"`
+	Verification *verificationJSON `json:"verification,omitempty"`
 }
 
 func oneTask(t app.Task) (string, taskOut) {
@@ -166,17 +183,50 @@ func parseEstimate(s string) (app.Patch[int], error) {
 	return app.PatchOf(mins), nil
 }
 
-func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, taskOut, error) {
-	act, verb := m.s.app.CompleteTask, "done "
+func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {
 	if in.Skip {
-		act, verb = m.s.app.SkipTask, "skipped "
+		if in.Verification != nil {
+			return "", doneOut{}, app.Invalidf("arguments.verification", "a skipped occurrence was not done: send verification without skip, or skip without it")
+		}
+		t, err := m.s.app.SkipTask(ctx, a, in.Workspace, string(in.Ref))
+		if err != nil {
+			return "", doneOut{}, argError(err)
+		}
+		text, out := oneTask(t)
+		return "skipped " + text, doneOut{Task: out.Task}, nil
 	}
-	t, err := act(ctx, a, in.Workspace, string(in.Ref))
+	var c app.Completion
+	if v := in.Verification; v != nil {
+		c.Verification = &app.RecordVerification{Passed: &v.Passed, Summary: v.Summary, CommitSHA: v.CommitSHA}
+	}
+	done, err := m.s.app.CompleteTask(ctx, a, in.Workspace, string(in.Ref), c)
 	if err != nil {
-		return "", taskOut{}, argError(err)
+		return "", doneOut{}, argError(err)
 	}
-	text, out := oneTask(t)
-	return verb + text, out, nil
+	text, one := oneTask(done.Task)
+	out := doneOut{Task: one.Task}
+	if v := done.Verification; v != nil {
+		j := newVerificationJSON(*v)
+		out.Verification = &j
+		text += "\n" + verificationLine(j)
+	}
+	return "done " + text, out, nil
+}
+
+// verificationLine is a verification in one line: the verdict, what was
+// checked and on which commit.
+func verificationLine(v verificationJSON) string {
+	line := "verification: failed"
+	if v.Passed {
+		line = "verification: passed"
+	}
+	if v.Summary != nil {
+		line += " · " + quoteLine(*v.Summary, 120)
+	}
+	if v.CommitSHA != nil {
+		line += " · commit " + *v.CommitSHA
+	}
+	return line
 }
 
 func (m *mcpTools) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {
@@ -185,6 +235,8 @@ func (m *mcpTools) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs)
 	var err error
 	verb := "claimed "
 	switch {
+	case in.Release && ref == "next":
+		return "", taskOut{}, app.Invalidf("arguments.ref", "release names the task to let go of; \"next\" is for claiming")
 	case in.Release:
 		verb = "released "
 		t, err = m.s.app.ReleaseTask(ctx, a, in.Workspace, ref)

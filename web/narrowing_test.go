@@ -17,7 +17,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	e.join("alice", "member")
 	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", alice, map[string]any{"key": "agentwork", "title": "Agent work"})
 	full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["credential"].(map[string]any)
-	narrowed := e.issue(alice, map[string]any{"title": "agent", "scopes": []string{"item:read"}, "workspace": "default",
+	narrowed := e.issue(alice, map[string]any{"title": "agent", "scopes": []string{"item:read", "project:read"}, "workspace": "default",
 		"project_scope": []string{"agentwork"}, "project_write_scope": []string{"agentwork"}})
 	agent := narrowed["token"].(string)
 
@@ -49,7 +49,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 			e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", agent, map[string]any{"scopes": scopes})
 		}
 		child := e.issue(agent, map[string]any{"title": "sub-agent"})
-		if !reflect.DeepEqual(credStrings(t, child["scopes"]), []string{"item:read"}) || child["workspace_id"] == nil {
+		if !reflect.DeepEqual(credStrings(t, child["scopes"]), []string{"item:read", "project:read"}) || child["workspace_id"] == nil {
 			t.Fatalf("the child did not inherit the narrowing: %v", child)
 		}
 	})
@@ -79,7 +79,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	})
 	t.Run("revoking itself stays allowed", func(t *testing.T) {
 		e := e.credT(t)
-		self := e.issue(alice, map[string]any{"scopes": []string{"item:read"}})
+		self := e.issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})
 		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+self["prefix"].(string), self["token"].(string), nil)
 		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", self["token"].(string), nil)
 		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), agent, nil)

@@ -16,6 +16,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -155,7 +156,11 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
 	switch p.Code {
 	case app.CodeInternal:
-		s.log.ErrorContext(r.Context(), "page failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
+		level := slog.LevelError
+		if clientGone(r) {
+			level = slog.LevelDebug
+		}
+		s.log.Log(r.Context(), level, "page failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	case app.CodeUnauthorized:
 		v.Title = "Signed out"
 		_ = s.render(w, http.StatusUnauthorized, "signed_out", v)

@@ -158,7 +158,7 @@ func (s *Server) pageTaskRelease(w http.ResponseWriter, r *http.Request, a app.A
 
 func (s *Server) pageTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.taskButton(w, r, func(ws, ref string) error {
-		_, err := s.app.CompleteTask(r.Context(), a, ws, ref)
+		_, err := s.app.CompleteTask(r.Context(), a, ws, ref, app.Completion{})
 		return err
 	})
 }

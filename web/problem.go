@@ -71,6 +71,9 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeLoginLinkUnusable:     {http.StatusGone, "Sign-in link unusable"},
 	app.CodeNotASession:           {http.StatusBadRequest, "Not a browser session"},
 	app.CodeCrossOrigin:           {http.StatusForbidden, "Cross-site request refused"},
+	app.CodeTokenScopeIncomplete:  {http.StatusUnprocessableEntity, "Scopes leave out what they need"},
+	app.CodeNotAMember:            {http.StatusConflict, "Not a member of the workspace"},
+	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
 }
 
 // storageFullRetry is the Retry-After of a storage_full answer: freeing
@@ -154,7 +157,11 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	p := newProblem(err)
 	p.Instance = redactURL(r.URL.Path, "") // a feed's secret travels in its path
 	if p.Code == app.CodeInternal {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
+		level := slog.LevelError
+		if clientGone(r) {
+			level = slog.LevelDebug
+		}
+		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
 	case app.CodeBusy, app.CodeReadsSaturated:

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,16 +19,37 @@ import (
 type Server struct {
 	app          *app.Service
 	log          *slog.Logger
-	router       *httprouter.Router
+	router       router
 	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
 	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
+	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
+	metrics      *Metrics                    // nil unless ServeMetrics was called
 	replication  func() (app.ReplicationStatus, bool)
 }
+
+// router is httprouter's with one addition: every route registered through
+// Handler or HandlerFunc records its pattern on the statusWriter, so the
+// access log and the metrics name a request by the route it matched, never
+// by its path. Register routes through these two only.
+type router struct{ *httprouter.Router }
+
+// Handler registers h for method and the route pattern path.
+func (rt router) Handler(method, path string, h http.Handler) {
+	rt.Router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sw, ok := w.(*statusWriter); ok {
+			sw.route = path
+		}
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// HandlerFunc registers h for method and the route pattern path.
+func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handler(method, path, h) }
 
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: httprouter.New(), crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, router: router{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +72,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
 func (s *Server) routes() {
 	s.router.HandlerFunc(http.MethodGet, "/healthz", s.handleHealth)
 	s.router.HandlerFunc(http.MethodGet, "/readyz", s.handleReady)
+	s.handle(http.MethodGet, "/metrics", s.handleMetrics)
 
 	s.handle(http.MethodGet, "/v1/me", s.handleMe)
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
@@ -124,7 +147,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
 	s.handle(http.MethodPost, "/v1/tasks/:task/claim", s.handleTaskClaim)
 	s.handle(http.MethodPost, "/v1/tasks/:task/release", s.handleTaskAction(s.app.ReleaseTask))
-	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskAction(s.app.CompleteTask))
+	s.handle(http.MethodPost, "/v1/tasks/:task/complete", s.handleTaskComplete)
 	s.handle(http.MethodPost, "/v1/tasks/:task/skip", s.handleTaskAction(s.app.SkipTask))
 	s.handle(http.MethodGet, "/v1/tasks/:task/occurrences", s.handleTaskOccurrences)
 	s.handle(http.MethodPost, "/v1/recurrence/parse", s.handleRecurrenceParse)
@@ -247,8 +270,10 @@ func secretInQuery(r *http.Request) bool {
 	return false
 }
 
-// ServeHTTP serves a request and writes one access-log line, whose URL
-// passes through redactURL: no secret reaches the log.
+// ServeHTTP serves a request, counts it in the metrics and writes one
+// access-log line: the route pattern it matched, its URL through redactURL
+// (no secret reaches the log), its status and duration, and the public
+// prefix of the credential or session it presented, never the secret.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
@@ -258,9 +283,54 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		s.router.ServeHTTP(sw, r)
 	}
-	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
-		slog.Int("status", sw.status), slog.Duration("took", time.Since(start)))
+	took := time.Since(start)
+	status, route := sw.status, sw.route
+	if clientGone(r) && (status >= 500 || !sw.wrote) {
+		status = statusClientGone
+	}
+	if route == "" {
+		route = unmatched
+	}
+	if s.metrics != nil {
+		s.metrics.observeRequest(r.Method, route, status, took)
+	}
+	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
+		slog.Int("status", status), slog.Duration("duration", took)}
+	if kind, prefix := presentedPrefix(r); prefix != "" {
+		attrs = append(attrs, slog.String(kind, prefix))
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
+
+// presentedPrefix is the public prefix of the secret a request presents: a
+// bearer credential ("credential") or else a session cookie ("session").
+// It is what the secret claims, checked or not: a refused request is traced
+// to the record it named too.
+func presentedPrefix(r *http.Request) (kind, prefix string) {
+	if h := r.Header.Get("Authorization"); h != "" {
+		if scheme, secret, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
+			if p, ok := app.SecretPrefix(strings.TrimSpace(secret)); ok {
+				return "credential", p
+			}
+		}
+		return "", ""
+	}
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if p, ok := app.SecretPrefix(c.Value); ok {
+			return "session", p
+		}
+	}
+	return "", ""
+}
+
+// clientGone reports whether the client went away before its answer: a
+// closed tab's live-update stream, a cancelled call. That is the client's
+// doing, not a failure of tend: it is logged at debug level at most, and
+// counted with status 499.
+func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
 
 // refuseChunked answers a chunked request body 400 length_required before
 // reading a byte of it. Go's server drops a Content-Length sent beside
@@ -281,14 +351,23 @@ func (s *Server) refuseChunked(w http.ResponseWriter, r *http.Request) {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	wrote  bool   // a status or a byte of the body went out
+	route  string // the pattern of the route that matched; "" for none
 }
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
 	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
@@ -307,7 +386,11 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 			_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
 			return
 		}
-		s.log.ErrorContext(r.Context(), "not ready", "err", err)
+		if clientGone(r) {
+			s.log.DebugContext(r.Context(), "readiness probe gone before its answer", "err", err)
+		} else {
+			s.log.ErrorContext(r.Context(), "not ready", "err", err)
+		}
 		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}

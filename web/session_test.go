@@ -207,7 +207,7 @@ func TestLoginLinkWhoMayMint(t *testing.T) {
 	bob := e.person("bob")
 	e.person("carol")
 	e.problem(http.StatusForbidden, "token_for_other_account", http.MethodPost, "/v1/login-links", bob, map[string]any{"username": "carol"})
-	narrow := e.issue(bob, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
+	narrow := e.issue(bob, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 	e.problem(http.StatusForbidden, "login_link_narrowed", http.MethodPost, "/v1/login-links", narrow, map[string]any{})
 	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/login-links", e.admin, map[string]any{"username": "nobody"})
 	e.mintLink(e.admin, map[string]any{"username": "carol"})

@@ -128,7 +128,11 @@ func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Act
 	return writeTask(w, r, http.StatusOK, t)
 }
 
-// taskRef is the {id_or_ref} path parameter.
+// taskRef is the {id_or_ref} path parameter. One that cannot name a task
+// ("abc") is not refused as malformed: a path names a resource, and a path
+// that names none answers 404, as SPEC.md's id_or_ref and the one answer
+// of the disclosure rule for what is not there have it. A ref sent in a
+// body, or as an MCP argument, is a field, and is refused as one (422).
 func taskRef(r *http.Request) string { return param(r, "task") }
 
 func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -146,7 +150,7 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 // taskAction is one service call on the task named in the path.
 type taskAction func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 
-// handleTaskAction answers a task action (restore, complete, release) with
+// handleTaskAction answers a task action (restore, skip, release) with
 // the task as the action left it. The actions take no body: an empty one or
 // a JSON object without fields.
 func (s *Server) handleTaskAction(act taskAction) handlerFunc {
@@ -197,6 +201,21 @@ func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act t
 		return err
 	}
 	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+}
+
+// handleTaskComplete completes a task, recording the verification the body
+// may carry with it. The answer is the task, as for every task action; the
+// verification is listed at .../verifications.
+func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	var in app.Completion
+	if err := s.decodeActionBody(w, r, &in); err != nil {
+		return err
+	}
+	done, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in)
+	if err != nil {
+		return err
+	}
+	return writeTaskJSON(w, http.StatusOK, newTaskJSON(done.Task))
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -28,7 +28,9 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := range v.NumField() {
-			fillRandom(rng, v.Field(i))
+			if v.Type().Field(i).IsExported() { // unexported fields are no part of the record
+				fillRandom(rng, v.Field(i))
+			}
 		}
 	case reflect.Pointer:
 		if rng.IntN(3) == 0 {

@@ -87,6 +87,10 @@ type taskJSON struct {
 	ContentUpdatedAt string  `json:"content_updated_at"`
 	DeletedAt        *string `json:"deleted_at"`
 	Version          int     `json:"version"`
+
+	// readerZone is the reader's zone, for a compact line's timed due; it
+	// is no field of the record.
+	readerZone string
 }
 
 func newTaskJSON(t app.Task) taskJSON {
@@ -104,7 +108,7 @@ func newTaskJSON(t app.Task) taskJSON {
 		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
 		CompletedAt: stampPtr(t.CompletedAt), CreatedAt: stamp(t.CreatedAt), CreatedBy: orNull(t.CreatedBy),
 		UpdatedAt: stamp(t.UpdatedAt), UpdatedBy: orNull(t.UpdatedBy), ContentUpdatedAt: stamp(t.ContentUpdatedAt),
-		DeletedAt: stampPtr(t.DeletedAt), Version: t.Version}
+		DeletedAt: stampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
 }
 
 // newItemState resolves an item's type and status for the wire.
@@ -122,7 +126,7 @@ func taskLine(t taskJSON) []string {
 	}
 	due := ""
 	if t.DueAt != nil {
-		due = "due " + *t.DueAt
+		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, strOr(t.Timezone), t.readerZone)
 	}
 	return []string{"#" + itoa64(t.Ref), t.Status, t.ProjectPath, t.Title, who, due}
 }

@@ -36,10 +36,10 @@ func TestTokenIssueNeverWider(t *testing.T) {
 		}
 	}
 	t.Run("scopes", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write"}})
+		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*"}})
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:write"}})
+		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"account:write"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*", "item:read"}})
 	})
 	t.Run("projects", func(t *testing.T) {
@@ -79,9 +79,9 @@ func TestTokenIssueNeverWider(t *testing.T) {
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "newbot", "answers_to": "alice"})
 		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/newbot", e.admin, nil)
 		// An administrator whose credential lacks instance:user_create is refused too.
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "instance:admin"}})["token"].(string)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read", "instance:admin"}})["token"].(string)
 		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob"})
-		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read"}})
+		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 	t.Run("nothing was issued by the refusals", func(t *testing.T) {
 		list := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)
@@ -104,13 +104,13 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 	later := e.clock.Now().Add(2 * time.Hour)
 
 	t.Run("subset of scopes", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write"}})["token"].(string)
-		got := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:read"}})
-		if s := credStrings(t, got["scopes"]); !reflect.DeepEqual(s, []string{"item:read"}) {
+		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
+		got := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"project:read", "item:read"}})
+		if s := credStrings(t, got["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "project:read"}) {
 			t.Fatalf("scopes %v", s)
 		}
-		same := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:write", "item:read", "item:read"}})
-		if s := credStrings(t, same["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "item:write"}) {
+		same := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:write", "project:read", "item:read", "item:read"}})
+		if s := credStrings(t, same["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "item:write", "project:read"}) {
 			t.Fatalf("equal scopes, deduplicated and sorted, are allowed: %v", s)
 		}
 	})
@@ -170,7 +170,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 		}
 	})
 	t.Run("unlimited issuer grants limits", func(t *testing.T) {
-		got := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read"}, "workspace": "default",
+		got := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "workspace": "default",
 			"project_scope": []string{"inbox"}, "expires_at": credTime(later)})
 		if got["narrows"] != true || got["workspace_id"] == nil || len(credStrings(t, got["project_scope"])) != 1 {
 			t.Fatalf("issued %v", got)
@@ -212,7 +212,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 
 func TestTokenIssuedShape(t *testing.T) {
 	e := newEnv(t)
-	tok := e.issue(e.admin, map[string]any{"title": "ci", "scopes": []string{"item:read"}, "project_scope": []string{"inbox"}})
+	tok := e.issue(e.admin, map[string]any{"title": "ci", "scopes": []string{"item:read", "project:read"}, "project_scope": []string{"inbox"}})
 	secret, _ := tok["token"].(string)
 	prefix, _ := tok["prefix"].(string)
 	if prefix == "" || !strings.HasPrefix(secret, prefix) || len(secret) <= len(prefix)+10 {
@@ -404,7 +404,7 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 		if tok["username"] != "bob" || !reflect.DeepEqual(credStrings(t, tok["scopes"]), []string{"instance:user_create"}) {
 			t.Fatalf("issued %v", tok)
 		}
-		e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read"}})
+		e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 }
 
@@ -571,7 +571,7 @@ func TestTokenRevoke(t *testing.T) {
 	t.Run("an administrator credential without instance:admin cannot", func(t *testing.T) {
 		e := e.credT(t)
 		tok := e.issue(bob, map[string]any{"title": "bob's third"})
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read"}})["token"].(string)
+		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
 		e.credAuthorized(tok["token"].(string), "bob")
 	})

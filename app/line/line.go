@@ -1,7 +1,6 @@
 package line
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -48,15 +47,13 @@ const (
 	KindProject  Kind = "project"
 )
 
-// SyntaxError is a line that cannot make a task.
-type SyntaxError struct {
-	Input  string
-	Offset int
-	Msg    string
-}
+// SyntaxError is a line that cannot make a task: the time vocabulary's
+// refusal (when.SyntaxError), counting its offset into "the line".
+type SyntaxError = when.SyntaxError
 
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s (at byte %d of the line)", e.Msg, e.Offset)
+// lineError is the refusal of a whole line.
+func lineError(text, msg string) error {
+	return &SyntaxError{Input: text, Msg: msg, Of: "the line"}
 }
 
 // reader is one reading of a line.
@@ -87,7 +84,7 @@ func Parse(text string, now time.Time, loc *time.Location) (Result, error) {
 	}
 	r.res.Title = r.title()
 	if r.res.Title == "" {
-		return Result{}, &SyntaxError{Input: text, Offset: 0, Msg: "the line has no title words"}
+		return Result{}, lineError(text, "the line has no title words")
 	}
 	if err := r.settle(); err != nil {
 		return Result{}, err
@@ -159,7 +156,7 @@ func (r *reader) settle() error {
 		if r.due != nil { // recur.Match anchored it on now
 			rule, err := r.res.Repeat.Restart(r.due.Time)
 			if err != nil {
-				return &SyntaxError{Input: r.text, Offset: 0, Msg: err.Error()}
+				return lineError(r.text, err.Error())
 			}
 			r.res.Repeat = rule
 		}

@@ -2,24 +2,14 @@ package recur
 
 import (
 	"errors"
-	"fmt"
+
+	"tend/app/when"
 )
 
 // SyntaxError is a repeat that could not be read: Offset is the byte in
-// Input where reading stopped making sense.
-type SyntaxError struct {
-	Input  string
-	Offset int
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("%s (at byte %d of %q)", e.Msg, e.Offset, e.Input)
-}
-
-func syntaxErr(in string, off int, format string, args ...any) error {
-	return &SyntaxError{Input: in, Offset: off, Msg: fmt.Sprintf(format, args...)}
-}
+// Input where reading stopped making sense. It is the time vocabulary's
+// refusal (when.SyntaxError), since a repeat is written in its words.
+type SyntaxError = when.SyntaxError
 
 var (
 	errNever         = errors.New("the repeat never happens")

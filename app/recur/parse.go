@@ -20,16 +20,16 @@ func Parse(s string, start time.Time, loc *time.Location) (Rule, error) {
 	}
 	toks := when.Tokenize(s)
 	if len(toks) == 0 {
-		return Rule{}, syntaxErr(s, 0, "a repeat is empty")
+		return Rule{}, when.SyntaxErrorf(s, 0, "a repeat is empty")
 	}
 	r, n, err := match(toks, 0, start, loc)
 	switch {
 	case err != nil:
-		return Rule{}, syntaxErr(s, toks[0].Start, "%s", err)
+		return Rule{}, when.SyntaxErrorf(s, toks[0].Start, "%s", err)
 	case n == 0:
-		return Rule{}, syntaxErr(s, toks[0].Start, "%q does not start a repeat (try 'every day', 'every other friday', 'monthly on the 15th')", toks[0].Text)
+		return Rule{}, when.SyntaxErrorf(s, toks[0].Start, "%q does not start a repeat (try 'every day', 'every other friday', 'monthly on the 15th')", toks[0].Text)
 	case n < len(toks):
-		return Rule{}, syntaxErr(s, toks[n].Start, "%q does not belong to the repeat", toks[n].Text)
+		return Rule{}, when.SyntaxErrorf(s, toks[n].Start, "%q does not belong to the repeat", toks[n].Text)
 	}
 	return r, nil
 }

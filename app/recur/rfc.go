@@ -66,11 +66,11 @@ func parseRFC(s string, start time.Time, loc *time.Location) (Rule, error) {
 			err = fmt.Errorf("tend reads one DTSTART, one RRULE and %s, not %q", fromDoneProp, raw)
 		}
 		if err != nil {
-			return Rule{}, syntaxErr(s, at, "%s", err)
+			return Rule{}, when.SyntaxErrorf(s, at, "%s", err)
 		}
 	}
 	if !seenRule {
-		return Rule{}, syntaxErr(s, 0, "there is no RRULE")
+		return Rule{}, when.SyntaxErrorf(s, 0, "there is no RRULE")
 	}
 	if dtstart != nil {
 		start = *dtstart
@@ -79,17 +79,17 @@ func parseRFC(s string, start time.Time, loc *time.Location) (Rule, error) {
 		}
 	}
 	if r.fromDone && (len(r.days) > 0 || len(r.monthDays) > 0) {
-		return Rule{}, syntaxErr(s, 0, "%s", errFromDoneShape)
+		return Rule{}, when.SyntaxErrorf(s, 0, "%s", errFromDoneShape)
 	}
 	if until != "" {
 		m, err := readUntil(until, r.loc)
 		if err != nil {
-			return Rule{}, syntaxErr(s, 0, "%s", err)
+			return Rule{}, when.SyntaxErrorf(s, 0, "%s", err)
 		}
 		r.until = untilOf(m, r.clock != nil, r.loc)
 	}
 	if err := r.build(start); err != nil {
-		return Rule{}, syntaxErr(s, 0, "%s", err)
+		return Rule{}, when.SyntaxErrorf(s, 0, "%s", err)
 	}
 	return r, nil
 }

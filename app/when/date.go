@@ -45,14 +45,14 @@ func MatchDate(toks []Token, i int, now time.Time, loc *time.Location) (Moment, 
 func ParseDate(s string, now time.Time, loc *time.Location) (Moment, error) {
 	toks := Tokenize(s)
 	if len(toks) == 0 {
-		return Moment{}, syntaxErr(s, 0, "a date is empty")
+		return Moment{}, SyntaxErrorf(s, 0, "a date is empty")
 	}
 	m, n := matchDate(toks, 0, now.In(loc), true)
 	if n == 0 {
-		return Moment{}, syntaxErr(s, toks[0].Start, "%q is not a date", toks[0].Text)
+		return Moment{}, SyntaxErrorf(s, toks[0].Start, "%q is not a date", toks[0].Text)
 	}
 	if n < len(toks) {
-		return Moment{}, syntaxErr(s, toks[n].Start, "%q does not belong to the date", toks[n].Text)
+		return Moment{}, SyntaxErrorf(s, toks[n].Start, "%q does not belong to the date", toks[n].Text)
 	}
 	return m, nil
 }

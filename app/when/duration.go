@@ -26,7 +26,7 @@ const maxDuration = 1 << 30
 func ParseDuration(s string) (int, error) {
 	v := lower(strings.TrimSpace(s))
 	if v == "" {
-		return 0, syntaxErr(s, 0, "a duration is empty")
+		return 0, SyntaxErrorf(s, 0, "a duration is empty")
 	}
 	if n, ok := smallInt(v, 9); ok {
 		return n, nil
@@ -39,7 +39,7 @@ func ParseDuration(s string) (int, error) {
 		}
 		num := v[i:k]
 		if num == "" || k-i > 9 {
-			return 0, syntaxErr(s, i, "expected a number of at most 9 digits")
+			return 0, SyntaxErrorf(s, i, "expected a number of at most 9 digits")
 		}
 		u := -1
 		for j := next; j < len(DurationUnits); j++ {
@@ -52,15 +52,15 @@ func ParseDuration(s string) (int, error) {
 			}
 		}
 		if u < 0 {
-			return 0, syntaxErr(s, k, "expected a unit (w, d, h or m) after %q, larger units first", num)
+			return 0, SyntaxErrorf(s, k, "expected a unit (w, d, h or m) after %q, larger units first", num)
 		}
 		f, err := strconv.ParseFloat(num, 64)
 		if err != nil {
-			return 0, syntaxErr(s, i, "%q is not a number", num)
+			return 0, SyntaxErrorf(s, i, "%q is not a number", num)
 		}
 		total += int(f*float64(DurationUnits[u].Minutes) + 0.5)
 		if total > maxDuration {
-			return 0, syntaxErr(s, i, "the duration is too long")
+			return 0, SyntaxErrorf(s, i, "the duration is too long")
 		}
 		next, i = u+1, k
 	}

@@ -15,7 +15,7 @@ func ParseTime(s string, now time.Time, loc *time.Location) (Moment, error) {
 	now = now.In(loc)
 	v := strings.TrimSpace(s)
 	if v == "" {
-		return Moment{}, syntaxErr(s, 0, "a time is empty")
+		return Moment{}, SyntaxErrorf(s, 0, "a time is empty")
 	}
 	if strings.EqualFold(v, "now") {
 		return Moment{Time: now}, nil
@@ -23,7 +23,7 @@ func ParseTime(s string, now time.Time, loc *time.Location) (Moment, error) {
 	if v[0] == '+' || v[0] == '-' {
 		n, u, ok := splitOffset(v[1:])
 		if !ok {
-			return Moment{}, syntaxErr(s, 1, "an offset is a number and a unit (-7d, +3 months, +36h)")
+			return Moment{}, SyntaxErrorf(s, 1, "an offset is a number and a unit (-7d, +3 months, +36h)")
 		}
 		if v[0] == '-' {
 			n = -n
@@ -40,7 +40,7 @@ func ParseTime(s string, now time.Time, loc *time.Location) (Moment, error) {
 
 func checkYear(s string, m Moment) (Moment, error) {
 	if !validYear(m.Time) {
-		return Moment{}, syntaxErr(s, 0, "the time falls outside the years 1 to 9999")
+		return Moment{}, SyntaxErrorf(s, 0, "the time falls outside the years 1 to 9999")
 	}
 	return m, nil
 }

@@ -92,6 +92,26 @@ func TestParseDateRefusals(t *testing.T) {
 	}
 }
 
+// TestSyntaxErrorText pins the words of a refusal, which reach clients in
+// problem documents: the input quoted, or what Of names instead.
+func TestSyntaxErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		err  *when.SyntaxError
+		want string
+	}{
+		{&when.SyntaxError{Input: "feb 30", Msg: "no such day"}, `no such day (at byte 0 of "feb 30")`},
+		{&when.SyntaxError{Input: "a \"b\"", Offset: 2, Msg: "m"}, `m (at byte 2 of "a \"b\"")`},
+		{&when.SyntaxError{Input: "long line", Offset: 5, Msg: "no title", Of: "the line"}, "no title (at byte 5 of the line)"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() = %s, want %s", got, tc.want)
+		}
+	}
+	if got, want := when.SyntaxErrorf("x", 1, "bad %s", "y").Error(), `bad y (at byte 1 of "x")`; got != want {
+		t.Errorf("SyntaxErrorf = %s, want %s", got, want)
+	}
+}
+
 // A reader in Auckland just before midnight: "today" is their day, not
 // the server's.
 func TestParseTimeFarFromUTC(t *testing.T) {

@@ -53,7 +53,14 @@ func Open(tb testing.TB) *store.DB {
 // OpenClock is Open, also returning the database's clock to advance.
 func OpenClock(tb testing.TB) (*store.DB, *Clock) {
 	tb.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"), store.Options{})
+	return openFile(tb, filepath.Join(tb.TempDir(), "test.db"))
+}
+
+// openFile opens the database at path on a fixed clock at Epoch, closed
+// when the test ends.
+func openFile(tb testing.TB, path string) (*store.DB, *Clock) {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path, store.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

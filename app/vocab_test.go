@@ -1,0 +1,214 @@
+package app_test
+
+import (
+	"slices"
+	"testing"
+
+	"tend/app"
+)
+
+// statusKeys lists the keys of a workspace's statuses for one entity, in
+// display order, with the default marked by a star.
+func statusKeys(t *testing.T, f *fixture, entity string) []string {
+	t.Helper()
+	var out []string
+	for _, st := range must(f.svc.Statuses(f.ctx, f.admin, "", entity))(t) {
+		k := st.Key
+		if st.IsDefault {
+			k += "*"
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestStatuses(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	member := f.person("bob", app.RoleMember)
+
+	if got, want := statusKeys(t, f, "task"), []string{"todo*", "in_progress", "blocked", "done", "cancelled"}; !slices.Equal(got, want) {
+		t.Fatalf("task statuses %v, want %v", got, want)
+	}
+	review := must(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "review", Label: "Review",
+		Category: app.CategoryInProgress, Position: ptr(2)}))(t)
+	triage := must(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "triage", Label: "Triage",
+		Category: app.CategoryTodo, IsDefault: true}))(t)
+	if got, want := statusKeys(t, f, "task"), []string{"todo", "in_progress", "review", "blocked", "done", "cancelled", "triage*"}; !slices.Equal(got, want) {
+		t.Errorf("after adding: %v, want %v", got, want)
+	}
+	if tk := f.task(f.admin, app.TaskCreate{Title: "new"}); tk.Status.Key != "triage" {
+		t.Errorf("a new task is %s, want the new default triage", tk.Status.Key)
+	}
+	must(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Label: app.PatchOf("In review"), Position: app.PatchOf(0)}))(t)
+	if got, want := statusKeys(t, f, "task"), []string{"review", "todo", "in_progress", "blocked", "done", "cancelled", "triage*"}; !slices.Equal(got, want) {
+		t.Errorf("after moving: %v, want %v", got, want)
+	}
+
+	cases := []struct {
+		name string
+		call func() error
+		code app.Code
+	}{
+		{"a key taken", func() error {
+			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "done", Label: "x", Category: "done"})
+			return err
+		}, app.CodeConflict},
+		{"an unknown category", func() error {
+			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "later"})
+			return err
+		}, app.CodeValidation},
+		{"an unknown entity", func() error {
+			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "comment", Key: "x", Label: "x", Category: "todo"})
+			return err
+		}, app.CodeValidation},
+		{"a member changes the vocabulary", func() error {
+			_, err := f.svc.AddStatus(f.ctx, member, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "todo"})
+			return err
+		}, app.CodeForbidden},
+		{"a new category", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf("done")})
+			return err
+		}, app.CodeValidation},
+		{"no longer the default", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, triage.ID, app.UpdateStatus{IsDefault: app.PatchOf(false)})
+			return err
+		}, app.CodeValidation},
+		{"renamed onto a key taken", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("done")})
+			return err
+		}, app.CodeConflict},
+		{"changed by no such id", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, "no-such-status", app.UpdateStatus{Label: app.PatchOf("x")})
+			return err
+		}, app.CodeNotFound},
+		{"remove the default", func() error { return f.svc.RemoveStatus(f.ctx, f.admin, triage.ID) }, app.CodeStatusIsDefault},
+		{"remove one in use", func() error {
+			f.task(f.admin, app.TaskCreate{Title: "in review", Status: "review"})
+			return f.svc.RemoveStatus(f.ctx, f.admin, review.ID)
+		}, app.CodeStatusInUse},
+		{"a member removes", func() error { return f.svc.RemoveStatus(f.ctx, member, review.ID) }, app.CodeForbidden},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })
+	}
+
+	blocked := must(f.svc.Statuses(f.ctx, f.admin, "", "task"))(t)[3]
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, blocked.ID), "")
+	if got, want := statusKeys(t, f, "task"), []string{"review", "todo", "in_progress", "done", "cancelled", "triage*"}; !slices.Equal(got, want) {
+		t.Errorf("after removing %s: %v, want %v", blocked.Key, got, want)
+	}
+	for i, st := range must(f.svc.Statuses(f.ctx, f.admin, "", "task"))(t) {
+		if st.Position != i {
+			t.Errorf("%s at position %d, want %d", st.Key, st.Position, i)
+		}
+	}
+	_, err := f.svc.Statuses(f.ctx, f.admin, "", "comment")
+	wantCode(t, err, app.CodeValidation)
+}
+
+func TestLinkTypes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	member := f.person("bob", app.RoleMember)
+	keys := func() []string {
+		var out []string
+		for _, lt := range must(f.svc.LinkTypes(f.ctx, member, ""))(t) {
+			out = append(out, lt.Key)
+		}
+		return out
+	}
+	if got, want := keys(), []string{"blocks", "precedes", "relates_to", "duplicates", "documents", "derives_from", "supersedes"}; !slices.Equal(got, want) {
+		t.Fatalf("link types %v, want %v", got, want)
+	}
+	mentors := must(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "mentors", Title: "mentors",
+		InverseTitle: "is mentored by", Category: app.LinkAssociation}))(t)
+	pairs := must(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "pairs", Title: "pairs with",
+		InverseTitle: "pairs with", IsSymmetric: true, Category: app.LinkAssociation}))(t)
+	// Renaming a symmetric type's title renames both ends.
+	if got := must(f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{Title: app.PatchOf("works with")}))(t); got.InverseTitle != "works with" {
+		t.Errorf("inverse title %q, want works with", got.InverseTitle)
+	}
+	all := must(f.svc.LinkTypes(f.ctx, f.admin, ""))(t)
+	blocks := all[0]
+
+	a := f.task(f.admin, app.TaskCreate{Title: "a"})
+	b := f.task(f.admin, app.TaskCreate{Title: "b"})
+	must(f.svc.AddLinks(f.ctx, f.admin, "", link("mentors", a.Ref, b.Ref)))(t)
+	if got := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(b.Ref)))(t); len(got) != 1 || got[0].Label != "is mentored by" {
+		t.Errorf("b's links %+v", got)
+	}
+
+	cases := []struct {
+		name string
+		call func() error
+		code app.Code
+	}{
+		{"a key taken", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "blocks", Title: "x", InverseTitle: "y", Category: app.LinkSequencing})
+			return err
+		}, app.CodeConflict},
+		{"symmetric with two titles", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "s", Title: "x", InverseTitle: "y", IsSymmetric: true,
+				Category: app.LinkAssociation})
+			return err
+		}, app.CodeValidation},
+		{"an unknown category", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: "friendship"})
+			return err
+		}, app.CodeValidation},
+		{"a member adds", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, member, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: app.LinkAssociation})
+			return err
+		}, app.CodeForbidden},
+		{"blocks renamed", func() error {
+			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Key: app.PatchOf("stops")})
+			return err
+		}, app.CodeValidation},
+		{"a symmetric type given another inverse", func() error {
+			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{InverseTitle: app.PatchOf("x")})
+			return err
+		}, app.CodeValidation},
+		{"renamed onto a key taken", func() error {
+			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{Key: app.PatchOf("mentors")})
+			return err
+		}, app.CodeConflict},
+		{"no such id", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, "no-such-type") }, app.CodeNotFound},
+		{"blocks removed", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, blocks.ID) }, app.CodeLinkTypeInUse},
+		{"one in use removed", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, mentors.ID) }, app.CodeLinkTypeInUse},
+		{"a member removes", func() error { return f.svc.RemoveLinkType(f.ctx, member, pairs.ID) }, app.CodeForbidden},
+		{"one unused removed", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, pairs.ID) }, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })
+	}
+	if got := keys(); len(got) != 8 || got[7] != "mentors" {
+		t.Errorf("link types %v, want the defaults and mentors", got)
+	}
+}
+
+// TestVocabularyOtherWorkspace checks that an entry of a workspace the
+// caller does not reach answers as one that does not exist.
+func TestVocabularyOtherWorkspace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	must(f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "other", Name: "Other", Timezone: "UTC"}))(t)
+	outsider := f.person("olga", "")
+	must(f.svc.CreateWorkspace(f.ctx, outsider, app.WorkspaceCreate{Slug: "olgas", Name: "Olga's", Timezone: "UTC"}))(t)
+	st := must(f.svc.Statuses(f.ctx, f.admin, "other", "task"))(t)[0]
+	lt := must(f.svc.LinkTypes(f.ctx, f.admin, "other"))(t)[1]
+
+	_, err := f.svc.ChangeStatus(f.ctx, outsider, st.ID, app.UpdateStatus{Label: app.PatchOf("x")})
+	wantCode(t, err, app.CodeNotFound)
+	wantCode(t, f.svc.RemoveStatus(f.ctx, outsider, st.ID), app.CodeNotFound)
+	_, err = f.svc.ChangeLinkType(f.ctx, outsider, lt.ID, app.UpdateLinkType{Title: app.PatchOf("x")})
+	wantCode(t, err, app.CodeNotFound)
+	wantCode(t, f.svc.RemoveLinkType(f.ctx, outsider, lt.ID), app.CodeNotFound)
+	_, err = f.svc.Statuses(f.ctx, outsider, "other", "")
+	wantCode(t, err, app.CodeNotFound)
+	_, err = f.svc.LinkTypes(f.ctx, outsider, "other")
+	wantCode(t, err, app.CodeNotFound)
+	// The admin reaches two workspaces and must name one.
+	_, err = f.svc.LinkTypes(f.ctx, f.admin, "")
+	wantCode(t, err, app.CodeWorkspaceRequired)
+}
