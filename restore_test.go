@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/app"
 )
@@ -280,5 +281,48 @@ func TestServeReplicaFlags(t *testing.T) {
 	dbPath := tempDB(t)
 	if _, _, err := run(t, "--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--replica", "s3://key:hunter2@bucket/tend"); err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Errorf("serve with a password in the replica URL: %v; want a refusal that does not repeat it", err)
+	}
+}
+
+// TestServeReplicationInMetrics: with --replica, /metrics reports the
+// replica's last sync, lag and errors, labelled with its URL without
+// credentials; Litestream's own series (on Prometheus's default registry)
+// are not served.
+func TestServeReplicationInMetrics(t *testing.T) {
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	s := startServe(t, tempDB(t), "--replica", replica, "--replica-sync-interval", "50ms")
+	secret := curlRE.FindStringSubmatch(s.out.String())[1]
+	var lag *float64
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		status, body := get(t, "http://"+s.addr+"/metrics", secret)
+		if status != http.StatusOK {
+			t.Fatalf("/metrics: %d %s", status, body)
+		}
+		fams := parseScrape(t, body)
+		for name := range fams {
+			if strings.HasPrefix(name, "litestream_") {
+				t.Fatalf("/metrics serves Litestream's own series: %s", name)
+			}
+		}
+		last := fams["tend_replication_last_sync_timestamp_seconds"].GetMetric()
+		if len(last) == 1 && last[0].GetGauge().GetValue() > 0 {
+			if l := last[0].GetLabel(); len(l) != 1 || l[0].GetValue() != replica {
+				t.Errorf("the replica's series is labelled %v, want replica=%s", l, replica)
+			}
+			if m := fams["tend_replication_errors_total"].GetMetric(); len(m) != 1 || m[0].GetCounter().GetValue() != 0 {
+				t.Errorf("tend_replication_errors_total: %v", m)
+			}
+			if m := fams["tend_replication_lag_seconds"].GetMetric(); len(m) == 1 {
+				v := m[0].GetGauge().GetValue()
+				lag = &v
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no successful sync in /metrics after 20 s:\n%s", body)
+		}
+	}
+	if lag == nil || *lag < 0 {
+		t.Errorf("tend_replication_lag_seconds = %v", lag)
 	}
 }
