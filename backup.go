@@ -47,7 +47,11 @@ are never counted or removed.`,
 	cmd.AddCommand(&cobra.Command{
 		Use:   "list",
 		Short: "List backups, newest first",
-		Args:  cobra.NoArgs,
+		Long: `List the backups that can be restored, newest first: the name to give
+tend restore, when the backup was taken (UTC) and why (routine, or upgrade
+for the copy taken before migrations run), the schema it was taken at (a
+schema newer than this binary's cannot be restored with it), and its size.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// No database is needed: listing what is left after the file
 			// was lost is how a restore begins. Nothing is created.

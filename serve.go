@@ -27,6 +27,8 @@ type serveFlags struct {
 	allowedHosts                  []string
 	admin, instanceName, timezone string
 	synchronous                   string
+	replicas                      []string
+	replicaSync                   time.Duration
 	metricsAddr                   string
 	log                           logFlags
 }
@@ -46,6 +48,9 @@ API token for that administrator once. Later starts print no secret.`,
   TEND_DB=/srv/tend/tend.db tend serve --addr 0.0.0.0:8421 --public-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.checkReplica(cmd); err != nil {
+				return usageError{err}
+			}
 			return serve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), *dbPath, f)
 		},
 	}
@@ -60,6 +65,10 @@ API token for that administrator once. Later starts print no secret.`,
 	fl.StringVar(&f.timezone, "timezone", "", "timezone of the instance created on first start (default: the machine's)")
 	fl.StringVar(&f.synchronous, "synchronous", envOr("TEND_SYNCHRONOUS", store.SyncNormal),
 		"normal: an acknowledged write survives the process being killed; full: it survives power loss too, at an fsync per commit (env TEND_SYNCHRONOUS)")
+	fl.StringArrayVar(&f.replicas, "replica", splitList(os.Getenv("TEND_REPLICA")),
+		"replicate the database continuously to file:///path, s3://bucket/path[?endpoint=URL] or sftp://user@host/path; credentials from the environment (env TEND_REPLICA; docs/backup.md)")
+	fl.DurationVar(&f.replicaSync, "replica-sync-interval", store.DefaultReplicaSyncInterval,
+		"how often changes go to the replica: at most this, plus one sync, of acknowledged writes is not yet off the machine (env TEND_REPLICA_SYNC_INTERVAL)")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", envOr("TEND_METRICS_ADDR", ""),
 		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
 	addLogFlags(cmd, &f.log)
@@ -72,7 +81,11 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		return err
 	}
 	metrics := web.NewMetrics(log, version)
-	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait}
+	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
+		ReplicaSyncInterval: f.replicaSync, Log: log}
+	if len(f.replicas) == 1 {
+		opts.Replica = f.replicas[0]
+	}
 	db, svc, err := createService(ctx, dbPath, opts, f.publicURL)
 	if err != nil {
 		return err
@@ -105,6 +118,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
 	handler.AllowHosts(f.allowedHosts...)
+	if opts.Replica != "" {
+		handler.SetReplication(db.Replication)
+	}
 	handler.ServeMetrics(metrics)
 	metrics.Watch(storeSources(db))
 	stopMetrics, err := startMetrics(log, f.metricsAddr, metrics)
@@ -126,6 +142,25 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		return err
 	}
 	log.Info("stopped")
+	return nil
+}
+
+// checkReplica refuses a second replica, which Litestream v0.5 does not
+// keep, and reads TEND_REPLICA_SYNC_INTERVAL when the flag is not given.
+func (f *serveFlags) checkReplica(cmd *cobra.Command) error {
+	if len(f.replicas) > 1 {
+		return errors.New("one --replica only: Litestream v0.5 keeps one replica per database (docs/backup.md says how to keep a second copy)")
+	}
+	if v := os.Getenv("TEND_REPLICA_SYNC_INTERVAL"); v != "" && !cmd.Flags().Changed("replica-sync-interval") {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("TEND_REPLICA_SYNC_INTERVAL is a duration such as 1s, not %q", v)
+		}
+		f.replicaSync = d
+	}
+	if f.replicaSync < 10*time.Millisecond {
+		return fmt.Errorf("--replica-sync-interval is at least 10ms, not %s", f.replicaSync)
+	}
 	return nil
 }
 

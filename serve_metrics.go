@@ -13,8 +13,15 @@ import (
 
 // storeSources are the store's readings /metrics reports.
 func storeSources(db *store.DB) web.MetricsSources {
-	return web.MetricsSources{Files: db.FileSizes, OpenSessions: db.OpenSessions, NewestBackup: db.NewestBackup,
+	src := web.MetricsSources{Files: db.FileSizes, OpenSessions: db.OpenSessions, NewestBackup: db.NewestBackup,
 		WritersWaiting: db.WritersWaiting, Now: db.Now}
+	if _, ok := db.Replication(); ok {
+		src.Replication = func() []web.ReplicaStatus {
+			st, _ := db.Replication()
+			return []web.ReplicaStatus{{Name: st.Replica, LastSync: st.LastSync, Lag: st.Lag, Errors: st.Errors}}
+		}
+	}
+	return src
 }
 
 // metricsListenAddr is where --metrics-addr listens. /metrics there answers

@@ -193,6 +193,11 @@ func BackupFile(ctx context.Context, path, dir string, keep int) (app.Backup, er
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(path), "backups")
 	}
+	lock, err := lockShared(path)
+	if err != nil {
+		return app.Backup{}, err
+	}
+	defer lock.release()
 	conn, err := openPool(ctx, path, basePragmas("NORMAL"), 1)
 	if err != nil {
 		return app.Backup{}, err

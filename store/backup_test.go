@@ -40,7 +40,7 @@ func tickingClock(db *store.DB) (advance func() time.Time) {
 	}
 }
 
-func copyFile(t *testing.T, src, dst string) {
+func copyFile(t testing.TB, src, dst string) {
 	t.Helper()
 	in, err := os.Open(src)
 	if err != nil {

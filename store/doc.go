@@ -1,10 +1,13 @@
 // Package store is tend's SQLite adapter: it opens the database file with
 // the right pragmas, runs the embedded migrations, implements app.Store and
-// app.Tx with plain SQL, and takes backups.
+// app.Tx with plain SQL, takes backups and restores them (restore.go), and
+// replicates the file continuously off the machine with Litestream
+// (replicate.go).
 //
 // One writer connection takes every write with BEGIN IMMEDIATE, so writers
 // queue in Go rather than spin on the busy timeout; a pool of query-only
 // readers serves reads, which WAL lets run beside the writer. A third,
 // single maintenance connection runs WAL checkpoints and backups so neither
-// holds up a request.
+// holds up a request; while replicating, Litestream's own connection runs
+// the checkpoints instead.
 package store

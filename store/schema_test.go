@@ -23,7 +23,10 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 func dumpSchema(t *testing.T, path string) string {
 	t.Helper()
 	c := rawOpen(t, path)
-	rows, err := c.Query(`SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY type, name`)
+	// Litestream's tables (_litestream_seq, _litestream_lock) are in every
+	// replicated database and its backups, but are not tend's schema.
+	rows, err := c.Query(`SELECT type, name, tbl_name, sql FROM sqlite_schema
+		WHERE sql IS NOT NULL AND tbl_name NOT LIKE '\_litestream\_%' ESCAPE '\' ORDER BY type, name`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,6 +26,8 @@ import (
 type DB struct {
 	path       string
 	backupDir  string
+	lock       *fileLock    // the shared lock every open database holds (lock.go)
+	repl       *replication // continuous replication, when Options.Replica names one (replicate.go)
 	write      *sqlx.DB
 	read       *sqlx.DB
 	auth       *sqlx.DB
@@ -65,6 +68,16 @@ type Options struct {
 	// Synchronous is SQLite's synchronous setting: SyncNormal (the default)
 	// or SyncFull. See SyncFull.
 	Synchronous string
+	// Replica, when set, is where the database is replicated continuously
+	// with Litestream: a file:///path, s3://bucket/path or sftp://user@host/path
+	// URL (replicate.go). Credentials come from the environment only.
+	Replica string
+	// ReplicaSyncInterval is how often changes are shipped to the replica;
+	// default DefaultReplicaSyncInterval.
+	ReplicaSyncInterval time.Duration
+	// Log hears what replication reports (its failures and recoveries, and
+	// Litestream's own messages); nil discards them.
+	Log *slog.Logger
 	// OnWriterWait hears, for every write request, how long it waited for
 	// the writer connection (writer.go) before its work could start.
 	OnWriterWait func(time.Duration)
@@ -88,10 +101,12 @@ const (
 const checkpointEvery = 250 * time.Millisecond
 
 // Open opens (creating if needed) the database at path, migrates it, and
-// starts the background checkpointer. A database written by a newer tend is
-// refused with app.CodeSchemaTooNew; before pending migrations run on an
-// existing database a backup is taken for the upgrade.
-func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+// starts the background checkpointer, or, with Options.Replica, continuous
+// replication, which then owns checkpoints. A database written by a newer
+// tend is refused with app.CodeSchemaTooNew; before pending migrations run
+// on an existing database a backup is taken for the upgrade. While a
+// restore replaces the file, Open is refused with app.CodeBusy.
+func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("database path %q must not contain '?' or '#'", path)
 	}
@@ -107,6 +122,15 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 			return nil, fmt.Errorf("creating the database directory: %w", err)
 		}
 	}
+	lock, err := lockShared(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = lock.release()
+		}
+	}()
 	if err := ownFile(path); err != nil {
 		return nil, err
 	}
@@ -116,7 +140,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if opts.WALLimit <= 0 {
 		opts.WALLimit = 64 << 20
 	}
-	db := &DB{path: path, backupDir: opts.BackupDir, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
 	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries); err != nil {
 		return nil, err
 	}
@@ -156,6 +180,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		_ = db.maint.Close()
 		_ = db.auth.Close()
 		return nil, err
+	}
+	if opts.Replica != "" {
+		if db.repl, err = startReplication(ctx, db, opts); err != nil {
+			_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+			return nil, err
+		}
 	}
 	go db.checkpointLoop()
 	return db, nil
@@ -233,14 +263,28 @@ func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.D
 	return p, nil
 }
 
-// Close stops the checkpointer, runs a last checkpoint and closes every pool.
+// Close stops the checkpointer, runs a last checkpoint and closes every
+// pool. The last checkpoint truncates the log only when nothing else has
+// the database open: a TRUNCATE holds off every writer until all readers
+// are done with the log, and the read transaction a replicating server
+// keeps open never is, so a command closing beside it would stop that
+// server's writes for busy_timeout. While replicating, Litestream owns
+// checkpoints: the pools are closed first (Litestream's connection must be
+// the last one on the file), then replication makes its last sync and
+// stops. The lock goes last.
 func (db *DB) Close() error {
 	var err error
 	db.closeOnce.Do(func() {
 		close(db.stop)
 		<-db.done
-		_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		if db.repl == nil && db.lock.alone() {
+			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		}
 		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+		if db.repl != nil {
+			err = errors.Join(err, db.repl.close())
+		}
+		err = errors.Join(err, db.lock.release())
 	})
 	return err
 }
@@ -254,7 +298,12 @@ func (db *DB) checkpointLoop() {
 		case <-db.stop:
 			return
 		case <-t.C:
-			db.checkpoint()
+			// Litestream holds a read transaction open to keep the log
+			// from being started over under it, and checkpoints itself:
+			// a TRUNCATE here would wait out busy_timeout holding the writer.
+			if db.repl == nil {
+				db.checkpoint()
+			}
 			if db.full.Load() {
 				db.probeRoom()
 			}

@@ -139,7 +139,9 @@ func openBenchServer(dir string) (*seeded, app.Actor, error) {
 // the seeded database is kept there and later runs start from a copy of it
 // instead of seeding again; delete the file after a migration changes the
 // schema. TEND_BENCH_SYNCHRONOUS sets the served database's synchronous
-// setting, and benchLimits the read limits.
+// setting, TEND_BENCH_REPLICA=file replicates it (to a directory beside it,
+// at the default interval, the first full copy made before any benchmark
+// starts), and benchLimits the read limits.
 func buildSeed() (*seeded, error) {
 	dir, err := os.MkdirTemp("", "tend-bench-")
 	if err != nil {
@@ -189,9 +191,19 @@ func seedInto(dir string) error {
 func reopenBenchServer(dir string) (*seeded, error) {
 	ctx := context.Background()
 	path := filepath.Join(dir, "bench.db")
-	db, err := store.Open(ctx, path, store.Options{Synchronous: os.Getenv("TEND_BENCH_SYNCHRONOUS")})
+	opts := store.Options{Synchronous: os.Getenv("TEND_BENCH_SYNCHRONOUS")}
+	if os.Getenv("TEND_BENCH_REPLICA") == "file" {
+		opts.Replica = "file://" + filepath.Join(dir, "replica")
+	}
+	db, err := store.Open(ctx, path, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Replica != "" {
+		if err := firstReplica(ctx, db, filepath.Join(dir, "replica")); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
 	}
 	svc := app.New(db, app.Options{Version: "bench", Limits: benchLimits()})
 	tok, err := svc.IssueLocalToken(ctx, app.LocalToken{TokenCreate: app.TokenCreate{Title: "bench"}})
@@ -206,6 +218,28 @@ func reopenBenchServer(dir string) (*seeded, error) {
 	}
 	s.srv = httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	return s, nil
+}
+
+// firstReplica ships the whole database to a new replica and waits until
+// Litestream has compacted it into its first level and its first snapshot, as
+// it does once after a first start: the benchmarks then measure the steady
+// state, not that copy.
+func firstReplica(ctx context.Context, db *store.DB, dir string) error {
+	if err := db.SyncReplica(ctx); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(10 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		done := true
+		for _, level := range []string{"1", "9"} {
+			if files, _ := filepath.Glob(filepath.Join(dir, "ltx", level, "*.ltx")); len(files) == 0 {
+				done = false
+			}
+		}
+		if done {
+			return nil
+		}
+	}
+	return errors.New("the replica did not get its first snapshot within 10 minutes")
 }
 
 // taskRefs reads every task's ref, oldest first, on a connection of its own.

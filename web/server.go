@@ -24,6 +24,7 @@ type Server struct {
 	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
 	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
 	metrics      *Metrics                    // nil unless ServeMetrics was called
+	replication  func() (app.ReplicationStatus, bool)
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -393,7 +394,11 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	ready := map[string]any{"status": "ready"}
+	if st, ok := s.replicationStatus(); ok {
+		ready["replication"] = newReplicationJSON(st)
+	}
+	_ = writeJSON(w, http.StatusOK, ready)
 }
 
 func param(r *http.Request, name string) string {

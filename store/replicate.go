@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/litestream"
+	lsfile "github.com/benbjohnson/litestream/file"
+
+	"tend/app"
+)
+
+// Continuous replication is Litestream (github.com/benbjohnson/litestream,
+// pinned in go.mod: its library API is not stable), run inside the
+// process on the same SQLite driver. Litestream keeps a read transaction
+// open on its own connection so that the log cannot be started over before
+// it has copied it, turns the log into LTX files in a directory beside the
+// database (.<name>-litestream), checkpoints the log itself, and ships the
+// LTX files to the replica, where compaction and snapshots keep about a day
+// of history for point-in-time restore. It adds two tables of its own,
+// _litestream_seq and _litestream_lock, which backups and restored copies
+// carry. Litestream v0.5 keeps one replica per database (its maintainers
+// removed multiple replicas as v0.5 needs one authority for the history),
+// so tend takes one.
+//
+// Litestream's own monitors are off: tend runs the sync itself, so that it
+// knows exactly what the replica holds. A round notes the time, copies the
+// log into LTX files up to its end, and uploads them; when both succeed,
+// every write committed before the noted time is on the replica
+// (SyncedThrough). So an acknowledged write is off the machine at most one
+// interval plus one round after it was made.
+
+// DefaultReplicaSyncInterval is how often changes go to the replica unless
+// Options.ReplicaSyncInterval says otherwise: Litestream's own default.
+const DefaultReplicaSyncInterval = litestream.DefaultSyncInterval
+
+// maxReplicaBackoff bounds the wait between attempts while the replica fails.
+const maxReplicaBackoff = 30 * time.Second
+
+// replicaShutdownSync bounds the last sync at Close, for a replica that is
+// down when the server stops.
+const replicaShutdownSync = 5 * time.Second
+
+type replication struct {
+	store    *litestream.Store
+	db       *litestream.DB
+	replica  *litestream.Replica
+	interval time.Duration
+	log      *slog.Logger
+	cancel   context.CancelFunc
+	done     chan struct{}
+
+	mu      sync.Mutex
+	status  app.ReplicationStatus
+	decided time.Time // when the round that set status.Failing began
+}
+
+// startReplication starts replicating db to opts.Replica. The replica is
+// not reached yet: a replica that is down delays nothing and shows in
+// Replication and the log.
+func startReplication(ctx context.Context, db *DB, opts Options) (*replication, error) {
+	client, name, err := replicaClient(opts.Replica)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	log = log.With("replica", name)
+	interval := opts.ReplicaSyncInterval
+	if interval <= 0 {
+		interval = DefaultReplicaSyncInterval
+	}
+	ldb := litestream.NewDB(db.path)
+	r := litestream.NewReplicaWithClient(ldb, client)
+	r.MonitorEnabled = false
+	ldb.Replica = r
+	if fc, ok := client.(*lsfile.ReplicaClient); ok {
+		fc.Replica = r // the file replica then takes the database's owner and mode
+	}
+	ls := litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
+	quiet := slog.New(quietHandler{log.Handler()})
+	ls.Logger = quiet
+	ldb.SetLogger(quiet)
+	ldb.MonitorInterval = 0
+	ldb.ShutdownSyncTimeout = replicaShutdownSync
+	// Litestream truncates the log at half tend's own limit (a tend
+	// database has 4 KiB pages), so that it does so before the checkpointer
+	// of another tend process on the file (tend mcp, say) would try a
+	// TRUNCATE that Litestream's read transaction holds up, with every
+	// writer behind it, for busy_timeout.
+	ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
+	if err := ls.Open(ctx); err != nil {
+		return nil, fmt.Errorf("starting replication to %s: %w", name, err)
+	}
+	loopCtx, cancel := context.WithCancel(context.Background())
+	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
+		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
+	go rp.run(loopCtx)
+	log.Info("replicating", "interval", interval)
+	return rp, nil
+}
+
+// run starts a round every interval, counted from the start of the last
+// (a round that takes longer is followed at once), so a write waits at
+// most one interval for the round that takes it, and that round's length.
+// While the replica fails, attempts back off.
+func (rp *replication) run(ctx context.Context) {
+	defer close(rp.done)
+	t := time.NewTimer(0)
+	defer t.Stop()
+	var backoff time.Duration
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		start := time.Now()
+		wait := rp.interval
+		if err := rp.sync(ctx); err != nil && ctx.Err() == nil {
+			backoff = min(max(2*backoff, rp.interval), maxReplicaBackoff)
+			wait = backoff
+		} else {
+			backoff = 0
+		}
+		t.Reset(max(wait-time.Since(start), 0))
+	}
+}
+
+// sync runs one round: the log into LTX files, then the files to the replica.
+func (rp *replication) sync(ctx context.Context) error {
+	start := time.Now().UTC()
+	err := rp.db.Sync(ctx)
+	if err == nil {
+		err = rp.replica.Sync(ctx)
+	}
+	if ctx.Err() != nil {
+		return err
+	}
+	end := time.Now().UTC()
+	rp.mu.Lock()
+	// Rounds may overlap (SyncReplica beside the loop): the outcome of the
+	// round that began last says whether replication fails, and a round
+	// that began earlier but ended later only adds to the counts.
+	latest := !start.Before(rp.decided)
+	if latest {
+		rp.decided = start
+	}
+	wasFailing := rp.status.Failing
+	if err != nil {
+		rp.status.Errors++
+		rp.status.LastError = err.Error()
+		rp.status.LastErrorAt = end
+	} else {
+		if start.After(rp.status.SyncedThrough) {
+			rp.status.SyncedThrough = start
+		}
+		if end.After(rp.status.LastSync) {
+			rp.status.LastSync = end
+		}
+	}
+	if latest {
+		rp.status.Failing = err != nil
+	}
+	failing, failed := rp.status.Failing, rp.status.Errors
+	rp.mu.Unlock()
+	// Logged when the state changes, not at every failed attempt.
+	switch {
+	case failing && !wasFailing:
+		rp.log.Error("replication failing: changes stay on this machine until the replica can be reached", "err", err)
+	case !failing && wasFailing:
+		rp.log.Info("replication recovered", "failed_syncs", failed)
+	}
+	return err
+}
+
+// state is the status at now, with Lag measured then.
+func (rp *replication) state(now time.Time) app.ReplicationStatus {
+	rp.mu.Lock()
+	st := rp.status
+	rp.mu.Unlock()
+	from := st.SyncedThrough
+	if from.IsZero() {
+		from = st.Since
+	}
+	st.Lag = max(now.Sub(from), 0)
+	return st
+}
+
+// close stops the loop and Litestream, which makes a last sync first. The
+// database's own pools must be closed by then (see DB.Close).
+func (rp *replication) close() error {
+	rp.cancel()
+	<-rp.done
+	ctx, cancel := context.WithTimeout(context.Background(), 2*replicaShutdownSync)
+	defer cancel()
+	if err := rp.store.Close(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("stopping replication: %w", err)
+	}
+	return nil
+}
+
+// Replication reports the state of continuous replication; ok is false when
+// the database is not replicated.
+func (db *DB) Replication() (st app.ReplicationStatus, ok bool) {
+	if db.repl == nil {
+		return st, false
+	}
+	return db.repl.state(time.Now()), true
+}
+
+// SyncReplica runs a replication round now and waits for it: every write
+// committed before the call is on the replica when it returns nil. Tests
+// and benchmarks use it to know what the replica holds without waiting on
+// the clock.
+func (db *DB) SyncReplica(ctx context.Context) error {
+	if db.repl == nil {
+		return errors.New("the database is not replicated")
+	}
+	return db.repl.sync(ctx)
+}
+
+// quietHandler lowers Litestream's informational messages (a compaction
+// every half minute, each snapshot) to debug; its warnings and errors pass
+// as they are.
+type quietHandler struct{ slog.Handler }
+
+func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+		if !h.Handler.Enabled(ctx, r.Level) {
+			return nil
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return l == slog.LevelInfo || h.Handler.Enabled(ctx, l)
+}
+
+func (h quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return quietHandler{h.Handler.WithAttrs(as)}
+}
+
+func (h quietHandler) WithGroup(name string) slog.Handler {
+	return quietHandler{h.Handler.WithGroup(name)}
+}

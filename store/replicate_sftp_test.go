@@ -1,0 +1,126 @@
+package store_test
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+
+	"tend/store"
+)
+
+// sftpServer runs an SSH server with the SFTP subsystem on loopback,
+// serving root to the account backup with password pw; it answers its
+// address and its host key as TEND_REPLICA_SFTP_HOST_KEY takes it.
+func sftpServer(t *testing.T, root string) (addr, hostKey string) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := &ssh.ServerConfig{PasswordCallback: func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+		if c.User() == "backup" && string(pw) == "pw" {
+			return nil, nil
+		}
+		return nil, errors.New("denied")
+	}}
+	config.AddHostKey(signer)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go serveSFTP(conn, config, root)
+		}
+	}()
+	return ln.Addr().String(), strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey())))
+}
+
+func serveSFTP(conn net.Conn, config *ssh.ServerConfig, root string) {
+	_, chans, reqs, err := ssh.NewServerConn(conn, config)
+	if err != nil {
+		return
+	}
+	go ssh.DiscardRequests(reqs)
+	for nc := range chans {
+		if nc.ChannelType() != "session" {
+			_ = nc.Reject(ssh.UnknownChannelType, "session only")
+			continue
+		}
+		ch, in, err := nc.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			for req := range in {
+				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp"
+				_ = req.Reply(ok, nil)
+				if ok {
+					if srv, err := sftp.NewServer(ch, sftp.WithServerWorkingDirectory(root)); err == nil {
+						_ = srv.Serve()
+					}
+					_ = ch.Close()
+				}
+			}
+		}()
+	}
+}
+
+// An sftp:// replica: written to with a password from the environment, the
+// host's key checked, and restored from.
+func TestReplicateSFTP(t *testing.T) {
+	root := t.TempDir()
+	addr, hostKey := sftpServer(t, root)
+	t.Setenv(store.EnvSFTPHostKey, hostKey)
+	t.Setenv(store.EnvSFTPPassword, "pw")
+	t.Setenv(store.EnvSFTPKey, "")
+	replica := "sftp://backup@" + addr + "/tend"
+
+	db, _, _ := replicated(t, replica)
+	if err := db.SyncReplica(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := db.Replication(); st.Replica != replica || st.Failing {
+		t.Errorf("Replication() = %+v", st)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := os.ReadDir(filepath.Join(root, "tend", "ltx")); err != nil || len(entries) == 0 {
+		t.Errorf("nothing replicated under the account's directory: %v", err)
+	}
+	fresh := filepath.Join(t.TempDir(), "tend.db")
+	rep, err := store.RestoreReplica(t.Context(), replica, time.Time{}, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Tasks != 5 {
+		t.Errorf("restored %+v; want the 5 tasks", rep)
+	}
+
+	// Another host key is refused.
+	_, other, _ := ed25519.GenerateKey(rand.Reader)
+	otherSigner, _ := ssh.NewSignerFromKey(other)
+	t.Setenv(store.EnvSFTPHostKey, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(otherSigner.PublicKey()))))
+	if _, err := store.RestoreReplica(t.Context(), replica, time.Time{}, filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "host key") {
+		t.Errorf("restore from a host with another key: %v", err)
+	}
+}
