@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,8 +32,8 @@ import (
 // knows exactly what the replica holds. A round notes the time, copies the
 // log into LTX files up to its end, and uploads them; when both succeed,
 // every write committed before the noted time is on the replica
-// (SyncedThrough). So an acknowledged write is off the machine at most one
-// interval plus one round after it was made.
+// (SyncedThrough). Rounds start early by their own length (see run), so an
+// acknowledged write is off the machine about one interval after it was made.
 
 // DefaultReplicaSyncInterval is how often changes go to the replica unless
 // Options.ReplicaSyncInterval says otherwise: Litestream's own default.
@@ -106,24 +107,29 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	return rp, nil
 }
 
-// run starts a round every interval, counted from the start of the last
-// (a round that takes longer is followed at once), so a write waits at
-// most one interval for the round that takes it, and that round's length.
-// While the replica fails, attempts back off.
+// run starts the rounds so that each ends about one interval after the
+// start of the one before: a round starts early by the longest of the last
+// few rounds' lengths, so a write committed just after a round noted its
+// time is on the replica within one interval, not one interval plus a
+// round (a round that runs longer than those is followed at once). While
+// the replica fails, attempts back off.
 func (rp *replication) run(ctx context.Context) {
 	defer close(rp.done)
 	t := time.NewTimer(0)
 	defer t.Stop()
 	var backoff time.Duration
-	for {
+	var lengths [8]time.Duration // the last rounds' lengths, oldest overwritten
+	for n := 0; ; n++ {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
 		start := time.Now()
-		wait := rp.interval
-		if err := rp.sync(ctx); err != nil && ctx.Err() == nil {
+		err := rp.sync(ctx)
+		lengths[n%len(lengths)] = time.Since(start)
+		wait := rp.interval - slices.Max(lengths[:])
+		if err != nil && ctx.Err() == nil {
 			backoff = min(max(2*backoff, rp.interval), maxReplicaBackoff)
 			wait = backoff
 		} else {
