@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -14,10 +13,6 @@ import (
 
 	"tend/app"
 )
-
-// inProcessActor carries, on a request made by service_call_api, the actor
-// the MCP call was authenticated as. Only code in this package can set it.
-type inProcessActor struct{}
 
 type callAPIArgs struct {
 	Method string            `json:"method" jsonschema:"GET, POST, PATCH or DELETE"`
@@ -43,9 +38,9 @@ func (m *mcpTools) addAPITools() {
 		Description: "Call any /v1 route of the HTTP API as yourself, e.g. POST /v1/tasks/42/verifications."}, m.toolCallAPI)
 }
 
-// toolCallAPI serves a /v1 request through the same router as HTTP,
-// in-process, as the MCP caller: the same handlers, the same Service, no
-// loopback connection, and events recorded as coming through mcp.
+// toolCallAPI serves a /v1 request in-process, as the MCP caller: the
+// route's own handler and the same Service, no loopback connection, and
+// events recorded as coming through mcp.
 func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) (string, callAPIOut, error) {
 	method, clean, err := apiRoute(in)
 	if err != nil {
@@ -59,24 +54,18 @@ func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs)
 	if in.Body != nil {
 		body, _ = json.Marshal(in.Body)
 	}
-	u := &url.URL{Path: clean, RawQuery: q.Encode()}
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, inProcessActor{}, a), method, u.String(), bytes.NewReader(body))
+	status, answer, err := m.s.callAPI(ctx, a, method, clean, q, body)
 	if err != nil {
-		return "", callAPIOut{}, app.Invalidf("arguments.path", "path is not a valid URL path")
+		return "", callAPIOut{}, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	m.s.router.ServeHTTP(rec, req)
-	out := callAPIOut{Status: rec.status}
-	if rec.body.Len() > 0 {
-		if err := json.Unmarshal(rec.body.Bytes(), &out.Body); err != nil {
-			out.Body = rec.body.String()
+	out := callAPIOut{Status: status}
+	if len(answer) > 0 {
+		if err := json.Unmarshal(answer, &out.Body); err != nil {
+			out.Body = string(answer)
 		}
 	}
-	if rec.status >= 400 {
-		return "", callAPIOut{}, apiError(rec.body.Bytes())
-	}
-	text := method + " " + u.String() + " → " + strconv.Itoa(rec.status) + "\n" + strings.TrimSpace(rec.body.String())
+	u := url.URL{Path: clean, RawQuery: q.Encode()}
+	text := method + " " + u.String() + " → " + strconv.Itoa(status) + "\n" + strings.TrimSpace(string(answer))
 	if r := []rune(text); len(r) > apiTextLimit {
 		text = string(r[:apiTextLimit]) + "\n(cut; the whole response is in structuredContent)"
 	}
@@ -97,39 +86,3 @@ func apiRoute(in callAPIArgs) (method, clean string, err error) {
 	}
 	return method, clean, nil
 }
-
-// apiError turns a problem document back into the error it was made from,
-// so the tool reports the same code and detail.
-func apiError(b []byte) error {
-	var p struct {
-		Code   app.Code        `json:"code"`
-		Detail json.RawMessage `json:"detail"`
-	}
-	if err := json.Unmarshal(b, &p); err != nil || p.Code == "" {
-		return app.Errorf(app.CodeInternal, "the route answered without a problem document")
-	}
-	e := &app.Error{Code: p.Code}
-	var items []validationItem
-	if json.Unmarshal(p.Detail, &items) == nil {
-		for _, it := range items {
-			e.Fields = append(e.Fields, app.FieldError{Loc: it.Loc, Msg: it.Msg})
-		}
-		if len(items) > 0 {
-			e.Detail = items[0].Msg
-		}
-		return e
-	}
-	_ = json.Unmarshal(p.Detail, &e.Detail)
-	return e
-}
-
-// recorder is the ResponseWriter of an in-process API call.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
-func (r *recorder) WriteHeader(status int)      { r.status = status }

@@ -86,16 +86,11 @@ func (m *mcpTools) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, resourceError(err)
 	}
-	r, err := http.NewRequestWithContext(context.WithValue(ctx, inProcessActor{}, a), http.MethodGet, "/v1/meta", nil)
+	_, meta, err := m.s.callAPI(ctx, a, http.MethodGet, "/v1/meta", nil, nil)
 	if err != nil {
-		return nil, err
+		return nil, resourceError(err)
 	}
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	m.s.router.ServeHTTP(rec, r)
-	if rec.status != http.StatusOK {
-		return nil, resourceError(apiError(rec.body.Bytes()))
-	}
-	return textResource(req.Params.URI, "application/json", rec.body.String()), nil
+	return textResource(req.Params.URI, "application/json", string(meta)), nil
 }
 
 func (m *mcpTools) readExamples(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

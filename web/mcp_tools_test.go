@@ -311,6 +311,11 @@ func TestMCPWriteTools(t *testing.T) {
 		m.refused("validation", "service_call_api", map[string]any{"method": "GET", "path": "/v1/../mcp"})
 		m.refused("validation", "service_call_api", map[string]any{"method": "PUT", "path": "/v1/tasks"})
 		m.refused("not_found", "service_call_api", map[string]any{"method": "GET", "path": "/v1/tasks/999"})
+		m.refused("not_found", "service_call_api", map[string]any{"method": "GET", "path": "/v1/nothing"})
+		m.refused("method_not_allowed", "service_call_api", map[string]any{"method": "PATCH", "path": "/v1/tasks"})
+		if text := m.refused("validation", "service_call_api", map[string]any{"method": "POST", "path": "/v1/tasks", "body": map[string]any{"title": 5}}); !strings.Contains(text, "body.title") {
+			t.Fatalf("a refused body names its field: %s", text)
+		}
 		m.refused("forbidden", "service_call_api", map[string]any{"method": "POST", "path": "/v1/users", "body": map[string]any{"username": "x"}})
 	})
 }

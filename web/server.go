@@ -20,6 +20,7 @@ type Server struct {
 	app          *app.Service
 	log          *slog.Logger
 	router       router
+	api          apiRoutes                   // the JSON API's handlers again, for in-process calls
 	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
 	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
 	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
@@ -48,7 +49,7 @@ func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handl
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: router{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, router: router{httprouter.New()}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -208,13 +209,12 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 
+// handle registers a route of the JSON API: the router serves it to the
+// caller a request authenticates as, and callAPI to the caller it is given.
 func (s *Server) handle(method, path string, h handlerFunc) {
+	s.api.add(method, path, h)
 	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, inProcess := r.Context().Value(inProcessActor{}).(app.Actor)
-		var err error
-		if !inProcess {
-			a, err = s.authenticate(r)
-		}
+		a, err := s.authenticate(r)
 		if err == nil {
 			err = h(w, r, a)
 		}
