@@ -95,3 +95,30 @@ func TestMCPMalformedRefsNamed(t *testing.T) {
 		t.Fatalf("a link target that cannot name an item: refused at %s", loc)
 	}
 }
+
+// service_list's arguments are the task listing's parameters: a refusal,
+// the listing's own or the Service's, names the argument where the caller
+// wrote it, at the top level or in filter.
+func TestMCPListRefusalsNameTheArgument(t *testing.T) {
+	e := newEnv(t)
+	m := e.connect(t, e.admin, eraStateless)
+	for _, c := range []struct {
+		args map[string]any
+		loc  string
+	}{
+		{map[string]any{"project": "nope"}, "arguments.project"},
+		{map[string]any{"order": "colour"}, "arguments.order"},
+		{map[string]any{"order": "relevance"}, "arguments.order"},
+		{map[string]any{"limit": -1}, "arguments.limit"},
+		{map[string]any{"assignee": "nobody"}, "arguments.assignee"},
+		{map[string]any{"filter": map[string]any{"project": "nope"}}, "arguments.filter.project"},
+		{map[string]any{"filter": map[string]any{"q": "status:nope"}}, "arguments.filter.q"},
+		{map[string]any{"filter": map[string]any{"include_completed": "maybe"}}, "arguments.filter.include_completed"},
+		{map[string]any{"filter": map[string]any{"status_category": "nope"}}, "arguments.filter.status_category"},
+		{map[string]any{"assignee": "me", "filter": map[string]any{"assignee": "nobody"}}, "arguments.filter.assignee"},
+	} {
+		if text := m.refused("validation", "service_list", c.args); !strings.HasPrefix(text, "validation: "+c.loc+": ") {
+			t.Errorf("%v: want the refusal at %s:\n%s", c.args, c.loc, text)
+		}
+	}
+}

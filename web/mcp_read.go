@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"maps"
-	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,36 +101,31 @@ func (m *mcpTools) addReadTools() {
 }
 
 func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (string, tasksOut, error) {
-	v := url.Values{}
-	set := func(k, val string) {
-		if val != "" {
-			v.Set(k, val)
-		}
-	}
-	set("workspace_id", in.Workspace)
-	set("assignee", in.Assignee)
-	set("project", in.Project)
-	set("order", in.Order)
-	set("limit", strconv.Itoa(cmp(in.Limit, toolLimit)))
-	if in.Ready {
-		v.Set("ready", "true")
-	}
-	if in.ToActOn {
-		v.Set("to_act_on", "true")
-	}
 	if in.Today {
 		return m.agenda(ctx, a, in.Workspace)
 	}
-	if err := listFilterValues(in.Filter, v); err != nil {
+	p := argParams{}
+	p.set("workspace_id", "workspace", in.Workspace)
+	p.set("assignee", "assignee", in.Assignee)
+	p.set("project", "project", in.Project)
+	p.set("order", "order", in.Order)
+	p.set("limit", "limit", strconv.Itoa(cmp(in.Limit, toolLimit)))
+	if in.Ready {
+		p.set("ready", "ready", "true")
+	}
+	if in.ToActOn {
+		p.set("to_act_on", "to_act_on", "true")
+	}
+	if err := p.addFilter(in.Filter); err != nil {
 		return "", tasksOut{}, err
 	}
-	q, qv := taskListQuery(&http.Request{URL: &url.URL{RawQuery: v.Encode()}})
+	q, qv := taskListQuery(p)
 	if err := qv.err(); err != nil {
-		return "", tasksOut{}, filterArgError(err, in.Filter)
+		return "", tasksOut{}, err
 	}
 	list, err := m.s.app.Tasks(ctx, a, q)
 	if err != nil {
-		return "", tasksOut{}, filterArgError(err, in.Filter)
+		return "", tasksOut{}, err
 	}
 	items := tasksJSON(list.Items)
 	out := tasksOut{Items: taskItems(items), Page: newPage(list.Page)}
@@ -150,42 +143,53 @@ func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (s
 	return agendaLines(j), tasksOut{Items: append(append([]taskItemJSON{}, items.Overdue...), items.Today...), Agenda: &items}, nil
 }
 
-// listFilterValues passes the filter object's keys through as the task
-// listing's query parameters, which app reads (docs/api.md, task listing).
-// A key that is not a filter of the listing is refused by name, with the
-// key it most likely meant and the keys there are.
-func listFilterValues(f map[string]string, v url.Values) error {
-	for _, k := range slices.Sorted(maps.Keys(f)) {
-		val := f[k]
-		if !app.IsTaskFilterKey(k) {
-			keys := app.TaskFilterKeys()
-			return app.Invalidf("arguments.filter."+k, "filter key %q selects nothing%s; the keys are %s, and a field's operators follow a dot "+
-				"(due_at.gte, importance.lte, tag.in, assignee.is: docs/api.md, Field filters)", k, app.DidYouMean(k, keys), strings.Join(keys, ", "))
-		}
-		if other := v.Get(k); other != "" && other != val {
-			return app.Invalidf("arguments.filter."+k, "%s is given twice with different values", k)
-		}
-		v.Set(k, val)
+// argParams are a tool's arguments as a listing's parameters (params),
+// by the parameter's name, each with the place the caller wrote it.
+type argParams map[string]argParam
+
+type argParam struct{ val, loc string }
+
+func (p argParams) values(key string) []string {
+	if a, ok := p[key]; ok {
+		return []string{a.val}
 	}
 	return nil
 }
 
-// filterArgError is argError for the listing, naming a filter key the
-// listing refused where the caller wrote it: arguments.filter.<key>.
-func filterArgError(err error, f map[string]string) error {
-	err = argError(err)
-	if err == nil || app.CodeOf(err) == app.CodeInternal {
-		return err
+func (p argParams) keys() []string { return slices.Collect(maps.Keys(p)) }
+
+func (p argParams) loc(key string) string {
+	if a, ok := p[key]; ok {
+		return a.loc
 	}
-	e := app.AsError(err)
-	for i, fe := range e.Fields {
-		if len(fe.Loc) > 1 && fe.Loc[0] == "query" {
-			if _, ok := f[strings.Join(fe.Loc[1:], ".")]; ok {
-				e.Fields[i].Loc = append([]string{"arguments", "filter"}, fe.Loc[1:]...)
-			}
+	return "arguments." + key
+}
+
+// set gives the parameter key the value of the argument arg, unless empty.
+func (p argParams) set(key, arg, val string) {
+	if val != "" {
+		p[key] = argParam{val: val, loc: "arguments." + arg}
+	}
+}
+
+// addFilter passes the filter object's keys through as the task listing's
+// parameters of the same names, which app reads (docs/api.md, task
+// listing). A key that is not a filter of the listing is refused by name,
+// with the key it most likely meant and the keys there are.
+func (p argParams) addFilter(f map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(f)) {
+		val, loc := f[k], "arguments.filter."+k
+		if !app.IsTaskFilterKey(k) {
+			keys := app.TaskFilterKeys()
+			return app.Invalidf(loc, "filter key %q selects nothing%s; the keys are %s, and a field's operators follow a dot "+
+				"(due_at.gte, importance.lte, tag.in, assignee.is: docs/api.md, Field filters)", k, app.DidYouMean(k, keys), strings.Join(keys, ", "))
 		}
+		if other, ok := p[k]; ok && other.val != val {
+			return app.Invalidf(loc, "%s is given twice with different values", k)
+		}
+		p[k] = argParam{val: val, loc: loc}
 	}
-	return e
+	return nil
 }
 
 func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (string, searchOut, error) {
@@ -254,18 +258,18 @@ func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs)
 }
 
 // feedArgs reads the arguments the feed and the journal share, through the
-// same parameter parsing as GET /v1/changes and GET /v1/journal.
+// same parameter reading as GET /v1/changes and GET /v1/journal.
 func feedArgs(workspace string, filter map[string]string, limit int) (app.FeedQuery, error) {
-	v := url.Values{}
+	p := argParams{}
 	for k, val := range filter {
 		if !strings.HasPrefix(k, "created_at.") {
 			return app.FeedQuery{}, app.Invalidf("arguments.filter."+k, "filter takes created_at.gt, .gte, .lt and .lte")
 		}
-		v.Set(k, val)
+		p[k] = argParam{val: val, loc: "arguments.filter." + k}
 	}
-	q := &query{vals: v}
+	q := newQueryOf(p)
 	in := app.FeedQuery{Workspace: workspace, CreatedAt: q.createdAt(), Limit: cmp(limit, toolLimit)}
-	return in, argError(q.err())
+	return in, q.err()
 }
 
 type whoamiArgs struct{}

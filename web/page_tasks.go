@@ -35,7 +35,7 @@ var tasksPageFilters = []string{"project", "tag", "status", "assignee", "ready",
 // columns and cursor paging; it reads the same query parameters as
 // GET /v1/tasks, so a filtered page is a bookmark.
 func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := taskListQuery(r)
+	in, q := taskListQuery(queryParams(r.URL.Query()))
 	if err := q.err(); err != nil {
 		return err
 	}

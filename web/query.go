@@ -1,6 +1,7 @@
 package web
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,26 +11,59 @@ import (
 	"tend/app"
 )
 
-// query reads typed query parameters, collecting what is wrong with them.
+// params is where a request's named parameters come from: the query string
+// over HTTP, a tool's arguments over MCP. It says where the caller wrote
+// each one, so that an error names that place: query.status for
+// GET /v1/tasks?status=, arguments.filter.status for service_list's filter.
+type params interface {
+	// values are the values given for key, none when it is absent.
+	values(key string) []string
+	// keys are the keys given, in no particular order.
+	keys() []string
+	// loc is where key was written, as an error's location.
+	loc(key string) string
+}
+
+// queryParams are the parameters of a URL's query string.
+type queryParams url.Values
+
+func (p queryParams) values(key string) []string { return p[key] }
+func (p queryParams) keys() []string             { return slices.Collect(maps.Keys(p)) }
+func (queryParams) loc(key string) string        { return "query." + key }
+
+// query reads typed parameters, collecting what is wrong with them.
 // The query string is parsed once: a listing reads some twenty parameters.
 type query struct {
-	vals url.Values
+	src  params
 	errs []error
 }
 
-// newQuery parses the query string. A value holding U+0000 is refused as
-// a body's text is (see refuseNUL).
-func newQuery(r *http.Request) *query {
-	q := &query{vals: r.URL.Query()}
-	for name, vs := range q.vals {
-		if slices.ContainsFunc(vs, func(v string) bool { return strings.ContainsRune(v, 0) }) {
-			q.errs = append(q.errs, app.Invalidf("query."+name, "text may not contain U+0000"))
+// newQuery parses the request's query string.
+func newQuery(r *http.Request) *query { return newQueryOf(queryParams(r.URL.Query())) }
+
+// newQueryOf reads the parameters p gives. A value holding U+0000 is
+// refused as a body's text is (see refuseNUL).
+func newQueryOf(p params) *query {
+	q := &query{src: p}
+	for _, name := range p.keys() {
+		if slices.ContainsFunc(p.values(name), func(v string) bool { return strings.ContainsRune(v, 0) }) {
+			q.fail(name, "text may not contain U+0000")
 		}
 	}
 	return q
 }
 
-func (q *query) str(name string) string { return q.vals.Get(name) }
+// fail records that the parameter name is wrong, saying msg.
+func (q *query) fail(name, msg string, args ...any) {
+	q.errs = append(q.errs, app.Invalidf(q.src.loc(name), msg, args...))
+}
+
+func (q *query) str(name string) string {
+	if vs := q.src.values(name); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
 
 func (q *query) int(name string) int {
 	v := q.str(name)
@@ -38,7 +72,7 @@ func (q *query) int(name string) int {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be a whole number", name))
+		q.fail(name, "%s must be a whole number", name)
 	}
 	return n
 }
@@ -51,7 +85,7 @@ func (q *query) limit() int {
 	}
 	n := q.int("limit")
 	if n < 1 && len(q.errs) == 0 {
-		q.errs = append(q.errs, app.Invalidf("query.limit", "limit is at least 1"))
+		q.fail("limit", "limit is at least 1")
 	}
 	return n
 }
@@ -63,7 +97,7 @@ func (q *query) bool(name string) bool {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		q.errs = append(q.errs, app.Invalidf("query."+name, "%s must be true or false", name))
+		q.fail(name, "%s must be true or false", name)
 	}
 	return b
 }
@@ -104,12 +138,13 @@ func (q *query) createdAt() app.TimeFilter {
 // times.
 func (q *query) fieldFilters() map[string]string {
 	var out map[string]string
-	for name, vs := range q.vals {
+	for _, name := range q.src.keys() {
 		if !app.IsTaskFieldFilter(name) {
 			continue
 		}
+		vs := q.src.values(name)
 		if slices.ContainsFunc(vs, func(v string) bool { return v != vs[0] }) {
-			q.errs = append(q.errs, app.Invalidf("query."+name, "%s is given twice with different values", name))
+			q.fail(name, "%s is given twice with different values", name)
 		}
 		if out == nil {
 			out = map[string]string{}
@@ -117,4 +152,29 @@ func (q *query) fieldFilters() map[string]string {
 		out[name] = vs[0]
 	}
 	return out
+}
+
+// taskListQuery reads the task listing's parameters from p: the query of
+// GET /v1/tasks and of the Tasks page, service_list's arguments. Every
+// error, its own and those the Service finds in the query it makes, names
+// the parameter where p says it was written.
+func taskListQuery(p params) (app.TaskListQuery, *query) {
+	q := newQueryOf(p)
+	in := app.TaskListQuery{Workspace: q.str("workspace_id"), Project: q.str("project"), Status: q.str("status"), Tag: q.str("tag"),
+		StatusCategory: q.str("status_category"), Type: q.str("type"), Assignee: q.str("assignee"), ClaimedBy: q.str("claimed_by"),
+		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.str("due_before"),
+		DueAfter: q.str("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
+		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
+		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
+		GroupLimit: q.int("group_limit"), Filter: q.fieldFilters(), Loc: p.loc}
+	for _, inc := range strings.Split(q.str("include"), ",") {
+		switch strings.TrimSpace(inc) {
+		case "":
+		case "links":
+			in.IncludeLinks = true
+		default:
+			q.fail("include", "include takes links")
+		}
+	}
+	return in, q
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"tend/app"
 )
@@ -23,27 +22,6 @@ type taskGroupJSON struct {
 	Page  pageJSON `json:"page"`
 }
 
-func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
-	q := newQuery(r)
-	in := app.TaskListQuery{Workspace: wsParam(r), Project: q.str("project"), Status: q.str("status"), Tag: q.str("tag"),
-		StatusCategory: q.str("status_category"), Type: q.str("type"), Assignee: q.str("assignee"), ClaimedBy: q.str("claimed_by"),
-		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.str("due_before"),
-		DueAfter: q.str("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
-		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
-		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
-		GroupLimit: q.int("group_limit"), Filter: q.fieldFilters()}
-	for _, inc := range strings.Split(q.str("include"), ",") {
-		switch strings.TrimSpace(inc) {
-		case "":
-		case "links":
-			in.IncludeLinks = true
-		default:
-			q.errs = append(q.errs, app.Invalidf("query.include", "include takes links"))
-		}
-	}
-	return in, q
-}
-
 func shapeTasks(ts []app.Task, q *query) (any, error) {
 	items := make([]taskJSON, len(ts))
 	for i, t := range ts {
@@ -53,7 +31,7 @@ func shapeTasks(ts []app.Task, q *query) (any, error) {
 }
 
 func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := taskListQuery(r)
+	in, q := taskListQuery(queryParams(r.URL.Query()))
 	if err := q.err(); err != nil {
 		return err
 	}
