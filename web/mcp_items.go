@@ -182,24 +182,18 @@ func (m *mcpTools) toolProject(ctx context.Context, a app.Actor, in projectArgs)
 	return linesOr(rows, "no projects"), out, nil
 }
 
+// putProject creates or changes the project by key, saying which it did.
 func (m *mcpTools) putProject(ctx context.Context, a app.Actor, in projectArgs) (app.ProjectView, string, error) {
-	vis := ""
+	put := app.ProjectPut{Key: in.Key, Title: in.Title, Parent: in.Parent}
 	if in.Private != nil {
-		vis = "public"
+		put.Visibility = "public"
 		if *in.Private {
-			vis = "private"
+			put.Visibility = "private"
 		}
 	}
-	if in.Title != nil {
-		p, err := m.s.app.CreateProject(ctx, a, in.Workspace, app.ProjectCreate{Key: in.Key, Title: *in.Title, Parent: deref(in.Parent), Visibility: vis})
-		if app.CodeOf(err) != app.CodeConflict {
-			return p, "created ", err
-		}
+	p, created, err := m.s.app.PutProject(ctx, a, in.Workspace, put)
+	if created {
+		return p, "created ", err
 	}
-	up := app.ProjectUpdate{Title: patchOf(in.Title, false), Parent: patchOf(in.Parent, true)}
-	if vis != "" {
-		up.Visibility = app.PatchOf(vis)
-	}
-	p, err := m.s.app.UpdateProject(ctx, a, in.Workspace, in.Key, up)
 	return p, "changed ", err
 }
