@@ -22,7 +22,7 @@ import (
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.app.Limits().MaxBodyBytes)))
 	if err != nil {
-		return decodeError(err, nil, dst)
+		return decodeError(err, nil, dst, requestBody)
 	}
 	empty := len(bytes.TrimSpace(raw)) == 0
 	if empty && optional {
@@ -39,7 +39,7 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, opt
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return decodeError(err, raw, dst)
+		return decodeError(err, raw, dst, requestBody)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
 		return app.Invalidf("body", "the body must hold exactly one JSON value")
@@ -54,28 +54,39 @@ func (s *Server) decodeActionBody(w http.ResponseWriter, r *http.Request, dst an
 	return s.decodeJSON(w, r, dst, true)
 }
 
-// decodeError says where a body went wrong, as a 422 naming the field.
-// encoding/json names the field only for its own type errors; for the
-// rest (a time that does not parse, a type error inside a partial-update
-// field) the field is found by decoding each member of the body alone.
-func decodeError(err error, raw []byte, dst any) error {
+// document is a JSON document being decoded, as the errors that point into
+// it name it: an HTTP request's body, a tool call's arguments.
+type document struct {
+	loc  string // the head of a location in it: body.title
+	noun string // the document in a sentence
+}
+
+// requestBody is the body of an HTTP request.
+var requestBody = document{loc: "body", noun: "the body"}
+
+// decodeError says where in the document doc decoding went wrong, as a
+// 422 naming the field. encoding/json names the field only for its own
+// type errors; for the rest (a time that does not parse, a type error
+// inside a partial-update field) the field is found by decoding each
+// member of the document alone.
+func decodeError(err error, raw []byte, dst any, doc document) error {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var timeErr *time.ParseError
 	switch {
 	case errors.As(err, &tooLarge):
-		return app.Errorf(app.CodeTooLarge, "the body is over %d bytes", tooLarge.Limit)
+		return app.Errorf(app.CodeTooLarge, "%s is over %d bytes", doc.noun, tooLarge.Limit)
 	case errors.As(err, &syntaxErr):
-		return app.Invalidf("body", "the body is not valid JSON (at byte %d)", syntaxErr.Offset)
+		return app.Invalidf(doc.loc, "%s is not valid JSON (at byte %d)", doc.noun, syntaxErr.Offset)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		// encoding/json reports unknown fields only as text; the name is quoted at the end.
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return app.Invalidf("body."+name, "unknown field %q", name)
+		return app.Invalidf(doc.loc+"."+name, "unknown field %q", name)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return app.Invalidf("body", "the body ends in the middle of a JSON value")
+		return app.Invalidf(doc.loc, "%s ends in the middle of a JSON value", doc.noun)
 	}
-	loc := "body"
+	loc := doc.loc
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
 		loc += "." + typeErr.Field
 	} else if name := failingMember(raw, dst); name != "" {
@@ -85,7 +96,7 @@ func decodeError(err error, raw []byte, dst any) error {
 	case errors.As(err, &timeErr):
 		return app.Invalidf(loc, "expected an RFC 3339 time such as 2026-05-01T09:00:00Z")
 	case typeErr != nil:
-		return app.Invalidf(loc, "expected %s, got a JSON %s", jsonKind(typeErr.Type.String()), typeErr.Value)
+		return app.Invalidf(loc, "expected %s, got a JSON %s", jsonKind(typeErr.Type), typeErr.Value)
 	}
 	return app.Invalidf(loc, "this value could not be read")
 }
@@ -157,20 +168,23 @@ func nulAt(v any, loc string) (string, bool) {
 	return "", false
 }
 
-func jsonKind(goType string) string {
-	switch {
-	case strings.HasPrefix(goType, "[]"):
+// jsonKind is the JSON a value of Go type t is read from, in words.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
 		return "an array"
-	case strings.HasPrefix(goType, "map") || strings.HasPrefix(goType, "app.") || strings.HasPrefix(goType, "web."):
-		return "an object"
-	case goType == "string" || goType == "time.Time":
+	case reflect.String:
 		return "a string"
-	case goType == "bool":
+	case reflect.Bool:
 		return "true or false"
-	case strings.HasPrefix(goType, "int") || strings.HasPrefix(goType, "float"):
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16,
+		reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return "a number"
 	}
-	return goType
+	if t == reflect.TypeFor[time.Time]() {
+		return "a string"
+	}
+	return "an object"
 }
 
 // writeJSON writes v with status.

@@ -251,7 +251,7 @@ func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolv
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
-		return argError(decodeError(err, raw, dst))
+		return decodeError(err, raw, dst, toolArguments)
 	}
 	return checkRefArgs(reflect.ValueOf(dst), "arguments", true)
 }
@@ -266,18 +266,22 @@ func schemaMessage(err error) string {
 	return msg
 }
 
-// argError renames a body decoding error's location to the arguments.
+// toolArguments are a tool call's arguments, decoded as a body is.
+var toolArguments = document{loc: "arguments", noun: "the arguments"}
+
+// argError locates a refusal by the Service in the arguments: a tool's
+// arguments are the body of its request, and the Service names a member
+// of a body as the location ["body", member].
 func argError(err error) error {
 	if err == nil || app.CodeOf(err) == app.CodeInternal {
 		return err
 	}
 	e := app.AsError(err)
 	for i := range e.Fields {
-		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == "body" {
-			e.Fields[i].Loc[0] = "arguments"
+		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == requestBody.loc {
+			e.Fields[i].Loc[0] = toolArguments.loc
 		}
 	}
-	e.Detail = strings.ReplaceAll(e.Detail, "the body", "the arguments")
 	return e
 }
 
