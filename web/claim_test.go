@@ -9,9 +9,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"tend/store/storetest"
 	"testing"
 	"time"
+
+	"tend/store/storetest"
 )
 
 // tskTime parses a timestamp field of a response.

@@ -6,31 +6,6 @@ import (
 	"tend/app"
 )
 
-type eventJSON struct {
-	Seq            int64          `json:"seq"`
-	ID             string         `json:"id"`
-	Action         string         `json:"action"`
-	EntityType     string         `json:"entity_type"`
-	EntityID       string         `json:"entity_id"`
-	WorkspaceID    *string        `json:"workspace_id"`
-	ActorUserID    *string        `json:"actor_user_id"`
-	ActorTokenID   *string        `json:"actor_token_id"`
-	ActorInterface *string        `json:"actor_interface"`
-	SubjectType    *string        `json:"subject_type"`
-	SubjectID      *string        `json:"subject_id"`
-	Changes        map[string]any `json:"changes"`
-	ItemRef        *int64         `json:"item_ref"`
-	ItemTitle      *string        `json:"item_title"`
-	CreatedAt      string         `json:"created_at"`
-}
-
-func newEventJSON(e app.Event) eventJSON {
-	return eventJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
-		WorkspaceID: orNull(e.WorkspaceID), ActorUserID: orNull(e.ActorUserID), ActorTokenID: orNull(e.ActorTokenID),
-		ActorInterface: orNull(e.ActorInterface), SubjectType: orNull(e.SubjectType), SubjectID: orNull(e.SubjectID),
-		Changes: e.Changes, ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), CreatedAt: stamp(e.CreatedAt)}
-}
-
 func eventQuery(r *http.Request) (app.EventQuery, *query, error) {
 	q := newQuery(r)
 	in := app.EventQuery{Limit: q.limit(), Cursor: q.str("cursor")}
@@ -39,7 +14,7 @@ func eventQuery(r *http.Request) (app.EventQuery, *query, error) {
 	case "seq":
 		in.Oldest = true
 	default:
-		q.errs = append(q.errs, app.Invalidf("query.order", "order is -seq (newest first) or seq (oldest first)"))
+		q.fail("order", "order is -seq (newest first) or seq (oldest first)")
 	}
 	return in, q, q.err()
 }

@@ -14,37 +14,6 @@ type changesJSON struct {
 	Page   pageJSON `json:"page"`
 }
 
-type journalEntryJSON struct {
-	Seq        int64        `json:"seq"`
-	ID         string       `json:"id"`
-	Action     string       `json:"action"`
-	EntityType string       `json:"entity_type"`
-	EntityID   string       `json:"entity_id"`
-	ItemRef    *int64       `json:"item_ref"`
-	ItemTitle  *string      `json:"item_title"`
-	Actor      *string      `json:"actor"`
-	Said       *string      `json:"said"`
-	Changed    []changeJSON `json:"changed"`
-	CreatedAt  string       `json:"created_at"`
-}
-
-type changeJSON struct {
-	Field  string  `json:"field"`
-	Before *string `json:"before"`
-	After  *string `json:"after"`
-	Said   string  `json:"said"`
-}
-
-func newJournalEntryJSON(e app.JournalEntry) journalEntryJSON {
-	out := journalEntryJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
-		ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), Actor: orNull(e.Actor), Said: e.Said,
-		Changed: make([]changeJSON, len(e.Changed)), CreatedAt: stamp(e.CreatedAt)}
-	for i, c := range e.Changed {
-		out.Changed[i] = changeJSON{Field: c.Field, Before: c.Before, After: c.After, Said: c.Said}
-	}
-	return out
-}
-
 // feedQuery reads the parameters the feed and the journal share.
 func feedQuery(r *http.Request) (app.FeedQuery, *query) {
 	q := newQuery(r)
@@ -58,7 +27,7 @@ func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Act
 	if v := q.str("since"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			q.errs = append(q.errs, app.Invalidf("query.since", "since is a seq: a whole number, 0 or more"))
+			q.fail("since", "since is a seq: a whole number, 0 or more")
 		}
 		in.Since = &n
 	}
@@ -90,10 +59,10 @@ func (s *Server) handleJournal(w http.ResponseWriter, r *http.Request, a app.Act
 		in.Oldest = true
 	case "-seq":
 		if in.Oldest {
-			q.errs = append(q.errs, app.Invalidf("query.order", "order=-seq is most recent first, which oldest=true contradicts"))
+			q.fail("order", "order=-seq is most recent first, which oldest=true contradicts")
 		}
 	default:
-		q.errs = append(q.errs, app.Invalidf("query.order", "order is -seq (most recent first) or seq (oldest first, like oldest=true)"))
+		q.fail("order", "order is -seq (most recent first) or seq (oldest first, like oldest=true)")
 	}
 	if err := q.err(); err != nil {
 		return err

@@ -16,23 +16,12 @@ type backlinkJSON struct {
 	Via       *string `json:"via"`
 }
 
-type governingJSON struct {
-	Document linkEndJSON `json:"document"`
-	LinkType string      `json:"link_type"`
-}
-
 type proposalJSON struct {
 	Because   string      `json:"because"`
 	Direction string      `json:"direction"`
 	Label     string      `json:"label"`
 	LinkType  string      `json:"link_type"`
 	Other     linkEndJSON `json:"other"`
-}
-
-type beneathJSON struct {
-	Depth   int         `json:"depth"`
-	Item    linkEndJSON `json:"item"`
-	Stopped *string     `json:"stopped"`
 }
 
 // itemListing answers an unpaged listing about the task or document in the

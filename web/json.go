@@ -15,12 +15,13 @@ import (
 	"tend/app"
 )
 
-// decodeJSON reads exactly one JSON value into dst, refusing unknown fields,
-// trailing data, bodies over the limit and text holding U+0000. An empty
-// body is refused unless optional is set, in which case dst is left as it
-// is (whatever the Content-Type: a body-less POST often carries one).
-func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(s.app.Limits().MaxBodyBytes)))
+// decodeBody reads exactly one JSON value into dst, refusing unknown
+// fields, trailing data, bodies over limit bytes and text holding U+0000.
+// An empty body is refused unless optional is set, in which case dst is
+// left as it is (whatever the Content-Type: a body-less POST often
+// carries one).
+func decodeBody(w http.ResponseWriter, r *http.Request, dst any, optional bool, limit int) error {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
 	if err != nil {
 		return decodeError(err, nil, dst, requestBody)
 	}
@@ -45,13 +46,6 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, opt
 		return app.Invalidf("body", "the body must hold exactly one JSON value")
 	}
 	return refuseNUL(raw)
-}
-
-// decodeActionBody reads the body of an action route (claim, release,
-// complete, restore): none at all, or one JSON object holding only the
-// fields dst names. Anything else is refused, never silently ignored.
-func (s *Server) decodeActionBody(w http.ResponseWriter, r *http.Request, dst any) error {
-	return s.decodeJSON(w, r, dst, true)
 }
 
 // document is a JSON document being decoded, as the errors that point into

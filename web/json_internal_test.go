@@ -26,6 +26,7 @@ func TestDecodeErrorNamesItsDocument(t *testing.T) {
 		Title  app.Patch[string]  `json:"title"`
 		Extra  map[string]float64 `json:"extra"`
 	}
+	toolArguments := document{loc: "arguments", noun: "the arguments"}
 	for _, c := range []struct {
 		raw string
 		doc document

@@ -130,3 +130,18 @@ func firstOf(v any) any {
 	}
 	return v
 }
+
+// taskListJSON is the task listing: a page, or groups when grouped, and
+// the links among the page's items when asked for.
+type taskListJSON struct {
+	Items  any             `json:"items,omitempty"`
+	Page   *pageJSON       `json:"page,omitempty"`
+	Groups []taskGroupJSON `json:"groups,omitempty"`
+	Links  *[]pageLinkJSON `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
+}
+
+type taskGroupJSON struct {
+	Key   string   `json:"key"`
+	Items any      `json:"items"`
+	Page  pageJSON `json:"page"`
+}

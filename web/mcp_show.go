@@ -143,7 +143,7 @@ func taskFacts(t taskJSON) string {
 		f = append(f, "assigned to "+*t.Assignee)
 	}
 	if t.DueAt != nil {
-		f = append(f, "due "+dueText(*t.DueAt, t.DueIsAllDay, strOr(t.Timezone), t.readerZone))
+		f = append(f, "due "+dueOf(t))
 	}
 	if t.Importance != nil || t.Urgency != nil {
 		f = append(f, fmt.Sprintf("!%s/%s", intOr(t.Importance), intOr(t.Urgency)))
@@ -191,7 +191,7 @@ func writeShowSections(b *strings.Builder, out showOut) {
 	section("subtasks", rows, moreNote(out.SubtasksMore, len(rows), "service_list filter {\"parent\": \"<ref>\"}"))
 	rows = nil
 	for _, c := range out.Comments {
-		rows = append(rows, []string{c.CreatedAt, strOr(c.Author), quoteLine(c.Body, 120)})
+		rows = append(rows, []string{c.CreatedAt, deref(c.Author), quoteLine(c.Body, 120)})
 	}
 	section(fmt.Sprintf("comments (last %d of %d)", len(out.Comments), out.CommentsTotal), rows, "")
 	rows = nil
@@ -200,7 +200,7 @@ func writeShowSections(b *strings.Builder, out showOut) {
 		if v.Passed {
 			verdict = "passed"
 		}
-		rows = append(rows, []string{v.RanAt, strOr(v.Actor), verdict, strOr(v.Summary)})
+		rows = append(rows, []string{v.RanAt, deref(v.Actor), verdict, deref(v.Summary)})
 	}
 	section(fmt.Sprintf("verifications (last %d of %d)", len(out.Verifications), out.VerificationsTotal), rows, "")
 	rows = nil
@@ -210,14 +210,7 @@ func writeShowSections(b *strings.Builder, out showOut) {
 	section("history (newest first)", rows, moreNote(out.HistoryMore, len(rows), "GET /v1/tasks/<ref>/events through service_call_api pages the rest"))
 	rows = nil
 	for _, t := range out.Tree {
-		rows = append(rows, []string{strings.Repeat("  ", max(0, t.Depth-1)) + "#" + itoa64(t.Item.Ref), t.Item.Status, t.Item.Title, strOr(t.Stopped)})
+		rows = append(rows, []string{strings.Repeat("  ", max(0, t.Depth-1)) + "#" + itoa64(t.Item.Ref), t.Item.Status, t.Item.Title, deref(t.Stopped)})
 	}
 	section("tree", rows, "")
-}
-
-func strOr(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

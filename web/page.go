@@ -190,7 +190,7 @@ type problemPage struct {
 // each field. An internal error says nothing of its cause.
 func problemMessage(err error) string {
 	e := app.AsError(err)
-	if e.Code == app.CodeInternal || problemTypes[e.Code].Status == 0 {
+	if newProblem(err).Code == app.CodeInternal {
 		return "Something went wrong on the server; it has been logged."
 	}
 	if len(e.Fields) == 0 {

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -178,3 +180,9 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	w.WriteHeader(p.Status)
 	_ = json.NewEncoder(w).Encode(p)
 }
+
+// clientGone reports whether the client went away before its answer: a
+// closed tab's live-update stream, a cancelled call. That is the client's
+// doing, not a failure of tend: it is logged at debug level at most, and
+// counted with status 499.
+func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }

@@ -55,8 +55,12 @@ func newQueryOf(p params) *query {
 
 // fail records that the parameter name is wrong, saying msg.
 func (q *query) fail(name, msg string, args ...any) {
-	q.errs = append(q.errs, app.Invalidf(q.src.loc(name), msg, args...))
+	q.refuse(app.Invalidf(q.src.loc(name), msg, args...))
 }
+
+// refuse records err beside what is wrong with the parameters, so that
+// err reports both.
+func (q *query) refuse(err error) { q.errs = append(q.errs, err) }
 
 func (q *query) str(name string) string {
 	if vs := q.src.values(name); len(vs) > 0 {
@@ -123,9 +127,6 @@ func (q *query) optBool(name string) *bool {
 	b := q.bool(name)
 	return &b
 }
-
-// wsParam is the workspace_id query parameter: an id or a slug.
-func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
 
 // createdAt reads created_at.gt, .gte, .lt and .lte as written; the
 // Service resolves them (docs/time.md, "Filter values").

@@ -4,8 +4,9 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"tend/app"
 	"testing"
+
+	"tend/app"
 )
 
 // searchFix is a workspace with a few tasks to search: a public project,

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -325,12 +324,6 @@ func presentedPrefix(r *http.Request) (kind, prefix string) {
 	return "", ""
 }
 
-// clientGone reports whether the client went away before its answer: a
-// closed tab's live-update stream, a cancelled call. That is the client's
-// doing, not a failure of tend: it is logged at debug level at most, and
-// counted with status 499.
-func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
-
 // refuseChunked answers a chunked request body 400 length_required before
 // reading a byte of it. Go's server drops a Content-Length sent beside
 // Transfer-Encoding: chunked and reads the body as chunks, so such a
@@ -405,4 +398,20 @@ func param(r *http.Request, name string) string {
 func HTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+}
+
+// wsParam is the workspace_id query parameter: an id or a slug.
+func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
+
+// decodeJSON reads the request's JSON body into dst (decodeBody), within
+// the instance's limit on a body's size.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
+	return decodeBody(w, r, dst, optional, s.app.Limits().MaxBodyBytes)
+}
+
+// decodeActionBody reads the body of an action route (claim, release,
+// complete, restore): none at all, or one JSON object holding only the
+// fields dst names. Anything else is refused, never silently ignored.
+func (s *Server) decodeActionBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	return s.decodeJSON(w, r, dst, true)
 }

@@ -7,21 +7,6 @@ import (
 	"tend/app"
 )
 
-// taskListJSON is the task listing: a page, or groups when grouped, and
-// the links among the page's items when asked for.
-type taskListJSON struct {
-	Items  any             `json:"items,omitempty"`
-	Page   *pageJSON       `json:"page,omitempty"`
-	Groups []taskGroupJSON `json:"groups,omitempty"`
-	Links  *[]pageLinkJSON `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
-}
-
-type taskGroupJSON struct {
-	Key   string   `json:"key"`
-	Items any      `json:"items"`
-	Page  pageJSON `json:"page"`
-}
-
 func shapeTasks(ts []app.Task, q *query) (any, error) {
 	items := make([]taskJSON, len(ts))
 	for i, t := range ts {
@@ -161,7 +146,7 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if q.str("minutes") != "" {
 		m := q.int("minutes")
 		if minutes != nil && *minutes != m {
-			q.errs = append(q.errs, app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
+			q.refuse(app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
 		}
 		minutes = &m
 	}

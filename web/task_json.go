@@ -126,7 +126,7 @@ func taskLine(t taskJSON) []string {
 	}
 	due := ""
 	if t.DueAt != nil {
-		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, strOr(t.Timezone), t.readerZone)
+		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, deref(t.Timezone), t.readerZone)
 	}
 	return []string{"#" + itoa64(t.Ref), t.Status, t.ProjectPath, t.Title, who, due}
 }

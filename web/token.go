@@ -7,30 +7,6 @@ import (
 	"tend/app"
 )
 
-// credentialJSON is a credential as GET /v1/me reports the one presented.
-type credentialJSON struct {
-	ID                    string   `json:"id"`
-	Kind                  string   `json:"kind"`
-	Prefix                string   `json:"prefix"`
-	Title                 string   `json:"title"`
-	Scopes                []string `json:"scopes"`
-	Narrows               bool     `json:"narrows"`
-	WorkspaceID           *string  `json:"workspace_id"`
-	ProjectScope          []string `json:"project_scope"`
-	ProjectScopeKeys      []string `json:"project_scope_keys"`
-	ProjectWriteScope     []string `json:"project_write_scope"`
-	ProjectWriteScopeKeys []string `json:"project_write_scope_keys"`
-	ExpiresAt             *string  `json:"expires_at"`
-	LastUsedAt            *string  `json:"last_used_at"`
-}
-
-func newCredentialJSON(t app.Token) credentialJSON {
-	return credentialJSON{ID: t.ID, Kind: t.Kind, Prefix: t.Prefix, Title: t.Title, Scopes: t.Scopes, Narrows: t.Narrows(),
-		WorkspaceID: orNull(t.WorkspaceID), ProjectScope: t.ProjectScope, ProjectScopeKeys: t.ProjectScopeKeys,
-		ProjectWriteScope: t.ProjectWriteScope, ProjectWriteScopeKeys: t.ProjectWriteScopeKeys,
-		ExpiresAt: stampPtr(t.ExpiresAt), LastUsedAt: stampPtr(t.LastUsedAt)}
-}
-
 // tokenJSON is a stored credential as listings and revocation report it: never the secret.
 type tokenJSON struct {
 	credentialJSON

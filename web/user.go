@@ -31,22 +31,6 @@ func newUserJSON(u app.User) userJSON {
 		DeactivatedAt: stampPtr(u.DeactivatedAt), CreatedAt: stamp(u.CreatedAt), UpdatedAt: stamp(u.UpdatedAt), Version: u.Version}
 }
 
-// callerJSON is the caller's own account, with its email.
-type callerJSON struct {
-	ID               string  `json:"id"`
-	Username         string  `json:"username"`
-	DisplayName      *string `json:"display_name"`
-	Email            *string `json:"email"`
-	IsServiceAccount bool    `json:"is_service_account"`
-	IsSuperuser      bool    `json:"is_superuser"`
-	Timezone         *string `json:"timezone"`
-}
-
-func newCallerJSON(u app.User) callerJSON {
-	return callerJSON{ID: u.ID, Username: u.Username, DisplayName: orNull(u.DisplayName), Email: orNull(u.Email),
-		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: orNull(u.Timezone)}
-}
-
 func userLine(u userJSON) []string {
 	kind, state := "person", "active"
 	if u.IsServiceAccount {

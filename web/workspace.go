@@ -28,32 +28,6 @@ func newWorkspaceJSON(w app.WorkspaceView) workspaceJSON {
 		CreatedAt: stamp(w.CreatedAt), UpdatedAt: stamp(w.UpdatedAt), DeletedAt: stampPtr(w.DeletedAt), Version: w.Version}
 }
 
-// workspaceRefJSON names a workspace where a record refers to one.
-type workspaceRefJSON struct {
-	ID   string `json:"id"`
-	Slug string `json:"slug"`
-	Name string `json:"name"`
-}
-
-func newWorkspaceRef(w app.Workspace) workspaceRefJSON {
-	return workspaceRefJSON{ID: w.ID, Slug: w.Slug, Name: w.Name}
-}
-
-// workspaceAccessJSON is one workspace the caller reaches, with its role and
-// effective permissions there.
-type workspaceAccessJSON struct {
-	ID          string   `json:"id"`
-	Slug        string   `json:"slug"`
-	Name        string   `json:"name"`
-	Timezone    string   `json:"timezone"`
-	Role        string   `json:"role"`
-	Permissions []string `json:"permissions"`
-}
-
-func newWorkspaceAccess(w app.WorkspaceView) workspaceAccessJSON {
-	return workspaceAccessJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: w.Role, Permissions: w.Permissions}
-}
-
 type memberJSON struct {
 	CreatedAt string           `json:"created_at"`
 	Role      string           `json:"role"`
