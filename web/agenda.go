@@ -4,16 +4,17 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	if err := q.Err(); err != nil {
 		return err
 	}
-	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.str("date"), Timezone: q.str("timezone")})
+	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.Str("date"), Timezone: q.Str("timezone")})
 	if err != nil {
 		return err
 	}
-	return writeAgenda(w, newAgendaJSON(ag))
+	return wire.WriteAgenda(w, wire.NewAgenda(ag))
 }

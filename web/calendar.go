@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // calendarJSON is a feed as listings and revocation report it: never the
@@ -30,9 +31,9 @@ type calendarJSON struct {
 
 func newCalendarJSON(c app.Calendar) calendarJSON {
 	return calendarJSON{ID: c.ID, Prefix: c.Prefix, Title: c.Title, Audience: c.Audience, WorkspaceID: c.WorkspaceID,
-		ProjectID: orNull(c.ProjectID), ProjectKey: orNull(c.ProjectKey), ItemTypeIDs: c.ItemTypeIDs, ItemTypes: c.ItemTypes,
-		Username: c.Username, CreatedAt: stamp(c.CreatedAt), ExpiresAt: stampPtr(c.ExpiresAt), LastPolledAt: stampPtr(c.LastPolledAt),
-		RevokedAt: stampPtr(c.RevokedAt), Usable: c.Usable(time.Now())}
+		ProjectID: wire.OrNull(c.ProjectID), ProjectKey: wire.OrNull(c.ProjectKey), ItemTypeIDs: c.ItemTypeIDs, ItemTypes: c.ItemTypes,
+		Username: c.Username, CreatedAt: wire.Stamp(c.CreatedAt), ExpiresAt: wire.StampPtr(c.ExpiresAt), LastPolledAt: wire.StampPtr(c.LastPolledAt),
+		RevokedAt: wire.StampPtr(c.RevokedAt), Usable: c.Usable(time.Now())}
 }
 
 // issuedCalendarJSON is the one response that carries a feed's URL.
@@ -64,7 +65,7 @@ func (s *Server) handleCalendarList(w http.ResponseWriter, r *http.Request, a ap
 	for i, c := range cs {
 		items[i] = newCalendarJSON(c)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -77,7 +78,7 @@ func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
+	return wire.WriteJSON(w, http.StatusCreated, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
 }
 
 func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -85,7 +86,7 @@ func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newCalendarJSON(c))
+	return wire.WriteJSON(w, http.StatusOK, newCalendarJSON(c))
 }
 
 func (s *Server) handleCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -93,7 +94,7 @@ func (s *Server) handleCalendarReset(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
+	return wire.WriteJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
 }
 
 // handleCalendarFeed serves a feed without a login: the secret in the path
@@ -103,7 +104,7 @@ func (s *Server) handleCalendarFeed(w http.ResponseWriter, r *http.Request) {
 	secret, _ := strings.CutSuffix(param(r, "secret"), ".ics")
 	f, err := s.app.CalendarFeed(r.Context(), param(r, "calendar"), secret, feedConditions(r))
 	if err != nil {
-		writeProblem(s.log, w, r, err)
+		wire.WriteProblem(s.log, w, r, err)
 		return
 	}
 	h := w.Header()
@@ -118,7 +119,7 @@ func (s *Server) handleCalendarFeed(w http.ResponseWriter, r *http.Request) {
 	refresh := time.Duration(s.app.Limits().CalendarRefreshMinutes) * time.Minute
 	body, err := encodeFeed(f, s.app.PublicURL(), s.app.Version(), refresh)
 	if err != nil {
-		writeProblem(s.log, w, r, err)
+		wire.WriteProblem(s.log, w, r, err)
 		return
 	}
 	h.Set("Content-Type", "text/calendar; charset=utf-8")

@@ -4,31 +4,32 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // handleComments lists the comments on the entity named by the path
 // parameter of the same name (task, document or project).
 func (s *Server) handleComments(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		q := newQuery(r)
-		in := app.CommentQuery{Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
-		if err := q.err(); err != nil {
+		q := wire.NewQuery(r)
+		in := app.CommentQuery{Limit: q.Limit(), Cursor: q.Str("cursor"), IncludeTotal: q.Bool("include_total")}
+		if err := q.Err(); err != nil {
 			return err
 		}
 		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, param(r, entity), in)
 		if err != nil {
 			return err
 		}
-		items := make([]commentJSON, len(page.Items))
+		items := make([]wire.Comment, len(page.Items))
 		for i, c := range page.Items {
-			items[i] = newCommentJSON(c)
+			items[i] = wire.NewComment(c)
 		}
-		shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(c commentJSON) string { return c.ID },
-			func(c commentJSON) []string { return []string{c.CreatedAt, "@" + deref(c.Author), c.Body} })
+		shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(c wire.Comment) string { return c.ID },
+			func(c wire.Comment) []string { return []string{c.CreatedAt, "@" + wire.Deref(c.Author), c.Body} })
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
 	}
 }
 
@@ -43,7 +44,7 @@ func (s *Server) handleCommentAdd(entity string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusCreated, newCommentJSON(c))
+		return wire.WriteJSON(w, http.StatusCreated, wire.NewComment(c))
 	}
 }
 
@@ -56,7 +57,7 @@ func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newCommentJSON(c))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewComment(c))
 }
 
 func (s *Server) handleCommentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {

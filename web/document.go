@@ -5,39 +5,40 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-func shapeDocuments(ds []app.Document, q *query) (any, error) {
-	items := make([]documentJSON, len(ds))
+func shapeDocuments(ds []app.Document, q *wire.Query) (any, error) {
+	items := make([]wire.Document, len(ds))
 	for i, d := range ds {
-		items[i] = newDocumentJSON(d)
+		items[i] = wire.NewDocument(d)
 	}
-	return shapeItems(items, q.str("format"), q.str("fields"), func(d documentJSON) string { return d.ID }, documentLine)
+	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(d wire.Document) string { return d.ID }, wire.DocumentLine)
 }
 
 // writeDocument answers with one document, honouring format and fields.
 func writeDocument(w http.ResponseWriter, r *http.Request, status int, d app.Document) error {
-	q := newQuery(r)
-	if q.str("format") == "" && q.str("fields") == "" {
-		return writeJSON(w, status, newDocumentJSON(d))
+	q := wire.NewQuery(r)
+	if q.Str("format") == "" && q.Str("fields") == "" {
+		return wire.WriteJSON(w, status, wire.NewDocument(d))
 	}
 	shaped, err := shapeDocuments([]app.Document{d}, q)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, status, firstOf(shaped))
+	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
 }
 
 // documentRef is the {id_or_ref} path parameter.
 func documentRef(r *http.Request) string { return param(r, "document") }
 
 func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	in := app.DocumentListQuery{Workspace: wsParam(r), Project: q.str("project"), Type: q.str("type"), Status: q.str("status"),
-		StatusCategory: q.str("status_category"), Tag: q.str("tag"), Parent: strings.TrimPrefix(q.str("parent"), "#"),
-		Subtree: q.bool("subtree"), Q: q.str("q"), Deleted: q.bool("deleted"), Order: q.str("order"), Limit: q.limit(), Cursor: q.str("cursor"),
-		IncludeTotal: q.bool("include_total")}
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	in := app.DocumentListQuery{Workspace: wsParam(r), Project: q.Str("project"), Type: q.Str("type"), Status: q.Str("status"),
+		StatusCategory: q.Str("status_category"), Tag: q.Str("tag"), Parent: strings.TrimPrefix(q.Str("parent"), "#"),
+		Subtree: q.Bool("subtree"), Q: q.Str("q"), Deleted: q.Bool("deleted"), Order: q.Str("order"), Limit: q.Limit(), Cursor: q.Str("cursor"),
+		IncludeTotal: q.Bool("include_total")}
+	if err := q.Err(); err != nil {
 		return err
 	}
 	list, err := s.app.Documents(r.Context(), a, in)
@@ -48,7 +49,7 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: newPage(list.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(list.Page)})
 }
 
 func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -61,16 +62,16 @@ func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a 
 		return err
 	}
 	if len(d.Links) == 0 {
-		return writeJSON(w, http.StatusCreated, newDocumentJSON(d))
+		return wire.WriteJSON(w, http.StatusCreated, wire.NewDocument(d))
 	}
-	return writeJSON(w, http.StatusCreated, filedDocumentJSON{newDocumentJSON(d), linksJSON(d.Links)})
+	return wire.WriteJSON(w, http.StatusCreated, filedDocumentJSON{wire.NewDocument(d), wire.NewLinks(d.Links)})
 }
 
 // filedDocumentJSON is a document created with links: the document and,
 // beside its fields, the links it was filed with, seen from it.
 type filedDocumentJSON struct {
-	documentJSON
-	Links []linkJSON `json:"links"`
+	wire.Document
+	Links []wire.Link `json:"links"`
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -90,7 +91,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -98,7 +99,7 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -109,7 +110,7 @@ func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -121,7 +122,7 @@ func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -4,12 +4,13 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // handleLinks lists the links of the item named by the path parameter of
 // the same name as its kind (task or document).
 func (s *Server) handleLinks(entity string) handlerFunc {
-	return itemListing(entity, s.app.ItemLinks, newLinkJSON)
+	return itemListing(entity, s.app.ItemLinks, wire.NewLink)
 }
 
 func (s *Server) handleLinkAdd(entity string) handlerFunc {
@@ -22,7 +23,7 @@ func (s *Server) handleLinkAdd(entity string) handlerFunc {
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusCreated, newLinkJSON(ls[0]))
+		return wire.WriteJSON(w, http.StatusCreated, wire.NewLink(ls[0]))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // Identify resolves who makes one MCP request. Over HTTP the bearer
@@ -119,11 +120,11 @@ func (s *Server) mcpHandler() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r) {
-			writeProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "Host %q is not one this instance answers MCP on; see docs/agent.md (allowed hosts)", r.Host))
+			wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "Host %q is not one this instance answers MCP on; see docs/agent.md (allowed hosts)", r.Host))
 			return
 		}
 		if err := cop.Check(r); err != nil {
-			writeProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "a cross-origin browser request may not call MCP"))
+			wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeForbidden, "a cross-origin browser request may not call MCP"))
 			return
 		}
 		// Sent with every refusal of the bearer middleware; removed again

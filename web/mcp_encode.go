@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"tend/web/wire"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -11,10 +12,10 @@ import (
 // encoder as the HTTP answers (task_encode.go); lists carry list fields
 // (mcp_list.go), small enough for encoding/json.
 
-// MarshalJSON encodes the task as writeTaskJSON does.
+// MarshalJSON encodes the task as wire.WriteTask does.
 func (o taskOut) MarshalJSON() ([]byte, error) {
 	b := append(make([]byte, 0, 2048), `{"task":`...)
-	b, ok := appendTask(b, &o.Task)
+	b, ok := wire.AppendTask(b, &o.Task)
 	if !ok {
 		type plain taskOut
 		return json.Marshal(plain(o))
@@ -75,7 +76,7 @@ func encodeToolResults(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// MarshalJSON encodes the task as writeTaskJSON does, and the verification
+// MarshalJSON encodes the task as wire.WriteTask does, and the verification
 // beside it.
 func (o doneOut) MarshalJSON() ([]byte, error) {
 	b, err := taskOut{Task: o.Task}.MarshalJSON()

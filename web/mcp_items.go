@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type commentArgs struct {
@@ -22,24 +23,24 @@ func (m *mcpTools) toolComment(ctx context.Context, a app.Actor, in commentArgs)
 		if err != nil {
 			return "", commentOut{}, argError(err)
 		}
-		return "withdrew your comment " + quoteLine(c.Body, 80) + " on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
+		return "withdrew your comment " + quoteLine(c.Body, 80) + " on #" + ref, commentOut{Comment: wire.NewComment(c)}, nil
 	}
 	c, err := m.s.app.AddComment(ctx, a, in.Workspace, app.AnyItem, ref, app.CommentCreate{Body: in.Body})
 	if err != nil {
 		return "", commentOut{}, argError(err)
 	}
-	return "commented on #" + ref, commentOut{Comment: newCommentJSON(c)}, nil
+	return "commented on #" + ref, commentOut{Comment: wire.NewComment(c)}, nil
 }
 
 type commentOut struct {
-	Comment commentJSON `json:"comment"`
+	Comment wire.Comment `json:"comment"`
 }
 
 // documentOut is one document as structuredContent, with the links it
 // was filed with when created with links.
 type documentOut struct {
-	Document documentJSON `json:"document"`
-	Links    []linkJSON   `json:"links,omitempty"`
+	Document wire.Document `json:"document"`
+	Links    []wire.Link   `json:"links,omitempty"`
 }
 
 // linkArg is one link a new document is filed with: the names of the HTTP
@@ -69,8 +70,8 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 	var err error
 	verb := "created "
 	if in.Ref == "" {
-		c := app.DocumentCreate{Title: deref(in.Title), Body: in.Body, Type: deref(in.Type), Status: deref(in.Status),
-			Project: deref(in.Project), Tags: in.Tags}
+		c := app.DocumentCreate{Title: wire.Deref(in.Title), Body: in.Body, Type: wire.Deref(in.Type), Status: wire.Deref(in.Status),
+			Project: wire.Deref(in.Project), Tags: in.Tags}
 		if in.Parent != nil {
 			c.Parent = *in.Parent
 		}
@@ -95,12 +96,12 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 	if err != nil {
 		return "", documentOut{}, argError(err)
 	}
-	j := newDocumentJSON(d)
+	j := wire.NewDocument(d)
 	j.Body = nil // the caller has just written it; service_show reads it back
 	out := documentOut{Document: j}
-	text := verb + strings.Join(alignRows([][]string{documentLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
+	text := verb + strings.Join(wire.AlignRows([][]string{wire.DocumentLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
 	if len(d.Links) > 0 {
-		out.Links = linksJSON(d.Links)
+		out.Links = wire.NewLinks(d.Links)
 		text += "\n" + linkRows(d.Links, "linked")
 	}
 	return text, out, nil
@@ -111,9 +112,9 @@ func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArg
 func linkRows(ls []app.LinkView, verb string) string {
 	rows := make([][]string, len(ls))
 	for i, l := range ls {
-		rows[i] = []string{verb, l.Label, "#" + itoa64(l.Other.Ref()), l.Other.Task.Title + l.Other.Document.Title}
+		rows[i] = []string{verb, l.Label, "#" + wire.Itoa64(l.Other.Ref()), l.Other.Task.Title + l.Other.Document.Title}
 	}
-	return linesOr(rows, "no links")
+	return wire.LinesOr(rows, "no links")
 }
 
 type linkArgs struct {
@@ -125,7 +126,7 @@ type linkArgs struct {
 }
 
 type linksOut struct {
-	Items []linkJSON `json:"items"`
+	Items []wire.Link `json:"items"`
 }
 
 func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (string, linksOut, error) {
@@ -138,7 +139,7 @@ func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (stri
 	if in.Remove {
 		verb = "unlinked"
 	}
-	return linkRows(ls, verb), linksOut{Items: linksJSON(ls)}, nil
+	return linkRows(ls, verb), linksOut{Items: wire.NewLinks(ls)}, nil
 }
 
 type projectArgs struct {
@@ -150,7 +151,7 @@ type projectArgs struct {
 }
 
 type projectsOut struct {
-	Items []projectJSON `json:"items"`
+	Items []wire.Project `json:"items"`
 }
 
 // toolProject lists projects without a key. With a key and a title it
@@ -173,13 +174,13 @@ func (m *mcpTools) toolProject(ctx context.Context, a app.Actor, in projectArgs)
 	if err != nil {
 		return "", projectsOut{}, argError(err)
 	}
-	out := projectsOut{Items: make([]projectJSON, len(ps))}
+	out := projectsOut{Items: make([]wire.Project, len(ps))}
 	rows := make([][]string, len(ps))
 	for i, p := range ps {
-		out.Items[i] = newProjectJSON(p)
+		out.Items[i] = wire.NewProject(p)
 		rows[i] = []string{verb + p.Path, p.Visibility, p.Status.Key, p.Title}
 	}
-	return linesOr(rows, "no projects"), out, nil
+	return wire.LinesOr(rows, "no projects"), out, nil
 }
 
 // putProject creates or changes the project by key, saying which it did.

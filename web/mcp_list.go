@@ -1,5 +1,7 @@
 package web
 
+import "tend/web/wire"
+
 // A tool that lists gives each item's list fields: what an agent needs to
 // choose one (what it is, where, whose, when, how pressing, whether it can
 // be started). service_show gives the whole record, in the HTTP API's shape.
@@ -28,14 +30,14 @@ type taskItemJSON struct {
 	Version     int      `json:"version"`
 }
 
-func newTaskItem(t taskJSON) taskItemJSON {
+func newTaskItem(t wire.Task) taskItemJSON {
 	return taskItemJSON{Ref: t.Ref, Title: t.Title, Type: t.Type, Status: t.Status, IsComplete: t.IsComplete,
 		ProjectPath: t.ProjectPath, ParentRef: t.ParentRef, Tags: t.Tags, Assignee: t.Assignee, ClaimedBy: t.ClaimedBy,
 		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, Importance: t.Importance, Urgency: t.Urgency, Blocked: t.Blocked,
 		Relevance: t.Relevance, Version: t.Version}
 }
 
-func taskItems(ts []taskJSON) []taskItemJSON {
+func taskItems(ts []wire.Task) []taskItemJSON {
 	out := make([]taskItemJSON, len(ts))
 	for i, t := range ts {
 		out[i] = newTaskItem(t)
@@ -56,7 +58,7 @@ type documentItemJSON struct {
 	Version     int      `json:"version"`
 }
 
-func documentItems(ds []documentJSON) []documentItemJSON {
+func documentItems(ds []wire.Document) []documentItemJSON {
 	out := make([]documentItemJSON, len(ds))
 	for i, d := range ds {
 		out[i] = documentItemJSON{Ref: d.Ref, Title: d.Title, Type: d.Type, Status: d.Status, ProjectPath: d.ProjectPath,
@@ -66,8 +68,8 @@ func documentItems(ds []documentJSON) []documentItemJSON {
 }
 
 // agendaItems is the agenda with list fields.
-func agendaItems(ag agendaJSON) agendaOf[taskItemJSON] {
-	return agendaOf[taskItemJSON]{Date: ag.Date, Timezone: ag.Timezone, Today: taskItems(ag.Today), Overdue: taskItems(ag.Overdue),
+func agendaItems(ag wire.Agenda) wire.AgendaOf[taskItemJSON] {
+	return wire.AgendaOf[taskItemJSON]{Date: ag.Date, Timezone: ag.Timezone, Today: taskItems(ag.Today), Overdue: taskItems(ag.Overdue),
 		Upcoming: taskItems(ag.Upcoming), Unscheduled: taskItems(ag.Unscheduled), UnscheduledTotal: ag.UnscheduledTotal,
 		InProgress: taskItems(ag.InProgress), Waiting: taskItems(ag.Waiting), Occasions: taskItems(ag.Occasions),
 		BlockedByOthers: taskItems(ag.BlockedByOthers), BlockedByOthersTotal: ag.BlockedByOthersTotal,

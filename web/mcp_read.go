@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // toolLimit is the default number of rows of service_list, service_search,
@@ -31,10 +32,10 @@ type listArgs struct {
 // tasksOut is a page of tasks with their list fields (mcp_list.go).
 type tasksOut struct {
 	Items []taskItemJSON `json:"items"`
-	Page  pageJSON       `json:"page"`
+	Page  wire.Page      `json:"page"`
 	// Agenda is the reader's day, for today: true (GET /v1/agenda);
 	// items then holds its overdue and today lists.
-	Agenda *agendaOf[taskItemJSON] `json:"agenda,omitempty"`
+	Agenda *wire.AgendaOf[taskItemJSON] `json:"agenda,omitempty"`
 }
 
 type searchArgs struct {
@@ -61,9 +62,9 @@ type changesArgs struct {
 }
 
 type changesOut struct {
-	Covers []string    `json:"covers"`
-	Items  []eventJSON `json:"items"`
-	Page   pageJSON    `json:"page"`
+	Covers []string     `json:"covers"`
+	Items  []wire.Event `json:"items"`
+	Page   wire.Page    `json:"page"`
 }
 
 type journalArgs struct {
@@ -75,9 +76,9 @@ type journalArgs struct {
 }
 
 type journalOut struct {
-	Covers []string           `json:"covers"`
-	Items  []journalEntryJSON `json:"items"`
-	Page   pageJSON           `json:"page"`
+	Covers []string            `json:"covers"`
+	Items  []wire.JournalEntry `json:"items"`
+	Page   wire.Page           `json:"page"`
 }
 
 func readOnly() *mcp.ToolAnnotations {
@@ -119,17 +120,17 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 	if err := p.addFilter(in.Filter); err != nil {
 		return "", tasksOut{}, err
 	}
-	q, qv := taskListQuery(p)
-	if err := qv.err(); err != nil {
+	q, qv := wire.TaskListQuery(p)
+	if err := qv.Err(); err != nil {
 		return "", tasksOut{}, err
 	}
 	list, err := m.s.app.Tasks(ctx, a, q)
 	if err != nil {
 		return "", tasksOut{}, err
 	}
-	items := tasksJSON(list.Items)
-	out := tasksOut{Items: taskItems(items), Page: newPage(list.Page)}
-	return taskLines(items, "tasks") + moreNote(list.Page.HasMore, len(items), "raise limit, or narrow with project or filter"), out, nil
+	items := wire.NewTasks(list.Items)
+	out := tasksOut{Items: taskItems(items), Page: wire.NewPage(list.Page)}
+	return wire.TaskLines(items, "tasks") + moreNote(list.Page.HasMore, len(items), "raise limit, or narrow with project or filter"), out, nil
 }
 
 // agenda answers service_list's today: the same agenda as GET /v1/agenda.
@@ -138,9 +139,9 @@ func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (s
 	if err != nil {
 		return "", tasksOut{}, argError(err)
 	}
-	j := newAgendaJSON(ag)
+	j := wire.NewAgenda(ag)
 	items := agendaItems(j)
-	return agendaLines(j), tasksOut{Items: append(append([]taskItemJSON{}, items.Overdue...), items.Today...), Agenda: &items}, nil
+	return wire.AgendaLines(j), tasksOut{Items: append(append([]taskItemJSON{}, items.Overdue...), items.Today...), Agenda: &items}, nil
 }
 
 // argParams are a tool's arguments as a listing's parameters (params),
@@ -149,16 +150,16 @@ type argParams map[string]argParam
 
 type argParam struct{ val, loc string }
 
-func (p argParams) values(key string) []string {
+func (p argParams) Values(key string) []string {
 	if a, ok := p[key]; ok {
 		return []string{a.val}
 	}
 	return nil
 }
 
-func (p argParams) keys() []string { return slices.Collect(maps.Keys(p)) }
+func (p argParams) Keys() []string { return slices.Collect(maps.Keys(p)) }
 
-func (p argParams) loc(key string) string {
+func (p argParams) Loc(key string) string {
 	if a, ok := p[key]; ok {
 		return a.loc
 	}
@@ -197,13 +198,13 @@ func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (
 	if err != nil {
 		return "", searchOut{}, argError(err)
 	}
-	tasks := tasksJSON(res.Tasks)
-	docs := make([]documentJSON, len(res.Documents))
+	tasks := wire.NewTasks(res.Tasks)
+	docs := make([]wire.Document, len(res.Documents))
 	for i, d := range res.Documents {
-		docs[i] = newDocumentJSON(d)
+		docs[i] = wire.NewDocument(d)
 	}
 	out := searchOut{Tasks: taskItems(tasks), TasksMore: res.TasksMore, Documents: documentItems(docs), DocumentsMore: res.DocumentsMore}
-	text := taskLines(tasks, "tasks") + moreNote(res.TasksMore, len(tasks), "raise limit or add words") +
+	text := wire.TaskLines(tasks, "tasks") + moreNote(res.TasksMore, len(tasks), "raise limit or add words") +
 		"\n" + documentLines(docs) + moreNote(res.DocumentsMore, len(docs), "raise limit or add words")
 	return text, out, nil
 }
@@ -221,14 +222,14 @@ func (m *mcpTools) toolChanges(ctx context.Context, a app.Actor, in changesArgs)
 	if err != nil {
 		return "", changesOut{}, argError(err)
 	}
-	out := changesOut{Covers: page.Covers, Items: make([]eventJSON, len(page.Items)), Page: newPage(page.Page)}
+	out := changesOut{Covers: page.Covers, Items: make([]wire.Event, len(page.Items)), Page: wire.NewPage(page.Page)}
 	rows := make([][]string, len(page.Items))
 	for i, e := range page.Items {
-		out.Items[i] = newEventJSON(e)
-		rows[i] = []string{"seq " + itoa64(e.Seq), stamp(e.CreatedAt), e.Action, refText(e.ItemRef), e.ItemTitle}
+		out.Items[i] = wire.NewEvent(e)
+		rows[i] = []string{"seq " + wire.Itoa64(e.Seq), wire.Stamp(e.CreatedAt), e.Action, refText(e.ItemRef), e.ItemTitle}
 	}
 	next := "call again with since set to the last seq + 1"
-	return linesOr(rows, "no changes") + moreNote(page.Page.HasMore, len(rows), next), out, nil
+	return wire.LinesOr(rows, "no changes") + moreNote(page.Page.HasMore, len(rows), next), out, nil
 }
 
 func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs) (string, journalOut, error) {
@@ -241,10 +242,10 @@ func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs)
 	if err != nil {
 		return "", journalOut{}, argError(err)
 	}
-	out := journalOut{Covers: page.Covers, Items: make([]journalEntryJSON, len(page.Items)), Page: newPage(page.Page)}
+	out := journalOut{Covers: page.Covers, Items: make([]wire.JournalEntry, len(page.Items)), Page: wire.NewPage(page.Page)}
 	rows := make([][]string, len(page.Items))
 	for i, e := range page.Items {
-		out.Items[i] = newJournalEntryJSON(e)
+		out.Items[i] = wire.NewJournalEntry(e)
 		what := ""
 		if e.Said != nil {
 			what = "said " + quoteLine(*e.Said, 80)
@@ -252,9 +253,9 @@ func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs)
 		for _, c := range e.Changed {
 			what = strings.TrimSpace(what + " " + c.Said)
 		}
-		rows[i] = []string{stamp(e.CreatedAt), e.Actor, e.Action, refText(e.ItemRef), what}
+		rows[i] = []string{wire.Stamp(e.CreatedAt), e.Actor, e.Action, refText(e.ItemRef), what}
 	}
-	return linesOr(rows, "nothing recorded") + moreNote(page.Page.HasMore, len(rows), "narrow with filter created_at.lt set to the oldest time shown"), out, nil
+	return wire.LinesOr(rows, "nothing recorded") + moreNote(page.Page.HasMore, len(rows), "narrow with filter created_at.lt set to the oldest time shown"), out, nil
 }
 
 // feedArgs reads the arguments the feed and the journal share, through the
@@ -267,19 +268,19 @@ func feedArgs(workspace string, filter map[string]string, limit int) (app.FeedQu
 		}
 		p[k] = argParam{val: val, loc: "arguments.filter." + k}
 	}
-	q := newQueryOf(p)
-	in := app.FeedQuery{Workspace: workspace, CreatedAt: q.createdAt(), Limit: cmp(limit, toolLimit)}
-	return in, q.err()
+	q := wire.QueryOf(p)
+	in := app.FeedQuery{Workspace: workspace, CreatedAt: q.CreatedAt(), Limit: cmp(limit, toolLimit)}
+	return in, q.Err()
 }
 
 type whoamiArgs struct{}
 
 type whoamiOut struct {
-	User                callerJSON            `json:"user"`
-	AnswersTo           []string              `json:"answers_to"`
-	Credential          *credentialJSON       `json:"credential"`
-	InstancePermissions []string              `json:"instance_permissions"`
-	Workspaces          []workspaceAccessJSON `json:"workspaces"`
+	User                wire.Caller            `json:"user"`
+	AnswersTo           []string               `json:"answers_to"`
+	Credential          *wire.Credential       `json:"credential"`
+	InstancePermissions []string               `json:"instance_permissions"`
+	Workspaces          []wire.WorkspaceAccess `json:"workspaces"`
 }
 
 func (m *mcpTools) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (string, whoamiOut, error) {
@@ -287,13 +288,13 @@ func (m *mcpTools) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (s
 	if err != nil {
 		return "", whoamiOut{}, err
 	}
-	out := whoamiOut{User: newCallerJSON(me.User), AnswersTo: me.AnswersTo, InstancePermissions: me.InstancePermissions,
-		Workspaces: make([]workspaceAccessJSON, len(me.Workspaces))}
+	out := whoamiOut{User: wire.NewCaller(me.User), AnswersTo: me.AnswersTo, InstancePermissions: me.InstancePermissions,
+		Workspaces: make([]wire.WorkspaceAccess, len(me.Workspaces))}
 	if out.AnswersTo == nil {
 		out.AnswersTo = []string{}
 	}
 	if me.Credential != nil {
-		c := newCredentialJSON(*me.Credential)
+		c := wire.NewCredential(*me.Credential)
 		out.Credential = &c
 	}
 	var b strings.Builder
@@ -316,7 +317,7 @@ func (m *mcpTools) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (s
 		b.WriteString("\n")
 	}
 	for i, ws := range me.Workspaces {
-		out.Workspaces[i] = newWorkspaceAccess(ws)
+		out.Workspaces[i] = wire.NewWorkspaceAccess(ws)
 		b.WriteString("workspace " + ws.Workspace.Slug + " (" + ws.Role + ")\n")
 	}
 	return strings.TrimRight(b.String(), "\n"), out, nil

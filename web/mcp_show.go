@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // showBodyChars is where service_show cuts a long description or body;
@@ -24,26 +25,26 @@ type showArgs struct {
 // the document's body holds at most showBodyChars characters from body_from;
 // body_next is where to continue, null when nothing is left.
 type showOut struct {
-	Kind               string             `json:"kind"`
-	Task               *taskJSON          `json:"task,omitempty"`
-	Document           *documentJSON      `json:"document,omitempty"`
-	BodyFrom           int                `json:"body_from"`
-	BodyNext           *int               `json:"body_next"`
-	BodyLength         int                `json:"body_length"`
-	Links              []linkJSON         `json:"links"`
-	Governing          []governingJSON    `json:"governing"`
-	Subtasks           []taskItemJSON     `json:"subtasks"`
-	SubtasksMore       bool               `json:"subtasks_more"`
-	Comments           []commentJSON      `json:"comments"`
-	CommentsTotal      int                `json:"comments_total"`
-	Verifications      []verificationJSON `json:"verifications"`
-	VerificationsTotal int                `json:"verifications_total"`
-	History            []eventJSON        `json:"history,omitempty"`
-	HistoryMore        bool               `json:"history_more,omitempty"`
-	Tree               []beneathJSON      `json:"tree,omitempty"`
+	Kind               string              `json:"kind"`
+	Task               *wire.Task          `json:"task,omitempty"`
+	Document           *wire.Document      `json:"document,omitempty"`
+	BodyFrom           int                 `json:"body_from"`
+	BodyNext           *int                `json:"body_next"`
+	BodyLength         int                 `json:"body_length"`
+	Links              []wire.Link         `json:"links"`
+	Governing          []wire.Governing    `json:"governing"`
+	Subtasks           []taskItemJSON      `json:"subtasks"`
+	SubtasksMore       bool                `json:"subtasks_more"`
+	Comments           []wire.Comment      `json:"comments"`
+	CommentsTotal      int                 `json:"comments_total"`
+	Verifications      []wire.Verification `json:"verifications"`
+	VerificationsTotal int                 `json:"verifications_total"`
+	History            []wire.Event        `json:"history,omitempty"`
+	HistoryMore        bool                `json:"history_more,omitempty"`
+	Tree               []wire.Beneath      `json:"tree,omitempty"`
 
 	// subtasks are the subtasks' whole records, for the text's lines.
-	subtasks []taskJSON
+	subtasks []wire.Task
 }
 
 func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (string, showOut, error) {
@@ -58,13 +59,13 @@ func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (stri
 	var b strings.Builder
 	body := ""
 	if it.Kind == "document" {
-		d := newDocumentJSON(it.Document)
+		d := wire.NewDocument(it.Document)
 		body = it.Document.Body
 		fmt.Fprintf(&b, "#%d %s · %s · %s · %s · version %d\n", d.Ref, d.Type, d.Status, d.ProjectPath, d.Title, d.Version)
 		out.Document = &d
 		out.Document.Body = cutBody(body, in.From, &out)
 	} else {
-		t := newTaskJSON(it.Task)
+		t := wire.NewTask(it.Task)
 		body = it.Task.Description
 		fmt.Fprintf(&b, "#%d %s · %s · %s · %s · version %d\n", t.Ref, t.Type, t.Status, t.ProjectPath, t.Title, t.Version)
 		b.WriteString(taskFacts(t))
@@ -79,28 +80,28 @@ func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (stri
 }
 
 func newShowOut(it app.ItemShow) showOut {
-	out := showOut{Kind: it.Kind, Links: []linkJSON{}, Governing: []governingJSON{}, Subtasks: []taskItemJSON{}, SubtasksMore: it.SubtasksMore,
-		Comments: []commentJSON{}, CommentsTotal: it.CommentsTotal, Verifications: []verificationJSON{},
+	out := showOut{Kind: it.Kind, Links: []wire.Link{}, Governing: []wire.Governing{}, Subtasks: []taskItemJSON{}, SubtasksMore: it.SubtasksMore,
+		Comments: []wire.Comment{}, CommentsTotal: it.CommentsTotal, Verifications: []wire.Verification{},
 		VerificationsTotal: it.VerificationsTotal, HistoryMore: it.HistoryMore}
 	for _, l := range it.Links {
-		out.Links = append(out.Links, newLinkJSON(l))
+		out.Links = append(out.Links, wire.NewLink(l))
 	}
 	for _, g := range it.Governing {
-		out.Governing = append(out.Governing, governingJSON{Document: newEndJSON(g.Document), LinkType: g.LinkType})
+		out.Governing = append(out.Governing, wire.Governing{Document: wire.NewLinkEnd(g.Document), LinkType: g.LinkType})
 	}
-	out.subtasks = tasksJSON(it.Subtasks)
+	out.subtasks = wire.NewTasks(it.Subtasks)
 	out.Subtasks = taskItems(out.subtasks)
 	for _, c := range it.Comments {
-		out.Comments = append(out.Comments, newCommentJSON(c))
+		out.Comments = append(out.Comments, wire.NewComment(c))
 	}
 	for _, v := range it.Verifications {
-		out.Verifications = append(out.Verifications, newVerificationJSON(v))
+		out.Verifications = append(out.Verifications, wire.NewVerification(v))
 	}
 	for _, e := range it.History {
-		out.History = append(out.History, newEventJSON(e))
+		out.History = append(out.History, wire.NewEvent(e))
 	}
 	for _, t := range it.Tree {
-		out.Tree = append(out.Tree, beneathJSON{Depth: t.Depth, Item: newEndJSON(t.Item), Stopped: orNull(t.Stopped)})
+		out.Tree = append(out.Tree, wire.Beneath{Depth: t.Depth, Item: wire.NewLinkEnd(t.Item), Stopped: wire.OrNull(t.Stopped)})
 	}
 	return out
 }
@@ -114,7 +115,7 @@ func cutBody(body string, from int, out *showOut) *string {
 	if end < len(r) {
 		out.BodyNext = &end
 	}
-	return orNull(string(r[out.BodyFrom:end]))
+	return wire.OrNull(string(r[out.BodyFrom:end]))
 }
 
 func bodyPart(body string, out showOut) string {
@@ -134,7 +135,7 @@ func bodyPart(body string, out showOut) string {
 }
 
 // taskFacts is the line of who holds a task and when it is due.
-func taskFacts(t taskJSON) string {
+func taskFacts(t wire.Task) string {
 	var f []string
 	if t.ClaimedBy != nil && t.ClaimExpiresAt != nil {
 		f = append(f, "claimed by "+*t.ClaimedBy+" until "+*t.ClaimExpiresAt)
@@ -143,7 +144,7 @@ func taskFacts(t taskJSON) string {
 		f = append(f, "assigned to "+*t.Assignee)
 	}
 	if t.DueAt != nil {
-		f = append(f, "due "+dueOf(t))
+		f = append(f, "due "+wire.DueOf(t))
 	}
 	if t.Importance != nil || t.Urgency != nil {
 		f = append(f, fmt.Sprintf("!%s/%s", intOr(t.Importance), intOr(t.Urgency)))
@@ -172,26 +173,26 @@ func writeShowSections(b *strings.Builder, out showOut) {
 		if len(rows) == 0 {
 			return
 		}
-		b.WriteString("\n" + title + ":\n  " + strings.Join(alignRows(rows), "\n  ") + "\n" + note)
+		b.WriteString("\n" + title + ":\n  " + strings.Join(wire.AlignRows(rows), "\n  ") + "\n" + note)
 	}
 	var rows [][]string
 	for _, l := range out.Links {
-		rows = append(rows, []string{l.Label, "#" + itoa64(l.Other.Ref), l.Other.Status, l.Other.Title})
+		rows = append(rows, []string{l.Label, "#" + wire.Itoa64(l.Other.Ref), l.Other.Status, l.Other.Title})
 	}
 	section("links", rows, "")
 	rows = nil
 	for _, g := range out.Governing {
-		rows = append(rows, []string{"#" + itoa64(g.Document.Ref), g.Document.Type, g.Document.Title})
+		rows = append(rows, []string{"#" + wire.Itoa64(g.Document.Ref), g.Document.Type, g.Document.Title})
 	}
 	section("governed by (read these first)", rows, "")
 	rows = nil
 	for _, t := range out.subtasks {
-		rows = append(rows, taskLine(t))
+		rows = append(rows, wire.TaskLine(t))
 	}
 	section("subtasks", rows, moreNote(out.SubtasksMore, len(rows), "service_list filter {\"parent\": \"<ref>\"}"))
 	rows = nil
 	for _, c := range out.Comments {
-		rows = append(rows, []string{c.CreatedAt, deref(c.Author), quoteLine(c.Body, 120)})
+		rows = append(rows, []string{c.CreatedAt, wire.Deref(c.Author), quoteLine(c.Body, 120)})
 	}
 	section(fmt.Sprintf("comments (last %d of %d)", len(out.Comments), out.CommentsTotal), rows, "")
 	rows = nil
@@ -200,17 +201,17 @@ func writeShowSections(b *strings.Builder, out showOut) {
 		if v.Passed {
 			verdict = "passed"
 		}
-		rows = append(rows, []string{v.RanAt, deref(v.Actor), verdict, deref(v.Summary)})
+		rows = append(rows, []string{v.RanAt, wire.Deref(v.Actor), verdict, wire.Deref(v.Summary)})
 	}
 	section(fmt.Sprintf("verifications (last %d of %d)", len(out.Verifications), out.VerificationsTotal), rows, "")
 	rows = nil
 	for _, e := range out.History {
-		rows = append(rows, []string{"seq " + itoa64(e.Seq), e.CreatedAt, e.Action})
+		rows = append(rows, []string{"seq " + wire.Itoa64(e.Seq), e.CreatedAt, e.Action})
 	}
 	section("history (newest first)", rows, moreNote(out.HistoryMore, len(rows), "GET /v1/tasks/<ref>/events through service_call_api pages the rest"))
 	rows = nil
 	for _, t := range out.Tree {
-		rows = append(rows, []string{strings.Repeat("  ", max(0, t.Depth-1)) + "#" + itoa64(t.Item.Ref), t.Item.Status, t.Item.Title, deref(t.Stopped)})
+		rows = append(rows, []string{strings.Repeat("  ", max(0, t.Depth-1)) + "#" + wire.Itoa64(t.Item.Ref), t.Item.Status, t.Item.Title, wire.Deref(t.Stopped)})
 	}
 	section("tree", rows, "")
 }

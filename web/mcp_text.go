@@ -3,17 +3,18 @@ package web
 import (
 	"strconv"
 	"strings"
+	"tend/web/wire"
 )
 
 // The compact text a tool gives the model: one aligned line per item, refs
 // as #N, only the fields that matter, and a note when more rows exist.
 
-func documentLines(ds []documentJSON) string {
+func documentLines(ds []wire.Document) string {
 	rows := make([][]string, len(ds))
 	for i, d := range ds {
-		rows[i] = documentLine(d)
+		rows[i] = wire.DocumentLine(d)
 	}
-	return linesOr(rows, "no documents")
+	return wire.LinesOr(rows, "no documents")
 }
 
 // moreNote tells the model that more rows exist and how to reach them.
@@ -28,7 +29,7 @@ func refText(ref *int64) string {
 	if ref == nil {
 		return ""
 	}
-	return "#" + itoa64(*ref)
+	return "#" + wire.Itoa64(*ref)
 }
 
 // quoteLine is s on one line, at most n characters, quoted.

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // refArg is a ref sent as an integer or a string ("42", "#42" or an id).
@@ -251,7 +252,7 @@ func decodeArgs(raw json.RawMessage, required []string, check *jsonschema.Resolv
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil && !errors.Is(err, io.EOF) {
-		return decodeError(err, raw, dst, toolArguments)
+		return wire.DecodeError(err, raw, dst, toolArguments)
 	}
 	return checkRefArgs(reflect.ValueOf(dst), "arguments", true)
 }
@@ -267,7 +268,7 @@ func schemaMessage(err error) string {
 }
 
 // toolArguments are a tool call's arguments, decoded as a body is.
-var toolArguments = document{loc: "arguments", noun: "the arguments"}
+var toolArguments = wire.Input{Loc: "arguments", Noun: "the arguments"}
 
 // argError locates a refusal by the Service in the arguments: a tool's
 // arguments are the body of its request, and the Service names a member
@@ -278,8 +279,8 @@ func argError(err error) error {
 	}
 	e := app.AsError(err)
 	for i := range e.Fields {
-		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == requestBody.loc {
-			e.Fields[i].Loc[0] = toolArguments.loc
+		if len(e.Fields[i].Loc) > 0 && e.Fields[i].Loc[0] == wire.RequestBody.Loc {
+			e.Fields[i].Loc[0] = toolArguments.Loc
 		}
 	}
 	return e
@@ -296,14 +297,14 @@ func toolFailure(err error) *mcp.CallToolResult {
 // toolErrorText is "code: detail" plus the fix, with the fields a client
 // acts on (a claim's holder and expiry) spelled out.
 func toolErrorText(err error) string {
-	p := newProblem(err)
+	p := wire.NewProblem(err)
 	var b strings.Builder
 	b.WriteString(string(p.Code))
 	b.WriteString(": ")
 	switch d := p.Detail.(type) {
 	case string:
 		b.WriteString(d)
-	case []validationItem:
+	case []wire.ValidationItem:
 		parts := make([]string, len(d))
 		for i, v := range d {
 			parts[i] = strings.Join(v.Loc, ".") + ": " + v.Msg
@@ -312,13 +313,13 @@ func toolErrorText(err error) string {
 	default:
 		b.WriteString(p.Title)
 	}
-	keys := make([]string, 0, len(p.extra))
-	for k := range p.extra {
+	keys := make([]string, 0, len(p.Extra))
+	for k := range p.Extra {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(&b, "\n%s: %v", k, p.extra[k])
+		fmt.Fprintf(&b, "\n%s: %v", k, p.Extra[k])
 	}
 	if fix := toolFixes[p.Code]; fix != "" {
 		b.WriteString("\nfix: ")

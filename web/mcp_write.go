@@ -9,6 +9,7 @@ import (
 
 	"tend/app"
 	"tend/app/when"
+	"tend/web/wire"
 )
 
 type addArgs struct {
@@ -86,19 +87,19 @@ func (m *mcpTools) addWriteTools() {
 
 // taskOut is one task as structuredContent.
 type taskOut struct {
-	Task taskJSON `json:"task"`
+	Task wire.Task `json:"task"`
 }
 
 // doneOut is service_done's: the task, and the verification recorded with
 // the completion when one was sent.
 type doneOut struct {
-	Task         taskJSON          `json:"task"`
-	Verification *verificationJSON `json:"verification,omitempty"`
+	Task         wire.Task          `json:"task"`
+	Verification *wire.Verification `json:"verification,omitempty"`
 }
 
 func oneTask(t app.Task) (string, taskOut) {
-	j := newTaskJSON(t)
-	line := strings.Join(alignRows([][]string{taskLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
+	j := wire.NewTask(t)
+	line := strings.Join(wire.AlignRows([][]string{wire.TaskLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
 	if j.ClaimedBy != nil && j.ClaimExpiresAt != nil {
 		line += "\nclaimed by " + *j.ClaimedBy + " until " + *j.ClaimExpiresAt
 	}
@@ -206,7 +207,7 @@ func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (
 	text, one := oneTask(done.Task)
 	out := doneOut{Task: one.Task}
 	if v := done.Verification; v != nil {
-		j := newVerificationJSON(*v)
+		j := wire.NewVerification(*v)
 		out.Verification = &j
 		text += "\n" + verificationLine(j)
 	}
@@ -215,7 +216,7 @@ func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (
 
 // verificationLine is a verification in one line: the verdict, what was
 // checked and on which commit.
-func verificationLine(v verificationJSON) string {
+func verificationLine(v wire.Verification) string {
 	line := "verification: failed"
 	if v.Passed {
 		line = "verification: passed"

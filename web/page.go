@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 //go:embed static
@@ -151,16 +152,16 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, v pageVi
 // the problem's status, title and code. Internal errors are logged as the
 // API logs them.
 func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
-	p := newProblem(err)
+	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
 	switch p.Code {
 	case app.CodeInternal:
 		level := slog.LevelError
-		if clientGone(r) {
+		if wire.ClientGone(r) {
 			level = slog.LevelDebug
 		}
-		s.log.Log(r.Context(), level, "page failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
+		s.log.Log(r.Context(), level, "page failed", "method", r.Method, "url", wire.RedactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	case app.CodeUnauthorized:
 		v.Title = "Signed out"
 		_ = s.render(w, http.StatusUnauthorized, "signed_out", v)
@@ -175,7 +176,7 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 		}
 	}
 	if re := s.render(w, p.Status, "problem", v); re != nil {
-		writeProblem(s.log, w, r, err)
+		wire.WriteProblem(s.log, w, r, err)
 	}
 }
 
@@ -190,7 +191,7 @@ type problemPage struct {
 // each field. An internal error says nothing of its cause.
 func problemMessage(err error) string {
 	e := app.AsError(err)
-	if newProblem(err).Code == app.CodeInternal {
+	if wire.NewProblem(err).Code == app.CodeInternal {
 		return "Something went wrong on the server; it has been logged."
 	}
 	if len(e.Fields) == 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // pageDocument shows a document with its body rendered, its links,
@@ -15,13 +16,13 @@ func (s *Server) pageDocument(w http.ResponseWriter, r *http.Request, a app.Acto
 		return err
 	}
 	if show.Kind != "document" {
-		return seeOther(w, r, "/tasks/"+itoa64(show.Task.Ref))
+		return seeOther(w, r, "/tasks/"+wire.Itoa64(show.Task.Ref))
 	}
 	statuses, err := s.app.Statuses(r.Context(), a, workspaceOf(r), "document")
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "document", s.view(r, a, "#"+itoa64(show.Document.Ref)+" "+show.Document.Title, "search",
+	return s.render(w, http.StatusOK, "document", s.view(r, a, "#"+wire.Itoa64(show.Document.Ref)+" "+show.Document.Title, "search",
 		taskPageData{ItemShow: show, Statuses: statuses}))
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // liveWait bounds one long poll, below the server's write timeout and the
@@ -34,12 +35,12 @@ func (s *Server) pageLive(w http.ResponseWriter, r *http.Request, a app.Actor) e
 			return err
 		}
 		if seq > after || !q.Has("after") {
-			return writeJSON(w, http.StatusOK, map[string]int64{"seq": seq})
+			return wire.WriteJSON(w, http.StatusOK, map[string]int64{"seq": seq})
 		}
 		select {
 		case <-written:
 		case <-timeout.C:
-			return writeJSON(w, http.StatusOK, map[string]int64{"seq": seq})
+			return wire.WriteJSON(w, http.StatusOK, map[string]int64{"seq": seq})
 		case <-r.Context().Done():
 			return nil
 		}

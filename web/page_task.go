@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // pageTask shows a task with everything around it, read in one
@@ -17,13 +18,13 @@ func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) e
 		return err
 	}
 	if show.Kind == "document" {
-		return seeOther(w, r, "/documents/"+itoa64(show.Document.Ref))
+		return seeOther(w, r, "/documents/"+wire.Itoa64(show.Document.Ref))
 	}
 	statuses, err := s.app.Statuses(r.Context(), a, workspaceOf(r), "task")
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "task", s.view(r, a, "#"+itoa64(show.Task.Ref)+" "+show.Task.Title, "tasks",
+	return s.render(w, http.StatusOK, "task", s.view(r, a, "#"+wire.Itoa64(show.Task.Ref)+" "+show.Task.Title, "tasks",
 		taskPageData{ItemShow: show, Statuses: statuses}))
 }
 
@@ -41,9 +42,9 @@ func (s *Server) pageItem(w http.ResponseWriter, r *http.Request, a app.Actor) e
 		return err
 	}
 	if show.Kind == "document" {
-		return seeOther(w, r, "/documents/"+itoa64(show.Document.Ref))
+		return seeOther(w, r, "/documents/"+wire.Itoa64(show.Document.Ref))
 	}
-	return seeOther(w, r, "/tasks/"+itoa64(show.Task.Ref))
+	return seeOther(w, r, "/tasks/"+wire.Itoa64(show.Task.Ref))
 }
 
 // pageTaskEdit saves the task's edit form, with the version it was loaded

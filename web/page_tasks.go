@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // taskColumns are the Tasks page's sortable columns: label and sort key.
@@ -35,8 +36,8 @@ var tasksPageFilters = []string{"project", "tag", "status", "assignee", "ready",
 // columns and cursor paging; it reads the same query parameters as
 // GET /v1/tasks, so a filtered page is a bookmark.
 func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := taskListQuery(queryParams(r.URL.Query()))
-	if err := q.err(); err != nil {
+	in, q := wire.TaskListQuery(wire.QueryParams(r.URL.Query()))
+	if err := q.Err(); err != nil {
 		return err
 	}
 	in.Workspace = workspaceOf(r)

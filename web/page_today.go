@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // agendaSection is one list of the Today page.
@@ -67,5 +68,5 @@ func (s *Server) pageTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor
 	if err != nil {
 		return err
 	}
-	return seeOther(w, r, "/?added="+itoa64(t.Ref)+"#added")
+	return seeOther(w, r, "/?added="+wire.Itoa64(t.Ref)+"#added")
 }

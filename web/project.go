@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type projectMemberJSON struct {
@@ -41,29 +42,29 @@ func writeInForce(w http.ResponseWriter, fs []app.InForce) error {
 			items[i].InheritedFrom = &sourceJSON{Level: f.InheritedFrom.Level, ID: f.InheritedFrom.ID, Address: f.InheritedFrom.Address}
 		}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	deleted := q.bool("deleted")
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	deleted := q.Bool("deleted")
+	if err := q.Err(); err != nil {
 		return err
 	}
 	ps, err := s.app.Projects(r.Context(), a, wsParam(r), deleted)
 	if err != nil {
 		return err
 	}
-	items := make([]projectJSON, len(ps))
+	items := make([]wire.Project, len(ps))
 	for i, p := range ps {
-		items[i] = newProjectJSON(p)
+		items[i] = wire.NewProject(p)
 	}
-	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(p projectJSON) string { return p.ID },
-		func(p projectJSON) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
+	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(p wire.Project) string { return p.ID },
+		func(p wire.Project) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -75,7 +76,7 @@ func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -83,7 +84,7 @@ func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -95,7 +96,7 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -103,7 +104,7 @@ func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -114,7 +115,7 @@ func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 // moveJSON is the Move body: the new parent, or null for the top level.
@@ -136,7 +137,7 @@ func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -146,9 +147,9 @@ func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a 
 	}
 	items := make([]projectMemberJSON, len(ms))
 	for i, m := range ms {
-		items[i] = projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
+		items[i] = projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -162,7 +163,7 @@ func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
+	return wire.WriteJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
 }
 
 func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -182,7 +183,7 @@ func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
+	return wire.WriteJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
 		"username": param(r, "username"), "role": pr.Role})
 }
 
@@ -201,9 +202,9 @@ func (s *Server) handleProjectAccess(w http.ResponseWriter, r *http.Request, a a
 	}
 	items := make([]projectAccessJSON, len(pa))
 	for i, p := range pa {
-		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: orNull(p.Role)}
+		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: wire.OrNull(p.Role)}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {

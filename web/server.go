@@ -12,6 +12,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // Server is tend's HTTP handler.
@@ -52,13 +53,13 @@ func NewServer(svc *app.Service, log *slog.Logger) *Server {
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(s.log, w, r, app.Errorf(app.CodeNotFound, "no route %s", r.URL.Path))
+		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeNotFound, "no route %s", r.URL.Path))
 	})
 	s.router.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(s.log, w, r, app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method))
+		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method))
 	})
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
-		writeProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
+		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
 	s.routes()
 	return s
@@ -218,7 +219,7 @@ func (s *Server) handle(method, path string, h handlerFunc) {
 			err = h(w, r, a)
 		}
 		if err != nil {
-			writeProblem(s.log, w, r, err)
+			wire.WriteProblem(s.log, w, r, err)
 		}
 	}))
 }
@@ -269,7 +270,7 @@ func secretInQuery(r *http.Request) bool {
 }
 
 // ServeHTTP serves a request, counts it in the metrics and writes one
-// access-log line: the route pattern it matched, its URL through redactURL
+// access-log line: the route pattern it matched, its URL through wire.RedactURL
 // (no secret reaches the log), its status and duration, and the public
 // prefix of the credential or session it presented, never the secret.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -283,7 +284,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	took := time.Since(start)
 	status, route := sw.status, sw.route
-	if clientGone(r) && (status >= 500 || !sw.wrote) {
+	if wire.ClientGone(r) && (status >= 500 || !sw.wrote) {
 		status = statusClientGone
 	}
 	if route == "" {
@@ -295,7 +296,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.String("url", wire.RedactURL(r.URL.Path, r.URL.RawQuery)),
 		slog.Int("status", status), slog.Duration("duration", took)}
 	if kind, prefix := presentedPrefix(r); prefix != "" {
 		attrs = append(attrs, slog.String(kind, prefix))
@@ -337,7 +338,7 @@ func presentedPrefix(r *http.Request) (kind, prefix string) {
 func (s *Server) refuseChunked(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	w.Header().Set("Connection", "close")
-	writeProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
+	wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
 }
 
 type statusWriter struct {
@@ -363,7 +364,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	_ = wire.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // handleReady answers 200 only when the database really answers a query
@@ -374,19 +375,19 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.app.Ready(ctx); err != nil {
 		if app.CodeOf(err) == app.CodeStorageFull {
-			w.Header().Set("Retry-After", storageFullRetry)
-			_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
+			w.Header().Set("Retry-After", wire.StorageFullRetry)
+			_ = wire.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
 			return
 		}
-		if clientGone(r) {
+		if wire.ClientGone(r) {
 			s.log.DebugContext(r.Context(), "readiness probe gone before its answer", "err", err)
 		} else {
 			s.log.ErrorContext(r.Context(), "not ready", "err", err)
 		}
-		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		_ = wire.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	_ = wire.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func param(r *http.Request, name string) string {
@@ -403,10 +404,10 @@ func HTTPServer(addr string, h http.Handler) *http.Server {
 // wsParam is the workspace_id query parameter: an id or a slug.
 func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
 
-// decodeJSON reads the request's JSON body into dst (decodeBody), within
+// decodeJSON reads the request's JSON body into dst (wire.DecodeJSON), within
 // the instance's limit on a body's size.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
-	return decodeBody(w, r, dst, optional, s.app.Limits().MaxBodyBytes)
+	return wire.DecodeJSON(w, r, dst, optional, s.app.Limits().MaxBodyBytes)
 }
 
 // decodeActionBody reads the body of an action route (claim, release,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // sessionCookie names the browser session's cookie (CONTRACT.md).
@@ -33,8 +34,8 @@ func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, loginLinkJSON{URL: SignInURL(s.baseURL(r), l.Secret), Username: l.Username,
-		ExpiresAt: stamp(l.ExpiresAt)})
+	return wire.WriteJSON(w, http.StatusCreated, loginLinkJSON{URL: SignInURL(s.baseURL(r), l.Secret), Username: l.Username,
+		ExpiresAt: wire.Stamp(l.ExpiresAt)})
 }
 
 // SignInURL is the link a person opens to sign in.
@@ -85,7 +86,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 		s.signInFailed(w, r, err)
 		return
 	}
-	writePage(w, http.StatusOK, "signin", map[string]string{"Username": l.Username, "Link": secret, "Expires": stamp(l.ExpiresAt)})
+	writePage(w, http.StatusOK, "signin", map[string]string{"Username": l.Username, "Link": secret, "Expires": wire.Stamp(l.ExpiresAt)})
 }
 
 // handleSignIn spends the link posted by the confirmation page, sets the
@@ -93,7 +94,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	if err := s.crossOrigin.Check(r); err != nil {
 		// Another site must not sign a browser in to an account of its choosing.
-		writeProblem(s.log, w, r, app.Errorf(app.CodeCrossOrigin, "sign in from tend's own page"))
+		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeCrossOrigin, "sign in from tend's own page"))
 		return
 	}
 	ss, err := s.app.SignIn(r.Context(), r.PostFormValue("link"))
@@ -112,7 +113,7 @@ func (s *Server) signInFailed(w http.ResponseWriter, r *http.Request, err error)
 		writePage(w, http.StatusGone, "spent", nil)
 		return
 	}
-	writeProblem(s.log, w, r, err)
+	wire.WriteProblem(s.log, w, r, err)
 }
 
 // handleSessionEnd signs the presented browser session out and clears its cookie.
@@ -136,5 +137,5 @@ func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, out)
 }

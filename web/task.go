@@ -5,57 +5,58 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-func shapeTasks(ts []app.Task, q *query) (any, error) {
-	items := make([]taskJSON, len(ts))
+func shapeTasks(ts []app.Task, q *wire.Query) (any, error) {
+	items := make([]wire.Task, len(ts))
 	for i, t := range ts {
-		items[i] = newTaskJSON(t)
+		items[i] = wire.NewTask(t)
 	}
-	return shapeItems(items, q.str("format"), q.str("fields"), func(t taskJSON) string { return t.ID }, taskLine)
+	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(t wire.Task) string { return t.ID }, wire.TaskLine)
 }
 
 func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := taskListQuery(queryParams(r.URL.Query()))
-	if err := q.err(); err != nil {
+	in, q := wire.TaskListQuery(wire.QueryParams(r.URL.Query()))
+	if err := q.Err(); err != nil {
 		return err
 	}
 	list, err := s.app.Tasks(r.Context(), a, in)
 	if err != nil {
 		return err
 	}
-	var out taskListJSON
+	var out wire.TaskList
 	if in.GroupBy != "" {
-		out.Groups = []taskGroupJSON{}
+		out.Groups = []wire.TaskGroup{}
 		for _, g := range list.Groups {
 			items, err := shapeTasks(g.Items, q)
 			if err != nil {
 				return err
 			}
-			out.Groups = append(out.Groups, taskGroupJSON{Key: g.Key, Items: items, Page: newPage(g.Page)})
+			out.Groups = append(out.Groups, wire.TaskGroup{Key: g.Key, Items: items, Page: wire.NewPage(g.Page)})
 		}
-		return writeJSON(w, http.StatusOK, out)
+		return wire.WriteJSON(w, http.StatusOK, out)
 	}
-	page := newPage(list.Page)
+	page := wire.NewPage(list.Page)
 	out.Page = &page
 	if in.IncludeLinks {
-		links := []pageLinkJSON{}
+		links := []wire.PageLink{}
 		for _, l := range list.Links {
-			links = append(links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
+			links = append(links, wire.PageLink{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
 		}
 		out.Links = &links
 	}
-	if format := q.str("format"); q.str("fields") == "" && (format == "" || format == "full") {
-		items := make([]taskJSON, len(list.Items))
+	if format := q.Str("format"); q.Str("fields") == "" && (format == "" || format == "full") {
+		items := make([]wire.Task, len(list.Items))
 		for i, t := range list.Items {
-			items[i] = newTaskJSON(t)
+			items[i] = wire.NewTask(t)
 		}
-		return writeTaskPage(w, http.StatusOK, out, items)
+		return wire.WriteTaskPage(w, http.StatusOK, out, items)
 	}
 	if out.Items, err = shapeTasks(list.Items, q); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -67,20 +68,20 @@ func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusCreated, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusCreated, wire.NewTask(t))
 }
 
 // writeTask answers with one task, honouring format and fields.
 func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
-	q := newQuery(r)
-	if q.str("format") == "" && q.str("fields") == "" {
-		return writeTaskJSON(w, status, newTaskJSON(t))
+	q := wire.NewQuery(r)
+	if q.Str("format") == "" && q.Str("fields") == "" {
+		return wire.WriteTask(w, status, wire.NewTask(t))
 	}
 	shaped, err := shapeTasks([]app.Task{t}, q)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, status, firstOf(shaped))
+	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
 }
 
 func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -107,7 +108,7 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 // taskAction is one service call on the task named in the path.
@@ -141,16 +142,16 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeActionBody(w, r, &body); err != nil {
 		return err
 	}
-	q := newQuery(r)
+	q := wire.NewQuery(r)
 	minutes := body.Minutes
-	if q.str("minutes") != "" {
-		m := q.int("minutes")
+	if q.Str("minutes") != "" {
+		m := q.Int("minutes")
 		if minutes != nil && *minutes != m {
-			q.refuse(app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
+			q.Refuse(app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
 		}
 		minutes = &m
 	}
-	if err := q.err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	return answerTaskAction(w, r, a, func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
@@ -163,7 +164,7 @@ func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act t
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 // handleTaskComplete completes a task, recording the verification the body
@@ -178,7 +179,7 @@ func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(done.Task))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(done.Task))
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -190,7 +191,7 @@ func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -198,11 +199,11 @@ func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	items := make([]verificationJSON, len(vs))
+	items := make([]wire.Verification, len(vs))
 	for i, v := range vs {
-		items[i] = newVerificationJSON(v)
+		items[i] = wire.NewVerification(v)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -214,5 +215,5 @@ func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newVerificationJSON(v))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewVerification(v))
 }

@@ -5,11 +5,12 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // tokenJSON is a stored credential as listings and revocation report it: never the secret.
 type tokenJSON struct {
-	credentialJSON
+	wire.Credential
 	UserID    string  `json:"user_id"`
 	Username  string  `json:"username"`
 	IssuedBy  *string `json:"issued_by"`
@@ -19,8 +20,8 @@ type tokenJSON struct {
 }
 
 func newTokenJSON(t app.Token) tokenJSON {
-	return tokenJSON{credentialJSON: newCredentialJSON(t), UserID: t.UserID, Username: t.Username, IssuedBy: orNull(t.IssuedBy),
-		CreatedAt: stamp(t.CreatedAt), RevokedAt: stampPtr(t.RevokedAt), Usable: t.Usable(time.Now())}
+	return tokenJSON{Credential: wire.NewCredential(t), UserID: t.UserID, Username: t.Username, IssuedBy: wire.OrNull(t.IssuedBy),
+		CreatedAt: wire.Stamp(t.CreatedAt), RevokedAt: wire.StampPtr(t.RevokedAt), Usable: t.Usable(time.Now())}
 }
 
 // issuedTokenJSON is the one response that carries a secret.
@@ -39,7 +40,7 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, a app.A
 	for i, t := range ts {
 		items[i] = newTokenJSON(t)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -51,7 +52,7 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, issuedTokenJSON{tokenJSON: newTokenJSON(t.Token),
+	return wire.WriteJSON(w, http.StatusCreated, issuedTokenJSON{tokenJSON: newTokenJSON(t.Token),
 		Token: t.Secret, AccountCreated: t.AccountCreated})
 }
 
@@ -60,5 +61,5 @@ func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTokenJSON(t))
+	return wire.WriteJSON(w, http.StatusOK, newTokenJSON(t))
 }

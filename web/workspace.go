@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type workspaceJSON struct {
@@ -24,25 +25,25 @@ func newWorkspaceJSON(w app.WorkspaceView) workspaceJSON {
 	if perms == nil {
 		perms = []string{}
 	}
-	return workspaceJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: orNull(w.Role), Permissions: perms,
-		CreatedAt: stamp(w.CreatedAt), UpdatedAt: stamp(w.UpdatedAt), DeletedAt: stampPtr(w.DeletedAt), Version: w.Version}
+	return workspaceJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: wire.OrNull(w.Role), Permissions: perms,
+		CreatedAt: wire.Stamp(w.CreatedAt), UpdatedAt: wire.Stamp(w.UpdatedAt), DeletedAt: wire.StampPtr(w.DeletedAt), Version: w.Version}
 }
 
 type memberJSON struct {
-	CreatedAt string           `json:"created_at"`
-	Role      string           `json:"role"`
-	User      userJSON         `json:"user"`
-	Workspace workspaceRefJSON `json:"workspace"`
+	CreatedAt string            `json:"created_at"`
+	Role      string            `json:"role"`
+	User      userJSON          `json:"user"`
+	Workspace wire.WorkspaceRef `json:"workspace"`
 }
 
 func newMemberJSON(m app.Member) memberJSON {
-	return memberJSON{CreatedAt: stamp(m.CreatedAt), Role: m.Role, User: newUserJSON(m.User), Workspace: newWorkspaceRef(m.Workspace)}
+	return memberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Role: m.Role, User: newUserJSON(m.User), Workspace: wire.NewWorkspaceRef(m.Workspace)}
 }
 
 func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	deleted := q.bool("deleted")
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	deleted := q.Bool("deleted")
+	if err := q.Err(); err != nil {
 		return err
 	}
 	ws, err := s.app.Workspaces(r.Context(), a, deleted)
@@ -53,7 +54,7 @@ func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a a
 	for i, x := range ws {
 		items[i] = newWorkspaceJSON(x)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -65,7 +66,7 @@ func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -73,7 +74,7 @@ func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -85,7 +86,7 @@ func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -93,7 +94,7 @@ func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -104,7 +105,7 @@ func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -116,7 +117,7 @@ func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.
 	for i, m := range ms {
 		items[i] = newMemberJSON(m)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -128,7 +129,7 @@ func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.A
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newMemberJSON(m))
+	return wire.WriteJSON(w, http.StatusCreated, newMemberJSON(m))
 }
 
 func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -140,7 +141,7 @@ func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMemberJSON(m))
+	return wire.WriteJSON(w, http.StatusOK, newMemberJSON(m))
 }
 
 func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {

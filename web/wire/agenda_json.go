@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"fmt"
@@ -9,13 +9,13 @@ import (
 	"tend/app"
 )
 
-// agendaJSON is the Agenda shape: the lists are Task[], encoded as the
+// Agenda is the Agenda shape: the lists are Task[], encoded as the
 // task listing encodes them.
-type agendaJSON = agendaOf[taskJSON]
+type Agenda = AgendaOf[Task]
 
-// agendaOf is the Agenda with its tasks as T: full records over HTTP, list
+// AgendaOf is the Agenda with its tasks as T: full records over HTTP, list
 // fields in service_list today (mcp_list.go).
-type agendaOf[T any] struct {
+type AgendaOf[T any] struct {
 	Date                   string `json:"date"`
 	Timezone               string `json:"timezone"`
 	Today                  []T    `json:"today"`
@@ -35,35 +35,37 @@ type agendaOf[T any] struct {
 	AssignedElsewhereTotal int    `json:"assigned_elsewhere_total"`
 }
 
-func tasksJSON(ts []app.Task) []taskJSON {
-	out := make([]taskJSON, len(ts))
+// NewTasks is the full records of ts.
+func NewTasks(ts []app.Task) []Task {
+	out := make([]Task, len(ts))
 	for i, t := range ts {
-		out[i] = newTaskJSON(t)
+		out[i] = NewTask(t)
 	}
 	return out
 }
 
-func newAgendaJSON(ag app.Agenda) agendaJSON {
-	return agendaJSON{Date: ag.Date, Timezone: ag.Timezone, Today: tasksJSON(ag.Today),
-		Overdue: tasksJSON(ag.Overdue), Upcoming: tasksJSON(ag.Upcoming), Unscheduled: tasksJSON(ag.Unscheduled),
-		UnscheduledTotal: ag.UnscheduledTotal, InProgress: tasksJSON(ag.InProgress), Waiting: tasksJSON(ag.Waiting),
-		Occasions: tasksJSON(ag.Occasions), BlockedByOthers: tasksJSON(ag.BlockedByOthers),
+// NewAgenda is ag as the wire shows it.
+func NewAgenda(ag app.Agenda) Agenda {
+	return Agenda{Date: ag.Date, Timezone: ag.Timezone, Today: NewTasks(ag.Today),
+		Overdue: NewTasks(ag.Overdue), Upcoming: NewTasks(ag.Upcoming), Unscheduled: NewTasks(ag.Unscheduled),
+		UnscheduledTotal: ag.UnscheduledTotal, InProgress: NewTasks(ag.InProgress), Waiting: NewTasks(ag.Waiting),
+		Occasions: NewTasks(ag.Occasions), BlockedByOthers: NewTasks(ag.BlockedByOthers),
 		BlockedByOthersTotal: ag.BlockedByOthersTotal, DeferredTotal: ag.DeferredTotal, LaterTotal: ag.LaterTotal,
 		PassedTotal: ag.PassedTotal, PausedTotal: ag.PausedTotal, AssignedElsewhereTotal: ag.AssignedElsewhereTotal}
 }
 
-// agendaLines is the agenda as the model reads it: each list under its
+// AgendaLines is the agenda as the model reads it: each list under its
 // name, a task a line, and the totals of what the lists leave out.
-func agendaLines(ag agendaJSON) string {
+func AgendaLines(ag Agenda) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "agenda for %s (%s)\n", ag.Date, ag.Timezone)
 	for _, l := range []struct {
 		name  string
-		items []taskJSON
+		items []Task
 	}{{"overdue", ag.Overdue}, {"today", ag.Today}, {"occasions", ag.Occasions}, {"in progress", ag.InProgress},
 		{"upcoming", ag.Upcoming}, {"blocked by others", ag.BlockedByOthers}, {"waiting", ag.Waiting}, {"unscheduled", ag.Unscheduled}} {
 		if len(l.items) > 0 {
-			fmt.Fprintf(&b, "%s:\n%s\n", l.name, taskLines(l.items, "tasks"))
+			fmt.Fprintf(&b, "%s:\n%s\n", l.name, TaskLines(l.items, "tasks"))
 		}
 	}
 	fmt.Fprintf(&b, "not listed: %d deferred, %d later, %d passed, %d paused, %d assigned elsewhere",
@@ -71,10 +73,10 @@ func agendaLines(ag agendaJSON) string {
 	return b.String()
 }
 
-// writeAgenda answers with the agenda through the task encoder
+// WriteAgenda answers with the agenda through the task encoder
 // (task_encode.go): the same bytes as encoding/json, without reflecting
 // over the several hundred tasks its lists may hold.
-func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
+func WriteAgenda(w http.ResponseWriter, ag Agenda) error {
 	b := make([]byte, 0, 1600*(len(ag.Today)+len(ag.Overdue)+len(ag.Upcoming)+len(ag.Unscheduled)+len(ag.InProgress)+
 		len(ag.Waiting)+len(ag.Occasions)+len(ag.BlockedByOthers))+512)
 	b = append(b, `{"date":`...)
@@ -82,7 +84,7 @@ func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
 	b = append(b, `,"timezone":`...)
 	b = appendString(b, ag.Timezone)
 	ok := true
-	list := func(name string, items []taskJSON) {
+	list := func(name string, items []Task) {
 		b = append(b, `,"`+name+`":`...)
 		if items == nil {
 			b = append(b, "null"...)
@@ -94,7 +96,7 @@ func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
 				b = append(b, ',')
 			}
 			var fine bool
-			b, fine = appendTask(b, &items[i])
+			b, fine = AppendTask(b, &items[i])
 			ok = ok && fine
 		}
 		b = append(b, ']')
@@ -119,7 +121,7 @@ func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
 	total("paused_total", ag.PausedTotal)
 	total("assigned_elsewhere_total", ag.AssignedElsewhereTotal)
 	if !ok {
-		return writeJSON(w, http.StatusOK, ag)
+		return WriteJSON(w, http.StatusOK, ag)
 	}
 	return writeBody(w, http.StatusOK, append(b, "}\n"...))
 }

@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"strings"
@@ -6,20 +6,21 @@ import (
 	"time"
 )
 
-func taskLines(ts []taskJSON, none string) string {
+// TaskLines is one aligned compact line per task, or "no " + none.
+func TaskLines(ts []Task, none string) string {
 	rows := make([][]string, len(ts))
 	for i, t := range ts {
-		rows[i] = taskLine(t)
+		rows[i] = TaskLine(t)
 	}
-	return linesOr(rows, "no "+none)
+	return LinesOr(rows, "no "+none)
 }
 
-// linesOr aligns rows, or says none when there are none.
-func linesOr(rows [][]string, none string) string {
+// LinesOr aligns rows, or says none when there are none.
+func LinesOr(rows [][]string, none string) string {
 	if len(rows) == 0 {
 		return none
 	}
-	return strings.Join(alignRows(rows), "\n")
+	return strings.Join(AlignRows(rows), "\n")
 }
 
 // dueText is a due as a reader acts on it. An all-day due is its date,
@@ -62,7 +63,7 @@ func cachedZone(name string) *time.Location {
 	return l
 }
 
-// dueOf is t's due as its reader acts on it (dueText).
-func dueOf(t taskJSON) string {
-	return dueText(*t.DueAt, t.DueIsAllDay, deref(t.Timezone), t.readerZone)
+// DueOf is t's due as its reader acts on it (dueText).
+func DueOf(t Task) string {
+	return dueText(*t.DueAt, t.DueIsAllDay, Deref(t.Timezone), t.readerZone)
 }

@@ -1,10 +1,11 @@
-package web
+package wire
 
 import (
 	"tend/app"
 )
 
-type eventJSON struct {
+// Event is one recorded change of an item.
+type Event struct {
 	Seq            int64          `json:"seq"`
 	ID             string         `json:"id"`
 	Action         string         `json:"action"`
@@ -22,14 +23,16 @@ type eventJSON struct {
 	CreatedAt      string         `json:"created_at"`
 }
 
-func newEventJSON(e app.Event) eventJSON {
-	return eventJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
-		WorkspaceID: orNull(e.WorkspaceID), ActorUserID: orNull(e.ActorUserID), ActorTokenID: orNull(e.ActorTokenID),
-		ActorInterface: orNull(e.ActorInterface), SubjectType: orNull(e.SubjectType), SubjectID: orNull(e.SubjectID),
-		Changes: e.Changes, ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), CreatedAt: stamp(e.CreatedAt)}
+// NewEvent is e as the wire shows it.
+func NewEvent(e app.Event) Event {
+	return Event{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
+		WorkspaceID: OrNull(e.WorkspaceID), ActorUserID: OrNull(e.ActorUserID), ActorTokenID: OrNull(e.ActorTokenID),
+		ActorInterface: OrNull(e.ActorInterface), SubjectType: OrNull(e.SubjectType), SubjectID: OrNull(e.SubjectID),
+		Changes: e.Changes, ItemRef: e.ItemRef, ItemTitle: OrNull(e.ItemTitle), CreatedAt: Stamp(e.CreatedAt)}
 }
 
-type journalEntryJSON struct {
+// JournalEntry is one entry of the journal: who did what, with what they said and the values before and after.
+type JournalEntry struct {
 	Seq        int64        `json:"seq"`
 	ID         string       `json:"id"`
 	Action     string       `json:"action"`
@@ -50,10 +53,11 @@ type changeJSON struct {
 	Said   string  `json:"said"`
 }
 
-func newJournalEntryJSON(e app.JournalEntry) journalEntryJSON {
-	out := journalEntryJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
-		ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), Actor: orNull(e.Actor), Said: e.Said,
-		Changed: make([]changeJSON, len(e.Changed)), CreatedAt: stamp(e.CreatedAt)}
+// NewJournalEntry is e as the wire shows it.
+func NewJournalEntry(e app.JournalEntry) JournalEntry {
+	out := JournalEntry{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
+		ItemRef: e.ItemRef, ItemTitle: OrNull(e.ItemTitle), Actor: OrNull(e.Actor), Said: e.Said,
+		Changed: make([]changeJSON, len(e.Changed)), CreatedAt: Stamp(e.CreatedAt)}
 	for i, c := range e.Changed {
 		out.Changed[i] = changeJSON{Field: c.Field, Before: c.Before, After: c.After, Said: c.Said}
 	}

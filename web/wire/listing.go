@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"encoding/json"
@@ -9,7 +9,8 @@ import (
 	"tend/app"
 )
 
-type pageJSON struct {
+// Page is the paging part of a listing: the envelope every listing carries.
+type Page struct {
 	HasMore    bool     `json:"has_more"`
 	HeldBack   *int     `json:"held_back"`
 	Limit      *int     `json:"limit"`
@@ -18,13 +19,15 @@ type pageJSON struct {
 	Unread     []string `json:"unread"`
 }
 
-type listJSON struct {
-	Items any      `json:"items"`
-	Page  pageJSON `json:"page"`
+// List is a listing: its items and its page.
+type List struct {
+	Items any  `json:"items"`
+	Page  Page `json:"page"`
 }
 
-func newPage(p app.Page) pageJSON {
-	out := pageJSON{HasMore: p.HasMore, HeldBack: p.HeldBack, Total: p.Total, Unread: p.Unread}
+// NewPage is p as the wire shows it.
+func NewPage(p app.Page) Page {
+	out := Page{HasMore: p.HasMore, HeldBack: p.HeldBack, Total: p.Total, Unread: p.Unread}
 	if p.Limit > 0 {
 		out.Limit = &p.Limit
 	}
@@ -34,13 +37,13 @@ func newPage(p app.Page) pageJSON {
 	return out
 }
 
-// whole is the page of an unpaged listing: everything, nothing more.
-func whole() pageJSON { return pageJSON{} }
+// Whole is the page of an unpaged listing: everything, nothing more.
+func Whole() Page { return Page{} }
 
-// shapeItems applies format and fields to a listing's items: "ids" gives
+// ShapeItems applies format and fields to a listing's items: "ids" gives
 // the ids, "compact" one aligned line per item, fields keeps only the named
 // fields. The two cannot be combined.
-func shapeItems[T any](items []T, format, fields string, id func(T) string, line func(T) []string) (any, error) {
+func ShapeItems[T any](items []T, format, fields string, id func(T) string, line func(T) []string) (any, error) {
 	if format != "" && fields != "" {
 		return nil, app.Invalidf("query.fields", "fields cannot be combined with format")
 	}
@@ -57,7 +60,7 @@ func shapeItems[T any](items []T, format, fields string, id func(T) string, line
 		for i, it := range items {
 			rows[i] = line(it)
 		}
-		return alignRows(rows), nil
+		return AlignRows(rows), nil
 	default:
 		return nil, app.Invalidf("query.format", "format is full, compact or ids")
 	}
@@ -98,7 +101,8 @@ func pickFields[T any](items []T, names []string) (any, error) {
 	return out, nil
 }
 
-func alignRows(rows [][]string) []string {
+// AlignRows pads each column of rows to its widest cell, two spaces apart.
+func AlignRows(rows [][]string) []string {
 	var widths []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -122,8 +126,8 @@ func alignRows(rows [][]string) []string {
 	return out
 }
 
-// firstOf is the one item of a shaped single-item listing.
-func firstOf(v any) any {
+// FirstOf is the one item of a shaped single-item listing.
+func FirstOf(v any) any {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Slice && rv.Len() > 0 {
 		return rv.Index(0).Interface()
@@ -131,17 +135,18 @@ func firstOf(v any) any {
 	return v
 }
 
-// taskListJSON is the task listing: a page, or groups when grouped, and
+// TaskList is the task listing: a page, or groups when grouped, and
 // the links among the page's items when asked for.
-type taskListJSON struct {
-	Items  any             `json:"items,omitempty"`
-	Page   *pageJSON       `json:"page,omitempty"`
-	Groups []taskGroupJSON `json:"groups,omitempty"`
-	Links  *[]pageLinkJSON `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
+type TaskList struct {
+	Items  any         `json:"items,omitempty"`
+	Page   *Page       `json:"page,omitempty"`
+	Groups []TaskGroup `json:"groups,omitempty"`
+	Links  *[]PageLink `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
 }
 
-type taskGroupJSON struct {
-	Key   string   `json:"key"`
-	Items any      `json:"items"`
-	Page  pageJSON `json:"page"`
+// TaskGroup is one group of a grouped task listing.
+type TaskGroup struct {
+	Key   string `json:"key"`
+	Items any    `json:"items"`
+	Page  Page   `json:"page"`
 }

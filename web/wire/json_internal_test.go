@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"bytes"
@@ -26,26 +26,26 @@ func TestDecodeErrorNamesItsDocument(t *testing.T) {
 		Title  app.Patch[string]  `json:"title"`
 		Extra  map[string]float64 `json:"extra"`
 	}
-	toolArguments := document{loc: "arguments", noun: "the arguments"}
+	toolArguments := Input{Loc: "arguments", Noun: "the arguments"}
 	for _, c := range []struct {
 		raw string
-		doc document
+		doc Input
 		loc []string
 		msg string
 	}{
-		{`{"n":"x"}`, requestBody, []string{"body", "n"}, "expected a number, got a JSON string"},
+		{`{"n":"x"}`, RequestBody, []string{"body", "n"}, "expected a number, got a JSON string"},
 		{`{"tags":{}}`, toolArguments, []string{"arguments", "tags"}, "expected an array, got a JSON object"},
 		{`{"name":1}`, toolArguments, []string{"arguments", "name"}, "expected a string, got a JSON number"},
-		{`{"member":[]}`, requestBody, []string{"body", "member"}, "expected an object, got a JSON array"},
+		{`{"member":[]}`, RequestBody, []string{"body", "member"}, "expected an object, got a JSON array"},
 		{`{"member":{"passed":"yes"}}`, toolArguments, []string{"arguments", "member", "passed"}, "expected true or false, got a JSON string"},
-		{`{"at":"noon"}`, requestBody, []string{"body", "at"}, "expected an RFC 3339 time such as 2026-05-01T09:00:00Z"},
+		{`{"at":"noon"}`, RequestBody, []string{"body", "at"}, "expected an RFC 3339 time such as 2026-05-01T09:00:00Z"},
 		{`{"extra":{"a":"b"}}`, toolArguments, []string{"arguments", "extra"}, "expected a number, got a JSON string"},
-		{`{"n":1,}`, requestBody, []string{"body"}, "the body is not valid JSON (at byte 8)"},
+		{`{"n":1,}`, RequestBody, []string{"body"}, "the body is not valid JSON (at byte 8)"},
 		{`{"n":1,}`, toolArguments, []string{"arguments"}, "the arguments is not valid JSON (at byte 8)"},
 		{`{"n":`, toolArguments, []string{"arguments"}, "the arguments ends in the middle of a JSON value"},
 		{`{"nope":1}`, toolArguments, []string{"arguments", "nope"}, `unknown field "nope"`},
 	} {
-		t.Run(c.raw+" "+c.doc.loc, func(t *testing.T) {
+		t.Run(c.raw+" "+c.doc.Loc, func(t *testing.T) {
 			var dst target
 			dec := json.NewDecoder(bytes.NewReader([]byte(c.raw)))
 			dec.DisallowUnknownFields()
@@ -53,7 +53,7 @@ func TestDecodeErrorNamesItsDocument(t *testing.T) {
 			if err == nil {
 				t.Fatal("decoded")
 			}
-			e := app.AsError(decodeError(err, []byte(c.raw), &dst, c.doc))
+			e := app.AsError(DecodeError(err, []byte(c.raw), &dst, c.doc))
 			if e.Code != app.CodeValidation || len(e.Fields) != 1 {
 				t.Fatalf("got %+v", e)
 			}

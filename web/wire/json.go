@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"bytes"
@@ -15,15 +15,15 @@ import (
 	"tend/app"
 )
 
-// decodeBody reads exactly one JSON value into dst, refusing unknown
+// DecodeJSON reads exactly one JSON value into dst, refusing unknown
 // fields, trailing data, bodies over limit bytes and text holding U+0000.
 // An empty body is refused unless optional is set, in which case dst is
 // left as it is (whatever the Content-Type: a body-less POST often
 // carries one).
-func decodeBody(w http.ResponseWriter, r *http.Request, dst any, optional bool, limit int) error {
+func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool, limit int) error {
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(limit)))
 	if err != nil {
-		return decodeError(err, nil, dst, requestBody)
+		return DecodeError(err, nil, dst, RequestBody)
 	}
 	empty := len(bytes.TrimSpace(raw)) == 0
 	if empty && optional {
@@ -40,7 +40,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, optional bool, 
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return decodeError(err, raw, dst, requestBody)
+		return DecodeError(err, raw, dst, RequestBody)
 	}
 	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
 		return app.Invalidf("body", "the body must hold exactly one JSON value")
@@ -48,39 +48,39 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any, optional bool, 
 	return refuseNUL(raw)
 }
 
-// document is a JSON document being decoded, as the errors that point into
+// Input is a JSON document being decoded, as the errors that point into
 // it name it: an HTTP request's body, a tool call's arguments.
-type document struct {
-	loc  string // the head of a location in it: body.title
-	noun string // the document in a sentence
+type Input struct {
+	Loc  string // the head of a location in it: body.title
+	Noun string // the document in a sentence
 }
 
-// requestBody is the body of an HTTP request.
-var requestBody = document{loc: "body", noun: "the body"}
+// RequestBody is the body of an HTTP request.
+var RequestBody = Input{Loc: "body", Noun: "the body"}
 
-// decodeError says where in the document doc decoding went wrong, as a
+// DecodeError says where in the document doc decoding went wrong, as a
 // 422 naming the field. encoding/json names the field only for its own
 // type errors; for the rest (a time that does not parse, a type error
 // inside a partial-update field) the field is found by decoding each
 // member of the document alone.
-func decodeError(err error, raw []byte, dst any, doc document) error {
+func DecodeError(err error, raw []byte, dst any, doc Input) error {
 	var tooLarge *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var timeErr *time.ParseError
 	switch {
 	case errors.As(err, &tooLarge):
-		return app.Errorf(app.CodeTooLarge, "%s is over %d bytes", doc.noun, tooLarge.Limit)
+		return app.Errorf(app.CodeTooLarge, "%s is over %d bytes", doc.Noun, tooLarge.Limit)
 	case errors.As(err, &syntaxErr):
-		return app.Invalidf(doc.loc, "%s is not valid JSON (at byte %d)", doc.noun, syntaxErr.Offset)
+		return app.Invalidf(doc.Loc, "%s is not valid JSON (at byte %d)", doc.Noun, syntaxErr.Offset)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		// encoding/json reports unknown fields only as text; the name is quoted at the end.
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return app.Invalidf(doc.loc+"."+name, "unknown field %q", name)
+		return app.Invalidf(doc.Loc+"."+name, "unknown field %q", name)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return app.Invalidf(doc.loc, "%s ends in the middle of a JSON value", doc.noun)
+		return app.Invalidf(doc.Loc, "%s ends in the middle of a JSON value", doc.Noun)
 	}
-	loc := doc.loc
+	loc := doc.Loc
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
 		loc += "." + typeErr.Field
 	} else if name := failingMember(raw, dst); name != "" {
@@ -181,8 +181,8 @@ func jsonKind(t reflect.Type) string {
 	return "an object"
 }
 
-// writeJSON writes v with status.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
+// WriteJSON writes v with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

@@ -1,11 +1,11 @@
-package web
+package wire
 
 import (
 	"tend/app"
 )
 
-// documentJSON is the full document record.
-type documentJSON struct {
+// Document is the full document record.
+type Document struct {
 	itemHeadJSON
 	Body             *string        `json:"body"`
 	SizeBytes        int            `json:"size_bytes"`
@@ -50,30 +50,33 @@ type revisionsJSON struct {
 	LastBy *string `json:"last_by"`
 }
 
-func newDocumentJSON(d app.Document) documentJSON {
-	out := documentJSON{itemHeadJSON: itemHeadJSON{ID: d.ID, Ref: d.Ref, Title: d.Title}, Body: orNull(d.Body), SizeBytes: len(d.Body), Type: d.Type.Key,
+// NewDocument is the full record of d.
+func NewDocument(d app.Document) Document {
+	out := Document{itemHeadJSON: itemHeadJSON{ID: d.ID, Ref: d.Ref, Title: d.Title}, Body: OrNull(d.Body), SizeBytes: len(d.Body), Type: d.Type.Key,
 		TypeID: d.TypeID, TypeLabel: d.Type.Label, TypeCategory: d.Type.Category, TypeIsDefault: d.Type.IsDefault,
 		Status: d.Status.Key, StatusID: d.StatusID, StatusLabel: d.Status.Label, StatusCategory: d.Status.Category,
 		StatusIsDefault: d.Status.IsDefault, ProjectID: d.ProjectID, ProjectKey: d.ProjectKey, ProjectPath: d.ProjectPath,
-		ProjectColour: orNull(d.ProjectColour), Workspace: orNull(d.WorkspaceSlug), WorkspaceID: d.WorkspaceID,
-		ParentID: orNull(d.ParentID), ParentRef: d.ParentRef, ParentTitle: orNull(d.ParentTitle), SubDocuments: d.SubDocuments,
-		Tags: d.Tags, OwnerID: orNull(d.OwnerID), Relevance: d.Relevance, ArchivedAt: stampPtr(d.ArchivedAt),
-		CreatedAt: stamp(d.CreatedAt), CreatedBy: orNull(d.CreatedBy), UpdatedAt: stamp(d.UpdatedAt), UpdatedBy: orNull(d.UpdatedBy),
-		ContentUpdatedAt: stamp(d.ContentUpdatedAt), DeletedAt: stampPtr(d.DeletedAt), Version: d.Version}
+		ProjectColour: OrNull(d.ProjectColour), Workspace: OrNull(d.WorkspaceSlug), WorkspaceID: d.WorkspaceID,
+		ParentID: OrNull(d.ParentID), ParentRef: d.ParentRef, ParentTitle: OrNull(d.ParentTitle), SubDocuments: d.SubDocuments,
+		Tags: d.Tags, OwnerID: OrNull(d.OwnerID), Relevance: d.Relevance, ArchivedAt: StampPtr(d.ArchivedAt),
+		CreatedAt: Stamp(d.CreatedAt), CreatedBy: OrNull(d.CreatedBy), UpdatedAt: Stamp(d.UpdatedAt), UpdatedBy: OrNull(d.UpdatedBy),
+		ContentUpdatedAt: Stamp(d.ContentUpdatedAt), DeletedAt: StampPtr(d.DeletedAt), Version: d.Version}
 	if r := d.Revisions; r != nil {
-		out.Revisions = &revisionsJSON{Count: r.Count, LastAt: stamp(r.LastAt), LastBy: orNull(r.LastBy)}
+		out.Revisions = &revisionsJSON{Count: r.Count, LastAt: Stamp(r.LastAt), LastBy: OrNull(r.LastBy)}
 	}
 	return out
 }
 
-func documentLine(d documentJSON) []string {
-	return []string{"#" + itoa64(d.Ref), d.Status, d.Type, d.ProjectPath, d.Title}
+// DocumentLine is d's compact line: ref, status, project, title.
+func DocumentLine(d Document) []string {
+	return []string{"#" + Itoa64(d.Ref), d.Status, d.Type, d.ProjectPath, d.Title}
 }
 
-func linksJSON(ls []app.LinkView) []linkJSON {
-	out := make([]linkJSON, len(ls))
+// NewLinks is the links ls from the end they are read from.
+func NewLinks(ls []app.LinkView) []Link {
+	out := make([]Link, len(ls))
 	for i, l := range ls {
-		out[i] = newLinkJSON(l)
+		out[i] = NewLink(l)
 	}
 	return out
 }

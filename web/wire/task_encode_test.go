@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ var encodeFloats = []float64{0, math.Copysign(0, -1), 1, -5, 12.34, 0.1, 1e-7, -
 
 // fillRandom sets every field of the struct v points to, choosing nil for
 // about a third of the pointers and slices, so that a field added to
-// taskJSON without the encoder knowing shows up as a difference.
+// Task without the encoder knowing shows up as a difference.
 func fillRandom(rng *rand.Rand, v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
@@ -67,16 +67,16 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 
 func TestTaskEncoderMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	items := make([]taskJSON, 400)
+	items := make([]Task, 400)
 	for i := range items {
 		fillRandom(rng, reflect.ValueOf(&items[i]).Elem())
 	}
 	for i, it := range items {
 		want, got := httptest.NewRecorder(), httptest.NewRecorder()
-		if err := writeJSON(want, 200, it); err != nil {
+		if err := WriteJSON(want, 200, it); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeTaskJSON(got, 200, it); err != nil {
+		if err := WriteTask(got, 200, it); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
@@ -87,7 +87,7 @@ func TestTaskEncoderMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 	for i := 0; i < len(items); i += 50 {
-		var out taskListJSON
+		var out TaskList
 		fillRandom(rng, reflect.ValueOf(&out.Page).Elem())
 		fillRandom(rng, reflect.ValueOf(&out.Links).Elem())
 		page := items[i : i+50]
@@ -95,12 +95,12 @@ func TestTaskEncoderMatchesEncodingJSON(t *testing.T) {
 			page = page[:0]
 		}
 		got := httptest.NewRecorder()
-		if err := writeTaskPage(got, 200, out, page); err != nil {
+		if err := WriteTaskPage(got, 200, out, page); err != nil {
 			t.Fatal(err)
 		}
 		out.Items = page
 		want := httptest.NewRecorder()
-		if err := writeJSON(want, 200, out); err != nil {
+		if err := WriteJSON(want, 200, out); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
@@ -112,13 +112,13 @@ func TestTaskEncoderMatchesEncodingJSON(t *testing.T) {
 func TestAgendaEncoderMatchesEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 40 {
-		var ag agendaJSON
+		var ag Agenda
 		fillRandom(rng, reflect.ValueOf(&ag).Elem())
 		want, got := httptest.NewRecorder(), httptest.NewRecorder()
-		if err := writeJSON(want, 200, ag); err != nil {
+		if err := WriteJSON(want, 200, ag); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeAgenda(got, ag); err != nil {
+		if err := WriteAgenda(got, ag); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
@@ -132,9 +132,9 @@ func TestAgendaEncoderMatchesEncodingJSON(t *testing.T) {
 
 // A number without a JSON form fails the same way through both encoders.
 func TestTaskEncoderRefusesNaNLikeEncodingJSON(t *testing.T) {
-	it := taskJSON{PriorityScore: math.NaN()}
+	it := Task{PriorityScore: math.NaN()}
 	want, got := httptest.NewRecorder(), httptest.NewRecorder()
-	werr, gerr := writeJSON(want, 200, it), writeTaskJSON(got, 200, it)
+	werr, gerr := WriteJSON(want, 200, it), WriteTask(got, 200, it)
 	if werr == nil || gerr == nil || werr.Error() != gerr.Error() || !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) {
 		t.Fatalf("got %v %q, want %v %q", gerr, got.Body.Bytes(), werr, want.Body.Bytes())
 	}

@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"math"
@@ -13,18 +13,18 @@ import (
 // (HTML-escaped strings, a newline at the end), which
 // TestTaskEncoderMatchesEncodingJSON checks field for field.
 
-// writeTaskJSON answers with one full task record.
-func writeTaskJSON(w http.ResponseWriter, status int, t taskJSON) error {
-	b, ok := appendTask(make([]byte, 0, 2048), &t)
+// WriteTask answers with one full task record.
+func WriteTask(w http.ResponseWriter, status int, t Task) error {
+	b, ok := AppendTask(make([]byte, 0, 2048), &t)
 	if !ok {
-		return writeJSON(w, status, t)
+		return WriteJSON(w, status, t)
 	}
 	return writeBody(w, status, append(b, '\n'))
 }
 
-// writeTaskPage answers with a page of full task records, and the links
+// WriteTaskPage answers with a page of full task records, and the links
 // among them when asked for.
-func writeTaskPage(w http.ResponseWriter, status int, out taskListJSON, items []taskJSON) error {
+func WriteTaskPage(w http.ResponseWriter, status int, out TaskList, items []Task) error {
 	b := make([]byte, 0, 1600*len(items)+256)
 	b = append(b, `{"items":[`...)
 	for i := range items {
@@ -32,9 +32,9 @@ func writeTaskPage(w http.ResponseWriter, status int, out taskListJSON, items []
 			b = append(b, ',')
 		}
 		var ok bool
-		if b, ok = appendTask(b, &items[i]); !ok {
+		if b, ok = AppendTask(b, &items[i]); !ok {
 			out.Items = items
-			return writeJSON(w, status, out)
+			return WriteJSON(w, status, out)
 		}
 	}
 	b = append(b, ']')
@@ -75,7 +75,7 @@ func writeBody(w http.ResponseWriter, status int, b []byte) error {
 	return err
 }
 
-func appendPage(b []byte, p *pageJSON) []byte {
+func appendPage(b []byte, p *Page) []byte {
 	b = append(b, `{"has_more":`...)
 	b = strconv.AppendBool(b, p.HasMore)
 	b = append(b, `,"held_back":`...)
@@ -95,9 +95,9 @@ func appendPage(b []byte, p *pageJSON) []byte {
 	return append(b, '}')
 }
 
-// appendTask appends t as encoding/json would; false means a number has no
+// AppendTask appends t as encoding/json would; false means a number has no
 // JSON form (NaN or an infinity), which encoding/json reports as an error.
-func appendTask(b []byte, t *taskJSON) ([]byte, bool) {
+func AppendTask(b []byte, t *Task) ([]byte, bool) {
 	ok := true
 	b = append(b, '{')
 	b = appendItemHead(b, &t.itemHeadJSON)

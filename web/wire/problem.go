@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"context"
@@ -78,44 +78,47 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
 }
 
-// storageFullRetry is the Retry-After of a storage_full answer: freeing
+// StorageFullRetry is the Retry-After of a storage_full answer: freeing
 // space takes a person, so retrying sooner only adds load.
-const storageFullRetry = "30"
+const StorageFullRetry = "30"
 
-// problemTypeBase prefixes every problem type URI. A tag: URI is absolute
+// ProblemTypeBase prefixes every problem type URI. A tag: URI is absolute
 // but not dereferenceable, so no client resolves it against the request.
-const problemTypeBase = "tag:tend,2026:problem/"
+const ProblemTypeBase = "tag:tend,2026:problem/"
 
-type validationItem struct {
+// ValidationItem is one member of a 422's detail array: where, what, and the code.
+type ValidationItem struct {
 	Loc  []string `json:"loc"`
 	Msg  string   `json:"msg"`
 	Type string   `json:"type"`
 }
 
-// problem is an RFC 9457 problem document with tend's code extension.
-type problem struct {
+// Problem is an RFC 9457 problem document with tend's code extension.
+type Problem struct {
 	Type     string   `json:"type"`
 	Title    string   `json:"title"`
 	Status   int      `json:"status"`
 	Detail   any      `json:"detail,omitempty"`
 	Instance string   `json:"instance,omitempty"`
 	Code     app.Code `json:"code"`
-	extra    map[string]any
+	// Extra holds the error's extension members (a claim's holder and
+	// expiry), written beside the standard ones.
+	Extra map[string]any `json:"-"`
 }
 
 // MarshalJSON adds the error's extension members (such as a claim's holder
 // and expiry) beside the standard ones.
-func (p problem) MarshalJSON() ([]byte, error) {
-	type plain problem
+func (p Problem) MarshalJSON() ([]byte, error) {
+	type plain Problem
 	b, err := json.Marshal(plain(p))
-	if err != nil || len(p.extra) == 0 {
+	if err != nil || len(p.Extra) == 0 {
 		return b, err
 	}
 	m := map[string]any{}
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
-	for k, v := range p.extra {
+	for k, v := range p.Extra {
 		if _, taken := m[k]; !taken {
 			m[k] = v
 		}
@@ -123,14 +126,15 @@ func (p problem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func newProblem(err error) problem {
+// NewProblem is the problem document of err: its code, title and status from the one table, and its detail unless internal.
+func NewProblem(err error) Problem {
 	e := app.AsError(err)
 	pt, ok := problemTypes[e.Code]
 	if !ok {
 		e = &app.Error{Code: app.CodeInternal, Err: err}
 		pt = problemTypes[app.CodeInternal]
 	}
-	p := problem{Type: problemTypeBase + string(e.Code), Title: pt.Title, Status: pt.Status, Code: e.Code, extra: e.Extra}
+	p := Problem{Type: ProblemTypeBase + string(e.Code), Title: pt.Title, Status: pt.Status, Code: e.Code, Extra: e.Extra}
 	switch {
 	case e.Code == app.CodeInternal:
 	case pt.Status == http.StatusUnprocessableEntity:
@@ -142,28 +146,28 @@ func newProblem(err error) problem {
 }
 
 // validationDetail is the HTTPValidationError array; every 422 carries one.
-func validationDetail(e *app.Error) []validationItem {
-	items := []validationItem{}
+func validationDetail(e *app.Error) []ValidationItem {
+	items := []ValidationItem{}
 	for _, f := range e.Fields {
-		items = append(items, validationItem{Loc: f.Loc, Msg: f.Msg, Type: string(e.Code)})
+		items = append(items, ValidationItem{Loc: f.Loc, Msg: f.Msg, Type: string(e.Code)})
 	}
 	if len(items) == 0 {
-		items = append(items, validationItem{Loc: []string{"body"}, Msg: e.Detail, Type: string(e.Code)})
+		items = append(items, ValidationItem{Loc: []string{"body"}, Msg: e.Detail, Type: string(e.Code)})
 	}
 	return items
 }
 
-// writeProblem is the only place that turns an error into an HTTP response.
+// WriteProblem is the only place that turns an error into an HTTP response.
 // Internal errors are logged here, once, with their cause; clients see none of it.
-func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
-	p := newProblem(err)
-	p.Instance = redactURL(r.URL.Path, "") // a feed's secret travels in its path
+func WriteProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
+	p := NewProblem(err)
+	p.Instance = RedactURL(r.URL.Path, "") // a feed's secret travels in its path
 	if p.Code == app.CodeInternal {
 		level := slog.LevelError
-		if clientGone(r) {
+		if ClientGone(r) {
 			level = slog.LevelDebug
 		}
-		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", redactURL(r.URL.Path, r.URL.RawQuery), "err", err)
+		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", RedactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
 	case app.CodeBusy, app.CodeReadsSaturated:
@@ -171,7 +175,7 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	case app.CodeReadOverBudget:
 		w.Header().Set("Retry-After", "5")
 	case app.CodeStorageFull:
-		w.Header().Set("Retry-After", storageFullRetry)
+		w.Header().Set("Retry-After", StorageFullRetry)
 	case app.CodeUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
 	}
@@ -181,8 +185,8 @@ func writeProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 	_ = json.NewEncoder(w).Encode(p)
 }
 
-// clientGone reports whether the client went away before its answer: a
+// ClientGone reports whether the client went away before its answer: a
 // closed tab's live-update stream, a cancelled call. That is the client's
 // doing, not a failure of tend: it is logged at debug level at most, and
 // counted with status 499.
-func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
+func ClientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }

@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"net/http"
@@ -23,19 +23,19 @@ func TestProblemTypesCoverAllCodes(t *testing.T) {
 	}
 }
 
-// TestInternalErrorHidesCause checks newProblem directly: a plain error
+// TestInternalErrorHidesCause checks NewProblem directly: a plain error
 // becomes internal with no detail, and a 422 code always gets the array.
 func TestInternalErrorHidesCause(t *testing.T) {
-	p := newProblem(&app.Error{Code: app.CodeInternal, Detail: "should not show", Err: errProbSecret})
+	p := NewProblem(&app.Error{Code: app.CodeInternal, Detail: "should not show", Err: errProbSecret})
 	if p.Detail != nil || p.Code != app.CodeInternal || p.Status != http.StatusInternalServerError {
 		t.Fatalf("got %+v", p)
 	}
-	p = newProblem(errProbSecret)
+	p = NewProblem(errProbSecret)
 	if p.Detail != nil || p.Code != app.CodeInternal {
 		t.Fatalf("got %+v", p)
 	}
-	p = newProblem(app.Errorf(app.CodeWorkspaceRequired, "name one"))
-	d, ok := p.Detail.([]validationItem)
+	p = NewProblem(app.Errorf(app.CodeWorkspaceRequired, "name one"))
+	d, ok := p.Detail.([]ValidationItem)
 	if !ok || len(d) != 1 || d[0].Msg != "name one" || d[0].Type != "workspace_required" || len(d[0].Loc) == 0 {
 		t.Fatalf("a 422 without fields still carries the detail array: %+v", p.Detail)
 	}

@@ -1,12 +1,12 @@
-package web
+package wire
 
 import (
 	"tend/app"
 )
 
 // The wire shapes of items share their common parts, so that a field added
-// to one part reaches every shape that carries it: taskJSON, linkEndJSON and
-// documentJSON embed these (encoding/json flattens them in place), and the
+// to one part reaches every shape that carries it: Task, LinkEnd and
+// Document embed these (encoding/json flattens them in place), and the
 // hand encoder (task_encode.go) has one function per part.
 
 // itemHeadJSON opens every item: a task, a document, a link's far end.
@@ -38,8 +38,8 @@ type taskWhenJSON struct {
 	Timezone              *string `json:"timezone"`
 }
 
-// taskJSON is the full task record.
-type taskJSON struct {
+// Task is the full task record.
+type Task struct {
 	itemHeadJSON
 	Description *string `json:"description"`
 	itemStateJSON
@@ -93,22 +93,23 @@ type taskJSON struct {
 	readerZone string
 }
 
-func newTaskJSON(t app.Task) taskJSON {
-	return taskJSON{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: orNull(t.Description),
-		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: orNull(t.WorkspaceSlug),
-		WorkspaceID: t.WorkspaceID, Parent: orNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: orNull(t.Assignee),
-		AssigneeID: orNull(t.AssigneeID), AssigneeAnswersTo: orNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
-		ClaimedBy: orNull(t.ClaimedBy), ClaimedByID: orNull(t.ClaimedByID), ClaimedByAnswersTo: orNull(t.ClaimedByAnswersTo),
-		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: stampPtr(t.ClaimedAt), ClaimExpiresAt: stampPtr(t.ClaimExpiresAt),
+// NewTask is the full record of t.
+func NewTask(t app.Task) Task {
+	return Task{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: OrNull(t.Description),
+		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: OrNull(t.WorkspaceSlug),
+		WorkspaceID: t.WorkspaceID, Parent: OrNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: OrNull(t.Assignee),
+		AssigneeID: OrNull(t.AssigneeID), AssigneeAnswersTo: OrNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
+		ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID), ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo),
+		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
 		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
-		DueAt: stampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: stampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		taskWhenJSON: taskWhenJSON{SnoozedUntil: stampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
-			RecurrenceDescription: orNull(t.RecurrenceDescription), Timezone: orNull(t.Timezone)},
-		RepeatRule: orNull(t.RepeatRule), SeriesID: orNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
+		DueAt: StampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
+		taskWhenJSON: taskWhenJSON{SnoozedUntil: StampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
+			RecurrenceDescription: OrNull(t.RecurrenceDescription), Timezone: OrNull(t.Timezone)},
+		RepeatRule: OrNull(t.RepeatRule), SeriesID: OrNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
 		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
-		CompletedAt: stampPtr(t.CompletedAt), CreatedAt: stamp(t.CreatedAt), CreatedBy: orNull(t.CreatedBy),
-		UpdatedAt: stamp(t.UpdatedAt), UpdatedBy: orNull(t.UpdatedBy), ContentUpdatedAt: stamp(t.ContentUpdatedAt),
-		DeletedAt: stampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
+		CompletedAt: StampPtr(t.CompletedAt), CreatedAt: Stamp(t.CreatedAt), CreatedBy: OrNull(t.CreatedBy),
+		UpdatedAt: Stamp(t.UpdatedAt), UpdatedBy: OrNull(t.UpdatedBy), ContentUpdatedAt: Stamp(t.ContentUpdatedAt),
+		DeletedAt: StampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
 }
 
 // newItemState resolves an item's type and status for the wire.
@@ -117,7 +118,8 @@ func newItemState(typ app.ItemType, st app.Status, complete bool) itemStateJSON 
 		Status: st.Key, StatusLabel: st.Label, StatusCategory: st.Category, StatusIsDefault: st.IsDefault, IsComplete: complete}
 }
 
-func taskLine(t taskJSON) []string {
+// TaskLine is t's compact line: ref, status, project, title, who has it and its due.
+func TaskLine(t Task) []string {
 	who := ""
 	if t.ClaimedBy != nil {
 		who = "@" + *t.ClaimedBy + " (claimed)"
@@ -126,13 +128,13 @@ func taskLine(t taskJSON) []string {
 	}
 	due := ""
 	if t.DueAt != nil {
-		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, deref(t.Timezone), t.readerZone)
+		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, Deref(t.Timezone), t.readerZone)
 	}
-	return []string{"#" + itoa64(t.Ref), t.Status, t.ProjectPath, t.Title, who, due}
+	return []string{"#" + Itoa64(t.Ref), t.Status, t.ProjectPath, t.Title, who, due}
 }
 
-// linkEndJSON is the far end of a link: enough to act on, never a description.
-type linkEndJSON struct {
+// LinkEnd is the far end of a link: enough to act on, never a description.
+type LinkEnd struct {
 	EntityType string `json:"entity_type"`
 	itemHeadJSON
 	itemStateJSON
@@ -157,8 +159,8 @@ type linkEndJSON struct {
 	DeletedAt    *string `json:"deleted_at"`
 }
 
-func newLinkEnd(t taskJSON) linkEndJSON {
-	return linkEndJSON{EntityType: "task", itemHeadJSON: t.itemHeadJSON, itemStateJSON: t.itemStateJSON, ProjectPath: t.ProjectPath,
+func taskLinkEnd(t Task) LinkEnd {
+	return LinkEnd{EntityType: "task", itemHeadJSON: t.itemHeadJSON, itemStateJSON: t.itemStateJSON, ProjectPath: t.ProjectPath,
 		Workspace: t.Workspace, Tags: t.Tags, Assignee: t.Assignee, AssigneeAnswersTo: t.AssigneeAnswersTo,
 		AssigneeIsAgent: t.AssigneeIsAgent, ClaimedBy: t.ClaimedBy, ClaimedByID: t.ClaimedByID,
 		ClaimedByAnswersTo: t.ClaimedByAnswersTo, ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimExpiresAt: t.ClaimExpiresAt,
@@ -166,17 +168,18 @@ func newLinkEnd(t taskJSON) linkEndJSON {
 		SubTasksDone: t.SubTasksDone, SubDocuments: t.SubDocuments, DeletedAt: t.DeletedAt}
 }
 
-type linkJSON struct {
-	ID           string      `json:"id"`
-	Direction    string      `json:"direction"`
-	Label        string      `json:"label"`
-	LinkType     string      `json:"link_type"`
-	LinkCategory *string     `json:"link_category"`
-	Other        linkEndJSON `json:"other"`
+// Link is a link as read from one end: its type, label and the far end.
+type Link struct {
+	ID           string  `json:"id"`
+	Direction    string  `json:"direction"`
+	Label        string  `json:"label"`
+	LinkType     string  `json:"link_type"`
+	LinkCategory *string `json:"link_category"`
+	Other        LinkEnd `json:"other"`
 }
 
-// pageLinkJSON is one link among a page's items, for include=links.
-type pageLinkJSON struct {
+// PageLink is one link among a page's items, for include=links.
+type PageLink struct {
 	ID       string `json:"id"`
 	LinkType string `json:"link_type"`
 	Label    string `json:"label"`
@@ -184,7 +187,8 @@ type pageLinkJSON struct {
 	Target   int64  `json:"target"`
 }
 
-type verificationJSON struct {
+// Verification is a recorded check of a task: its verdict and what it checked.
+type Verification struct {
 	ID            string  `json:"id"`
 	TaskID        string  `json:"task_id"`
 	Passed        bool    `json:"passed"`
@@ -198,10 +202,11 @@ type verificationJSON struct {
 	ActorTokenID  *string `json:"actor_token_id"`
 }
 
-func newVerificationJSON(v app.Verification) verificationJSON {
-	return verificationJSON{ID: v.ID, TaskID: v.TaskID, Passed: v.Passed, Summary: orNull(v.Summary), CommitSHA: orNull(v.CommitSHA),
-		TreeHash: orNull(v.TreeHash), OutputExcerpt: orNull(v.OutputExcerpt), RanAt: stamp(v.RanAt), Actor: orNull(v.Actor),
-		ActorUserID: orNull(v.ActorUserID), ActorTokenID: orNull(v.ActorTokenID)}
+// NewVerification is v as the wire shows it.
+func NewVerification(v app.Verification) Verification {
+	return Verification{ID: v.ID, TaskID: v.TaskID, Passed: v.Passed, Summary: OrNull(v.Summary), CommitSHA: OrNull(v.CommitSHA),
+		TreeHash: OrNull(v.TreeHash), OutputExcerpt: OrNull(v.OutputExcerpt), RanAt: Stamp(v.RanAt), Actor: OrNull(v.Actor),
+		ActorUserID: OrNull(v.ActorUserID), ActorTokenID: OrNull(v.ActorTokenID)}
 }
 
 // nonZero is n, or null for 0 (a count that starts at 1 when there is one).

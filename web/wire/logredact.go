@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"net/url"
@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// What is logged of a request's URL passes through redactURL. Every tend
+// What is logged of a request's URL passes through RedactURL. Every tend
 // secret (app/token.go) carries a tail of at least 32 random characters
 // drawn from letters and digits, so any run of 24 or more letters
 // and digits is taken for a secret and hidden, wherever it stands: mid
 // segment, in a query key or value, any number of times. Public prefixes
 // ("tend_" and ten characters) are shorter and stay, so a leaked secret can
 // still be traced to its record. A "%" counts as part of a run, so a
-// secret encoded more often than redactURL decodes is hidden too. Beside
+// secret encoded more often than RedactURL decodes is hidden too. Beside
 // that shape, the values of query
 // parameters that carry secrets (the sign-in link's among them) and the
 // secret of a calendar feed's path are hidden whatever they look like.
@@ -33,10 +33,10 @@ var secretKeys = map[string]bool{"token": true, "access_token": true, "api_key":
 // over is still found, and a crafted input cannot make the log line costly.
 const maxUnescape = 4
 
-// redactURL is what a log line may hold of a request's path and raw query:
+// RedactURL is what a log line may hold of a request's path and raw query:
 // both decoded (repeatedly, so that no encoding hides a secret's shape),
 // with every secret replaced by "…".
-func redactURL(path, rawQuery string) string {
+func RedactURL(path, rawQuery string) string {
 	p := unescapeAll(path, url.PathUnescape)
 	if m := feedPath.FindStringSubmatch(p); m != nil {
 		p = m[1] + redacted + ".ics"

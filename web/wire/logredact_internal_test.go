@@ -1,4 +1,4 @@
-package web
+package wire
 
 import (
 	"net/url"
@@ -57,7 +57,7 @@ func TestRedactURL(t *testing.T) {
 		{"words of ordinary length", "/v1/tasks", "q=internationalization", "/v1/tasks?q=internationalization"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := redactURL(c.path, c.query)
+			got := RedactURL(c.path, c.query)
 			if got != c.want {
 				t.Errorf("redactURL(%q, %q)\n got %q\nwant %q", c.path, c.query, got, c.want)
 			}

@@ -1,10 +1,11 @@
-package web
+package wire
 
 import (
 	"tend/app"
 )
 
-type projectJSON struct {
+// Project is the full record of a project.
+type Project struct {
 	ID              string         `json:"id"`
 	Key             string         `json:"key"`
 	Title           string         `json:"title"`
@@ -32,11 +33,12 @@ type projectJSON struct {
 	Version         int            `json:"version"`
 }
 
-func newProjectJSON(p app.ProjectView) projectJSON {
-	return projectJSON{ID: p.ID, Key: p.Key, Title: p.Title, Description: orNull(p.Description), Path: p.Path, Depth: p.Depth,
-		ParentID: orNull(p.ParentID), Visibility: p.Visibility, IsInbox: p.IsInbox, OwnerID: orNull(p.OwnerID),
+// NewProject is p as the wire shows it.
+func NewProject(p app.ProjectView) Project {
+	return Project{ID: p.ID, Key: p.Key, Title: p.Title, Description: OrNull(p.Description), Path: p.Path, Depth: p.Depth,
+		ParentID: OrNull(p.ParentID), Visibility: p.Visibility, IsInbox: p.IsInbox, OwnerID: OrNull(p.OwnerID),
 		Status: p.Status.Key, StatusID: p.StatusID, StatusLabel: p.Status.Label, StatusCategory: p.Status.Category,
-		StatusIsDefault: p.Status.IsDefault, HiddenStatuses: p.HiddenStatuses, Colour: orNull(p.Colour), Settings: p.Settings,
-		WorkspaceID: p.WorkspaceID, ArchivedAt: stampPtr(p.ArchivedAt), CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
-		DeletedAt: stampPtr(p.DeletedAt), Version: p.Version}
+		StatusIsDefault: p.Status.IsDefault, HiddenStatuses: p.HiddenStatuses, Colour: OrNull(p.Colour), Settings: p.Settings,
+		WorkspaceID: p.WorkspaceID, ArchivedAt: StampPtr(p.ArchivedAt), CreatedAt: Stamp(p.CreatedAt), UpdatedAt: Stamp(p.UpdatedAt),
+		DeletedAt: StampPtr(p.DeletedAt), Version: p.Version}
 }
