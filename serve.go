@@ -104,7 +104,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
-	handler.AllowHosts(f.allowedHosts...)
+	handler.MCP().AllowHosts(f.allowedHosts...)
 	handler.ServeMetrics(metrics)
 	metrics.Watch(storeSources(db))
 	stopMetrics, err := startMetrics(log, f.metricsAddr, metrics)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,9 +28,33 @@ const mcpInstructions = "tend tracks work for people and agents. Start with serv
 	"Read service://conventions for what binds work here. Refs are #N. " +
 	"Every refusal starts with a stable code and says which call fixes it. GET /v1/docs/agent is the full guide."
 
+// mcpServer is tend's MCP server: the tools and resources, each a thin
+// adapter over the same Service methods the HTTP API calls, answered on
+// POST /mcp (Handler) and on stdio (ServeStdio).
+type mcpServer struct {
+	app          *app.Service
+	log          *slog.Logger
+	api          callAPIFunc
+	allowedHosts []string  // more Host names /mcp answers on behind a local proxy
+	shared       *mcpTools // built once, for POST /mcp and ServeStdio
+}
+
+// callAPIFunc serves one request of the JSON API in-process as the caller
+// a (service_call_api, service://meta): the status and body the route
+// answered, or its refusal.
+type callAPIFunc func(ctx context.Context, a app.Actor, method, path string, query url.Values, body []byte) (status int, out []byte, err error)
+
+// newMCPServer builds the MCP server over svc; api reaches the JSON API.
+// log receives internal errors, never a secret.
+func newMCPServer(svc *app.Service, log *slog.Logger, api callAPIFunc) *mcpServer {
+	s := &mcpServer{app: svc, log: log, api: api}
+	s.shared = s.tools(sharedIdentity)
+	return s
+}
+
 // mcpTools holds what the tool handlers share.
 type mcpTools struct {
-	s    *Server
+	s    *mcpServer
 	srv  *mcp.Server
 	impl *mcp.Implementation
 	who  Identify
@@ -38,13 +63,12 @@ type mcpTools struct {
 	tools map[string]mcp.ToolHandler
 }
 
-// MCPServer builds an MCP server of its own, acting as who, with tend's
-// 15 tools and 3 resources, each a thin adapter over the same Service
-// methods the HTTP API calls. POST /mcp and ServeMCPStdio share the one
-// NewServer builds (with sharedIdentity): building one takes about as long
-// as the rest of the start of `tend mcp`.
-func (s *Server) MCPServer(who Identify) *mcp.Server {
-	return s.mcpTools(who).srv
+// For builds an SDK server of its own, acting as who, with tend's 15
+// tools and 3 resources. POST /mcp and ServeStdio share the one
+// newMCPServer builds (with sharedIdentity): building one takes about as
+// long as the rest of the start of `tend mcp`.
+func (s *mcpServer) For(who Identify) *mcp.Server {
+	return s.tools(who).srv
 }
 
 // identifyKey carries the Identify of a stdio session on its context,
@@ -60,7 +84,7 @@ func sharedIdentity(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, er
 	return httpIdentity(ctx, extra)
 }
 
-func (s *Server) mcpTools(who Identify) *mcpTools {
+func (s *mcpServer) tools(who Identify) *mcpTools {
 	impl := &mcp.Implementation{Name: "tend", Title: "tend", Version: s.app.Version()}
 	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
@@ -77,7 +101,7 @@ func (s *Server) mcpTools(who Identify) *mcpTools {
 
 // StdioIdentity is the Identify of `tend mcp`: the secret it was started
 // with, authenticated again for every call.
-func (s *Server) StdioIdentity(secret string) Identify {
+func (s *mcpServer) StdioIdentity(secret string) Identify {
 	return func(ctx context.Context, _ *mcp.RequestExtra) (app.Actor, error) {
 		return s.app.Authenticate(ctx, secret, "mcp")
 	}
@@ -95,13 +119,12 @@ func httpIdentity(_ context.Context, extra *mcp.RequestExtra) (app.Actor, error)
 
 const actorKey = "tend.actor"
 
-// mcpHandler serves POST /mcp: the stateless handler answers the
+// Handler serves POST /mcp: the stateless handler answers the
 // 2026-07-28 era (no sessions) and the handshake era (initialize, then
 // calls) on the same URL. JSON responses: tools answer at once, there is
 // nothing to stream.
-func (s *Server) mcpHandler() http.Handler {
-	m := s.mcpTools(sharedIdentity)
-	s.mcp = m
+func (s *mcpServer) Handler() http.Handler {
+	m := s.shared
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.srv }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
 		// The SDK's own guard refuses any non-loopback Host on a loopback
@@ -109,13 +132,13 @@ func (s *Server) mcpHandler() http.Handler {
 		// guardHost below does the same job with the public URL allowed.
 		DisableLocalhostProtection: true,
 	})
-	bearer := auth.RequireBearerToken(s.verifyMCP, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	bearer := auth.RequireBearerToken(s.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	authed := bearer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("WWW-Authenticate")
 		m.servePost(w, r, h)
 	}))
 	cop := http.NewCrossOriginProtection()
-	if origin := originOf(s.app.PublicURL()); origin != "" {
+	if origin := wire.OriginOf(s.app.PublicURL()); origin != "" {
 		_ = cop.AddTrustedOrigin(origin)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -134,9 +157,9 @@ func (s *Server) mcpHandler() http.Handler {
 	})
 }
 
-// verifyMCP checks the bearer credential of one MCP request with the same
+// verify checks the bearer credential of one MCP request with the same
 // Authenticate as /v1, and hands the actor to the tools.
-func (s *Server) verifyMCP(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
+func (s *mcpServer) verify(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
 	a, err := s.app.Authenticate(ctx, secret, "mcp")
 	if app.CodeOf(err) == app.CodeUnauthorized {
 		return nil, auth.ErrInvalidToken
@@ -153,7 +176,7 @@ func (s *Server) verifyMCP(ctx context.Context, secret string, _ *http.Request) 
 // any port), the public URL's host, or one of the hosts allowed with
 // --allowed-hosts. A request on any other listener came over the network
 // by an address somebody chose, and the bearer credential is what guards it.
-func (s *Server) hostAllowed(r *http.Request) bool {
+func (s *mcpServer) hostAllowed(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || local == nil || !isLoopback(local.String()) {
 		return true
@@ -162,7 +185,7 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 	if isLoopback(host) || strings.EqualFold(host, "localhost") {
 		return true
 	}
-	if pub := originOf(s.app.PublicURL()); pub != "" && strings.EqualFold(host, hostOnly(strings.SplitN(pub, "://", 2)[1])) {
+	if pub := wire.OriginOf(s.app.PublicURL()); pub != "" && strings.EqualFold(host, hostOnly(strings.SplitN(pub, "://", 2)[1])) {
 		return true
 	}
 	for _, h := range s.allowedHosts {
@@ -176,7 +199,7 @@ func (s *Server) hostAllowed(r *http.Request) bool {
 // AllowHosts adds Host names the MCP endpoint answers on when requests
 // arrive through a local reverse proxy (besides loopback names and the
 // public URL's host).
-func (s *Server) AllowHosts(hosts ...string) {
+func (s *mcpServer) AllowHosts(hosts ...string) {
 	for _, h := range hosts {
 		if h = strings.TrimSpace(h); h != "" {
 			s.allowedHosts = append(s.allowedHosts, hostOnly(h))
@@ -198,13 +221,4 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
-}
-
-// originOf is scheme://host[:port] of a URL, "" when it has none.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host
 }

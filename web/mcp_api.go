@@ -54,7 +54,7 @@ func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs)
 	if in.Body != nil {
 		body, _ = json.Marshal(in.Body)
 	}
-	status, answer, err := m.s.callAPI(ctx, a, method, clean, q, body)
+	status, answer, err := m.s.api(ctx, a, method, clean, q, body)
 	if err != nil {
 		return "", callAPIOut{}, err
 	}

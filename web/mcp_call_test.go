@@ -27,7 +27,7 @@ func TestMCPFastPathMatchesSDK(t *testing.T) {
 	ref := e.taskRef(e.admin, map[string]any{"title": "Write the <report>", "description": "with \"quotes\" & more"})
 	e.taskRef(e.admin, map[string]any{"title": "Second task", "importance": 4})
 	s := e.srvHandler()
-	sdk := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCPServer(s.StdioIdentity(e.admin)) },
+	sdk := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP().For(s.MCP().StdioIdentity(e.admin)) },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(sdk.Close)
 

@@ -15,14 +15,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ServeMCPStdio serves the MCP tools on in and out, one JSON-RPC message a
+// ServeStdio serves the MCP tools on in and out, one JSON-RPC message a
 // line, until in ends (every call read by then is answered first) or ctx
 // ends. It never stops on a line it cannot use: each gets its JSON-RPC
 // error and the next line is read. out carries only JSON-RPC messages, each
 // written whole in one Write as soon as it is ready.
-func (s *Server) ServeMCPStdio(ctx context.Context, who Identify, in io.Reader, out io.Writer) error {
+func (s *mcpServer) ServeStdio(ctx context.Context, who Identify, in io.Reader, out io.Writer) error {
 	t := &stdioTransport{in: in, out: out, maxLine: s.app.Limits().MaxBodyBytes, s: s}
-	err := s.mcp.srv.Run(context.WithValue(ctx, identifyKey{}, who), t)
+	err := s.shared.srv.Run(context.WithValue(ctx, identifyKey{}, who), t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
@@ -46,7 +46,7 @@ type stdioTransport struct {
 	in      io.Reader
 	out     io.Writer
 	maxLine int
-	s       *Server
+	s       *mcpServer
 }
 
 // Connect starts reading in.

@@ -80,8 +80,8 @@ func serveLines(t *testing.T, s *web.Server, secret string, lines ...string) []s
 	t.Helper()
 	var out bytes.Buffer
 	in := strings.NewReader(strings.Join(lines, "\n") + "\n")
-	if err := s.ServeMCPStdio(t.Context(), s.StdioIdentity(secret), in, &out); err != nil {
-		t.Fatalf("ServeMCPStdio: %v", err)
+	if err := s.MCP().ServeStdio(t.Context(), s.MCP().StdioIdentity(secret), in, &out); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
 	}
 	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if out.Len() == 0 {
@@ -211,7 +211,7 @@ func TestMCPStdioSameIDTwice(t *testing.T) {
 }
 
 // TestMCPStdioAnswersEveryCallBeforeEnding: input ends right after many
-// calls; every one is answered before ServeMCPStdio returns.
+// calls; every one is answered before ServeStdio returns.
 func TestMCPStdioAnswersEveryCallBeforeEnding(t *testing.T) {
 	s, secret := stdioServer(t)
 	lines := []string{initLine("0"), `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
@@ -306,7 +306,7 @@ func FuzzMCPStdio(f *testing.F) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ServeMCPStdio(ctx, s.StdioIdentity(secret), inR, outW) }()
+	go func() { done <- s.MCP().ServeStdio(ctx, s.MCP().StdioIdentity(secret), inR, outW) }()
 	lines := make(chan []byte)
 	go func() {
 		sc := bufio.NewScanner(outR)

@@ -220,7 +220,7 @@ func TestMCPRefusesWithoutCredentialHostOrOrigin(t *testing.T) {
 	if res := e.postMCP(e.admin, "", "https://evil.example"); res.StatusCode != http.StatusForbidden {
 		t.Fatalf("a cross-origin browser request: %d, want 403", res.StatusCode)
 	}
-	e.srvHandler().AllowHosts("tend.example.ts.net")
+	e.srvHandler().MCP().AllowHosts("tend.example.ts.net")
 	if res := e.postMCP(e.admin, "tend.example.ts.net", ""); res.StatusCode != http.StatusOK {
 		t.Fatalf("an allowed proxy Host: %d, want 200", res.StatusCode)
 	}

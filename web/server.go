@@ -17,14 +17,13 @@ import (
 
 // Server is tend's HTTP handler.
 type Server struct {
-	app          *app.Service
-	log          *slog.Logger
-	router       router
-	api          apiRoutes                   // the JSON API's handlers again, for in-process calls
-	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
-	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
-	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
-	metrics      *Metrics                    // nil unless ServeMetrics was called
+	app         *app.Service
+	log         *slog.Logger
+	router      router
+	api         apiRoutes                   // the JSON API's handlers again, for in-process calls
+	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
+	mcp         *mcpServer                  // the MCP tools, on POST /mcp and stdio
+	metrics     *Metrics                    // nil unless ServeMetrics was called
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -61,9 +60,14 @@ func NewServer(svc *app.Service, log *slog.Logger) *Server {
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
 		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
+	s.mcp = newMCPServer(svc, log, s.callAPI)
 	s.routes()
 	return s
 }
+
+// MCP is the MCP server NewServer mounted on POST /mcp, which `tend mcp`
+// serves on stdio; its service_call_api reaches this server's JSON API.
+func (s *Server) MCP() *mcpServer { return s.mcp }
 
 // handlerFunc is the signature of every JSON endpoint: return errors, don't write them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
@@ -78,7 +82,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
 	s.handle(http.MethodGet, "/v1/docs/agent", s.handleDocsAgent)
 	s.handle(http.MethodGet, "/v1/docs/examples", s.handleDocsExamples)
-	s.router.Handler(http.MethodPost, "/mcp", s.mcpHandler()) // stateless: POST only
+	s.router.Handler(http.MethodPost, "/mcp", s.mcp.Handler()) // stateless: POST only
 
 	s.handle(http.MethodGet, "/v1/instance", s.handleInstanceGet)
 	s.handle(http.MethodPatch, "/v1/instance", s.handleInstanceUpdate)

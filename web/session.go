@@ -45,7 +45,7 @@ func SignInURL(base, secret string) string {
 
 // baseURL is the instance's public_url, else the origin the request came to.
 func (s *Server) baseURL(r *http.Request) string {
-	if pub := originOf(s.app.PublicURL()); pub != "" {
+	if pub := wire.OriginOf(s.app.PublicURL()); pub != "" {
 		return pub
 	}
 	scheme := "http"

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"net/url"
 	"strconv"
 	"time"
 )
@@ -35,3 +36,12 @@ func Deref(s *string) string {
 
 // Itoa64 is n in decimal.
 func Itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// OriginOf is scheme://host[:port] of a URL, "" when it has none.
+func OriginOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
