@@ -94,10 +94,15 @@ func (m *mcpTools) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (
 }
 
 func (m *mcpTools) readExamples(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	if _, err := m.who(ctx, req.Extra); err != nil {
+	a, err := m.who(ctx, req.Extra)
+	if err != nil {
 		return nil, resourceError(err)
 	}
-	return textResource(req.Params.URI, "text/markdown", examplesMarkdown()), nil
+	_, text, err := m.s.api(ctx, a, http.MethodGet, "/v1/docs/examples", nil, nil)
+	if err != nil {
+		return nil, resourceError(err)
+	}
+	return textResource(req.Params.URI, "text/markdown", string(text)), nil
 }
 
 // resourceError is a failed read: the stable code and what to do.
