@@ -12,6 +12,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tend/app"
+	"tend/web/mcpserver"
 	"tend/web/wire"
 )
 
@@ -22,7 +23,7 @@ type Server struct {
 	router      router
 	api         apiRoutes                   // the JSON API's handlers again, for in-process calls
 	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
-	mcp         *mcpServer                  // the MCP tools, on POST /mcp and stdio
+	mcp         *mcpserver.Server           // the MCP tools, on POST /mcp and stdio
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 }
 
@@ -60,14 +61,14 @@ func NewServer(svc *app.Service, log *slog.Logger) *Server {
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
 		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
-	s.mcp = newMCPServer(svc, log, s.callAPI)
+	s.mcp = mcpserver.New(svc, log, s.callAPI)
 	s.routes()
 	return s
 }
 
 // MCP is the MCP server NewServer mounted on POST /mcp, which `tend mcp`
 // serves on stdio; its service_call_api reaches this server's JSON API.
-func (s *Server) MCP() *mcpServer { return s.mcp }
+func (s *Server) MCP() *mcpserver.Server { return s.mcp }
 
 // handlerFunc is the signature of every JSON endpoint: return errors, don't write them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -28,46 +28,46 @@ const mcpInstructions = "tend tracks work for people and agents. Start with serv
 	"Read service://conventions for what binds work here. Refs are #N. " +
 	"Every refusal starts with a stable code and says which call fixes it. GET /v1/docs/agent is the full guide."
 
-// mcpServer is tend's MCP server: the tools and resources, each a thin
+// Server is tend's MCP server: the tools and resources, each a thin
 // adapter over the same Service methods the HTTP API calls, answered on
 // POST /mcp (Handler) and on stdio (ServeStdio).
-type mcpServer struct {
+type Server struct {
 	app          *app.Service
 	log          *slog.Logger
-	api          callAPIFunc
-	allowedHosts []string  // more Host names /mcp answers on behind a local proxy
-	shared       *mcpTools // built once, for POST /mcp and ServeStdio
+	api          CallAPI
+	allowedHosts []string // more Host names /mcp answers on behind a local proxy
+	shared       *toolbox // built once, for POST /mcp and ServeStdio
 }
 
-// callAPIFunc serves one request of the JSON API in-process as the caller
+// CallAPI serves one request of the JSON API in-process as the caller
 // a (service_call_api, service://meta): the status and body the route
 // answered, or its refusal.
-type callAPIFunc func(ctx context.Context, a app.Actor, method, path string, query url.Values, body []byte) (status int, out []byte, err error)
+type CallAPI func(ctx context.Context, a app.Actor, method, path string, query url.Values, body []byte) (status int, out []byte, err error)
 
-// newMCPServer builds the MCP server over svc; api reaches the JSON API.
+// New builds the MCP server over svc; api reaches the JSON API.
 // log receives internal errors, never a secret.
-func newMCPServer(svc *app.Service, log *slog.Logger, api callAPIFunc) *mcpServer {
-	s := &mcpServer{app: svc, log: log, api: api}
+func New(svc *app.Service, log *slog.Logger, api CallAPI) *Server {
+	s := &Server{app: svc, log: log, api: api}
 	s.shared = s.tools(sharedIdentity)
 	return s
 }
 
-// mcpTools holds what the tool handlers share.
-type mcpTools struct {
-	s    *mcpServer
+// toolbox holds what the tool handlers share.
+type toolbox struct {
+	s    *Server
 	srv  *mcp.Server
 	impl *mcp.Implementation
 	who  Identify
 	// tools are the handlers by tool name, for the stateless fast path
-	// (mcp_call.go).
+	// (call.go).
 	tools map[string]mcp.ToolHandler
 }
 
 // For builds an SDK server of its own, acting as who, with tend's 15
 // tools and 3 resources. POST /mcp and ServeStdio share the one
-// newMCPServer builds (with sharedIdentity): building one takes about as
+// New builds (with sharedIdentity): building one takes about as
 // long as the rest of the start of `tend mcp`.
-func (s *mcpServer) For(who Identify) *mcp.Server {
+func (s *Server) For(who Identify) *mcp.Server {
 	return s.tools(who).srv
 }
 
@@ -84,14 +84,14 @@ func sharedIdentity(ctx context.Context, extra *mcp.RequestExtra) (app.Actor, er
 	return httpIdentity(ctx, extra)
 }
 
-func (s *mcpServer) tools(who Identify) *mcpTools {
+func (s *Server) tools(who Identify) *toolbox {
 	impl := &mcp.Implementation{Name: "tend", Title: "tend", Version: s.app.Version()}
 	srv := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: mcpInstructions,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
 	srv.AddReceivingMiddleware(encodeToolResults)
-	m := &mcpTools{s: s, srv: srv, impl: impl, who: who, tools: map[string]mcp.ToolHandler{}}
+	m := &toolbox{s: s, srv: srv, impl: impl, who: who, tools: map[string]mcp.ToolHandler{}}
 	m.addReadTools()
 	m.addWriteTools()
 	m.addAPITools()
@@ -101,7 +101,7 @@ func (s *mcpServer) tools(who Identify) *mcpTools {
 
 // StdioIdentity is the Identify of `tend mcp`: the secret it was started
 // with, authenticated again for every call.
-func (s *mcpServer) StdioIdentity(secret string) Identify {
+func (s *Server) StdioIdentity(secret string) Identify {
 	return func(ctx context.Context, _ *mcp.RequestExtra) (app.Actor, error) {
 		return s.app.Authenticate(ctx, secret, "mcp")
 	}
@@ -123,7 +123,7 @@ const actorKey = "tend.actor"
 // 2026-07-28 era (no sessions) and the handshake era (initialize, then
 // calls) on the same URL. JSON responses: tools answer at once, there is
 // nothing to stream.
-func (s *mcpServer) Handler() http.Handler {
+func (s *Server) Handler() http.Handler {
 	m := s.shared
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return m.srv }, &mcp.StreamableHTTPOptions{
 		Stateless: true, JSONResponse: true,
@@ -159,7 +159,7 @@ func (s *mcpServer) Handler() http.Handler {
 
 // verify checks the bearer credential of one MCP request with the same
 // Authenticate as /v1, and hands the actor to the tools.
-func (s *mcpServer) verify(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
+func (s *Server) verify(ctx context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
 	a, err := s.app.Authenticate(ctx, secret, "mcp")
 	if app.CodeOf(err) == app.CodeUnauthorized {
 		return nil, auth.ErrInvalidToken
@@ -176,7 +176,7 @@ func (s *mcpServer) verify(ctx context.Context, secret string, _ *http.Request) 
 // any port), the public URL's host, or one of the hosts allowed with
 // --allowed-hosts. A request on any other listener came over the network
 // by an address somebody chose, and the bearer credential is what guards it.
-func (s *mcpServer) hostAllowed(r *http.Request) bool {
+func (s *Server) hostAllowed(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok || local == nil || !isLoopback(local.String()) {
 		return true
@@ -199,7 +199,7 @@ func (s *mcpServer) hostAllowed(r *http.Request) bool {
 // AllowHosts adds Host names the MCP endpoint answers on when requests
 // arrive through a local reverse proxy (besides loopback names and the
 // public URL's host).
-func (s *mcpServer) AllowHosts(hosts ...string) {
+func (s *Server) AllowHosts(hosts ...string) {
 	for _, h := range hosts {
 		if h = strings.TrimSpace(h); h != "" {
 			s.allowedHosts = append(s.allowedHosts, hostOnly(h))

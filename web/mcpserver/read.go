@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -29,7 +29,7 @@ type listArgs struct {
 	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id (needed when you reach several)"`
 }
 
-// tasksOut is a page of tasks with their list fields (mcp_list.go).
+// tasksOut is a page of tasks with their list fields (list.go).
 type tasksOut struct {
 	Items []taskItemJSON `json:"items"`
 	Page  wire.Page      `json:"page"`
@@ -45,7 +45,7 @@ type searchArgs struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
-// searchOut is the best matches with their list fields (mcp_list.go).
+// searchOut is the best matches with their list fields (list.go).
 type searchOut struct {
 	Tasks         []taskItemJSON     `json:"tasks"`
 	TasksMore     bool               `json:"tasks_more"`
@@ -86,7 +86,7 @@ func readOnly() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
 }
 
-func (m *mcpTools) addReadTools() {
+func (m *toolbox) addReadTools() {
 	addTool(m, &mcp.Tool{Name: "service_list", Annotations: readOnly(),
 		Description: "List tasks, 20 by default. ready+to_act_on is the work waiting for you; filter takes the field filters of GET /v1/tasks (docs/api.md), also assignee.in=a,b, tag.is=unset, touched_by=ann, answers_to=ann."}, m.toolTaskList)
 	addTool(m, &mcp.Tool{Name: "service_search", Annotations: readOnly(),
@@ -101,7 +101,7 @@ func (m *mcpTools) addReadTools() {
 		Description: "Who you are: account, the person you answer to, the credential's scopes and narrowing, your workspaces."}, m.toolWhoami)
 }
 
-func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (string, tasksOut, error) {
+func (m *toolbox) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (string, tasksOut, error) {
 	if in.Today {
 		return m.agenda(ctx, a, in.Workspace)
 	}
@@ -134,7 +134,7 @@ func (m *mcpTools) toolTaskList(ctx context.Context, a app.Actor, in listArgs) (
 }
 
 // agenda answers service_list's today: the same agenda as GET /v1/agenda.
-func (m *mcpTools) agenda(ctx context.Context, a app.Actor, workspace string) (string, tasksOut, error) {
+func (m *toolbox) agenda(ctx context.Context, a app.Actor, workspace string) (string, tasksOut, error) {
 	ag, err := m.s.app.Agenda(ctx, a, app.AgendaQuery{Workspace: workspace})
 	if err != nil {
 		return "", tasksOut{}, argError(err)
@@ -150,6 +150,7 @@ type argParams map[string]argParam
 
 type argParam struct{ val, loc string }
 
+// Values is the argument given for key, none when absent.
 func (p argParams) Values(key string) []string {
 	if a, ok := p[key]; ok {
 		return []string{a.val}
@@ -157,8 +158,11 @@ func (p argParams) Values(key string) []string {
 	return nil
 }
 
+// Keys are the parameters the arguments give.
 func (p argParams) Keys() []string { return slices.Collect(maps.Keys(p)) }
 
+// Loc is where the caller wrote key: arguments.<name> or
+// arguments.filter.<key>.
 func (p argParams) Loc(key string) string {
 	if a, ok := p[key]; ok {
 		return a.loc
@@ -193,7 +197,7 @@ func (p argParams) addFilter(f map[string]string) error {
 	return nil
 }
 
-func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (string, searchOut, error) {
+func (m *toolbox) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (string, searchOut, error) {
 	res, err := m.s.app.SearchItems(ctx, a, app.ItemSearchQuery{Workspace: in.Workspace, Q: in.Q, Project: in.Project, Limit: cmp(in.Limit, toolLimit)})
 	if err != nil {
 		return "", searchOut{}, argError(err)
@@ -209,7 +213,7 @@ func (m *mcpTools) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (
 	return text, out, nil
 }
 
-func (m *mcpTools) toolChanges(ctx context.Context, a app.Actor, in changesArgs) (string, changesOut, error) {
+func (m *toolbox) toolChanges(ctx context.Context, a app.Actor, in changesArgs) (string, changesOut, error) {
 	q, err := feedArgs(in.Workspace, in.Filter, in.Limit)
 	if err != nil {
 		return "", changesOut{}, err
@@ -232,7 +236,7 @@ func (m *mcpTools) toolChanges(ctx context.Context, a app.Actor, in changesArgs)
 	return wire.LinesOr(rows, "no changes") + moreNote(page.Page.HasMore, len(rows), next), out, nil
 }
 
-func (m *mcpTools) toolJournal(ctx context.Context, a app.Actor, in journalArgs) (string, journalOut, error) {
+func (m *toolbox) toolJournal(ctx context.Context, a app.Actor, in journalArgs) (string, journalOut, error) {
 	q, err := feedArgs(in.Workspace, in.Filter, in.Limit)
 	if err != nil {
 		return "", journalOut{}, err
@@ -283,7 +287,7 @@ type whoamiOut struct {
 	Workspaces          []wire.WorkspaceAccess `json:"workspaces"`
 }
 
-func (m *mcpTools) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (string, whoamiOut, error) {
+func (m *toolbox) toolWhoami(ctx context.Context, a app.Actor, _ whoamiArgs) (string, whoamiOut, error) {
 	me, err := m.s.app.Me(ctx, a)
 	if err != nil {
 		return "", whoamiOut{}, err

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // The task record of a tool result is encoded by the same hand-written
 // encoder as the HTTP answers (task_encode.go); lists carry list fields
-// (mcp_list.go), small enough for encoding/json.
+// (list.go), small enough for encoding/json.
 
 // MarshalJSON encodes the task as wire.WriteTask does.
 func (o taskOut) MarshalJSON() ([]byte, error) {

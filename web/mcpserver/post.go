@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 )
 
 // servePost answers an authenticated request to /mcp. A POST's body is
-// read under the same limit as a /v1 body and checked (mcp_jsonrpc.go)
-// before the fast path (mcp_call.go) or the SDK answers it, and whatever
+// read under the same limit as a /v1 body and checked (jsonrpc.go)
+// before the fast path (call.go) or the SDK answers it, and whatever
 // the SDK refuses in plain text is answered as a JSON-RPC error instead,
 // with the same status: every answer to a POST is JSON-RPC. Statuses:
 // 400 for a body that is not JSON (-32700) or no valid message (-32600),
 // 413 for a body over the limit (-32600), and the SDK's own for the rest.
-func (m *mcpTools) servePost(w http.ResponseWriter, r *http.Request, sdk http.Handler) {
+func (m *toolbox) servePost(w http.ResponseWriter, r *http.Request, sdk http.Handler) {
 	if r.Method != http.MethodPost {
 		sdk.ServeHTTP(w, r)
 		return

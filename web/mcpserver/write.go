@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func writes(idempotent bool) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: idempotent, OpenWorldHint: &no}
 }
 
-func (m *mcpTools) addWriteTools() {
+func (m *toolbox) addWriteTools() {
 	addTool(m, &mcp.Tool{Name: "service_add", Annotations: writes(false),
 		Description: "Add a task from a captured line."}, m.toolTaskAdd)
 	addTool(m, &mcp.Tool{Name: "service_update", Annotations: writes(false),
@@ -106,7 +106,7 @@ func oneTask(t app.Task) (string, taskOut) {
 	return line, taskOut{Task: j}
 }
 
-func (m *mcpTools) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
+func (m *toolbox) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
 	t, err := m.s.app.CreateTask(ctx, a, in.Workspace, app.TaskCreate{Text: in.Text, Description: in.Description, Parent: in.Parent, Type: in.Type})
 	if err != nil {
 		return "", taskOut{}, argError(err)
@@ -115,7 +115,7 @@ func (m *mcpTools) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (st
 	return "added " + text, out, nil
 }
 
-func (m *mcpTools) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, taskOut, error) {
+func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, taskOut, error) {
 	up, err := taskUpdateOf(in)
 	if err != nil {
 		return "", taskOut{}, err
@@ -184,7 +184,7 @@ func parseEstimate(s string) (app.Patch[int], error) {
 	return app.PatchOf(mins), nil
 }
 
-func (m *mcpTools) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {
+func (m *toolbox) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {
 	if in.Skip {
 		if in.Verification != nil {
 			return "", doneOut{}, app.Invalidf("arguments.verification", "a skipped occurrence was not done: send verification without skip, or skip without it")
@@ -230,7 +230,7 @@ func verificationLine(v wire.Verification) string {
 	return line
 }
 
-func (m *mcpTools) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {
+func (m *toolbox) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {
 	ref := strings.TrimPrefix(string(in.Ref), "#")
 	var t app.Task
 	var err error

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // ends. It never stops on a line it cannot use: each gets its JSON-RPC
 // error and the next line is read. out carries only JSON-RPC messages, each
 // written whole in one Write as soon as it is ready.
-func (s *mcpServer) ServeStdio(ctx context.Context, who Identify, in io.Reader, out io.Writer) error {
+func (s *Server) ServeStdio(ctx context.Context, who Identify, in io.Reader, out io.Writer) error {
 	t := &stdioTransport{in: in, out: out, maxLine: s.app.Limits().MaxBodyBytes, s: s}
 	err := s.shared.srv.Run(context.WithValue(ctx, identifyKey{}, who), t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
@@ -30,7 +30,7 @@ func (s *mcpServer) ServeStdio(ctx context.Context, who Identify, in io.Reader, 
 }
 
 // stdioTransport is the SDK's Transport over a line-oriented reader and
-// writer, standing in for mcp.StdioTransport (see mcp_jsonrpc.go for why).
+// writer, standing in for mcp.StdioTransport (see jsonrpc.go for why).
 //
 // Ids: every call is handed to the SDK under an id of the transport's own
 // (a counter), and its answer goes out under the id the client sent,
@@ -46,7 +46,7 @@ type stdioTransport struct {
 	in      io.Reader
 	out     io.Writer
 	maxLine int
-	s       *mcpServer
+	s       *Server
 }
 
 // Connect starts reading in.

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -47,7 +47,7 @@ type showOut struct {
 	subtasks []wire.Task
 }
 
-func (m *mcpTools) toolShow(ctx context.Context, a app.Actor, in showArgs) (string, showOut, error) {
+func (m *toolbox) toolShow(ctx context.Context, a app.Actor, in showArgs) (string, showOut, error) {
 	if in.From < 0 {
 		return "", showOut{}, app.Invalidf("arguments.from", "from is a character offset, 0 or more")
 	}

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -32,7 +32,7 @@ type callAPIOut struct {
 // response is in structuredContent.
 const apiTextLimit = 4000
 
-func (m *mcpTools) addAPITools() {
+func (m *toolbox) addAPITools() {
 	no := false
 	addTool(m, &mcp.Tool{Name: "service_call_api", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Call any /v1 route of the HTTP API as yourself, e.g. POST /v1/tasks/42/verifications."}, m.toolCallAPI)
@@ -41,7 +41,7 @@ func (m *mcpTools) addAPITools() {
 // toolCallAPI serves a /v1 request in-process, as the MCP caller: the
 // route's own handler and the same Service, no loopback connection, and
 // events recorded as coming through mcp.
-func (m *mcpTools) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) (string, callAPIOut, error) {
+func (m *toolbox) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) (string, callAPIOut, error) {
 	method, clean, err := apiRoute(in)
 	if err != nil {
 		return "", callAPIOut{}, err

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // service://conventions quotes; service_show reads the rest.
 const conventionExcerpt = 280
 
-func (m *mcpTools) addResources() {
+func (m *toolbox) addResources() {
 	m.srv.AddResource(&mcp.Resource{URI: "service://conventions", Name: "conventions", MIMEType: "text/markdown",
 		Description: "What is in force and binds work here: governing documents, task statuses, link types. Read before starting."}, m.readConventions)
 	m.srv.AddResource(&mcp.Resource{URI: "service://meta", Name: "meta", MIMEType: "application/json",
@@ -28,7 +28,7 @@ func textResource(uri, mime, text string) *mcp.ReadResourceResult {
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text}}}
 }
 
-func (m *mcpTools) readConventions(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *toolbox) readConventions(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	a, err := m.who(ctx, req.Extra)
 	if err != nil {
 		return nil, resourceError(err)
@@ -81,7 +81,7 @@ func excerptOf(body string, n int) string {
 	return s
 }
 
-func (m *mcpTools) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *toolbox) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	a, err := m.who(ctx, req.Extra)
 	if err != nil {
 		return nil, resourceError(err)
@@ -93,7 +93,7 @@ func (m *mcpTools) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (
 	return textResource(req.Params.URI, "application/json", string(meta)), nil
 }
 
-func (m *mcpTools) readExamples(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *toolbox) readExamples(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	a, err := m.who(ctx, req.Extra)
 	if err != nil {
 		return nil, resourceError(err)

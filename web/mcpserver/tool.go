@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"bytes"
@@ -168,7 +168,7 @@ func noBooleans(s *jsonschema.Schema, at string) {
 // subschema is noBooleans for a place where a boolean cannot be left out.
 func subschema(s *jsonschema.Schema, at string) {
 	if isBoolSchema(s, "true") || isBoolSchema(s, "false") {
-		panic(fmt.Sprintf("web: the tool schema at %s is a boolean schema, which MCP clients refuse; say what it holds with a jsonschema tag or an argSchemas entry", at))
+		panic(fmt.Sprintf("mcpserver: the tool schema at %s is a boolean schema, which MCP clients refuse; say what it holds with a jsonschema tag or an argSchemas entry", at))
 	}
 	noBooleans(s, at)
 }
@@ -190,7 +190,7 @@ type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string
 // structuredContent is an Out. Every failure, from unknown arguments to a
 // refusal by the Service, is an isError result that starts with the
 // stable code; none is a JSON-RPC error.
-func addTool[In, Out any](m *mcpTools, t *mcp.Tool, f toolFunc[In, Out]) {
+func addTool[In, Out any](m *toolbox, t *mcp.Tool, f toolFunc[In, Out]) {
 	in := inputSchema[In]()
 	check, err := in.Resolve(nil)
 	if err != nil {

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"context"
@@ -16,7 +16,7 @@ type commentArgs struct {
 	Workspace string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
-func (m *mcpTools) toolComment(ctx context.Context, a app.Actor, in commentArgs) (string, commentOut, error) {
+func (m *toolbox) toolComment(ctx context.Context, a app.Actor, in commentArgs) (string, commentOut, error) {
 	ref := strings.TrimPrefix(string(in.Ref), "#")
 	if in.Remove {
 		c, err := m.s.app.WithdrawCommentByWords(ctx, a, in.Workspace, app.AnyItem, ref, in.Body)
@@ -65,7 +65,7 @@ type documentArgs struct {
 	Workspace       string    `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
-func (m *mcpTools) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentOut, error) {
+func (m *toolbox) toolDocument(ctx context.Context, a app.Actor, in documentArgs) (string, documentOut, error) {
 	var d app.Document
 	var err error
 	verb := "created "
@@ -129,7 +129,7 @@ type linksOut struct {
 	Items []wire.Link `json:"items"`
 }
 
-func (m *mcpTools) toolLink(ctx context.Context, a app.Actor, in linkArgs) (string, linksOut, error) {
+func (m *toolbox) toolLink(ctx context.Context, a app.Actor, in linkArgs) (string, linksOut, error) {
 	ls, err := m.s.app.LinkItems(ctx, a, app.LinkItems{Workspace: in.Workspace, Refs: in.Ref.strings(), Others: in.Other.strings(),
 		Type: in.Type, Remove: in.Remove})
 	if err != nil {
@@ -157,7 +157,7 @@ type projectsOut struct {
 // toolProject lists projects without a key. With a key and a title it
 // creates the project, or changes the one that has that key already;
 // with a key and no title it changes an existing one.
-func (m *mcpTools) toolProject(ctx context.Context, a app.Actor, in projectArgs) (string, projectsOut, error) {
+func (m *toolbox) toolProject(ctx context.Context, a app.Actor, in projectArgs) (string, projectsOut, error) {
 	var ps []app.ProjectView
 	var err error
 	verb := ""
@@ -184,7 +184,7 @@ func (m *mcpTools) toolProject(ctx context.Context, a app.Actor, in projectArgs)
 }
 
 // putProject creates or changes the project by key, saying which it did.
-func (m *mcpTools) putProject(ctx context.Context, a app.Actor, in projectArgs) (app.ProjectView, string, error) {
+func (m *toolbox) putProject(ctx context.Context, a app.Actor, in projectArgs) (app.ProjectView, string, error) {
 	put := app.ProjectPut{Key: in.Key, Title: in.Title, Parent: in.Parent}
 	if in.Private != nil {
 		put.Visibility = "public"

@@ -1,4 +1,4 @@
-package web
+package mcpserver
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ const statelessEra = "2026-07-28"
 
 // serveCall answers r, whose body is msg, if it is such a call, and
 // reports whether it did.
-func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request, msg rpcMessage) bool {
+func (m *toolbox) serveCall(w http.ResponseWriter, r *http.Request, msg rpcMessage) bool {
 	h := r.Header
 	if h.Get("Mcp-Protocol-Version") != statelessEra || h.Get("Mcp-Method") != "tools/call" || len(h.Values("Last-Event-ID")) > 0 ||
 		!acceptsJSONAndStream(h.Values("Accept")) {
@@ -69,7 +69,7 @@ func (m *mcpTools) serveCall(w http.ResponseWriter, r *http.Request, msg rpcMess
 
 // callOf reads msg as one tools/call of a registered tool named as the
 // Mcp-Name header says, with a 2026-07-28 _meta; ok is false otherwise.
-func (m *mcpTools) callOf(msg rpcMessage, nameHeader string) (name string, args json.RawMessage, ok bool) {
+func (m *toolbox) callOf(msg rpcMessage, nameHeader string) (name string, args json.RawMessage, ok bool) {
 	if !msg.isRequest || msg.id == nil || msg.method != "tools/call" {
 		return "", nil, false
 	}
