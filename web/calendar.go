@@ -82,7 +82,7 @@ func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	c, err := s.app.RevokeCalendar(r.Context(), a, param(r, "calendar"))
+	c, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar"))
 	if err != nil {
 		return err
 	}
@@ -90,48 +90,9 @@ func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	c, err := s.app.ResetCalendar(r.Context(), a, param(r, "calendar"))
+	c, err := s.app.ResetCalendar(r.Context(), a, wire.Param(r, "calendar"))
 	if err != nil {
 		return err
 	}
 	return wire.WriteJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
-}
-
-// handleCalendarFeed serves a feed without a login: the secret in the path
-// is the authority. A client whose copy is current gets 304 before the
-// feed is built.
-func (s *Server) handleCalendarFeed(w http.ResponseWriter, r *http.Request) {
-	secret, _ := strings.CutSuffix(param(r, "secret"), ".ics")
-	f, err := s.app.CalendarFeed(r.Context(), param(r, "calendar"), secret, feedConditions(r))
-	if err != nil {
-		wire.WriteProblem(s.log, w, r, err)
-		return
-	}
-	h := w.Header()
-	h.Set("ETag", f.ETag)
-	h.Set("Last-Modified", f.LastModified.UTC().Format(http.TimeFormat))
-	h.Set("Cache-Control", "private, no-cache") // revalidate every time, so a revocation is seen at once
-	h.Set("Referrer-Policy", "no-referrer")
-	if f.NotModified {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	refresh := time.Duration(s.app.Limits().CalendarRefreshMinutes) * time.Minute
-	body, err := encodeFeed(f, s.app.PublicURL(), s.app.Version(), refresh)
-	if err != nil {
-		wire.WriteProblem(s.log, w, r, err)
-		return
-	}
-	h.Set("Content-Type", "text/calendar; charset=utf-8")
-	_, _ = w.Write(body)
-}
-
-func feedConditions(r *http.Request) app.FeedConditions {
-	c := app.FeedConditions{IfNoneMatch: r.Header.Get("If-None-Match")}
-	if ims := r.Header.Get("If-Modified-Since"); ims != "" {
-		if t, err := http.ParseTime(ims); err == nil {
-			c.IfModifiedSince = &t
-		}
-	}
-	return c
 }

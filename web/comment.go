@@ -16,7 +16,7 @@ func (s *Server) handleComments(entity string) handlerFunc {
 		if err := q.Err(); err != nil {
 			return err
 		}
-		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in)
 		if err != nil {
 			return err
 		}
@@ -40,7 +40,7 @@ func (s *Server) handleCommentAdd(entity string) handlerFunc {
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in)
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	c, err := s.app.UpdateComment(r.Context(), a, param(r, "comment"), in)
+	c, err := s.app.UpdateComment(r.Context(), a, wire.Param(r, "comment"), in)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleCommentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.DeleteComment(r.Context(), a, param(r, "comment")); err != nil {
+	if err := s.app.DeleteComment(r.Context(), a, wire.Param(r, "comment")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -30,7 +30,7 @@ func writeDocument(w http.ResponseWriter, r *http.Request, status int, d app.Doc
 }
 
 // documentRef is the {id_or_ref} path parameter.
-func documentRef(r *http.Request) string { return param(r, "document") }
+func documentRef(r *http.Request) string { return wire.Param(r, "document") }
 
 func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := wire.NewQuery(r)

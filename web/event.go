@@ -50,7 +50,7 @@ func (s *Server) handleProjectEvents(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), param(r, "project"), in)
+	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ type proposalJSON struct {
 func itemListing[T, J any](entity string, fetch func(ctx context.Context, a app.Actor, workspace, entity, idOrRef string) ([]T, error),
 	conv func(T) J) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		xs, err := fetch(r.Context(), a, wsParam(r), entity, param(r, entity))
+		xs, err := fetch(r.Context(), a, wsParam(r), entity, wire.Param(r, entity))
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func (s *Server) handleTree(entity string) handlerFunc {
 			}
 			depth = n
 		}
-		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, param(r, entity), depth)
+		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), depth)
 		if err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ func (s *Server) handleLinkAdd(entity string) handlerFunc {
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.Set(entity, param(r, entity)))
+		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.Set(entity, wire.Param(r, entity)))
 		if err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func (s *Server) handleLinkAdd(entity string) handlerFunc {
 
 func (s *Server) handleLinkRemove(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		if err := s.app.RemoveLink(r.Context(), a, wsParam(r), entity, param(r, entity), param(r, "link")); err != nil {
+		if err := s.app.RemoveLink(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), wire.Param(r, "link")); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)

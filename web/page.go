@@ -226,7 +226,7 @@ func seeOther(w http.ResponseWriter, r *http.Request, to string) error {
 // content hash: an old one still answers (a cached page may ask for it) but
 // only the current one may be kept long.
 func serveStatic(w http.ResponseWriter, r *http.Request) {
-	p := strings.TrimPrefix(param(r, "file"), "/")
+	p := strings.TrimPrefix(wire.Param(r, "file"), "/")
 	b, err := staticFiles.ReadFile("static/" + p)
 	if err != nil || strings.Contains(p, "..") {
 		http.NotFound(w, r)
@@ -239,7 +239,7 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(p, ".js"):
 		h.Set("Content-Type", "text/javascript; charset=utf-8")
 	}
-	if param(r, "version") == staticVersion {
+	if wire.Param(r, "version") == staticVersion {
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
 		h.Set("Cache-Control", "no-cache")

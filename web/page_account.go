@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type accountData struct {
@@ -84,7 +85,7 @@ func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.A
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
-	if _, err := s.app.RevokeToken(r.Context(), a, param(r, "token")); err != nil {
+	if _, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token")); err != nil {
 		return err
 	}
 	return seeOther(w, r, "/account#tokens")
@@ -108,7 +109,7 @@ func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a ap
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
-	if _, err := s.app.RevokeCalendar(r.Context(), a, param(r, "calendar")); err != nil {
+	if _, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar")); err != nil {
 		return err
 	}
 	return seeOther(w, r, "/account#calendars")
@@ -118,7 +119,7 @@ func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
-	c, err := s.app.ResetCalendar(r.Context(), a, param(r, "calendar"))
+	c, err := s.app.ResetCalendar(r.Context(), a, wire.Param(r, "calendar"))
 	if err != nil {
 		return err
 	}

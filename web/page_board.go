@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // boardColumn is one status category of the board.
@@ -79,7 +80,7 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 	if back == "" || back[0] != '/' || (len(back) > 1 && (back[1] == '/' || back[1] == '\\')) {
 		back = "/board"
 	}
-	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), param(r, "ref"),
+	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"),
 		app.TaskUpdate{Status: app.Patch[string]{Set: true, Value: f.str("status")}, ExpectedVersion: v})
 	if app.CodeOf(err) == app.CodeVersionConflict {
 		return seeOther(w, r, withNotice(back, "conflict"))

@@ -11,7 +11,7 @@ import (
 // pageDocument shows a document with its body rendered, its links,
 // comments and history; a ref that names a task answers 303 to its page.
 func (s *Server) pageDocument(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), param(r, "ref"), app.ShowQuery{History: true})
+	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true})
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (s *Server) pageDocumentEdit(w http.ResponseWriter, r *http.Request, a app.
 	if f.has("tags") {
 		in.Tags = app.Patch[[]string]{Set: true, Value: strings.Fields(strings.ReplaceAll(f.str("tags"), ",", " "))}
 	}
-	ref := param(r, "ref")
+	ref := wire.Param(r, "ref")
 	_, err = s.app.UpdateDocument(r.Context(), a, workspaceOf(r), ref, in)
 	if app.CodeOf(err) == app.CodeVersionConflict {
 		return seeOther(w, r, withNotice("/documents/"+ref, "conflict_document"))

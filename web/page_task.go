@@ -13,7 +13,7 @@ import (
 // transaction (Service.ShowItem), and the forms that act on it. A ref that
 // names a document answers 303 to the document's page.
 func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), param(r, "ref"), app.ShowQuery{History: true})
+	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true})
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ type taskPageData struct {
 
 // pageItem sends a mention (#42) to the page of whatever item 42 is.
 func (s *Server) pageItem(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), param(r, "ref"), app.ShowQuery{})
+	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{})
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Acto
 	if err != nil {
 		return err
 	}
-	ref := param(r, "ref")
+	ref := wire.Param(r, "ref")
 	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), ref, in)
 	if app.CodeOf(err) == app.CodeVersionConflict {
 		return seeOther(w, r, withNotice("/tasks/"+ref, "conflict"))
@@ -123,7 +123,7 @@ func (s *Server) pageComment(w http.ResponseWriter, r *http.Request, a app.Actor
 	if err != nil {
 		return err
 	}
-	ref := param(r, "ref")
+	ref := wire.Param(r, "ref")
 	if _, err := s.app.AddComment(r.Context(), a, workspaceOf(r), entity, ref, app.CommentCreate{Body: f.str("body")}); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (s *Server) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, 
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
-	ref := param(r, "ref")
+	ref := wire.Param(r, "ref")
 	if err := do(workspaceOf(r), ref); err != nil {
 		return err
 	}

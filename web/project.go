@@ -80,7 +80,7 @@ func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), param(r, "project"), in)
+	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a 
 	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
 		return err
 	}
-	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app
 		return app.Invalidf("body.parent", "send parent: a project key or id, or null for the top level")
 	}
 	parent := app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}
-	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), param(r, "project"), parent)
+	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), parent)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), param(r, "project"))
+	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a ap
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), param(r, "project"), in.Username)
+	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.Username)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -179,16 +179,16 @@ func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a 
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username"), in)
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}
 	return wire.WriteJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
-		"username": param(r, "username"), "role": pr.Role})
+		"username": wire.Param(r, "username"), "role": pr.Role})
 }
 
 func (s *Server) handleProjectRoleRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -208,7 +208,7 @@ func (s *Server) handleProjectAccess(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), param(r, "project"))
+	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleWorkspaceSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.WorkspaceSettings(r.Context(), a, param(r, "workspace"))
+	fs, err := s.app.WorkspaceSettings(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}

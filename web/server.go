@@ -122,7 +122,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/calendars", s.handleCalendarCreate)
 	s.handle(http.MethodDelete, "/v1/calendars/:calendar", s.handleCalendarRevoke)
 	s.handle(http.MethodPost, "/v1/calendars/:calendar/reset", s.handleCalendarReset)
-	s.router.HandlerFunc(http.MethodGet, "/v1/calendars/:calendar/:secret", s.handleCalendarFeed)
+	s.router.Handler(http.MethodGet, "/v1/calendars/:calendar/:secret", feedHandler(s.app, s.log))
 
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
 	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)
@@ -393,10 +393,6 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = wire.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-}
-
-func param(r *http.Request, name string) string {
-	return httprouter.ParamsFromContext(r.Context()).ByName(name)
 }
 
 // HTTPServer wraps h in an http.Server with timeouts that keep one slow

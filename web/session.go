@@ -133,7 +133,7 @@ func (s *Server) clearSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	out, err := s.app.SignOut(r.Context(), a, param(r, "username"))
+	out, err := s.app.SignOut(r.Context(), a, wire.Param(r, "username"))
 	if err != nil {
 		return err
 	}

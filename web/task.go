@@ -97,7 +97,7 @@ func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Act
 // that names none answers 404, as SPEC.md's id_or_ref and the one answer
 // of the disclosure rule for what is not there have it. A ref sent in a
 // body, or as an MCP argument, is a field, and is refused as one (422).
-func taskRef(r *http.Request) string { return param(r, "task") }
+func taskRef(r *http.Request) string { return wire.Param(r, "task") }
 
 func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	var in app.TaskUpdate

@@ -57,7 +57,7 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.RevokeToken(r.Context(), a, param(r, "token"))
+	t, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token"))
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	u, err := s.app.User(r.Context(), a, param(r, "username"))
+	u, err := s.app.User(r.Context(), a, wire.Param(r, "username"))
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	u, err := s.app.UpdateUser(r.Context(), a, param(r, "username"), in)
+	u, err := s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}

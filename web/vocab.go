@@ -56,7 +56,7 @@ func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a ap
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	st, err := s.app.ChangeStatus(r.Context(), a, param(r, "which"), in)
+	st, err := s.app.ChangeStatus(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveStatus(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveStatus(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -100,7 +100,7 @@ func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a 
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	lt, err := s.app.ChangeLinkType(r.Context(), a, param(r, "which"), in)
+	lt, err := s.app.ChangeLinkType(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveLinkType(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveLinkType(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -149,7 +149,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.ChangeTag(r.Context(), a, param(r, "which"), in)
+	t, err := s.app.ChangeTag(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.A
 }
 
 func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveTag(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveTag(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

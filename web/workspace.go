@@ -70,7 +70,7 @@ func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.Workspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.Workspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	ws, err := s.app.UpdateWorkspace(r.Context(), a, param(r, "workspace"), in)
+	ws, err := s.app.UpdateWorkspace(r.Context(), a, wire.Param(r, "workspace"), in)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.DeleteWorkspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.DeleteWorkspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, 
 	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
 		return err
 	}
-	ws, err := s.app.RestoreWorkspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.RestoreWorkspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.Members(r.Context(), a, param(r, "workspace"))
+	ms, err := s.app.Members(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.AddMember(r.Context(), a, param(r, "workspace"), in)
+	m, err := s.app.AddMember(r.Context(), a, wire.Param(r, "workspace"), in)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.RegradeMember(r.Context(), a, param(r, "workspace"), param(r, "username"), in)
+	m, err := s.app.RegradeMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveMember(r.Context(), a, param(r, "workspace"), param(r, "username")); err != nil {
+	if err := s.app.RemoveMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -5,7 +5,8 @@
 // tools and the pages show them (Task, Document, Agenda, Event, …) with
 // their hand encoders and compact lines, and the reading of a request's
 // named parameters from wherever they were written (Params, Query,
-// TaskListQuery). It imports app and the standard library only; the
+// TaskListQuery). It imports app, the standard library and httprouter (for
+// a route's parameters, Param) only; the
 // adapters (web's JSON API, web/mcpserver, web/pages, web/ical) import it
 // and never each other.
 package wire
