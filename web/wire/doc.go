@@ -5,8 +5,7 @@
 // tools and the pages show them (Task, Document, Agenda, Event, …) with
 // their hand encoders and compact lines, and the reading of a request's
 // named parameters from wherever they were written (Params, Query,
-// TaskListQuery). It imports app, the standard library and httprouter (for
-// a route's parameters, Param) only; the
-// adapters (web's JSON API, web/mcpserver, web/pages, web/ical) import it
-// and never each other.
+// TaskListQuery; Param for a route's). It imports app, the standard
+// library and httprouter only; the adapters (web's JSON API,
+// web/mcpserver, web/pages, web/calfeed) import it and never each other.
 package wire
