@@ -12,6 +12,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tend/app"
+	"tend/web/calfeed"
 	"tend/web/mcpserver"
 	"tend/web/wire"
 )
@@ -122,7 +123,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/calendars", s.handleCalendarCreate)
 	s.handle(http.MethodDelete, "/v1/calendars/:calendar", s.handleCalendarRevoke)
 	s.handle(http.MethodPost, "/v1/calendars/:calendar/reset", s.handleCalendarReset)
-	s.router.Handler(http.MethodGet, "/v1/calendars/:calendar/:secret", feedHandler(s.app, s.log))
+	s.router.Handler(http.MethodGet, "/v1/calendars/:calendar/:secret", calfeed.Handler(s.app, s.log))
 
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
 	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)

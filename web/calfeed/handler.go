@@ -1,4 +1,4 @@
-package web
+package calfeed
 
 import (
 	"log/slog"
@@ -10,11 +10,11 @@ import (
 	"tend/web/wire"
 )
 
-// feedHandler serves a feed, GET /v1/calendars/:calendar/:secret (the
+// Handler serves a feed, GET /v1/calendars/:calendar/:secret (the
 // route's parameters by those names), without a login: the secret in the
 // path is the authority. A client whose copy is current gets 304 before
 // the feed is built. log receives internal errors, never the secret.
-func feedHandler(svc *app.Service, log *slog.Logger) http.HandlerFunc {
+func Handler(svc *app.Service, log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		secret, _ := strings.CutSuffix(wire.Param(r, "secret"), ".ics")
 		f, err := svc.CalendarFeed(r.Context(), wire.Param(r, "calendar"), secret, feedConditions(r))

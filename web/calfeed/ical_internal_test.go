@@ -1,4 +1,4 @@
-package web
+package calfeed
 
 import "testing"
 
