@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"tend/app"
@@ -42,20 +41,6 @@ type issuedCalendarJSON struct {
 	URL string `json:"url"`
 }
 
-// feedURL is where the feed is fetched: under the configured public URL,
-// else under the origin the request came to.
-func (s *Server) feedURL(r *http.Request, c app.IssuedCalendar) string {
-	base := strings.TrimRight(s.app.PublicURL(), "/")
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
-	}
-	return base + "/v1/calendars/" + c.Prefix + "/" + c.Secret + ".ics"
-}
-
 func (s *Server) handleCalendarList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	cs, err := s.app.Calendars(r.Context(), a)
 	if err != nil {
@@ -78,7 +63,7 @@ func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusCreated, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
+	return wire.WriteJSON(w, http.StatusCreated, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: wire.FeedURL(r, s.app.PublicURL(), c)})
 }
 
 func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -94,5 +79,5 @@ func (s *Server) handleCalendarReset(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: s.feedURL(r, c)})
+	return wire.WriteJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: wire.FeedURL(r, s.app.PublicURL(), c)})
 }

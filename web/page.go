@@ -59,14 +59,37 @@ type pageView struct {
 	Data      any
 }
 
+// pagesServer serves the web app's pages and the sign-in pages.
+type pagesServer struct {
+	app *app.Service
+	log *slog.Logger
+	// authenticate reads who makes a request, as the JSON API does: the
+	// session cookie or a bearer credential, cookie writes from the same
+	// origin only.
+	authenticate func(*http.Request) (app.Actor, error)
+	crossOrigin  *http.CrossOriginProtection // guards the sign-in form
+}
+
+// newPagesServer builds the pages over svc; log receives internal errors,
+// never a secret.
+func newPagesServer(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *pagesServer {
+	return &pagesServer{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
+}
+
+// pageRouter is where the pages are mounted: web's router, which names
+// each request by the route it matched.
+type pageRouter interface {
+	Handler(method, path string, h http.Handler)
+}
+
 // pageFunc serves a page or a page action for an authenticated caller.
 type pageFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
 
 // page registers a page route. Pages authenticate like the API (the
 // session cookie, or a Bearer token); cookie writes pass the same
 // cross-origin check.
-func (s *Server) page(method, path string, fn pageFunc) {
-	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func (s *pagesServer) page(rt pageRouter, method, path string, fn pageFunc) {
+	rt.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, err := s.authenticate(r)
 		if err == nil {
 			err = fn(w, r, a)
@@ -77,36 +100,38 @@ func (s *Server) page(method, path string, fn pageFunc) {
 	}))
 }
 
-// pageRoutes registers the web app.
-func (s *Server) pageRoutes() {
-	s.router.Handler(http.MethodGet, "/static/:version/*file", http.HandlerFunc(serveStatic))
-	s.page(http.MethodGet, "/", s.pageToday)
-	s.page(http.MethodPost, "/workspace", s.pageWorkspaceChoose)
-	s.page(http.MethodGet, "/live", s.pageLive)
-	s.page(http.MethodGet, "/tasks", s.pageTasks)
-	s.page(http.MethodPost, "/tasks", s.pageTaskAdd)
-	s.page(http.MethodGet, "/tasks/:ref", s.pageTask)
-	s.page(http.MethodPost, "/tasks/:ref", s.pageTaskEdit)
-	s.page(http.MethodPost, "/tasks/:ref/status", s.pageTaskStatus)
-	s.page(http.MethodPost, "/tasks/:ref/comments", s.pageTaskComment)
-	s.page(http.MethodPost, "/tasks/:ref/claim", s.pageTaskClaim)
-	s.page(http.MethodPost, "/tasks/:ref/release", s.pageTaskRelease)
-	s.page(http.MethodPost, "/tasks/:ref/complete", s.pageTaskComplete)
-	s.page(http.MethodGet, "/board", s.pageBoard)
-	s.page(http.MethodGet, "/documents/:ref", s.pageDocument)
-	s.page(http.MethodPost, "/documents/:ref", s.pageDocumentEdit)
-	s.page(http.MethodPost, "/documents/:ref/comments", s.pageDocumentComment)
-	s.page(http.MethodGet, "/items/:ref", s.pageItem)
-	s.page(http.MethodGet, "/projects", s.pageProjects)
-	s.page(http.MethodGet, "/search", s.pageSearch)
-	s.page(http.MethodGet, "/account", s.pageAccount)
-	s.page(http.MethodPost, "/account", s.pageAccountEdit)
-	s.page(http.MethodPost, "/account/tokens", s.pageTokenIssue)
-	s.page(http.MethodPost, "/account/tokens/:token/revoke", s.pageTokenRevoke)
-	s.page(http.MethodPost, "/account/calendars", s.pageCalendarIssue)
-	s.page(http.MethodPost, "/account/calendars/:calendar/revoke", s.pageCalendarRevoke)
-	s.page(http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
-	s.page(http.MethodPost, "/signout", s.pageSignOut)
+// Routes mounts the web app and the sign-in pages on rt.
+func (s *pagesServer) Routes(rt pageRouter) {
+	rt.Handler(http.MethodGet, "/static/:version/*file", http.HandlerFunc(serveStatic))
+	rt.Handler(http.MethodGet, "/signin", http.HandlerFunc(s.handleSignInPage)) // the one route with a secret in its query
+	rt.Handler(http.MethodPost, "/signin", http.HandlerFunc(s.handleSignIn))
+	s.page(rt, http.MethodGet, "/", s.pageToday)
+	s.page(rt, http.MethodPost, "/workspace", s.pageWorkspaceChoose)
+	s.page(rt, http.MethodGet, "/live", s.pageLive)
+	s.page(rt, http.MethodGet, "/tasks", s.pageTasks)
+	s.page(rt, http.MethodPost, "/tasks", s.pageTaskAdd)
+	s.page(rt, http.MethodGet, "/tasks/:ref", s.pageTask)
+	s.page(rt, http.MethodPost, "/tasks/:ref", s.pageTaskEdit)
+	s.page(rt, http.MethodPost, "/tasks/:ref/status", s.pageTaskStatus)
+	s.page(rt, http.MethodPost, "/tasks/:ref/comments", s.pageTaskComment)
+	s.page(rt, http.MethodPost, "/tasks/:ref/claim", s.pageTaskClaim)
+	s.page(rt, http.MethodPost, "/tasks/:ref/release", s.pageTaskRelease)
+	s.page(rt, http.MethodPost, "/tasks/:ref/complete", s.pageTaskComplete)
+	s.page(rt, http.MethodGet, "/board", s.pageBoard)
+	s.page(rt, http.MethodGet, "/documents/:ref", s.pageDocument)
+	s.page(rt, http.MethodPost, "/documents/:ref", s.pageDocumentEdit)
+	s.page(rt, http.MethodPost, "/documents/:ref/comments", s.pageDocumentComment)
+	s.page(rt, http.MethodGet, "/items/:ref", s.pageItem)
+	s.page(rt, http.MethodGet, "/projects", s.pageProjects)
+	s.page(rt, http.MethodGet, "/search", s.pageSearch)
+	s.page(rt, http.MethodGet, "/account", s.pageAccount)
+	s.page(rt, http.MethodPost, "/account", s.pageAccountEdit)
+	s.page(rt, http.MethodPost, "/account/tokens", s.pageTokenIssue)
+	s.page(rt, http.MethodPost, "/account/tokens/:token/revoke", s.pageTokenRevoke)
+	s.page(rt, http.MethodPost, "/account/calendars", s.pageCalendarIssue)
+	s.page(rt, http.MethodPost, "/account/calendars/:calendar/revoke", s.pageCalendarRevoke)
+	s.page(rt, http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
+	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
@@ -124,14 +149,14 @@ func workspaceOf(r *http.Request) string {
 }
 
 // view is the page data shared by every page.
-func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
+func (s *pagesServer) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Data: data}
 }
 
 // render writes a page. It renders into a buffer first, so a template
 // failure is a problem page, never half a page.
-func (s *Server) render(w http.ResponseWriter, status int, name string, v pageView) error {
+func (s *pagesServer) render(w http.ResponseWriter, status int, name string, v pageView) error {
 	var b bytes.Buffer
 	if err := pages.ExecuteTemplate(&b, name, v); err != nil {
 		return err
@@ -151,7 +176,7 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, v pageVi
 // workspace to choose as the chooser, anything else as an error page with
 // the problem's status, title and code. Internal errors are logged as the
 // API logs them.
-func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
+func (s *pagesServer) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
 	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
@@ -208,10 +233,10 @@ func problemMessage(err error) string {
 }
 
 // pageWorkspaceChoose remembers the workspace the person picked.
-func (s *Server) pageWorkspaceChoose(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageWorkspaceChoose(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := r.PostFormValue("workspace")
 	http.SetCookie(w, &http.Cookie{Name: pageCookieWorkspace, Value: url.PathEscape(ws), Path: "/", MaxAge: 400 * 24 * 3600,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: wire.SecureCookies(r, s.app.PublicURL())})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 	return nil
 }

@@ -21,11 +21,11 @@ type accountData struct {
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
-func (s *Server) pageAccount(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageAccount(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.renderAccount(w, r, a, accountData{})
 }
 
-func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Actor, d accountData) error {
+func (s *pagesServer) renderAccount(w http.ResponseWriter, r *http.Request, a app.Actor, d accountData) error {
 	var err error
 	if d.Me, err = s.app.Me(r.Context(), a); err != nil {
 		return err
@@ -41,7 +41,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 }
 
 // pageAccountEdit saves the display name and timezone.
-func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.A
 
 // pageTokenIssue issues a token for the person and shows its secret on
 // this answer only (no redirect: the secret must not travel in a URL).
-func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Ac
 	return s.renderAccount(w, r, a, accountData{NewSecret: t.Secret})
 }
 
-func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.A
 }
 
 // pageCalendarIssue issues a feed and shows its URL on this answer only.
-func (s *Server) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -102,10 +102,10 @@ func (s *Server) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return s.renderAccount(w, r, a, accountData{NewFeed: s.feedURL(r, c)})
+	return s.renderAccount(w, r, a, accountData{NewFeed: wire.FeedURL(r, s.app.PublicURL(), c)})
 }
 
-func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a ap
 	return seeOther(w, r, "/account#calendars")
 }
 
-func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -123,12 +123,12 @@ func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return s.renderAccount(w, r, a, accountData{NewFeed: s.feedURL(r, c)})
+	return s.renderAccount(w, r, a, accountData{NewFeed: wire.FeedURL(r, s.app.PublicURL(), c)})
 }
 
 // pageSignOut ends this browser's session (or, with everywhere set, every
 // session and sign-in link of the account) and clears the cookie.
-func (s *Server) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *pagesServer) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -141,6 +141,6 @@ func (s *Server) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor
 	if err != nil {
 		return err
 	}
-	s.clearSession(w, r)
+	wire.ClearSession(w, r, s.app.PublicURL())
 	return seeOther(w, r, "/signin")
 }

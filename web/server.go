@@ -107,8 +107,6 @@ func (s *Server) routes() {
 	s.handle(http.MethodPatch, "/v1/workspaces/:workspace/members/:username", s.handleMemberRegrade)
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/members/:username", s.handleMemberRemove)
 
-	s.router.HandlerFunc(http.MethodGet, "/signin", s.handleSignInPage) // the one route with a secret in its query
-	s.router.HandlerFunc(http.MethodPost, "/signin", s.handleSignIn)
 	s.handle(http.MethodPost, "/v1/login-links", s.handleLoginLinkCreate)
 	s.handle(http.MethodDelete, "/v1/session", s.handleSessionEnd)
 
@@ -209,7 +207,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	s.pageRoutes()
+	newPagesServer(s.app, s.log, s.authenticate).Routes(s.router)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
@@ -240,7 +238,7 @@ func (s *Server) authenticate(r *http.Request) (app.Actor, error) {
 	if secretInQuery(r) {
 		return app.Actor{}, app.Errorf(app.CodeSecretInQuery, "send credentials in the Authorization header, never in the URL; revoke this one now")
 	}
-	if c, err := r.Cookie(sessionCookie); err == nil && r.Header.Get("Authorization") == "" {
+	if c, err := r.Cookie(wire.SessionCookie); err == nil && r.Header.Get("Authorization") == "" {
 		if err := s.crossOrigin.Check(r); err != nil {
 			return app.Actor{}, app.Errorf(app.CodeCrossOrigin, "a write with a session cookie must come from tend's own pages")
 		}
@@ -323,7 +321,7 @@ func presentedPrefix(r *http.Request) (kind, prefix string) {
 		}
 		return "", ""
 	}
-	if c, err := r.Cookie(sessionCookie); err == nil {
+	if c, err := r.Cookie(wire.SessionCookie); err == nil {
 		if p, ok := app.SecretPrefix(c.Value); ok {
 			return "session", p
 		}
