@@ -14,6 +14,7 @@ import (
 	"tend/app"
 	"tend/web/calfeed"
 	"tend/web/mcpserver"
+	"tend/web/pages"
 	"tend/web/wire"
 )
 
@@ -207,7 +208,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	newPagesServer(s.app, s.log, s.authenticate).Routes(s.router)
+	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)

@@ -55,7 +55,6 @@ func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.
 	return nil
 }
 
-
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	out, err := s.app.SignOut(r.Context(), a, wire.Param(r, "username"))
 	if err != nil {

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -21,11 +21,11 @@ type accountData struct {
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
-func (s *pagesServer) pageAccount(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageAccount(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.renderAccount(w, r, a, accountData{})
 }
 
-func (s *pagesServer) renderAccount(w http.ResponseWriter, r *http.Request, a app.Actor, d accountData) error {
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Actor, d accountData) error {
 	var err error
 	if d.Me, err = s.app.Me(r.Context(), a); err != nil {
 		return err
@@ -41,7 +41,7 @@ func (s *pagesServer) renderAccount(w http.ResponseWriter, r *http.Request, a ap
 }
 
 // pageAccountEdit saves the display name and timezone.
-func (s *pagesServer) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *pagesServer) pageAccountEdit(w http.ResponseWriter, r *http.Request, a 
 
 // pageTokenIssue issues a token for the person and shows its secret on
 // this answer only (no redirect: the secret must not travel in a URL).
-func (s *pagesServer) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ func (s *pagesServer) pageTokenIssue(w http.ResponseWriter, r *http.Request, a a
 	return s.renderAccount(w, r, a, accountData{NewSecret: t.Secret})
 }
 
-func (s *pagesServer) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *pagesServer) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a 
 }
 
 // pageCalendarIssue issues a feed and shows its URL on this answer only.
-func (s *pagesServer) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func (s *pagesServer) pageCalendarIssue(w http.ResponseWriter, r *http.Request, 
 	return s.renderAccount(w, r, a, accountData{NewFeed: wire.FeedURL(r, s.app.PublicURL(), c)})
 }
 
-func (s *pagesServer) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *pagesServer) pageCalendarRevoke(w http.ResponseWriter, r *http.Request,
 	return seeOther(w, r, "/account#calendars")
 }
 
-func (s *pagesServer) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func (s *pagesServer) pageCalendarReset(w http.ResponseWriter, r *http.Request, 
 
 // pageSignOut ends this browser's session (or, with everywhere set, every
 // session and sign-in link of the account) and clears the cookie.
-func (s *pagesServer) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -29,7 +29,7 @@ var categoryLabels = map[string]string{
 
 // pageBoard shows a project's tasks in one column per status category;
 // without a project it shows the first one.
-func (s *pagesServer) pageBoard(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageBoard(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := workspaceOf(r)
 	d := boardData{Project: r.URL.Query().Get("project")}
 	var err error
@@ -67,7 +67,7 @@ func (s *pagesServer) pageBoard(w http.ResponseWriter, r *http.Request, a app.Ac
 // pageTaskStatus moves a task to another status, with the version the
 // person saw. A stale version shows the board again with the card as it is
 // now and says why.
-func (s *pagesServer) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -35,7 +35,7 @@ var tasksPageFilters = []string{"project", "tag", "status", "assignee", "ready",
 // pageTasks is the task listing with the filters people use, sortable
 // columns and cursor paging; it reads the same query parameters as
 // GET /v1/tasks, so a filtered page is a bookmark.
-func (s *pagesServer) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	in, q := wire.TaskListQuery(wire.QueryParams(r.URL.Query()))
 	if err := q.Err(); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -25,7 +25,7 @@ type todayData struct {
 
 // pageToday is the person's own day: the agenda in their timezone, with
 // the quick-add box. After a quick add it shows what the line was read as.
-func (s *pagesServer) pageToday(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageToday(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := workspaceOf(r)
 	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: ws})
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *pagesServer) pageToday(w http.ResponseWriter, r *http.Request, a app.Ac
 
 // pageTaskAdd creates a task from a captured line and shows Today with
 // what was understood.
-func (s *pagesServer) pageTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err

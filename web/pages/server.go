@@ -1,14 +1,4 @@
-package web
-
-// The web app: server-rendered pages for people, at routes outside /v1.
-//
-// A page is a thin adapter like a JSON handler: register it in pageRoutes
-// with s.page, read through the same exported Service methods the API
-// handlers call, and render one template of web/pages with s.render. A page
-// action is an HTML form POSTed to a page route; it calls one Service
-// method and answers 303 to the page to show (post/redirect/get). Refusals
-// are returned, not written: s.page renders them as an HTML page with the
-// problem's status, title and code, or the signed-out page for 401.
+package pages
 
 import (
 	"bytes"
@@ -59,8 +49,8 @@ type pageView struct {
 	Data      any
 }
 
-// pagesServer serves the web app's pages and the sign-in pages.
-type pagesServer struct {
+// Server serves the web app's pages and the sign-in pages.
+type Server struct {
 	app *app.Service
 	log *slog.Logger
 	// authenticate reads who makes a request, as the JSON API does: the
@@ -70,15 +60,15 @@ type pagesServer struct {
 	crossOrigin  *http.CrossOriginProtection // guards the sign-in form
 }
 
-// newPagesServer builds the pages over svc; log receives internal errors,
+// New builds the pages over svc; log receives internal errors,
 // never a secret.
-func newPagesServer(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *pagesServer {
-	return &pagesServer{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
+func New(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
+	return &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
 }
 
-// pageRouter is where the pages are mounted: web's router, which names
+// Router is where the pages are mounted: web's router, which names
 // each request by the route it matched.
-type pageRouter interface {
+type Router interface {
 	Handler(method, path string, h http.Handler)
 }
 
@@ -88,7 +78,7 @@ type pageFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
 // page registers a page route. Pages authenticate like the API (the
 // session cookie, or a Bearer token); cookie writes pass the same
 // cross-origin check.
-func (s *pagesServer) page(rt pageRouter, method, path string, fn pageFunc) {
+func (s *Server) page(rt Router, method, path string, fn pageFunc) {
 	rt.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, err := s.authenticate(r)
 		if err == nil {
@@ -101,7 +91,7 @@ func (s *pagesServer) page(rt pageRouter, method, path string, fn pageFunc) {
 }
 
 // Routes mounts the web app and the sign-in pages on rt.
-func (s *pagesServer) Routes(rt pageRouter) {
+func (s *Server) Routes(rt Router) {
 	rt.Handler(http.MethodGet, "/static/:version/*file", http.HandlerFunc(serveStatic))
 	rt.Handler(http.MethodGet, "/signin", http.HandlerFunc(s.handleSignInPage)) // the one route with a secret in its query
 	rt.Handler(http.MethodPost, "/signin", http.HandlerFunc(s.handleSignIn))
@@ -149,16 +139,16 @@ func workspaceOf(r *http.Request) string {
 }
 
 // view is the page data shared by every page.
-func (s *pagesServer) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
+func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Data: data}
 }
 
 // render writes a page. It renders into a buffer first, so a template
 // failure is a problem page, never half a page.
-func (s *pagesServer) render(w http.ResponseWriter, status int, name string, v pageView) error {
+func (s *Server) render(w http.ResponseWriter, status int, name string, v pageView) error {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, v); err != nil {
+	if err := templates.ExecuteTemplate(&b, name, v); err != nil {
 		return err
 	}
 	h := w.Header()
@@ -176,7 +166,7 @@ func (s *pagesServer) render(w http.ResponseWriter, status int, name string, v p
 // workspace to choose as the chooser, anything else as an error page with
 // the problem's status, title and code. Internal errors are logged as the
 // API logs them.
-func (s *pagesServer) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
+func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
 	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
@@ -233,7 +223,7 @@ func problemMessage(err error) string {
 }
 
 // pageWorkspaceChoose remembers the workspace the person picked.
-func (s *pagesServer) pageWorkspaceChoose(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageWorkspaceChoose(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := r.PostFormValue("workspace")
 	http.SetCookie(w, &http.Cookie{Name: pageCookieWorkspace, Value: url.PathEscape(ws), Path: "/", MaxAge: 400 * 24 * 3600,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: wire.SecureCookies(r, s.app.PublicURL())})

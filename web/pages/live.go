@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -19,7 +19,7 @@ const liveWait = 25 * time.Second
 // is then. A page that lists work keeps one of these open and reloads when
 // the answer moves: no polling loop, and nothing read while nothing is
 // written.
-func (s *pagesServer) pageLive(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageLive(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := r.URL.Query()
 	after, err := strconv.ParseInt(q.Get("after"), 10, 64)
 	if q.Has("after") && (err != nil || after < 0) {

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"embed"
@@ -9,10 +9,10 @@ import (
 	"tend/web/wire"
 )
 
-//go:embed pages/*.html
+//go:embed *.html
 var pageFiles embed.FS
 
-var pages = template.Must(template.New("pages").Funcs(pageFuncs).ParseFS(pageFiles, "pages/*.html"))
+var templates = template.Must(template.New("pages").Funcs(pageFuncs).ParseFS(pageFiles, "*.html"))
 
 // writePage renders a page with the headers every sign-in page carries: the
 // link's secret is in the URL, so no Referer may leak it and no cache keep it.
@@ -22,13 +22,13 @@ func writePage(w http.ResponseWriter, status int, name string, data any) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_ = pages.ExecuteTemplate(w, name, data)
+	_ = templates.ExecuteTemplate(w, name, data)
 }
 
 // handleSignInPage shows the confirmation page; it never spends the link, so
 // a link preview or a mail scanner fetching it cannot burn it. This is the
 // one route whose query carries a secret.
-func (s *pagesServer) handleSignInPage(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 	secret := r.URL.Query().Get("link")
 	if secret == "" {
 		// Where signing out lands: how to sign in again.
@@ -45,7 +45,7 @@ func (s *pagesServer) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 
 // handleSignIn spends the link posted by the confirmation page, sets the
 // session cookie and sends the browser to the app.
-func (s *pagesServer) handleSignIn(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	if err := s.crossOrigin.Check(r); err != nil {
 		// Another site must not sign a browser in to an account of its choosing.
 		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeCrossOrigin, "sign in from tend's own page"))
@@ -62,7 +62,7 @@ func (s *pagesServer) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-func (s *pagesServer) signInFailed(w http.ResponseWriter, r *http.Request, err error) {
+func (s *Server) signInFailed(w http.ResponseWriter, r *http.Request, err error) {
 	if app.CodeOf(err) == app.CodeLoginLinkUnusable {
 		writePage(w, http.StatusGone, "spent", nil)
 		return

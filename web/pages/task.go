@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 // pageTask shows a task with everything around it, read in one
 // transaction (Service.ShowItem), and the forms that act on it. A ref that
 // names a document answers 303 to the document's page.
-func (s *pagesServer) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true})
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ type taskPageData struct {
 }
 
 // pageItem sends a mention (#42) to the page of whatever item 42 is.
-func (s *pagesServer) pageItem(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageItem(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{})
 	if err != nil {
 		return err
@@ -49,7 +49,7 @@ func (s *pagesServer) pageItem(w http.ResponseWriter, r *http.Request, a app.Act
 
 // pageTaskEdit saves the task's edit form, with the version it was loaded
 // at; a stale version shows the task as it is now and says so.
-func (s *pagesServer) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -109,16 +109,16 @@ func taskEdit(f *pageForm) (app.TaskUpdate, error) {
 }
 
 // pageTaskComment adds a comment to a task.
-func (s *pagesServer) pageTaskComment(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskComment(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.pageComment(w, r, a, "task", "/tasks/")
 }
 
 // pageDocumentComment adds a comment to a document.
-func (s *pagesServer) pageDocumentComment(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageDocumentComment(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.pageComment(w, r, a, "document", "/documents/")
 }
 
-func (s *pagesServer) pageComment(w http.ResponseWriter, r *http.Request, a app.Actor, entity, back string) error {
+func (s *Server) pageComment(w http.ResponseWriter, r *http.Request, a app.Actor, entity, back string) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -132,7 +132,7 @@ func (s *pagesServer) pageComment(w http.ResponseWriter, r *http.Request, a app.
 
 // taskButton runs one of the task's actions (claim, release, complete)
 // from its button and shows the task again.
-func (s *pagesServer) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, ref string) error) error {
+func (s *Server) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, ref string) error) error {
 	if _, err := s.form(w, r); err != nil {
 		return err
 	}
@@ -143,21 +143,21 @@ func (s *pagesServer) taskButton(w http.ResponseWriter, r *http.Request, do func
 	return seeOther(w, r, "/tasks/"+ref)
 }
 
-func (s *pagesServer) pageTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.taskButton(w, r, func(ws, ref string) error {
 		_, err := s.app.ClaimTask(r.Context(), a, ws, ref, nil)
 		return err
 	})
 }
 
-func (s *pagesServer) pageTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskRelease(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.taskButton(w, r, func(ws, ref string) error {
 		_, err := s.app.ReleaseTask(r.Context(), a, ws, ref)
 		return err
 	})
 }
 
-func (s *pagesServer) pageTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.taskButton(w, r, func(ws, ref string) error {
 		_, err := s.app.CompleteTask(r.Context(), a, ws, ref, app.Completion{})
 		return err

@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -10,7 +10,7 @@ import (
 
 // pageDocument shows a document with its body rendered, its links,
 // comments and history; a ref that names a task answers 303 to its page.
-func (s *pagesServer) pageDocument(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageDocument(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true})
 	if err != nil {
 		return err
@@ -28,7 +28,7 @@ func (s *pagesServer) pageDocument(w http.ResponseWriter, r *http.Request, a app
 
 // pageDocumentEdit saves the document's edit form with the version it was
 // loaded at; a stale version shows the document as it is now and says so.
-func (s *pagesServer) pageDocumentEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageDocumentEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
 		return err
@@ -63,7 +63,7 @@ type searchData struct {
 
 // pageSearch searches tasks and documents with the q grammar (type:,
 // tag:, status: terms and words), best matches of each kind first.
-func (s *pagesServer) pageSearch(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageSearch(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	d := searchData{Q: r.URL.Query().Get("q")}
 	if d.Q != "" {
 		res, err := s.app.SearchItems(r.Context(), a, app.ItemSearchQuery{Workspace: workspaceOf(r), Q: d.Q, Limit: 50})
@@ -82,7 +82,7 @@ type projectsData struct {
 
 // pageProjects is the project tree with each project's open work, counted
 // in one grouped read of the open tasks.
-func (s *pagesServer) pageProjects(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+func (s *Server) pageProjects(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := workspaceOf(r)
 	ps, err := s.app.Projects(r.Context(), a, ws, false)
 	if err != nil {

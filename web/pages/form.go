@@ -1,4 +1,4 @@
-package web
+package pages
 
 import (
 	"net/http"
@@ -15,7 +15,7 @@ type pageForm struct {
 }
 
 // form reads the posted form of a page action.
-func (s *pagesServer) form(w http.ResponseWriter, r *http.Request) (*pageForm, error) {
+func (s *Server) form(w http.ResponseWriter, r *http.Request) (*pageForm, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, int64(s.app.Limits().MaxBodyBytes))
 	if err := r.ParseForm(); err != nil {
 		return nil, app.Errorf(app.CodeInvalid, "the form could not be read: %v", err)
