@@ -8,22 +8,23 @@ import (
 	"time"
 
 	"tend/store/storetest"
+	"tend/web/webtest"
 )
 
 // TestCalendarDisclosure: a feed shows what its owner may see at the
 // moment of the fetch, inside the feed's narrowing, and nothing else.
 func TestCalendarDisclosure(t *testing.T) {
 	e := newEnv(t)
-	pat := e.person("pat")
-	e.join("pat", "member")
+	pat := e.Person("pat")
+	e.Join("pat", "member")
 	for _, p := range []map[string]any{{"key": "sec", "visibility": "private"}, {"key": "ops"}, {"key": "sub", "parent": "ops"}, {"key": "other"}} {
 		p["title"] = p["key"]
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, p)
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, p)
 	}
 	due := storetest.Epoch.Add(72 * time.Hour).Format(time.RFC3339)
 	titles := map[string]string{}
 	add := func(title, project, typ string) {
-		task := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": title, "project": project,
+		task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title, "project": project,
 			"type": typ, "due_at": due, "assignee": "pat"})
 		titles[task["id"].(string)+"@tend"] = title
 	}
@@ -32,10 +33,10 @@ func TestCalendarDisclosure(t *testing.T) {
 	add("sub bug", "sub", "bug")
 	add("ops chore", "ops", "chore")
 	add("other bug", "other", "bug")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "someone else's", "project": "ops", "due_at": due})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "someone else's", "project": "ops", "due_at": due})
 
-	seen := func(url string, headers map[string]string) (feedRes, []string) {
-		f := e.fetchFeed(url, headers)
+	seen := func(url string, headers map[string]string) (webtest.FeedResponse, []string) {
+		f := e.FetchFeed(url, headers)
 		if f.Status != http.StatusOK {
 			return f, nil
 		}
@@ -53,10 +54,10 @@ func TestCalendarDisclosure(t *testing.T) {
 			t.Errorf("%s: feed holds %q, want %q", name, got, titles)
 		}
 	}
-	mine, _ := e.calendar(pat, map[string]any{"audience": "me"})
+	mine, _ := e.Calendar(pat, map[string]any{"audience": "me"})
 	_, got := seen(mine, nil)
 	want("me", got, "ops bug", "sub bug", "ops chore", "other bug")
-	ws, _ := e.calendar(pat, map[string]any{"audience": "workspace"})
+	ws, _ := e.Calendar(pat, map[string]any{"audience": "workspace"})
 	_, got = seen(ws, nil)
 	if len(got) != 5 {
 		t.Errorf("workspace feed: %q, want everything pat sees (5 tasks)", got)
@@ -66,7 +67,7 @@ func TestCalendarDisclosure(t *testing.T) {
 			t.Errorf("a task in a private project pat cannot see appears in pat's feed")
 		}
 	}
-	narrow, _ := e.calendar(pat, map[string]any{"audience": "workspace", "project": "ops", "item_types": []string{"bug"}})
+	narrow, _ := e.Calendar(pat, map[string]any{"audience": "workspace", "project": "ops", "item_types": []string{"bug"}})
 	f, got := seen(narrow, nil)
 	want("ops bugs", got, "ops bug", "sub bug")
 	if strings.Contains(string(f.Body), "secret plan") || strings.Contains(string(f.Body), "other bug") {
@@ -76,7 +77,7 @@ func TestCalendarDisclosure(t *testing.T) {
 	// Sight lost after the feed was made: the task leaves, and the old
 	// ETag is not answered 304.
 	etag := f.Header.Get("ETag")
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/sub", e.admin, map[string]any{"visibility": "private"})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/sub", e.Admin, map[string]any{"visibility": "private"})
 	f, got = seen(narrow, map[string]string{"If-None-Match": etag})
 	if f.Status != http.StatusOK {
 		t.Fatalf("after a change of sight the feed must be sent again, got %d", f.Status)
@@ -84,11 +85,11 @@ func TestCalendarDisclosure(t *testing.T) {
 	want("ops bugs after sub went private", got, "ops bug")
 
 	// The feed's own project out of sight: the feed holds nothing.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/ops", e.admin, map[string]any{"visibility": "private"})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/ops", e.Admin, map[string]any{"visibility": "private"})
 	_, got = seen(narrow, nil)
 	want("ops out of sight", got)
 
 	// Leaving the workspace: the feed answers like one that does not exist.
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/workspaces/default/members/pat", e.admin, nil)
-	assertProblem(t, e.fetchFeed(mine, nil).response, http.StatusNotFound, "not_found")
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/workspaces/default/members/pat", e.Admin, nil)
+	webtest.AssertProblem(t, e.FetchFeed(mine, nil).Response, http.StatusNotFound, "not_found")
 }

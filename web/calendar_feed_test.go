@@ -10,20 +10,21 @@ import (
 	"github.com/emersion/go-ical"
 
 	"tend/store/storetest"
+	"tend/web/webtest"
 )
 
 func TestCalendarFeedEvents(t *testing.T) {
 	e := newEnv(t)
 	day := storetest.Epoch.AddDate(0, 0, 3)
-	allDay := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Pay rent; call, bank\\now",
+	allDay := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Pay rent; call, bank\\now",
 		"description": "line one\nline two", "due_at": time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC).Format(time.RFC3339),
 		"due_is_all_day": true, "tags": []string{"home", "money"}, "assignee": "admin"})
-	timed := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Standup",
+	timed := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Standup",
 		"due_at": day.Add(5 * time.Hour).Format(time.RFC3339), "starts_at": day.Add(4 * time.Hour).Format(time.RFC3339), "assignee": "admin"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "undated", "assignee": "admin"})
-	url, _ := e.calendar(e.admin, map[string]any{"title": "Mine", "audience": "me"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "undated", "assignee": "admin"})
+	url, _ := e.Calendar(e.Admin, map[string]any{"title": "Mine", "audience": "me"})
 
-	f := e.fetchFeed(url, nil)
+	f := e.FetchFeed(url, nil)
 	if f.Status != http.StatusOK {
 		t.Fatalf("status %d\n%s", f.Status, f.Body)
 	}
@@ -81,9 +82,9 @@ func TestCalendarFeedEvents(t *testing.T) {
 	if etag == "" || f.Header.Get("Last-Modified") == "" {
 		t.Fatalf("a feed carries ETag and Last-Modified: %v", f.Header)
 	}
-	e.clock.Advance(time.Hour)
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+allDay["id"].(string), e.admin, map[string]any{"title": "Pay rent"})
-	g := e.fetchFeed(url, map[string]string{"If-None-Match": etag})
+	e.Clock.Advance(time.Hour)
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+allDay["id"].(string), e.Admin, map[string]any{"title": "Pay rent"})
+	g := e.FetchFeed(url, map[string]string{"If-None-Match": etag})
 	if g.Status != http.StatusOK || g.Header.Get("ETag") == etag {
 		t.Fatalf("a changed task must change the feed: %d %s", g.Status, g.Header.Get("ETag"))
 	}
@@ -98,96 +99,96 @@ func TestCalendarFeedEvents(t *testing.T) {
 
 func TestCalendarConditionalAndPolled(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "admin"})
-	url, c := e.calendar(e.admin, map[string]any{"audience": "me"})
-	f := e.fetchFeed(url, nil)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "admin"})
+	url, c := e.Calendar(e.Admin, map[string]any{"audience": "me"})
+	f := e.FetchFeed(url, nil)
 	etag, lm := f.Header.Get("ETag"), f.Header.Get("Last-Modified")
 	for name, h := range map[string]map[string]string{"etag": {"If-None-Match": etag}, "weak list": {"If-None-Match": `"x", W/` + etag},
 		"date": {"If-Modified-Since": lm}} {
-		r := e.fetchFeed(url, h)
+		r := e.FetchFeed(url, h)
 		if r.Status != http.StatusNotModified || len(r.Body) != 0 || r.Header.Get("ETag") != etag {
 			t.Errorf("%s: status %d, want 304 with the ETag and no body", name, r.Status)
 		}
 	}
-	if r := e.fetchFeed(url, map[string]string{"If-Modified-Since": storetest.Epoch.Add(-time.Hour).Format(http.TimeFormat)}); r.Status != http.StatusOK {
+	if r := e.FetchFeed(url, map[string]string{"If-Modified-Since": storetest.Epoch.Add(-time.Hour).Format(http.TimeFormat)}); r.Status != http.StatusOK {
 		t.Errorf("an older If-Modified-Since gets the feed, got %d", r.Status)
 	}
-	list := e.ok(http.StatusOK, http.MethodGet, "/v1/calendars", e.admin, nil)["items"].([]any)
+	list := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)
 	got := list[0].(map[string]any)
 	if got["last_polled_at"] != stampOf(storetest.Epoch) || got["id"] != c["id"] {
 		t.Errorf("last_polled_at %v", got["last_polled_at"])
 	}
-	if _, has := got["url"]; has || strings.Contains(string(e.do(http.MethodGet, "/v1/calendars", e.admin, nil).Body), strings.TrimSuffix(url[strings.LastIndex(url, "/")+1:], ".ics")) {
+	if _, has := got["url"]; has || strings.Contains(string(e.Do(http.MethodGet, "/v1/calendars", e.Admin, nil).Body), strings.TrimSuffix(url[strings.LastIndex(url, "/")+1:], ".ics")) {
 		t.Errorf("a listing never carries the URL or the secret: %v", got)
 	}
-	e.clock.Advance(30 * time.Second)
-	e.fetchFeed(url, nil)
-	if p := e.ok(http.StatusOK, http.MethodGet, "/v1/calendars", e.admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch) {
+	e.Clock.Advance(30 * time.Second)
+	e.FetchFeed(url, nil)
+	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch) {
 		t.Errorf("last_polled_at moved within a minute: %v", p)
 	}
-	e.clock.Advance(31 * time.Second)
-	e.fetchFeed(url, nil)
-	if p := e.ok(http.StatusOK, http.MethodGet, "/v1/calendars", e.admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch.Add(61*time.Second)) {
+	e.Clock.Advance(31 * time.Second)
+	e.FetchFeed(url, nil)
+	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch.Add(61*time.Second)) {
 		t.Errorf("last_polled_at after a minute: %v", p)
 	}
-	if strings.Contains(e.logText(), url[strings.LastIndex(url, "/")+1:]) {
-		t.Errorf("the access log holds the feed secret:\n%s", e.logText())
+	if strings.Contains(e.LogText(), url[strings.LastIndex(url, "/")+1:]) {
+		t.Errorf("the access log holds the feed secret:\n%s", e.LogText())
 	}
 }
 
 func TestCalendarRevokeResetDeactivate(t *testing.T) {
 	e := newEnv(t)
-	pat := e.person("pat")
-	e.join("pat", "member")
-	task := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", pat, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "pat"})
-	url, c := e.calendar(pat, map[string]any{"audience": "me"})
+	pat := e.Person("pat")
+	e.Join("pat", "member")
+	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", pat, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "pat"})
+	url, c := e.Calendar(pat, map[string]any{"audience": "me"})
 	uid := task["id"].(string) + "@tend"
-	wrong := e.fetchFeed(url[:len(url)-6]+"xx.ics", nil)
-	unknown := e.fetchFeed(e.srv.URL+"/v1/calendars/tend_aaaaaaaaaa/tend_aaaaaaaaaa_"+strings.Repeat("a", 40)+".ics", nil)
-	assertProblem(t, wrong.response, http.StatusNotFound, "not_found")
+	wrong := e.FetchFeed(url[:len(url)-6]+"xx.ics", nil)
+	unknown := e.FetchFeed(e.Srv.URL+"/v1/calendars/tend_aaaaaaaaaa/tend_aaaaaaaaaa_"+strings.Repeat("a", 40)+".ics", nil)
+	webtest.AssertProblem(t, wrong.Response, http.StatusNotFound, "not_found")
 	if string(wrong.Body) != strings.Replace(string(unknown.Body), "tend_aaaaaaaaaa", c["prefix"].(string), -1) {
 		t.Errorf("a wrong secret and an unknown prefix must answer alike:\n%s\n%s", wrong.Body, unknown.Body)
 	}
 
 	// Reset: a new URL, the old one 404 at once, the same UIDs.
-	reset := e.ok(http.StatusOK, http.MethodPost, "/v1/calendars/"+c["prefix"].(string)+"/reset", pat, nil)
+	reset := e.OK(http.StatusOK, http.MethodPost, "/v1/calendars/"+c["prefix"].(string)+"/reset", pat, nil)
 	newURL := reset["url"].(string)
 	if newURL == url || reset["id"] != c["id"] {
 		t.Fatalf("reset must issue a new URL for the same feed")
 	}
-	assertProblem(t, e.fetchFeed(url, nil).response, http.StatusNotFound, "not_found")
-	f := e.fetchFeed(newURL, nil)
+	webtest.AssertProblem(t, e.FetchFeed(url, nil).Response, http.StatusNotFound, "not_found")
+	f := e.FetchFeed(newURL, nil)
 	if _, ok := events(t, f.Cal)[uid]; !ok {
 		t.Fatalf("the event's UID must survive a reset")
 	}
 
 	// Deactivating the owner stops the feed; reactivating brings it back.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/pat", e.admin, map[string]any{"active": false})
-	assertProblem(t, e.fetchFeed(newURL, nil).response, http.StatusNotFound, "not_found")
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/pat", e.admin, map[string]any{"active": true})
-	if r := e.fetchFeed(newURL, nil); r.Status != http.StatusOK {
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/pat", e.Admin, map[string]any{"active": false})
+	webtest.AssertProblem(t, e.FetchFeed(newURL, nil).Response, http.StatusNotFound, "not_found")
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/pat", e.Admin, map[string]any{"active": true})
+	if r := e.FetchFeed(newURL, nil); r.Status != http.StatusOK {
 		t.Fatalf("reactivated owner's feed: %d", r.Status)
 	}
 
 	// Revocation: immediate, idempotent, the first time kept.
-	first := e.ok(http.StatusOK, http.MethodDelete, "/v1/calendars/"+c["id"].(string), pat, nil)
+	first := e.OK(http.StatusOK, http.MethodDelete, "/v1/calendars/"+c["id"].(string), pat, nil)
 	if first["usable"] != false || first["revoked_at"] == nil {
 		t.Fatalf("revoked feed: %v", first)
 	}
-	e.clock.Advance(time.Minute)
-	again := e.ok(http.StatusOK, http.MethodDelete, "/v1/calendars/"+c["prefix"].(string), pat, nil)
+	e.Clock.Advance(time.Minute)
+	again := e.OK(http.StatusOK, http.MethodDelete, "/v1/calendars/"+c["prefix"].(string), pat, nil)
 	if again["revoked_at"] != first["revoked_at"] {
 		t.Errorf("second revocation moved revoked_at: %v -> %v", first["revoked_at"], again["revoked_at"])
 	}
-	assertProblem(t, e.fetchFeed(newURL, nil).response, http.StatusNotFound, "not_found")
-	e.problem(http.StatusConflict, "calendar_unusable", http.MethodPost, "/v1/calendars/"+c["id"].(string)+"/reset", pat, nil)
+	webtest.AssertProblem(t, e.FetchFeed(newURL, nil).Response, http.StatusNotFound, "not_found")
+	e.Problem(http.StatusConflict, "calendar_unusable", http.MethodPost, "/v1/calendars/"+c["id"].(string)+"/reset", pat, nil)
 
 	// Expiry.
 	exp := storetest.Epoch.Add(2 * time.Hour)
-	url2, _ := e.calendar(pat, map[string]any{"expires_at": exp.Format(time.RFC3339)})
-	if r := e.fetchFeed(url2, nil); r.Status != http.StatusOK {
+	url2, _ := e.Calendar(pat, map[string]any{"expires_at": exp.Format(time.RFC3339)})
+	if r := e.FetchFeed(url2, nil); r.Status != http.StatusOK {
 		t.Fatalf("feed before expiry: %d", r.Status)
 	}
-	e.clock.Set(exp)
-	assertProblem(t, e.fetchFeed(url2, nil).response, http.StatusNotFound, "not_found")
+	e.Clock.Set(exp)
+	webtest.AssertProblem(t, e.FetchFeed(url2, nil).Response, http.StatusNotFound, "not_found")
 }

@@ -12,6 +12,7 @@ import (
 
 	"tend/app/recur"
 	"tend/store/storetest"
+	"tend/web/webtest"
 )
 
 // TestCalendarSamples builds one feed of each shape a calendar app must
@@ -22,11 +23,11 @@ func TestCalendarSamples(t *testing.T) {
 	e := newEnv(t)
 	ny, _ := time.LoadLocation("America/New_York")
 	for _, k := range []string{"allday", "timed", "dst", "repeat", "escape", "long", "empty"} {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": k, "title": k})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": k, "title": k})
 	}
 	task := func(project string, body map[string]any) map[string]any {
 		body["project"] = project
-		return e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, body)
+		return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, body)
 	}
 	day := func(n int) string {
 		return time.Date(2026, time.March, 2+n, 0, 0, 0, 0, time.UTC).Format(time.RFC3339)
@@ -44,16 +45,16 @@ func TestCalendarSamples(t *testing.T) {
 
 	// A daily series: 3 March done, 4 March skipped, 5 March pending.
 	done := task("repeat", map[string]any{"title": "Water plants", "due_at": day(1), "due_is_all_day": true})
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+done["id"].(string)+"/complete", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+done["id"].(string)+"/complete", e.Admin, nil)
 	skipped := task("repeat", map[string]any{"title": "Water plants", "due_at": day(2), "due_is_all_day": true})
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+skipped["id"].(string), e.admin, map[string]any{"status": "cancelled"})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+skipped["id"].(string), e.Admin, map[string]any{"status": "cancelled"})
 	pending := task("repeat", map[string]any{"title": "Water plants", "due_at": day(3), "due_is_all_day": true, "timezone": "UTC"})
 	e.storeRule(pending["id"].(string), "DTSTART;VALUE=DATE:20260303\nRRULE:FREQ=DAILY;COUNT=10", time.UTC)
 
-	feeds := map[string]feedRes{}
+	feeds := map[string]webtest.FeedResponse{}
 	for _, k := range []string{"allday", "timed", "dst", "repeat", "escape", "long", "empty"} {
-		url, _ := e.calendar(e.admin, map[string]any{"title": "sample " + k, "audience": "workspace", "project": k})
-		f := e.fetchFeed(url, nil)
+		url, _ := e.Calendar(e.Admin, map[string]any{"title": "sample " + k, "audience": "workspace", "project": k})
+		f := e.FetchFeed(url, nil)
 		if f.Status != http.StatusOK {
 			t.Fatalf("%s: %d %s", k, f.Status, f.Body)
 		}
@@ -141,10 +142,10 @@ func TestCalendarSamples(t *testing.T) {
 // storeRule stores a repeat rule the way issue 11 does (Rule.String() in
 // repeat_rule, with the task's timezone).
 func (e *env) storeRule(id, text string, loc *time.Location) {
-	e.t.Helper()
+	e.T.Helper()
 	r, err := recur.Parse(text, storetest.Epoch, loc)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	e.rawSQL("UPDATE tasks SET repeat_rule = ?, timezone = ? WHERE id = ?", r.String(), loc.String(), id)
 }

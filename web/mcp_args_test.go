@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // A mistyped argument is refused as itself, with the name it most likely
@@ -12,8 +14,8 @@ import (
 // it left out; nested objects are held to the same.
 func TestMCPUnknownArgumentsNamed(t *testing.T) {
 	e := newEnv(t)
-	m := e.connect(t, e.admin, eraStateless)
-	ref := e.taskRef(e.admin, map[string]any{"title": "Water the plants"})
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
+	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -35,7 +37,7 @@ func TestMCPUnknownArgumentsNamed(t *testing.T) {
 		{"service_list", map[string]any{"filter": map[string]any{"stauts": "todo"}}, []string{`arguments.filter.stauts: filter key "stauts" selects nothing (did you mean status?); ` +
 			`the keys are answers_to, assignee, claimed_at,`, "status, status_category,", "due_at.gte"}},
 	} {
-		text := m.refused("validation", c.tool, c.args)
+		text := m.Refused("validation", c.tool, c.args)
 		for _, w := range c.want {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s %v:\n%s\nwants %q", c.tool, c.args, text, w)
@@ -45,7 +47,7 @@ func TestMCPUnknownArgumentsNamed(t *testing.T) {
 			t.Errorf("%s %v: a mistyped name reported as a missing one:\n%s", c.tool, c.args, text)
 		}
 	}
-	if e.isComplete(ref) {
+	if e.IsComplete(ref) {
 		t.Fatal("a refused service_done completed the task")
 	}
 }
@@ -54,8 +56,8 @@ func TestMCPUnknownArgumentsNamed(t *testing.T) {
 // argument; a well-formed ref that names nothing visible stays not_found.
 func TestMCPMalformedRefsNamed(t *testing.T) {
 	e := newEnv(t)
-	m := e.connect(t, e.admin, eraStateless)
-	ref := e.taskRef(e.admin, map[string]any{"title": "Water the plants"})
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
+	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -74,24 +76,24 @@ func TestMCPMalformedRefsNamed(t *testing.T) {
 		{"service_document", map[string]any{"ref": "abc", "title": "x"}, "arguments.ref"},
 		{"service_document", map[string]any{"title": "x", "links": []any{map[string]any{"link_type": "relates_to", "target": "abc"}}}, "arguments.links.0.target"},
 	} {
-		text := m.refused("validation", c.tool, c.args)
+		text := m.Refused("validation", c.tool, c.args)
 		if !strings.HasPrefix(text, "validation: "+c.loc+": ") {
 			t.Errorf("%s %v: want the refusal at %s:\n%s", c.tool, c.args, c.loc, text)
 		}
 	}
-	m.refused("not_found", "service_show", map[string]any{"ref": 9999})
-	m.refused("not_found", "service_show", map[string]any{"ref": "0190a5c4-9f2e-7c4b-8f3e-2b1d4c5e6f70"})
-	m.ok("service_show", map[string]any{"ref": fmt.Sprintf("#%d", ref)})
-	m.ok("service_claim", map[string]any{"ref": "next"})
+	m.Refused("not_found", "service_show", map[string]any{"ref": 9999})
+	m.Refused("not_found", "service_show", map[string]any{"ref": "0190a5c4-9f2e-7c4b-8f3e-2b1d4c5e6f70"})
+	m.OK("service_show", map[string]any{"ref": fmt.Sprintf("#%d", ref)})
+	m.OK("service_claim", map[string]any{"ref": "next"})
 
 	// In a URL the ref is part of the path: one that cannot name an item
 	// names no resource, and answers 404 as any other path that names
 	// nothing does. A body's ref is a field, refused as one.
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/abc", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/abc/complete", e.admin, nil)
-	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", ref), e.admin,
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/abc", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/abc/complete", e.Admin, nil)
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", ref), e.Admin,
 		map[string]any{"link_type": "relates_to", "target": "abc"})
-	if loc := locOfProblem(p); loc != "body.target" {
+	if loc := webtest.LocOfProblem(p); loc != "body.target" {
 		t.Fatalf("a link target that cannot name an item: refused at %s", loc)
 	}
 }
@@ -101,7 +103,7 @@ func TestMCPMalformedRefsNamed(t *testing.T) {
 // wrote it, at the top level or in filter.
 func TestMCPListRefusalsNameTheArgument(t *testing.T) {
 	e := newEnv(t)
-	m := e.connect(t, e.admin, eraStateless)
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	for _, c := range []struct {
 		args map[string]any
 		loc  string
@@ -117,7 +119,7 @@ func TestMCPListRefusalsNameTheArgument(t *testing.T) {
 		{map[string]any{"filter": map[string]any{"status_category": "nope"}}, "arguments.filter.status_category"},
 		{map[string]any{"assignee": "me", "filter": map[string]any{"assignee": "nobody"}}, "arguments.filter.assignee"},
 	} {
-		if text := m.refused("validation", "service_list", c.args); !strings.HasPrefix(text, "validation: "+c.loc+": ") {
+		if text := m.Refused("validation", "service_list", c.args); !strings.HasPrefix(text, "validation: "+c.loc+": ") {
 			t.Errorf("%v: want the refusal at %s:\n%s", c.args, c.loc, text)
 		}
 	}

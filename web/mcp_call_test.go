@@ -24,10 +24,10 @@ import (
 // it is TestMCPPostMalformed's.)
 func TestMCPFastPathMatchesSDK(t *testing.T) {
 	e := newEnv(t)
-	ref := e.taskRef(e.admin, map[string]any{"title": "Write the <report>", "description": "with \"quotes\" & more"})
-	e.taskRef(e.admin, map[string]any{"title": "Second task", "importance": 4})
-	s := e.srvHandler()
-	sdk := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP().For(s.MCP().StdioIdentity(e.admin)) },
+	ref := e.TaskRef(e.Admin, map[string]any{"title": "Write the <report>", "description": "with \"quotes\" & more"})
+	e.TaskRef(e.Admin, map[string]any{"title": "Second task", "importance": 4})
+	s := e.Handler()
+	sdk := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP().For(s.MCP().StdioIdentity(e.Admin)) },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	t.Cleanup(sdk.Close)
 
@@ -68,7 +68,7 @@ func TestMCPFastPathMatchesSDK(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := postRaw(t, e.srv.URL+"/mcp", e.admin, c.headers, c.body)
+			got := postRaw(t, e.Srv.URL+"/mcp", e.Admin, c.headers, c.body)
 			want := postRaw(t, sdk.URL, "", c.headers, c.body)
 			if strings.HasPrefix(want.contentType, "text/plain") {
 				var msg struct{ ID any }

@@ -8,26 +8,28 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/web/webtest"
 )
 
 // A private project's items are, through every MCP read, exactly as absent
 // as items that never existed.
 func TestMCPDisclosure(t *testing.T) {
 	e := newEnv(t)
-	bob := e.person("bob")
-	e.join("bob", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
-	hidden := e.taskRef(e.admin, map[string]any{"title": "Zanzibar merger", "project": "sec"})
-	hiddenDoc := int(e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin,
+	bob := e.Person("bob")
+	e.Join("bob", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
+	hidden := e.TaskRef(e.Admin, map[string]any{"title": "Zanzibar merger", "project": "sec"})
+	hiddenDoc := int(e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin,
 		map[string]any{"title": "Zanzibar terms", "type": "decision", "project": "sec", "body": "Zanzibar pays."})["ref"].(float64))
-	seen := e.taskRef(e.admin, map[string]any{"title": "Public chore"})
-	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", seen), e.admin,
+	seen := e.TaskRef(e.Admin, map[string]any{"title": "Public chore"})
+	e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", seen), e.Admin,
 		map[string]any{"link_type": "relates_to", "target": hidden})
 	absent := hiddenDoc + 100
 
-	for _, era := range eras {
+	for _, era := range webtest.Eras {
 		t.Run(era, func(t *testing.T) {
-			m := e.connect(t, bob, era)
+			m := e.Connect(t, bob, era)
 			for _, call := range []struct {
 				tool string
 				args map[string]any
@@ -37,16 +39,16 @@ func TestMCPDisclosure(t *testing.T) {
 				{"service_show", map[string]any{"ref": seen, "history": true, "tree": true}},
 				{"service_project", nil}, {"service_whoami", nil},
 			} {
-				r := m.ok(call.tool, call.args)
+				r := m.OK(call.tool, call.args)
 				if strings.Contains(strings.ToLower(r.Text), "zanzibar") || strings.Contains(r.Text, "sec") && call.tool == "service_project" ||
 					strings.Contains(fmt.Sprint(r.Structured), "anzibar") {
 					t.Fatalf("%s %v discloses the private project:\n%s\n%v", call.tool, call.args, r.Text, r.Structured)
 				}
 			}
-			if r := m.ok("service_list", map[string]any{"project": "inbox"}); strings.Contains(r.Text, fmt.Sprintf("#%d ", hidden)) {
+			if r := m.OK("service_list", map[string]any{"project": "inbox"}); strings.Contains(r.Text, fmt.Sprintf("#%d ", hidden)) {
 				t.Fatalf("list: %s", r.Text)
 			}
-			m.refused("validation", "service_list", map[string]any{"project": "sec"})
+			m.Refused("validation", "service_list", map[string]any{"project": "sec"})
 			for _, ref := range []int{hidden, hiddenDoc} {
 				for _, tool := range []struct {
 					name string
@@ -59,7 +61,7 @@ func TestMCPDisclosure(t *testing.T) {
 					{"service_link", map[string]any{"ref": seen, "other": ref}},
 					{"service_call_api", map[string]any{"method": "GET", "path": fmt.Sprintf("/v1/tasks/%d", ref)}},
 				} {
-					got := m.call(tool.name, tool.args)
+					got := m.Call(tool.name, tool.args)
 					if _, ok := tool.args["ref"]; ok {
 						tool.args["ref"] = absent
 					}
@@ -69,7 +71,7 @@ func TestMCPDisclosure(t *testing.T) {
 					if tool.name == "service_call_api" {
 						tool.args["path"] = fmt.Sprintf("/v1/tasks/%d", absent)
 					}
-					want := m.call(tool.name, tool.args)
+					want := m.Call(tool.name, tool.args)
 					got.Text = strings.ReplaceAll(got.Text, fmt.Sprint(ref), "N")
 					want.Text = strings.ReplaceAll(want.Text, fmt.Sprint(absent), "N")
 					if !got.IsError || got.Text != want.Text {
@@ -77,15 +79,15 @@ func TestMCPDisclosure(t *testing.T) {
 					}
 				}
 			}
-			res, err := m.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://conventions"})
+			res, err := m.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://conventions"})
 			if err != nil || strings.Contains(res.Contents[0].Text, "Zanzibar") {
 				t.Fatalf("conventions: %v %v", err, res)
 			}
-			r := m.call("service_claim", map[string]any{"ref": "next"})
+			r := m.Call("service_claim", map[string]any{"ref": "next"})
 			if r.IsError || r.Structured["task"].(map[string]any)["ref"] != float64(seen) {
 				t.Fatalf("next hands out only what bob may see: %+v", r)
 			}
-			m.ok("service_claim", map[string]any{"ref": seen, "release": true})
+			m.OK("service_claim", map[string]any{"ref": seen, "release": true})
 		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // loopTextBudget is issue 19's target: the text an agent reads in the
@@ -21,13 +23,13 @@ const loopTextBudget = 6 << 10
 // structuredContent beside it.
 func TestMCPAgentLoop(t *testing.T) {
 	e := newEnv(t)
-	ref := e.taskRef(e.admin, map[string]any{"title": "Fix the flaky login test", "importance": 4, "urgency": 3,
+	ref := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test", "importance": 4, "urgency": 3,
 		"tags": []string{"testing"}, "description": "The login test fails one run in twenty on CI."})
-	m := e.connect(t, e.agent("claude", "admin"), eraStateless)
+	m := e.Connect(t, e.Agent("claude", "admin"), webtest.EraStateless)
 
 	var calls, text, structured int
-	call := func(name string, args map[string]any) toolResult {
-		r := m.ok(name, args)
+	call := func(name string, args map[string]any) webtest.ToolResult {
+		r := m.OK(name, args)
 		b, _ := json.Marshal(r.Structured)
 		calls, text, structured = calls+1, text+len(r.Text), structured+len(b)
 		t.Logf("%s: %d bytes of text, %d of structuredContent\n%s", name, len(r.Text), len(b), r.Text)
@@ -49,16 +51,16 @@ func TestMCPAgentLoop(t *testing.T) {
 		t.Fatalf("finding with its link: %s %v", finding.Text, finding.Structured)
 	}
 
-	show := m.ok("service_show", map[string]any{"ref": ref}).Structured
+	show := m.OK("service_show", map[string]any{"ref": ref}).Structured
 	if show["task"].(map[string]any)["is_complete"] != true || show["verifications_total"] != float64(1) || len(show["links"].([]any)) != 1 {
 		t.Fatalf("after the loop: %v", show)
 	}
-	m.refused("nothing_ready", "service_claim", map[string]any{"ref": "next"})
+	m.Refused("nothing_ready", "service_claim", map[string]any{"ref": "next"})
 	t.Logf("the loop: %d calls, %d bytes of text, %d bytes of structuredContent", calls, text, structured)
 	if calls != 3 || text > loopTextBudget {
 		t.Fatalf("the loop took %d calls and %d bytes of text; the target is 3 calls and at most %d bytes", calls, text, loopTextBudget)
 	}
-	guide := string(e.do(http.MethodGet, "/v1/docs/agent", e.admin, nil).Body)
+	guide := string(e.Do(http.MethodGet, "/v1/docs/agent", e.Admin, nil).Body)
 	stated := regexp.MustCompile(`three\s+answers\s+hold\s+([\d,]+)\s+bytes\s+of\s+text\s+and\s+([\d,]+)\s+bytes\s+of\s+structuredContent`).FindStringSubmatch(guide)
 	if stated == nil || stated[1] != thousands(text) || stated[2] != thousands(structured) {
 		t.Fatalf("docs/agent.md (The loop) must say: \"the three answers hold %s bytes of text and %s bytes of structuredContent\"; it says %q",
@@ -80,11 +82,11 @@ func thousands(n int) string {
 // whole record.
 func TestMCPListPageSize(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "backend", "title": "Backend"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "auth", "title": "Auth", "parent": "backend"})
-	e.person("alice")
-	e.join("alice", "member")
-	bot := e.agent("claude", "alice")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "backend", "title": "Backend"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "auth", "title": "Auth", "parent": "backend"})
+	e.Person("alice")
+	e.Join("alice", "member")
+	bot := e.Agent("claude", "alice")
 	titles := []string{"Fix the flaky login test on CI", "Rotate the signing keys before the audit", "Move sessions to the new store",
 		"Write the incident report for the outage", "Add rate limits to the password reset form"}
 	var first int
@@ -100,23 +102,23 @@ func TestMCPListPageSize(t *testing.T) {
 		if i > 0 && i%4 == 0 {
 			body["parent"] = first
 		}
-		ref := e.taskRef(e.admin, body)
+		ref := e.TaskRef(e.Admin, body)
 		if i == 0 {
 			first = ref
 		}
 		if i%3 == 0 {
-			e.ok(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/claim", ref), bot, nil)
+			e.OK(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/claim", ref), bot, nil)
 		}
 		if i%5 == 1 {
-			e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", first), e.admin,
+			e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", first), e.Admin,
 				map[string]any{"link_type": "blocks", "target": ref})
 		}
 	}
-	m := e.connect(t, e.admin, eraStateless)
-	r := m.ok("service_list", map[string]any{"project": "backend"})
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
+	r := m.OK("service_list", map[string]any{"project": "backend"})
 	items := r.Structured["items"].([]any)
 	b, _ := json.Marshal(r.Structured)
-	full := e.do(http.MethodGet, "/v1/tasks?project=backend&limit=20", e.admin, nil)
+	full := e.Do(http.MethodGet, "/v1/tasks?project=backend&limit=20", e.Admin, nil)
 	t.Logf("20 tasks: %d bytes of structuredContent, %d bytes of text (full records over HTTP: %d bytes)", len(b), len(r.Text), len(full.Body))
 	if len(items) != 20 || len(b) > 8192 {
 		t.Fatalf("a page of %d tasks is %d bytes of structuredContent; the target is at most 8,192", len(items), len(b))
@@ -130,7 +132,7 @@ func TestMCPListPageSize(t *testing.T) {
 	if _, ok := one["description"]; ok {
 		t.Errorf("a list item carries no description: %v", one)
 	}
-	shown := m.ok("service_show", map[string]any{"ref": one["ref"]}).Structured["task"].(map[string]any)
+	shown := m.OK("service_show", map[string]any{"ref": one["ref"]}).Structured["task"].(map[string]any)
 	if _, ok := shown["description"]; !ok || shown["priority_score"] == nil {
 		t.Fatalf("service_show gives the whole record: %v", shown)
 	}

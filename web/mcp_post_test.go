@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // rawPost is one answer of POST /mcp, its body as sent.
@@ -32,13 +34,13 @@ func (p rawPost) rpc(t *testing.T) rpcLine {
 // those given (an empty value removes one).
 func (e *env) post(t *testing.T, headers map[string]string, body string) rawPost {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/mcp", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, e.Srv.URL+"/mcp", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+e.admin)
+	req.Header.Set("Authorization", "Bearer "+e.Admin)
 	for k, v := range headers {
 		if v == "" {
 			req.Header.Del(k)
@@ -46,7 +48,7 @@ func (e *env) post(t *testing.T, headers map[string]string, body string) rawPost
 			req.Header.Set(k, v)
 		}
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func (e *env) post(t *testing.T, headers map[string]string, body string) rawPost
 // its id echoed when one can be read; the stdio lines' table, over HTTP.
 func TestMCPPostMalformed(t *testing.T) {
 	e := newEnv(t)
-	handshake := map[string]string{"Mcp-Protocol-Version": eraHandshake}
+	handshake := map[string]string{"Mcp-Protocol-Version": webtest.EraHandshake}
 	for _, c := range malformedLines {
 		t.Run(c.name, func(t *testing.T) {
 			got := e.post(t, handshake, c.line)
@@ -107,9 +109,9 @@ func TestMCPPostRefusals(t *testing.T) {
 		{"one byte over 1 MiB", nil, list + strings.Repeat(" ", 1<<20-len(list)+1), http.StatusRequestEntityTooLarge, -32600, "null", "over 1048576 bytes"},
 		{"text/plain", map[string]string{"Content-Type": "text/plain"}, list, http.StatusUnsupportedMediaType, -32600, "null", "Content-Type"},
 		{"no event stream in Accept", map[string]string{"Accept": "application/json"}, list, http.StatusBadRequest, -32600, "1", "Accept"},
-		{"an unknown method", map[string]string{"Mcp-Protocol-Version": eraHandshake}, `{"jsonrpc":"2.0","id":"m","method":"nothing/here"}`,
+		{"an unknown method", map[string]string{"Mcp-Protocol-Version": webtest.EraHandshake}, `{"jsonrpc":"2.0","id":"m","method":"nothing/here"}`,
 			http.StatusBadRequest, -32600, `"m"`, "nothing/here"},
-		{"a call without id", map[string]string{"Mcp-Protocol-Version": eraHandshake}, `{"jsonrpc":"2.0","method":"tools/list"}`,
+		{"a call without id", map[string]string{"Mcp-Protocol-Version": webtest.EraHandshake}, `{"jsonrpc":"2.0","method":"tools/list"}`,
 			http.StatusBadRequest, -32600, "null", "missing id"},
 		{"an unknown protocol version", map[string]string{"Mcp-Protocol-Version": "2020-01-01"}, list, http.StatusBadRequest, -32600, "1", "protocol version"},
 	}
@@ -137,7 +139,7 @@ func TestMCPPostEchoesIDs(t *testing.T) {
 	e := newEnv(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	stateless := func(method, name string) map[string]string {
-		return map[string]string{"Mcp-Protocol-Version": eraStateless, "Mcp-Method": method, "Mcp-Name": name}
+		return map[string]string{"Mcp-Protocol-Version": webtest.EraStateless, "Mcp-Method": method, "Mcp-Name": name}
 	}
 	ids := []string{`99999999999999999999999999`, `-99999999999999999999999999`, `1.50`, `1e3`, `-0`, `9007199254740993`,
 		`7`, `"\u0041b"`, `"é"`, `"<&>"`, `"a\/b"`, `"plain"`}
@@ -148,7 +150,7 @@ func TestMCPPostEchoesIDs(t *testing.T) {
 			body    string
 			result  bool
 		}{
-			{"handshake tools/list", map[string]string{"Mcp-Protocol-Version": eraHandshake},
+			{"handshake tools/list", map[string]string{"Mcp-Protocol-Version": webtest.EraHandshake},
 				`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/list","params":{}}`, true},
 			{"stateless tools/call (fast path)", stateless("tools/call", "service_whoami"),
 				`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"service_whoami",` + meta + `}}`, true},

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"tend/web/webtest"
 )
 
 // toolsListBudget is the most bytes tools/list may take: every host sends
@@ -19,15 +21,15 @@ const toolsListBudget = 16 << 10
 // rawToolsList is the result of tools/list exactly as POST /mcp sends it.
 func (e *env) rawToolsList(t *testing.T) json.RawMessage {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+	req, err := http.NewRequest(http.MethodPost, e.Srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", eraHandshake)
-	req.Header.Set("Authorization", "Bearer "+e.admin)
-	res, err := e.srv.Client().Do(req)
+	req.Header.Set("MCP-Protocol-Version", webtest.EraHandshake)
+	req.Header.Set("Authorization", "Bearer "+e.Admin)
+	res, err := e.Srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/web/webtest"
 )
 
 // specTools is SPEC.md's "MCP tools" table: each tool's arguments, the
@@ -45,8 +47,8 @@ var specTools = map[string]struct {
 
 func TestMCPToolsListMatchesSpec(t *testing.T) {
 	e := newEnv(t)
-	m := e.connect(t, e.admin, eraHandshake)
-	res, err := m.cs.ListTools(context.Background(), nil)
+	m := e.Connect(t, e.Admin, webtest.EraHandshake)
+	res, err := m.Session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,19 +149,19 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 func TestMCPBothErasOnOneURL(t *testing.T) {
 	e := newEnv(t)
-	ref := e.taskRef(e.admin, map[string]any{"title": "Write the report"})
-	for _, era := range eras {
+	ref := e.TaskRef(e.Admin, map[string]any{"title": "Write the report"})
+	for _, era := range webtest.Eras {
 		t.Run(era, func(t *testing.T) {
-			m := e.connect(t, e.admin, era)
-			r := m.ok("service_whoami", nil)
+			m := e.Connect(t, e.Admin, era)
+			r := m.OK("service_whoami", nil)
 			if !strings.HasPrefix(r.Text, "you are admin") || r.Structured["user"].(map[string]any)["username"] != "admin" {
 				t.Fatalf("whoami: %+v", r)
 			}
-			m.ok("service_claim", map[string]any{"ref": ref})
-			m.ok("service_claim", map[string]any{"ref": ref, "release": true})
+			m.OK("service_claim", map[string]any{"ref": ref})
+			m.OK("service_claim", map[string]any{"ref": ref, "release": true})
 		})
 	}
-	evs := e.ok(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks/%d/events", ref), e.admin, nil)["items"].([]any)
+	evs := e.OK(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks/%d/events", ref), e.Admin, nil)["items"].([]any)
 	mcpEvents := 0
 	for _, ev := range evs {
 		if ev.(map[string]any)["action"] == "task.claimed" {
@@ -176,11 +178,11 @@ func TestMCPBothErasOnOneURL(t *testing.T) {
 
 // postMCP sends one raw JSON-RPC request to /mcp.
 func (e *env) postMCP(token, host, origin string) *http.Response {
-	e.t.Helper()
+	e.T.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
-	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/mcp", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, e.Srv.URL+"/mcp", strings.NewReader(body))
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -195,9 +197,9 @@ func (e *env) postMCP(token, host, origin string) *http.Response {
 		req.Header.Set("Origin", origin)
 		req.Header.Set("Sec-Fetch-Site", "cross-site")
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.Srv.Client().Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	res.Body.Close()
 	return res
@@ -211,43 +213,43 @@ func TestMCPRefusesWithoutCredentialHostOrOrigin(t *testing.T) {
 	if res := e.postMCP("tend_nonsense", "", ""); res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("bad credential: %d", res.StatusCode)
 	}
-	if res := e.postMCP(e.admin, "", ""); res.StatusCode != http.StatusOK || res.Header.Get("WWW-Authenticate") != "" {
+	if res := e.postMCP(e.Admin, "", ""); res.StatusCode != http.StatusOK || res.Header.Get("WWW-Authenticate") != "" {
 		t.Fatalf("good credential: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
 	}
-	if res := e.postMCP(e.admin, "evil.example", ""); res.StatusCode != http.StatusForbidden {
+	if res := e.postMCP(e.Admin, "evil.example", ""); res.StatusCode != http.StatusForbidden {
 		t.Fatalf("a rebinding Host on a loopback listener: %d, want 403", res.StatusCode)
 	}
-	if res := e.postMCP(e.admin, "", "https://evil.example"); res.StatusCode != http.StatusForbidden {
+	if res := e.postMCP(e.Admin, "", "https://evil.example"); res.StatusCode != http.StatusForbidden {
 		t.Fatalf("a cross-origin browser request: %d, want 403", res.StatusCode)
 	}
-	e.srvHandler().MCP().AllowHosts("tend.example.ts.net")
-	if res := e.postMCP(e.admin, "tend.example.ts.net", ""); res.StatusCode != http.StatusOK {
+	e.Handler().MCP().AllowHosts("tend.example.ts.net")
+	if res := e.postMCP(e.Admin, "tend.example.ts.net", ""); res.StatusCode != http.StatusOK {
 		t.Fatalf("an allowed proxy Host: %d, want 200", res.StatusCode)
 	}
-	if res := e.postMCP(e.admin, "localhost:9999", ""); res.StatusCode != http.StatusOK {
+	if res := e.postMCP(e.Admin, "localhost:9999", ""); res.StatusCode != http.StatusOK {
 		t.Fatalf("localhost on any port: %d, want 200", res.StatusCode)
 	}
 }
 
 func TestMCPRevocationAndDeactivationStopTheNextCall(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range webtest.Eras {
 		t.Run(era, func(t *testing.T) {
 			e := newEnv(t)
-			e.person("alice")
-			e.join("alice", "member")
-			bot := e.agent("bot", "alice")
-			spare := e.agent("spare", "alice")
-			m := e.connect(t, bot, era)
-			m.ok("service_whoami", nil)
-			id := e.ok(http.StatusOK, http.MethodGet, "/v1/me", bot, nil)["credential"].(map[string]any)["id"].(string)
-			e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+id, e.admin, nil)
-			if _, err := m.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
+			e.Person("alice")
+			e.Join("alice", "member")
+			bot := e.Agent("bot", "alice")
+			spare := e.Agent("spare", "alice")
+			m := e.Connect(t, bot, era)
+			m.OK("service_whoami", nil)
+			id := e.OK(http.StatusOK, http.MethodGet, "/v1/me", bot, nil)["credential"].(map[string]any)["id"].(string)
+			e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+id, e.Admin, nil)
+			if _, err := m.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
 				t.Fatal("a revoked credential's next call went through")
 			}
-			m2 := e.connect(t, spare, era)
-			m2.ok("service_whoami", nil)
-			e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
-			if _, err := m2.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
+			m2 := e.Connect(t, spare, era)
+			m2.OK("service_whoami", nil)
+			e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
+			if _, err := m2.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "service_whoami", Arguments: map[string]any{}}); err == nil {
 				t.Fatal("a deactivated person's agent made its next call")
 			}
 			if res := e.postMCP(spare, "", ""); res.StatusCode != http.StatusUnauthorized {

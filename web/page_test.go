@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // pageEnv is an env with a signed-in browser session for the administrator.
@@ -17,13 +19,13 @@ type pageEnv struct {
 
 func newPageEnv(t *testing.T) *pageEnv {
 	e := newEnv(t)
-	return &pageEnv{env: e, session: e.signIn(e.mintLink(e.admin, map[string]any{})).Value}
+	return &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
 }
 
 // get fetches a page with the session and wants status.
 func (p *pageEnv) get(t *testing.T, path string, status int) string {
 	t.Helper()
-	r := p.browser(http.MethodGet, path, p.session, "", nil)
+	r := p.Browser(http.MethodGet, path, p.session, "", nil)
 	if r.Status != status {
 		t.Fatalf("GET %s: %d, want %d\n%s", path, r.Status, status, r.Body)
 	}
@@ -34,9 +36,9 @@ func (p *pageEnv) get(t *testing.T, path string, status int) string {
 }
 
 // post submits a form from the server's own origin and returns the answer.
-func (p *pageEnv) post(t *testing.T, path string, form url.Values) response {
+func (p *pageEnv) post(t *testing.T, path string, form url.Values) webtest.Response {
 	t.Helper()
-	return p.browser(http.MethodPost, path, p.session, p.srv.URL, form)
+	return p.Browser(http.MethodPost, path, p.session, p.Srv.URL, form)
 }
 
 // seeOther posts and wants a 303, returning where it points.
@@ -64,8 +66,8 @@ func contains(t *testing.T, what, body string, wants ...string) {
 // and complete, a document, search, projects and the account.
 func TestPagesRenderAndAct(t *testing.T) {
 	p := newPageEnv(t)
-	p.ok(http.StatusCreated, http.MethodPost, "/v1/projects", p.admin, map[string]any{"key": "web", "title": "Web site"})
-	p.tskCreate(p.admin, map[string]any{"title": "Write the copy", "project": "web", "tags": []string{"words"}})
+	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "web", "title": "Web site"})
+	p.CreateTask(p.Admin, map[string]any{"title": "Write the copy", "project": "web", "tags": []string{"words"}})
 
 	to := p.seeOther(t, "/tasks", url.Values{"text": {"Pay the rent friday #home +web !4"}})
 	m := regexp.MustCompile(`^/\?added=(\d+)#added$`).FindStringSubmatch(to)
@@ -87,24 +89,24 @@ func TestPagesRenderAndAct(t *testing.T) {
 
 	board := p.get(t, "/board?project=web", http.StatusOK)
 	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article class="card" data-ref="`+ref+`"`)
-	task := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.admin, nil)
+	task := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
 	version := lstItoa(lstNum(task["version"]))
 	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web" {
 		t.Fatalf("move went to %q", to)
 	}
-	if got := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.admin, nil)["status"]; got != "done" {
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
 		t.Fatalf("moved to %v", got)
 	}
 	to = p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "expected_version": {version}, "back": {"/board?project=web"}})
 	contains(t, "Board after a stale move", p.get(t, to, http.StatusOK), "Someone changed that task")
-	if got := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.admin, nil)["status"]; got != "done" {
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
 		t.Fatalf("a stale move changed the status to %v", got)
 	}
 	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "back": {"//evil.example"}}); to != "/board" {
 		t.Fatalf("the move followed back to %q", to)
 	}
 
-	version = lstItoa(lstNum(p.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.admin, nil)["version"]))
+	version = lstItoa(lstNum(p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["version"]))
 	p.seeOther(t, "/tasks/"+ref, url.Values{"expected_version": {version}, "title": {"Pay the rent, really"},
 		"description": {"See **#1** and the [bank](https://bank.example)"}, "tags": {"home money"}, "importance": {"5"}, "urgency": {""}})
 	p.seeOther(t, "/tasks/"+ref+"/comments", url.Values{"body": {"Paid by *transfer*"}})
@@ -114,21 +116,21 @@ func TestPagesRenderAndAct(t *testing.T) {
 		`href="https://bank.example"`, "#money", `class="comment"`, "Paid by <em>transfer</em>", "held by admin", `id="comment-add"`, "History")
 	p.seeOther(t, "/tasks/"+ref+"/release", url.Values{})
 	p.seeOther(t, "/tasks/"+ref+"/complete", url.Values{})
-	if got := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.admin, nil); got["is_complete"] != true || got["claimed_by"] != nil {
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil); got["is_complete"] != true || got["claimed_by"] != nil {
 		t.Fatalf("after release and complete: %v %v", got["is_complete"], got["claimed_by"])
 	}
 
-	doc := p.ok(http.StatusCreated, http.MethodPost, "/v1/documents", p.admin, map[string]any{"title": "How we pay", "type": "decision",
+	doc := p.OK(http.StatusCreated, http.MethodPost, "/v1/documents", p.Admin, map[string]any{"title": "How we pay", "type": "decision",
 		"project": "web", "body": "# Rules\n\nPay by transfer; see #" + ref})
 	dref := lstItoa(lstNum(doc["ref"]))
 	for path, want := range map[string]string{"/items/" + dref: "/documents/" + dref, "/items/" + ref: "/tasks/" + ref, "/tasks/" + dref: "/documents/" + dref} {
-		if r := p.browser(http.MethodGet, path, p.session, "", nil); r.Status != http.StatusSeeOther || r.Header.Get("Location") != want {
+		if r := p.Browser(http.MethodGet, path, p.session, "", nil); r.Status != http.StatusSeeOther || r.Header.Get("Location") != want {
 			t.Fatalf("GET %s: %d %s, want %s", path, r.Status, r.Header.Get("Location"), want)
 		}
 	}
 	contains(t, "Document page", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay</h1>", "<h1>Rules</h1>", `href="/items/`+ref+`"`)
 	p.seeOther(t, "/documents/"+dref+"/comments", url.Values{"body": {"agreed"}})
-	dversion := lstItoa(lstNum(p.ok(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.admin, nil)["version"]))
+	dversion := lstItoa(lstNum(p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.Admin, nil)["version"]))
 	p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "title": {"How we pay rent"}, "body": {"By transfer."}})
 	if to := p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); !strings.Contains(to, "notice=conflict_document") {
 		t.Fatalf("a stale document edit went to %q", to)
@@ -156,7 +158,7 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 	if secret == nil {
 		t.Fatalf("no secret shown:\n%s", r.Body)
 	}
-	if got := p.ok(http.StatusOK, http.MethodGet, "/v1/me", secret[1], nil); got["user"].(map[string]any)["username"] != "admin" {
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/me", secret[1], nil); got["user"].(map[string]any)["username"] != "admin" {
 		t.Fatalf("the shown token does not work: %v", got)
 	}
 	again := p.get(t, "/account", http.StatusOK)
@@ -167,7 +169,7 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 	for _, m := range id {
 		p.seeOther(t, "/account/tokens/"+m[1]+"/revoke", url.Values{})
 	}
-	p.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", secret[1], nil)
+	p.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", secret[1], nil)
 
 	r = p.post(t, "/account/calendars", url.Values{"title": {"Mine"}, "audience": {"me"}})
 	feed := regexp.MustCompile(`id="new-feed">(http[^<]+)<`).FindStringSubmatch(string(r.Body))
@@ -175,7 +177,7 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 		t.Fatalf("feed issue: %d\n%s", r.Status, r.Body)
 	}
 	u, _ := url.Parse(feed[1])
-	if got := p.do(http.MethodGet, u.Path, "", nil); got.Status != http.StatusOK {
+	if got := p.Do(http.MethodGet, u.Path, "", nil); got.Status != http.StatusOK {
 		t.Fatalf("the shown feed answers %d", got.Status)
 	}
 	cal := regexp.MustCompile(`action="/account/calendars/([0-9a-f-]+)/reset"`).FindStringSubmatch(p.get(t, "/account", http.StatusOK))
@@ -186,7 +188,7 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `id="new-feed"`) {
 		t.Fatalf("reset: %d", r.Status)
 	}
-	if got := p.do(http.MethodGet, u.Path, "", nil); got.Status != http.StatusNotFound {
+	if got := p.Do(http.MethodGet, u.Path, "", nil); got.Status != http.StatusNotFound {
 		t.Fatalf("the old feed answers %d after a reset", got.Status)
 	}
 	p.seeOther(t, "/account/calendars/"+cal[1]+"/revoke", url.Values{})
@@ -198,14 +200,14 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 func TestPageRefusals(t *testing.T) {
 	p := newPageEnv(t)
 	for _, path := range []string{"/", "/tasks", "/board", "/account", "/tasks/1"} {
-		r := p.browser(http.MethodGet, path, "", "", nil)
+		r := p.Browser(http.MethodGet, path, "", "", nil)
 		if r.Status != http.StatusUnauthorized || !strings.Contains(string(r.Body), `id="signed-out"`) || strings.Contains(string(r.Body), "application/problem") {
 			t.Fatalf("GET %s signed out: %d\n%s", path, r.Status, r.Body)
 		}
 	}
 	missing := p.get(t, "/tasks/4242", http.StatusNotFound)
 	contains(t, "the not-found page", missing, `id="problem-code">not_found<`)
-	r := p.browser(http.MethodPost, "/tasks", p.session, "https://evil.example", url.Values{"text": {"planted"}})
+	r := p.Browser(http.MethodPost, "/tasks", p.session, "https://evil.example", url.Values{"text": {"planted"}})
 	if r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), `id="problem-code">cross_origin<`) {
 		t.Fatalf("cross-site quick add: %d\n%s", r.Status, r.Body)
 	}
@@ -223,14 +225,14 @@ func TestPageRefusals(t *testing.T) {
 			t.Fatalf("expires_days %q: %d\n%s", days, r.Status, r.Body)
 		}
 	}
-	if list := p.ok(http.StatusOK, http.MethodGet, "/v1/tasks", p.admin, nil); len(lstItems(list)) != 0 {
+	if list := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks", p.Admin, nil); len(lstItems(list)) != 0 {
 		t.Fatalf("a refused add stored %v", lstItems(list))
 	}
 	p.seeOther(t, "/signout", url.Values{})
-	if r := p.browser(http.MethodGet, "/", p.session, "", nil); r.Status != http.StatusUnauthorized {
+	if r := p.Browser(http.MethodGet, "/", p.session, "", nil); r.Status != http.StatusUnauthorized {
 		t.Fatalf("after signing out: %d", r.Status)
 	}
-	contains(t, "/signin without a link", string(p.browser(http.MethodGet, "/signin", "", "", nil).Body), `id="signed-out"`)
+	contains(t, "/signin without a link", string(p.Browser(http.MethodGet, "/signin", "", "", nil).Body), `id="signed-out"`)
 }
 
 // TestPagesDisclosure: a task in a private project never shows on any page
@@ -238,12 +240,12 @@ func TestPageRefusals(t *testing.T) {
 // one does.
 func TestPagesDisclosure(t *testing.T) {
 	p := newPageEnv(t)
-	bob := p.person("bob")
-	p.join("bob", "member")
-	p.ok(http.StatusCreated, http.MethodPost, "/v1/projects", p.admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
-	hidden := p.tskCreate(p.admin, map[string]any{"title": "Hushhush plan", "project": "sec", "tags": []string{"quiet"}})
-	p.tskCreate(bob, map[string]any{"title": "Open thing"})
-	bp := &pageEnv{env: p.env, session: p.signIn(p.mintLink(bob, map[string]any{})).Value}
+	bob := p.Person("bob")
+	p.Join("bob", "member")
+	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
+	hidden := p.CreateTask(p.Admin, map[string]any{"title": "Hushhush plan", "project": "sec", "tags": []string{"quiet"}})
+	p.CreateTask(bob, map[string]any{"title": "Open thing"})
+	bp := &pageEnv{env: p.env, session: p.SignIn(p.MintLink(bob, map[string]any{})).Value}
 	for _, path := range []string{"/", "/tasks", "/tasks?include_completed=true", "/board", "/projects", "/search?q=hushhush", "/search?q=tag:quiet"} {
 		body := bp.get(t, path, http.StatusOK)
 		if strings.Contains(body, "Hushhush") || strings.Contains(body, "Secret") {
@@ -251,8 +253,8 @@ func TestPagesDisclosure(t *testing.T) {
 		}
 	}
 	ref := lstItoa(lstNum(hidden["ref"]))
-	unseen := bp.browser(http.MethodGet, "/tasks/"+ref, bp.session, "", nil)
-	absent := bp.browser(http.MethodGet, "/tasks/9999", bp.session, "", nil)
+	unseen := bp.Browser(http.MethodGet, "/tasks/"+ref, bp.session, "", nil)
+	absent := bp.Browser(http.MethodGet, "/tasks/9999", bp.session, "", nil)
 	if unseen.Status != absent.Status || string(unseen.Body) != string(absent.Body) {
 		t.Fatalf("an unseen task answers %d, a missing one %d:\n%s\n---\n%s", unseen.Status, absent.Status, unseen.Body, absent.Body)
 	}
@@ -265,20 +267,20 @@ func TestPagesDisclosure(t *testing.T) {
 // and with it, wakes when a write lands.
 func TestPageLiveWakesOnWrite(t *testing.T) {
 	p := newPageEnv(t)
-	first := p.browser(http.MethodGet, "/live", p.session, "", nil).JSON(t)["seq"].(float64)
+	first := p.Browser(http.MethodGet, "/live", p.session, "", nil).JSON(t)["seq"].(float64)
 	var wg sync.WaitGroup
 	var got map[string]any
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		got = p.browser(http.MethodGet, "/live?after="+lstItoa(int64(first)), p.session, "", nil).JSON(t)
+		got = p.Browser(http.MethodGet, "/live?after="+lstItoa(int64(first)), p.session, "", nil).JSON(t)
 	}()
-	p.tskCreate(p.admin, map[string]any{"title": "wakes the page"})
+	p.CreateTask(p.Admin, map[string]any{"title": "wakes the page"})
 	wg.Wait()
 	if got["seq"].(float64) <= first {
 		t.Fatalf("live answered %v after %v", got["seq"], first)
 	}
-	if r := p.browser(http.MethodGet, "/live?after=x", p.session, "", nil); r.Status != http.StatusUnprocessableEntity ||
+	if r := p.Browser(http.MethodGet, "/live?after=x", p.session, "", nil); r.Status != http.StatusUnprocessableEntity ||
 		!strings.Contains(string(r.Body), `id="problem-code">validation<`) {
 		t.Fatalf("after=x: %d\n%s", r.Status, r.Body)
 	}
@@ -295,14 +297,14 @@ func TestPageQueryCountFixed(t *testing.T) {
 	made := 0
 	for _, n := range []int{3, 40} {
 		for ; made < n; made++ {
-			p.tskCreate(p.admin, map[string]any{"title": "task " + lstItoa(int64(made)), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
+			p.CreateTask(p.Admin, map[string]any{"title": "task " + lstItoa(int64(made)), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
 		}
 		counts[n] = map[string]int64{}
 		for _, path := range []string{"/", "/tasks", "/board", "/projects", "/tasks/1", "/search?q=task", "/account"} {
 			p.get(t, path, http.StatusOK)
-			before := p.db.QueryCount()
+			before := p.DB.QueryCount()
 			p.get(t, path, http.StatusOK)
-			counts[n][path] = p.db.QueryCount() - before
+			counts[n][path] = p.DB.QueryCount() - before
 		}
 	}
 	for path, c := range counts[3] {
