@@ -1,4 +1,4 @@
-package web_test
+package mcpserver_test
 
 import (
 	"fmt"
