@@ -1,9 +1,10 @@
-package web_test
+package pages_test
 
 import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -90,7 +91,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	board := p.get(t, "/board?project=web", http.StatusOK)
 	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article class="card" data-ref="`+ref+`"`)
 	task := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
-	version := lstItoa(lstNum(task["version"]))
+	version := number(task["version"])
 	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web" {
 		t.Fatalf("move went to %q", to)
 	}
@@ -106,7 +107,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 		t.Fatalf("the move followed back to %q", to)
 	}
 
-	version = lstItoa(lstNum(p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["version"]))
+	version = number(p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["version"])
 	p.seeOther(t, "/tasks/"+ref, url.Values{"expected_version": {version}, "title": {"Pay the rent, really"},
 		"description": {"See **#1** and the [bank](https://bank.example)"}, "tags": {"home money"}, "importance": {"5"}, "urgency": {""}})
 	p.seeOther(t, "/tasks/"+ref+"/comments", url.Values{"body": {"Paid by *transfer*"}})
@@ -122,7 +123,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 
 	doc := p.OK(http.StatusCreated, http.MethodPost, "/v1/documents", p.Admin, map[string]any{"title": "How we pay", "type": "decision",
 		"project": "web", "body": "# Rules\n\nPay by transfer; see #" + ref})
-	dref := lstItoa(lstNum(doc["ref"]))
+	dref := number(doc["ref"])
 	for path, want := range map[string]string{"/items/" + dref: "/documents/" + dref, "/items/" + ref: "/tasks/" + ref, "/tasks/" + dref: "/documents/" + dref} {
 		if r := p.Browser(http.MethodGet, path, p.session, "", nil); r.Status != http.StatusSeeOther || r.Header.Get("Location") != want {
 			t.Fatalf("GET %s: %d %s, want %s", path, r.Status, r.Header.Get("Location"), want)
@@ -130,7 +131,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	}
 	contains(t, "Document page", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay</h1>", "<h1>Rules</h1>", `href="/items/`+ref+`"`)
 	p.seeOther(t, "/documents/"+dref+"/comments", url.Values{"body": {"agreed"}})
-	dversion := lstItoa(lstNum(p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.Admin, nil)["version"]))
+	dversion := number(p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.Admin, nil)["version"])
 	p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "title": {"How we pay rent"}, "body": {"By transfer."}})
 	if to := p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); !strings.Contains(to, "notice=conflict_document") {
 		t.Fatalf("a stale document edit went to %q", to)
@@ -225,8 +226,8 @@ func TestPageRefusals(t *testing.T) {
 			t.Fatalf("expires_days %q: %d\n%s", days, r.Status, r.Body)
 		}
 	}
-	if list := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks", p.Admin, nil); len(lstItems(list)) != 0 {
-		t.Fatalf("a refused add stored %v", lstItems(list))
+	if list := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks", p.Admin, nil); len(list["items"].([]any)) != 0 {
+		t.Fatalf("a refused add stored %v", list["items"])
 	}
 	p.seeOther(t, "/signout", url.Values{})
 	if r := p.Browser(http.MethodGet, "/", p.session, "", nil); r.Status != http.StatusUnauthorized {
@@ -252,7 +253,7 @@ func TestPagesDisclosure(t *testing.T) {
 			t.Fatalf("%s shows the private task or project:\n%s", path, body)
 		}
 	}
-	ref := lstItoa(lstNum(hidden["ref"]))
+	ref := number(hidden["ref"])
 	unseen := bp.Browser(http.MethodGet, "/tasks/"+ref, bp.session, "", nil)
 	absent := bp.Browser(http.MethodGet, "/tasks/9999", bp.session, "", nil)
 	if unseen.Status != absent.Status || string(unseen.Body) != string(absent.Body) {
@@ -273,7 +274,7 @@ func TestPageLiveWakesOnWrite(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		got = p.Browser(http.MethodGet, "/live?after="+lstItoa(int64(first)), p.session, "", nil).JSON(t)
+		got = p.Browser(http.MethodGet, "/live?after="+number(first), p.session, "", nil).JSON(t)
 	}()
 	p.CreateTask(p.Admin, map[string]any{"title": "wakes the page"})
 	wg.Wait()
@@ -297,7 +298,7 @@ func TestPageQueryCountFixed(t *testing.T) {
 	made := 0
 	for _, n := range []int{3, 40} {
 		for ; made < n; made++ {
-			p.CreateTask(p.Admin, map[string]any{"title": "task " + lstItoa(int64(made)), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
+			p.CreateTask(p.Admin, map[string]any{"title": "task " + strconv.Itoa(made), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
 		}
 		counts[n] = map[string]int64{}
 		for _, path := range []string{"/", "/tasks", "/board", "/projects", "/tasks/1", "/search?q=task", "/account"} {
