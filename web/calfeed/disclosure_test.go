@@ -1,4 +1,4 @@
-package web_test
+package calfeed_test
 
 import (
 	"net/http"

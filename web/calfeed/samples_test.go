@@ -1,4 +1,4 @@
-package web_test
+package calfeed_test
 
 import (
 	"net/http"
@@ -18,7 +18,7 @@ import (
 // TestCalendarSamples builds one feed of each shape a calendar app must
 // read, checks each with go-ical's reader, and when TEND_ICAL_SAMPLES
 // names a directory writes them there for .ci/run's independent validator
-// (web/testdata/icalcheck.py, Debian's python3-icalendar).
+// (web/calfeed/testdata/icalcheck.py, Debian's python3-icalendar).
 func TestCalendarSamples(t *testing.T) {
 	e := newEnv(t)
 	ny, _ := time.LoadLocation("America/New_York")

@@ -1,4 +1,4 @@
-package web_test
+package calfeed_test
 
 import (
 	"net/http"
@@ -11,6 +11,7 @@ import (
 
 	"tend/store/storetest"
 	"tend/web/webtest"
+	"tend/web/wire"
 )
 
 func TestCalendarFeedEvents(t *testing.T) {
@@ -115,7 +116,7 @@ func TestCalendarConditionalAndPolled(t *testing.T) {
 	}
 	list := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)
 	got := list[0].(map[string]any)
-	if got["last_polled_at"] != stampOf(storetest.Epoch) || got["id"] != c["id"] {
+	if got["last_polled_at"] != wire.Stamp(storetest.Epoch) || got["id"] != c["id"] {
 		t.Errorf("last_polled_at %v", got["last_polled_at"])
 	}
 	if _, has := got["url"]; has || strings.Contains(string(e.Do(http.MethodGet, "/v1/calendars", e.Admin, nil).Body), strings.TrimSuffix(url[strings.LastIndex(url, "/")+1:], ".ics")) {
@@ -123,12 +124,12 @@ func TestCalendarConditionalAndPolled(t *testing.T) {
 	}
 	e.Clock.Advance(30 * time.Second)
 	e.FetchFeed(url, nil)
-	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch) {
+	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != wire.Stamp(storetest.Epoch) {
 		t.Errorf("last_polled_at moved within a minute: %v", p)
 	}
 	e.Clock.Advance(31 * time.Second)
 	e.FetchFeed(url, nil)
-	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != stampOf(storetest.Epoch.Add(61*time.Second)) {
+	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/calendars", e.Admin, nil)["items"].([]any)[0].(map[string]any)["last_polled_at"]; p != wire.Stamp(storetest.Epoch.Add(61*time.Second)) {
 		t.Errorf("last_polled_at after a minute: %v", p)
 	}
 	if strings.Contains(e.LogText(), url[strings.LastIndex(url, "/")+1:]) {

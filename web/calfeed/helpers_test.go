@@ -1,10 +1,12 @@
-package web_test
+package calfeed_test
 
 import (
 	"database/sql"
 	"testing"
 
 	"github.com/emersion/go-ical"
+
+	"tend/web/webtest"
 )
 
 // events maps the feed's VEVENTs by UID.
@@ -51,3 +53,9 @@ func (e *env) rawSQL(q string, args ...any) {
 		e.T.Fatal(err)
 	}
 }
+
+// env is the shared test instance (webtest.Env) with this package's
+// helpers as methods.
+type env struct{ *webtest.Env }
+
+func newEnv(t *testing.T) *env { return &env{webtest.New(t)} }
