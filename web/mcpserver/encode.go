@@ -9,7 +9,7 @@ import (
 )
 
 // The task record of a tool result is encoded by the same hand-written
-// encoder as the HTTP answers (task_encode.go); lists carry list fields
+// encoder as the HTTP answers (wire/task_encode.go); lists carry list fields
 // (list.go), small enough for encoding/json.
 
 // MarshalJSON encodes the task as wire.WriteTask does.

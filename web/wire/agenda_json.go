@@ -14,7 +14,7 @@ import (
 type Agenda = AgendaOf[Task]
 
 // AgendaOf is the Agenda with its tasks as T: full records over HTTP, list
-// fields in service_list today (mcp_list.go).
+// fields in service_list today (mcpserver/list.go).
 type AgendaOf[T any] struct {
 	Date                   string `json:"date"`
 	Timezone               string `json:"timezone"`
