@@ -55,6 +55,6 @@ func serveMCP(ctx context.Context, log *slog.Logger, stdin io.Reader, stdout io.
 	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
 		return err
 	}
-	srv := web.NewServer(svc, log)
-	return srv.ServeMCPStdio(ctx, srv.StdioIdentity(token), stdin, stdout)
+	m := web.NewServer(svc, log).MCP()
+	return m.ServeStdio(ctx, m.StdioIdentity(token), stdin, stdout)
 }

@@ -117,7 +117,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
-	handler.AllowHosts(f.allowedHosts...)
+	handler.MCP().AllowHosts(f.allowedHosts...)
 	if opts.Replica != "" {
 		handler.SetReplication(db.Replication)
 	}

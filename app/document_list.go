@@ -71,7 +71,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 	if err := in.validate(); err != nil {
 		return DocumentList{}, err
 	}
-	order, err := parseOrderOf(in.Order, DocumentOrderFields)
+	order, err := parseOrderOf(in.Order, DocumentOrderFields, "query.order")
 	if err != nil {
 		return DocumentList{}, err
 	}
@@ -90,7 +90,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		if err != nil {
 			return err
 		}
-		if order, err = searchOrder(order, in.Order, q.Match); err != nil {
+		if order, err = searchOrder(order, in.Order, q.Match, "query.order"); err != nil {
 			return err
 		}
 		q.Order, q.Limit = order, limit
@@ -181,7 +181,7 @@ func documentFilter(ctx context.Context, tx Tx, sc *scope, in DocumentListQuery)
 		}
 		q.ParentID = p.ID
 	}
-	_, _, err := applySearch(ctx, tx, sc, "document", ParseSearch(in.Q), &q.ItemFilter)
+	_, _, err := applySearch(ctx, tx, sc, "document", ParseSearch(in.Q), &q.ItemFilter, "query.q")
 	return q, err
 }
 

@@ -143,6 +143,20 @@ func FieldErrorf(code Code, loc string, format string, args ...any) error {
 	return &Error{Code: code, Detail: msg, Fields: []FieldError{{Loc: splitLoc(loc), Msg: msg}}}
 }
 
+// Locator names where a request's parameter was written, by its key, for
+// the errors that point at it: query.status for GET /v1/tasks?status=,
+// arguments.filter.status for a tool's filter object. Each adapter that
+// reads parameters from its own place says where they were.
+type Locator func(key string) string
+
+// at is where key was written; a nil Locator is a URL's query string.
+func (l Locator) at(key string) string {
+	if l == nil {
+		return "query." + key
+	}
+	return l(key)
+}
+
 func splitLoc(loc string) []string {
 	var out []string
 	start := 0

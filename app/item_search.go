@@ -34,21 +34,22 @@ func (f *ItemFilter) requireTag(ctx context.Context, tx Tx, sc *scope, name stri
 // document): its words go to the full-text index, its terms narrow like the
 // listing's own parameters and add to them (type=bug with type:feature
 // matches nothing). A term naming something that does not exist is refused
-// as the parameter would be. It reports whether a term named finished work
-// and which accounts assignee: terms named (tasks only).
-func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search, f *ItemFilter) (finished bool, assignees []string, err error) {
+// as the parameter would be, naming q where loc says it was written. It
+// reports whether a term named finished work and which accounts assignee:
+// terms named (tasks only).
+func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search, f *ItemFilter, loc string) (finished bool, assignees []string, err error) {
 	f.Match, f.Exclude = se.Match, se.Exclude
 	ws := sc.ws.Workspace.ID
 	for _, t := range se.Terms {
 		switch t.Key {
 		case "type":
-			it, err := itemTypeFor(ctx, tx, ws, entity, t.Value, "query.q")
+			it, err := itemTypeFor(ctx, tx, ws, entity, t.Value, loc)
 			if err != nil {
 				return false, nil, err
 			}
 			f.TypeIDs = narrow(f.TypeIDs, it.ID)
 		case "status":
-			st, err := statusFor(ctx, tx, ws, entity, t.Value, "query.q")
+			st, err := statusFor(ctx, tx, ws, entity, t.Value, loc)
 			if err != nil {
 				return false, nil, err
 			}
@@ -56,7 +57,7 @@ func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search
 			f.StatusIDs = narrow(f.StatusIDs, st.ID)
 		case "category":
 			if !has(StatusCategories, t.Value) {
-				return false, nil, Invalidf("query.q", "category: is one of %s", joinWords(StatusCategories))
+				return false, nil, Invalidf(loc, "category: is one of %s", joinWords(StatusCategories))
 			}
 			finished = finished || isFinished(t.Value)
 			f.Categories = narrow(f.Categories, t.Value)
@@ -65,14 +66,14 @@ func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search
 				return false, nil, err
 			}
 		case "project":
-			ids, err := readableSubtree(sc, t.Value, "query.q")
+			ids, err := readableSubtree(sc, t.Value, loc)
 			if err != nil {
 				return false, nil, err
 			}
 			f.ProjectIDs = narrowAll(f.ProjectIDs, ids)
 		case "assignee":
 			if entity != "task" {
-				return false, nil, Invalidf("query.q", "a %s has no assignee", entity)
+				return false, nil, Invalidf(loc, "a %s has no assignee", entity)
 			}
 			assignees = append(assignees, t.Value)
 		}
@@ -80,14 +81,14 @@ func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search
 	return finished, assignees, nil
 }
 
-// taskSearch applies a parsed q to a task query.
-func (s *Service) taskSearch(ctx context.Context, tx Tx, sc *scope, se Search, q *TaskQuery) error {
-	finished, assignees, err := applySearch(ctx, tx, sc, "task", se, &q.ItemFilter)
+// taskSearch applies a parsed q, written at loc, to a task query.
+func (s *Service) taskSearch(ctx context.Context, tx Tx, sc *scope, se Search, q *TaskQuery, loc string) error {
+	finished, assignees, err := applySearch(ctx, tx, sc, "task", se, &q.ItemFilter, loc)
 	if err != nil {
 		return err
 	}
 	for _, name := range assignees {
-		id, err := accountFilter(ctx, tx, sc, name, "query.q")
+		id, err := accountFilter(ctx, tx, sc, name, loc)
 		if err != nil {
 			return err
 		}

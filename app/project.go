@@ -161,37 +161,42 @@ func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, 
 		if err != nil {
 			return err
 		}
-		p := Project{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Key: in.Key, Title: strings.TrimSpace(in.Title),
-			Description: in.Description, Visibility: in.Visibility, OwnerID: a.User.ID, Colour: in.Colour,
-			Settings: in.Settings, HiddenStatuses: []string{}, CreatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
-		if p.Settings == nil {
-			p.Settings = map[string]any{}
-		}
-		if err := s.placeNewProject(sc, &p, in.Parent); err != nil {
-			return err
-		}
-		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "project", in.Status, "body.status")
-		if err != nil {
-			return err
-		}
-		p.StatusID = st.ID
-		if err := tx.InsertProject(ctx, &p); err != nil {
-			if CodeOf(err) == CodeConflict {
-				return Errorf(CodeConflict, "the key %q is taken in this workspace (keys are permanent, trashed projects keep theirs)", in.Key)
-			}
-			return err
-		}
-		if err := tx.InsertProjectMember(ctx, p.ID, a.User.ID, tx.Now()); err != nil {
-			return err
-		}
-		if err := record(ctx, tx, a, Event{WorkspaceID: p.WorkspaceID, EntityType: "project", EntityID: p.ID, Action: "project.created",
-			Changes: map[string]any{"key": p.Key, "title": p.Title, "visibility": p.Visibility}}); err != nil {
-			return err
-		}
-		out, err = projectView(ctx, tx, a, sc.ws.Workspace.ID, p.ID)
+		out, err = s.createProject(ctx, tx, a, sc, in)
 		return err
 	})
 	return out, err
+}
+
+// createProject creates a project in sc's workspace from a checked in.
+func (s *Service) createProject(ctx context.Context, tx Tx, a Actor, sc *scope, in ProjectCreate) (ProjectView, error) {
+	p := Project{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Key: in.Key, Title: strings.TrimSpace(in.Title),
+		Description: in.Description, Visibility: in.Visibility, OwnerID: a.User.ID, Colour: in.Colour,
+		Settings: in.Settings, HiddenStatuses: []string{}, CreatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
+	if p.Settings == nil {
+		p.Settings = map[string]any{}
+	}
+	if err := s.placeNewProject(sc, &p, in.Parent); err != nil {
+		return ProjectView{}, err
+	}
+	st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "project", in.Status, "body.status")
+	if err != nil {
+		return ProjectView{}, err
+	}
+	p.StatusID = st.ID
+	if err := tx.InsertProject(ctx, &p); err != nil {
+		if CodeOf(err) == CodeConflict {
+			return ProjectView{}, Errorf(CodeConflict, "the key %q is taken in this workspace (keys are permanent, trashed projects keep theirs)", in.Key)
+		}
+		return ProjectView{}, err
+	}
+	if err := tx.InsertProjectMember(ctx, p.ID, a.User.ID, tx.Now()); err != nil {
+		return ProjectView{}, err
+	}
+	if err := record(ctx, tx, a, Event{WorkspaceID: p.WorkspaceID, EntityType: "project", EntityID: p.ID, Action: "project.created",
+		Changes: map[string]any{"key": p.Key, "title": p.Title, "visibility": p.Visibility}}); err != nil {
+		return ProjectView{}, err
+	}
+	return projectView(ctx, tx, a, sc.ws.Workspace.ID, p.ID)
 }
 
 // placeNewProject checks the caller may create a project where asked and
@@ -314,40 +319,45 @@ func (s *Service) UpdateProject(ctx context.Context, a Actor, workspace, idOrKey
 		if err != nil {
 			return err
 		}
-		if err := n.requireWrite(); err != nil {
-			return err
-		}
-		if err := checkVersion(in.ExpectedVersion, n.Version); err != nil {
-			return err
-		}
-		if n.IsInbox && in.Visibility.Set && in.Visibility.Value != "public" {
-			return Errorf(CodeInboxProtected, "the inbox is where everyone's unfiled work lands; it stays public")
-		}
-		p := n.Project.clone()
-		changes, err := applyProjectUpdate(ctx, tx, &p, in)
-		if err != nil {
-			return err
-		}
-		if in.Parent.Set {
-			if p.ParentID, err = s.moveProject(sc, n, in.Parent); err != nil {
-				return err
-			}
-			changes["parent"] = in.Parent.Value
-		}
-		if len(changes) > 0 {
-			p.UpdatedAt, p.Version = tx.Now(), p.Version+1
-			if err := tx.UpdateProject(ctx, &p); err != nil {
-				return err
-			}
-			if err := record(ctx, tx, a, Event{WorkspaceID: p.WorkspaceID, EntityType: "project", EntityID: p.ID,
-				Action: "project.updated", Changes: changes}); err != nil {
-				return err
-			}
-		}
-		out, err = projectView(ctx, tx, a, p.WorkspaceID, p.ID)
+		out, err = s.updateProject(ctx, tx, a, sc, n, in)
 		return err
 	})
 	return out, err
+}
+
+// updateProject applies a checked in to the project n of sc.
+func (s *Service) updateProject(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, in ProjectUpdate) (ProjectView, error) {
+	if err := n.requireWrite(); err != nil {
+		return ProjectView{}, err
+	}
+	if err := checkVersion(in.ExpectedVersion, n.Version); err != nil {
+		return ProjectView{}, err
+	}
+	if n.IsInbox && in.Visibility.Set && in.Visibility.Value != "public" {
+		return ProjectView{}, Errorf(CodeInboxProtected, "the inbox is where everyone's unfiled work lands; it stays public")
+	}
+	p := n.Project.clone()
+	changes, err := applyProjectUpdate(ctx, tx, &p, in)
+	if err != nil {
+		return ProjectView{}, err
+	}
+	if in.Parent.Set {
+		if p.ParentID, err = s.moveProject(sc, n, in.Parent); err != nil {
+			return ProjectView{}, err
+		}
+		changes["parent"] = in.Parent.Value
+	}
+	if len(changes) > 0 {
+		p.UpdatedAt, p.Version = tx.Now(), p.Version+1
+		if err := tx.UpdateProject(ctx, &p); err != nil {
+			return ProjectView{}, err
+		}
+		if err := record(ctx, tx, a, Event{WorkspaceID: p.WorkspaceID, EntityType: "project", EntityID: p.ID,
+			Action: "project.updated", Changes: changes}); err != nil {
+			return ProjectView{}, err
+		}
+	}
+	return projectView(ctx, tx, a, p.WorkspaceID, p.ID)
 }
 
 func (s *Service) validateProjectUpdate(in ProjectUpdate) error {

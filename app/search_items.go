@@ -101,7 +101,7 @@ func searchDocuments(ctx context.Context, tx Tx, sc *scope, q DocumentQuery, lim
 
 // bestFirst orders by relevance when there are words to match, by ref otherwise.
 func bestFirst(match string) ([]OrderField, error) {
-	order, err := searchOrder(nil, "", match)
+	order, err := searchOrder(nil, "", match, "query.order")
 	if order == nil {
 		order = []OrderField{{Field: "ref"}}
 	}

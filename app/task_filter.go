@@ -107,9 +107,9 @@ func opsOf(f filterField) []string {
 }
 
 // splitFilterKey reads "due_at.gte" into its field and operator, refusing
-// an unknown field or an operator the field does not take.
-func splitFilterKey(key string) (string, string, filterField, error) {
-	loc := "query." + key
+// an unknown field or an operator the field does not take as the key
+// written at loc.
+func splitFilterKey(key, loc string) (string, string, filterField, error) {
 	name, op, _ := strings.Cut(key, ".")
 	f, ok := TaskFilterFields[name]
 	if !ok {
@@ -137,10 +137,10 @@ func splitFilterKey(key string) (string, string, filterField, error) {
 
 // checkFilterKeys refuses every unknown key or operator before the
 // listing opens a transaction.
-func checkFilterKeys(filter map[string]string) error {
+func checkFilterKeys(filter map[string]string, l Locator) error {
 	var errs []error
 	for _, k := range sortedKeys(filter) {
-		if _, _, _, err := splitFilterKey(k); err != nil {
+		if _, _, _, err := splitFilterKey(k, l.at(k)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -170,8 +170,8 @@ var filterCompare = map[string]string{"": "=", "gt": ">", "gte": ">=", "lt": "<"
 // Times are read in the reader's zone at the moment at (the walk's start,
 // which its cursors carry, so a relative word means the same on every
 // page); names resolve as the single filters do. Every refusal is
-// reported, not only the first.
-func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]string, at time.Time) ([]TaskCond, error) {
+// reported, not only the first, naming the key where l says it was written.
+func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]string, l Locator, at time.Time) ([]TaskCond, error) {
 	if len(filter) == 0 {
 		return nil, nil
 	}
@@ -182,7 +182,7 @@ func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]strin
 	var out []TaskCond
 	var errs []error
 	for _, key := range sortedKeys(filter) {
-		c, err := fieldFilter(ctx, tx, sc, key, filter[key], zone.Loc, at)
+		c, err := fieldFilter(ctx, tx, sc, key, l.at(key), filter[key], zone.Loc, at)
 		if CodeOf(err) == CodeInternal {
 			return nil, err
 		}
@@ -192,12 +192,12 @@ func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]strin
 	return out, joinErrors(errs...)
 }
 
-func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *time.Location, at time.Time) (TaskCond, error) {
-	name, op, f, err := splitFilterKey(key)
+// fieldFilter resolves the filter key=val, written at ref.
+func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, ref, val string, loc *time.Location, at time.Time) (TaskCond, error) {
+	name, op, f, err := splitFilterKey(key, ref)
 	if err != nil {
 		return TaskCond{}, err
 	}
-	ref := "query." + key
 	val = strings.TrimSpace(val)
 	c := TaskCond{Field: name, Op: filterCompare[op], finished: name == "completed_at" && (op != "is" || val == "set")}
 	switch {
@@ -208,7 +208,7 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 		c.Op = val
 		return c, nil
 	case f.kind == kindTime:
-		return timeCond(c, op, ref, val, at, loc)
+		return timeCond(c, op, key, ref, val, at, loc)
 	case f.kind == kindScale:
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 1 || n > 5 {
@@ -256,10 +256,10 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, val string, loc *ti
 // timeCond bounds a time field by a moment. A day compares by whole days:
 // lt is before it starts, lte up to its end, gt after its end, gte from
 // its start.
-func timeCond(c TaskCond, op, ref, val string, now time.Time, loc *time.Location) (TaskCond, error) {
+func timeCond(c TaskCond, op, key, ref, val string, now time.Time, loc *time.Location) (TaskCond, error) {
 	m, err := when.ParseTime(val, now, loc)
 	if err != nil {
-		return c, Invalidf(ref, "%s takes a time: an RFC 3339 instant, a date, or words like tomorrow, -7d or next week: %v", ref[len("query."):], err)
+		return c, Invalidf(ref, "%s takes a time: an RFC 3339 instant, a date, or words like tomorrow, -7d or next week: %v", key, err)
 	}
 	start, end := m.Time, m.Time
 	if m.AllDay {

@@ -84,6 +84,9 @@ type TaskListQuery struct {
 	GroupLimit       int
 	IncludeLinks     bool
 	Filter           map[string]string // field filters by key: "due_at.gte", "assignee.in", "under" (task_filter.go)
+	// Loc is where each parameter was written, for the errors that name
+	// one; nil is the query string of GET /v1/tasks.
+	Loc Locator
 }
 
 // TaskGroup is one group of a grouped listing.
@@ -111,10 +114,13 @@ type PageLink struct {
 }
 
 // parseOrder reads a task listing's order.
-func parseOrder(s string) ([]OrderField, error) { return parseOrderOf(s, TaskOrderFields) }
+func parseOrder(s string) ([]OrderField, error) {
+	return parseOrderOf(s, TaskOrderFields, "query.order")
+}
 
-// parseOrderOf reads "a,-b" into order fields, refusing names not in fields.
-func parseOrderOf(s string, fields []string) ([]OrderField, error) {
+// parseOrderOf reads "a,-b" into order fields, refusing names not in fields
+// as the parameter written at loc.
+func parseOrderOf(s string, fields []string, loc string) ([]OrderField, error) {
 	if strings.TrimSpace(s) == "" {
 		return []OrderField{{Field: "ref"}}, nil
 	}
@@ -124,10 +130,10 @@ func parseOrderOf(s string, fields []string) ([]OrderField, error) {
 		part = strings.TrimSpace(part)
 		f := OrderField{Field: strings.TrimPrefix(part, "-"), Desc: strings.HasPrefix(part, "-")}
 		if !has(fields, f.Field) {
-			return nil, Invalidf("query.order", "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(fields))
+			return nil, Invalidf(loc, "cannot order by %q; order by %s, '-' first for descending", f.Field, joinWords(fields))
 		}
 		if seen[f.Field] {
-			return nil, Invalidf("query.order", "%q appears twice", f.Field)
+			return nil, Invalidf(loc, "%q appears twice", f.Field)
 		}
 		seen[f.Field] = true
 		out = append(out, f)
@@ -137,12 +143,12 @@ func parseOrderOf(s string, fields []string) ([]OrderField, error) {
 
 // searchOrder settles the order of a listing that may search: with words to
 // match and no order asked for, the best match comes first; relevance
-// without words to match has nothing to rank by.
-func searchOrder(order []OrderField, asked, match string) ([]OrderField, error) {
+// without words to match has nothing to rank by (the order written at loc).
+func searchOrder(order []OrderField, asked, match, loc string) ([]OrderField, error) {
 	ranked := slices.ContainsFunc(order, func(f OrderField) bool { return f.Field == "relevance" })
 	switch {
 	case ranked && match == "":
-		return nil, Invalidf("query.order", "relevance ranks a search: it needs words in q")
+		return nil, Invalidf(loc, "relevance ranks a search: it needs words in q")
 	case strings.TrimSpace(asked) == "" && match != "":
 		return []OrderField{{Field: "relevance", Desc: true}}, nil
 	}
@@ -162,22 +168,22 @@ func (q TaskListQuery) fingerprint(category string) string {
 }
 
 func (q TaskListQuery) validate() error {
-	errs := []error{checkFilterKeys(q.Filter)}
+	errs := []error{checkFilterKeys(q.Filter, q.Loc)}
 	if q.StatusCategory != "" && !has(StatusCategories, q.StatusCategory) {
-		errs = append(errs, Invalidf("query.status_category", "status_category is one of %s", joinWords(StatusCategories)))
+		errs = append(errs, Invalidf(q.Loc.at("status_category"), "status_category is one of %s", joinWords(StatusCategories)))
 	}
 	if q.Deferred != "" && !has([]string{"include", "exclude", "only"}, q.Deferred) {
-		errs = append(errs, Invalidf("query.deferred", "deferred is include, exclude or only"))
+		errs = append(errs, Invalidf(q.Loc.at("deferred"), "deferred is include, exclude or only"))
 	}
 	if q.GroupBy != "" && q.GroupBy != "status_category" {
-		errs = append(errs, Invalidf("query.group_by", "only status_category is supported"))
+		errs = append(errs, Invalidf(q.Loc.at("group_by"), "only status_category is supported"))
 	}
 	if q.Subtree && q.Parent == "" {
-		errs = append(errs, Invalidf("query.subtree", "subtree needs parent"))
+		errs = append(errs, Invalidf(q.Loc.at("subtree"), "subtree needs parent"))
 	}
 	if q.GroupBy != "" && q.Cursor != "" {
 		// Ignoring it would answer the first page again, for ever.
-		errs = append(errs, Invalidf("query.cursor", "a grouped listing starts over; continue one group with status_category=<its key> and its next_cursor"))
+		errs = append(errs, Invalidf(q.Loc.at("cursor"), "a grouped listing starts over; continue one group with status_category=<its key> and its next_cursor"))
 	}
 	return joinErrors(errs...)
 }
@@ -197,7 +203,7 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 	if err := in.validate(); err != nil {
 		return TaskList{}, err
 	}
-	order, err := parseOrder(in.Order)
+	order, err := parseOrderOf(in.Order, TaskOrderFields, in.Loc.at("order"))
 	if err != nil {
 		return TaskList{}, err
 	}
@@ -216,7 +222,7 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 		if err != nil {
 			return err
 		}
-		if base.Order, err = searchOrder(order, in.Order, base.Match); err != nil {
+		if base.Order, err = searchOrder(order, in.Order, base.Match, in.Loc.at("order")); err != nil {
 			return err
 		}
 		base.Now = tx.Now()
@@ -244,7 +250,7 @@ func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskLis
 	case gl == 0:
 		gl = s.limits.GroupLimitDefault
 	case gl < 1:
-		return Invalidf("query.group_limit", "group_limit is at least 1")
+		return Invalidf(in.Loc.at("group_limit"), "group_limit is at least 1")
 	case gl > s.limits.GroupLimitMax:
 		gl = s.limits.GroupLimitMax
 	}
@@ -310,7 +316,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		q.Deleted = &yes
 	}
 	if in.Project != "" {
-		ids, err := readableSubtree(sc, in.Project, "query.project")
+		ids, err := readableSubtree(sc, in.Project, in.Loc.at("project"))
 		if err != nil {
 			return q, err
 		}
@@ -319,7 +325,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 	var err error
 	finishedStatus := false
 	if in.Status != "" {
-		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, "query.status")
+		st, err := statusFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Status, in.Loc.at("status"))
 		if err != nil {
 			return q, err
 		}
@@ -327,7 +333,7 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 		finishedStatus = isFinished(st.Category)
 	}
 	if in.Type != "" {
-		it, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, "query.type")
+		it, err := itemTypeFor(ctx, tx, sc.ws.Workspace.ID, "task", in.Type, in.Loc.at("type"))
 		if err != nil {
 			return q, err
 		}
@@ -348,24 +354,24 @@ func (s *Service) taskFilter(ctx context.Context, tx Tx, sc *scope, in TaskListQ
 			return q, err
 		}
 	}
-	if q.AssigneeID, err = accountFilter(ctx, tx, sc, in.Assignee, "query.assignee"); err != nil {
+	if q.AssigneeID, err = accountFilter(ctx, tx, sc, in.Assignee, in.Loc.at("assignee")); err != nil {
 		return q, err
 	}
-	if q.ClaimedByID, err = accountFilter(ctx, tx, sc, in.ClaimedBy, "query.claimed_by"); err != nil {
+	if q.ClaimedByID, err = accountFilter(ctx, tx, sc, in.ClaimedBy, in.Loc.at("claimed_by")); err != nil {
 		return q, err
 	}
 	if in.Parent != "" {
 		p, err := findTaskIn(ctx, tx, sc, in.Parent)
 		if err != nil {
-			return q, bodyRef(err, "query.parent", "no such task: "+in.Parent)
+			return q, bodyRef(err, in.Loc.at("parent"), "no such task: "+in.Parent)
 		}
 		q.ParentID = p.ID
 	}
-	if q.Conds, err = fieldFilters(ctx, tx, sc, in.Filter, walkStart(in.Cursor, tx.Now())); err != nil {
+	if q.Conds, err = fieldFilters(ctx, tx, sc, in.Filter, in.Loc, walkStart(in.Cursor, tx.Now())); err != nil {
 		return q, err
 	}
 	q.OpenOnly = q.OpenOnly && (in.Ready || !reachesFinished(q.Conds))
-	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q)
+	return q, s.taskSearch(ctx, tx, sc, ParseSearch(in.Q), &q, in.Loc.at("q"))
 }
 
 // dueBounds resolves due_before and due_after in the reader's zone at the
@@ -379,8 +385,8 @@ func dueBounds(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (*time.T
 		return nil, nil, err
 	}
 	at := walkStart(in.Cursor, tx.Now())
-	before, err1 := resolveTime("query.due_before", in.DueBefore, z, at, false)
-	after, err2 := resolveTime("query.due_after", in.DueAfter, z, at, false)
+	before, err1 := resolveTime(in.Loc.at("due_before"), in.DueBefore, z, at, false)
+	after, err2 := resolveTime(in.Loc.at("due_after"), in.DueAfter, z, at, false)
 	return before, after, joinErrors(err1, err2)
 }
 

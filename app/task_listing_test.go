@@ -82,6 +82,7 @@ func TestTaskListing(t *testing.T) {
 		})
 	}
 
+	tool := app.Locator(func(key string) string { return "arguments.filter." + key })
 	refused := []struct {
 		name string
 		q    app.TaskListQuery
@@ -98,6 +99,15 @@ func TestTaskListing(t *testing.T) {
 		{"deferred sometimes", app.TaskListQuery{Deferred: "sometimes"}, app.CodeValidation, "query.deferred"},
 		{"an unknown field filter", app.TaskListQuery{Filter: map[string]string{"colour.gt": "red"}}, app.CodeValidation, "query.colour.gt"},
 		{"a cursor that is not one", app.TaskListQuery{Cursor: "nonsense"}, app.CodeValidation, "query.cursor"},
+		// A Locator names each parameter where its caller wrote it.
+		{"an unknown project, located", app.TaskListQuery{Project: "nope", Loc: tool}, app.CodeValidation, "arguments.filter.project"},
+		{"an unknown order, located", app.TaskListQuery{Order: "colour", Loc: tool}, app.CodeValidation, "arguments.filter.order"},
+		{"an unknown field filter, located", app.TaskListQuery{Filter: map[string]string{"colour.gt": "red"}, Loc: tool},
+			app.CodeValidation, "arguments.filter.colour.gt"},
+		{"a time filter that is no time, located", app.TaskListQuery{Filter: map[string]string{"due_at.gte": "someday"}, Loc: tool},
+			app.CodeValidation, "arguments.filter.due_at.gte"},
+		{"a search term naming nothing, located", app.TaskListQuery{Q: "status:nope", Loc: tool}, app.CodeValidation, "arguments.filter.q"},
+		{"an unknown assignee, located", app.TaskListQuery{Assignee: "nobody", Loc: tool}, app.CodeValidation, "arguments.filter.assignee"},
 	}
 	for _, c := range refused {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"tend/app"
 	"tend/store/storetest"
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // newLogEnv is newEnv with the server's log in the given handler's format
@@ -28,7 +29,7 @@ func newLogEnv(t *testing.T, format string, onActive func()) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedWriter{}
+	logs := &webtest.LogBuffer{}
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
 	var h slog.Handler = slog.NewTextHandler(logs, opts)
 	if format == "json" {
@@ -44,18 +45,18 @@ func newLogEnv(t *testing.T, format string, onActive func()) *env {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
+	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
 }
 
 // accessLines are the JSON log's access lines.
 func (e *env) accessLines() []map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	var out []map[string]any
-	sc := bufio.NewScanner(strings.NewReader(e.logText()))
+	sc := bufio.NewScanner(strings.NewReader(e.LogText()))
 	for sc.Scan() {
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			e.t.Fatalf("a log line is not one JSON object: %v\n%s", err, sc.Text())
+			e.T.Fatalf("a log line is not one JSON object: %v\n%s", err, sc.Text())
 		}
 		if m["msg"] == "request" {
 			out = append(out, m)
@@ -72,18 +73,18 @@ func (e *env) accessLines() []map[string]any {
 func TestAccessLogJSON(t *testing.T) {
 	t.Parallel()
 	e := newLogEnv(t, "json", nil)
-	adminPrefix := e.admin[:len("tend_abcdefghij")]
-	link := e.mintLink(e.admin, nil)
-	session := e.signIn(e.mintLink(e.admin, nil))
-	feed, _ := e.calendar(e.admin, map[string]any{})
-	feedPath := strings.TrimPrefix(feed, e.srv.URL)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/987", e.admin, nil)
-	e.problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, "/v1/tasks?q="+e.admin, "", nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/documents/"+e.admin, e.admin, nil)
-	e.browser(http.MethodGet, "/signin?link="+link, "", "", nil)
-	e.browser(http.MethodGet, "/", session.Value, "", nil)
-	e.fetchFeed(feed, nil)
+	adminPrefix := e.Admin[:len("tend_abcdefghij")]
+	link := e.MintLink(e.Admin, nil)
+	session := e.SignIn(e.MintLink(e.Admin, nil))
+	feed, _ := e.Calendar(e.Admin, map[string]any{})
+	feedPath := strings.TrimPrefix(feed, e.Srv.URL)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/987", e.Admin, nil)
+	e.Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, "/v1/tasks?q="+e.Admin, "", nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/documents/"+e.Admin, e.Admin, nil)
+	e.Browser(http.MethodGet, "/signin?link="+link, "", "", nil)
+	e.Browser(http.MethodGet, "/", session.Value, "", nil)
+	e.FetchFeed(feed, nil)
 
 	lines := e.accessLines()
 	find := func(route string, status float64) map[string]any {
@@ -93,7 +94,7 @@ func TestAccessLogJSON(t *testing.T) {
 				return l
 			}
 		}
-		t.Fatalf("no access line for %s with status %v in\n%s", route, status, e.logText())
+		t.Fatalf("no access line for %s with status %v in\n%s", route, status, e.LogText())
 		return nil
 	}
 	me := find("/v1/me", 200)
@@ -121,8 +122,8 @@ func TestAccessLogJSON(t *testing.T) {
 	if l := find("/v1/calendars/:calendar/:secret", 200); !strings.HasSuffix(l["url"].(string), "/….ics") || l["url"] == feedPath {
 		t.Errorf("feed logged as %v", l["url"])
 	}
-	logs := e.logText()
-	for name, secret := range map[string]string{"token": e.admin, "sign-in link": link, "session": session.Value, "feed": strings.TrimSuffix(feedPath, ".ics")} {
+	logs := e.LogText()
+	for name, secret := range map[string]string{"token": e.Admin, "sign-in link": link, "session": session.Value, "feed": strings.TrimSuffix(feedPath, ".ics")} {
 		if tail := secret[len(secret)-20:]; strings.Contains(logs, tail) {
 			t.Errorf("the %s's secret reached the log:\n%s", name, logs)
 		}
@@ -134,14 +135,14 @@ func TestAccessLogJSON(t *testing.T) {
 func TestAccessLogText(t *testing.T) {
 	t.Parallel()
 	e := newLogEnv(t, "text", nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", "not-a-tend-secret-but-private", nil)
-	logs := e.logText()
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", "not-a-tend-secret-but-private", nil)
+	logs := e.LogText()
 	want := "level=INFO msg=request method=GET route=/v1/me url=/v1/me status=200 duration="
-	if !strings.Contains(logs, want) || !strings.Contains(logs, " credential="+e.admin[:15]+"\n") {
+	if !strings.Contains(logs, want) || !strings.Contains(logs, " credential="+e.Admin[:15]+"\n") {
 		t.Errorf("no access line like %q with the credential's prefix:\n%s", want, logs)
 	}
-	if strings.Contains(logs, "not-a-tend-secret") || strings.Contains(logs, e.admin[15:]) {
+	if strings.Contains(logs, "not-a-tend-secret") || strings.Contains(logs, e.Admin[15:]) {
 		t.Errorf("a presented secret reached the log:\n%s", logs)
 	}
 }
@@ -153,14 +154,14 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 	t.Parallel()
 	active := make(chan struct{}, 8)
 	e := newLogEnv(t, "text", func() { active <- struct{}{} })
-	session := e.signIn(e.mintLink(e.admin, nil))
-	seq := lstNum(e.ok(http.StatusOK, http.MethodGet, "/live", e.admin, nil)["seq"])
+	session := e.SignIn(e.MintLink(e.Admin, nil))
+	seq := lstNum(e.OK(http.StatusOK, http.MethodGet, "/live", e.Admin, nil)["seq"])
 	for len(active) > 0 {
 		<-active
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.srv.URL+"/live?after="+lstItoa(seq), nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.Srv.URL+"/live?after="+lstItoa(seq), nil)
 	req.AddCookie(session)
 	done := make(chan error, 1)
 	go func() {
@@ -180,7 +181,7 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 	// through the API and through a page.
 	gone, stop := context.WithCancel(context.Background())
 	stop()
-	h := e.srvHandler()
+	h := e.Handler()
 	for _, path := range []string{"/v1/me", "/tasks"} {
 		r := httptest.NewRequestWithContext(gone, http.MethodGet, path, nil)
 		r.AddCookie(session)
@@ -190,7 +191,7 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 	for _, want := range []string{`route=/live url="/live?after=` + lstItoa(seq) + `" status=499`, "route=/v1/me url=/v1/me status=499", "route=/tasks url=/tasks status=499"} {
 		waitFor(t, e, want)
 	}
-	if logs := e.logText(); strings.Contains(logs, "level=ERROR") || strings.Contains(logs, "level=WARN") {
+	if logs := e.LogText(); strings.Contains(logs, "level=ERROR") || strings.Contains(logs, "level=WARN") {
 		t.Errorf("a client going away was logged as a failure:\n%s", logs)
 	}
 }
@@ -200,9 +201,9 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 func waitFor(t *testing.T, e *env, want string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(e.logText(), want) {
+	for !strings.Contains(e.LogText(), want) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the log never held %q:\n%s", want, e.logText())
+			t.Fatalf("the log never held %q:\n%s", want, e.LogText())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

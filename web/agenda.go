@@ -1,137 +1,20 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-// agendaJSON is the Agenda shape: the lists are Task[], encoded as the
-// task listing encodes them.
-type agendaJSON = agendaOf[taskJSON]
-
-// agendaOf is the Agenda with its tasks as T: full records over HTTP, list
-// fields in service_list today (mcp_list.go).
-type agendaOf[T any] struct {
-	Date                   string `json:"date"`
-	Timezone               string `json:"timezone"`
-	Today                  []T    `json:"today"`
-	Overdue                []T    `json:"overdue"`
-	Upcoming               []T    `json:"upcoming"`
-	Unscheduled            []T    `json:"unscheduled"`
-	UnscheduledTotal       int    `json:"unscheduled_total"`
-	InProgress             []T    `json:"in_progress"`
-	Waiting                []T    `json:"waiting"`
-	Occasions              []T    `json:"occasions"`
-	BlockedByOthers        []T    `json:"blocked_by_others"`
-	BlockedByOthersTotal   int    `json:"blocked_by_others_total"`
-	DeferredTotal          int    `json:"deferred_total"`
-	LaterTotal             int    `json:"later_total"`
-	PassedTotal            int    `json:"passed_total"`
-	PausedTotal            int    `json:"paused_total"`
-	AssignedElsewhereTotal int    `json:"assigned_elsewhere_total"`
-}
-
-func tasksJSON(ts []app.Task) []taskJSON {
-	out := make([]taskJSON, len(ts))
-	for i, t := range ts {
-		out[i] = newTaskJSON(t)
-	}
-	return out
-}
-
 func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	if err := q.Err(); err != nil {
 		return err
 	}
-	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.str("date"), Timezone: q.str("timezone")})
+	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.Str("date"), Timezone: q.Str("timezone")})
 	if err != nil {
 		return err
 	}
-	return writeAgenda(w, newAgendaJSON(ag))
-}
-
-// writeAgenda answers with the agenda through the task encoder
-// (task_encode.go): the same bytes as encoding/json, without reflecting
-// over the several hundred tasks its lists may hold.
-func writeAgenda(w http.ResponseWriter, ag agendaJSON) error {
-	b := make([]byte, 0, 1600*(len(ag.Today)+len(ag.Overdue)+len(ag.Upcoming)+len(ag.Unscheduled)+len(ag.InProgress)+
-		len(ag.Waiting)+len(ag.Occasions)+len(ag.BlockedByOthers))+512)
-	b = append(b, `{"date":`...)
-	b = appendString(b, ag.Date)
-	b = append(b, `,"timezone":`...)
-	b = appendString(b, ag.Timezone)
-	ok := true
-	list := func(name string, items []taskJSON) {
-		b = append(b, `,"`+name+`":`...)
-		if items == nil {
-			b = append(b, "null"...)
-			return
-		}
-		b = append(b, '[')
-		for i := range items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var fine bool
-			b, fine = appendTask(b, &items[i])
-			ok = ok && fine
-		}
-		b = append(b, ']')
-	}
-	total := func(name string, n int) {
-		b = append(b, `,"`+name+`":`...)
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	list("today", ag.Today)
-	list("overdue", ag.Overdue)
-	list("upcoming", ag.Upcoming)
-	list("unscheduled", ag.Unscheduled)
-	total("unscheduled_total", ag.UnscheduledTotal)
-	list("in_progress", ag.InProgress)
-	list("waiting", ag.Waiting)
-	list("occasions", ag.Occasions)
-	list("blocked_by_others", ag.BlockedByOthers)
-	total("blocked_by_others_total", ag.BlockedByOthersTotal)
-	total("deferred_total", ag.DeferredTotal)
-	total("later_total", ag.LaterTotal)
-	total("passed_total", ag.PassedTotal)
-	total("paused_total", ag.PausedTotal)
-	total("assigned_elsewhere_total", ag.AssignedElsewhereTotal)
-	if !ok {
-		return writeJSON(w, http.StatusOK, ag)
-	}
-	return writeBody(w, http.StatusOK, append(b, "}\n"...))
-}
-
-func newAgendaJSON(ag app.Agenda) agendaJSON {
-	return agendaJSON{Date: ag.Date, Timezone: ag.Timezone, Today: tasksJSON(ag.Today),
-		Overdue: tasksJSON(ag.Overdue), Upcoming: tasksJSON(ag.Upcoming), Unscheduled: tasksJSON(ag.Unscheduled),
-		UnscheduledTotal: ag.UnscheduledTotal, InProgress: tasksJSON(ag.InProgress), Waiting: tasksJSON(ag.Waiting),
-		Occasions: tasksJSON(ag.Occasions), BlockedByOthers: tasksJSON(ag.BlockedByOthers),
-		BlockedByOthersTotal: ag.BlockedByOthersTotal, DeferredTotal: ag.DeferredTotal, LaterTotal: ag.LaterTotal,
-		PassedTotal: ag.PassedTotal, PausedTotal: ag.PausedTotal, AssignedElsewhereTotal: ag.AssignedElsewhereTotal}
-}
-
-// agendaLines is the agenda as the model reads it: each list under its
-// name, a task a line, and the totals of what the lists leave out.
-func agendaLines(ag agendaJSON) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "agenda for %s (%s)\n", ag.Date, ag.Timezone)
-	for _, l := range []struct {
-		name  string
-		items []taskJSON
-	}{{"overdue", ag.Overdue}, {"today", ag.Today}, {"occasions", ag.Occasions}, {"in progress", ag.InProgress},
-		{"upcoming", ag.Upcoming}, {"blocked by others", ag.BlockedByOthers}, {"waiting", ag.Waiting}, {"unscheduled", ag.Unscheduled}} {
-		if len(l.items) > 0 {
-			fmt.Fprintf(&b, "%s:\n%s\n", l.name, taskLines(l.items, "tasks"))
-		}
-	}
-	fmt.Fprintf(&b, "not listed: %d deferred, %d later, %d passed, %d paused, %d assigned elsewhere",
-		ag.DeferredTotal, ag.LaterTotal, ag.PassedTotal, ag.PausedTotal, ag.AssignedElsewhereTotal)
-	return b.String()
+	return wire.WriteAgenda(w, wire.NewAgenda(ag))
 }

@@ -19,16 +19,16 @@ import (
 // service newly opened on the same file, which reads them whole.
 func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	e.person("carol")
-	e.join("carol", "member")
+	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.Person("carol")
+	e.Join("carol", "member")
 	ctx := context.Background()
-	admin, err := e.svc.Authenticate(ctx, e.admin, "test")
+	admin, err := e.Svc.Authenticate(ctx, e.Admin, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{"home", "work"} {
-		if _, err := e.svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: p, Title: p}); err != nil {
+		if _, err := e.Svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: p, Title: p}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -46,7 +46,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 	add := func() {
 		in := app.TaskCreate{Title: "t", Project: []string{"home", "work"}[rng.IntN(2)], DueAt: dueIn(),
 			Assignee: []string{"", "carol"}[rng.IntN(2)], Status: []string{"", "in_progress"}[rng.IntN(2)]}
-		task, err := e.svc.CreateTask(ctx, admin, "", in)
+		task, err := e.Svc.CreateTask(ctx, admin, "", in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 		add()
 	}
 	link := func() error {
-		ls, err := e.svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
+		ls, err := e.Svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
 			Target: app.FlexRef(refs[rng.IntN(len(refs))])}.Set("task", refs[rng.IntN(len(refs))]))
 		links = append(links, ls...)
 		return err
@@ -71,7 +71,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			if d := dueIn(); d != nil {
 				u.DueAt = app.PatchOf(*d)
 			}
-			_, err := e.svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
@@ -79,25 +79,25 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				u.Assignee = app.Patch[string]{Set: true, Null: true}
 			}
-			_, err := e.svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
-			u := app.TaskUpdate{SnoozedUntil: app.PatchOf(e.clock.Now().Add(time.Duration(rng.IntN(48)) * time.Hour))}
-			_, err := e.svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			u := app.TaskUpdate{SnoozedUntil: app.PatchOf(e.Clock.Now().Add(time.Duration(rng.IntN(48)) * time.Hour))}
+			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
-			_, err := e.svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.Completion{})
+			_, err := e.Svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.Completion{})
 			return err
 		},
 		func() error {
-			_, err := e.svc.DeleteTask(ctx, admin, "", refs[rng.IntN(len(refs))])
+			_, err := e.Svc.DeleteTask(ctx, admin, "", refs[rng.IntN(len(refs))])
 			return err
 		},
 		func() error {
 			u := app.TaskUpdate{Project: app.PatchOf([]string{"home", "work"}[rng.IntN(2)]), Importance: app.PatchOf(1 + rng.IntN(5))}
-			_, err := e.svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		link,
@@ -108,17 +108,17 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			i := rng.IntN(len(links))
 			l := links[i]
 			links = append(links[:i], links[i+1:]...)
-			return e.svc.RemoveLink(ctx, admin, "", "task", l.SourceID, l.ID)
+			return e.Svc.RemoveLink(ctx, admin, "", "task", l.SourceID, l.ID)
 		},
 		func() error {
-			_, err := e.svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.TaskUpdate{Status: app.PatchOf("todo")})
+			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.TaskUpdate{Status: app.PatchOf("todo")})
 			return err
 		},
 		func() error {
-			_, err := e.svc.RestoreTask(ctx, admin, "", refs[rng.IntN(len(refs))])
+			_, err := e.Svc.RestoreTask(ctx, admin, "", refs[rng.IntN(len(refs))])
 			return err
 		},
-		func() error { e.clock.Advance(time.Duration(rng.IntN(12)) * time.Hour); return nil },
+		func() error { e.Clock.Advance(time.Duration(rng.IntN(12)) * time.Hour); return nil },
 	}
 	blocked := 0
 	for i := range 300 {
@@ -126,7 +126,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			app.CodeOf(err) != app.CodeValidation && app.CodeOf(err) != app.CodeNotFound {
 			t.Fatalf("change %d: %v", i, err)
 		}
-		got, err := e.svc.Agenda(ctx, admin, app.AgendaQuery{Timezone: "Europe/Berlin"})
+		got, err := e.Svc.Agenda(ctx, admin, app.AgendaQuery{Timezone: "Europe/Berlin"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,12 +148,12 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 // file, with nothing in memory yet.
 func freshAgenda(t *testing.T, e *env, a app.Actor) app.Agenda {
 	t.Helper()
-	db, err := store.Open(context.Background(), e.db.Path(), store.Options{})
+	db, err := store.Open(context.Background(), e.DB.Path(), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.Now = e.clock.Now
+	db.Now = e.Clock.Now
 	ag, err := app.New(db, app.Options{Version: "test"}).Agenda(context.Background(), a, app.AgendaQuery{Timezone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)

@@ -35,49 +35,49 @@ func agendaTotals(m map[string]any) map[string]int {
 // for a reader in UTC at the same instant.
 func TestAgendaAroundAucklandMidnight(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)) // Tue Nov 24 23:30 in Auckland
-	carol := e.person("carol")
-	e.join("carol", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "shelf", "title": "Shelf"})
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/shelf", e.admin, map[string]any{"status": "on_hold"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", carol, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	e.Clock.Set(time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)) // Tue Nov 24 23:30 in Auckland
+	carol := e.Person("carol")
+	e.Join("carol", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "shelf", "title": "Shelf"})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/shelf", e.Admin, map[string]any{"status": "on_hold"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", carol, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	refs := map[string]int64{}
 	mk := func(token, title string, f map[string]any) {
 		body := map[string]any{"title": title, "project": "home", "timezone": "Pacific/Auckland"}
 		for k, v := range f {
 			body[k] = v
 		}
-		refs[title] = lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)["ref"])
+		refs[title] = lstNum(e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)["ref"])
 	}
 	allDay := func(at string) map[string]any { return map[string]any{"due_at": at, "due_is_all_day": true} }
 	timed := func(at string) map[string]any { return map[string]any{"due_at": at} }
-	mk(e.admin, "all-day Nov 24", allDay("2026-11-23T11:00:00Z"))
-	mk(e.admin, "all-day Nov 23", allDay("2026-11-22T11:00:00Z"))
-	mk(e.admin, "all-day Nov 25", allDay("2026-11-24T11:00:00Z")) // Nov 24 in UTC, Nov 25 in its own zone
-	mk(e.admin, "all-day Dec 1", allDay("2026-11-30T11:00:00Z"))
-	mk(e.admin, "all-day Dec 2", allDay("2026-12-01T11:00:00Z"))
-	mk(e.admin, "timed 22:00", timed("2026-11-24T09:00:00Z"))
-	mk(e.admin, "timed 23:45", timed("2026-11-24T10:45:00Z"))
-	mk(e.admin, "timed 00:15", timed("2026-11-24T11:15:00Z"))
-	mk(e.admin, "event tonight", map[string]any{"type": "event", "due_at": "2026-11-24T07:00:00Z"})
-	mk(e.admin, "event Nov 23", map[string]any{"type": "event", "due_at": "2026-11-22T11:00:00Z", "due_is_all_day": true})
-	mk(e.admin, "someday", map[string]any{"importance": 2})
-	mk(e.admin, "someday important", map[string]any{"importance": 5})
-	mk(e.admin, "in progress", map[string]any{"status": "in_progress", "due_at": "2026-11-24T10:45:00Z"})
-	mk(e.admin, "deferred", allDay("2026-11-23T11:00:00Z"))
-	mk(e.admin, "for carol", map[string]any{"assignee": "carol"})
-	mk(e.admin, "after carol", nil)
-	mk(e.admin, "after a secret", nil)
-	mk(e.admin, "on the shelf", map[string]any{"project": "shelf"})
+	mk(e.Admin, "all-day Nov 24", allDay("2026-11-23T11:00:00Z"))
+	mk(e.Admin, "all-day Nov 23", allDay("2026-11-22T11:00:00Z"))
+	mk(e.Admin, "all-day Nov 25", allDay("2026-11-24T11:00:00Z")) // Nov 24 in UTC, Nov 25 in its own zone
+	mk(e.Admin, "all-day Dec 1", allDay("2026-11-30T11:00:00Z"))
+	mk(e.Admin, "all-day Dec 2", allDay("2026-12-01T11:00:00Z"))
+	mk(e.Admin, "timed 22:00", timed("2026-11-24T09:00:00Z"))
+	mk(e.Admin, "timed 23:45", timed("2026-11-24T10:45:00Z"))
+	mk(e.Admin, "timed 00:15", timed("2026-11-24T11:15:00Z"))
+	mk(e.Admin, "event tonight", map[string]any{"type": "event", "due_at": "2026-11-24T07:00:00Z"})
+	mk(e.Admin, "event Nov 23", map[string]any{"type": "event", "due_at": "2026-11-22T11:00:00Z", "due_is_all_day": true})
+	mk(e.Admin, "someday", map[string]any{"importance": 2})
+	mk(e.Admin, "someday important", map[string]any{"importance": 5})
+	mk(e.Admin, "in progress", map[string]any{"status": "in_progress", "due_at": "2026-11-24T10:45:00Z"})
+	mk(e.Admin, "deferred", allDay("2026-11-23T11:00:00Z"))
+	mk(e.Admin, "for carol", map[string]any{"assignee": "carol"})
+	mk(e.Admin, "after carol", nil)
+	mk(e.Admin, "after a secret", nil)
+	mk(e.Admin, "on the shelf", map[string]any{"project": "shelf"})
 	mk(carol, "carol's own", map[string]any{"assignee": "carol"})
 	mk(carol, "hidden today", map[string]any{"project": "secret", "due_at": "2026-11-24T10:45:00Z"})
 	mk(carol, "hidden blocker", map[string]any{"project": "secret", "assignee": "carol"})
-	e.ok(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", refs["deferred"]), e.admin,
+	e.OK(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", refs["deferred"]), e.Admin,
 		map[string]any{"snoozed_until": "2026-11-26T00:00:00Z"})
-	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["after carol"]), e.admin,
+	e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["after carol"]), e.Admin,
 		map[string]any{"link_type": "blocks", "target": refs["for carol"], "direction": "incoming"})
-	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["hidden blocker"]), carol,
+	e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", refs["hidden blocker"]), carol,
 		map[string]any{"link_type": "blocks", "target": refs["after a secret"]})
 
 	unscheduled := []string{"someday important", "after a secret", "someday"}
@@ -110,8 +110,8 @@ func TestAgendaAroundAucklandMidnight(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e.clock.Advance(c.advance)
-			m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda?"+c.query, e.admin, nil)
+			e.Clock.Advance(c.advance)
+			m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda?"+c.query, e.Admin, nil)
 			if m["date"] != c.date || m["timezone"] != c.zone {
 				t.Fatalf("date %v timezone %v, want %s %s", m["date"], m["timezone"], c.date, c.zone)
 			}
@@ -153,8 +153,8 @@ func maps(m map[string]int) map[string]int {
 // the reader's zone; a bad date or zone is refused naming the parameter.
 func TestAgendaDefaultsAndRefusals(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 24, 23, 30, 0, 0, time.UTC))
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+	e.Clock.Set(time.Date(2026, 11, 24, 23, 30, 0, 0, time.UTC))
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda", e.Admin, nil)
 	if m["date"] != "2026-11-24" || m["timezone"] != "UTC" {
 		t.Fatalf("defaults: %v %v", m["date"], m["timezone"])
 	}
@@ -162,7 +162,7 @@ func TestAgendaDefaultsAndRefusals(t *testing.T) {
 		{"date=2026-13-01", "date"}, {"date=tomorrow", "date"}, {"date=0001-01-01", "date"},
 		{"timezone=Mars/Olympus_Mons", "timezone"}, {"timezone=Local", "timezone"},
 	} {
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/agenda?"+c.query, e.admin, nil)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/agenda?"+c.query, e.Admin, nil)
 		if !strings.Contains(fmt.Sprint(p["detail"]), "query "+c.loc) {
 			t.Errorf("%s: detail %v does not name %s", c.query, p["detail"], c.loc)
 		}
@@ -174,21 +174,21 @@ func TestAgendaDefaultsAndRefusals(t *testing.T) {
 // of tasks.
 func TestAgendaCaps(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
 	statements := func() int64 {
-		before := e.db.QueryCount()
-		e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
-		return e.db.QueryCount() - before
+		before := e.DB.QueryCount()
+		e.OK(http.StatusOK, http.MethodGet, "/v1/agenda", e.Admin, nil)
+		return e.DB.QueryCount() - before
 	}
 	var few int64
 	for i := range 53 {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": fmt.Sprintf("t%02d", i), "project": "home"})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": fmt.Sprintf("t%02d", i), "project": "home"})
 		if i == 1 {
 			statements() // the first fills the caches
 			few = statements()
 		}
 	}
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda", e.Admin, nil)
 	if many := statements(); many != few || few == 0 {
 		t.Errorf("statements for 2 tasks and for 53: %d and %d; want the same", few, many)
 	}
@@ -203,14 +203,14 @@ func TestAgendaCaps(t *testing.T) {
 // deferred=only, and comes back once the clock reaches it.
 func TestDeferralLeavesAndReturns(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
-	ref := lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "later", "project": "home"})["ref"])
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "now", "project": "home"})
-	e.ok(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", ref), e.admin, map[string]any{"snoozed_until": "2026-11-24T12:00:00Z"})
+	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
+	ref := lstNum(e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "later", "project": "home"})["ref"])
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "now", "project": "home"})
+	e.OK(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%d", ref), e.Admin, map[string]any{"snoozed_until": "2026-11-24T12:00:00Z"})
 	titles := func(query string) []string {
 		var out []string
-		for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+query, e.admin, nil)) {
+		for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?"+query, e.Admin, nil)) {
 			out = append(out, it["title"].(string))
 		}
 		return out
@@ -225,16 +225,16 @@ func TestDeferralLeavesAndReturns(t *testing.T) {
 		{3*time.Hour - time.Millisecond, []string{"now"}, []string{"now"}, []string{"later"}, []string{"later", "now"}, []string{"now"}, 1},
 		{time.Millisecond, []string{"later", "now"}, []string{"later", "now"}, nil, []string{"later", "now"}, []string{"later", "now"}, 0},
 	} {
-		e.clock.Advance(step.advance)
+		e.Clock.Advance(step.advance)
 		for q, want := range map[string][]string{"ready=true": step.ready, "deferred=exclude": step.exclude,
 			"deferred=only": step.only, "deferred=include": step.include} {
 			if got := titles(q); !slices.Equal(got, want) {
-				t.Errorf("at %s, %s: %q, want %q", e.clock.Now().Format(time.RFC3339Nano), q, got, want)
+				t.Errorf("at %s, %s: %q, want %q", e.Clock.Now().Format(time.RFC3339Nano), q, got, want)
 			}
 		}
-		m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda", e.admin, nil)
+		m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda", e.Admin, nil)
 		if got := agendaTitles(m)["unscheduled"]; !slices.Equal(got, step.agenda) || agendaTotals(m)["deferred_total"] != step.deferred {
-			t.Errorf("at %s, agenda unscheduled %q deferred %v", e.clock.Now().Format(time.RFC3339Nano), got, m["deferred_total"])
+			t.Errorf("at %s, agenda unscheduled %q deferred %v", e.Clock.Now().Format(time.RFC3339Nano), got, m["deferred_total"])
 		}
 	}
 }
@@ -244,16 +244,16 @@ func TestDeferralLeavesAndReturns(t *testing.T) {
 // requests, and no change may leave a stale copy in use.
 func TestAgendaFollowsEveryChange(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	e.person("carol")
-	e.join("carol", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
-	a := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "a", "project": "home"})
-	b := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "b", "project": "home"})
+	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	e.Person("carol")
+	e.Join("carol", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
+	a := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "a", "project": "home"})
+	b := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "b", "project": "home"})
 	// where names the list a is in, else the totals that count it.
 	where := func() string {
 		t.Helper()
-		m := e.ok(http.StatusOK, http.MethodGet, "/v1/agenda?timezone=UTC", e.admin, nil)
+		m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda?timezone=UTC", e.Admin, nil)
 		for list, titles := range agendaTitles(m) {
 			if slices.Contains(titles, "a") {
 				return list
@@ -269,35 +269,35 @@ func TestAgendaFollowsEveryChange(t *testing.T) {
 		}
 	}
 	step("creating", "unscheduled")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"due_at": "2026-11-24T15:00:00Z"})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(a), e.Admin, map[string]any{"due_at": "2026-11-24T15:00:00Z"})
 	step("a due today", "today")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": "carol"})
-	link := e.ok(http.StatusCreated, http.MethodPost, tskPath(b, "links"), e.admin, map[string]any{"link_type": "blocks", "target": a["ref"]})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(b), e.Admin, map[string]any{"assignee": "carol"})
+	link := e.OK(http.StatusCreated, http.MethodPost, tskPath(b, "links"), e.Admin, map[string]any{"link_type": "blocks", "target": a["ref"]})
 	step("b, carol's, blocking a", "blocked_by_others")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": nil})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(b), e.Admin, map[string]any{"assignee": nil})
 	step("b unassigned", "today")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"assignee": "carol"})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(b), e.Admin, map[string]any{"assignee": "carol"})
 	step("b carol's again", "blocked_by_others")
-	e.ok(http.StatusOK, http.MethodPost, tskPath(b, "complete"), e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPost, tskPath(b, "complete"), e.Admin, nil)
 	step("b done", "today")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(b), e.admin, map[string]any{"status": "todo"})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(b), e.Admin, map[string]any{"status": "todo"})
 	step("b open again", "blocked_by_others")
-	if r := e.do(http.MethodDelete, tskPath(b), e.admin, nil); r.Status != http.StatusOK {
+	if r := e.Do(http.MethodDelete, tskPath(b), e.Admin, nil); r.Status != http.StatusOK {
 		t.Fatalf("delete b: %d %s", r.Status, r.Body)
 	}
 	step("b in the trash", "today")
-	e.ok(http.StatusOK, http.MethodPost, tskPath(b, "restore"), e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPost, tskPath(b, "restore"), e.Admin, nil)
 	step("b restored", "blocked_by_others")
-	if r := e.do(http.MethodDelete, tskPath(b, "links", link["id"].(string)), e.admin, nil); r.Status != http.StatusNoContent {
+	if r := e.Do(http.MethodDelete, tskPath(b, "links", link["id"].(string)), e.Admin, nil); r.Status != http.StatusNoContent {
 		t.Fatalf("unlink: %d %s", r.Status, r.Body)
 	}
 	step("the link removed", "today")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"status": "in_progress"})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(a), e.Admin, map[string]any{"status": "in_progress"})
 	step("a started", "in_progress")
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(a), e.admin, map[string]any{"snoozed_until": "2026-11-25T00:00:00Z"})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(a), e.Admin, map[string]any{"snoozed_until": "2026-11-25T00:00:00Z"})
 	step("a deferred", "deferred 1, elsewhere 1")
-	e.clock.Advance(16 * time.Hour)
+	e.Clock.Advance(16 * time.Hour)
 	step("the deferral passed", "in_progress")
-	e.ok(http.StatusOK, http.MethodPost, tskPath(a, "complete"), e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPost, tskPath(a, "complete"), e.Admin, nil)
 	step("a completed", "deferred 0, elsewhere 1")
 }

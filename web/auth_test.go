@@ -8,27 +8,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // credT returns a copy of e whose helpers report to t, so that a subtest
 // sharing its parent's instance fails itself and not its parent.
 func (e *env) credT(t *testing.T) *env {
 	c := *e
-	c.t = t
+	c.T = t
 	return &c
 }
 
 // credSend sends a request with the exact headers given and reports
 // transport failures as an error rather than failing the test, so it is
 // safe to call from any goroutine.
-func (e *env) credSend(method, path string, header map[string]string, body string) (response, error) {
+func (e *env) credSend(method, path string, header map[string]string, body string) (webtest.Response, error) {
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
 	if err != nil {
-		return response{}, err
+		return webtest.Response{}, err
 	}
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
@@ -36,13 +38,13 @@ func (e *env) credSend(method, path string, header map[string]string, body strin
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.Srv.Client().Do(req)
 	if err != nil {
-		return response{}, err
+		return webtest.Response{}, err
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
-	return response{Status: res.StatusCode, Header: res.Header, Body: b}, err
+	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}, err
 }
 
 // credStrings turns a decoded JSON array into strings; null gives nil.
@@ -85,33 +87,33 @@ func credParse(t *testing.T, v any) time.Time {
 
 // credWorkspace creates a second workspace as the administrator and returns its id.
 func (e *env) credWorkspace(slug string) string {
-	e.t.Helper()
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": slug, "name": strings.ToUpper(slug)})["id"].(string)
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": slug, "name": strings.ToUpper(slug)})["id"].(string)
 }
 
 // credAuthorized asserts that secret authenticates (GET /v1/me answers 200 as username).
 func (e *env) credAuthorized(secret, username string) {
-	e.t.Helper()
-	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)
+	e.T.Helper()
+	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)
 	if got := me["user"].(map[string]any)["username"]; got != username {
-		e.t.Fatalf("/v1/me answered as %v, want %s", got, username)
+		e.T.Fatalf("/v1/me answered as %v, want %s", got, username)
 	}
 }
 
 // credRefused asserts that secret no longer authenticates: 401 unauthorized
 // with a WWW-Authenticate challenge.
 func (e *env) credRefused(secret string) {
-	e.t.Helper()
-	r := e.do(http.MethodGet, "/v1/me", secret, nil)
-	assertProblem(e.t, r, http.StatusUnauthorized, "unauthorized")
+	e.T.Helper()
+	r := e.Do(http.MethodGet, "/v1/me", secret, nil)
+	webtest.AssertProblem(e.T, r, http.StatusUnauthorized, "unauthorized")
 	if got := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {
-		e.t.Fatalf("WWW-Authenticate %q, want a Bearer challenge", got)
+		e.T.Fatalf("WWW-Authenticate %q, want a Bearer challenge", got)
 	}
 }
 
 func TestAuthRefusesBadCredentials(t *testing.T) {
 	e := newEnv(t)
-	valid := e.admin
+	valid := e.Admin
 	wrongSecret := valid[:len(valid)-1] + "a"
 	if wrongSecret == valid {
 		wrongSecret = valid[:len(valid)-1] + "b"
@@ -138,7 +140,7 @@ func TestAuthRefusesBadCredentials(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertProblem(t, r, http.StatusUnauthorized, "unauthorized")
+			webtest.AssertProblem(t, r, http.StatusUnauthorized, "unauthorized")
 			if got := r.Header.Get("WWW-Authenticate"); got != `Bearer realm="tend"` {
 				t.Fatalf("WWW-Authenticate %q, want a Bearer challenge", got)
 			}
@@ -170,32 +172,32 @@ func TestAuthRefusesBadCredentials(t *testing.T) {
 			t.Fatalf("status %d, want 200\n%s", r.Status, r.Body)
 		}
 	})
-	if strings.Contains(e.logText(), valid) {
+	if strings.Contains(e.LogText(), valid) {
 		t.Fatal("the server logged a secret")
 	}
 }
 
 func TestAuthExpiredToken(t *testing.T) {
 	e := newEnv(t)
-	now := e.clock.Now()
-	tok := e.issue(e.admin, map[string]any{"title": "short", "expires_at": credTime(now.Add(time.Hour))})
+	now := e.Clock.Now()
+	tok := e.Issue(e.Admin, map[string]any{"title": "short", "expires_at": credTime(now.Add(time.Hour))})
 	secret := tok["token"].(string)
 	e.credAuthorized(secret, "admin")
 
-	e.clock.Set(now.Add(2 * time.Hour))
+	e.Clock.Set(now.Add(2 * time.Hour))
 	e.credRefused(secret)
-	e.credAuthorized(e.admin, "admin") // a credential without expiry is unaffected by the clock
+	e.credAuthorized(e.Admin, "admin") // a credential without expiry is unaffected by the clock
 
-	e.clock.Set(now.Add(time.Hour)) // expires_at itself is already too late
+	e.Clock.Set(now.Add(time.Hour)) // expires_at itself is already too late
 	e.credRefused(secret)
 
-	e.clock.Set(now.Add(time.Hour - time.Second))
+	e.Clock.Set(now.Add(time.Hour - time.Second))
 	e.credAuthorized(secret, "admin")
 }
 
 func TestAuthSecretInQuery(t *testing.T) {
 	e := newEnv(t)
-	secret := e.issue(e.admin, map[string]any{"title": "leaky"})["token"].(string)
+	secret := e.Issue(e.Admin, map[string]any{"title": "leaky"})["token"].(string)
 	for _, c := range []struct{ name, path string }{
 		{"token parameter", "/v1/me?token=" + secret},
 		{"token parameter with any value", "/v1/me?token=anything"},
@@ -209,43 +211,43 @@ func TestAuthSecretInQuery(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// Refused even when a valid credential is presented as well: the
 			// secret in the URL is already exposed.
-			e.credT(t).problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, e.admin, nil)
-			e.credT(t).problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, "", nil)
+			e.credT(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, e.Admin, nil)
+			e.credT(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, "", nil)
 		})
 	}
 	t.Run("ordinary query is fine", func(t *testing.T) {
-		e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/users?limit=5", e.admin, nil)
+		e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/users?limit=5", e.Admin, nil)
 	})
-	if logs := e.logText(); strings.Contains(logs, secret) {
+	if logs := e.LogText(); strings.Contains(logs, secret) {
 		t.Fatalf("the access log holds a secret sent in a query string:\n%s", logs)
 	}
 }
 
 func TestAuthDeactivationStopsAgents(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "alice"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "subbot", "is_service_account": true, "answers_to": "bot"})
-	bot := e.issue(e.admin, map[string]any{"username": "bot"})["token"].(string)
-	subbot := e.issue(e.admin, map[string]any{"username": "subbot"})["token"].(string)
+	alice := e.Person("alice")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "alice"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "subbot", "is_service_account": true, "answers_to": "bot"})
+	bot := e.Issue(e.Admin, map[string]any{"username": "bot"})["token"].(string)
+	subbot := e.Issue(e.Admin, map[string]any{"username": "subbot"})["token"].(string)
 	e.credAuthorized(alice, "alice")
 	e.credAuthorized(bot, "bot")
 	e.credAuthorized(subbot, "subbot")
 
 	t.Run("deactivating the person stops the whole chain", func(t *testing.T) {
 		e := e.credT(t)
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
 		if u["active"] != false || u["deactivated_at"] == nil {
 			t.Fatalf("alice after deactivation: %v", u)
 		}
 		e.credRefused(alice)
 		e.credRefused(bot)
 		e.credRefused(subbot)
-		e.credAuthorized(e.admin, "admin")
+		e.credAuthorized(e.Admin, "admin")
 	})
 	t.Run("reactivating the person restores the chain", func(t *testing.T) {
 		e := e.credT(t)
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": true})
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": true})
 		if u["active"] != true || u["deactivated_at"] != nil {
 			t.Fatalf("alice after reactivation: %v", u)
 		}
@@ -255,34 +257,34 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 	})
 	t.Run("deactivating the agent stops it and what answers to it", func(t *testing.T) {
 		e := e.credT(t)
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.admin, map[string]any{"active": false})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.Admin, map[string]any{"active": false})
 		e.credRefused(bot)
 		e.credRefused(subbot)
 		e.credAuthorized(alice, "alice")
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.admin, map[string]any{"active": true})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.Admin, map[string]any{"active": true})
 		e.credAuthorized(bot, "bot")
 		e.credAuthorized(subbot, "subbot")
 	})
 	t.Run("deactivating the leaf agent leaves the rest", func(t *testing.T) {
 		e := e.credT(t)
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/subbot", e.admin, map[string]any{"active": false})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/subbot", e.Admin, map[string]any{"active": false})
 		e.credRefused(subbot)
 		e.credAuthorized(bot, "bot")
 		e.credAuthorized(alice, "alice")
 	})
 	t.Run("a deactivated account cannot be issued a credential", func(t *testing.T) {
-		e.credT(t).problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "subbot"})
+		e.credT(t).Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "subbot"})
 	})
 	t.Run("a member cannot deactivate", func(t *testing.T) {
-		e.credT(t).problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bot", alice, map[string]any{"active": false})
+		e.credT(t).Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bot", alice, map[string]any{"active": false})
 		e.credT(t).credAuthorized(bot, "bot")
 	})
 }
 
 func TestMeEffectivePermissions(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "member")
+	alice := e.Person("alice")
+	e.Join("alice", "member")
 	memberPerms := []string{"item:read", "item:write", "project:read", "project:write", "workspace:read"}
 
 	workspaces := func(t *testing.T, me map[string]any) map[string]map[string]any {
@@ -296,7 +298,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 	}
 
 	t.Run("member with every scope", func(t *testing.T) {
-		me := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
+		me := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
 		ws := workspaces(t, me)
 		if len(ws) != 1 || ws["default"] == nil {
 			t.Fatalf("workspaces %v, want default only", me["workspaces"])
@@ -314,8 +316,8 @@ func TestMeEffectivePermissions(t *testing.T) {
 	})
 	t.Run("member token narrowed to reading", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
+		narrow := e.Issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		ws := workspaces(t, me)
 		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
 			t.Fatalf("permissions %v, want [item:read project:read]", got)
@@ -333,25 +335,25 @@ func TestMeEffectivePermissions(t *testing.T) {
 	})
 	t.Run("a scope the role lacks grants nothing", func(t *testing.T) {
 		e := e.credT(t)
-		vera := e.person("vera")
-		e.join("vera", "viewer")
-		tok := e.issue(vera, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
-		ws := workspaces(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok, nil))
+		vera := e.Person("vera")
+		e.Join("vera", "viewer")
+		tok := e.Issue(vera, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
+		ws := workspaces(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok, nil))
 		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
 			t.Fatalf("a viewer's token scoped to item:read, item:write and project:read has %v, want [item:read project:read]", got)
 		}
 	})
 	t.Run("administrator token narrowed", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read", "instance:user_create"}})["token"].(string)
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read", "instance:user_create"}})["token"].(string)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		if got := credStrings(t, me["instance_permissions"]); !reflect.DeepEqual(got, []string{"instance:user_create"}) {
 			t.Fatalf("instance_permissions %v, want [instance:user_create]", got)
 		}
 		if got := credStrings(t, workspaces(t, me)["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {
 			t.Fatalf("permissions %v, want [item:read project:read]", got)
 		}
-		full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+		full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 		want := []string{"account:write", "credential:manage", "instance:admin", "instance:user_create", "workspace:create"}
 		if got := credStrings(t, full["instance_permissions"]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("administrator's instance_permissions %v, want %v", got, want)
@@ -362,15 +364,15 @@ func TestMeEffectivePermissions(t *testing.T) {
 func TestMePinnedToken(t *testing.T) {
 	e := newEnv(t)
 	w2 := e.credWorkspace("w2")
-	full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	if n := len(full["workspaces"].([]any)); n != 2 {
 		t.Fatalf("the unpinned administrator reaches %d workspaces, want 2", n)
 	}
-	pinned := e.issue(e.admin, map[string]any{"workspace": "w2"})
+	pinned := e.Issue(e.Admin, map[string]any{"workspace": "w2"})
 	if pinned["workspace_id"] != w2 {
 		t.Fatalf("issued workspace_id %v, want %s", pinned["workspace_id"], w2)
 	}
-	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", pinned["token"].(string), nil)
+	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", pinned["token"].(string), nil)
 	ws := me["workspaces"].([]any)
 	if len(ws) != 1 || ws[0].(map[string]any)["slug"] != "w2" || ws[0].(map[string]any)["id"] != w2 {
 		t.Fatalf("a token pinned to w2 lists %v", ws)
@@ -382,22 +384,22 @@ func TestMePinnedToken(t *testing.T) {
 	// A pinned credential reaches nothing in other workspaces, even an
 	// administrator's, which unpinned reaches every workspace.
 	tok := pinned["token"].(string)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/w2", tok, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.admin, nil)
-	e.person("carol")
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", tok, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default/members", tok, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/default/members", tok, map[string]any{"username": "carol", "role": "owner"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/w2/members", tok, map[string]any{"username": "carol", "role": "viewer"})
+	e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/w2", tok, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.Admin, nil)
+	e.Person("carol")
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", tok, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default/members", tok, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/default/members", tok, map[string]any{"username": "carol", "role": "owner"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/w2/members", tok, map[string]any{"username": "carol", "role": "viewer"})
 
 	// Nor anything instance-wide: a pinned administrator's token holds no
 	// instance permission.
 	if ip := me["instance_permissions"].([]any); len(ip) != 0 {
 		t.Fatalf("a pinned token holds instance permissions %v, want none", ip)
 	}
-	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", tok, nil)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", tok, map[string]any{"name": "x"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", tok, map[string]any{"username": "dave"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", tok, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", tok, map[string]any{"name": "x"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", tok, map[string]any{"username": "dave"})
 }
 
 func TestMeCredentialFields(t *testing.T) {
@@ -406,7 +408,7 @@ func TestMeCredentialFields(t *testing.T) {
 		"project_write_scope", "project_write_scope_keys", "scopes", "title", "workspace_id"}
 
 	t.Run("the first administrator token narrows nothing", func(t *testing.T) {
-		me := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+		me := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 		c := me["credential"].(map[string]any)
 		for _, f := range fields {
 			if _, ok := c[f]; !ok {
@@ -420,7 +422,7 @@ func TestMeCredentialFields(t *testing.T) {
 			c["project_scope"] != nil || c["project_write_scope"] != nil || c["expires_at"] != nil {
 			t.Fatalf("credential %v, want an unnarrowed one", c)
 		}
-		if c["kind"] != "api_token" || !strings.HasPrefix(e.admin, c["prefix"].(string)) {
+		if c["kind"] != "api_token" || !strings.HasPrefix(e.Admin, c["prefix"].(string)) {
 			t.Fatalf("credential kind %v prefix %v", c["kind"], c["prefix"])
 		}
 		if c["last_used_at"] == nil {
@@ -436,9 +438,9 @@ func TestMeCredentialFields(t *testing.T) {
 	})
 	t.Run("a project-scoped, expiring token reports its limits", func(t *testing.T) {
 		e := e.credT(t)
-		exp := e.clock.Now().Add(48 * time.Hour)
-		tok := e.issue(e.admin, map[string]any{"title": "scoped", "project_scope": []string{"inbox"}, "expires_at": credTime(exp)})
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
+		exp := e.Clock.Now().Add(48 * time.Hour)
+		tok := e.Issue(e.Admin, map[string]any{"title": "scoped", "project_scope": []string{"inbox"}, "expires_at": credTime(exp)})
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
 		c := me["credential"].(map[string]any)
 		if c["narrows"] != true || c["title"] != "scoped" || c["id"] != tok["id"] || c["prefix"] != tok["prefix"] {
 			t.Fatalf("credential %v", c)
@@ -452,7 +454,7 @@ func TestMeCredentialFields(t *testing.T) {
 		if got := credStrings(t, c["project_scope"]); !reflect.DeepEqual(got, credStrings(t, tok["project_scope"])) || len(got) != 1 {
 			t.Fatalf("project_scope %v, issued %v", got, tok["project_scope"])
 		}
-		if strings.Contains(string(e.do(http.MethodGet, "/v1/me", tok["token"].(string), nil).Body), tok["token"].(string)) {
+		if strings.Contains(string(e.Do(http.MethodGet, "/v1/me", tok["token"].(string), nil).Body), tok["token"].(string)) {
 			t.Fatal("GET /v1/me shows the secret")
 		}
 	})
@@ -463,7 +465,7 @@ func TestMeCredentialFields(t *testing.T) {
 // secret, never reaches the log; its public prefix may.
 func TestAccessLogRedactsSecrets(t *testing.T) {
 	e := newEnv(t)
-	secret := e.admin
+	secret := e.Admin
 	tail := secret[strings.LastIndex(secret, "_")+1:]
 	for _, path := range []string{
 		"/v1/tasks/x" + secret,
@@ -473,9 +475,9 @@ func TestAccessLogRedactsSecrets(t *testing.T) {
 		"/signin?link=" + tail,
 		"/v1/calendars/cal_x/" + tail + ".ics",
 	} {
-		e.do(http.MethodGet, path, e.admin, nil)
+		e.Do(http.MethodGet, path, e.Admin, nil)
 	}
-	logs := e.logText()
+	logs := e.LogText()
 	if strings.Contains(logs, tail) || strings.Contains(logs, tail[:24]) {
 		t.Fatalf("the access log holds a secret:\n%s", logs)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // backupJSON describes a backup by name only: no server path is reported.
@@ -17,8 +18,8 @@ type backupJSON struct {
 }
 
 func newBackupJSON(b app.Backup) backupJSON {
-	return backupJSON{Name: b.Name, Profile: orNull(b.Profile), SchemaHead: b.SchemaHead, SizeBytes: b.SizeBytes,
-		TakenAt: stamp(b.TakenAt), TakenFor: orNull(b.TakenFor)}
+	return backupJSON{Name: b.Name, Profile: wire.OrNull(b.Profile), SchemaHead: b.SchemaHead, SizeBytes: b.SizeBytes,
+		TakenAt: wire.Stamp(b.TakenAt), TakenFor: wire.OrNull(b.TakenFor)}
 }
 
 func (s *Server) handleBackupList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -30,7 +31,7 @@ func (s *Server) handleBackupList(w http.ResponseWriter, r *http.Request, a app.
 	for i, b := range bs {
 		items[i] = newBackupJSON(b)
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"items": items})
+	return wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 }
 
 func (s *Server) handleBackupCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -44,5 +45,5 @@ func (s *Server) handleBackupCreate(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newBackupJSON(b))
+	return wire.WriteJSON(w, http.StatusCreated, newBackupJSON(b))
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // TestChunkedBodyRefused: a request carrying both Transfer-Encoding:
@@ -24,7 +26,7 @@ func TestChunkedBodyRefused(t *testing.T) {
 		"chunked only": "Transfer-Encoding: chunked\r\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			conn, err := net.Dial("tcp", strings.TrimPrefix(e.srv.URL, "http://"))
+			conn, err := net.Dial("tcp", strings.TrimPrefix(e.Srv.URL, "http://"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -32,7 +34,7 @@ func TestChunkedBodyRefused(t *testing.T) {
 			// Not a timing: without the fix no answer would ever come, as
 			// httptest's server has no read timeout; this ends the test.
 			_ = conn.SetDeadline(time.Now().Add(time.Minute))
-			req := "POST /v1/tasks HTTP/1.1\r\nHost: tend\r\nAuthorization: Bearer " + e.admin +
+			req := "POST /v1/tasks HTTP/1.1\r\nHost: tend\r\nAuthorization: Bearer " + e.Admin +
 				"\r\nContent-Type: application/json\r\n" + head + "\r\n" + body
 			if _, err := conn.Write([]byte(req)); err != nil {
 				t.Fatal(err)
@@ -47,7 +49,7 @@ func TestChunkedBodyRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertProblem(t, response{Status: res.StatusCode, Header: res.Header, Body: b}, http.StatusBadRequest, "length_required")
+			webtest.AssertProblem(t, webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}, http.StatusBadRequest, "length_required")
 			if !res.Close {
 				t.Error("the connection stays open after a body that cannot be framed")
 			}
@@ -56,7 +58,7 @@ func TestChunkedBodyRefused(t *testing.T) {
 			}
 		})
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=smuggled", e.admin, nil); len(got["items"].([]any)) != 0 {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=smuggled", e.Admin, nil); len(got["items"].([]any)) != 0 {
 		t.Errorf("a refused body was stored: %v", got)
 	}
 }

@@ -7,40 +7,42 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 func TestClaimNextHTTP(t *testing.T) {
 	e := newEnv(t)
-	bot := e.agent("bot", "admin")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
-	low := e.taskRef(e.admin, map[string]any{"title": "Low", "importance": 1, "urgency": 1})
-	high := e.taskRef(e.admin, map[string]any{"title": "High", "importance": 5, "urgency": 5})
-	blocker := e.taskRef(e.admin, map[string]any{"title": "Blocked one", "importance": 5, "urgency": 5, "project": "web", "tags": []string{"ui"}})
-	e.ok(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", low), e.admin, map[string]any{"link_type": "blocks", "target": blocker})
-	e.taskRef(e.admin, map[string]any{"title": "Someone else's", "assignee": "admin", "importance": 5, "urgency": 5})
+	bot := e.Agent("bot", "admin")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	low := e.TaskRef(e.Admin, map[string]any{"title": "Low", "importance": 1, "urgency": 1})
+	high := e.TaskRef(e.Admin, map[string]any{"title": "High", "importance": 5, "urgency": 5})
+	blocker := e.TaskRef(e.Admin, map[string]any{"title": "Blocked one", "importance": 5, "urgency": 5, "project": "web", "tags": []string{"ui"}})
+	e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", low), e.Admin, map[string]any{"link_type": "blocks", "target": blocker})
+	e.TaskRef(e.Admin, map[string]any{"title": "Someone else's", "assignee": "admin", "importance": 5, "urgency": 5})
 
-	got := e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim", bot, nil)
+	got := e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim", bot, nil)
 	if got["ref"] != float64(high) || got["claimed_by"] != "bot" {
 		t.Fatalf("next is the highest priority_score ready to act on: %v", got)
 	}
-	e.problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim?project=web", bot, nil)
-	got = e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?minutes=5", bot, nil)
+	e.Problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim?project=web", bot, nil)
+	got = e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?minutes=5", bot, nil)
 	if got["ref"] != float64(low) {
 		t.Fatalf("then the next one, skipping what it holds, what is blocked and what is someone else's: %v", got)
 	}
-	e.ok(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/complete", low), bot, nil)
-	got = e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?project=web&tag=ui&type=task", bot, nil)
+	e.OK(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/complete", low), bot, nil)
+	got = e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/next/claim?project=web&tag=ui&type=task", bot, nil)
 	if got["ref"] != float64(blocker) {
 		t.Fatalf("completing the blocker makes the blocked one ready: %v", got)
 	}
-	p := e.problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim", bot, nil)
+	p := e.Problem(http.StatusNotFound, "nothing_ready", http.MethodPost, "/v1/tasks/next/claim", bot, nil)
 	if !strings.Contains(p["detail"].(string), "to_act_on") {
 		t.Fatalf("the refusal says where to look: %v", p)
 	}
-	listed := e.do(http.MethodGet, "/v1/tasks?project=nope", bot, nil)
-	e.problem(listed.Status, listed.JSON(t)["code"].(string), http.MethodPost, "/v1/tasks/next/claim?project=nope", bot, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/next/claim?minutes=0", bot, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tasks/next/claim", "", nil)
+	listed := e.Do(http.MethodGet, "/v1/tasks?project=nope", bot, nil)
+	e.Problem(listed.Status, listed.JSON(t)["code"].(string), http.MethodPost, "/v1/tasks/next/claim?project=nope", bot, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/next/claim?minutes=0", bot, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tasks/next/claim", "", nil)
 }
 
 // claimAll has each agent claim next until nothing is ready and returns
@@ -90,16 +92,16 @@ func TestClaimNextConcurrentHTTP(t *testing.T) {
 	const agents, tasks = 32, 500
 	e := newEnv(t)
 	for i := range tasks {
-		e.taskRef(e.admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
+		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
 	}
 	tokens := make([]string, agents)
 	for i := range tokens {
-		tokens[i] = e.agent(fmt.Sprintf("agent%d", i), "admin")
+		tokens[i] = e.Agent(fmt.Sprintf("agent%d", i), "admin")
 	}
 	post := func(token, path string) (int, map[string]any, error) {
-		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, nil)
+		req, _ := http.NewRequest(http.MethodPost, e.Srv.URL+path, nil)
 		req.Header.Set("Authorization", "Bearer "+token)
-		res, err := e.srv.Client().Do(req)
+		res, err := e.Srv.Client().Do(req)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -112,9 +114,9 @@ func TestClaimNextConcurrentHTTP(t *testing.T) {
 	// some are told 503 reads_saturated and, as a client should, ask again.
 	get := func(token, path string) (map[string]any, error) {
 		for {
-			req, _ := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
+			req, _ := http.NewRequest(http.MethodGet, e.Srv.URL+path, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
-			res, err := e.srv.Client().Do(req)
+			res, err := e.Srv.Client().Do(req)
 			if err != nil {
 				return nil, err
 			}
@@ -184,14 +186,14 @@ func TestClaimNextConcurrentMCP(t *testing.T) {
 	const agents, tasks = 16, 100
 	e := newEnv(t)
 	for i := range tasks {
-		e.taskRef(e.admin, map[string]any{"title": fmt.Sprintf("work %d", i)})
+		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i)})
 	}
-	clients := make([]*mcpClient, agents)
+	clients := make([]*webtest.MCPClient, agents)
 	for i := range clients {
-		clients[i] = e.connect(t, e.agent(fmt.Sprintf("agent%d", i), "admin"), eras[i%2])
+		clients[i] = e.Connect(t, e.Agent(fmt.Sprintf("agent%d", i), "admin"), webtest.Eras[i%2])
 	}
 	owners, errs := claimAll(make([]string, agents), func(i int) (int, bool, error) {
-		r := clients[i].call("service_claim", map[string]any{"ref": "next"})
+		r := clients[i].Call("service_claim", map[string]any{"ref": "next"})
 		switch {
 		case !r.IsError:
 			return int(r.Structured["task"].(map[string]any)["ref"].(float64)), false, nil

@@ -9,9 +9,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"tend/store/storetest"
 	"testing"
 	"time"
+
+	"tend/store/storetest"
 )
 
 // tskTime parses a timestamp field of a response.
@@ -31,22 +32,22 @@ func tskTime(t *testing.T, m map[string]any, field string) time.Time {
 // tskClock moves the store's clock to its epoch plus offset. It is only
 // called between requests: the next request happens after it.
 func (e *env) tskClock(offset time.Duration) {
-	e.clock.Set(storetest.Epoch.Add(offset))
+	e.Clock.Set(storetest.Epoch.Add(offset))
 }
 
 func TestTaskClaim(t *testing.T) {
 	e := newEnv(t)
-	pat := e.person("pat")
-	e.join("pat", "member")
-	e.person("vic")
-	vic := e.issue(e.admin, map[string]any{"username": "vic"})["token"].(string)
-	e.join("vic", "viewer")
+	pat := e.Person("pat")
+	e.Join("pat", "member")
+	e.Person("vic")
+	vic := e.Issue(e.Admin, map[string]any{"username": "vic"})["token"].(string)
+	e.Join("vic", "viewer")
 	bot := e.tskAgent("bot")
-	task := e.tskCreate(e.admin, map[string]any{"title": "Claim me"})
+	task := e.CreateTask(e.Admin, map[string]any{"title": "Claim me"})
 	claim := tskPath(task, "claim")
 
 	// The default lease is the claim_minutes setting: 30 minutes out of the box.
-	first := e.ok(http.StatusOK, http.MethodPost, claim, e.admin, nil)
+	first := e.OK(http.StatusOK, http.MethodPost, claim, e.Admin, nil)
 	tskWant(t, first, map[string]any{"claimed_by": "admin", "claimed_by_is_agent": false, "claimed_by_answers_to": nil, "version": 2})
 	if first["claimed_by_id"] == nil {
 		t.Fatalf("claimed_by_id is set: %v", first)
@@ -58,7 +59,7 @@ func TestTaskClaim(t *testing.T) {
 
 	t.Run("held by another", func(t *testing.T) {
 		for _, tok := range []string{pat, bot} {
-			p := e.problem(http.StatusConflict, "claim_held", http.MethodPost, claim, tok, nil)
+			p := e.Problem(http.StatusConflict, "claim_held", http.MethodPost, claim, tok, nil)
 			if p["holder"] != "admin" || p["expires_at"] == nil {
 				t.Fatalf("the refusal names the holder and the expiry: %v", p)
 			}
@@ -74,7 +75,7 @@ func TestTaskClaim(t *testing.T) {
 	t.Run("renewal keeps claimed_at", func(t *testing.T) {
 		e.tskClock(10 * time.Minute)
 		defer e.tskClock(0)
-		again := e.ok(http.StatusOK, http.MethodPost, claim, e.admin, nil)
+		again := e.OK(http.StatusOK, http.MethodPost, claim, e.Admin, nil)
 		if !tskTime(t, again, "claimed_at").Equal(took) {
 			t.Fatalf("claimed_at moved on renewal: %v, want %v", again["claimed_at"], first["claimed_at"])
 		}
@@ -88,15 +89,15 @@ func TestTaskClaim(t *testing.T) {
 		defer e.tskClock(0)
 		got := e.tskGet(task)
 		tskWant(t, got, map[string]any{"claimed_by": nil, "claimed_by_id": nil, "claimed_at": nil, "claim_expires_at": nil})
-		if n := len(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?claimed_by=admin", e.admin, nil)["items"].([]any)); n != 0 {
+		if n := len(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?claimed_by=admin", e.Admin, nil)["items"].([]any)); n != 0 {
 			t.Fatalf("an expired claim is left out of claimed_by: %d items", n)
 		}
-		before := len(e.tskEvents(e.admin, task, ""))
-		e.ok(http.StatusOK, http.MethodPost, tskPath(task, "release"), e.admin, nil)
-		if after := len(e.tskEvents(e.admin, task, "")); after != before {
+		before := len(e.tskEvents(e.Admin, task, ""))
+		e.OK(http.StatusOK, http.MethodPost, tskPath(task, "release"), e.Admin, nil)
+		if after := len(e.tskEvents(e.Admin, task, "")); after != before {
 			t.Fatalf("releasing an expired claim recorded %d events", after-before)
 		}
-		taken := e.ok(http.StatusOK, http.MethodPost, claim+"?minutes=5", pat, nil)
+		taken := e.OK(http.StatusOK, http.MethodPost, claim+"?minutes=5", pat, nil)
 		tskWant(t, taken, map[string]any{"claimed_by": "pat"})
 		if tskTime(t, taken, "claim_expires_at").Sub(tskTime(t, taken, "claimed_at")) != 5*time.Minute {
 			t.Fatalf("minutes=5 gives a five-minute lease: %v", taken)
@@ -104,63 +105,63 @@ func TestTaskClaim(t *testing.T) {
 		if !tskTime(t, taken, "claimed_at").After(took) {
 			t.Fatalf("a new claim has its own claimed_at")
 		}
-		p := e.problem(http.StatusConflict, "claim_held", http.MethodPost, claim, e.admin, nil)
+		p := e.Problem(http.StatusConflict, "claim_held", http.MethodPost, claim, e.Admin, nil)
 		if p["holder"] != "pat" {
 			t.Fatalf("holder %v, want pat", p["holder"])
 		}
-		mine := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?claimed_by=me", pat, nil)["items"].([]any)
+		mine := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?claimed_by=me", pat, nil)["items"].([]any)
 		if len(mine) != 1 {
 			t.Fatalf("claimed_by=me lists the claim: %v", mine)
 		}
 	})
 	t.Run("release by anybody who may change it", func(t *testing.T) {
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, tskPath(task, "release"), vic, nil)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, claim, vic, nil)
-		before := e.tskEvents(e.admin, task, "")
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, tskPath(task, "release"), vic, nil)
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, claim, vic, nil)
+		before := e.tskEvents(e.Admin, task, "")
 		// bot is a member like pat and holds no claim: it may release pat's.
-		got := e.ok(http.StatusOK, http.MethodPost, tskPath(task, "release"), bot, nil)
+		got := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "release"), bot, nil)
 		tskWant(t, got, map[string]any{"claimed_by": nil, "claimed_at": nil, "claim_expires_at": nil})
-		after := e.tskEvents(e.admin, task, "")
+		after := e.tskEvents(e.Admin, task, "")
 		if len(after) != len(before)+1 || after[0]["action"] != "task.released" {
 			t.Fatalf("a release records one task.released event: %v", tskActions(after))
 		}
 		if after[0]["changes"].(map[string]any)["holder"] != "pat" {
 			t.Fatalf("the release names whom it released: %v", after[0]["changes"])
 		}
-		unheld := e.ok(http.StatusOK, http.MethodPost, tskPath(task, "release"), pat, nil)
+		unheld := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "release"), pat, nil)
 		tskWant(t, unheld, map[string]any{"claimed_by": nil, "version": got["version"]})
-		if n := len(e.tskEvents(e.admin, task, "")); n != len(after) {
+		if n := len(e.tskEvents(e.Admin, task, "")); n != len(after) {
 			t.Fatalf("releasing an unheld task recorded %d events", n-len(after))
 		}
 	})
 	t.Run("an agent's claim", func(t *testing.T) {
-		got := e.ok(http.StatusOK, http.MethodPost, claim, bot, nil)
+		got := e.OK(http.StatusOK, http.MethodPost, claim, bot, nil)
 		tskWant(t, got, map[string]any{"claimed_by": "bot", "claimed_by_is_agent": true, "claimed_by_answers_to": "admin"})
-		done := e.ok(http.StatusOK, http.MethodPost, tskPath(task, "complete"), e.admin, nil)
+		done := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "complete"), e.Admin, nil)
 		tskWant(t, done, map[string]any{"is_complete": true, "claimed_by": nil})
 	})
 	t.Run("minutes out of range", func(t *testing.T) {
-		other := e.tskCreate(e.admin, map[string]any{"title": "Other"})
+		other := e.CreateTask(e.Admin, map[string]any{"title": "Other"})
 		for _, m := range []string{"0", "-5", "abc", "1.5", "100000000"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(other, "claim")+"?minutes="+m, e.admin, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(other, "claim")+"?minutes="+m, e.Admin, nil)
 		}
 		tskWant(t, e.tskGet(other), map[string]any{"claimed_by": nil, "version": 1})
 	})
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/9999/claim", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/9999/release", e.admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/9999/claim", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/tasks/9999/release", e.Admin, nil)
 }
 
 func TestTaskClaimMinutesSetting(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin,
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin,
 		map[string]any{"key": "quick", "title": "Quick", "settings": map[string]any{"claim_minutes": 10}})
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.admin, map[string]any{"settings": map[string]any{"claim_minutes": 45}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": 45}})
 	for _, c := range []struct {
 		project string
 		want    time.Duration
 	}{{"quick", 10 * time.Minute}, {"inbox", 45 * time.Minute}} {
-		task := e.tskCreate(e.admin, map[string]any{"title": "In " + c.project, "project": c.project})
-		got := e.ok(http.StatusOK, http.MethodPost, tskPath(task, "claim"), e.admin, nil)
+		task := e.CreateTask(e.Admin, map[string]any{"title": "In " + c.project, "project": c.project})
+		got := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "claim"), e.Admin, nil)
 		if d := tskTime(t, got, "claim_expires_at").Sub(tskTime(t, got, "claimed_at")); d != c.want {
 			t.Errorf("in %s the lease is %v, want %v", c.project, d, c.want)
 		}
@@ -175,11 +176,11 @@ type tskClient struct {
 }
 
 func newTskClient(e *env, conns int) *tskClient {
-	tr := e.srv.Client().Transport.(*http.Transport).Clone()
+	tr := e.Srv.Client().Transport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = conns
 	tr.MaxIdleConns = conns
-	e.t.Cleanup(tr.CloseIdleConnections)
-	return &tskClient{base: e.srv.URL, c: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	e.T.Cleanup(tr.CloseIdleConnections)
+	return &tskClient{base: e.Srv.URL, c: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 }
 
 // send answers the status and the decoded JSON object of the reply.
@@ -251,7 +252,7 @@ func TestTaskClaimRace(t *testing.T) {
 	}
 	refs := make([]string, tasks)
 	for i := range tasks {
-		refs[i] = fmt.Sprint(e.tskCreate(e.admin, map[string]any{"title": fmt.Sprintf("Race %d", i)})["ref"])
+		refs[i] = fmt.Sprint(e.CreateTask(e.Admin, map[string]any{"title": fmt.Sprintf("Race %d", i)})["ref"])
 	}
 
 	c := newTskClient(e, workers)
@@ -296,7 +297,7 @@ func TestTaskClaimRace(t *testing.T) {
 		t.Error(f)
 	}
 
-	list := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?limit=500", e.admin, nil)["items"].([]any)
+	list := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?limit=500", e.Admin, nil)["items"].([]any)
 	held := map[string]string{}
 	for _, it := range list {
 		m := it.(map[string]any)
@@ -346,7 +347,7 @@ func TestTaskUpdateExpectedVersionRace(t *testing.T) {
 		workers, attempts = 8, 6
 	}
 	e := newEnv(t)
-	task := e.tskCreate(e.admin, map[string]any{"title": "Counter", "estimate_minutes": 0})
+	task := e.CreateTask(e.Admin, map[string]any{"title": "Counter", "estimate_minutes": 0})
 	path := tskPath(task)
 	tokens := make([]string, workers)
 	for i := range workers {
@@ -410,7 +411,7 @@ func TestTaskUpdateExpectedVersionRace(t *testing.T) {
 	}
 	t.Logf("%d of %d read-modify-writes won", successes, workers*attempts)
 	updates := 0
-	for _, ev := range e.tskEvents(e.admin, task, "") {
+	for _, ev := range e.tskEvents(e.Admin, task, "") {
 		if ev["action"] == "task.updated" {
 			updates++
 		}

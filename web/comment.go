@@ -4,52 +4,32 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
-
-// commentJSON is a comment on a task, document or project.
-type commentJSON struct {
-	ID          string  `json:"id"`
-	EntityType  string  `json:"entity_type"`
-	EntityID    string  `json:"entity_id"`
-	WorkspaceID string  `json:"workspace_id"`
-	Author      *string `json:"author"`
-	AuthorID    *string `json:"author_id"`
-	Body        string  `json:"body"`
-	CreatedAt   string  `json:"created_at"`
-	UpdatedAt   string  `json:"updated_at"`
-	DeletedAt   *string `json:"deleted_at"`
-	Version     int     `json:"version"`
-}
-
-func newCommentJSON(c app.Comment) commentJSON {
-	return commentJSON{ID: c.ID, EntityType: c.EntityType, EntityID: c.EntityID, WorkspaceID: c.WorkspaceID, Author: orNull(c.Author),
-		AuthorID: orNull(c.AuthorID), Body: c.Body, CreatedAt: stamp(c.CreatedAt), UpdatedAt: stamp(c.UpdatedAt),
-		DeletedAt: stampPtr(c.DeletedAt), Version: c.Version}
-}
 
 // handleComments lists the comments on the entity named by the path
 // parameter of the same name (task, document or project).
 func (s *Server) handleComments(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		q := newQuery(r)
-		in := app.CommentQuery{Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
-		if err := q.err(); err != nil {
+		q := wire.NewQuery(r)
+		in := app.CommentQuery{Limit: q.Limit(), Cursor: q.Str("cursor"), IncludeTotal: q.Bool("include_total")}
+		if err := q.Err(); err != nil {
 			return err
 		}
-		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		page, err := s.app.ItemComments(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in)
 		if err != nil {
 			return err
 		}
-		items := make([]commentJSON, len(page.Items))
+		items := make([]wire.Comment, len(page.Items))
 		for i, c := range page.Items {
-			items[i] = newCommentJSON(c)
+			items[i] = wire.NewComment(c)
 		}
-		shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(c commentJSON) string { return c.ID },
-			func(c commentJSON) []string { return []string{c.CreatedAt, "@" + deref(c.Author), c.Body} })
+		shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(c wire.Comment) string { return c.ID },
+			func(c wire.Comment) []string { return []string{c.CreatedAt, "@" + wire.Deref(c.Author), c.Body} })
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
 	}
 }
 
@@ -60,11 +40,11 @@ func (s *Server) handleCommentAdd(entity string) handlerFunc {
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, param(r, entity), in)
+		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in)
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusCreated, newCommentJSON(c))
+		return wire.WriteJSON(w, http.StatusCreated, wire.NewComment(c))
 	}
 }
 
@@ -73,15 +53,15 @@ func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	c, err := s.app.UpdateComment(r.Context(), a, param(r, "comment"), in)
+	c, err := s.app.UpdateComment(r.Context(), a, wire.Param(r, "comment"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newCommentJSON(c))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewComment(c))
 }
 
 func (s *Server) handleCommentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.DeleteComment(r.Context(), a, param(r, "comment")); err != nil {
+	if err := s.app.DeleteComment(r.Context(), a, wire.Param(r, "comment")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -13,28 +13,28 @@ import (
 // minute, and revoking it still acts on the very next request.
 func TestCredentialCacheOutlivesLastUsed(t *testing.T) {
 	e := newEnv(t)
-	issued := e.issue(e.admin, map[string]any{"title": "worker"})
+	issued := e.Issue(e.Admin, map[string]any{"title": "worker"})
 	secret := issued["token"].(string)
 	check := func() {
 		t.Helper()
-		if _, err := e.svc.Authenticate(context.Background(), secret, "http"); err != nil {
+		if _, err := e.Svc.Authenticate(context.Background(), secret, "http"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	check() // reads the credential and stamps last_used_at
 	for minute := 1; minute <= 5; minute++ {
-		e.clock.Advance(61 * time.Second)
+		e.Clock.Advance(61 * time.Second)
 		check() // refreshes last_used_at: a write that must leave the cache be
 		for use := 1; use <= 20; use++ {
-			before := e.db.QueryCount()
+			before := e.DB.QueryCount()
 			check()
-			if n := e.db.QueryCount() - before; n != 1 {
+			if n := e.DB.QueryCount() - before; n != 1 {
 				t.Fatalf("minute %d, use %d: the check ran %d statements, want 1 (a cache hit)", minute, use, n)
 			}
 		}
 	}
-	want := e.clock.Now().UTC().Format(time.RFC3339Nano)
-	tokens, _ := e.listing("/v1/tokens", e.admin)
+	want := e.Clock.Now().UTC().Format(time.RFC3339Nano)
+	tokens, _ := e.listing("/v1/tokens", e.Admin)
 	found := false
 	for _, tk := range tokens {
 		if m := tk.(map[string]any); m["id"] == issued["id"] {
@@ -48,7 +48,7 @@ func TestCredentialCacheOutlivesLastUsed(t *testing.T) {
 		t.Fatalf("the token %v is not listed", issued["id"])
 	}
 
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+issued["id"].(string), e.admin, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", secret, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+issued["id"].(string), e.Admin, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", secret, nil)
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+
+	"tend/web/webtest"
 )
 
 // disFix is the disclosure fixture. alice owns the public project pub and
@@ -30,32 +32,32 @@ type disFix struct {
 func newDisFix(t *testing.T) *disFix {
 	e := newEnv(t)
 	f := &disFix{e: e, task: map[string]map[string]any{}, project: map[string]map[string]any{}}
-	f.alice = e.person("alice")
-	bob := e.person("bob")
-	e.join("alice", "member")
-	e.join("bob", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "bobbot", "is_service_account": true, "answers_to": "bob"})
-	agent := e.issue(e.admin, map[string]any{"username": "bobbot"})["token"].(string)
-	e.join("bobbot", "member")
+	f.alice = e.Person("alice")
+	bob := e.Person("bob")
+	e.Join("alice", "member")
+	e.Join("bob", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bobbot", "is_service_account": true, "answers_to": "bob"})
+	agent := e.Issue(e.Admin, map[string]any{"username": "bobbot"})["token"].(string)
+	e.Join("bobbot", "member")
 	for key, vis := range map[string]string{"pub": "public", "sec": "private", "gone": "public"} {
-		f.project[key] = e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", f.alice, map[string]any{"key": key, "title": key, "visibility": vis})
+		f.project[key] = e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", f.alice, map[string]any{"key": key, "title": key, "visibility": vis})
 	}
-	narrowed := e.issue(f.alice, map[string]any{"project_scope": []string{"pub"}})["token"].(string)
+	narrowed := e.Issue(f.alice, map[string]any{"project_scope": []string{"pub"}})["token"].(string)
 	f.callers = map[string]string{"person": bob, "narrowed token": narrowed, "agent": agent}
 	for name, project := range map[string]string{"pub": "pub", "sec": "sec", "trashed": "pub", "in gone": "gone"} {
-		f.task[name] = e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", f.alice, map[string]any{"title": name + " task", "project": project})
+		f.task[name] = e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", f.alice, map[string]any{"title": name + " task", "project": project})
 	}
 	for _, name := range []string{"pub", "sec"} {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+f.ref(name)+"/verifications", f.alice, map[string]any{"passed": true})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+f.ref(name)+"/verifications", f.alice, map[string]any{"passed": true})
 	}
 	// Stated on the pub task: the sec task blocks it.
-	f.linkID = e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+f.ref("pub")+"/links", f.alice,
+	f.linkID = e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+f.ref("pub")+"/links", f.alice,
 		map[string]any{"link_type": "blocks", "target": lstNum(f.task["sec"]["ref"]), "direction": "incoming"})["id"].(string)
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+f.ref("trashed"), f.alice, nil)
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/projects/gone", f.alice, nil)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": "other", "name": "Other"})
-	f.project["far"] = e.ok(http.StatusCreated, http.MethodPost, "/v1/projects?workspace_id=other", e.admin, map[string]any{"key": "far", "title": "Far"})
-	f.task["far"] = e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks?workspace_id=other", e.admin, map[string]any{"title": "far task", "project": "far"})
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/tasks/"+f.ref("trashed"), f.alice, nil)
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/projects/gone", f.alice, nil)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "other", "name": "Other"})
+	f.project["far"] = e.OK(http.StatusCreated, http.MethodPost, "/v1/projects?workspace_id=other", e.Admin, map[string]any{"key": "far", "title": "Far"})
+	f.task["far"] = e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks?workspace_id=other", e.Admin, map[string]any{"title": "far task", "project": "far"})
 	return f
 }
 
@@ -86,7 +88,7 @@ func disToken(s string) *regexp.Regexp {
 
 // disBody is a problem document without its instance (the path asked for),
 // with an echoed reference written as the nonexistent one it is compared to.
-func disBody(t *testing.T, r response, echoed, as string) any {
+func disBody(t *testing.T, r webtest.Response, echoed, as string) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(r.Body, &v); err != nil {
@@ -121,7 +123,7 @@ func disBody(t *testing.T, r response, echoed, as string) any {
 // disSame asserts that got (about something unseen) answers exactly like
 // want (about something that does not exist): status, content type and
 // body, apart from the instance and the echo of the reference sent.
-func disSame(t *testing.T, what string, got, want response, echoed, as string) {
+func disSame(t *testing.T, what string, got, want webtest.Response, echoed, as string) {
 	t.Helper()
 	if got.Status != want.Status || got.Header.Get("Content-Type") != want.Header.Get("Content-Type") {
 		t.Fatalf("%s: status %d (%s), nonexistent answers %d (%s)\n got %s\nwant %s", what, got.Status,
@@ -159,11 +161,11 @@ func disReadMatrix(t *testing.T, f *disFix) {
 			for _, fam := range families {
 				for _, route := range fam.routes {
 					for i, form := range fam.forms {
-						missing := e.do(http.MethodGet, fam.base+fam.missing[i]+route, tok, nil)
-						assertProblem(t, missing, http.StatusNotFound, "not_found")
+						missing := e.Do(http.MethodGet, fam.base+fam.missing[i]+route, tok, nil)
+						webtest.AssertProblem(t, missing, http.StatusNotFound, "not_found")
 						for _, tg := range form {
 							path := fam.base + tg.ref + route
-							got := e.do(http.MethodGet, path, tok, nil)
+							got := e.Do(http.MethodGet, path, tok, nil)
 							if tg.name == "visible" {
 								if got.Status != http.StatusOK {
 									t.Fatalf("GET %s: %d\n%s", path, got.Status, got.Body)
@@ -179,9 +181,9 @@ func disReadMatrix(t *testing.T, f *disFix) {
 	}
 	t.Run("alice sees what the callers do not", func(t *testing.T) {
 		e := lstSub(f.e, t)
-		e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
-		e.ok(http.StatusOK, http.MethodGet, "/v1/projects/sec/members", f.alice, nil)
-		if ls := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", f.alice, nil)); len(ls) != 1 {
+		e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/projects/sec/members", f.alice, nil)
+		if ls := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", f.alice, nil)); len(ls) != 1 {
 			t.Fatalf("alice sees %d links on the pub task, want 1", len(ls))
 		}
 	})
@@ -190,7 +192,7 @@ func disReadMatrix(t *testing.T, f *disFix) {
 func disListings(t *testing.T, f *disFix) {
 	f = f.at(t)
 	hidden := []string{f.id("sec"), f.id("trashed"), f.id("in gone"), f.id("far")}
-	full := f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub"), f.alice, nil)
+	full := f.e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub"), f.alice, nil)
 	if full["blocked"] != true {
 		t.Fatalf("alice sees the pub task blocked: %v", full["blocked"])
 	}
@@ -200,7 +202,7 @@ func disListings(t *testing.T, f *disFix) {
 			for _, params := range []string{"include_total=true&include_completed=true&include=links&limit=500",
 				"include_total=true&include=links&limit=1", "q=task&include_total=true&include=links", "deleted=true&include_total=true",
 				"status_category=todo&include_total=true&include=links"} {
-				got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+params, tok, nil)
+				got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?"+params, tok, nil)
 				items := lstItems(got)
 				for _, it := range items {
 					if slices.Contains(hidden, it["id"].(string)) && !(strings.HasPrefix(params, "deleted") && it["id"] == f.id("trashed")) {
@@ -211,15 +213,15 @@ func disListings(t *testing.T, f *disFix) {
 					t.Fatalf("?%s reports links %v", params, ls)
 				}
 			}
-			all := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?include_total=true&include_completed=true&limit=500", tok, nil)
+			all := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?include_total=true&include_completed=true&limit=500", tok, nil)
 			if n := lstNum(lstPage(all)["total"]); n != int64(len(lstItems(all))) || n != 1 {
 				t.Fatalf("total %d over %d items; the caller sees only the pub task", n, len(lstItems(all)))
 			}
-			if n := lstNum(lstPage(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?include_total=true&limit=1&q=sec", tok, nil))["total"]); n != 0 {
+			if n := lstNum(lstPage(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?include_total=true&limit=1&q=sec", tok, nil))["total"]); n != 0 {
 				t.Fatalf("q=sec counts %d", n)
 			}
 			var inGroups int64
-			groups := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?group_by=status_category&include_total=true", tok, nil)["groups"].([]any)
+			groups := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?group_by=status_category&include_total=true", tok, nil)["groups"].([]any)
 			for _, g := range groups {
 				inGroups += lstNum(lstPage(g.(map[string]any))["total"])
 			}
@@ -227,13 +229,13 @@ func disListings(t *testing.T, f *disFix) {
 				t.Fatalf("groups count %d tasks, want 1", inGroups)
 			}
 			for _, deleted := range []string{"false", "true"} {
-				for _, p := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/projects?deleted="+deleted, tok, nil)) {
+				for _, p := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/projects?deleted="+deleted, tok, nil)) {
 					if p["key"] == "sec" || p["key"] == "far" || (deleted == "false" && p["key"] == "gone") {
 						t.Fatalf("GET /v1/projects?deleted=%s lists %v", deleted, p["key"])
 					}
 				}
 			}
-			pub := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub"), tok, nil)
+			pub := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub"), tok, nil)
 			if pub["blocked"] != false {
 				t.Fatal("the pub task reads as blocked by a task the caller cannot see")
 			}
@@ -241,16 +243,16 @@ func disListings(t *testing.T, f *disFix) {
 			if d := pub["priority_score"].(float64) - full["priority_score"].(float64); math.Abs(d-5) > 0.05 {
 				t.Fatalf("priority_score %v, alice's %v: the unseen blocker still counts", pub["priority_score"], full["priority_score"])
 			}
-			listed := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?ready=true", tok, nil))
+			listed := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?ready=true", tok, nil))
 			if len(listed) != 1 || listed[0]["id"] != f.id("pub") || listed[0]["blocked"] != false {
 				t.Fatalf("ready lists %v; the unseen blocker does not count", listed)
 			}
-			if ls := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", tok, nil)); len(ls) != 0 {
+			if ls := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", tok, nil)); len(ls) != 0 {
 				t.Fatalf("the pub task's links show %v", ls)
 			}
 			// Nor does the pub task's history name the unseen far end.
 			for _, params := range []string{"", "?order=seq", "?limit=1"} {
-				for _, ev := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events"+params, tok, nil)) {
+				for _, ev := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events"+params, tok, nil)) {
 					if ev["subject_type"] == "link" {
 						t.Fatalf("the pub task's history shows %v", ev)
 					}
@@ -259,13 +261,13 @@ func disListings(t *testing.T, f *disFix) {
 		})
 	}
 	t.Run("alice's history of the pub task has the link", func(t *testing.T) {
-		evs := lstItems(lstSub(f.e, t).ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events", f.alice, nil))
+		evs := lstItems(lstSub(f.e, t).OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events", f.alice, nil))
 		if !slices.ContainsFunc(evs, func(ev map[string]any) bool { return ev["subject_type"] == "link" }) {
 			t.Fatalf("no link event in %v", evs)
 		}
 	})
 	t.Run("alice's own listing still has the link", func(t *testing.T) {
-		got := lstSub(f.e, t).ok(http.StatusOK, http.MethodGet, "/v1/tasks?include=links&limit=500", f.alice, nil)
+		got := lstSub(f.e, t).OK(http.StatusOK, http.MethodGet, "/v1/tasks?include=links&limit=500", f.alice, nil)
 		if ls, _ := got["links"].([]any); len(ls) != 1 {
 			t.Fatalf("links %v", got["links"])
 		}
@@ -281,9 +283,9 @@ func disFilterReferences(t *testing.T, f *disFix) {
 				{"project", "sec", "nope"}, {"project", "gone", "nope"}, {"project", f.project["sec"]["id"].(string), uuid.NewString()},
 				{"parent", f.ref("sec"), "9999"}, {"parent", f.id("sec"), uuid.NewString()}, {"parent", f.ref("trashed"), "9999"},
 			} {
-				missing := e.do(http.MethodGet, "/v1/tasks?"+c.param+"="+c.missing, tok, nil)
-				assertProblem(t, missing, http.StatusUnprocessableEntity, "validation")
-				got := e.do(http.MethodGet, "/v1/tasks?"+c.param+"="+c.unseen, tok, nil)
+				missing := e.Do(http.MethodGet, "/v1/tasks?"+c.param+"="+c.missing, tok, nil)
+				webtest.AssertProblem(t, missing, http.StatusUnprocessableEntity, "validation")
+				got := e.Do(http.MethodGet, "/v1/tasks?"+c.param+"="+c.unseen, tok, nil)
 				disSame(t, c.param+"="+c.unseen, got, missing, c.unseen, c.missing)
 			}
 		})
@@ -337,48 +339,48 @@ func disWrites(t *testing.T, f *disFix) {
 					// alice's account sees sec; only her credential is narrowed away
 					// from it, and asking for more than the issuer holds has its own
 					// refusal in the spec.
-					e.problem(http.StatusForbidden, "token_projects_wider", w.method, w.path, tok, w.body(w.refs[0]))
+					e.Problem(http.StatusForbidden, "token_projects_wider", w.method, w.path, tok, w.body(w.refs[0]))
 					continue
 				}
 				unseen, absent := lstStr(w.refs[0]), lstStr(w.refs[1])
-				missing := e.do(w.method, w.path, tok, w.body(w.refs[1]))
+				missing := e.Do(w.method, w.path, tok, w.body(w.refs[1]))
 				if missing.Status < 400 {
 					t.Fatalf("%s %s naming %s: %d", w.method, w.path, absent, missing.Status)
 				}
-				disSame(t, w.method+" "+w.path+" naming the unseen "+unseen, e.do(w.method, w.path, tok, w.body(w.refs[0])), missing, unseen, absent)
+				disSame(t, w.method+" "+w.path+" naming the unseen "+unseen, e.Do(w.method, w.path, tok, w.body(w.refs[0])), missing, unseen, absent)
 			}
 			for _, form := range [][2]string{{f.ref("sec"), "9999"}, {f.id("sec"), missingID}} {
 				for _, w := range onItself {
 					body := itselfBody[w.route]
-					missing := e.do(w.method, "/v1/tasks/"+form[1]+w.route, tok, body)
-					assertProblem(t, missing, http.StatusNotFound, "not_found")
-					disSame(t, w.method+" the unseen task"+w.route, e.do(w.method, "/v1/tasks/"+form[0]+w.route, tok, body), missing, "", "")
+					missing := e.Do(w.method, "/v1/tasks/"+form[1]+w.route, tok, body)
+					webtest.AssertProblem(t, missing, http.StatusNotFound, "not_found")
+					disSame(t, w.method+" the unseen task"+w.route, e.Do(w.method, "/v1/tasks/"+form[0]+w.route, tok, body), missing, "", "")
 				}
 			}
 			for _, form := range [][2]string{{"sec", "nope"}, {f.project["sec"]["id"].(string), missingID}} {
 				for _, w := range onProject {
 					body := projectBody[w.route]
-					missing := e.do(w.method, "/v1/projects/"+form[1]+w.route, tok, body)
-					assertProblem(t, missing, http.StatusNotFound, "not_found")
-					disSame(t, w.method+" the unseen project"+w.route, e.do(w.method, "/v1/projects/"+form[0]+w.route, tok, body), missing, "", "")
+					missing := e.Do(w.method, "/v1/projects/"+form[1]+w.route, tok, body)
+					webtest.AssertProblem(t, missing, http.StatusNotFound, "not_found")
+					disSame(t, w.method+" the unseen project"+w.route, e.Do(w.method, "/v1/projects/"+form[0]+w.route, tok, body), missing, "", "")
 				}
 			}
 			// The link whose far end is unseen cannot be removed from the seen end either.
-			missing := e.do(http.MethodDelete, "/v1/tasks/"+f.ref("pub")+"/links/"+missingID, tok, nil)
-			assertProblem(t, missing, http.StatusNotFound, "not_found")
-			disSame(t, "DELETE the hidden link", e.do(http.MethodDelete, "/v1/tasks/"+f.ref("pub")+"/links/"+f.linkID, tok, nil), missing, "", "")
+			missing := e.Do(http.MethodDelete, "/v1/tasks/"+f.ref("pub")+"/links/"+missingID, tok, nil)
+			webtest.AssertProblem(t, missing, http.StatusNotFound, "not_found")
+			disSame(t, "DELETE the hidden link", e.Do(http.MethodDelete, "/v1/tasks/"+f.ref("pub")+"/links/"+f.linkID, tok, nil), missing, "", "")
 		})
 	}
 	t.Run("nothing changed", func(t *testing.T) {
 		e := lstSub(f.e, t)
-		sec := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
+		sec := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
 		if sec["title"] != "sec task" || lstNum(sec["version"]) != 1 || sec["claimed_by"] != nil {
 			t.Fatalf("the sec task changed: %v", sec)
 		}
-		if ls := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", f.alice, nil)); len(ls) != 1 {
+		if ls := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", f.alice, nil)); len(ls) != 1 {
 			t.Fatalf("alice sees %d links on the pub task, want 1", len(ls))
 		}
-		if p := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/sec", f.alice, nil); lstNum(p["version"]) != 1 {
+		if p := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/sec", f.alice, nil); lstNum(p["version"]) != 1 {
 			t.Fatalf("the sec project changed: %v", p)
 		}
 	})
@@ -406,7 +408,7 @@ func TestScopeSharedAcrossRequestsKeepsNarrowing(t *testing.T) {
 	narrowed := f.callers["narrowed token"]
 	refs := func(token string) []string {
 		var out []string
-		for _, it := range f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", token, nil)["items"].([]any) {
+		for _, it := range f.e.OK(http.StatusOK, http.MethodGet, "/v1/tasks", token, nil)["items"].([]any) {
 			out = append(out, it.(map[string]any)["title"].(string))
 		}
 		slices.Sort(out)
@@ -421,7 +423,7 @@ func TestScopeSharedAcrossRequestsKeepsNarrowing(t *testing.T) {
 				t.Fatalf("got %v, want %v", got, c.want)
 			}
 		}
-		f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
-		f.e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+f.ref("sec"), narrowed, nil)
+		f.e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
+		f.e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+f.ref("sec"), narrowed, nil)
 	}
 }

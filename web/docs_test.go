@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/web/webtest"
 )
 
 type docExample struct {
@@ -40,7 +42,7 @@ func TestDocsExamplesRunAgainstAFreshInstance(t *testing.T) {
 	if err := json.Unmarshal(b, &examples); err != nil {
 		t.Fatal(err)
 	}
-	m := e.connect(t, e.admin, eraStateless)
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	for i, ex := range examples {
 		var got any
 		switch {
@@ -49,13 +51,13 @@ func TestDocsExamplesRunAgainstAFreshInstance(t *testing.T) {
 			if len(ex.HTTP.Body) > 0 {
 				body = string(ex.HTTP.Body)
 			}
-			r := e.do(ex.HTTP.Method, ex.HTTP.Path, e.admin, body)
+			r := e.Do(ex.HTTP.Method, ex.HTTP.Path, e.Admin, body)
 			if r.Status != ex.Status {
 				t.Fatalf("example %d (%s): status %d, documented %d\n%s", i+1, ex.Title, r.Status, ex.Status, r.Body)
 			}
 			got = r.JSON(t)
 		default:
-			r := m.call(ex.MCP.Tool, ex.MCP.Arguments)
+			r := m.Call(ex.MCP.Tool, ex.MCP.Arguments)
 			if r.IsError != ex.IsError || !strings.HasPrefix(r.Text, ex.Text) {
 				t.Fatalf("example %d (%s): isError %v, text:\n%s\ndocumented isError %v, text beginning:\n%s", i+1, ex.Title, r.IsError, r.Text, ex.IsError, ex.Text)
 			}
@@ -66,12 +68,12 @@ func TestDocsExamplesRunAgainstAFreshInstance(t *testing.T) {
 			t.Fatalf("example %d (%s): the answer\n%s\ndoes not hold the documented\n%v", i+1, ex.Title, b, ex.Response)
 		}
 	}
-	page := e.do(http.MethodGet, "/v1/docs/examples", e.admin, nil)
+	page := e.Do(http.MethodGet, "/v1/docs/examples", e.Admin, nil)
 	if page.Status != http.StatusOK || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/markdown") ||
 		!strings.Contains(string(page.Body), "## 2. Claim the next ready task over HTTP") {
 		t.Fatalf("GET /v1/docs/examples: %d %s", page.Status, page.Body)
 	}
-	res, err := m.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://docs/examples"})
+	res, err := m.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://docs/examples"})
 	if err != nil || res.Contents[0].Text != string(page.Body) {
 		t.Fatalf("service://docs/examples is the same document: %v", err)
 	}
@@ -110,7 +112,7 @@ func subset(want, got any) bool {
 
 func TestDocsAgentGuide(t *testing.T) {
 	e := newEnv(t)
-	page := e.do(http.MethodGet, "/v1/docs/agent", e.admin, nil)
+	page := e.Do(http.MethodGet, "/v1/docs/agent", e.Admin, nil)
 	text := string(page.Body)
 	if page.Status != http.StatusOK || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/markdown") {
 		t.Fatalf("GET /v1/docs/agent: %d", page.Status)
@@ -126,21 +128,21 @@ func TestDocsAgentGuide(t *testing.T) {
 			t.Errorf("the guide does not mention %s", tool)
 		}
 	}
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/docs/agent", "", nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/docs/agent", "", nil)
 }
 
 func TestMCPResources(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin,
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin,
 		map[string]any{"title": "Every change has a test", "type": "decision", "body": "No change lands without a test that fails first."})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin, map[string]any{"title": "Lunch notes", "type": "note"})
-	m := e.connect(t, e.admin, eraHandshake)
-	list, err := m.cs.ListResources(context.Background(), nil)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, map[string]any{"title": "Lunch notes", "type": "note"})
+	m := e.Connect(t, e.Admin, webtest.EraHandshake)
+	list, err := m.Session.ListResources(context.Background(), nil)
 	if err != nil || len(list.Resources) != 3 {
 		t.Fatalf("resources/list: %v %v", err, list)
 	}
 	read := func(uri string) string {
-		res, err := m.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		res, err := m.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
@@ -155,7 +157,7 @@ func TestMCPResources(t *testing.T) {
 	if err := json.Unmarshal([]byte(read("service://meta")), &meta); err != nil || meta["link_types"] == nil || meta["error_codes"] == nil {
 		t.Fatalf("meta: %v", err)
 	}
-	if _, err := m.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://nothing"}); err == nil {
+	if _, err := m.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "service://nothing"}); err == nil {
 		t.Fatal("an unknown resource is an error")
 	}
 }

@@ -5,105 +5,40 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-// documentJSON is the full document record.
-type documentJSON struct {
-	itemHeadJSON
-	Body             *string        `json:"body"`
-	SizeBytes        int            `json:"size_bytes"`
-	Type             string         `json:"type"`
-	TypeID           string         `json:"type_id"`
-	TypeLabel        string         `json:"type_label"`
-	TypeCategory     string         `json:"type_category"`
-	TypeIsDefault    bool           `json:"type_is_default"`
-	Status           string         `json:"status"`
-	StatusID         string         `json:"status_id"`
-	StatusLabel      string         `json:"status_label"`
-	StatusCategory   string         `json:"status_category"`
-	StatusIsDefault  bool           `json:"status_is_default"`
-	ProjectID        string         `json:"project_id"`
-	ProjectKey       string         `json:"project_key"`
-	ProjectPath      string         `json:"project_path"`
-	ProjectColour    *string        `json:"project_colour"`
-	Workspace        *string        `json:"workspace"`
-	WorkspaceID      string         `json:"workspace_id"`
-	ParentID         *string        `json:"parent_id"`
-	ParentRef        *int64         `json:"parent_ref"`
-	ParentTitle      *string        `json:"parent_title"`
-	SubDocuments     int            `json:"sub_documents"`
-	Tags             []string       `json:"tags"`
-	OwnerID          *string        `json:"owner_id"`
-	Revisions        *revisionsJSON `json:"revisions"`
-	Relevance        *float64       `json:"relevance"`
-	ArchivedAt       *string        `json:"archived_at"`
-	CreatedAt        string         `json:"created_at"`
-	CreatedBy        *string        `json:"created_by"`
-	UpdatedAt        string         `json:"updated_at"`
-	UpdatedBy        *string        `json:"updated_by"`
-	ContentUpdatedAt string         `json:"content_updated_at"`
-	DeletedAt        *string        `json:"deleted_at"`
-	Version          int            `json:"version"`
-}
-
-// revisionsJSON is Revisions: a count and a name, never a diff.
-type revisionsJSON struct {
-	Count  int     `json:"count"`
-	LastAt string  `json:"last_at"`
-	LastBy *string `json:"last_by"`
-}
-
-func newDocumentJSON(d app.Document) documentJSON {
-	out := documentJSON{itemHeadJSON: itemHeadJSON{ID: d.ID, Ref: d.Ref, Title: d.Title}, Body: orNull(d.Body), SizeBytes: len(d.Body), Type: d.Type.Key,
-		TypeID: d.TypeID, TypeLabel: d.Type.Label, TypeCategory: d.Type.Category, TypeIsDefault: d.Type.IsDefault,
-		Status: d.Status.Key, StatusID: d.StatusID, StatusLabel: d.Status.Label, StatusCategory: d.Status.Category,
-		StatusIsDefault: d.Status.IsDefault, ProjectID: d.ProjectID, ProjectKey: d.ProjectKey, ProjectPath: d.ProjectPath,
-		ProjectColour: orNull(d.ProjectColour), Workspace: orNull(d.WorkspaceSlug), WorkspaceID: d.WorkspaceID,
-		ParentID: orNull(d.ParentID), ParentRef: d.ParentRef, ParentTitle: orNull(d.ParentTitle), SubDocuments: d.SubDocuments,
-		Tags: d.Tags, OwnerID: orNull(d.OwnerID), Relevance: d.Relevance, ArchivedAt: stampPtr(d.ArchivedAt),
-		CreatedAt: stamp(d.CreatedAt), CreatedBy: orNull(d.CreatedBy), UpdatedAt: stamp(d.UpdatedAt), UpdatedBy: orNull(d.UpdatedBy),
-		ContentUpdatedAt: stamp(d.ContentUpdatedAt), DeletedAt: stampPtr(d.DeletedAt), Version: d.Version}
-	if r := d.Revisions; r != nil {
-		out.Revisions = &revisionsJSON{Count: r.Count, LastAt: stamp(r.LastAt), LastBy: orNull(r.LastBy)}
-	}
-	return out
-}
-
-func documentLine(d documentJSON) []string {
-	return []string{"#" + itoa64(d.Ref), d.Status, d.Type, d.ProjectPath, d.Title}
-}
-
-func shapeDocuments(ds []app.Document, q *query) (any, error) {
-	items := make([]documentJSON, len(ds))
+func shapeDocuments(ds []app.Document, q *wire.Query) (any, error) {
+	items := make([]wire.Document, len(ds))
 	for i, d := range ds {
-		items[i] = newDocumentJSON(d)
+		items[i] = wire.NewDocument(d)
 	}
-	return shapeItems(items, q.str("format"), q.str("fields"), func(d documentJSON) string { return d.ID }, documentLine)
+	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(d wire.Document) string { return d.ID }, wire.DocumentLine)
 }
 
 // writeDocument answers with one document, honouring format and fields.
 func writeDocument(w http.ResponseWriter, r *http.Request, status int, d app.Document) error {
-	q := newQuery(r)
-	if q.str("format") == "" && q.str("fields") == "" {
-		return writeJSON(w, status, newDocumentJSON(d))
+	q := wire.NewQuery(r)
+	if q.Str("format") == "" && q.Str("fields") == "" {
+		return wire.WriteJSON(w, status, wire.NewDocument(d))
 	}
 	shaped, err := shapeDocuments([]app.Document{d}, q)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, status, firstOf(shaped))
+	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
 }
 
 // documentRef is the {id_or_ref} path parameter.
-func documentRef(r *http.Request) string { return param(r, "document") }
+func documentRef(r *http.Request) string { return wire.Param(r, "document") }
 
 func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	in := app.DocumentListQuery{Workspace: wsParam(r), Project: q.str("project"), Type: q.str("type"), Status: q.str("status"),
-		StatusCategory: q.str("status_category"), Tag: q.str("tag"), Parent: strings.TrimPrefix(q.str("parent"), "#"),
-		Subtree: q.bool("subtree"), Q: q.str("q"), Deleted: q.bool("deleted"), Order: q.str("order"), Limit: q.limit(), Cursor: q.str("cursor"),
-		IncludeTotal: q.bool("include_total")}
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	in := app.DocumentListQuery{Workspace: wsParam(r), Project: q.Str("project"), Type: q.Str("type"), Status: q.Str("status"),
+		StatusCategory: q.Str("status_category"), Tag: q.Str("tag"), Parent: strings.TrimPrefix(q.Str("parent"), "#"),
+		Subtree: q.Bool("subtree"), Q: q.Str("q"), Deleted: q.Bool("deleted"), Order: q.Str("order"), Limit: q.Limit(), Cursor: q.Str("cursor"),
+		IncludeTotal: q.Bool("include_total")}
+	if err := q.Err(); err != nil {
 		return err
 	}
 	list, err := s.app.Documents(r.Context(), a, in)
@@ -114,7 +49,7 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: newPage(list.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(list.Page)})
 }
 
 func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -127,24 +62,16 @@ func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a 
 		return err
 	}
 	if len(d.Links) == 0 {
-		return writeJSON(w, http.StatusCreated, newDocumentJSON(d))
+		return wire.WriteJSON(w, http.StatusCreated, wire.NewDocument(d))
 	}
-	return writeJSON(w, http.StatusCreated, filedDocumentJSON{newDocumentJSON(d), linksJSON(d.Links)})
+	return wire.WriteJSON(w, http.StatusCreated, filedDocumentJSON{wire.NewDocument(d), wire.NewLinks(d.Links)})
 }
 
 // filedDocumentJSON is a document created with links: the document and,
 // beside its fields, the links it was filed with, seen from it.
 type filedDocumentJSON struct {
-	documentJSON
-	Links []linkJSON `json:"links"`
-}
-
-func linksJSON(ls []app.LinkView) []linkJSON {
-	out := make([]linkJSON, len(ls))
-	for i, l := range ls {
-		out[i] = newLinkJSON(l)
-	}
-	return out
+	wire.Document
+	Links []wire.Link `json:"links"`
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -164,7 +91,7 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -172,7 +99,7 @@ func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -183,7 +110,7 @@ func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -195,7 +122,7 @@ func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newDocumentJSON(d))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
 }
 
 func (s *Server) handleDocumentEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -19,14 +19,14 @@ func TestDocumentList(t *testing.T) {
 	e.tskProject("alpha", "")
 	e.tskProject("web", "alpha")
 	e.tskProject("beta", "")
-	spec := e.docCreate(e.admin, map[string]any{"title": "Spec", "project": "alpha", "type": "spec", "tags": []string{"red"}, "body": "long body here"})
-	child := e.docCreate(e.admin, map[string]any{"title": "child", "parent": spec["ref"]})
-	grand := e.docCreate(e.admin, map[string]any{"title": "Grandchild", "parent": child["ref"], "status": "draft"})
-	webDoc := e.docCreate(e.admin, map[string]any{"title": "web note", "project": "web", "status": "archived", "body": "b"})
-	betaDoc := e.docCreate(e.admin, map[string]any{"title": "Beta decision", "project": "beta", "type": "decision", "tags": []string{"Red"}})
-	gone := e.docCreate(e.admin, map[string]any{"title": "gone", "project": "beta"})
-	e.ok(http.StatusOK, http.MethodDelete, docPath(gone), e.admin, nil)
-	e.tskCreate(e.admin, map[string]any{"title": "a task is never listed here"})
+	spec := e.docCreate(e.Admin, map[string]any{"title": "Spec", "project": "alpha", "type": "spec", "tags": []string{"red"}, "body": "long body here"})
+	child := e.docCreate(e.Admin, map[string]any{"title": "child", "parent": spec["ref"]})
+	grand := e.docCreate(e.Admin, map[string]any{"title": "Grandchild", "parent": child["ref"], "status": "draft"})
+	webDoc := e.docCreate(e.Admin, map[string]any{"title": "web note", "project": "web", "status": "archived", "body": "b"})
+	betaDoc := e.docCreate(e.Admin, map[string]any{"title": "Beta decision", "project": "beta", "type": "decision", "tags": []string{"Red"}})
+	gone := e.docCreate(e.Admin, map[string]any{"title": "gone", "project": "beta"})
+	e.OK(http.StatusOK, http.MethodDelete, docPath(gone), e.Admin, nil)
+	e.CreateTask(e.Admin, map[string]any{"title": "a task is never listed here"})
 	refs := func(ds ...map[string]any) []int64 {
 		var out []int64
 		for _, d := range ds {
@@ -36,7 +36,7 @@ func TestDocumentList(t *testing.T) {
 	}
 	list := func(params string) map[string]any {
 		t.Helper()
-		return e.ok(http.StatusOK, http.MethodGet, "/v1/documents?"+params, e.admin, nil)
+		return e.OK(http.StatusOK, http.MethodGet, "/v1/documents?"+params, e.Admin, nil)
 	}
 
 	t.Run("filters", func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestDocumentList(t *testing.T) {
 			t.Errorf("order=-size_bytes,ref: %v", got)
 		}
 		for _, bad := range []string{"order=due_at", "order=ref,ref", "order=priority_score"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?"+bad, e.admin, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?"+bad, e.Admin, nil)
 		}
 	})
 	t.Run("shapes", func(t *testing.T) {
@@ -91,14 +91,14 @@ func TestDocumentList(t *testing.T) {
 		if len(got) != 1 || len(got[0]) != 3 || got[0]["revisions"] != nil {
 			t.Errorf("fields: %v", got)
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?fields=nope", e.admin, nil)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?format=ids&fields=ref", e.admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?fields=nope", e.Admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?format=ids&fields=ref", e.Admin, nil)
 	})
 	t.Run("refusals", func(t *testing.T) {
 		for _, bad := range []string{"project=nope", "type=bug", "status=todo", "status_category=nope", "parent=9999",
 			"parent=" + lstItoa(lstNum(gone["ref"])), "subtree=true", "limit=0", "limit=x", "deleted=maybe", "cursor=!!!",
 			"q=type:nosuch", "order=relevance"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?"+bad, e.admin, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?"+bad, e.Admin, nil)
 		}
 	})
 	t.Run("total", func(t *testing.T) {
@@ -113,11 +113,11 @@ func TestDocumentList(t *testing.T) {
 	t.Run("a cursor from another query is refused", func(t *testing.T) {
 		cur := url.QueryEscape(lstPage(list("limit=1"))["next_cursor"].(string))
 		for _, other := range []string{"order=title", "project=alpha", "tag=red", "status_category=todo", "deleted=true"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?limit=1&"+other+"&cursor="+cur, e.admin, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?limit=1&"+other+"&cursor="+cur, e.Admin, nil)
 		}
-		e.tskCreate(e.admin, map[string]any{"title": "second task"})
-		tcur := url.QueryEscape(lstPage(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?limit=1", e.admin, nil))["next_cursor"].(string))
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?limit=1&cursor="+tcur, e.admin, nil)
+		e.CreateTask(e.Admin, map[string]any{"title": "second task"})
+		tcur := url.QueryEscape(lstPage(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?limit=1", e.Admin, nil))["next_cursor"].(string))
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?limit=1&cursor="+tcur, e.Admin, nil)
 	})
 }
 
@@ -127,10 +127,10 @@ func TestDocumentList(t *testing.T) {
 func TestDocumentCursorWalk(t *testing.T) {
 	e := newEnv(t)
 	for i := range 23 {
-		e.docCreate(e.admin, map[string]any{"title": fmt.Sprintf("Doc %02d", (i*7)%23), "body": strings.Repeat("x", i%5),
+		e.docCreate(e.Admin, map[string]any{"title": fmt.Sprintf("Doc %02d", (i*7)%23), "body": strings.Repeat("x", i%5),
 			"type": []string{"note", "spec", "finding"}[i%3]})
 	}
-	before := lstRefs(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/documents?limit=500", e.admin, nil)))
+	before := lstRefs(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/documents?limit=500", e.Admin, nil)))
 	for _, order := range []string{"ref", "-ref", "title", "-title", "type,-ref", "-size_bytes,title", "created_at", "-updated_at,type"} {
 		var seen []int64
 		var titles []string
@@ -139,10 +139,10 @@ func TestDocumentCursorWalk(t *testing.T) {
 			if pages > 200 {
 				t.Fatalf("order=%s: the walk does not end", order)
 			}
-			got := e.ok(http.StatusOK, http.MethodGet, "/v1/documents?limit=4&order="+url.QueryEscape(order)+"&cursor="+url.QueryEscape(cursor), e.admin, nil)
+			got := e.OK(http.StatusOK, http.MethodGet, "/v1/documents?limit=4&order="+url.QueryEscape(order)+"&cursor="+url.QueryEscape(cursor), e.Admin, nil)
 			seen = append(seen, lstRefs(lstItems(got))...)
 			titles = append(titles, docTitles(lstItems(got))...)
-			e.docCreate(e.admin, map[string]any{"title": "Doc inserted " + order, "body": "yy"})
+			e.docCreate(e.Admin, map[string]any{"title": "Doc inserted " + order, "body": "yy"})
 			pg := lstPage(got)
 			if pg["has_more"] != true {
 				break
@@ -169,14 +169,14 @@ func TestDocumentCursorWalk(t *testing.T) {
 func TestDocumentPageQueryCountFixed(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	admin, err := e.svc.Authenticate(ctx, e.admin, "http")
+	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var parent string
 	for i := range 60 {
 		in := app.DocumentCreate{Title: fmt.Sprintf("doc %d", i), Tags: []string{fmt.Sprintf("t%d", i%4)}, Parent: app.FlexRef(parent)}
-		d, err := e.svc.CreateDocument(ctx, admin, "", in)
+		d, err := e.Svc.CreateDocument(ctx, admin, "", in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,9 +185,9 @@ func TestDocumentPageQueryCountFixed(t *testing.T) {
 		}
 	}
 	count := func(limit int) int64 {
-		before := e.db.QueryCount()
-		e.ok(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/documents?limit=%d&include_total=true", limit), e.admin, nil)
-		return e.db.QueryCount() - before
+		before := e.DB.QueryCount()
+		e.OK(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/documents?limit=%d&include_total=true", limit), e.Admin, nil)
+		return e.DB.QueryCount() - before
 	}
 	count(1) // the first read of a scope fills its cache
 	one, five, all := count(1), count(5), count(200)

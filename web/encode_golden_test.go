@@ -34,16 +34,16 @@ func goldenItems(t *testing.T, name string, body []byte) {
 // rewrites the files.
 func TestItemEncodingGolden(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "ops", "title": "Ops <&> \"quoted\""})
-	parent := e.tskCreate(e.admin, map[string]any{"title": "Parent", "project": "ops"})
-	e.clock.Advance(time.Minute)
-	full := e.tskCreate(e.admin, map[string]any{"title": "Fix the \u2028 \"login\" <bug>", "parent": parent["ref"],
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "ops", "title": "Ops <&> \"quoted\""})
+	parent := e.CreateTask(e.Admin, map[string]any{"title": "Parent", "project": "ops"})
+	e.Clock.Advance(time.Minute)
+	full := e.CreateTask(e.Admin, map[string]any{"title": "Fix the \u2028 \"login\" <bug>", "parent": parent["ref"],
 		"description": "it breaks\ttoday", "tags": []string{"urgent", "backend"}, "importance": 5, "urgency": 4,
 		"estimate_minutes": 90, "due_at": "2030-01-02T03:04:05+01:00", "starts_at": "2029-12-30T00:00:00Z", "assignee": "admin"})
-	e.clock.Advance(time.Minute)
-	e.ok(http.StatusOK, http.MethodPost, tskPath(full, "claim")+"?minutes=30", e.admin, nil)
-	e.ok(http.StatusCreated, http.MethodPost, tskPath(parent, "links"), e.admin, map[string]any{"link_type": "blocks", "target": full["ref"]})
-	doc := e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin, map[string]any{"title": "Runbook", "body": "# Steps\n\nsee #1",
+	e.Clock.Advance(time.Minute)
+	e.OK(http.StatusOK, http.MethodPost, tskPath(full, "claim")+"?minutes=30", e.Admin, nil)
+	e.OK(http.StatusCreated, http.MethodPost, tskPath(parent, "links"), e.Admin, map[string]any{"link_type": "blocks", "target": full["ref"]})
+	doc := e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, map[string]any{"title": "Runbook", "body": "# Steps\n\nsee #1",
 		"project": "ops", "tags": []string{"howto"}})
 
 	for _, c := range []struct{ name, path string }{
@@ -54,7 +54,7 @@ func TestItemEncodingGolden(t *testing.T) {
 		{"item_link_end.json", tskPath(parent, "links")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := lstSub(e, t).do(http.MethodGet, c.path, e.admin, nil)
+			r := lstSub(e, t).Do(http.MethodGet, c.path, e.Admin, nil)
 			if r.Status != http.StatusOK {
 				t.Fatalf("%s: status %d\n%s", c.path, r.Status, r.Body)
 			}

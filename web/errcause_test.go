@@ -9,32 +9,34 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+
+	"tend/web/webtest"
 )
 
 // breakTable drops a table under the running service, from a connection of
 // its own, so the next statement that reads it fails the way a damaged or
 // unreadable database would: with an error that is not "not found".
 func (e *env) breakTable(table string) {
-	e.t.Helper()
-	db, err := sql.Open("sqlite", "file:"+e.db.Path()+"?_pragma=busy_timeout(5000)")
+	e.T.Helper()
+	db, err := sql.Open("sqlite", "file:"+e.DB.Path()+"?_pragma=busy_timeout(5000)")
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(context.Background(), "DROP TABLE "+table); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 }
 
 // assertInternalLogged checks that a store failure answered 500 internal and
 // that the server logged it with its cause.
-func assertInternalLogged(t *testing.T, e *env, r response, cause string) {
+func assertInternalLogged(t *testing.T, e *env, r webtest.Response, cause string) {
 	t.Helper()
-	assertProblem(t, r, http.StatusInternalServerError, "internal")
+	webtest.AssertProblem(t, r, http.StatusInternalServerError, "internal")
 	if strings.Contains(string(r.Body), cause) {
 		t.Errorf("the cause %q reached the client:\n%s", cause, r.Body)
 	}
-	if logs := e.logText(); !strings.Contains(logs, cause) {
+	if logs := e.LogText(); !strings.Contains(logs, cause) {
 		t.Errorf("the log does not carry the cause %q:\n%s", cause, logs)
 	}
 }
@@ -46,27 +48,27 @@ func assertInternalLogged(t *testing.T, e *env, r response, cause string) {
 func TestStoreFailureIsInternal(t *testing.T) {
 	t.Run("entity by id", func(t *testing.T) {
 		e := newEnv(t)
-		tag := e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": "garden"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+uuid.NewString(), e.admin, map[string]any{"description": "x"})
+		tag := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+uuid.NewString(), e.Admin, map[string]any{"description": "x"})
 		e.breakTable("tags")
-		r := e.do(http.MethodPatch, "/v1/tags/"+tag["id"].(string), e.admin, map[string]any{"description": "x"})
+		r := e.Do(http.MethodPatch, "/v1/tags/"+tag["id"].(string), e.Admin, map[string]any{"description": "x"})
 		assertInternalLogged(t, e, r, "no such table: tags")
 	})
 	t.Run("item location", func(t *testing.T) {
 		e := newEnv(t)
-		task := e.tskCreate(e.admin, map[string]any{"title": "weed"})
-		c := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+task["id"].(string)+"/comments", e.admin, map[string]any{"body": "soon"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/comments/"+uuid.NewString(), e.admin, map[string]any{"body": "x"})
+		task := e.CreateTask(e.Admin, map[string]any{"title": "weed"})
+		c := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+task["id"].(string)+"/comments", e.Admin, map[string]any{"body": "soon"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/comments/"+uuid.NewString(), e.Admin, map[string]any{"body": "x"})
 		e.breakTable("comments")
-		r := e.do(http.MethodPatch, "/v1/comments/"+c["id"].(string), e.admin, map[string]any{"body": "x"})
+		r := e.Do(http.MethodPatch, "/v1/comments/"+c["id"].(string), e.Admin, map[string]any{"body": "x"})
 		assertInternalLogged(t, e, r, "no such table: comments")
 	})
 	t.Run("reference in a request", func(t *testing.T) {
 		e := newEnv(t)
-		task := e.tskCreate(e.admin, map[string]any{"title": "weed"})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?parent=999999", e.admin, nil)
+		task := e.CreateTask(e.Admin, map[string]any{"title": "weed"})
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?parent=999999", e.Admin, nil)
 		e.breakTable("tasks")
-		r := e.do(http.MethodGet, fmt.Sprintf("/v1/tasks?parent=%v", task["ref"]), e.admin, nil)
+		r := e.Do(http.MethodGet, fmt.Sprintf("/v1/tasks?parent=%v", task["ref"]), e.Admin, nil)
 		assertInternalLogged(t, e, r, "no such table: tasks")
 	})
 }

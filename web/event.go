@@ -4,57 +4,33 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-type eventJSON struct {
-	Seq            int64          `json:"seq"`
-	ID             string         `json:"id"`
-	Action         string         `json:"action"`
-	EntityType     string         `json:"entity_type"`
-	EntityID       string         `json:"entity_id"`
-	WorkspaceID    *string        `json:"workspace_id"`
-	ActorUserID    *string        `json:"actor_user_id"`
-	ActorTokenID   *string        `json:"actor_token_id"`
-	ActorInterface *string        `json:"actor_interface"`
-	SubjectType    *string        `json:"subject_type"`
-	SubjectID      *string        `json:"subject_id"`
-	Changes        map[string]any `json:"changes"`
-	ItemRef        *int64         `json:"item_ref"`
-	ItemTitle      *string        `json:"item_title"`
-	CreatedAt      string         `json:"created_at"`
-}
-
-func newEventJSON(e app.Event) eventJSON {
-	return eventJSON{Seq: e.Seq, ID: e.ID, Action: e.Action, EntityType: e.EntityType, EntityID: e.EntityID,
-		WorkspaceID: orNull(e.WorkspaceID), ActorUserID: orNull(e.ActorUserID), ActorTokenID: orNull(e.ActorTokenID),
-		ActorInterface: orNull(e.ActorInterface), SubjectType: orNull(e.SubjectType), SubjectID: orNull(e.SubjectID),
-		Changes: e.Changes, ItemRef: e.ItemRef, ItemTitle: orNull(e.ItemTitle), CreatedAt: stamp(e.CreatedAt)}
-}
-
-func eventQuery(r *http.Request) (app.EventQuery, *query, error) {
-	q := newQuery(r)
-	in := app.EventQuery{Limit: q.limit(), Cursor: q.str("cursor")}
-	switch q.str("order") {
+func eventQuery(r *http.Request) (app.EventQuery, *wire.Query, error) {
+	q := wire.NewQuery(r)
+	in := app.EventQuery{Limit: q.Limit(), Cursor: q.Str("cursor")}
+	switch q.Str("order") {
 	case "", "-seq":
 	case "seq":
 		in.Oldest = true
 	default:
-		q.errs = append(q.errs, app.Invalidf("query.order", "order is -seq (newest first) or seq (oldest first)"))
+		q.Fail("order", "order is -seq (newest first) or seq (oldest first)")
 	}
-	return in, q, q.err()
+	return in, q, q.Err()
 }
 
-func writeEvents(w http.ResponseWriter, q *query, page app.EventPage) error {
-	items := make([]eventJSON, len(page.Items))
+func writeEvents(w http.ResponseWriter, q *wire.Query, page app.EventPage) error {
+	items := make([]wire.Event, len(page.Items))
 	for i, e := range page.Items {
-		items[i] = newEventJSON(e)
+		items[i] = wire.NewEvent(e)
 	}
-	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(e eventJSON) string { return e.ID },
-		func(e eventJSON) []string { return []string{itoa64(e.Seq), e.CreatedAt, e.Action} })
+	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(e wire.Event) string { return e.ID },
+		func(e wire.Event) []string { return []string{wire.Itoa64(e.Seq), e.CreatedAt, e.Action} })
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
 }
 
 func (s *Server) handleTaskEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -74,7 +50,7 @@ func (s *Server) handleProjectEvents(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), param(r, "project"), in)
+	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
 	if err != nil {
 		return err
 	}

@@ -19,12 +19,12 @@ func TestEventActions(t *testing.T) {
 	e := newEnv(t)
 	do := func(want int, method, path string, body any) map[string]any {
 		t.Helper()
-		return e.ok(want, method, path, e.admin, body)
+		return e.OK(want, method, path, e.Admin, body)
 	}
 	do(http.StatusOK, http.MethodPatch, "/v1/instance", map[string]any{"name": "Renamed"})
 	do(http.StatusCreated, http.MethodPost, "/v1/users", map[string]any{"username": "bob"})
 	do(http.StatusOK, http.MethodPatch, "/v1/users/bob", map[string]any{"display_name": "Bob"})
-	tok := e.issue(e.admin, map[string]any{"title": "spare"})
+	tok := e.Issue(e.Admin, map[string]any{"title": "spare"})
 	do(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), nil)
 	cal := do(http.StatusCreated, http.MethodPost, "/v1/calendars", map[string]any{"title": "feed"})
 	do(http.StatusOK, http.MethodPost, "/v1/calendars/"+cal["id"].(string)+"/reset", nil)
@@ -119,7 +119,7 @@ func TestEventActions(t *testing.T) {
 // recordedActions reads the distinct actions in the events table straight
 // from the database file.
 func recordedActions(t *testing.T, e *env) []string {
-	raw, err := sql.Open("sqlite", e.db.Path())
+	raw, err := sql.Open("sqlite", e.DB.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,8 @@ type feedPage struct {
 }
 
 func (e *env) feed(path, token string) feedPage {
-	e.t.Helper()
-	m := e.ok(http.StatusOK, http.MethodGet, path, token, nil)
+	e.T.Helper()
+	m := e.OK(http.StatusOK, http.MethodGet, path, token, nil)
 	p := feedPage{items: lstItems(m), covers: []string{}}
 	for _, c := range m["covers"].([]any) {
 		p.covers = append(p.covers, c.(string))
@@ -51,7 +51,7 @@ func seqs(items []map[string]any) []int64 {
 
 // allChanges reads the whole feed from the start through the cursor.
 func (e *env) allChanges(query, token string) []map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	var out []map[string]any
 	path := "/v1/changes?since=0&limit=500" + query
 	for {
@@ -65,42 +65,42 @@ func (e *env) allChanges(query, token string) []map[string]any {
 }
 
 func (e *env) task(token, title, project string) map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	body := map[string]any{"title": title}
 	if project != "" {
 		body["project"] = project
 	}
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
 }
 
 func TestChangesResume(t *testing.T) {
 	e := newEnv(t)
 	for i := range 12 {
-		e.task(e.admin, fmt.Sprintf("task %d", i), "")
+		e.task(e.Admin, fmt.Sprintf("task %d", i), "")
 	}
-	all := e.allChanges("", e.admin)
+	all := e.allChanges("", e.Admin)
 	if len(all) < 12 || !slices.IsSorted(seqs(all)) {
 		t.Fatalf("feed from the start: %v", seqs(all))
 	}
 
 	t.Run("since is inclusive", func(t *testing.T) {
 		mid := lstNum(all[5]["seq"])
-		p := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3", mid), e.admin)
+		p := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3", mid), e.Admin)
 		if got, want := seqs(p.items), seqs(all[5:8]); !reflect.DeepEqual(got, want) || !p.more || p.cursor == "" {
 			t.Fatalf("since=%d: %v (more %v), want %v and more", mid, got, p.more, want)
 		}
-		next := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3&cursor=%s", mid, url.QueryEscape(p.cursor)), e.admin)
+		next := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3&cursor=%s", mid, url.QueryEscape(p.cursor)), e.Admin)
 		if got, want := seqs(next.items), seqs(all[8:11]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("next page %v, want %v", got, want)
 		}
 	})
 
 	t.Run("without since, the newest oldest first", func(t *testing.T) {
-		p := lstSub(e, t).feed("/v1/changes?limit=4", e.admin)
+		p := lstSub(e, t).feed("/v1/changes?limit=4", e.Admin)
 		if got, want := seqs(p.items), seqs(all[len(all)-4:]); !reflect.DeepEqual(got, want) || !p.more {
 			t.Fatalf("newest page %v (more %v), want %v and more", got, p.more, want)
 		}
-		back := lstSub(e, t).feed("/v1/changes?limit=4&cursor="+url.QueryEscape(p.cursor), e.admin)
+		back := lstSub(e, t).feed("/v1/changes?limit=4&cursor="+url.QueryEscape(p.cursor), e.Admin)
 		if got, want := seqs(back.items), seqs(all[len(all)-8:len(all)-4]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("page before %v, want %v", got, want)
 		}
@@ -116,7 +116,7 @@ func TestChangesResume(t *testing.T) {
 				defer wg.Done()
 				for i := range 15 {
 					body := fmt.Sprintf(`{"title":"writer %d task %d"}`, w, i)
-					if r := e.do(http.MethodPost, "/v1/tasks", e.admin, body); r.Status != http.StatusCreated {
+					if r := e.Do(http.MethodPost, "/v1/tasks", e.Admin, body); r.Status != http.StatusCreated {
 						t.Errorf("create: %d %s", r.Status, r.Body)
 					}
 				}
@@ -137,7 +137,7 @@ func TestChangesResume(t *testing.T) {
 			if cursor != "" {
 				path += "&cursor=" + url.QueryEscape(cursor)
 			}
-			p := e.feed(path, e.admin)
+			p := e.feed(path, e.Admin)
 			got := seqs(p.items)
 			if cursor == "" && len(got) > 0 && got[0] == last {
 				got = got[1:] // since is inclusive: the last one seen comes again
@@ -157,7 +157,7 @@ func TestChangesResume(t *testing.T) {
 			}
 		}
 		var want []int64
-		for _, it := range e.allChanges("", e.admin) {
+		for _, it := range e.allChanges("", e.Admin) {
 			if s := lstNum(it["seq"]); s > start {
 				want = append(want, s)
 			}
@@ -170,11 +170,11 @@ func TestChangesResume(t *testing.T) {
 
 func TestChangesActor(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "member")
-	second := e.issue(e.admin, map[string]any{"title": "second"})
+	alice := e.Person("alice")
+	e.Join("alice", "member")
+	second := e.Issue(e.Admin, map[string]any{"title": "second"})
 	other := second["token"].(string)
-	e.task(e.admin, "by the first token", "")
+	e.task(e.Admin, "by the first token", "")
 	e.task(other, "by the second token", "")
 	e.task(other, "by the second token again", "")
 	e.task(alice, "by alice", "")
@@ -188,7 +188,7 @@ func TestChangesActor(t *testing.T) {
 			t.Fatalf("actor=me gave an event of another credential: %v", it)
 		}
 	}
-	byAlice := e.allChanges("&actor=alice", e.admin)
+	byAlice := e.allChanges("&actor=alice", e.Admin)
 	if len(byAlice) != 1 || byAlice[0]["item_title"] != "by alice" {
 		t.Fatalf("actor=alice: %v", byAlice)
 	}
@@ -212,12 +212,12 @@ func TestChangesCreatedAt(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2031, 3, d, 12, 0, 0, 0, time.UTC) }
 	for d := 1; d <= 4; d++ {
 		now := day(d)
-		e.db.Now = func() time.Time { return now }
-		e.task(e.admin, fmt.Sprintf("day %d", d), "")
+		e.DB.Now = func() time.Time { return now }
+		e.task(e.Admin, fmt.Sprintf("day %d", d), "")
 	}
 	titles := func(query string) []string {
 		var out []string
-		for _, it := range e.allChanges(query, e.admin) {
+		for _, it := range e.allChanges(query, e.Admin) {
 			out = append(out, it["item_title"].(string))
 		}
 		return out
@@ -236,7 +236,7 @@ func TestChangesCreatedAt(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.query, got, c.want)
 		}
 	}
-	j := e.feed("/v1/journal?created_at.gte=2031-03-03&include_total=true", e.admin)
+	j := e.feed("/v1/journal?created_at.gte=2031-03-03&include_total=true", e.Admin)
 	if len(j.items) != 2 || j.items[0]["item_title"] != "day 4" || j.total != float64(2) {
 		t.Fatalf("journal range, most recent first: %v total %v", j.items, j.total)
 	}
@@ -309,7 +309,7 @@ func TestChangesVisibility(t *testing.T) {
 		})
 	})
 	t.Run("no item:read", func(t *testing.T) {
-		tok := e.issue(f.callers["person"], map[string]any{"scopes": []string{"workspace:read", "project:read"}})["token"].(string)
+		tok := e.Issue(f.callers["person"], map[string]any{"scopes": []string{"workspace:read", "project:read"}})["token"].(string)
 		check(t, "projects only", tok, []string{"project"}, func(it map[string]any) bool { return it["entity_type"] != "task" })
 		if ks := kinds(lstSub(e, t).allChanges("", tok)); !ks["project"] || !ks["workspace"] {
 			t.Fatalf("projects-only token should still get project and workspace events: %v", ks)
@@ -317,11 +317,11 @@ func TestChangesVisibility(t *testing.T) {
 	})
 	t.Run("item:read alone is not issued", func(t *testing.T) {
 		// It would cover nothing: items are read inside projects.
-		e.credT(t).problem(http.StatusUnprocessableEntity, "token_scope_incomplete", http.MethodPost, "/v1/tokens", f.callers["person"],
+		e.credT(t).Problem(http.StatusUnprocessableEntity, "token_scope_incomplete", http.MethodPost, "/v1/tokens", f.callers["person"],
 			map[string]any{"scopes": []string{"item:read"}})
 	})
 	t.Run("other workspace", func(t *testing.T) {
-		far := lstSub(e, t).allChanges("&workspace_id=other", e.admin)
+		far := lstSub(e, t).allChanges("&workspace_id=other", e.Admin)
 		if len(far) == 0 {
 			t.Fatal("the other workspace has events")
 		}
@@ -330,21 +330,21 @@ func TestChangesVisibility(t *testing.T) {
 				t.Fatalf("events of two workspaces in one feed: %v", it)
 			}
 		}
-		lstSub(e, t).problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=other", f.alice, nil)
+		lstSub(e, t).Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=other", f.alice, nil)
 	})
 }
 
 func TestJournal(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "member")
+	alice := e.Person("alice")
+	e.Join("alice", "member")
 	tk := e.task(alice, "Water the plants", "")
 	ref := lstItoa(lstNum(tk["ref"]))
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, alice, map[string]any{"status": "done", "tags": []string{"home", "weekly"}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, alice, map[string]any{"status": "done", "tags": []string{"home", "weekly"}})
 
 	// Most recent first: the update, the two tags it brought into being,
 	// the create.
-	j := e.feed("/v1/journal?limit=4", e.admin)
+	j := e.feed("/v1/journal?limit=4", e.Admin)
 	if len(j.items) != 4 || !j.more || j.cursor == "" {
 		t.Fatalf("journal page: %d items, more %v", len(j.items), j.more)
 	}
@@ -369,8 +369,8 @@ func TestJournal(t *testing.T) {
 	}
 
 	t.Run("oldest first", func(t *testing.T) {
-		a := lstSub(e, t).feed("/v1/journal?oldest=true&limit=500", e.admin)
-		b := lstSub(e, t).feed("/v1/journal?order=seq&limit=500", e.admin)
+		a := lstSub(e, t).feed("/v1/journal?oldest=true&limit=500", e.Admin)
+		b := lstSub(e, t).feed("/v1/journal?order=seq&limit=500", e.Admin)
 		if !reflect.DeepEqual(seqs(a.items), seqs(b.items)) || !slices.IsSorted(seqs(a.items)) || a.items[0]["action"] != "instance.created" &&
 			a.items[0]["action"] != "workspace.created" {
 			t.Fatalf("oldest first: %v / %v", seqs(a.items), seqs(b.items))
@@ -386,14 +386,14 @@ func TestJournal(t *testing.T) {
 		var got []int64
 		path := "/v1/journal?limit=3"
 		for {
-			p := lstSub(e, t).feed(path, e.admin)
+			p := lstSub(e, t).feed(path, e.Admin)
 			got = append(got, seqs(p.items)...)
 			if !p.more {
 				break
 			}
 			path = "/v1/journal?limit=3&cursor=" + url.QueryEscape(p.cursor)
 		}
-		all := seqs(lstSub(e, t).allChanges("", e.admin))
+		all := seqs(lstSub(e, t).allChanges("", e.Admin))
 		slices.Reverse(all)
 		if !reflect.DeepEqual(got, all) {
 			t.Fatalf("journal pages %v, feed reversed %v", got, all)
@@ -401,7 +401,7 @@ func TestJournal(t *testing.T) {
 	})
 
 	t.Run("compact", func(t *testing.T) {
-		m := lstSub(e, t).ok(http.StatusOK, http.MethodGet, "/v1/journal?limit=1&format=compact", e.admin, nil)
+		m := lstSub(e, t).OK(http.StatusOK, http.MethodGet, "/v1/journal?limit=1&format=compact", e.Admin, nil)
 		line, _ := m["items"].([]any)[0].(string)
 		if !strings.Contains(line, "alice") || !strings.Contains(line, "task.updated") || !strings.Contains(line, "#"+ref) {
 			t.Fatalf("compact line %q", line)
@@ -414,9 +414,9 @@ func TestJournal(t *testing.T) {
 // put in place directly here.
 func TestJournalSaid(t *testing.T) {
 	e := newEnv(t)
-	tk := e.task(e.admin, "Commented on", "")
+	tk := e.task(e.Admin, "Commented on", "")
 	ctx := context.Background()
-	raw, err := sql.Open("sqlite", e.db.Path())
+	raw, err := sql.Open("sqlite", e.DB.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,29 +426,29 @@ func TestJournalSaid(t *testing.T) {
 		VALUES (?, ?, 'task', ?, 'Looks good to me', '2031-01-01T00:00:00.000Z', '2031-01-01T00:00:00.000Z')`, id, ws, tk["id"]); err != nil {
 		t.Fatal(err)
 	}
-	err = e.db.Update(ctx, func(tx app.Tx) error {
+	err = e.DB.Update(ctx, func(tx app.Tx) error {
 		return tx.InsertEvent(ctx, &app.Event{ID: "7d2f9c1e-0000-4000-8000-000000000002", WorkspaceID: ws.(string), EntityType: "comment",
-			EntityID: id, Action: "task.updated", SubjectType: "task", SubjectID: tk["id"].(string), CreatedAt: e.clock.Now()})
+			EntityID: id, Action: "task.updated", SubjectType: "task", SubjectID: tk["id"].(string), CreatedAt: e.Clock.Now()})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := e.feed("/v1/journal?limit=1", e.admin)
+	j := e.feed("/v1/journal?limit=1", e.Admin)
 	if len(j.items) != 1 || j.items[0]["said"] != "Looks good to me" || j.items[0]["entity_type"] != "comment" {
 		t.Fatalf("comment entry: %v", j.items)
 	}
-	bob := e.person("bob") // not a member: the workspace is out of reach
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/journal", bob, nil)
+	bob := e.Person("bob") // not a member: the workspace is out of reach
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/journal", bob, nil)
 }
 
 func TestChangesRefusals(t *testing.T) {
 	e := newEnv(t)
 	for range 3 {
-		e.task(e.admin, "x", "")
+		e.task(e.Admin, "x", "")
 	}
-	feedCursor := e.feed("/v1/changes?since=0&limit=1", e.admin).cursor
-	tailCursor := e.feed("/v1/changes?limit=1", e.admin).cursor
-	journalCursor := e.feed("/v1/journal?limit=1", e.admin).cursor
+	feedCursor := e.feed("/v1/changes?since=0&limit=1", e.Admin).cursor
+	tailCursor := e.feed("/v1/changes?limit=1", e.Admin).cursor
+	journalCursor := e.feed("/v1/journal?limit=1", e.Admin).cursor
 	for _, path := range []string{
 		"/v1/changes?limit=0", "/v1/changes?limit=-1", "/v1/changes?limit=abc", "/v1/changes?since=-1", "/v1/changes?since=x",
 		"/v1/changes?cursor=garbage", "/v1/changes?cursor=" + journalCursor, "/v1/changes?since=0&cursor=" + tailCursor,
@@ -460,11 +460,11 @@ func TestChangesRefusals(t *testing.T) {
 		"/v1/journal?created_at.gte=soon", "/v1/journal?actor=nobody",
 	} {
 		t.Run(path, func(t *testing.T) {
-			lstSub(e, t).problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, path, e.admin, nil)
+			lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, path, e.Admin, nil)
 		})
 	}
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/changes", "", nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=nope", e.admin, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/changes", "", nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=nope", e.Admin, nil)
 }
 
 // TestChangesQueryCountFixed shows a page of the feed or the journal is a
@@ -473,18 +473,18 @@ func TestChangesQueryCountFixed(t *testing.T) {
 	e := newEnv(t)
 	var refs []string
 	for i := range 60 {
-		refs = append(refs, lstItoa(lstNum(e.task(e.admin, fmt.Sprintf("t%d", i), "")["ref"])))
+		refs = append(refs, lstItoa(lstNum(e.task(e.Admin, fmt.Sprintf("t%d", i), "")["ref"])))
 	}
 	for i := 0; i+1 < len(refs); i += 2 {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+refs[i]+"/links", e.admin, map[string]any{"link_type": "blocks", "target": refs[i+1]})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+refs[i]+"/links", e.Admin, map[string]any{"link_type": "blocks", "target": refs[i+1]})
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/changes?limit=1", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/changes?limit=1", e.Admin, nil)
 	for _, path := range []string{"/v1/changes?since=0&limit=%d", "/v1/changes?limit=%d&actor=me", "/v1/journal?limit=%d&include_total=true"} {
 		counts := map[int]int64{}
 		for _, limit := range []int{1, 5, 80} {
-			before := e.db.QueryCount()
-			p := e.feed(fmt.Sprintf(path, limit), e.admin)
-			counts[limit] = e.db.QueryCount() - before
+			before := e.DB.QueryCount()
+			p := e.feed(fmt.Sprintf(path, limit), e.Admin)
+			counts[limit] = e.DB.QueryCount() - before
 			if len(p.items) != limit {
 				t.Fatalf("%s at %d: %d items", path, limit, len(p.items))
 			}
@@ -499,8 +499,8 @@ func TestChangesQueryCountFixed(t *testing.T) {
 // their fields are the keys of real items and every filter named is read.
 func TestChangesMeta(t *testing.T) {
 	e := newEnv(t)
-	e.task(e.admin, "something", "")
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)
+	e.task(e.Admin, "something", "")
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 	if got := metaStrs(t, m["event_kinds"]); !reflect.DeepEqual(got, app.EventKinds) {
 		t.Fatalf("event_kinds %v", got)
 	}
@@ -520,7 +520,7 @@ func TestChangesMeta(t *testing.T) {
 			}
 			q.Set(f, v)
 		}
-		page := e.ok(http.StatusOK, http.MethodGet, path+"?"+q.Encode(), e.admin, nil)
+		page := e.OK(http.StatusOK, http.MethodGet, path+"?"+q.Encode(), e.Admin, nil)
 		items := lstItems(page)
 		if len(items) == 0 {
 			t.Fatalf("%s with every filter: no items to compare with", path)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type backlinkJSON struct {
@@ -16,23 +17,12 @@ type backlinkJSON struct {
 	Via       *string `json:"via"`
 }
 
-type governingJSON struct {
-	Document linkEndJSON `json:"document"`
-	LinkType string      `json:"link_type"`
-}
-
 type proposalJSON struct {
-	Because   string      `json:"because"`
-	Direction string      `json:"direction"`
-	Label     string      `json:"label"`
-	LinkType  string      `json:"link_type"`
-	Other     linkEndJSON `json:"other"`
-}
-
-type beneathJSON struct {
-	Depth   int         `json:"depth"`
-	Item    linkEndJSON `json:"item"`
-	Stopped *string     `json:"stopped"`
+	Because   string       `json:"because"`
+	Direction string       `json:"direction"`
+	Label     string       `json:"label"`
+	LinkType  string       `json:"link_type"`
+	Other     wire.LinkEnd `json:"other"`
 }
 
 // itemListing answers an unpaged listing about the task or document in the
@@ -40,7 +30,7 @@ type beneathJSON struct {
 func itemListing[T, J any](entity string, fetch func(ctx context.Context, a app.Actor, workspace, entity, idOrRef string) ([]T, error),
 	conv func(T) J) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		xs, err := fetch(r.Context(), a, wsParam(r), entity, param(r, entity))
+		xs, err := fetch(r.Context(), a, wsParam(r), entity, wire.Param(r, entity))
 		if err != nil {
 			return err
 		}
@@ -48,28 +38,28 @@ func itemListing[T, J any](entity string, fetch func(ctx context.Context, a app.
 		for i, x := range xs {
 			items[i] = conv(x)
 		}
-		return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 	}
 }
 
 // handleBacklinks lists what mentions the task or document in the path.
 func (s *Server) handleBacklinks(entity string) handlerFunc {
 	return itemListing(entity, s.app.ItemBacklinks, func(b app.Backlink) backlinkJSON {
-		return backlinkJSON{CreatedAt: stamp(b.CreatedAt), Kind: b.Kind, Ref: b.Ref, Title: b.Title, Via: orNull(b.Via)}
+		return backlinkJSON{CreatedAt: wire.Stamp(b.CreatedAt), Kind: b.Kind, Ref: b.Ref, Title: b.Title, Via: wire.OrNull(b.Via)}
 	})
 }
 
 // handleGoverning lists the documents in force that bind the item.
 func (s *Server) handleGoverning(entity string) handlerFunc {
-	return itemListing(entity, s.app.ItemGoverning, func(g app.Governing) governingJSON {
-		return governingJSON{Document: newEndJSON(g.Document), LinkType: g.LinkType}
+	return itemListing(entity, s.app.ItemGoverning, func(g app.Governing) wire.Governing {
+		return wire.Governing{Document: wire.NewLinkEnd(g.Document), LinkType: g.LinkType}
 	})
 }
 
 // handleProposedLinks suggests governing documents nobody has linked yet.
 func (s *Server) handleProposedLinks(entity string) handlerFunc {
 	return itemListing(entity, s.app.ItemProposedLinks, func(p app.Proposal) proposalJSON {
-		return proposalJSON{Because: p.Because, Direction: p.Direction, Label: p.Label, LinkType: p.LinkType, Other: newEndJSON(p.Other)}
+		return proposalJSON{Because: p.Because, Direction: p.Direction, Label: p.Label, LinkType: p.LinkType, Other: wire.NewLinkEnd(p.Other)}
 	})
 }
 
@@ -84,14 +74,14 @@ func (s *Server) handleTree(entity string) handlerFunc {
 			}
 			depth = n
 		}
-		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, param(r, entity), depth)
+		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), depth)
 		if err != nil {
 			return err
 		}
-		items := make([]beneathJSON, len(bs))
+		items := make([]wire.Beneath, len(bs))
 		for i, b := range bs {
-			items[i] = beneathJSON{Depth: b.Depth, Item: newEndJSON(b.Item), Stopped: orNull(b.Stopped)}
+			items[i] = wire.Beneath{Depth: b.Depth, Item: wire.NewLinkEnd(b.Item), Stopped: wire.OrNull(b.Stopped)}
 		}
-		return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 	}
 }

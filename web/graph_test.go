@@ -16,41 +16,41 @@ type graphFix struct {
 
 func newGraphFix(t *testing.T) *graphFix {
 	e := newEnv(t)
-	f := &graphFix{e: e, reader: e.person("rita")}
-	e.join("rita", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	f := &graphFix{e: e, reader: e.Person("rita")}
+	e.Join("rita", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	return f
 }
 
 func (f *graphFix) task(body map[string]any) int64 {
-	f.e.t.Helper()
+	f.e.T.Helper()
 	if body["project"] == nil {
 		body["project"] = "web"
 	}
-	return lstNum(f.e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", f.e.admin, body)["ref"])
+	return lstNum(f.e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", f.e.Admin, body)["ref"])
 }
 
 func (f *graphFix) doc(body map[string]any) int64 {
-	f.e.t.Helper()
+	f.e.T.Helper()
 	if body["project"] == nil {
 		body["project"] = "web"
 	}
-	return lstNum(f.e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", f.e.admin, body)["ref"])
+	return lstNum(f.e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", f.e.Admin, body)["ref"])
 }
 
 // link makes a link from the item at path (e.g. /v1/tasks/3) to target.
 func (f *graphFix) link(path, linkType string, target int64, targetType string) {
-	f.e.t.Helper()
-	f.e.ok(http.StatusCreated, http.MethodPost, path+"/links", f.e.admin,
+	f.e.T.Helper()
+	f.e.OK(http.StatusCreated, http.MethodPost, path+"/links", f.e.Admin,
 		map[string]any{"link_type": linkType, "target": target, "target_type": targetType})
 }
 
 func (f *graphFix) list(path, token string) []map[string]any {
-	f.e.t.Helper()
-	m := f.e.ok(http.StatusOK, http.MethodGet, path, token, nil)
+	f.e.T.Helper()
+	m := f.e.OK(http.StatusOK, http.MethodGet, path, token, nil)
 	if p := lstPage(m); p["has_more"] != false {
-		f.e.t.Fatalf("%s: an unpaged listing reports has_more false: %v", path, p)
+		f.e.T.Fatalf("%s: an unpaged listing reports has_more false: %v", path, p)
 	}
 	return lstItems(m)
 }
@@ -65,7 +65,7 @@ func TestBacklinks(t *testing.T) {
 	fromTask := f.task(map[string]any{"title": "Write tests", "description": fmt.Sprintf("after #%d lands", target)})
 	fromDoc := f.doc(map[string]any{"title": "Login notes", "body": fmt.Sprintf("see #%d and #%d", target, target)})
 	onTask := f.task(map[string]any{"title": "Release"})
-	e.ok(http.StatusCreated, http.MethodPost, tref(onTask)+"/comments", e.admin, map[string]any{"body": fmt.Sprintf("waiting on #%d", target)})
+	e.OK(http.StatusCreated, http.MethodPost, tref(onTask)+"/comments", e.Admin, map[string]any{"body": fmt.Sprintf("waiting on #%d", target)})
 	f.task(map[string]any{"title": fmt.Sprintf("Secret follow-up to #%d", target), "project": "hush"})
 	f.task(map[string]any{"title": "Mentions itself?", "description": "#99999 does not exist yet"})
 
@@ -88,7 +88,7 @@ func TestBacklinks(t *testing.T) {
 	if got := read(f.reader); !slices.Equal(got, want) {
 		t.Fatalf("reader's backlinks: got %v, want %v", got, want)
 	}
-	if got := read(e.admin); len(got) != 4 {
+	if got := read(e.Admin); len(got) != 4 {
 		t.Fatalf("the private project's owner sees its mention too: %v", got)
 	}
 	docBacklinks := f.list(dref(fromDoc)+"/backlinks", f.reader)
@@ -97,12 +97,12 @@ func TestBacklinks(t *testing.T) {
 	}
 
 	// Rewriting the text takes the mention away; trashing the source hides it.
-	e.ok(http.StatusOK, http.MethodPatch, tref(fromTask), e.admin, map[string]any{"description": "no mention now"})
-	e.ok(http.StatusOK, http.MethodDelete, dref(fromDoc), e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPatch, tref(fromTask), e.Admin, map[string]any{"description": "no mention now"})
+	e.OK(http.StatusOK, http.MethodDelete, dref(fromDoc), e.Admin, nil)
 	if got := read(f.reader); !slices.Equal(got, []bl{{"task", onTask, "comment"}}) {
 		t.Fatalf("after the edit and the trash: %v", got)
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/99999/backlinks", f.reader, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/99999/backlinks", f.reader, nil)
 }
 
 func TestGoverning(t *testing.T) {
@@ -135,11 +135,11 @@ func TestGoverning(t *testing.T) {
 	if got[0]["link_type"] != "documents" || got[1]["link_type"] != "derives_from" {
 		t.Fatalf("link types: %v", got)
 	}
-	if n := len(f.list(tref(work)+"/governing", e.admin)); n != 3 {
+	if n := len(f.list(tref(work)+"/governing", e.Admin)); n != 3 {
 		t.Fatalf("the private decision governs for its owner: %d", n)
 	}
 	// Superseding the decision takes it out of force.
-	e.ok(http.StatusOK, http.MethodPatch, dref(decision), e.admin, map[string]any{"status": "superseded"})
+	e.OK(http.StatusOK, http.MethodPatch, dref(decision), e.Admin, map[string]any{"status": "superseded"})
 	if n := len(f.list(tref(work)+"/governing", f.reader)); n != 1 {
 		t.Fatalf("a superseded decision still governs: %d", n)
 	}
@@ -160,7 +160,7 @@ func TestProposedLinks(t *testing.T) {
 	f.doc(map[string]any{"title": "Draft rule", "type": "decision", "status": "draft", "body": fmt.Sprintf("#%d", work)})
 	f.doc(map[string]any{"title": "Secret auth rule", "type": "decision", "project": "hush", "tags": []string{"auth"}})
 	mentioned := f.doc(map[string]any{"title": "Dead end: JWT", "type": "dead_end"})
-	e.ok(http.StatusCreated, http.MethodPost, tref(work)+"/comments", e.admin, map[string]any{"body": fmt.Sprintf("remember #%d", mentioned)})
+	e.OK(http.StatusCreated, http.MethodPost, tref(work)+"/comments", e.Admin, map[string]any{"body": fmt.Sprintf("remember #%d", mentioned)})
 
 	read := func() map[int64]map[string]any {
 		out := map[int64]map[string]any{}
@@ -230,25 +230,25 @@ func TestTree(t *testing.T) {
 		}
 		return out
 	}
-	if got, want := walk("?depth=2", e.admin), []row{{1, t2, nil}, {2, t3, "deeper"}, {1, t4, nil}, {2, t3, "again"}}; !slices.Equal(got, want) {
+	if got, want := walk("?depth=2", e.Admin), []row{{1, t2, nil}, {2, t3, "deeper"}, {1, t4, nil}, {2, t3, "again"}}; !slices.Equal(got, want) {
 		t.Fatalf("depth 2: got %v, want %v", got, want)
 	}
-	if got, want := walk("?depth=3", e.admin), []row{{1, t2, nil}, {2, t3, nil}, {3, t5, nil}, {1, t4, nil}, {2, t3, "again"}}; !slices.Equal(got, want) {
+	if got, want := walk("?depth=3", e.Admin), []row{{1, t2, nil}, {2, t3, nil}, {3, t5, nil}, {1, t4, nil}, {2, t3, "again"}}; !slices.Equal(got, want) {
 		t.Fatalf("depth 3: got %v, want %v", got, want)
 	}
-	if got := walk("?depth=99", e.admin); len(got) != 5 {
+	if got := walk("?depth=99", e.Admin); len(got) != 5 {
 		t.Fatalf("a depth beyond the instance's bound is capped, not refused: %v", got)
 	}
-	if got := walk("", e.admin); len(got) != 5 {
+	if got := walk("", e.Admin); len(got) != 5 {
 		t.Fatalf("the default depth (3) walks everything here: %v", got)
 	}
 	// An item the reader cannot see is neither drawn nor walked through.
-	e.ok(http.StatusOK, http.MethodPost, tref(t2)+"/move", e.admin, map[string]any{"project": "hush"})
+	e.OK(http.StatusOK, http.MethodPost, tref(t2)+"/move", e.Admin, map[string]any{"project": "hush"})
 	if got, want := walk("?depth=2", f.reader), []row{{1, t4, nil}, {2, t3, "deeper"}}; !slices.Equal(got, want) {
 		t.Fatalf("reader's walk: got %v, want %v", got, want)
 	}
 	for _, bad := range []string{"?depth=0", "?depth=-1", "?depth=two"} {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, tref(root)+"/tree"+bad, e.admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, tref(root)+"/tree"+bad, e.Admin, nil)
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, tref(t2)+"/tree", f.reader, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, tref(t2)+"/tree", f.reader, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type instanceJSON struct {
@@ -33,7 +34,7 @@ func (s *Server) handleInstanceGet(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newInstanceJSON(inst))
+	return wire.WriteJSON(w, http.StatusOK, newInstanceJSON(inst))
 }
 
 func (s *Server) handleInstanceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -45,7 +46,7 @@ func (s *Server) handleInstanceUpdate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newInstanceJSON(inst))
+	return wire.WriteJSON(w, http.StatusOK, newInstanceJSON(inst))
 }
 
 func (s *Server) handleInstanceWorkspaces(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -60,7 +61,7 @@ func (s *Server) handleInstanceWorkspaces(w http.ResponseWriter, r *http.Request
 			owners = []string{}
 		}
 		items[i] = workspaceOnInstanceJSON{ID: x.ID, Slug: x.Slug, Name: x.Name, Timezone: x.Timezone, Members: x.Members,
-			Owners: owners, CreatedAt: stamp(x.CreatedAt), DeletedAt: stampPtr(x.DeletedAt)}
+			Owners: owners, CreatedAt: wire.Stamp(x.CreatedAt), DeletedAt: wire.StampPtr(x.DeletedAt)}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }

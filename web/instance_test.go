@@ -9,30 +9,30 @@ import (
 func TestInstanceUpdate(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
-	before := e.ok(http.StatusOK, http.MethodGet, "/v1/instance", bob, nil)
+	bob := e.Person("bob")
+	before := e.OK(http.StatusOK, http.MethodGet, "/v1/instance", bob, nil)
 	if before["name"] != "tend" || before["timezone"] != "UTC" || len(before["id"].(string)) != 36 {
 		t.Fatalf("instance %v", before)
 	}
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", bob, map[string]any{"name": "Bob's now"})
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPatch, "/v1/instance", "", map[string]any{"name": "Anyone's"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", bob, map[string]any{"name": "Bob's now"})
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPatch, "/v1/instance", "", map[string]any{"name": "Anyone's"})
 	// A workspace owner is no instance administrator.
-	e.join("bob", "owner")
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", bob, map[string]any{"name": "Bob's now"})
+	e.Join("bob", "owner")
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", bob, map[string]any{"name": "Bob's now"})
 
-	got := e.ok(http.StatusOK, http.MethodPatch, "/v1/instance", e.admin, map[string]any{"name": "  Home base "})
+	got := e.OK(http.StatusOK, http.MethodPatch, "/v1/instance", e.Admin, map[string]any{"name": "  Home base "})
 	if got["name"] != "Home base" || got["id"] != before["id"] || got["timezone"] != "UTC" {
 		t.Fatalf("renamed: %v", got)
 	}
-	got = e.ok(http.StatusOK, http.MethodPatch, "/v1/instance", e.admin, map[string]any{"timezone": "Pacific/Auckland"})
+	got = e.OK(http.StatusOK, http.MethodPatch, "/v1/instance", e.Admin, map[string]any{"timezone": "Pacific/Auckland"})
 	if got["name"] != "Home base" || got["id"] != before["id"] || got["timezone"] != "Pacific/Auckland" {
 		t.Fatalf("rezoned: %v", got)
 	}
-	if again := e.ok(http.StatusOK, http.MethodGet, "/v1/instance", bob, nil); !reflect.DeepEqual(again, got) {
+	if again := e.OK(http.StatusOK, http.MethodGet, "/v1/instance", bob, nil); !reflect.DeepEqual(again, got) {
 		t.Fatalf("GET after PATCH %v, want %v", again, got)
 	}
-	meta := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)
+	meta := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)
 	if !reflect.DeepEqual(meta["instance"], got) {
 		t.Fatalf("meta instance %v, want %v", meta["instance"], got)
 	}
@@ -51,35 +51,35 @@ func TestInstanceUpdate(t *testing.T) {
 		{map[string]any{"id": "00000000-0000-0000-0000-000000000000"}, "body.id"},
 		{`[]`, "body"},
 	} {
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/instance", e.admin, tc.body)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/instance", e.Admin, tc.body)
 		assertLoc(t, p, tc.loc)
 	}
 	// Refusals leave it as it was.
-	if again := e.ok(http.StatusOK, http.MethodGet, "/v1/instance", e.admin, nil); !reflect.DeepEqual(again, got) {
+	if again := e.OK(http.StatusOK, http.MethodGet, "/v1/instance", e.Admin, nil); !reflect.DeepEqual(again, got) {
 		t.Fatalf("after refusals %v, want %v", again, got)
 	}
 	// An empty object changes nothing.
-	if same := e.ok(http.StatusOK, http.MethodPatch, "/v1/instance", e.admin, map[string]any{}); !reflect.DeepEqual(same, got) {
+	if same := e.OK(http.StatusOK, http.MethodPatch, "/v1/instance", e.Admin, map[string]any{}); !reflect.DeepEqual(same, got) {
 		t.Fatalf("empty PATCH %v, want %v", same, got)
 	}
-	e.problem(http.StatusMethodNotAllowed, "method_not_allowed", http.MethodDelete, "/v1/instance", e.admin, nil)
+	e.Problem(http.StatusMethodNotAllowed, "method_not_allowed", http.MethodDelete, "/v1/instance", e.Admin, nil)
 }
 
 func TestInstanceWorkspaces(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
-	e.join("bob", "owner")
-	e.person("carol")
+	bob := e.Person("bob")
+	e.Join("bob", "owner")
+	e.Person("carol")
 	e.createWorkspace(bob, "bobs", "Bob's")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/bobs/members", bob, map[string]any{"username": "carol", "role": "viewer"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/bobs/members", bob, map[string]any{"username": "carol", "role": "viewer"})
 	e.createWorkspace(bob, "old", "Old")
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/workspaces/old", bob, nil)
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/workspaces/old", bob, nil)
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", bob, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/instance/workspaces", "", nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", bob, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/instance/workspaces", "", nil)
 
-	items, page := e.listing("/v1/instance/workspaces", e.admin)
+	items, page := e.listing("/v1/instance/workspaces", e.Admin)
 	if page["has_more"] != false {
 		t.Fatalf("page %v", page)
 	}
@@ -106,9 +106,9 @@ func TestInstanceWorkspaces(t *testing.T) {
 	}
 
 	// A credential that narrows away instance:admin loses the listing too.
-	narrow := e.issue(e.admin, map[string]any{"scopes": []string{"workspace:read"}})["token"].(string)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", narrow, nil)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", narrow, map[string]any{"name": "Narrow"})
+	narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"workspace:read"}})["token"].(string)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodGet, "/v1/instance/workspaces", narrow, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/instance", narrow, map[string]any{"name": "Narrow"})
 }
 
 func sameSet(a, b []any) bool {

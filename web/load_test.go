@@ -27,10 +27,10 @@ func TestConcurrentWritesOverHTTP(t *testing.T) {
 	e := newEnv(t)
 	tokens := make([]string, clients)
 	for c := range tokens {
-		tokens[c] = e.person(fmt.Sprintf("load%02d", c))
+		tokens[c] = e.Person(fmt.Sprintf("load%02d", c))
 	}
 
-	tr := e.srv.Client().Transport.(*http.Transport).Clone()
+	tr := e.Srv.Client().Transport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = clients
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -46,7 +46,7 @@ func TestConcurrentWritesOverHTTP(t *testing.T) {
 	)
 	send := func(method, path, token string, body any) bool {
 		b, _ := json.Marshal(body)
-		req, err := http.NewRequest(method, e.srv.URL+path, bytes.NewReader(b))
+		req, err := http.NewRequest(method, e.Srv.URL+path, bytes.NewReader(b))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer "+token)
@@ -87,7 +87,7 @@ func TestConcurrentWritesOverHTTP(t *testing.T) {
 						send(http.MethodPatch, "/v1/workspaces/"+slug, tokens[c], map[string]any{"name": fmt.Sprintf("Renamed %d", i)})
 					}
 				case 2:
-					if send(http.MethodPost, "/v1/users", e.admin, map[string]any{"username": fmt.Sprintf("u%02d-%d", c, i)}) {
+					if send(http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": fmt.Sprintf("u%02d-%d", c, i)}) {
 						usersMade.Add(1)
 					}
 				case 3:
@@ -108,7 +108,7 @@ func TestConcurrentWritesOverHTTP(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no write succeeded")
 	}
-	logs := strings.ToLower(e.logText())
+	logs := strings.ToLower(e.LogText())
 	for _, bad := range []string{"database is locked", "sqlite_busy", "busy"} {
 		if strings.Contains(logs, bad) {
 			t.Errorf("the server log mentions %q", bad)
@@ -116,11 +116,11 @@ func TestConcurrentWritesOverHTTP(t *testing.T) {
 	}
 
 	// Nothing acknowledged was lost.
-	ws := e.ok(http.StatusOK, http.MethodGet, "/v1/instance/workspaces", e.admin, nil)
+	ws := e.OK(http.StatusOK, http.MethodGet, "/v1/instance/workspaces", e.Admin, nil)
 	if got, want := len(ws["items"].([]any)), 1+int(workspacesMade.Load()); got != want {
 		t.Errorf("%d workspaces on the instance, want %d", got, want)
 	}
-	us := e.ok(http.StatusOK, http.MethodGet, "/v1/users?limit=1&include_total=true", e.admin, nil)
+	us := e.OK(http.StatusOK, http.MethodGet, "/v1/users?limit=1&include_total=true", e.Admin, nil)
 	if got, want := us["page"].(map[string]any)["total"], float64(1+clients+usersMade.Load()); got != want {
 		t.Errorf("%v accounts, want %v", got, want)
 	}

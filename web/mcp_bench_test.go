@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // BenchmarkMCPVersusHTTP times the same read through MCP and through the
@@ -106,10 +107,10 @@ func BenchmarkMCPVersusHTTP(b *testing.B) {
 	}
 	b.Run("mcp/list", func(b *testing.B) { timeCalls(b, rpc("service_list", `{}`)) })
 	b.Run("mcp/show", func(b *testing.B) { timeCalls(b, rpc("service_show", `{"ref":7}`)) })
-	for _, era := range eras {
+	for _, era := range webtest.Eras {
 		c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: bearer{token: secret, base: client.Transport}}}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			HTTPClient: &http.Client{Transport: webtest.Bearer{Token: secret, Base: client.Transport}}}, &mcp.ClientSessionOptions{ProtocolVersion: era})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,17 +4,18 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type meJSON struct {
-	APIVersion          string                `json:"api_version"`
-	InstanceVersion     *string               `json:"instance_version"`
-	SchemaRevision      *string               `json:"schema_revision"`
-	User                callerJSON            `json:"user"`
-	Credential          *credentialJSON       `json:"credential"`
-	InstancePermissions []string              `json:"instance_permissions"`
-	ReaderTimezone      *string               `json:"reader_timezone"`
-	Workspaces          []workspaceAccessJSON `json:"workspaces"`
+	APIVersion          string                 `json:"api_version"`
+	InstanceVersion     *string                `json:"instance_version"`
+	SchemaRevision      *string                `json:"schema_revision"`
+	User                wire.Caller            `json:"user"`
+	Credential          *wire.Credential       `json:"credential"`
+	InstancePermissions []string               `json:"instance_permissions"`
+	ReaderTimezone      *string                `json:"reader_timezone"`
+	Workspaces          []wire.WorkspaceAccess `json:"workspaces"`
 }
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -22,15 +23,15 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, a app.Actor) e
 	if err != nil {
 		return err
 	}
-	out := meJSON{APIVersion: me.APIVersion, InstanceVersion: orNull(me.InstanceVersion), SchemaRevision: orNull(me.SchemaRevision),
-		User: newCallerJSON(me.User), InstancePermissions: me.InstancePermissions, ReaderTimezone: orNull(me.ReaderTimezone),
-		Workspaces: make([]workspaceAccessJSON, len(me.Workspaces))}
+	out := meJSON{APIVersion: me.APIVersion, InstanceVersion: wire.OrNull(me.InstanceVersion), SchemaRevision: wire.OrNull(me.SchemaRevision),
+		User: wire.NewCaller(me.User), InstancePermissions: me.InstancePermissions, ReaderTimezone: wire.OrNull(me.ReaderTimezone),
+		Workspaces: make([]wire.WorkspaceAccess, len(me.Workspaces))}
 	if me.Credential != nil {
-		c := newCredentialJSON(*me.Credential)
+		c := wire.NewCredential(*me.Credential)
 		out.Credential = &c
 	}
 	for i, ws := range me.Workspaces {
-		out.Workspaces[i] = newWorkspaceAccess(ws)
+		out.Workspaces[i] = wire.NewWorkspaceAccess(ws)
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, out)
 }

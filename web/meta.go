@@ -7,6 +7,7 @@ import (
 
 	"tend/app"
 	"tend/app/line"
+	"tend/web/wire"
 )
 
 type statusJSON struct {
@@ -78,7 +79,7 @@ type metaJSON struct {
 	Listings           map[string]listingJSON    `json:"listings"`
 	Settings           []settingJSON             `json:"settings"`
 	Workspace          *string                   `json:"workspace"`
-	Workspaces         []workspaceRefJSON        `json:"workspaces"`
+	Workspaces         []wire.WorkspaceRef       `json:"workspaces"`
 	Statuses           map[string][]statusJSON   `json:"statuses"`
 	StatusCategories   []string                  `json:"status_categories"`
 	ItemTypes          map[string][]itemTypeJSON `json:"item_types"`
@@ -103,13 +104,13 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		return err
 	}
 	inst := newInstanceJSON(m.Instance)
-	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: orNull(m.InstanceVersion), SchemaRevision: orNull(m.SchemaRevision),
-		Purpose: purpose, Instance: &inst, PublicURL: orNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: stamp(m.ServerTime),
-		Docs: map[string]string{"problem_types": problemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
-		Grammars: grammars(), SearchBackend: orNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
-		Workspaces: []workspaceRefJSON{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
+	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: wire.OrNull(m.InstanceVersion), SchemaRevision: wire.OrNull(m.SchemaRevision),
+		Purpose: purpose, Instance: &inst, PublicURL: wire.OrNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: wire.Stamp(m.ServerTime),
+		Docs: map[string]string{"problem_types": wire.ProblemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
+		Grammars: grammars(), SearchBackend: wire.OrNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
+		Workspaces: []wire.WorkspaceRef{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
-		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: orNull(m.VocabularyNotShown),
+		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: wire.OrNull(m.VocabularyNotShown),
 		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions,
 		EventKinds: app.EventKinds}
 	if out.Tags.Names == nil {
@@ -119,7 +120,7 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		out.Workspace = &m.Workspace.ID
 	}
 	for _, ws := range m.Workspaces {
-		out.Workspaces = append(out.Workspaces, newWorkspaceRef(ws.Workspace))
+		out.Workspaces = append(out.Workspaces, wire.NewWorkspaceRef(ws.Workspace))
 	}
 	for e, sts := range m.Statuses {
 		out.Statuses[e] = []statusJSON{}
@@ -131,14 +132,14 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	for e, its := range m.ItemTypes {
 		out.ItemTypes[e] = []itemTypeJSON{}
 		for _, it := range its {
-			out.ItemTypes[e] = append(out.ItemTypes[e], itemTypeJSON{ID: orNull(it.ID), Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault})
+			out.ItemTypes[e] = append(out.ItemTypes[e], itemTypeJSON{ID: wire.OrNull(it.ID), Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault})
 		}
 	}
 	for _, lt := range m.LinkTypes {
-		out.LinkTypes = append(out.LinkTypes, linkTypeJSON{ID: orNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle,
+		out.LinkTypes = append(out.LinkTypes, linkTypeJSON{ID: wire.OrNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle,
 			IsSymmetric: lt.IsSymmetric, Category: lt.Category})
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, out)
 }
 
 // sourceURL is the absolute URL this meta document was served at.
@@ -180,40 +181,40 @@ func listings() map[string]listingJSON {
 		"tokens":              mk("/v1/tokens", []string{}, plain, []string{"-created_at"}, tokenJSON{}),
 		"instance_workspaces": mk("/v1/instance/workspaces", []string{}, plain, []string{"created_at"}, workspaceOnInstanceJSON{}),
 		"backups":             mk("/v1/admin/backups", []string{}, plain, []string{"-taken_at"}, backupJSON{}),
-		"projects":            mk("/v1/projects", []string{"workspace_id", "deleted", "format", "fields"}, shaped, []string{"path"}, projectJSON{}),
+		"projects":            mk("/v1/projects", []string{"workspace_id", "deleted", "format", "fields"}, shaped, []string{"path"}, wire.Project{}),
 		"project_members":     mk("/v1/projects/{id_or_key}/members", []string{"workspace_id"}, plain, []string{"owner", "created_at"}, projectMemberJSON{}),
 		"project_settings":    mk("/v1/projects/{id_or_key}/settings", []string{"workspace_id"}, plain, []string{}, inForceJSON{}),
 		"project_access":      mk("/v1/me/projects", []string{}, plain, []string{"address"}, projectAccessJSON{}),
-		"project_events":      mk("/v1/projects/{id_or_key}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
+		"project_events":      mk("/v1/projects/{id_or_key}/events", history, shaped, []string{"-seq", "seq"}, wire.Event{}),
 		"tasks": mk("/v1/tasks", []string{"workspace_id", "project", "status", "tag", "status_category", "type", "assignee",
 			"claimed_by", "parent", "subtree", "q", "due_before", "due_after", "include_completed", "deferred", "deleted", "ready",
 			"to_act_on", "order", "limit", "cursor", "include_total", "format", "fields", "group_by", "group_limit", "include"},
-			shaped, orderBoth(app.TaskOrderFields), taskJSON{}),
-		"task_events":        mk("/v1/tasks/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
-		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
-		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, verificationJSON{}),
+			shaped, orderBoth(app.TaskOrderFields), wire.Task{}),
+		"task_events":        mk("/v1/tasks/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, wire.Event{}),
+		"task_links":         mk("/v1/tasks/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, wire.Link{}),
+		"task_verifications": mk("/v1/tasks/{id_or_ref}/verifications", []string{"workspace_id"}, plain, []string{"-ran_at"}, wire.Verification{}),
 		"documents": mk("/v1/documents", []string{"workspace_id", "project", "type", "status", "status_category", "tag", "parent",
-			"subtree", "q", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), documentJSON{}),
-		"document_events":         mk("/v1/documents/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, eventJSON{}),
-		"document_links":          mk("/v1/documents/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, linkJSON{}),
-		"task_comments":           mk("/v1/tasks/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
-		"document_comments":       mk("/v1/documents/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
-		"project_comments":        mk("/v1/projects/{id_or_key}/comments", comments, shaped, []string{"created_at"}, commentJSON{}),
+			"subtree", "q", "deleted", "order", "limit", "cursor", "include_total", "format", "fields"}, shaped, orderBoth(app.DocumentOrderFields), wire.Document{}),
+		"document_events":         mk("/v1/documents/{id_or_ref}/events", history, shaped, []string{"-seq", "seq"}, wire.Event{}),
+		"document_links":          mk("/v1/documents/{id_or_ref}/links", []string{"workspace_id"}, plain, []string{"created_at"}, wire.Link{}),
+		"task_comments":           mk("/v1/tasks/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, wire.Comment{}),
+		"document_comments":       mk("/v1/documents/{id_or_ref}/comments", comments, shaped, []string{"created_at"}, wire.Comment{}),
+		"project_comments":        mk("/v1/projects/{id_or_key}/comments", comments, shaped, []string{"created_at"}, wire.Comment{}),
 		"task_backlinks":          mk("/v1/tasks/{id_or_ref}/backlinks", []string{"workspace_id"}, plain, []string{"created_at"}, backlinkJSON{}),
 		"document_backlinks":      mk("/v1/documents/{id_or_ref}/backlinks", []string{"workspace_id"}, plain, []string{"created_at"}, backlinkJSON{}),
-		"task_governing":          mk("/v1/tasks/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, governingJSON{}),
-		"document_governing":      mk("/v1/documents/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, governingJSON{}),
+		"task_governing":          mk("/v1/tasks/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, wire.Governing{}),
+		"document_governing":      mk("/v1/documents/{id_or_ref}/governing", []string{"workspace_id"}, plain, []string{"ref"}, wire.Governing{}),
 		"task_proposed_links":     mk("/v1/tasks/{id_or_ref}/proposed-links", []string{"workspace_id"}, plain, []string{"evidence"}, proposalJSON{}),
 		"document_proposed_links": mk("/v1/documents/{id_or_ref}/proposed-links", []string{"workspace_id"}, plain, []string{"evidence"}, proposalJSON{}),
-		"task_tree":               mk("/v1/tasks/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, beneathJSON{}),
-		"document_tree":           mk("/v1/documents/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, beneathJSON{}),
+		"task_tree":               mk("/v1/tasks/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, wire.Beneath{}),
+		"document_tree":           mk("/v1/documents/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, wire.Beneath{}),
 		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
 		"link_types":              mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
 		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
 		"changes": mk("/v1/changes", append([]string{"since", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
-			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, eventJSON{}),
+			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, wire.Event{}),
 		"journal": mk("/v1/journal", append([]string{"actor", "created_at.gt", "created_at.gte", "created_at.lt", "created_at.lte",
-			"order", "oldest", "include_total"}, paged...), shaped, []string{"-seq", "seq"}, journalEntryJSON{}),
+			"order", "oldest", "include_total"}, paged...), shaped, []string{"-seq", "seq"}, wire.JournalEntry{}),
 	}
 }
 

@@ -17,7 +17,7 @@ var metaFields = []string{"api_version", "docs", "error_codes", "grammars", "ins
 
 func TestMetaShape(t *testing.T) {
 	e := newEnv(t)
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 
 	t.Run("every spec field", func(t *testing.T) {
 		for _, f := range metaFields {
@@ -31,8 +31,8 @@ func TestMetaShape(t *testing.T) {
 		if s, _ := m["purpose"].(string); s == "" {
 			t.Error("purpose is empty")
 		}
-		if s, _ := m["source_url"].(string); s != e.srv.URL+"/v1/meta" {
-			t.Errorf("source_url %q, want %q", s, e.srv.URL+"/v1/meta")
+		if s, _ := m["source_url"].(string); s != e.Srv.URL+"/v1/meta" {
+			t.Errorf("source_url %q, want %q", s, e.Srv.URL+"/v1/meta")
 		}
 		if _, err := time.Parse(time.RFC3339, m["server_time"].(string)); err != nil {
 			t.Errorf("server_time: %v", err)
@@ -195,7 +195,7 @@ func TestMetaShape(t *testing.T) {
 				t.Errorf("no listing %q", name)
 				continue
 			}
-			got := e.ok(http.StatusOK, http.MethodGet, path, e.admin, nil)
+			got := e.OK(http.StatusOK, http.MethodGet, path, e.Admin, nil)
 			items := got["items"].([]any)
 			if len(items) == 0 {
 				t.Errorf("%s: no items to compare with", path)
@@ -239,9 +239,9 @@ func TestMetaShape(t *testing.T) {
 
 func TestMetaVocabularyNeedsAWorkspace(t *testing.T) {
 	e := newEnv(t)
-	second := e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": "second", "name": "Second"})
+	second := e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "second", "name": "Second"})
 
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 	for _, f := range metaFields {
 		if _, ok := m[f]; !ok {
 			t.Errorf("meta without a workspace lacks %q", f)
@@ -274,7 +274,7 @@ func TestMetaVocabularyNeedsAWorkspace(t *testing.T) {
 	}
 
 	for _, ref := range []string{"second", second["id"].(string)} {
-		m = e.ok(http.StatusOK, http.MethodGet, "/v1/meta?workspace_id="+ref, e.admin, nil)
+		m = e.OK(http.StatusOK, http.MethodGet, "/v1/meta?workspace_id="+ref, e.Admin, nil)
 		if m["vocabulary_not_shown"] != nil {
 			t.Errorf("workspace_id=%s: vocabulary_not_shown %v", ref, m["vocabulary_not_shown"])
 		}
@@ -286,32 +286,32 @@ func TestMetaVocabularyNeedsAWorkspace(t *testing.T) {
 		}
 	}
 
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/meta?workspace_id=nowhere", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/meta?workspace_id=00000000-0000-0000-0000-000000000000", e.admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/meta?workspace_id=nowhere", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/meta?workspace_id=00000000-0000-0000-0000-000000000000", e.Admin, nil)
 }
 
 func TestHealthProbes(t *testing.T) {
 	e := newEnv(t)
-	if got := e.ok(http.StatusOK, http.MethodGet, "/healthz", "", nil); got["status"] != "ok" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/healthz", "", nil); got["status"] != "ok" {
 		t.Errorf("healthz %v", got)
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/readyz", "", nil); got["status"] != "ready" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/readyz", "", nil); got["status"] != "ready" {
 		t.Errorf("readyz %v", got)
 	}
 
 	// Closing the database makes the instance unable to serve; storetest's
 	// own Close in Cleanup is then a no-op (Close runs once).
-	if err := e.db.Close(); err != nil {
+	if err := e.DB.Close(); err != nil {
 		t.Fatal(err)
 	}
-	r := e.do(http.MethodGet, "/readyz", "", nil)
+	r := e.Do(http.MethodGet, "/readyz", "", nil)
 	if r.Status != http.StatusServiceUnavailable {
 		t.Fatalf("readyz on a closed database: %d %s", r.Status, r.Body)
 	}
 	if got := r.JSON(t); got["status"] != "unavailable" {
 		t.Errorf("readyz %v", got)
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/healthz", "", nil); got["status"] != "ok" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/healthz", "", nil); got["status"] != "ok" {
 		t.Errorf("healthz must not depend on the database: %v", got)
 	}
 }

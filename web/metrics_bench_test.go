@@ -51,12 +51,12 @@ func BenchmarkMetricsScrape(b *testing.B) {
 	b.Cleanup(own.Close)
 	b.Run("fresh", func(b *testing.B) { benchScrape(b, own.URL+"/metrics", "") })
 	for _, rt := range everyRoute(b) {
-		for _, token := range []string{e.admin, ""} {
-			req, _ := http.NewRequest(rt[0], e.srv.URL+rt[1], bytes.NewReader(nil))
+		for _, token := range []string{e.Admin, ""} {
+			req, _ := http.NewRequest(rt[0], e.Srv.URL+rt[1], bytes.NewReader(nil))
 			if token != "" {
 				req.Header.Set("Authorization", "Bearer "+token)
 			}
-			res, err := e.srv.Client().Do(req)
+			res, err := e.Srv.Client().Do(req)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func BenchmarkMetricsScrape(b *testing.B) {
 		}
 	}
 	b.Run("listener", func(b *testing.B) { benchScrape(b, own.URL+"/metrics", "") })
-	b.Run("main", func(b *testing.B) { benchScrape(b, e.srv.URL+"/metrics", e.admin) })
+	b.Run("main", func(b *testing.B) { benchScrape(b, e.Srv.URL+"/metrics", e.Admin) })
 }
 
 // benchScrape scrapes url over loopback, asking for gzip as Prometheus does

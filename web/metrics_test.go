@@ -19,6 +19,7 @@ import (
 	"tend/store"
 	"tend/store/storetest"
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // metricsEnv is an env whose server collects metrics the way tend serve
@@ -34,7 +35,7 @@ type metricsEnv struct {
 
 func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 	tb.Helper()
-	logs := &lockedWriter{}
+	logs := &webtest.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m := web.NewMetrics(log, "test")
 	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"), store.Options{OnWriterWait: m.ObserveWriterWait})
@@ -59,22 +60,22 @@ func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	t, _ := tb.(*testing.T) // a benchmark uses the server, not e.ok and e.problem
-	me.env = &env{t: t, db: db, clock: clock, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}
+	me.env = &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
 	return me
 }
 
 // scrape reads /metrics as the administrator and parses it with the
 // Prometheus library's own text parser.
 func (e *env) scrape() map[string]*dto.MetricFamily {
-	e.t.Helper()
-	r := e.do(http.MethodGet, "/metrics", e.admin, nil)
+	e.T.Helper()
+	r := e.Do(http.MethodGet, "/metrics", e.Admin, nil)
 	if r.Status != http.StatusOK {
-		e.t.Fatalf("GET /metrics: %d\n%s", r.Status, r.Body)
+		e.T.Fatalf("GET /metrics: %d\n%s", r.Status, r.Body)
 	}
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
-		e.t.Fatalf("Content-Type %q, want the text format", ct)
+		e.T.Fatalf("Content-Type %q, want the text format", ct)
 	}
-	return parseMetrics(e.t, strings.NewReader(string(r.Body)))
+	return parseMetrics(e.T, strings.NewReader(string(r.Body)))
 }
 
 func parseMetrics(t testing.TB, r io.Reader) map[string]*dto.MetricFamily {
@@ -137,18 +138,18 @@ func TestMetricsScrape(t *testing.T) {
 	t.Parallel()
 	e := newMetricsEnv(t, app.Limits{ReadBudgetMillis: 1})
 	const secret = "tend_abcdefghij_klmnopqrstuvwxyz234567abcdefghijklmnopqr"
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	task := e.tskCreate(e.admin, map[string]any{"title": "alpha task"})
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(lstNum(task["ref"])), e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/987654", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/nowhere/"+secret, e.admin, nil)
-	e.do("BREW", "/coffee", "", nil)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/admin/backups", e.admin, nil)
-	e.signIn(e.mintLink(e.admin, nil))
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	task := e.CreateTask(e.Admin, map[string]any{"title": "alpha task"})
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(lstNum(task["ref"])), e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/987654", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/nowhere/"+secret, e.Admin, nil)
+	e.Do("BREW", "/coffee", "", nil)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/admin/backups", e.Admin, nil)
+	e.SignIn(e.MintLink(e.Admin, nil))
 	e.gate.toBudget.Store(true)
-	e.problem(http.StatusServiceUnavailable, "read_over_budget", http.MethodGet, "/v1/tasks?q=alpha", e.admin, nil)
+	e.Problem(http.StatusServiceUnavailable, "read_over_budget", http.MethodGet, "/v1/tasks?q=alpha", e.Admin, nil)
 	e.gate.toBudget.Store(false)
-	e.clock.Advance(90 * time.Minute)
+	e.Clock.Advance(90 * time.Minute)
 	last := time.Date(2026, time.March, 2, 10, 29, 0, 0, time.UTC)
 	e.replicas = []web.ReplicaStatus{{Name: "file:///srv/replica", LastSync: last, Lag: 1500 * time.Millisecond, Errors: 2}}
 
@@ -231,15 +232,15 @@ func TestMetricsBackupAbsentAndReplicationOff(t *testing.T) {
 func TestMetricsAccess(t *testing.T) {
 	t.Parallel()
 	e := newMetricsEnv(t, app.Limits{})
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "", nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "tend_abcdefghij_klmnopqrstuvwxyz234567abcdefghijklmnopqr", nil)
-	bob := e.person("bob")
-	e.join("bob", "owner")
-	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/metrics", bob, nil)
-	narrowed := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodGet, "/metrics", narrowed, nil)
-	session := e.signIn(e.mintLink(bob, nil))
-	if r := e.browser(http.MethodGet, "/metrics", session.Value, "", nil); r.Status != http.StatusForbidden {
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "", nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "tend_abcdefghij_klmnopqrstuvwxyz234567abcdefghijklmnopqr", nil)
+	bob := e.Person("bob")
+	e.Join("bob", "owner")
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodGet, "/metrics", bob, nil)
+	narrowed := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodGet, "/metrics", narrowed, nil)
+	session := e.SignIn(e.MintLink(bob, nil))
+	if r := e.Browser(http.MethodGet, "/metrics", session.Value, "", nil); r.Status != http.StatusForbidden {
 		t.Errorf("bob's browser session: %d, want 403", r.Status)
 	}
 	if fams := e.scrape(); fams["tend_http_requests_total"] == nil {
@@ -247,8 +248,8 @@ func TestMetricsAccess(t *testing.T) {
 	}
 
 	plain := newEnv(t)
-	plain.problem(http.StatusNotFound, "not_found", http.MethodGet, "/metrics", plain.admin, nil)
-	plain.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "", nil)
+	plain.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/metrics", plain.Admin, nil)
+	plain.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/metrics", "", nil)
 }
 
 // TestMetricsHandler: the handler for a listener of its own answers GET and
@@ -256,7 +257,7 @@ func TestMetricsAccess(t *testing.T) {
 func TestMetricsHandler(t *testing.T) {
 	t.Parallel()
 	e := newMetricsEnv(t, app.Limits{})
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	srv := httptest.NewServer(e.metrics.Handler())
 	t.Cleanup(srv.Close)
 	res, err := http.Get(srv.URL + "/metrics")

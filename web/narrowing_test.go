@@ -13,32 +13,32 @@ import (
 // itself and what it issued, and the account needs account:write.
 func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", alice, map[string]any{"key": "agentwork", "title": "Agent work"})
-	full := e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["credential"].(map[string]any)
-	narrowed := e.issue(alice, map[string]any{"title": "agent", "scopes": []string{"item:read", "project:read"}, "workspace": "default",
+	alice := e.Person("alice")
+	e.Join("alice", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", alice, map[string]any{"key": "agentwork", "title": "Agent work"})
+	full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["credential"].(map[string]any)
+	narrowed := e.Issue(alice, map[string]any{"title": "agent", "scopes": []string{"item:read", "project:read"}, "workspace": "default",
 		"project_scope": []string{"agentwork"}, "project_write_scope": []string{"agentwork"}})
 	agent := narrowed["token"].(string)
 
 	t.Run("revoking the person's credential answers as if it did not exist", func(t *testing.T) {
 		e := e.credT(t)
 		for _, ref := range []string{full["prefix"].(string), full["id"].(string)} {
-			e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+ref, agent, nil)
+			e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+ref, agent, nil)
 		}
-		absent := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/tend_aaaaaaaaaa", agent, nil)
-		unseen := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+full["prefix"].(string), agent, nil)
+		absent := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/tend_aaaaaaaaaa", agent, nil)
+		unseen := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+full["prefix"].(string), agent, nil)
 		if absent["detail"] != unseen["detail"] {
 			t.Fatalf("absent %v and unseen %v answer differently", absent["detail"], unseen["detail"])
 		}
-		e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
 	})
 	t.Run("changing the account is refused", func(t *testing.T) {
 		e := e.credT(t)
 		for _, body := range []map[string]any{{"display_name": "Mallory"}, {"timezone": "Pacific/Apia"}} {
-			e.problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", agent, body)
+			e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", agent, body)
 		}
-		u := e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["user"].(map[string]any)
+		u := e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["user"].(map[string]any)
 		if u["display_name"] == "Mallory" || u["timezone"] == "Pacific/Apia" {
 			t.Fatalf("the account changed: %v", u)
 		}
@@ -46,44 +46,44 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	t.Run("issuing for itself stays narrower", func(t *testing.T) {
 		e := e.credT(t)
 		for _, scopes := range [][]string{{"credential:manage"}, {"account:write"}, {"*"}} {
-			e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", agent, map[string]any{"scopes": scopes})
+			e.Problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", agent, map[string]any{"scopes": scopes})
 		}
-		child := e.issue(agent, map[string]any{"title": "sub-agent"})
+		child := e.Issue(agent, map[string]any{"title": "sub-agent"})
 		if !reflect.DeepEqual(credStrings(t, child["scopes"]), []string{"item:read", "project:read"}) || child["workspace_id"] == nil {
 			t.Fatalf("the child did not inherit the narrowing: %v", child)
 		}
 	})
 	t.Run("lists and revokes only itself and what it issued", func(t *testing.T) {
 		e := e.credT(t)
-		lister := e.issue(agent, map[string]any{"title": "lister"})
-		child := e.issue(lister["token"].(string), map[string]any{"title": "listed child"})
+		lister := e.Issue(agent, map[string]any{"title": "lister"})
+		child := e.Issue(lister["token"].(string), map[string]any{"title": "listed child"})
 		var got []string
-		for _, it := range e.ok(http.StatusOK, http.MethodGet, "/v1/tokens", lister["token"].(string), nil)["items"].([]any) {
+		for _, it := range e.OK(http.StatusOK, http.MethodGet, "/v1/tokens", lister["token"].(string), nil)["items"].([]any) {
 			got = append(got, it.(map[string]any)["id"].(string))
 		}
 		if want := []string{child["id"].(string), lister["id"].(string)}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("the narrowed credential lists %v, want itself and its child %v", got, want)
 		}
-		revoked := e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+child["prefix"].(string), lister["token"].(string), nil)
+		revoked := e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+child["prefix"].(string), lister["token"].(string), nil)
 		if revoked["revoked_at"] == nil {
 			t.Fatalf("revoking its own child: %v", revoked)
 		}
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", child["token"].(string), nil)
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), lister["token"].(string), nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", child["token"].(string), nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), lister["token"].(string), nil)
 	})
 	t.Run("the person's full credential still manages everything of the account", func(t *testing.T) {
 		e := e.credT(t)
-		extra := e.issue(agent, map[string]any{"title": "revoked by the person"})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+extra["id"].(string), alice, nil)
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice"})
+		extra := e.Issue(agent, map[string]any{"title": "revoked by the person"})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+extra["id"].(string), alice, nil)
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice"})
 	})
 	t.Run("revoking itself stays allowed", func(t *testing.T) {
 		e := e.credT(t)
-		self := e.issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+self["prefix"].(string), self["token"].(string), nil)
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", self["token"].(string), nil)
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), agent, nil)
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", agent, nil)
+		self := e.Issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+self["prefix"].(string), self["token"].(string), nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", self["token"].(string), nil)
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), agent, nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", agent, nil)
 	})
 }
 
@@ -92,38 +92,38 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 // pinned credential holds neither, whatever its scopes.
 func TestAccountScopes(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "member")
-	other := e.issue(alice, map[string]any{"title": "other"})
+	alice := e.Person("alice")
+	e.Join("alice", "member")
+	other := e.Issue(alice, map[string]any{"title": "other"})
 
 	t.Run("account:write changes the account and nothing else", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"scopes": []string{"account:write"}})["token"].(string)
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "Alice A.", "timezone": "Europe/Berlin"})
+		tok := e.Issue(alice, map[string]any{"scopes": []string{"account:write"}})["token"].(string)
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "Alice A.", "timezone": "Europe/Berlin"})
 		if u["display_name"] != "Alice A." {
 			t.Fatalf("display_name %v", u["display_name"])
 		}
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
 	})
 	t.Run("credential:manage revokes the account's other credentials", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"scopes": []string{"credential:manage"}})["token"].(string)
-		e.problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "x"})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
+		tok := e.Issue(alice, map[string]any{"scopes": []string{"credential:manage"}})["token"].(string)
+		e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "x"})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
 	})
 	t.Run("a pinned credential holds neither", func(t *testing.T) {
 		e := e.credT(t)
-		pinned := e.issue(alice, map[string]any{"workspace": "default"})["token"].(string)
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", pinned, nil)
+		pinned := e.Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", pinned, nil)
 		if got := credStrings(t, me["instance_permissions"]); len(got) != 0 {
 			t.Fatalf("a pinned credential holds %v", got)
 		}
-		e.problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", pinned, map[string]any{"timezone": "UTC"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), pinned, nil)
+		e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", pinned, map[string]any{"timezone": "UTC"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), pinned, nil)
 	})
 	t.Run("meta names the scopes", func(t *testing.T) {
 		e := e.credT(t)
-		m := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", alice, nil)
+		m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", alice, nil)
 		scopes := credStrings(t, m["scopes"])
 		var perms []string
 		for _, p := range m["permissions"].([]any) {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -41,11 +43,11 @@ func golden(t *testing.T, name string, body []byte) {
 
 // probRaw sends body as it is with the given Content-Type, for requests e.do
 // cannot make.
-func (e *env) probRaw(method, path, token, contentType string, body io.Reader) response {
-	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, body)
+func (e *env) probRaw(method, path, token, contentType string, body io.Reader) webtest.Response {
+	e.T.Helper()
+	req, err := http.NewRequest(method, e.Srv.URL+path, body)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -53,16 +55,16 @@ func (e *env) probRaw(method, path, token, contentType string, body io.Reader) r
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.Srv.Client().Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
 // TestProblemGoldens pins the exact body of one problem per kind of refusal.
@@ -73,31 +75,31 @@ func TestProblemGoldens(t *testing.T) {
 		name   string
 		status int
 		code   string
-		send   func() response
+		send   func() webtest.Response
 	}{
-		{"problem_401_unauthorized.json", 401, "unauthorized", func() response {
-			return e.do(http.MethodGet, "/v1/me", "", nil)
+		{"problem_401_unauthorized.json", 401, "unauthorized", func() webtest.Response {
+			return e.Do(http.MethodGet, "/v1/me", "", nil)
 		}},
-		{"problem_404_router.json", 404, "not_found", func() response {
-			return e.do(http.MethodGet, "/v1/no-such-route", e.admin, nil)
+		{"problem_404_router.json", 404, "not_found", func() webtest.Response {
+			return e.Do(http.MethodGet, "/v1/no-such-route", e.Admin, nil)
 		}},
-		{"problem_405.json", 405, "method_not_allowed", func() response {
-			return e.do(http.MethodDelete, "/v1/me", e.admin, nil)
+		{"problem_405.json", 405, "method_not_allowed", func() webtest.Response {
+			return e.Do(http.MethodDelete, "/v1/me", e.Admin, nil)
 		}},
-		{"problem_422_validation.json", 422, "validation", func() response {
-			return e.do(http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "not a name!"})
+		{"problem_422_validation.json", 422, "validation", func() webtest.Response {
+			return e.Do(http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "not a name!"})
 		}},
-		{"problem_415.json", 415, "unsupported_media_type", func() response {
-			return e.probRaw(http.MethodPost, "/v1/users", e.admin, "text/plain", strings.NewReader(`{"username":"x"}`))
+		{"problem_415.json", 415, "unsupported_media_type", func() webtest.Response {
+			return e.probRaw(http.MethodPost, "/v1/users", e.Admin, "text/plain", strings.NewReader(`{"username":"x"}`))
 		}},
-		{"problem_413.json", 413, "too_large", func() response {
-			return e.probRaw(http.MethodPost, "/v1/users", e.admin, "application/json", strings.NewReader(big))
+		{"problem_413.json", 413, "too_large", func() webtest.Response {
+			return e.probRaw(http.MethodPost, "/v1/users", e.Admin, "application/json", strings.NewReader(big))
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := c.send()
-			assertProblem(t, r, c.status, c.code)
+			webtest.AssertProblem(t, r, c.status, c.code)
 			golden(t, c.name, r.Body)
 		})
 	}
@@ -107,24 +109,24 @@ func TestRouterProblems(t *testing.T) {
 	e := newEnv(t)
 	t.Run("unknown path", func(t *testing.T) {
 		for _, path := range []string{"/v1/nothing", "/nothing", "/v1/users/admin/nothing", "/v1/me/"} {
-			p := e.problem(http.StatusNotFound, "not_found", http.MethodGet, path, e.admin, nil)
+			p := e.Problem(http.StatusNotFound, "not_found", http.MethodGet, path, e.Admin, nil)
 			if p["instance"] != path {
 				t.Errorf("%s: instance %v", path, p["instance"])
 			}
 		}
 	})
 	t.Run("unknown path without a credential", func(t *testing.T) {
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/nothing", "", nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/nothing", "", nil)
 	})
 	t.Run("wrong method", func(t *testing.T) {
-		r := e.do(http.MethodPut, "/v1/users", e.admin, map[string]any{})
-		assertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+		r := e.Do(http.MethodPut, "/v1/users", e.Admin, map[string]any{})
+		webtest.AssertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
 		allow := r.Header.Get("Allow")
 		if !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") {
 			t.Errorf("Allow %q, want GET and POST", allow)
 		}
-		r = e.do(http.MethodPost, "/healthz", "", nil)
-		assertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
+		r = e.Do(http.MethodPost, "/healthz", "", nil)
+		webtest.AssertProblem(t, r, http.StatusMethodNotAllowed, "method_not_allowed")
 	})
 }
 
@@ -145,7 +147,7 @@ func TestValidationProblemCarriesDetailArray(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, c.path, e.admin, c.body)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, c.path, e.Admin, c.body)
 			d := p["detail"].([]any)
 			found := false
 			for _, it := range d {
@@ -166,14 +168,14 @@ func TestValidationProblemCarriesDetailArray(t *testing.T) {
 		})
 	}
 	t.Run("several fields at once", func(t *testing.T) {
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin,
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin,
 			map[string]any{"username": "not a name!", "email": "nope", "timezone": "Mars/Olympus"})
 		if d := p["detail"].([]any); len(d) != 3 {
 			t.Errorf("want one item per field, got %v", d)
 		}
 	})
 	t.Run("query parameter", func(t *testing.T) {
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=many", e.admin, nil)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=many", e.Admin, nil)
 		loc := p["detail"].([]any)[0].(map[string]any)["loc"].([]any)
 		if !probEqualAny(loc, []any{"query", "limit"}) {
 			t.Errorf("loc %v", loc)

@@ -4,44 +4,8 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
-
-type projectJSON struct {
-	ID              string         `json:"id"`
-	Key             string         `json:"key"`
-	Title           string         `json:"title"`
-	Description     *string        `json:"description"`
-	Path            string         `json:"path"`
-	Depth           int            `json:"depth"`
-	ParentID        *string        `json:"parent_id"`
-	Visibility      string         `json:"visibility"`
-	IsInbox         bool           `json:"is_inbox"`
-	OwnerID         *string        `json:"owner_id"`
-	Status          string         `json:"status"`
-	StatusID        string         `json:"status_id"`
-	StatusLabel     string         `json:"status_label"`
-	StatusCategory  string         `json:"status_category"`
-	StatusIsDefault bool           `json:"status_is_default"`
-	HiddenStatuses  []string       `json:"hidden_statuses"`
-	Colour          *string        `json:"colour"`
-	Settings        map[string]any `json:"settings"`
-	Template        string         `json:"template"`
-	WorkspaceID     string         `json:"workspace_id"`
-	ArchivedAt      *string        `json:"archived_at"`
-	CreatedAt       string         `json:"created_at"`
-	UpdatedAt       string         `json:"updated_at"`
-	DeletedAt       *string        `json:"deleted_at"`
-	Version         int            `json:"version"`
-}
-
-func newProjectJSON(p app.ProjectView) projectJSON {
-	return projectJSON{ID: p.ID, Key: p.Key, Title: p.Title, Description: orNull(p.Description), Path: p.Path, Depth: p.Depth,
-		ParentID: orNull(p.ParentID), Visibility: p.Visibility, IsInbox: p.IsInbox, OwnerID: orNull(p.OwnerID),
-		Status: p.Status.Key, StatusID: p.StatusID, StatusLabel: p.Status.Label, StatusCategory: p.Status.Category,
-		StatusIsDefault: p.Status.IsDefault, HiddenStatuses: p.HiddenStatuses, Colour: orNull(p.Colour), Settings: p.Settings,
-		WorkspaceID: p.WorkspaceID, ArchivedAt: stampPtr(p.ArchivedAt), CreatedAt: stamp(p.CreatedAt), UpdatedAt: stamp(p.UpdatedAt),
-		DeletedAt: stampPtr(p.DeletedAt), Version: p.Version}
-}
 
 type projectMemberJSON struct {
 	CreatedAt string   `json:"created_at"`
@@ -78,29 +42,29 @@ func writeInForce(w http.ResponseWriter, fs []app.InForce) error {
 			items[i].InheritedFrom = &sourceJSON{Level: f.InheritedFrom.Level, ID: f.InheritedFrom.ID, Address: f.InheritedFrom.Address}
 		}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	deleted := q.bool("deleted")
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	deleted := q.Bool("deleted")
+	if err := q.Err(); err != nil {
 		return err
 	}
 	ps, err := s.app.Projects(r.Context(), a, wsParam(r), deleted)
 	if err != nil {
 		return err
 	}
-	items := make([]projectJSON, len(ps))
+	items := make([]wire.Project, len(ps))
 	for i, p := range ps {
-		items[i] = newProjectJSON(p)
+		items[i] = wire.NewProject(p)
 	}
-	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(p projectJSON) string { return p.ID },
-		func(p projectJSON) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
+	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(p wire.Project) string { return p.ID },
+		func(p wire.Project) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -112,15 +76,15 @@ func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -128,30 +92,30 @@ func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), param(r, "project"), in)
+	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
 		return err
 	}
-	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), param(r, "project"))
+	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 // moveJSON is the Move body: the new parent, or null for the top level.
@@ -169,23 +133,23 @@ func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app
 		return app.Invalidf("body.parent", "send parent: a project key or id, or null for the top level")
 	}
 	parent := app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}
-	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), param(r, "project"), parent)
+	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), parent)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newProjectJSON(p))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
 func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), param(r, "project"))
+	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
 	items := make([]projectMemberJSON, len(ms))
 	for i, m := range ms {
-		items[i] = projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
+		items[i] = projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -195,15 +159,15 @@ func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a ap
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), param(r, "project"), in.Username)
+	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.Username)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
+	return wire.WriteJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
 }
 
 func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -215,16 +179,16 @@ func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a 
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username"), in)
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
-		"username": param(r, "username"), "role": pr.Role})
+	return wire.WriteJSON(w, http.StatusOK, map[string]string{"project_id": pr.ProjectID, "user_id": pr.UserID,
+		"username": wire.Param(r, "username"), "role": pr.Role})
 }
 
 func (s *Server) handleProjectRoleRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), param(r, "project"), param(r, "username")); err != nil {
+	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -238,13 +202,13 @@ func (s *Server) handleProjectAccess(w http.ResponseWriter, r *http.Request, a a
 	}
 	items := make([]projectAccessJSON, len(pa))
 	for i, p := range pa {
-		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: orNull(p.Role)}
+		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: wire.OrNull(p.Role)}
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), param(r, "project"))
+	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), wire.Param(r, "project"))
 	if err != nil {
 		return err
 	}
@@ -252,7 +216,7 @@ func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleWorkspaceSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.WorkspaceSettings(r.Context(), a, param(r, "workspace"))
+	fs, err := s.app.WorkspaceSettings(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // prjItems returns the items of a listing envelope, checking it is one.
@@ -38,18 +40,18 @@ func prjStrings(items []map[string]any, field string) []string {
 
 // prjNew creates a project and fails the test unless it is created.
 func (e *env) prjNew(token string, body map[string]any) map[string]any {
-	e.t.Helper()
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", token, body)
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", token, body)
 }
 
 // prjTask files a task in project (the inbox when empty) and returns it.
 func (e *env) prjTask(token, title, project string) map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	body := map[string]any{"title": title}
 	if project != "" {
 		body["project"] = project
 	}
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
 }
 
 // prjRef is the URL form of a task's ref.
@@ -79,26 +81,26 @@ func prjSetting(t *testing.T, items []map[string]any, key string) map[string]any
 
 func TestProjectCreate(t *testing.T) {
 	e := newEnv(t)
-	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	adminID := me["user"].(map[string]any)["id"]
 
 	t.Run("key validation", func(t *testing.T) {
 		for _, key := range []string{"", "Alpha", "1abc", "has space", "a.b", "_x", strings.Repeat("k", 33)} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 				map[string]any{"key": key, "title": "T"})
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 			map[string]any{"key": "nokey", "title": ""})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 			map[string]any{"key": "vis", "title": "T", "visibility": "secret"})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 			map[string]any{"key": "sets", "title": "T", "settings": map[string]any{"no_such_setting": 1}})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 			map[string]any{"key": "orphan", "title": "T", "parent": "nowhere"})
 	})
 
 	t.Run("defaults, owner and first member row", func(t *testing.T) {
-		p := e.prjNew(e.admin, map[string]any{"key": "alpha", "title": "Alpha"})
+		p := e.prjNew(e.Admin, map[string]any{"key": "alpha", "title": "Alpha"})
 		got := map[string]any{"key": p["key"], "path": p["path"], "depth": p["depth"], "status": p["status"],
 			"status_category": p["status_category"], "status_is_default": p["status_is_default"], "visibility": p["visibility"],
 			"is_inbox": p["is_inbox"], "owner_id": p["owner_id"], "parent_id": p["parent_id"], "deleted_at": p["deleted_at"],
@@ -109,45 +111,45 @@ func TestProjectCreate(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("got %v\nwant %v", got, want)
 		}
-		ms := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/alpha/members", e.admin, nil))
+		ms := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/alpha/members", e.Admin, nil))
 		if len(ms) != 1 || ms[0]["user"].(map[string]any)["username"] != "admin" || ms[0]["project"] != "alpha" {
 			t.Fatalf("members = %v, want the owner's row only", ms)
 		}
-		byID := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/"+p["id"].(string), e.admin, nil)
+		byID := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/"+p["id"].(string), e.Admin, nil)
 		if byID["key"] != "alpha" {
 			t.Fatalf("GET by id = %v", byID)
 		}
-		if e.ok(http.StatusOK, http.MethodGet, "/v1/projects/ALPHA", e.admin, nil)["key"] != "alpha" {
+		if e.OK(http.StatusOK, http.MethodGet, "/v1/projects/ALPHA", e.Admin, nil)["key"] != "alpha" {
 			t.Fatal("a key in the URL is matched case-insensitively")
 		}
 	})
 
 	t.Run("duplicate key", func(t *testing.T) {
-		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "alpha", "title": "Again"})
-		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "inbox", "title": "Inbox 2"})
+		e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "alpha", "title": "Again"})
+		e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "inbox", "title": "Inbox 2"})
 	})
 
 	t.Run("a trashed project keeps its key", func(t *testing.T) {
-		e.prjNew(e.admin, map[string]any{"key": "gone", "title": "Gone"})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/projects/gone", e.admin, nil)
-		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "gone", "title": "Gone again"})
+		e.prjNew(e.Admin, map[string]any{"key": "gone", "title": "Gone"})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/projects/gone", e.Admin, nil)
+		e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "gone", "title": "Gone again"})
 	})
 
 	t.Run("status named on create", func(t *testing.T) {
-		p := e.prjNew(e.admin, map[string]any{"key": "later", "title": "Later", "status": "planned", "visibility": "private"})
+		p := e.prjNew(e.Admin, map[string]any{"key": "later", "title": "Later", "status": "planned", "visibility": "private"})
 		if p["status"] != "planned" || p["status_category"] != "todo" || p["status_is_default"] != false || p["visibility"] != "private" {
 			t.Fatalf("got %v", p)
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 			map[string]any{"key": "odd", "title": "Odd", "status": "todo"})
 	})
 }
 
 func TestProjectNesting(t *testing.T) {
 	e := newEnv(t)
-	a := e.prjNew(e.admin, map[string]any{"key": "a", "title": "A"})
-	b := e.prjNew(e.admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
-	c := e.prjNew(e.admin, map[string]any{"key": "c", "title": "C", "parent": b["id"]})
+	a := e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
+	b := e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
+	c := e.prjNew(e.Admin, map[string]any{"key": "c", "title": "C", "parent": b["id"]})
 	checks := []struct {
 		got    map[string]any
 		path   string
@@ -159,19 +161,19 @@ func TestProjectNesting(t *testing.T) {
 			t.Errorf("%v: path %v depth %v parent %v, want %s %v %v", ck.got["key"], ck.got["path"], ck.got["depth"], ck.got["parent_id"], ck.path, ck.depth, ck.parent)
 		}
 	}
-	got := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects", e.admin, nil)), "path")
+	got := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", e.Admin, nil)), "path")
 	want := []string{"a", "a/b", "a/b/c", "inbox"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("GET /v1/projects paths = %v, want %v (tree order)", got, want)
 	}
-	if p := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/c", e.admin, nil); p["path"] != "a/b/c" || p["depth"] != 2.0 {
+	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); p["path"] != "a/b/c" || p["depth"] != 2.0 {
 		t.Fatalf("GET c = %v", p)
 	}
 }
 
 func TestProjectMaxHierarchyDepth(t *testing.T) {
 	e := newEnv(t)
-	limits := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)["limits"].(map[string]any)
+	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any)
 	maxDepth := int(limits["max_hierarchy_depth"].(float64))
 	if maxDepth < 2 {
 		t.Fatalf("max_hierarchy_depth = %d", maxDepth)
@@ -182,35 +184,35 @@ func TestProjectMaxHierarchyDepth(t *testing.T) {
 		if parent != "" {
 			body["parent"] = parent
 		}
-		p := e.prjNew(e.admin, body)
+		p := e.prjNew(e.Admin, body)
 		if p["depth"] != float64(i) {
 			t.Fatalf("depth %v, want %d", p["depth"], i)
 		}
 		parent = p["key"].(string)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.admin,
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects", e.Admin,
 		map[string]any{"key": "toodeep", "title": "Too deep", "parent": parent})
 
 	// A two-level subtree fits under the second-deepest level only if it
 	// does not push its child past the limit.
-	e.prjNew(e.admin, map[string]any{"key": "x", "title": "X"})
-	e.prjNew(e.admin, map[string]any{"key": "y", "title": "Y", "parent": "x"})
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/x/move", e.admin,
+	e.prjNew(e.Admin, map[string]any{"key": "x", "title": "X"})
+	e.prjNew(e.Admin, map[string]any{"key": "y", "title": "Y", "parent": "x"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/x/move", e.Admin,
 		map[string]any{"parent": fmt.Sprintf("l%d", maxDepth-2)})
-	moved := e.ok(http.StatusOK, http.MethodPost, "/v1/projects/x/move", e.admin, map[string]any{"parent": fmt.Sprintf("l%d", maxDepth-3)})
+	moved := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/x/move", e.Admin, map[string]any{"parent": fmt.Sprintf("l%d", maxDepth-3)})
 	if moved["depth"] != float64(maxDepth-2) {
 		t.Fatalf("moved depth %v, want %d", moved["depth"], maxDepth-2)
 	}
-	if y := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/y", e.admin, nil); y["depth"] != float64(maxDepth-1) {
+	if y := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/y", e.Admin, nil); y["depth"] != float64(maxDepth-1) {
 		t.Fatalf("y depth %v, want %d", y["depth"], maxDepth-1)
 	}
 }
 
 func TestProjectUpdate(t *testing.T) {
 	e := newEnv(t)
-	e.prjNew(e.admin, map[string]any{"key": "alpha", "title": "Alpha", "description": "words"})
+	e.prjNew(e.Admin, map[string]any{"key": "alpha", "title": "Alpha", "description": "words"})
 
-	p := e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.admin,
+	p := e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.Admin,
 		map[string]any{"title": "Alpha two", "visibility": "private", "status": "on_hold", "settings": map[string]any{"week_start": "sunday"}})
 	if p["title"] != "Alpha two" || p["visibility"] != "private" || p["status"] != "on_hold" || p["status_category"] != "todo" || p["version"] != 2.0 {
 		t.Fatalf("got %v", p)
@@ -221,7 +223,7 @@ func TestProjectUpdate(t *testing.T) {
 	if p["description"] != "words" {
 		t.Fatalf("an omitted field stays: description %v", p["description"])
 	}
-	if p := e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.admin, map[string]any{"description": nil}); p["description"] != nil {
+	if p := e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.Admin, map[string]any{"description": nil}); p["description"] != nil {
 		t.Fatalf("null clears: description %v", p["description"])
 	}
 
@@ -236,20 +238,20 @@ func TestProjectUpdate(t *testing.T) {
 			{"visibility": "hidden"},
 			{"status": "nonsense"},
 		} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/projects/alpha", e.admin, body)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/projects/alpha", e.Admin, body)
 		}
-		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/projects/nosuch", e.admin, map[string]any{"title": "X"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/projects/nosuch", e.Admin, map[string]any{"title": "X"})
 	})
 
 	t.Run("expected_version", func(t *testing.T) {
-		cur := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/alpha", e.admin, nil)
+		cur := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/alpha", e.Admin, nil)
 		v := int(cur["version"].(float64))
-		e.problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/projects/alpha", e.admin,
+		e.Problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/projects/alpha", e.Admin,
 			map[string]any{"title": "Stale", "expected_version": v - 1})
-		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/alpha", e.admin, nil); got["title"] != cur["title"] {
+		if got := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/alpha", e.Admin, nil); got["title"] != cur["title"] {
 			t.Fatalf("a refused write changed the title to %v", got["title"])
 		}
-		p := e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.admin, map[string]any{"title": "Fresh", "expected_version": v})
+		p := e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/alpha", e.Admin, map[string]any{"title": "Fresh", "expected_version": v})
 		if p["title"] != "Fresh" || p["version"] != float64(v+1) {
 			t.Fatalf("got %v", p)
 		}
@@ -258,56 +260,56 @@ func TestProjectUpdate(t *testing.T) {
 
 func TestProjectMove(t *testing.T) {
 	e := newEnv(t)
-	e.prjNew(e.admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
-	e.prjNew(e.admin, map[string]any{"key": "c", "title": "C", "parent": "b"})
-	d := e.prjNew(e.admin, map[string]any{"key": "d", "title": "D"})
-	task := e.prjTask(e.admin, "in c", "c")
+	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
+	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
+	e.prjNew(e.Admin, map[string]any{"key": "c", "title": "C", "parent": "b"})
+	d := e.prjNew(e.Admin, map[string]any{"key": "d", "title": "D"})
+	task := e.prjTask(e.Admin, "in c", "c")
 
-	b := e.ok(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.admin, map[string]any{"parent": "d"})
+	b := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{"parent": "d"})
 	if b["path"] != "d/b" || b["depth"] != 1.0 || b["parent_id"] != d["id"] {
 		t.Fatalf("moved b = %v", b)
 	}
-	if c := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/c", e.admin, nil); c["path"] != "d/b/c" || c["depth"] != 2.0 {
+	if c := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); c["path"] != "d/b/c" || c["depth"] != 2.0 {
 		t.Fatalf("the subtree moves with it: c = %v", c)
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.admin, nil); got["project_path"] != "d/b/c" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.Admin, nil); got["project_path"] != "d/b/c" {
 		t.Fatalf("task project_path = %v", got["project_path"])
 	}
 
 	t.Run("cycle", func(t *testing.T) {
-		e.problem(http.StatusConflict, "cycle", http.MethodPost, "/v1/projects/d/move", e.admin, map[string]any{"parent": "c"})
-		e.problem(http.StatusConflict, "cycle", http.MethodPost, "/v1/projects/d/move", e.admin, map[string]any{"parent": "d"})
-		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/projects/b", e.admin, map[string]any{"parent": "c"})
-		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/d", e.admin, nil); got["path"] != "d" {
+		e.Problem(http.StatusConflict, "cycle", http.MethodPost, "/v1/projects/d/move", e.Admin, map[string]any{"parent": "c"})
+		e.Problem(http.StatusConflict, "cycle", http.MethodPost, "/v1/projects/d/move", e.Admin, map[string]any{"parent": "d"})
+		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/projects/b", e.Admin, map[string]any{"parent": "c"})
+		if got := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/d", e.Admin, nil); got["path"] != "d" {
 			t.Fatalf("a refused move moved d to %v", got["path"])
 		}
 	})
 
 	t.Run("bad bodies", func(t *testing.T) {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/b/move", e.admin, map[string]any{})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/b/move", e.admin, map[string]any{"parent": "nowhere"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/projects/nowhere/move", e.admin, map[string]any{"parent": nil})
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{})
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{"parent": "nowhere"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/projects/nowhere/move", e.Admin, map[string]any{"parent": nil})
 	})
 
 	t.Run("to the top level", func(t *testing.T) {
-		b := e.ok(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.admin, map[string]any{"parent": nil})
+		b := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{"parent": nil})
 		if b["path"] != "b" || b["depth"] != 0.0 || b["parent_id"] != nil {
 			t.Fatalf("b = %v", b)
 		}
-		if c := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/c", e.admin, nil); c["path"] != "b/c" || c["depth"] != 1.0 {
+		if c := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); c["path"] != "b/c" || c["depth"] != 1.0 {
 			t.Fatalf("c = %v", c)
 		}
 	})
 
 	t.Run("through PATCH parent", func(t *testing.T) {
-		c := e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/c", e.admin, map[string]any{"parent": "a"})
+		c := e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/c", e.Admin, map[string]any{"parent": "a"})
 		if c["path"] != "a/c" {
 			t.Fatalf("c = %v", c)
 		}
 	})
 
-	ev := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/b/events", e.admin, nil))
+	ev := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/b/events", e.Admin, nil))
 	if len(ev) == 0 || ev[0]["action"] != "project.moved" {
 		t.Fatalf("b's newest event = %v, want project.moved", ev)
 	}
@@ -315,70 +317,70 @@ func TestProjectMove(t *testing.T) {
 
 func TestProjectDeleteAndRestore(t *testing.T) {
 	e := newEnv(t)
-	e.prjNew(e.admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
-	e.prjNew(e.admin, map[string]any{"key": "keep", "title": "Keep"})
-	ta := e.prjTask(e.admin, "task in a", "a")
-	tb := e.prjTask(e.admin, "task in b", "b")
-	tk := e.prjTask(e.admin, "task kept", "keep")
+	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
+	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
+	e.prjNew(e.Admin, map[string]any{"key": "keep", "title": "Keep"})
+	ta := e.prjTask(e.Admin, "task in a", "a")
+	tb := e.prjTask(e.Admin, "task in b", "b")
+	tk := e.prjTask(e.Admin, "task kept", "keep")
 	listed := func() []string {
-		return prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", e.admin, nil)), "title")
+		return prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks", e.Admin, nil)), "title")
 	}
 
-	del := e.ok(http.StatusOK, http.MethodDelete, "/v1/projects/a", e.admin, nil)
+	del := e.OK(http.StatusOK, http.MethodDelete, "/v1/projects/a", e.Admin, nil)
 	if del["key"] != "a" || del["deleted_at"] == nil {
 		t.Fatalf("DELETE returns the trashed project: %v", del)
 	}
 	for _, key := range []string{"a", "b"} {
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key, e.admin, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key, e.Admin, nil)
 	}
 	for _, tk := range []map[string]any{ta, tb} {
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+prjRef(tk), e.admin, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+prjRef(tk), e.Admin, nil)
 	}
 	if got := listed(); !reflect.DeepEqual(got, []string{"task kept"}) {
 		t.Fatalf("task listing = %v, want only the kept one", got)
 	}
-	projects := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects", e.admin, nil)), "key")
+	projects := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", e.Admin, nil)), "key")
 	if !reflect.DeepEqual(projects, []string{"inbox", "keep"}) {
 		t.Fatalf("projects = %v", projects)
 	}
-	trash := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects?deleted=true", e.admin, nil))
+	trash := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects?deleted=true", e.Admin, nil))
 	if !prjListed(trash, "key", "a") {
 		t.Fatalf("trash = %v, want a in it", trash)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "x", "project": "b"})
-	e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects/b/restore", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/projects/keep/restore", e.admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "x", "project": "b"})
+	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/projects/b/restore", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/projects/keep/restore", e.Admin, nil)
 
-	res := e.ok(http.StatusOK, http.MethodPost, "/v1/projects/a/restore", e.admin, nil)
+	res := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/a/restore", e.Admin, nil)
 	if res["deleted_at"] != nil || res["path"] != "a" {
 		t.Fatalf("restored = %v", res)
 	}
-	if b := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/b", e.admin, nil); b["deleted_at"] != nil || b["path"] != "a/b" {
+	if b := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/b", e.Admin, nil); b["deleted_at"] != nil || b["path"] != "a/b" {
 		t.Fatalf("b after restore = %v", b)
 	}
 	for _, tk := range []map[string]any{ta, tb, tk} {
-		e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(tk), e.admin, nil)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(tk), e.Admin, nil)
 	}
 	if got := listed(); len(got) != 3 {
 		t.Fatalf("task listing after restore = %v", got)
 	}
-	ev := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events", e.admin, nil))
+	ev := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events", e.Admin, nil))
 	if got := prjStrings(ev, "action"); len(got) < 2 || got[0] != "project.restored" || got[1] != "project.deleted" {
 		t.Fatalf("a's history = %v", got)
 	}
 
 	t.Run("inbox", func(t *testing.T) {
-		e.problem(http.StatusConflict, "inbox_protected", http.MethodDelete, "/v1/projects/inbox", e.admin, nil)
+		e.Problem(http.StatusConflict, "inbox_protected", http.MethodDelete, "/v1/projects/inbox", e.Admin, nil)
 		// Under another project, trashing that one would take the inbox along.
-		e.problem(http.StatusConflict, "inbox_protected", http.MethodPost, "/v1/projects/inbox/move", e.admin, map[string]any{"parent": "keep"})
-		e.problem(http.StatusConflict, "inbox_protected", http.MethodPatch, "/v1/projects/inbox", e.admin, map[string]any{"parent": "keep"})
-		e.ok(http.StatusOK, http.MethodPost, "/v1/projects/inbox/move", e.admin, map[string]any{"parent": nil})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/projects/keep", e.admin, nil)
-		if p := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/inbox", e.admin, nil); p["path"] != "inbox" || p["deleted_at"] != nil {
+		e.Problem(http.StatusConflict, "inbox_protected", http.MethodPost, "/v1/projects/inbox/move", e.Admin, map[string]any{"parent": "keep"})
+		e.Problem(http.StatusConflict, "inbox_protected", http.MethodPatch, "/v1/projects/inbox", e.Admin, map[string]any{"parent": "keep"})
+		e.OK(http.StatusOK, http.MethodPost, "/v1/projects/inbox/move", e.Admin, map[string]any{"parent": nil})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/projects/keep", e.Admin, nil)
+		if p := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/inbox", e.Admin, nil); p["path"] != "inbox" || p["deleted_at"] != nil {
 			t.Fatalf("inbox = %v", p)
 		}
-		if task := e.prjTask(e.admin, "unfiled", ""); task["project_path"] != "inbox" {
+		if task := e.prjTask(e.Admin, "unfiled", ""); task["project_path"] != "inbox" {
 			t.Fatalf("unfiled work lands in %v", task["project_path"])
 		}
 	})
@@ -386,14 +388,14 @@ func TestProjectDeleteAndRestore(t *testing.T) {
 
 func TestProjectViewerCannotWrite(t *testing.T) {
 	e := newEnv(t)
-	e.prjNew(e.admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.admin, map[string]any{"key": "b", "title": "B"})
-	vera := e.person("vera")
-	e.join("vera", "viewer")
+	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
+	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B"})
+	vera := e.Person("vera")
+	e.Join("vera", "viewer")
 
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a", vera, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/members", vera, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/settings", vera, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a", vera, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/members", vera, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/settings", vera, nil)
 	for _, c := range []struct {
 		method, path string
 		body         any
@@ -409,48 +411,48 @@ func TestProjectViewerCannotWrite(t *testing.T) {
 		{http.MethodPost, "/v1/tasks", map[string]any{"title": "T", "project": "a"}},
 		{http.MethodPost, "/v1/tasks", map[string]any{"title": "T"}},
 	} {
-		r := e.do(c.method, c.path, vera, c.body)
-		assertProblem(t, r, http.StatusForbidden, "forbidden")
+		r := e.Do(c.method, c.path, vera, c.body)
+		webtest.AssertProblem(t, r, http.StatusForbidden, "forbidden")
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a", vera, nil); got["title"] != "A" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a", vera, nil); got["title"] != "A" {
 		t.Fatalf("a refused write changed a: %v", got)
 	}
 }
 
 func TestProjectPrivate(t *testing.T) {
 	e := newEnv(t)
-	mo := e.person("mo")
-	e.join("mo", "member")
-	e.prjNew(e.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
-	e.prjNew(e.admin, map[string]any{"key": "inner", "title": "Inner", "parent": "secret"})
-	task := e.prjTask(e.admin, "hidden work", "inner")
+	mo := e.Person("mo")
+	e.Join("mo", "member")
+	e.prjNew(e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	e.prjNew(e.Admin, map[string]any{"key": "inner", "title": "Inner", "parent": "secret"})
+	task := e.prjTask(e.Admin, "hidden work", "inner")
 
 	hidden := func() {
 		t.Helper()
 		for _, key := range []string{"secret", "inner"} {
-			e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key, mo, nil)
-			e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/events", mo, nil)
-			e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/settings", mo, nil)
-			e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/members", mo, nil)
-			e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/projects/"+key, mo, map[string]any{"title": "x"})
+			e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key, mo, nil)
+			e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/events", mo, nil)
+			e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/settings", mo, nil)
+			e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/"+key+"/members", mo, nil)
+			e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/projects/"+key, mo, map[string]any{"title": "x"})
 		}
-		keys := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key")
+		keys := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key")
 		if !reflect.DeepEqual(keys, []string{"inbox"}) {
 			t.Fatalf("mo sees projects %v", keys)
 		}
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+prjRef(task), mo, nil)
-		if ts := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", mo, nil)); len(ts) != 0 {
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/tasks/"+prjRef(task), mo, nil)
+		if ts := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks", mo, nil)); len(ts) != 0 {
 			t.Fatalf("mo lists tasks %v", ts)
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", mo, map[string]any{"title": "x", "project": "secret"})
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", mo, map[string]any{"title": "x", "project": "secret"})
 	}
 	hidden()
 	// Asking for a hidden project by its id answers the same as an unknown id.
-	id := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/secret", e.admin, nil)["id"].(string)
-	a := e.do(http.MethodGet, "/v1/projects/"+id, mo, nil)
-	b := e.do(http.MethodGet, "/v1/projects/00000000-0000-4000-8000-000000000000", mo, nil)
-	assertProblem(t, a, http.StatusNotFound, "not_found")
-	assertProblem(t, b, http.StatusNotFound, "not_found")
+	id := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/secret", e.Admin, nil)["id"].(string)
+	a := e.Do(http.MethodGet, "/v1/projects/"+id, mo, nil)
+	b := e.Do(http.MethodGet, "/v1/projects/00000000-0000-4000-8000-000000000000", mo, nil)
+	webtest.AssertProblem(t, a, http.StatusNotFound, "not_found")
+	webtest.AssertProblem(t, b, http.StatusNotFound, "not_found")
 	pa, pb := a.JSON(t), b.JSON(t)
 	delete(pa, "instance")
 	delete(pb, "instance")
@@ -458,19 +460,19 @@ func TestProjectPrivate(t *testing.T) {
 		t.Fatalf("a hidden project answers differently from a missing one:\n%s\n%s", a.Body, b.Body)
 	}
 
-	m := e.ok(http.StatusCreated, http.MethodPost, "/v1/projects/secret/members", e.admin, map[string]any{"username": "mo"})
+	m := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects/secret/members", e.Admin, map[string]any{"username": "mo"})
 	if m["user"].(map[string]any)["username"] != "mo" || m["project"] != "secret" {
 		t.Fatalf("share = %v", m)
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/secret", mo, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/inner", mo, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), mo, nil)
-	keys := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key")
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/secret", mo, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/inner", mo, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), mo, nil)
+	keys := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key")
 	if !reflect.DeepEqual(keys, []string{"inbox", "secret", "inner"}) {
 		t.Fatalf("mo sees projects %v after sharing", keys)
 	}
 
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/projects/secret/members/mo", e.admin, nil)
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/projects/secret/members/mo", e.Admin, nil)
 	hidden()
 }
 
@@ -478,46 +480,46 @@ func TestProjectPrivate(t *testing.T) {
 // reach answers like one that does not exist, by id or by key.
 func TestProjectOtherWorkspace(t *testing.T) {
 	e := newEnv(t)
-	mo := e.person("mo")
-	e.join("mo", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": "other", "name": "Other"})
-	e.problem(http.StatusUnprocessableEntity, "workspace_required", http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "x", "title": "X"})
-	far := e.ok(http.StatusCreated, http.MethodPost, "/v1/projects?workspace_id=other", e.admin, map[string]any{"key": "far", "title": "Far"})
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/"+far["id"].(string), e.admin, nil); got["key"] != "far" {
+	mo := e.Person("mo")
+	e.Join("mo", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "other", "name": "Other"})
+	e.Problem(http.StatusUnprocessableEntity, "workspace_required", http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "x", "title": "X"})
+	far := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects?workspace_id=other", e.Admin, map[string]any{"key": "far", "title": "Far"})
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/"+far["id"].(string), e.Admin, nil); got["key"] != "far" {
 		t.Fatalf("by id without workspace_id: %v", got)
 	}
-	unknown := e.do(http.MethodGet, "/v1/projects/00000000-0000-4000-8000-000000000000", mo, nil)
-	assertProblem(t, unknown, http.StatusNotFound, "not_found")
+	unknown := e.Do(http.MethodGet, "/v1/projects/00000000-0000-4000-8000-000000000000", mo, nil)
+	webtest.AssertProblem(t, unknown, http.StatusNotFound, "not_found")
 	for _, path := range []string{"", "/settings", "/events", "/members"} {
-		r := e.do(http.MethodGet, "/v1/projects/"+far["id"].(string)+path, mo, nil)
-		assertProblem(t, r, http.StatusNotFound, "not_found")
+		r := e.Do(http.MethodGet, "/v1/projects/"+far["id"].(string)+path, mo, nil)
+		webtest.AssertProblem(t, r, http.StatusNotFound, "not_found")
 		if got, want := r.JSON(t)["detail"], unknown.JSON(t)["detail"]; got != want {
 			t.Fatalf("GET %s: detail %q tells the id exists (unknown id: %q)", path, got, want)
 		}
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/far?workspace_id=other", mo, nil)
-	if keys := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key"); !reflect.DeepEqual(keys, []string{"inbox"}) {
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/far?workspace_id=other", mo, nil)
+	if keys := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", mo, nil)), "key"); !reflect.DeepEqual(keys, []string{"inbox"}) {
 		t.Fatalf("mo lists %v", keys)
 	}
 }
 
 func TestProjectMembers(t *testing.T) {
 	e := newEnv(t)
-	e.person("mo")
-	e.join("mo", "member")
-	e.person("outsider")
-	e.prjNew(e.admin, map[string]any{"key": "p", "title": "P", "visibility": "private"})
-	e.prjNew(e.admin, map[string]any{"key": "pub", "title": "Public"})
+	e.Person("mo")
+	e.Join("mo", "member")
+	e.Person("outsider")
+	e.prjNew(e.Admin, map[string]any{"key": "p", "title": "P", "visibility": "private"})
+	e.prjNew(e.Admin, map[string]any{"key": "pub", "title": "Public"})
 	path := "/v1/projects/p/members"
 
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.admin, map[string]any{"username": "outsider"})
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.admin, map[string]any{"username": "nobody"})
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.admin, map[string]any{"username": ""})
-	e.ok(http.StatusCreated, http.MethodPost, path, e.admin, map[string]any{"username": "mo"})
-	e.problem(http.StatusConflict, "already_member", http.MethodPost, path, e.admin, map[string]any{"username": "mo"})
-	e.problem(http.StatusConflict, "already_member", http.MethodPost, path, e.admin, map[string]any{"username": "admin"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.Admin, map[string]any{"username": "outsider"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.Admin, map[string]any{"username": "nobody"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.Admin, map[string]any{"username": ""})
+	e.OK(http.StatusCreated, http.MethodPost, path, e.Admin, map[string]any{"username": "mo"})
+	e.Problem(http.StatusConflict, "already_member", http.MethodPost, path, e.Admin, map[string]any{"username": "mo"})
+	e.Problem(http.StatusConflict, "already_member", http.MethodPost, path, e.Admin, map[string]any{"username": "admin"})
 
-	got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, path, e.admin, nil))
+	got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, path, e.Admin, nil))
 	names := []string{}
 	for _, m := range got {
 		names = append(names, m["user"].(map[string]any)["username"].(string))
@@ -526,15 +528,15 @@ func TestProjectMembers(t *testing.T) {
 		t.Fatalf("members = %v, want the owner first", names)
 	}
 
-	e.problem(http.StatusConflict, "project_owner_row", http.MethodDelete, path+"/admin", e.admin, nil)
-	e.ok(http.StatusNoContent, http.MethodDelete, path+"/mo", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, path+"/mo", e.admin, nil)
-	e.problem(http.StatusConflict, "last_project_member", http.MethodDelete, path+"/admin", e.admin, nil)
-	e.problem(http.StatusConflict, "last_project_member", http.MethodDelete, "/v1/projects/pub/members/admin", e.admin, nil)
-	if got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, path, e.admin, nil)); len(got) != 1 {
+	e.Problem(http.StatusConflict, "project_owner_row", http.MethodDelete, path+"/admin", e.Admin, nil)
+	e.OK(http.StatusNoContent, http.MethodDelete, path+"/mo", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, path+"/mo", e.Admin, nil)
+	e.Problem(http.StatusConflict, "last_project_member", http.MethodDelete, path+"/admin", e.Admin, nil)
+	e.Problem(http.StatusConflict, "last_project_member", http.MethodDelete, "/v1/projects/pub/members/admin", e.Admin, nil)
+	if got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, path, e.Admin, nil)); len(got) != 1 {
 		t.Fatalf("members = %v", got)
 	}
-	ev := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/p/events?order=seq", e.admin, nil)), "action")
+	ev := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/p/events?order=seq", e.Admin, nil)), "action")
 	if !reflect.DeepEqual(ev, []string{"project.created", "project.shared", "project.unshared"}) {
 		t.Fatalf("history = %v", ev)
 	}
@@ -542,45 +544,45 @@ func TestProjectMembers(t *testing.T) {
 
 func TestProjectRoles(t *testing.T) {
 	e := newEnv(t)
-	vic := e.person("vic")
-	e.join("vic", "viewer")
-	mem := e.person("mem")
-	e.join("mem", "member")
-	ada := e.person("ada")
-	e.join("ada", "admin")
-	e.prjNew(e.admin, map[string]any{"key": "alpha", "title": "Alpha"})
-	e.prjNew(e.admin, map[string]any{"key": "sub", "title": "Sub", "parent": "alpha"})
-	e.prjNew(e.admin, map[string]any{"key": "beta", "title": "Beta"})
+	vic := e.Person("vic")
+	e.Join("vic", "viewer")
+	mem := e.Person("mem")
+	e.Join("mem", "member")
+	ada := e.Person("ada")
+	e.Join("ada", "admin")
+	e.prjNew(e.Admin, map[string]any{"key": "alpha", "title": "Alpha"})
+	e.prjNew(e.Admin, map[string]any{"key": "sub", "title": "Sub", "parent": "alpha"})
+	e.prjNew(e.Admin, map[string]any{"key": "beta", "title": "Beta"})
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "alpha"})
-	if got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil)); len(got) != 0 {
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "alpha"})
+	if got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil)); len(got) != 0 {
 		t.Fatalf("no project roles yet: %v", got)
 	}
 
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPut, "/v1/projects/alpha/roles/vic", e.admin, map[string]any{"role": "boss"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPut, "/v1/projects/alpha/roles/vic", mem, map[string]any{"role": "member"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPut, "/v1/projects/alpha/roles/vic", ada, map[string]any{"role": "owner"})
-	e.problem(http.StatusNotFound, "not_found", http.MethodPut, "/v1/projects/alpha/roles/nobody", e.admin, map[string]any{"role": "member"})
-	grant := e.ok(http.StatusOK, http.MethodPut, "/v1/projects/alpha/roles/vic", e.admin, map[string]any{"role": "member"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPut, "/v1/projects/alpha/roles/vic", e.Admin, map[string]any{"role": "boss"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPut, "/v1/projects/alpha/roles/vic", mem, map[string]any{"role": "member"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPut, "/v1/projects/alpha/roles/vic", ada, map[string]any{"role": "owner"})
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPut, "/v1/projects/alpha/roles/nobody", e.Admin, map[string]any{"role": "member"})
+	grant := e.OK(http.StatusOK, http.MethodPut, "/v1/projects/alpha/roles/vic", e.Admin, map[string]any{"role": "member"})
 	if grant["role"] != "member" || grant["username"] != "vic" {
 		t.Fatalf("grant = %v", grant)
 	}
 
-	created := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "mine", "project": "alpha"})
+	created := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "mine", "project": "alpha"})
 	if created["project_path"] != "alpha" {
 		t.Fatalf("task = %v", created)
 	}
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "below", "project": "sub"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "beta"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/projects", vic, map[string]any{"key": "top", "title": "Top"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "below", "project": "sub"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "beta"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/projects", vic, map[string]any{"key": "top", "title": "Top"})
 
-	access := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil))
+	access := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil))
 	if len(access) != 1 {
 		t.Fatalf("/v1/me/projects = %v", access)
 	}
 	pa := access[0]
-	alpha := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/alpha", vic, nil)
+	alpha := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/alpha", vic, nil)
 	if pa["address"] != "default/alpha" || pa["role"] != "member" || pa["id"] != alpha["id"] {
 		t.Fatalf("access = %v", pa)
 	}
@@ -599,31 +601,31 @@ func TestProjectRoles(t *testing.T) {
 
 	// The replacement works downwards too: a workspace member made a viewer
 	// of beta reads there and writes nowhere in it.
-	e.ok(http.StatusOK, http.MethodPut, "/v1/projects/beta/roles/mem", e.admin, map[string]any{"role": "viewer"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", mem, map[string]any{"title": "T", "project": "beta"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/projects/beta", mem, map[string]any{"title": "Mine"})
-	e.ok(http.StatusOK, http.MethodGet, "/v1/projects/beta", mem, nil)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", mem, map[string]any{"title": "T", "project": "alpha"})
-	if got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me/projects", mem, nil)); len(got) != 1 || got[0]["role"] != "viewer" || got[0]["address"] != "default/beta" {
+	e.OK(http.StatusOK, http.MethodPut, "/v1/projects/beta/roles/mem", e.Admin, map[string]any{"role": "viewer"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", mem, map[string]any{"title": "T", "project": "beta"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/projects/beta", mem, map[string]any{"title": "Mine"})
+	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/beta", mem, nil)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", mem, map[string]any{"title": "T", "project": "alpha"})
+	if got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me/projects", mem, nil)); len(got) != 1 || got[0]["role"] != "viewer" || got[0]["address"] != "default/beta" {
 		t.Fatalf("mem's project roles %v", got)
 	}
 
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/projects/alpha/roles/vic", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/projects/alpha/roles/vic", e.admin, nil)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "alpha"})
-	if got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil)); len(got) != 0 {
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/projects/alpha/roles/vic", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/projects/alpha/roles/vic", e.Admin, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", vic, map[string]any{"title": "T", "project": "alpha"})
+	if got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me/projects", vic, nil)); len(got) != 0 {
 		t.Fatalf("after removal: %v", got)
 	}
 }
 
 func TestProjectSettingsInForce(t *testing.T) {
 	e := newEnv(t)
-	parent := e.prjNew(e.admin, map[string]any{"key": "parent", "title": "Parent"})
-	e.prjNew(e.admin, map[string]any{"key": "child", "title": "Child", "parent": "parent"})
-	e.prjNew(e.admin, map[string]any{"key": "leaf", "title": "Leaf", "parent": "child"})
+	parent := e.prjNew(e.Admin, map[string]any{"key": "parent", "title": "Parent"})
+	e.prjNew(e.Admin, map[string]any{"key": "child", "title": "Child", "parent": "parent"})
+	e.prjNew(e.Admin, map[string]any{"key": "leaf", "title": "Leaf", "parent": "child"})
 	settings := func(path string) []map[string]any {
 		t.Helper()
-		return prjItems(t, e.ok(http.StatusOK, http.MethodGet, path, e.admin, nil))
+		return prjItems(t, e.OK(http.StatusOK, http.MethodGet, path, e.Admin, nil))
 	}
 	wsSettings := settings("/v1/workspaces/default/settings")
 	defClaim := prjSetting(t, wsSettings, "claim_minutes")["default"]
@@ -634,7 +636,7 @@ func TestProjectSettingsInForce(t *testing.T) {
 		}
 	}
 
-	p := e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/parent", e.admin, map[string]any{"settings": map[string]any{"claim_minutes": 45}})
+	p := e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/parent", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": 45}})
 	if p["settings"].(map[string]any)["claim_minutes"] != 45.0 {
 		t.Fatalf("settings %v", p["settings"])
 	}
@@ -651,13 +653,13 @@ func TestProjectSettingsInForce(t *testing.T) {
 		}
 	}
 
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.admin, map[string]any{"settings": map[string]any{"claim_minutes": 20}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": 20}})
 	got := prjSetting(t, settings("/v1/projects/leaf/settings"), "claim_minutes")
 	if got["value"] != 20.0 || got["inherited_from"].(map[string]any)["address"] != "parent/child" {
 		t.Fatalf("the nearest ancestor wins: %v", got)
 	}
 
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.admin, map[string]any{"settings": map[string]any{"tree_depth": 5}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.Admin, map[string]any{"settings": map[string]any{"tree_depth": 5}})
 	ws := prjSetting(t, settings("/v1/workspaces/default/settings"), "tree_depth")
 	if ws["value"] != 5.0 || ws["set_here"] != true || ws["inherited_from"] != nil {
 		t.Fatalf("workspace tree_depth %v", ws)
@@ -669,11 +671,11 @@ func TestProjectSettingsInForce(t *testing.T) {
 	}
 
 	// null clears, and the next level up shows through.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
 	if got := prjSetting(t, settings("/v1/projects/leaf/settings"), "claim_minutes"); got["value"] != 45.0 {
 		t.Fatalf("after clearing child: %v", got)
 	}
-	p = e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/parent", e.admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
+	p = e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/parent", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
 	if _, ok := p["settings"].(map[string]any)["claim_minutes"]; ok {
 		t.Fatalf("settings after clearing %v", p["settings"])
 	}
@@ -683,20 +685,20 @@ func TestProjectSettingsInForce(t *testing.T) {
 			t.Fatalf("%s after clearing: %v", key, got)
 		}
 	}
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.admin, map[string]any{"settings": map[string]any{"tree_depth": nil}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.Admin, map[string]any{"settings": map[string]any{"tree_depth": nil}})
 	ws = prjSetting(t, settings("/v1/workspaces/default/settings"), "tree_depth")
 	if ws["value"] != defDepth || ws["set_here"] != false {
 		t.Fatalf("workspace tree_depth after clearing %v", ws)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/default", e.admin,
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/default", e.Admin,
 		map[string]any{"settings": map[string]any{"bogus": 1}})
 
 	// "settings": null clears every setting of the project.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.admin, map[string]any{"settings": map[string]any{"week_start": "sunday", "tree_depth": 2}})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.Admin, map[string]any{"settings": map[string]any{"week_start": "sunday", "tree_depth": 2}})
 	if got := prjSetting(t, settings("/v1/projects/leaf/settings"), "week_start"); got["value"] != "sunday" || got["set_here"] != true {
 		t.Fatalf("leaf week_start %v", got)
 	}
-	p = e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.admin, map[string]any{"settings": nil})
+	p = e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.Admin, map[string]any{"settings": nil})
 	if len(p["settings"].(map[string]any)) != 0 {
 		t.Fatalf("settings after null: %v", p["settings"])
 	}
@@ -705,15 +707,15 @@ func TestProjectSettingsInForce(t *testing.T) {
 			t.Fatalf("after settings null: %v", it)
 		}
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/nosuch/settings", e.admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/nosuch/settings", e.Admin, nil)
 }
 
 func TestProjectEvents(t *testing.T) {
 	e := newEnv(t)
-	e.prjNew(e.admin, map[string]any{"key": "a", "title": "A0"})
-	e.prjNew(e.admin, map[string]any{"key": "other", "title": "Other"})
+	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A0"})
+	e.prjNew(e.Admin, map[string]any{"key": "other", "title": "Other"})
 	for i := 1; i <= 6; i++ {
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/projects/a", e.admin, map[string]any{"title": fmt.Sprintf("A%d", i)})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/a", e.Admin, map[string]any{"title": fmt.Sprintf("A%d", i)})
 	}
 	seqs := func(items []map[string]any) []float64 {
 		out := []float64{}
@@ -722,7 +724,7 @@ func TestProjectEvents(t *testing.T) {
 		}
 		return out
 	}
-	newest := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events", e.admin, nil))
+	newest := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events", e.Admin, nil))
 	if len(newest) != 7 || newest[0]["action"] != "project.updated" || newest[6]["action"] != "project.created" {
 		t.Fatalf("newest first: %v", prjStrings(newest, "action"))
 	}
@@ -731,14 +733,14 @@ func TestProjectEvents(t *testing.T) {
 			t.Fatalf("event %v", ev)
 		}
 	}
-	oldest := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events?order=seq", e.admin, nil))
+	oldest := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events?order=seq", e.Admin, nil))
 	down, up := seqs(newest), seqs(oldest)
 	for i := range down {
 		if up[i] != down[len(down)-1-i] || (i > 0 && up[i] <= up[i-1]) {
 			t.Fatalf("order=seq %v is not the reverse of %v", up, down)
 		}
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events?order=-seq", e.admin, nil); !reflect.DeepEqual(seqs(prjItems(t, got)), down) {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events?order=-seq", e.Admin, nil); !reflect.DeepEqual(seqs(prjItems(t, got)), down) {
 		t.Fatal("order=-seq differs from the default")
 	}
 
@@ -753,7 +755,7 @@ func TestProjectEvents(t *testing.T) {
 			if cursor != "" {
 				q.Set("cursor", cursor)
 			}
-			m := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events?"+q.Encode(), e.admin, nil)
+			m := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events?"+q.Encode(), e.Admin, nil)
 			items := prjItems(t, m)
 			page := m["page"].(map[string]any)
 			if len(items) > 3 || page["limit"] != 3.0 {
@@ -779,22 +781,22 @@ func TestProjectEvents(t *testing.T) {
 		t.Fatalf("paging oldest first = %v, want %v", gotUp, up)
 	}
 
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/other/events?cursor="+url.QueryEscape(cursorDown), e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?order=seq&cursor="+url.QueryEscape(cursorDown), e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?cursor="+url.QueryEscape(cursorUp), e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?cursor=garbage", e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?order=created_at", e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?limit=-1", e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?format=ids&fields=seq", e.admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/other/events?cursor="+url.QueryEscape(cursorDown), e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?order=seq&cursor="+url.QueryEscape(cursorDown), e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?cursor="+url.QueryEscape(cursorUp), e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?cursor=garbage", e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?order=created_at", e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?limit=-1", e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?format=ids&fields=seq", e.Admin, nil)
 
-	ids := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events?format=ids", e.admin, nil)["items"].([]any)
+	ids := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events?format=ids", e.Admin, nil)["items"].([]any)
 	if len(ids) != 7 || ids[0] != newest[0]["id"] {
 		t.Fatalf("format=ids = %v", ids)
 	}
-	picked := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/projects/a/events?fields=seq,action", e.admin, nil))
+	picked := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/events?fields=seq,action", e.Admin, nil))
 	if len(picked) != 7 || len(picked[0]) != 2 || picked[0]["seq"] != newest[0]["seq"] || picked[0]["action"] != "project.updated" {
 		t.Fatalf("fields=seq,action = %v", picked[0])
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?fields=nonsense", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/nosuch/events", e.admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/projects/a/events?fields=nonsense", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/nosuch/events", e.Admin, nil)
 }

@@ -19,12 +19,12 @@ import (
 func TestTaskPageQueryCountFixed(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	admin, err := e.svc.Authenticate(ctx, e.admin, "http")
+	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, key := range []string{"qa", "qb"} {
-		if _, err := e.svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: key, Title: key}); err != nil {
+		if _, err := e.Svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: key, Title: key}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,14 +41,14 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 		if i%9 == 0 {
 			in.Status = "done"
 		}
-		tk, err := e.svc.CreateTask(ctx, admin, "", in)
+		tk, err := e.Svc.CreateTask(ctx, admin, "", in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		refs = append(refs, tk.Ref)
 	}
 	for i := 0; i+7 < len(refs); i += 6 {
-		_, err := e.svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
+		_, err := e.Svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
 			Target: app.FlexRef(strconv.FormatInt(refs[i+7], 10))}.Set("task", strconv.FormatInt(refs[i], 10)))
 		if err != nil {
 			t.Fatal(err)
@@ -57,17 +57,17 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 	// A first request refreshes the credential's last use (one write a
 	// minute), and a first listing fills the project-tree cache (one query
 	// per scope revision); nothing after them should.
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?limit=1", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?limit=1", e.Admin, nil)
 
 	for _, query := range []string{"", "&include_completed=true", "&ready=true&to_act_on=true", "&include=links",
 		"&order=-priority_score,title", "&project=qa&include_total=true"} {
 		t.Run(query, func(t *testing.T) {
 			counts := map[int]int64{}
 			for _, limit := range []int{1, 5, 200} {
-				before := e.db.QueryCount()
-				page := e.ok(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks?limit=%d%s", limit, query), e.admin, nil)
-				counts[limit] = e.db.QueryCount() - before
+				before := e.DB.QueryCount()
+				page := e.OK(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks?limit=%d%s", limit, query), e.Admin, nil)
+				counts[limit] = e.DB.QueryCount() - before
 				if n := len(page["items"].([]any)); n < min(limit, 50) {
 					t.Fatalf("limit=%d answered only %d items; the comparison needs full pages", limit, n)
 				}

@@ -13,6 +13,7 @@ import (
 	"tend/store"
 	"tend/store/storetest"
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // gatedStore is the real store with a gate in front of its read
@@ -50,10 +51,10 @@ func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedWriter{}
+	logs := &webtest.LogBuffer{}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
 	t.Cleanup(srv.Close)
-	return &env{t: t, db: g.DB, svc: svc, srv: srv, admin: first.Token.Secret, logs: logs}, g
+	return &env{&webtest.Env{T: t, DB: g.DB, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}, g
 }
 
 // TestExpensiveReadsBounded: with every slot for expensive reads taken by
@@ -65,29 +66,29 @@ func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 func TestExpensiveReadsBounded(t *testing.T) {
 	t.Parallel()
 	e, g := newGatedEnv(t, app.Limits{ExpensiveReads: 2, ReadQueueMillis: 1})
-	task := e.tskCreate(e.admin, map[string]any{"title": "alpha task"})
+	task := e.CreateTask(e.Admin, map[string]any{"title": "alpha task"})
 	ref := lstItoa(lstNum(task["ref"]))
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", e.admin, nil)["limits"].(map[string]any); got["expensive_reads"] != 2.0 || got["read_budget_ms"] != 2000.0 {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any); got["expensive_reads"] != 2.0 || got["read_budget_ms"] != 2000.0 {
 		t.Fatalf("meta limits %v, want expensive_reads 2 and read_budget_ms 2000", got)
 	}
 
 	g.hold.Store(2)
 	var wg sync.WaitGroup
-	searches := make([]response, 2)
+	searches := make([]webtest.Response, 2)
 	for i := range searches {
-		wg.Go(func() { searches[i] = e.do(http.MethodGet, "/v1/tasks?q=alpha", e.admin, nil) })
+		wg.Go(func() { searches[i] = e.Do(http.MethodGet, "/v1/tasks?q=alpha", e.Admin, nil) })
 	}
 	<-g.held
 	<-g.held
 
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, e.admin, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", e.admin, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/changes", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks", e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/changes", e.Admin, nil)
 	for _, path := range []string{"/v1/tasks?q=alpha", "/v1/documents?q=alpha", "/v1/tasks?limit=500", "/v1/tasks?include_total=true",
 		"/v1/journal?actor=me", "/v1/tasks/" + ref + "/tree"} {
-		r := e.do(http.MethodGet, path, e.admin, nil)
-		assertProblem(t, r, http.StatusServiceUnavailable, "reads_saturated")
+		r := e.Do(http.MethodGet, path, e.Admin, nil)
+		webtest.AssertProblem(t, r, http.StatusServiceUnavailable, "reads_saturated")
 		if r.Header.Get("Retry-After") != "1" {
 			t.Errorf("%s: Retry-After %q, want 1", path, r.Header.Get("Retry-After"))
 		}
@@ -100,7 +101,7 @@ func TestExpensiveReadsBounded(t *testing.T) {
 			t.Fatalf("a held search answered %d %s", r.Status, r.Body)
 		}
 	}
-	if items := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=alpha", e.admin, nil)); len(items) != 1 {
+	if items := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=alpha", e.Admin, nil)); len(items) != 1 {
 		t.Errorf("search after the slots freed: %v", items)
 	}
 }
@@ -111,15 +112,15 @@ func TestExpensiveReadsBounded(t *testing.T) {
 func TestExpensiveReadOverBudget(t *testing.T) {
 	t.Parallel()
 	e, g := newGatedEnv(t, app.Limits{ReadBudgetMillis: 1})
-	e.tskCreate(e.admin, map[string]any{"title": "alpha task"})
+	e.CreateTask(e.Admin, map[string]any{"title": "alpha task"})
 	g.toBudget.Store(true)
 	for _, path := range []string{"/v1/tasks?q=alpha", "/v1/journal?actor=me"} {
-		r := e.do(http.MethodGet, path, e.admin, nil)
-		assertProblem(t, r, http.StatusServiceUnavailable, "read_over_budget")
+		r := e.Do(http.MethodGet, path, e.Admin, nil)
+		webtest.AssertProblem(t, r, http.StatusServiceUnavailable, "read_over_budget")
 		if r.Header.Get("Retry-After") == "" {
 			t.Errorf("%s: no Retry-After", path)
 		}
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/tasks", e.admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/tasks", e.Admin, nil)
 }

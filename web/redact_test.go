@@ -11,14 +11,14 @@ import (
 // in the item's history, the change feed and the journal alike.
 func TestEventsNameNoUnseenProject(t *testing.T) {
 	e := newEnv(t)
-	rita := e.person("rita")
-	e.join("rita", "member")
-	hush := e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "nested", "title": "Nested", "parent": "hush"})
-	ref := lstItoa(lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Leaves hush", "project": "hush"})["ref"]))
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/move", e.admin, map[string]any{"project": "web"})
-	e.ok(http.StatusOK, http.MethodPost, "/v1/projects/nested/move", e.admin, map[string]any{"parent": nil})
+	rita := e.Person("rita")
+	e.Join("rita", "member")
+	hush := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "nested", "title": "Nested", "parent": "hush"})
+	ref := lstItoa(lstNum(e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Leaves hush", "project": "hush"})["ref"]))
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/move", e.Admin, map[string]any{"project": "web"})
+	e.OK(http.StatusOK, http.MethodPost, "/v1/projects/nested/move", e.Admin, map[string]any{"parent": nil})
 
 	moved := func(items []map[string]any, action string) map[string]any {
 		t.Helper()
@@ -37,14 +37,14 @@ func TestEventsNameNoUnseenProject(t *testing.T) {
 			t.Fatalf("%s: %s.from is %v, want %v", who, field, got["from"], hidden)
 		}
 	}
-	check("rita, task history", moved(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref+"/events", rita, nil)), "task.moved"), "project", nil)
-	check("admin, task history", moved(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref+"/events", e.admin, nil)), "task.moved"), "project", "hush")
-	check("rita, feed", moved(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/changes?limit=100", rita, nil)), "task.moved"), "project", nil)
-	check("rita, project history", moved(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/projects/nested/events", rita, nil)), "project.moved"), "parent", nil)
-	check("admin, project history", moved(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/projects/nested/events", e.admin, nil)), "project.moved"), "parent", hush["id"])
+	check("rita, task history", moved(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref+"/events", rita, nil)), "task.moved"), "project", nil)
+	check("admin, task history", moved(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref+"/events", e.Admin, nil)), "task.moved"), "project", "hush")
+	check("rita, feed", moved(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/changes?limit=100", rita, nil)), "task.moved"), "project", nil)
+	check("rita, project history", moved(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/projects/nested/events", rita, nil)), "project.moved"), "parent", nil)
+	check("admin, project history", moved(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/projects/nested/events", e.Admin, nil)), "project.moved"), "parent", hush["id"])
 
 	seen := false
-	for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/journal?limit=100", rita, nil)) {
+	for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/journal?limit=100", rita, nil)) {
 		seen = seen || it["action"] == "task.moved"
 		changed, _ := it["changed"].([]any)
 		for _, c := range changed {

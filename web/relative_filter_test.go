@@ -13,17 +13,17 @@ import (
 // (Wednesday 2026-11-25 14:00 UTC, a reader in UTC).
 func TestRelativeFilters(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC))
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
+	e.Clock.Set(time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC))
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
 	for _, d := range []struct{ title, due string }{
 		{"yesterday noon", "2026-11-24T12:00:00Z"}, {"this evening", "2026-11-25T18:00:00Z"},
 		{"tomorrow morning", "2026-11-26T10:00:00Z"}, {"next tuesday", "2026-12-01T09:00:00Z"}, {"december", "2026-12-10T09:00:00Z"},
 	} {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": d.title, "project": "home", "due_at": d.due})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": d.title, "project": "home", "due_at": d.due})
 	}
 	titles := func(query string) []string {
 		out := []string{}
-		for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&"+query, e.admin, nil)) {
+		for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&"+query, e.Admin, nil)) {
 			out = append(out, it["title"].(string))
 		}
 		return out
@@ -48,15 +48,15 @@ func TestRelativeFilters(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.filter, got, c.want)
 		}
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?due_after=%2B3m", e.admin, nil)
-	e.problem(http.StatusUnprocessableEntity, "instant_out_of_range", http.MethodGet, "/v1/tasks?due_after=-100y", e.admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?due_after=%2B3m", e.Admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "instant_out_of_range", http.MethodGet, "/v1/tasks?due_after=-100y", e.Admin, nil)
 
 	// A walk keeps the moment it began: "now" on the second page is the
 	// first page's now, though the clock has moved a day on.
-	first := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&due_after=now&limit=1", e.admin, nil)
+	first := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&due_after=now&limit=1", e.Admin, nil)
 	cur := lstPage(first)["next_cursor"].(string)
-	e.clock.Advance(24 * time.Hour)
-	second := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&due_after=now&limit=1&cursor="+url.QueryEscape(cur), e.admin, nil)
+	e.Clock.Advance(24 * time.Hour)
+	second := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?order=due_at&due_after=now&limit=1&cursor="+url.QueryEscape(cur), e.Admin, nil)
 	if got := lstItems(second)[0]["title"]; got != "tomorrow morning" {
 		t.Errorf("second page of the walk: %v, want tomorrow morning", got)
 	}
@@ -69,11 +69,11 @@ func TestRelativeFilters(t *testing.T) {
 // /v1/journal take the same words.
 func TestRelativeCreatedAt(t *testing.T) {
 	e := newEnv(t)
-	e.clock.Set(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "home", "title": "Home"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "old", "project": "home"})
-	e.clock.Advance(10 * 24 * time.Hour)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "new", "project": "home"})
+	e.Clock.Set(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "old", "project": "home"})
+	e.Clock.Advance(10 * 24 * time.Hour)
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "new", "project": "home"})
 	for _, c := range []struct {
 		path string
 		want int
@@ -82,7 +82,7 @@ func TestRelativeCreatedAt(t *testing.T) {
 		{"/v1/journal?created_at.gte=-7d", 1}, {"/v1/journal?created_at.lte=2+weeks+ago", 0}, {"/v1/journal?created_at.gt=today", 0},
 	} {
 		n := 0
-		for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, c.path, e.admin, nil)) {
+		for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, c.path, e.Admin, nil)) {
 			if it["action"] == "task.created" {
 				n++
 			}

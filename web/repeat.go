@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // occurrencesJSON is the Occurrences shape: computed, never stored.
@@ -26,25 +27,25 @@ type readingJSON struct {
 func stamps(ts []time.Time) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = stamp(t)
+		out[i] = wire.Stamp(t)
 	}
 	return out
 }
 
 func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	in := app.OccurrencesQuery{Until: q.str("until")}
-	if q.str("limit") != "" {
-		in.Limit = q.int("limit")
+	q := wire.NewQuery(r)
+	in := app.OccurrencesQuery{Until: q.Str("until")}
+	if q.Str("limit") != "" {
+		in.Limit = q.Int("limit")
 	}
-	if err := q.err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	o, err := s.app.TaskOccurrences(r.Context(), a, wsParam(r), taskRef(r), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, occurrencesJSON{Description: o.Description, HasMore: o.HasMore,
+	return wire.WriteJSON(w, http.StatusOK, occurrencesJSON{Description: o.Description, HasMore: o.HasMore,
 		Occurrences: stamps(o.Occurrences), Rule: o.Rule})
 }
 
@@ -57,6 +58,6 @@ func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: stamps(rd.Occurrences),
+	return wire.WriteJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: stamps(rd.Occurrences),
 		Rule: rd.Rule, Text: &rd.Text})
 }

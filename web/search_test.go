@@ -4,8 +4,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"tend/app"
 	"testing"
+
+	"tend/app"
+	"tend/web/webtest"
 )
 
 // searchFix is a workspace with a few tasks to search: a public project,
@@ -19,10 +21,10 @@ type searchFix struct {
 func newSearchFix(t *testing.T) *searchFix {
 	e := newEnv(t)
 	f := &searchFix{e: e, refs: map[string]int64{}}
-	f.reader = e.person("rita")
-	e.join("rita", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	f.reader = e.Person("rita")
+	e.Join("rita", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	for _, tk := range []map[string]any{
 		{"title": "Login page crashes on submit", "project": "web", "type": "bug", "tags": []string{"urgent"}},
 		{"title": "Rewrite the login flow", "description": "the crashes come from the old session code", "project": "web", "type": "feature"},
@@ -31,30 +33,30 @@ func newSearchFix(t *testing.T) *searchFix {
 		{"title": "Done login crash fix", "project": "web", "type": "bug", "status": "done"},
 		{"title": "Authentication tokens expire", "description": "login crashes after expiry", "project": "web", "assignee": "rita"},
 	} {
-		got := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, tk)
+		got := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, tk)
 		f.refs[tk["title"].(string)] = lstNum(got["ref"])
 	}
 	// Filler, so the searched words are rare enough for ranking to mean
 	// something (BM25 gives words in most rows no weight).
 	for i := 0; i < 30; i++ {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "Water the plants " + lstItoa(int64(i)), "project": "web"})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Water the plants " + lstItoa(int64(i)), "project": "web"})
 	}
 	return f
 }
 
 func (f *searchFix) search(token, q string, extra ...string) []string {
-	f.e.t.Helper()
+	f.e.T.Helper()
 	v := url.Values{"q": {q}}
 	for i := 0; i+1 < len(extra); i += 2 {
 		v.Set(extra[i], extra[i+1])
 	}
-	return titlesInOrder(lstItems(f.e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+v.Encode(), token, nil)))
+	return titlesInOrder(lstItems(f.e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?"+v.Encode(), token, nil)))
 }
 
 // walkTitles follows next_cursor from path to the end (at most ten pages)
 // and returns the titles met, in order.
 func walkTitles(e *env, token, path string) []string {
-	e.t.Helper()
+	e.T.Helper()
 	var walked []string
 	next := ""
 	for i := 0; i < 10; i++ {
@@ -62,7 +64,7 @@ func walkTitles(e *env, token, path string) []string {
 		if next != "" {
 			p += "&cursor=" + url.QueryEscape(next)
 		}
-		m := e.ok(http.StatusOK, http.MethodGet, p, token, nil)
+		m := e.OK(http.StatusOK, http.MethodGet, p, token, nil)
 		walked = append(walked, titlesInOrder(lstItems(m))...)
 		if next, _ = lstPage(m)["next_cursor"].(string); next == "" {
 			break
@@ -88,7 +90,7 @@ func TestTaskSearch(t *testing.T) {
 		if len(got) != 3 || got[0] != want[0] || !sameWords(got, want) {
 			t.Fatalf("got %v, want %v with the title hit first", got, want)
 		}
-		items := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=login+crashes", f.reader, nil))
+		items := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=login+crashes", f.reader, nil))
 		prev := 1e308
 		for _, it := range items {
 			r, ok := it["relevance"].(float64)
@@ -102,10 +104,10 @@ func TestTaskSearch(t *testing.T) {
 		if got := f.search(f.reader, "secret"); len(got) != 0 {
 			t.Fatalf("a private project's task was found: %v", got)
 		}
-		if got := f.search(e.admin, "secret"); !slices.Equal(got, []string{"Secret login crashes"}) {
+		if got := f.search(e.Admin, "secret"); !slices.Equal(got, []string{"Secret login crashes"}) {
 			t.Fatalf("its owner should find it: %v", got)
 		}
-		total := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=crashes&include_total=true", f.reader, nil)
+		total := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=crashes&include_total=true", f.reader, nil)
 		if n := lstNum(lstPage(total)["total"]); n != 3 {
 			t.Fatalf("total %d counts what the reader cannot see", n)
 		}
@@ -153,21 +155,21 @@ func TestTaskSearch(t *testing.T) {
 		}
 	})
 	t.Run("refusals", func(t *testing.T) {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?order=relevance", f.reader, nil)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=type:nosuch", f.reader, nil)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=category:later", f.reader, nil)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=%2Bhush", f.reader, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?order=relevance", f.reader, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=type:nosuch", f.reader, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=category:later", f.reader, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?q=%2Bhush", f.reader, nil)
 	})
 	t.Run("the index follows edits", func(t *testing.T) {
 		ref := lstItoa(f.refs["Café menu résumé"])
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, e.admin, map[string]any{"title": "Kitchen inventory"})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, e.Admin, map[string]any{"title": "Kitchen inventory"})
 		if got := f.search(f.reader, "cafe"); len(got) != 0 {
 			t.Fatalf("the old title is still found: %v", got)
 		}
 		if got := f.search(f.reader, "kitchen"); !slices.Equal(got, []string{"Kitchen inventory"}) {
 			t.Fatalf("the new title is not found: %v", got)
 		}
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+ref, e.admin, nil)
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tasks/"+ref, e.Admin, nil)
 		if got := f.search(f.reader, "kitchen"); len(got) != 0 {
 			t.Fatalf("a trashed task is found: %v", got)
 		}
@@ -185,7 +187,7 @@ func TestDocumentSearch(t *testing.T) {
 	f := newSearchFix(t)
 	e := f.e
 	mk := func(body map[string]any) {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/documents", e.admin, body)
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, body)
 	}
 	mk(map[string]any{"title": "Session storage decision", "type": "decision", "body": "Sessions live in SQLite.", "project": "web", "tags": []string{"auth"}})
 	mk(map[string]any{"title": "Notes", "body": "We talked about session storage and cookies.", "project": "web"})
@@ -199,7 +201,7 @@ func TestDocumentSearch(t *testing.T) {
 		for i := 0; i+1 < len(extra); i += 2 {
 			v.Set(extra[i], extra[i+1])
 		}
-		items := lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/documents?"+v.Encode(), f.reader, nil))
+		items := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/documents?"+v.Encode(), f.reader, nil))
 		for _, it := range items {
 			// Relevance ranks words; terms alone have nothing to rank by.
 			if _, ok := it["relevance"].(float64); ok == (app.ParseSearch(q).Match == "") {
@@ -223,7 +225,7 @@ func TestDocumentSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		if c.q == "+hush session" {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q="+url.QueryEscape(c.q), f.reader, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q="+url.QueryEscape(c.q), f.reader, nil)
 			continue
 		}
 		if got := find(c.q); !sameWords(got, c.want) {
@@ -235,9 +237,9 @@ func TestDocumentSearch(t *testing.T) {
 	if whole := find("session"); len(walked) != 3 || !slices.Equal(walked, whole) {
 		t.Fatalf("walked %v, whole %v", walked, whole)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q=assignee:me", f.reader, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?order=-relevance", f.reader, nil)
-	total := e.ok(http.StatusOK, http.MethodGet, "/v1/documents?q=session&include_total=true", f.reader, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?q=assignee:me", f.reader, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/documents?order=-relevance", f.reader, nil)
+	total := e.OK(http.StatusOK, http.MethodGet, "/v1/documents?q=session&include_total=true", f.reader, nil)
 	if n := lstNum(lstPage(total)["total"]); n != 3 {
 		t.Fatalf("total %d, want 3 (the private plan is not counted)", n)
 	}
@@ -248,12 +250,12 @@ func TestDocumentSearch(t *testing.T) {
 // see, and says more exist; the listing still ranks every match.
 func TestSearchRanksNewestMatches(t *testing.T) {
 	e := newEnvWith(t, app.Options{Version: "test", Limits: app.Limits{SearchRankedMatches: 3}})
-	reader := e.person("rita")
-	e.join("rita", "member")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "web", "title": "Web"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	reader := e.Person("rita")
+	e.Join("rita", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	task := func(title, project string) {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": title, "project": project})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title, "project": project})
 	}
 	task("Gravel gravel gravel", "web") // the best match, and the oldest
 	for i := range 20 {
@@ -267,8 +269,8 @@ func TestSearchRanksNewestMatches(t *testing.T) {
 	task("Count the hidden gravel", "hush")
 
 	search := func(token string) ([]string, map[string]any) {
-		m := e.connect(t, token, eraStateless)
-		r := m.ok("service_search", map[string]any{"q": "gravel", "limit": 2})
+		m := e.Connect(t, token, webtest.EraStateless)
+		r := m.OK("service_search", map[string]any{"q": "gravel", "limit": 2})
 		var titles []string
 		prev := 1e308
 		for _, it := range r.Structured["tasks"].([]any) {
@@ -290,8 +292,8 @@ func TestSearchRanksNewestMatches(t *testing.T) {
 		}
 	}
 	within("the reader", reader, []string{"Order gravel for the long drive", "Rake the gravel by the shed", "Pay the gravel invoice from March"})
-	within("the administrator", e.admin, []string{"Hide gravel in the vault", "Count the hidden gravel", "Pay the gravel invoice from March"})
-	if got := titlesInOrder(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?q=gravel", reader, nil))); len(got) != 4 || got[0] != "Gravel gravel gravel" {
+	within("the administrator", e.Admin, []string{"Hide gravel in the vault", "Count the hidden gravel", "Pay the gravel invoice from March"})
+	if got := titlesInOrder(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=gravel", reader, nil))); len(got) != 4 || got[0] != "Gravel gravel gravel" {
 		t.Fatalf("the listing ranks every match, the best first: %v", got)
 	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -13,18 +12,22 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tend/app"
+	"tend/web/calfeed"
+	"tend/web/mcpserver"
+	"tend/web/pages"
+	"tend/web/wire"
 )
 
 // Server is tend's HTTP handler.
 type Server struct {
-	app          *app.Service
-	log          *slog.Logger
-	router       router
-	crossOrigin  *http.CrossOriginProtection // guards writes a session cookie authenticates
-	allowedHosts []string                    // more Host names /mcp answers on behind a local proxy
-	mcp          *mcpTools                   // built once, for POST /mcp and ServeMCPStdio
-	metrics      *Metrics                    // nil unless ServeMetrics was called
-	replication  func() (app.ReplicationStatus, bool)
+	app         *app.Service
+	log         *slog.Logger
+	router      router
+	api         apiRoutes                   // the JSON API's handlers again, for in-process calls
+	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
+	mcp         *mcpserver.Server           // the MCP tools, on POST /mcp and stdio
+	metrics     *Metrics                    // nil unless ServeMetrics was called
+	replication func() (app.ReplicationStatus, bool)
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -49,21 +52,26 @@ func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handl
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: router{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, router: router{httprouter.New()}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(s.log, w, r, app.Errorf(app.CodeNotFound, "no route %s", r.URL.Path))
+		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeNotFound, "no route %s", r.URL.Path))
 	})
 	s.router.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(s.log, w, r, app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method))
+		wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method))
 	})
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
-		writeProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
+		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
+	s.mcp = mcpserver.New(svc, log, s.callAPI)
 	s.routes()
 	return s
 }
+
+// MCP is the MCP server NewServer mounted on POST /mcp, which `tend mcp`
+// serves on stdio; its service_call_api reaches this server's JSON API.
+func (s *Server) MCP() *mcpserver.Server { return s.mcp }
 
 // handlerFunc is the signature of every JSON endpoint: return errors, don't write them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
@@ -78,7 +86,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
 	s.handle(http.MethodGet, "/v1/docs/agent", s.handleDocsAgent)
 	s.handle(http.MethodGet, "/v1/docs/examples", s.handleDocsExamples)
-	s.router.Handler(http.MethodPost, "/mcp", s.mcpHandler()) // stateless: POST only
+	s.router.Handler(http.MethodPost, "/mcp", s.mcp.Handler()) // stateless: POST only
 
 	s.handle(http.MethodGet, "/v1/instance", s.handleInstanceGet)
 	s.handle(http.MethodPatch, "/v1/instance", s.handleInstanceUpdate)
@@ -101,8 +109,6 @@ func (s *Server) routes() {
 	s.handle(http.MethodPatch, "/v1/workspaces/:workspace/members/:username", s.handleMemberRegrade)
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/members/:username", s.handleMemberRemove)
 
-	s.router.HandlerFunc(http.MethodGet, "/signin", s.handleSignInPage) // the one route with a secret in its query
-	s.router.HandlerFunc(http.MethodPost, "/signin", s.handleSignIn)
 	s.handle(http.MethodPost, "/v1/login-links", s.handleLoginLinkCreate)
 	s.handle(http.MethodDelete, "/v1/session", s.handleSessionEnd)
 
@@ -117,7 +123,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/calendars", s.handleCalendarCreate)
 	s.handle(http.MethodDelete, "/v1/calendars/:calendar", s.handleCalendarRevoke)
 	s.handle(http.MethodPost, "/v1/calendars/:calendar/reset", s.handleCalendarReset)
-	s.router.HandlerFunc(http.MethodGet, "/v1/calendars/:calendar/:secret", s.handleCalendarFeed)
+	s.router.Handler(http.MethodGet, "/v1/calendars/:calendar/:secret", calfeed.Handler(s.app, s.log))
 
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
 	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)
@@ -203,24 +209,23 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	s.pageRoutes()
+	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 
+// handle registers a route of the JSON API: the router serves it to the
+// caller a request authenticates as, and callAPI to the caller it is given.
 func (s *Server) handle(method, path string, h handlerFunc) {
+	s.api.add(method, path, h)
 	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, inProcess := r.Context().Value(inProcessActor{}).(app.Actor)
-		var err error
-		if !inProcess {
-			a, err = s.authenticate(r)
-		}
+		a, err := s.authenticate(r)
 		if err == nil {
 			err = h(w, r, a)
 		}
 		if err != nil {
-			writeProblem(s.log, w, r, err)
+			wire.WriteProblem(s.log, w, r, err)
 		}
 	}))
 }
@@ -235,7 +240,7 @@ func (s *Server) authenticate(r *http.Request) (app.Actor, error) {
 	if secretInQuery(r) {
 		return app.Actor{}, app.Errorf(app.CodeSecretInQuery, "send credentials in the Authorization header, never in the URL; revoke this one now")
 	}
-	if c, err := r.Cookie(sessionCookie); err == nil && r.Header.Get("Authorization") == "" {
+	if c, err := r.Cookie(wire.SessionCookie); err == nil && r.Header.Get("Authorization") == "" {
 		if err := s.crossOrigin.Check(r); err != nil {
 			return app.Actor{}, app.Errorf(app.CodeCrossOrigin, "a write with a session cookie must come from tend's own pages")
 		}
@@ -271,7 +276,7 @@ func secretInQuery(r *http.Request) bool {
 }
 
 // ServeHTTP serves a request, counts it in the metrics and writes one
-// access-log line: the route pattern it matched, its URL through redactURL
+// access-log line: the route pattern it matched, its URL through wire.RedactURL
 // (no secret reaches the log), its status and duration, and the public
 // prefix of the credential or session it presented, never the secret.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -285,7 +290,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	took := time.Since(start)
 	status, route := sw.status, sw.route
-	if clientGone(r) && (status >= 500 || !sw.wrote) {
+	if wire.ClientGone(r) && (status >= 500 || !sw.wrote) {
 		status = statusClientGone
 	}
 	if route == "" {
@@ -297,7 +302,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.log.Enabled(r.Context(), slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.String("url", redactURL(r.URL.Path, r.URL.RawQuery)),
+	attrs := []slog.Attr{slog.String("method", r.Method), slog.String("route", route), slog.String("url", wire.RedactURL(r.URL.Path, r.URL.RawQuery)),
 		slog.Int("status", status), slog.Duration("duration", took)}
 	if kind, prefix := presentedPrefix(r); prefix != "" {
 		attrs = append(attrs, slog.String(kind, prefix))
@@ -318,19 +323,13 @@ func presentedPrefix(r *http.Request) (kind, prefix string) {
 		}
 		return "", ""
 	}
-	if c, err := r.Cookie(sessionCookie); err == nil {
+	if c, err := r.Cookie(wire.SessionCookie); err == nil {
 		if p, ok := app.SecretPrefix(c.Value); ok {
 			return "session", p
 		}
 	}
 	return "", ""
 }
-
-// clientGone reports whether the client went away before its answer: a
-// closed tab's live-update stream, a cancelled call. That is the client's
-// doing, not a failure of tend: it is logged at debug level at most, and
-// counted with status 499.
-func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), context.Canceled) }
 
 // refuseChunked answers a chunked request body 400 length_required before
 // reading a byte of it. Go's server drops a Content-Length sent beside
@@ -345,7 +344,7 @@ func clientGone(r *http.Request) bool { return errors.Is(r.Context().Err(), cont
 func (s *Server) refuseChunked(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	w.Header().Set("Connection", "close")
-	writeProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
+	wire.WriteProblem(s.log, w, r, app.Errorf(app.CodeLengthRequired, "send the request body with a Content-Length; chunked request bodies are refused"))
 }
 
 type statusWriter struct {
@@ -371,7 +370,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	_ = wire.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // handleReady answers 200 only when the database really answers a query
@@ -382,27 +381,23 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.app.Ready(ctx); err != nil {
 		if app.CodeOf(err) == app.CodeStorageFull {
-			w.Header().Set("Retry-After", storageFullRetry)
-			_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
+			w.Header().Set("Retry-After", wire.StorageFullRetry)
+			_ = wire.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "code": string(app.CodeStorageFull)})
 			return
 		}
-		if clientGone(r) {
+		if wire.ClientGone(r) {
 			s.log.DebugContext(r.Context(), "readiness probe gone before its answer", "err", err)
 		} else {
 			s.log.ErrorContext(r.Context(), "not ready", "err", err)
 		}
-		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+		_ = wire.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 		return
 	}
 	ready := map[string]any{"status": "ready"}
 	if st, ok := s.replicationStatus(); ok {
 		ready["replication"] = newReplicationJSON(st)
 	}
-	_ = writeJSON(w, http.StatusOK, ready)
-}
-
-func param(r *http.Request, name string) string {
-	return httprouter.ParamsFromContext(r.Context()).ByName(name)
+	_ = wire.WriteJSON(w, http.StatusOK, ready)
 }
 
 // HTTPServer wraps h in an http.Server with timeouts that keep one slow
@@ -410,4 +405,20 @@ func param(r *http.Request, name string) string {
 func HTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+}
+
+// wsParam is the workspace_id query parameter: an id or a slug.
+func wsParam(r *http.Request) string { return r.URL.Query().Get("workspace_id") }
+
+// decodeJSON reads the request's JSON body into dst (wire.DecodeJSON), within
+// the instance's limit on a body's size.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool) error {
+	return wire.DecodeJSON(w, r, dst, optional, s.app.Limits().MaxBodyBytes)
+}
+
+// decodeActionBody reads the body of an action route (claim, release,
+// complete, restore): none at all, or one JSON object holding only the
+// fields dst names. Anything else is refused, never silently ignored.
+func (s *Server) decodeActionBody(w http.ResponseWriter, r *http.Request, dst any) error {
+	return s.decodeJSON(w, r, dst, true)
 }

@@ -7,9 +7,9 @@ import (
 
 func TestMeAnswersTheAdministrator(t *testing.T) {
 	e := newEnv(t)
-	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	if me["user"].(map[string]any)["username"] != "admin" {
 		t.Fatalf("got %v", me["user"])
 	}
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", "", nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", "", nil)
 }

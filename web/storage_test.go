@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // TestStorageFull: with the disk out of room for the database (simulated by
@@ -18,40 +20,40 @@ func TestStorageFull(t *testing.T) {
 	e := newEnv(t)
 	var before []map[string]any
 	for i := range 5 {
-		before = append(before, e.tskCreate(e.admin, map[string]any{"title": fmt.Sprintf("before %d", i)}))
+		before = append(before, e.CreateTask(e.Admin, map[string]any{"title": fmt.Sprintf("before %d", i)}))
 	}
-	if err := e.db.LimitPages(t.Context(), 1); err != nil {
+	if err := e.DB.LimitPages(t.Context(), 1); err != nil {
 		t.Fatal(err)
 	}
 	big := map[string]any{"title": "too big", "description": strings.Repeat("no room for this ", 5000)}
-	var r response
+	var r webtest.Response
 	stored := 0 // the big creates answered 201: what fitted before the cap
 	for range 50 {
-		if r = e.do(http.MethodPost, "/v1/tasks", e.admin, big); r.Status != http.StatusCreated {
+		if r = e.Do(http.MethodPost, "/v1/tasks", e.Admin, big); r.Status != http.StatusCreated {
 			break
 		}
 		stored++
 	}
-	assertProblem(t, r, http.StatusInsufficientStorage, "storage_full")
+	webtest.AssertProblem(t, r, http.StatusInsufficientStorage, "storage_full")
 	if got := r.Header.Get("Retry-After"); got != "30" {
 		t.Errorf("Retry-After %q, want 30", got)
 	}
-	e.problem(http.StatusInsufficientStorage, "storage_full", http.MethodPost, "/v1/tasks", e.admin, big)
-	ready := e.do(http.MethodGet, "/readyz", "", nil)
+	e.Problem(http.StatusInsufficientStorage, "storage_full", http.MethodPost, "/v1/tasks", e.Admin, big)
+	ready := e.Do(http.MethodGet, "/readyz", "", nil)
 	if got := ready.JSON(t); ready.Status != http.StatusServiceUnavailable || got["code"] != "storage_full" || ready.Header.Get("Retry-After") == "" {
 		t.Fatalf("readyz while full: %d %v %v", ready.Status, got, ready.Header)
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
-	if logs := e.logText(); strings.Contains(logs, "level=ERROR") {
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+	if logs := e.LogText(); strings.Contains(logs, "level=ERROR") {
 		t.Errorf("a full disk is logged per request:\n%s", logs)
 	}
 
-	if err := e.db.LimitPages(t.Context(), 0); err != nil {
+	if err := e.DB.LimitPages(t.Context(), 0); err != nil {
 		t.Fatal(err)
 	}
-	after := e.tskCreate(e.admin, big)
+	after := e.CreateTask(e.Admin, big)
 	stored++
-	if got := e.ok(http.StatusOK, http.MethodGet, "/readyz", "", nil); got["status"] != "ready" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/readyz", "", nil); got["status"] != "ready" {
 		t.Errorf("readyz once room returned: %v", got)
 	}
 	for _, task := range append(before, after) {
@@ -59,7 +61,7 @@ func TestStorageFull(t *testing.T) {
 			t.Errorf("task %v reads back as %v", task["ref"], got)
 		}
 	}
-	raw, err := sql.Open("sqlite", e.db.Path()+"?_pragma=query_only(1)")
+	raw, err := sql.Open("sqlite", e.DB.Path()+"?_pragma=query_only(1)")
 	if err != nil {
 		t.Fatal(err)
 	}

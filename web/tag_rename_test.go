@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // TestTagRenameOntoHiddenName: renaming a tag onto the name of a tag the
@@ -16,17 +18,17 @@ import (
 // of the hidden items.
 func TestTagRenameOntoHiddenName(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	e.join("alice", "admin")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
-	hidden := e.tskCreate(e.admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "mine"}})
-	memo := e.docCreate(e.admin, map[string]any{"title": "memo", "project": "secret", "tags": []string{"hush", "whisper"}})
-	open := e.tskCreate(alice, map[string]any{"title": "open", "tags": []string{"mine", "spare", "seen"}})
-	e.ok(http.StatusOK, http.MethodPatch, tskPath(open), alice, map[string]any{"tags": []string{"mine", "seen"}})
+	alice := e.Person("alice")
+	e.Join("alice", "admin")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	hidden := e.CreateTask(e.Admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "mine"}})
+	memo := e.docCreate(e.Admin, map[string]any{"title": "memo", "project": "secret", "tags": []string{"hush", "whisper"}})
+	open := e.CreateTask(alice, map[string]any{"title": "open", "tags": []string{"mine", "spare", "seen"}})
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(open), alice, map[string]any{"tags": []string{"mine", "seen"}})
 
 	tagIDs := func(token string) map[string]string {
 		out := map[string]string{}
-		for _, tg := range prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags", token, nil)) {
+		for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", token, nil)) {
 			out[tg["name"].(string)] = tg["id"].(string)
 		}
 		return out
@@ -35,12 +37,12 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 	if _, ok := before["hush"]; ok {
 		t.Fatalf("alice sees the hidden tag before any rename: %v", before)
 	}
-	rename := func(id, name string) response {
-		return e.do(http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": name, "description": "spoken"})
+	rename := func(id, name string) webtest.Response {
+		return e.Do(http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": name, "description": "spoken"})
 	}
 	// shape is an answer with the tag's own id and name taken out, so that
 	// two renames compare byte for byte.
-	shape := func(r response, id, name string) string {
+	shape := func(r webtest.Response, id, name string) string {
 		return strings.NewReplacer(id, "ID", name, "NAME").Replace(string(r.Body))
 	}
 
@@ -65,25 +67,25 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 	})
 
 	t.Run("the hidden items carry the renamed tag, once", func(t *testing.T) {
-		task := e.ok(http.StatusOK, http.MethodGet, tskPath(hidden), e.admin, nil)
+		task := e.OK(http.StatusOK, http.MethodGet, tskPath(hidden), e.Admin, nil)
 		if got := credStrings(t, task["tags"]); !reflect.DeepEqual(got, []string{"hush"}) {
 			t.Fatalf("the hidden task's tags %v, want [hush]", got)
 		}
-		doc := e.ok(http.StatusOK, http.MethodGet, docPath(memo), e.admin, nil)
+		doc := e.OK(http.StatusOK, http.MethodGet, docPath(memo), e.Admin, nil)
 		if got := credStrings(t, doc["tags"]); !reflect.DeepEqual(got, []string{"hush", "whisper"}) {
 			t.Fatalf("the hidden document's tags %v", got)
 		}
-		if got := credStrings(t, e.ok(http.StatusOK, http.MethodGet, tskPath(open), alice, nil)["tags"]); !reflect.DeepEqual(got, []string{"hush", "loud"}) {
+		if got := credStrings(t, e.OK(http.StatusOK, http.MethodGet, tskPath(open), alice, nil)["tags"]); !reflect.DeepEqual(got, []string{"hush", "loud"}) {
 			t.Fatalf("alice's task's tags %v", got)
 		}
-		owner, mine := tagIDs(e.admin), tagIDs(alice)
+		owner, mine := tagIDs(e.Admin), tagIDs(alice)
 		if owner["hush"] != before["mine"] || mine["hush"] != before["mine"] {
 			t.Fatalf("hush is %q for the owner and %q for alice, want the renamed tag %q", owner["hush"], mine["hush"], before["mine"])
 		}
 		if _, ok := owner["mine"]; ok {
 			t.Fatalf("the old name is still listed: %v", owner)
 		}
-		if n := len(lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?tag=hush", e.admin, nil))); n != 2 {
+		if n := len(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag=hush", e.Admin, nil))); n != 2 {
 			t.Fatalf("the owner finds %d tasks tagged hush, want 2", n)
 		}
 	})
@@ -92,8 +94,8 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 		if r := rename(before["spare"], "whisper"); r.Status != http.StatusOK {
 			t.Fatalf("status %d\n%s", r.Status, r.Body)
 		}
-		narrowed := e.issue(e.admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
-		for _, token := range []string{alice, narrowed, e.admin} {
+		narrowed := e.Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+		for _, token := range []string{alice, narrowed, e.Admin} {
 			if id := tagIDs(token)["whisper"]; id != before["spare"] {
 				t.Fatalf("whisper is %q for a reader, want the renamed tag %q", id, before["spare"])
 			}
@@ -101,21 +103,21 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 	})
 
 	t.Run("onto a name the caller sees is a conflict", func(t *testing.T) {
-		e.credT(t).problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+before["seen"], alice, map[string]any{"name": "HUSH"})
+		e.credT(t).Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+before["seen"], alice, map[string]any{"name": "HUSH"})
 	})
 
 	t.Run("a tag the caller cannot see is not found", func(t *testing.T) {
 		e := e.credT(t)
-		e.tskCreate(e.admin, map[string]any{"title": "quiet", "project": "secret", "tags": []string{"murmur"}})
-		id := tagIDs(e.admin)["murmur"]
-		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": "noisy"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+id, alice, nil)
+		e.CreateTask(e.Admin, map[string]any{"title": "quiet", "project": "secret", "tags": []string{"murmur"}})
+		id := tagIDs(e.Admin)["murmur"]
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": "noisy"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+id, alice, nil)
 		// Its readers may rename and delete it; that is filed where it is
 		// used, so alice's feed names it no more than her tag list does.
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/tags/"+id, e.admin, map[string]any{"name": "rumble"})
-		e.ok(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+id, e.admin, nil)
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "rumble"})
+		e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+id, e.Admin, nil)
 		var seen []string
-		for _, ev := range e.allChanges("", e.admin) {
+		for _, ev := range e.allChanges("", e.Admin) {
 			if ev["entity_id"] == id {
 				seen = append(seen, ev["action"].(string))
 			}
@@ -127,7 +129,7 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 
 	t.Run("alice's feed and tags show nothing of the hidden items", func(t *testing.T) {
 		for _, route := range []string{"/v1/changes?limit=500", "/v1/journal?limit=500", "/v1/tags"} {
-			body := string(e.credT(t).do(http.MethodGet, route, alice, nil).Body)
+			body := string(e.credT(t).Do(http.MethodGet, route, alice, nil).Body)
 			for _, word := range []string{"memo", "hidden", "murmur", "rumble", "merged_into", "secret"} {
 				if strings.Contains(body, word) {
 					t.Errorf("%s names %q to alice", route, word)
@@ -135,7 +137,7 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 			}
 		}
 		var merged []string
-		for _, ev := range e.allChanges("", e.admin) {
+		for _, ev := range e.allChanges("", e.Admin) {
 			if ch, _ := ev["changes"].(map[string]any); ev["action"] == "tag.deleted" && ch["merged_into"] != nil {
 				merged = append(merged, ch["name"].(string)+">"+ch["merged_into"].(string))
 			}

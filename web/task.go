@@ -3,96 +3,60 @@ package web
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
-// taskListJSON is the task listing: a page, or groups when grouped, and
-// the links among the page's items when asked for.
-type taskListJSON struct {
-	Items  any             `json:"items,omitempty"`
-	Page   *pageJSON       `json:"page,omitempty"`
-	Groups []taskGroupJSON `json:"groups,omitempty"`
-	Links  *[]pageLinkJSON `json:"links,omitempty"` // a pointer: asked for and empty is [], not absent
-}
-
-type taskGroupJSON struct {
-	Key   string   `json:"key"`
-	Items any      `json:"items"`
-	Page  pageJSON `json:"page"`
-}
-
-func taskListQuery(r *http.Request) (app.TaskListQuery, *query) {
-	q := newQuery(r)
-	in := app.TaskListQuery{Workspace: wsParam(r), Project: q.str("project"), Status: q.str("status"), Tag: q.str("tag"),
-		StatusCategory: q.str("status_category"), Type: q.str("type"), Assignee: q.str("assignee"), ClaimedBy: q.str("claimed_by"),
-		Parent: strings.TrimPrefix(q.str("parent"), "#"), Subtree: q.bool("subtree"), Q: q.str("q"), DueBefore: q.str("due_before"),
-		DueAfter: q.str("due_after"), IncludeCompleted: q.optBool("include_completed"), Deferred: q.str("deferred"),
-		Deleted: q.bool("deleted"), Ready: q.bool("ready"), ToActOn: q.bool("to_act_on"), Order: q.str("order"),
-		Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total"), GroupBy: q.str("group_by"),
-		GroupLimit: q.int("group_limit"), Filter: q.fieldFilters()}
-	for _, inc := range strings.Split(q.str("include"), ",") {
-		switch strings.TrimSpace(inc) {
-		case "":
-		case "links":
-			in.IncludeLinks = true
-		default:
-			q.errs = append(q.errs, app.Invalidf("query.include", "include takes links"))
-		}
-	}
-	return in, q
-}
-
-func shapeTasks(ts []app.Task, q *query) (any, error) {
-	items := make([]taskJSON, len(ts))
+func shapeTasks(ts []app.Task, q *wire.Query) (any, error) {
+	items := make([]wire.Task, len(ts))
 	for i, t := range ts {
-		items[i] = newTaskJSON(t)
+		items[i] = wire.NewTask(t)
 	}
-	return shapeItems(items, q.str("format"), q.str("fields"), func(t taskJSON) string { return t.ID }, taskLine)
+	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(t wire.Task) string { return t.ID }, wire.TaskLine)
 }
 
 func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := taskListQuery(r)
-	if err := q.err(); err != nil {
+	in, q := wire.TaskListQuery(wire.QueryParams(r.URL.Query()))
+	if err := q.Err(); err != nil {
 		return err
 	}
 	list, err := s.app.Tasks(r.Context(), a, in)
 	if err != nil {
 		return err
 	}
-	var out taskListJSON
+	var out wire.TaskList
 	if in.GroupBy != "" {
-		out.Groups = []taskGroupJSON{}
+		out.Groups = []wire.TaskGroup{}
 		for _, g := range list.Groups {
 			items, err := shapeTasks(g.Items, q)
 			if err != nil {
 				return err
 			}
-			out.Groups = append(out.Groups, taskGroupJSON{Key: g.Key, Items: items, Page: newPage(g.Page)})
+			out.Groups = append(out.Groups, wire.TaskGroup{Key: g.Key, Items: items, Page: wire.NewPage(g.Page)})
 		}
-		return writeJSON(w, http.StatusOK, out)
+		return wire.WriteJSON(w, http.StatusOK, out)
 	}
-	page := newPage(list.Page)
+	page := wire.NewPage(list.Page)
 	out.Page = &page
 	if in.IncludeLinks {
-		links := []pageLinkJSON{}
+		links := []wire.PageLink{}
 		for _, l := range list.Links {
-			links = append(links, pageLinkJSON{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
+			links = append(links, wire.PageLink{ID: l.ID, LinkType: l.LinkType, Label: l.Label, Source: l.Source, Target: l.Target})
 		}
 		out.Links = &links
 	}
-	if format := q.str("format"); q.str("fields") == "" && (format == "" || format == "full") {
-		items := make([]taskJSON, len(list.Items))
+	if format := q.Str("format"); q.Str("fields") == "" && (format == "" || format == "full") {
+		items := make([]wire.Task, len(list.Items))
 		for i, t := range list.Items {
-			items[i] = newTaskJSON(t)
+			items[i] = wire.NewTask(t)
 		}
-		return writeTaskPage(w, http.StatusOK, out, items)
+		return wire.WriteTaskPage(w, http.StatusOK, out, items)
 	}
 	if out.Items, err = shapeTasks(list.Items, q); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -104,20 +68,20 @@ func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusCreated, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusCreated, wire.NewTask(t))
 }
 
 // writeTask answers with one task, honouring format and fields.
 func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
-	q := newQuery(r)
-	if q.str("format") == "" && q.str("fields") == "" {
-		return writeTaskJSON(w, status, newTaskJSON(t))
+	q := wire.NewQuery(r)
+	if q.Str("format") == "" && q.Str("fields") == "" {
+		return wire.WriteTask(w, status, wire.NewTask(t))
 	}
 	shaped, err := shapeTasks([]app.Task{t}, q)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, status, firstOf(shaped))
+	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
 }
 
 func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -133,7 +97,7 @@ func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Act
 // that names none answers 404, as SPEC.md's id_or_ref and the one answer
 // of the disclosure rule for what is not there have it. A ref sent in a
 // body, or as an MCP argument, is a field, and is refused as one (422).
-func taskRef(r *http.Request) string { return param(r, "task") }
+func taskRef(r *http.Request) string { return wire.Param(r, "task") }
 
 func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	var in app.TaskUpdate
@@ -144,7 +108,7 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 // taskAction is one service call on the task named in the path.
@@ -178,16 +142,16 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeActionBody(w, r, &body); err != nil {
 		return err
 	}
-	q := newQuery(r)
+	q := wire.NewQuery(r)
 	minutes := body.Minutes
-	if q.str("minutes") != "" {
-		m := q.int("minutes")
+	if q.Str("minutes") != "" {
+		m := q.Int("minutes")
 		if minutes != nil && *minutes != m {
-			q.errs = append(q.errs, app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
+			q.Refuse(app.Invalidf("body.minutes", "minutes is in the query and the body with different values; send it once"))
 		}
 		minutes = &m
 	}
-	if err := q.err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	return answerTaskAction(w, r, a, func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
@@ -200,7 +164,7 @@ func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act t
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 // handleTaskComplete completes a task, recording the verification the body
@@ -215,7 +179,7 @@ func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(done.Task))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(done.Task))
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -227,7 +191,7 @@ func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }
 
 func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -235,11 +199,11 @@ func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	items := make([]verificationJSON, len(vs))
+	items := make([]wire.Verification, len(vs))
 	for i, v := range vs {
-		items[i] = newVerificationJSON(v)
+		items[i] = wire.NewVerification(v)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -251,5 +215,5 @@ func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newVerificationJSON(v))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewVerification(v))
 }

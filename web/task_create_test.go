@@ -21,11 +21,11 @@ import (
 func TestTaskCreateAnswersAsRead(t *testing.T) {
 	e := newEnv(t)
 	now := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
-	e.db.Now = func() time.Time { return now }
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "qa", "title": "QA"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "sub", "title": "Sub", "parent": "qa"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "admin"})
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", e.admin, map[string]any{"username": "bot", "role": "member"})
+	e.DB.Now = func() time.Time { return now }
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "qa", "title": "QA"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sub", "title": "Sub", "parent": "qa"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "admin"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", e.Admin, map[string]any{"username": "bot", "role": "member"})
 	at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339Nano) }
 	day := 24 * time.Hour
 
@@ -52,7 +52,7 @@ func TestTaskCreateAnswersAsRead(t *testing.T) {
 			if c.body["parent"] == "PARENT" {
 				c.body["parent"] = strconv.FormatInt(parent, 10)
 			}
-			created := e.do(http.MethodPost, "/v1/tasks", e.admin, c.body)
+			created := e.Do(http.MethodPost, "/v1/tasks", e.Admin, c.body)
 			if created.Status != http.StatusCreated {
 				t.Fatalf("create: %d %s", created.Status, created.Body)
 			}
@@ -65,7 +65,7 @@ func TestTaskCreateAnswersAsRead(t *testing.T) {
 			if parent == 0 {
 				parent = task.Ref
 			}
-			read := e.do(http.MethodGet, "/v1/tasks/"+strconv.FormatInt(task.Ref, 10), e.admin, nil)
+			read := e.Do(http.MethodGet, "/v1/tasks/"+strconv.FormatInt(task.Ref, 10), e.Admin, nil)
 			if read.Status != http.StatusOK {
 				t.Fatalf("read: %d %s", read.Status, read.Body)
 			}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // handleTaskClaimNext is POST /v1/tasks/next/claim: claim the highest-ranked
@@ -11,18 +12,18 @@ import (
 // and assignee. httprouter cannot hold /v1/tasks/next/claim beside
 // /v1/tasks/:task/claim, so the claim route hands "next" here.
 func (s *Server) handleTaskClaimNext(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	in := app.NextClaim{Workspace: wsParam(r), Project: q.str("project"), Tag: q.str("tag"), Type: q.str("type"), Assignee: q.str("assignee")}
-	if q.str("minutes") != "" {
-		m := q.int("minutes")
+	q := wire.NewQuery(r)
+	in := app.NextClaim{Workspace: wsParam(r), Project: q.Str("project"), Tag: q.Str("tag"), Type: q.Str("type"), Assignee: q.Str("assignee")}
+	if q.Str("minutes") != "" {
+		m := q.Int("minutes")
 		in.Minutes = &m
 	}
-	if err := q.err(); err != nil {
+	if err := q.Err(); err != nil {
 		return err
 	}
 	t, err := s.app.ClaimNextTask(r.Context(), a, in)
 	if err != nil {
 		return err
 	}
-	return writeTaskJSON(w, http.StatusOK, newTaskJSON(t))
+	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // fltFix is the listing fixture (lstFix) with what the field filters read
@@ -32,33 +34,33 @@ func newFltFix(t *testing.T) *fltFix {
 	f := &fltFix{lstFix: lf}
 	ref := func(title string) string { return lstItoa(lf.by[title].ref) }
 	patch := func(title string, body map[string]any) {
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref(title), lf.me, body)
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref(title), lf.me, body)
 	}
 	patch("alpha one", map[string]any{"estimate_minutes": 90, "urgency": 2, "starts_at": lf.now.Add(24 * time.Hour)})
 	patch("beta one", map[string]any{"estimate_minutes": 120, "urgency": 5})
 	patch("gamma one", map[string]any{"estimate_minutes": 30, "urgency": 3})
 	// bot answers to carol, subbot to bot: both reach carol.
-	e.agent("bot", "carol")
-	subbot := e.agent("subbot", "bot")
+	e.Agent("bot", "carol")
+	subbot := e.Agent("subbot", "bot")
 	patch("gamma one", map[string]any{"assignee": "bot"})
 	f.wantAnswer = []string{"gamma one", "gamma three"}
 	f.carolTask = "carol's own"
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", lf.carol, map[string]any{"title": f.carolTask, "project": "c"})
-	e.clock.Advance(time.Hour)
-	f.t1 = e.clock.Now()
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+ref("alpha one")+"/comments", lf.carol, map[string]any{"body": "looked at it"})
-	e.clock.Advance(time.Hour)
-	f.t2 = e.clock.Now()
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", lf.carol, map[string]any{"title": f.carolTask, "project": "c"})
+	e.Clock.Advance(time.Hour)
+	f.t1 = e.Clock.Now()
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+ref("alpha one")+"/comments", lf.carol, map[string]any{"body": "looked at it"})
+	e.Clock.Advance(time.Hour)
+	f.t2 = e.Clock.Now()
 	patch("beta one", map[string]any{"status": "in_progress"})
-	e.clock.Advance(time.Hour)
-	f.now = e.clock.Now()
+	e.Clock.Advance(time.Hour)
+	f.now = e.Clock.Now()
 	// The fixture's claims have run out by now: take them again.
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("gamma three")+"/claim", subbot, nil)
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("alpha held by carol")+"/claim", lf.carol, nil)
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("alpha held by me")+"/claim", lf.me, nil)
-	sec := e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", lf.me, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
-	f.secretRef = lstNum(e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", lf.me, map[string]any{"title": "secret", "project": sec["key"]})["ref"])
-	zone := e.ok(http.StatusOK, http.MethodGet, "/v1/me", lf.me, nil)["reader_timezone"].(string)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("gamma three")+"/claim", subbot, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("alpha held by carol")+"/claim", lf.carol, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref("alpha held by me")+"/claim", lf.me, nil)
+	sec := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", lf.me, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
+	f.secretRef = lstNum(e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", lf.me, map[string]any{"title": "secret", "project": sec["key"]})["ref"])
+	zone := e.OK(http.StatusOK, http.MethodGet, "/v1/me", lf.me, nil)["reader_timezone"].(string)
 	var err error
 	if f.loc, err = time.LoadLocation(zone); err != nil {
 		t.Fatal(err)
@@ -240,7 +242,7 @@ func (f *fltFix) cases() []fltCase {
 // the model over one fixture, through GET /v1/tasks and service_list alike.
 func TestTaskFieldFilters(t *testing.T) {
 	f := newFltFix(t)
-	mc := f.e.connect(t, f.me, eraStateless)
+	mc := f.e.Connect(t, f.me, webtest.EraStateless)
 	for _, c := range f.cases() {
 		keys := make([]string, 0, len(c.filter))
 		v := url.Values{"include_completed": {"true"}, "limit": {"500"}}
@@ -257,7 +259,7 @@ func TestTaskFieldFilters(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Fatalf("HTTP:\n got  %q\n want %q", got, want)
 			}
-			res := mc.with(t).ok("service_list", map[string]any{"filter": args, "limit": 500})
+			res := mc.With(t).OK("service_list", map[string]any{"filter": args, "limit": 500})
 			var items []map[string]any
 			for _, it := range res.Structured["items"].([]any) {
 				items = append(items, it.(map[string]any))
@@ -291,7 +293,7 @@ func TestTaskFieldFilters(t *testing.T) {
 	})
 }
 
-func fltRefusals(t *testing.T, f *fltFix, mc *mcpClient) {
+func fltRefusals(t *testing.T, f *fltFix, mc *webtest.MCPClient) {
 	for _, c := range []struct{ params, code, loc string }{
 		{"due_at.eq=tomorrow", "validation", "due_at.eq"},
 		{"nope.gt=1", "validation", "nope.gt"},
@@ -320,7 +322,7 @@ func fltRefusals(t *testing.T, f *fltFix, mc *mcpClient) {
 		{"importance.gte=4&importance.gte=5", "validation", "importance.gte"},
 	} {
 		t.Run(c.params, func(t *testing.T) {
-			p := lstSub(f.e, t).problem(http.StatusUnprocessableEntity, c.code, http.MethodGet, "/v1/tasks?"+c.params, f.me, nil)
+			p := lstSub(f.e, t).Problem(http.StatusUnprocessableEntity, c.code, http.MethodGet, "/v1/tasks?"+c.params, f.me, nil)
 			if !fltNames(p, "query."+c.loc) {
 				t.Fatalf("the problem does not name query.%s: %v", c.loc, p)
 			}
@@ -328,14 +330,14 @@ func fltRefusals(t *testing.T, f *fltFix, mc *mcpClient) {
 			if len(q) > 1 || len(q[c.loc]) > 1 {
 				return // a key given twice cannot be written in a filter object
 			}
-			text := mc.with(t).refused(c.code, "service_list", map[string]any{"filter": map[string]any{c.loc: q.Get(c.loc)}})
+			text := mc.With(t).Refused(c.code, "service_list", map[string]any{"filter": map[string]any{c.loc: q.Get(c.loc)}})
 			if !strings.Contains(text, "arguments.filter."+c.loc+": ") {
 				t.Fatalf("service_list's refusal does not name arguments.filter.%s: %s", c.loc, text)
 			}
 		})
 	}
 	t.Run("listing parameter in the filter object", func(t *testing.T) {
-		text := mc.with(t).refused("validation", "service_list", map[string]any{"filter": map[string]any{"limit": "3"}})
+		text := mc.With(t).Refused("validation", "service_list", map[string]any{"filter": map[string]any{"limit": "3"}})
 		if !strings.Contains(text, "arguments.filter.limit: ") {
 			t.Fatalf("the refusal does not name limit: %s", text)
 		}
@@ -375,8 +377,8 @@ func fltDisclosure(t *testing.T, f *fltFix) {
 		{"under=" + lstItoa(f.secretRef), "under=99999", lstItoa(f.secretRef), "99999"},
 		{"parent.in=" + lstItoa(f.secretRef), "parent.in=99999", lstItoa(f.secretRef), "99999"},
 	} {
-		hidden := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+c.hidden, f.carol, nil)
-		absent := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+c.absent, f.carol, nil)
+		hidden := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+c.hidden, f.carol, nil)
+		absent := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+c.absent, f.carol, nil)
 		if h, a := strings.ReplaceAll(fltMsgs(hidden), c.name, "X"), strings.ReplaceAll(fltMsgs(absent), c.none, "X"); h != a {
 			t.Fatalf("%s answers %q, %s answers %q", c.hidden, h, c.absent, a)
 		}
@@ -414,8 +416,8 @@ func fltWalk(t *testing.T, f *fltFix) {
 	}
 	page := f.list(e, "importance.gte=2&limit=2")
 	cur := lstPage(page)["next_cursor"].(string)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?importance.gte=3&limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?importance.gte=3&limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&cursor="+url.QueryEscape(cur), f.me, nil)
 }
 
 func hasTagRed(r map[string]any) bool {

@@ -64,18 +64,18 @@ func lstImp(n int) *int { return &n }
 
 func newLstFix(t *testing.T) *lstFix {
 	e := newEnv(t)
-	f := &lstFix{e: e, me: e.admin, by: map[string]*lstRow{}, projectIDs: map[string]string{}, shift: &atomic.Int64{}}
+	f := &lstFix{e: e, me: e.Admin, by: map[string]*lstRow{}, projectIDs: map[string]string{}, shift: &atomic.Int64{}}
 	// Set before the first request; afterwards only the atomic changes.
-	e.db.Now = func() time.Time { return e.clock.Now().Add(time.Duration(f.shift.Load())) }
-	f.now = e.clock.Now()
+	e.DB.Now = func() time.Time { return e.Clock.Now().Add(time.Duration(f.shift.Load())) }
+	f.now = e.Clock.Now()
 	day := func(n int) *time.Time { d := f.now.Add(time.Duration(n) * 24 * time.Hour); return &d }
-	f.carol = e.person("carol")
-	dave := e.person("dave")
-	e.join("carol", "member")
-	e.join("dave", "member")
-	f.carolID = e.ok(http.StatusOK, http.MethodGet, "/v1/me", f.carol, nil)["user"].(map[string]any)["id"].(string)
+	f.carol = e.Person("carol")
+	dave := e.Person("dave")
+	e.Join("carol", "member")
+	e.Join("dave", "member")
+	f.carolID = e.OK(http.StatusOK, http.MethodGet, "/v1/me", f.carol, nil)["user"].(map[string]any)["id"].(string)
 	for _, p := range []map[string]any{{"key": "a", "title": "A"}, {"key": "b", "title": "B", "parent": "a"}, {"key": "c", "title": "C"}} {
-		f.projectIDs[p["key"].(string)] = e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", f.me, p)["id"].(string)
+		f.projectIDs[p["key"].(string)] = e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", f.me, p)["id"].(string)
 	}
 	f.rows = []*lstRow{
 		{title: "alpha one", project: "a", typ: "task", tags: []string{"red"}, imp: lstImp(5), due: day(1), assignee: "admin"},
@@ -116,21 +116,21 @@ func newLstFix(t *testing.T) *lstFix {
 	for _, r := range f.rows {
 		for _, b := range r.blockedBy {
 			// Stated from the blocked task: its blocker blocks it.
-			e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+lstItoa(r.ref)+"/links", f.me,
+			e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+lstItoa(r.ref)+"/links", f.me,
 				map[string]any{"link_type": "blocks", "target": f.by[b].ref, "direction": "incoming"})
 		}
 	}
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["gamma relates"].ref)+"/links", f.me,
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["gamma relates"].ref)+"/links", f.me,
 		map[string]any{"link_type": "relates_to", "target": f.by["gamma one"].ref})
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+lstItoa(f.by["alpha snoozed"].ref), f.me,
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+lstItoa(f.by["alpha snoozed"].ref), f.me,
 		map[string]any{"snoozed_until": f.now.Add(72 * time.Hour)})
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha held by carol"].ref)+"/claim", f.carol, nil)
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha held by me"].ref)+"/claim", f.me, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha held by carol"].ref)+"/claim", f.carol, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha held by me"].ref)+"/claim", f.me, nil)
 	// dave's claim was taken three hours ago for one hour: it has run out.
 	f.shift.Store(int64(-3 * time.Hour))
-	e.ok(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha expired claim"].ref)+"/claim?minutes=60", dave, nil)
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+lstItoa(f.by["alpha expired claim"].ref)+"/claim?minutes=60", dave, nil)
 	f.shift.Store(0)
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/tasks/"+lstItoa(f.by["gamma trashed"].ref), f.me, nil)
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/tasks/"+lstItoa(f.by["gamma trashed"].ref), f.me, nil)
 	f.by["gamma trashed"].trashed = true
 	return f
 }
@@ -165,7 +165,7 @@ func (f *lstFix) create(r *lstRow) {
 		body["parent"] = f.by[r.parent].ref
 		delete(body, "project")
 	}
-	got := f.e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", f.me, body)
+	got := f.e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", f.me, body)
 	r.ref, r.id = lstNum(got["ref"]), got["id"].(string)
 	f.by[r.title] = r
 }
@@ -230,8 +230,8 @@ func (f *lstFix) where(keep func(r *lstRow) bool) []string {
 
 // list answers GET /v1/tasks with params, as the administrator.
 func (f *lstFix) list(e *env, params string) map[string]any {
-	e.t.Helper()
-	return e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+params, f.me, nil)
+	e.T.Helper()
+	return e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?"+params, f.me, nil)
 }
 
 func lstTitles(items []map[string]any) []string {
@@ -353,7 +353,7 @@ func lstFilters(t *testing.T, f *lstFix) {
 	t.Run("blocked flag", func(t *testing.T) {
 		e := lstSub(f.e, t)
 		for title, want := range map[string]bool{"alpha blocked": true, "alpha freed": false, "gamma red": false, "alpha hand blocked": false} {
-			got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(f.by[title].ref), f.me, nil)
+			got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(f.by[title].ref), f.me, nil)
 			if got["blocked"] != want {
 				t.Errorf("%q blocked = %v, want %v", title, got["blocked"], want)
 			}
@@ -371,7 +371,7 @@ func lstRefusals(t *testing.T, f *lstFix) {
 		"group_by=status_category&group_limit=-1", "group_limit=x",
 	} {
 		t.Run(params, func(t *testing.T) {
-			p := lstSub(f.e, t).problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+params, f.me, nil)
+			p := lstSub(f.e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+params, f.me, nil)
 			if p["instance"] != "/v1/tasks" {
 				t.Fatalf("instance %v", p["instance"])
 			}
@@ -446,7 +446,7 @@ func (f *lstFix) modelOrder(rows []*lstRow, order string) []int64 {
 
 // walk follows next_cursor from the first page of params to the end.
 func (f *lstFix) walk(e *env, params url.Values) []int64 {
-	e.t.Helper()
+	e.T.Helper()
 	var out []int64
 	cursor := ""
 	for range 100 {
@@ -462,13 +462,13 @@ func (f *lstFix) walk(e *env, params url.Values) []int64 {
 		pg := lstPage(page)
 		if pg["has_more"] != true {
 			if pg["next_cursor"] != nil {
-				e.t.Fatalf("last page carries a cursor: %v", pg)
+				e.T.Fatalf("last page carries a cursor: %v", pg)
 			}
 			return out
 		}
 		cursor = pg["next_cursor"].(string)
 	}
-	e.t.Fatal("the walk did not end")
+	e.T.Fatal("the walk did not end")
 	return nil
 }
 
@@ -530,14 +530,14 @@ func lstOrder(t *testing.T, f *lstFix) {
 func lstPaging(t *testing.T, f *lstFix) {
 	f = f.at(t)
 	e := f.e
-	limits := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", f.me, nil)["limits"].(map[string]any)
+	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", f.me, nil)["limits"].(map[string]any)
 	open := len(f.where(func(r *lstRow) bool { return !r.trashed && r.open() }))
 	t.Run("no limit is the default page size, limit 0 is refused", func(t *testing.T) {
 		pg := lstPage(f.list(lstSub(e, t), ""))
 		if pg["limit"] != limits["default_page_size"] || pg["has_more"] != false {
 			t.Fatalf("page %v, want limit %v", pg, limits["default_page_size"])
 		}
-		lstSub(e, t).problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=0", f.me, nil)
+		lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=0", f.me, nil)
 	})
 	t.Run("a huge limit is capped", func(t *testing.T) {
 		pg := lstPage(f.list(lstSub(e, t), "limit=1000000"))
@@ -574,11 +574,11 @@ func lstPaging(t *testing.T, f *lstFix) {
 		cur := url.QueryEscape(lstPage(f.list(e, "limit=2"))["next_cursor"].(string))
 		for _, other := range []string{"order=-importance", "order=ref,title", "project=a", "include_completed=true", "ready=true",
 			"tag=red", "q=alpha", "status_category=todo", "deferred=exclude"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&"+other+"&cursor="+cur, f.me, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&"+other+"&cursor="+cur, f.me, nil)
 		}
-		evCur := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(f.by["alpha snoozed"].ref)+"/events?limit=1", f.me, nil)
+		evCur := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(f.by["alpha snoozed"].ref)+"/events?limit=1", f.me, nil)
 		if c, ok := lstPage(evCur)["next_cursor"].(string); ok {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&cursor="+url.QueryEscape(c), f.me, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=2&cursor="+url.QueryEscape(c), f.me, nil)
 		} else {
 			t.Fatalf("a task with two events gives a second page: %v", evCur)
 		}
@@ -586,7 +586,7 @@ func lstPaging(t *testing.T, f *lstFix) {
 	t.Run("a garbage cursor is refused", func(t *testing.T) {
 		e := lstSub(e, t)
 		for _, c := range []string{"!!!", "abc", "eyJsIjoidGFza3MifQ", "bm90IGpzb24", "eyJsIjoidGFza3MiLCJmIjoiIiwiayI6eyJ2IjpbIngiXX19"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?cursor="+url.QueryEscape(c), f.me, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?cursor="+url.QueryEscape(c), f.me, nil)
 		}
 	})
 }
@@ -638,10 +638,10 @@ func lstGroups(t *testing.T, f *lstFix) {
 	f = f.at(t)
 	cats := []string{app.CategoryTodo, app.CategoryInProgress, app.CategoryDone, app.CategoryCancelled}
 	groups := func(e *env, params string) []map[string]any {
-		e.t.Helper()
+		e.T.Helper()
 		got := f.list(e, "group_by=status_category&"+params)
 		if _, ok := got["items"]; ok {
-			e.t.Fatalf("a grouped listing carries groups, not items: %v", got)
+			e.T.Fatalf("a grouped listing carries groups, not items: %v", got)
 		}
 		raw, _ := got["groups"].([]any)
 		out := make([]map[string]any, len(raw))
@@ -650,11 +650,11 @@ func lstGroups(t *testing.T, f *lstFix) {
 			out[i] = g.(map[string]any)
 			keys[i], _ = out[i]["key"].(string)
 			if _, ok := out[i]["items"].([]any); !ok {
-				e.t.Fatalf("group %s has no items array: %v", keys[i], out[i])
+				e.T.Fatalf("group %s has no items array: %v", keys[i], out[i])
 			}
 		}
 		if !reflect.DeepEqual(keys, cats) {
-			e.t.Fatalf("group keys %v, want %v (every group, empty ones too)", keys, cats)
+			e.T.Fatalf("group keys %v, want %v (every group, empty ones too)", keys, cats)
 		}
 		return out
 	}
@@ -715,7 +715,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		g := groups(e, "group_limit=1")
 		c := lstPage(g[0])["next_cursor"].(string)
 		for _, cur := range []string{c, "garbage"} {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet,
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet,
 				"/v1/tasks?group_by=status_category&group_limit=1&cursor="+url.QueryEscape(cur), f.me, nil)
 		}
 	})
@@ -747,11 +747,11 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 		source, target string
 	}
 	links := func(e *env, params string) []link {
-		e.t.Helper()
+		e.T.Helper()
 		got := f.list(e, params)
 		raw, ok := got["links"].([]any)
 		if !ok {
-			e.t.Fatalf("include=links gives a links array: %v", got["links"])
+			e.T.Fatalf("include=links gives a links array: %v", got["links"])
 		}
 		byRef := map[int64]string{}
 		for _, r := range f.rows {
@@ -762,7 +762,7 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 		for _, l := range raw {
 			m := l.(map[string]any)
 			if seen[m["id"].(string)] {
-				e.t.Fatalf("link %v reported twice", m["id"])
+				e.T.Fatalf("link %v reported twice", m["id"])
 			}
 			seen[m["id"].(string)] = true
 			out = append(out, link{m["link_type"].(string), m["label"].(string), byRef[lstNum(m["source"])], byRef[lstNum(m["target"])]})
@@ -802,15 +802,15 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 // walk is seen exactly once, and no task is seen twice.
 func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 	e := newEnv(t)
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/projects", e.admin, map[string]any{"key": "walk", "title": "Walk"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "walk", "title": "Walk"})
 	ctx := context.Background()
-	admin, err := e.svc.Authenticate(ctx, e.admin, "http")
+	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 300 {
 		imp := i%5 + 1
-		if _, err := e.svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: fmt.Sprintf("seeded %03d", i), Project: "walk", Importance: &imp}); err != nil {
+		if _, err := e.Svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: fmt.Sprintf("seeded %03d", i), Project: "walk", Importance: &imp}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -818,7 +818,7 @@ func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 		t.Run("order="+order, func(t *testing.T) {
 			e := lstSub(e, t)
 			before := map[string]bool{}
-			for _, it := range lstItems(e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?project=walk&limit=500", e.admin, nil)) {
+			for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?project=walk&limit=500", e.Admin, nil)) {
 				before[it["id"].(string)] = true
 			}
 			if len(before) < 300 || len(before) >= 500 {
@@ -841,7 +841,7 @@ func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 				if cursor != "" {
 					q.Set("cursor", cursor)
 				}
-				got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?"+q.Encode(), e.admin, nil)
+				got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?"+q.Encode(), e.Admin, nil)
 				select { // at most one batch waits; the walk never queues a backlog
 				case ins.more <- struct{}{}:
 				default:
@@ -891,7 +891,7 @@ type lstInsert struct {
 
 func lstInserter(e *env, batch int) *lstInsert {
 	ins := &lstInsert{more: make(chan struct{}, 1), first: make(chan struct{}), done: make(chan struct{})}
-	client, base, token := e.srv.Client(), e.srv.URL, e.admin
+	client, base, token := e.Srv.Client(), e.Srv.URL, e.Admin
 	go func() {
 		defer close(ins.done)
 		once := false
@@ -942,9 +942,9 @@ func (ins *lstInsert) stop(t *testing.T) int64 {
 func TestTaskListTitleOrderWalk(t *testing.T) {
 	e := newEnv(t)
 	for _, title := range []string{"Éclair", "apple", "Zebra", "éclat", "banana", "Ørsted", "zoo", "Apple pie"} {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": title})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title})
 	}
-	f := &lstFix{e: e, me: e.admin}
+	f := &lstFix{e: e, me: e.Admin}
 	for _, order := range []string{"title", "-title", "title,-ref"} {
 		all := lstRefs(lstItems(f.list(e, "limit=500&order="+url.QueryEscape(order))))
 		if len(all) != 8 {

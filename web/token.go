@@ -5,35 +5,12 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
-
-// credentialJSON is a credential as GET /v1/me reports the one presented.
-type credentialJSON struct {
-	ID                    string   `json:"id"`
-	Kind                  string   `json:"kind"`
-	Prefix                string   `json:"prefix"`
-	Title                 string   `json:"title"`
-	Scopes                []string `json:"scopes"`
-	Narrows               bool     `json:"narrows"`
-	WorkspaceID           *string  `json:"workspace_id"`
-	ProjectScope          []string `json:"project_scope"`
-	ProjectScopeKeys      []string `json:"project_scope_keys"`
-	ProjectWriteScope     []string `json:"project_write_scope"`
-	ProjectWriteScopeKeys []string `json:"project_write_scope_keys"`
-	ExpiresAt             *string  `json:"expires_at"`
-	LastUsedAt            *string  `json:"last_used_at"`
-}
-
-func newCredentialJSON(t app.Token) credentialJSON {
-	return credentialJSON{ID: t.ID, Kind: t.Kind, Prefix: t.Prefix, Title: t.Title, Scopes: t.Scopes, Narrows: t.Narrows(),
-		WorkspaceID: orNull(t.WorkspaceID), ProjectScope: t.ProjectScope, ProjectScopeKeys: t.ProjectScopeKeys,
-		ProjectWriteScope: t.ProjectWriteScope, ProjectWriteScopeKeys: t.ProjectWriteScopeKeys,
-		ExpiresAt: stampPtr(t.ExpiresAt), LastUsedAt: stampPtr(t.LastUsedAt)}
-}
 
 // tokenJSON is a stored credential as listings and revocation report it: never the secret.
 type tokenJSON struct {
-	credentialJSON
+	wire.Credential
 	UserID    string  `json:"user_id"`
 	Username  string  `json:"username"`
 	IssuedBy  *string `json:"issued_by"`
@@ -43,8 +20,8 @@ type tokenJSON struct {
 }
 
 func newTokenJSON(t app.Token) tokenJSON {
-	return tokenJSON{credentialJSON: newCredentialJSON(t), UserID: t.UserID, Username: t.Username, IssuedBy: orNull(t.IssuedBy),
-		CreatedAt: stamp(t.CreatedAt), RevokedAt: stampPtr(t.RevokedAt), Usable: t.Usable(time.Now())}
+	return tokenJSON{Credential: wire.NewCredential(t), UserID: t.UserID, Username: t.Username, IssuedBy: wire.OrNull(t.IssuedBy),
+		CreatedAt: wire.Stamp(t.CreatedAt), RevokedAt: wire.StampPtr(t.RevokedAt), Usable: t.Usable(time.Now())}
 }
 
 // issuedTokenJSON is the one response that carries a secret.
@@ -63,7 +40,7 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, a app.A
 	for i, t := range ts {
 		items[i] = newTokenJSON(t)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -75,14 +52,14 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, issuedTokenJSON{tokenJSON: newTokenJSON(t.Token),
+	return wire.WriteJSON(w, http.StatusCreated, issuedTokenJSON{tokenJSON: newTokenJSON(t.Token),
 		Token: t.Secret, AccountCreated: t.AccountCreated})
 }
 
 func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.RevokeToken(r.Context(), a, param(r, "token"))
+	t, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTokenJSON(t))
+	return wire.WriteJSON(w, http.StatusOK, newTokenJSON(t))
 }

@@ -10,65 +10,67 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // credProjects issues, as the administrator, a throwaway credential narrowed
 // to the given project references and returns the project ids it reports.
 func (e *env) credProjects(refs ...string) []string {
-	e.t.Helper()
-	tok := e.issue(e.admin, map[string]any{"title": "probe", "project_scope": refs})
-	return credStrings(e.t, tok["project_scope"])
+	e.T.Helper()
+	tok := e.Issue(e.Admin, map[string]any{"title": "probe", "project_scope": refs})
+	return credStrings(e.T, tok["project_scope"])
 }
 
 func TestTokenIssueNeverWider(t *testing.T) {
 	e := newEnv(t)
 	e.credWorkspace("w2")
-	later := e.clock.Now().Add(2 * time.Hour)
-	alice := e.person("alice")
-	e.join("alice", "member")
-	e.person("bob")
+	later := e.Clock.Now().Add(2 * time.Hour)
+	alice := e.Person("alice")
+	e.Join("alice", "member")
+	e.Person("bob")
 
 	refused := func(t *testing.T, code, issuer string, body map[string]any) {
 		t.Helper()
-		p := e.credT(t).problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
+		p := e.credT(t).Problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
 		if d, _ := p["detail"].(string); d == "" {
 			t.Fatalf("a refusal explains itself: %v", p)
 		}
 	}
 	t.Run("scopes", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"account:write"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*", "item:read"}})
 	})
 	t.Run("projects", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": nil})
 	})
 	t.Run("write projects", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": []string{"w2/inbox"}})
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil})
 		// A read limit alone does not lift the write limit.
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}, "project_write_scope": []string{"w2/inbox"}})
 	})
 	t.Run("expiry", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(time.Second))})
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(365 * 24 * time.Hour))})
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": nil})
 	})
 	t.Run("workspace", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"workspace": "default"})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"workspace": "default"})["token"].(string)
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": nil})
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": ""})
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": "w2"})
 		// A pinned member naming another workspace is refused the same way,
 		// whether or not that workspace exists.
-		pinned := e.credT(t).issue(alice, map[string]any{"workspace": "default"})["token"].(string)
+		pinned := e.credT(t).Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
 		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "w2"})
 		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "nowhere"})
 	})
@@ -77,14 +79,14 @@ func TestTokenIssueNeverWider(t *testing.T) {
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "bob"})
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "admin"})
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "newbot", "answers_to": "alice"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/newbot", e.admin, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/newbot", e.Admin, nil)
 		// An administrator whose credential lacks instance:user_create is refused too.
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read", "instance:admin"}})["token"].(string)
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read", "instance:admin"}})["token"].(string)
 		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob"})
 		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 	t.Run("nothing was issued by the refusals", func(t *testing.T) {
-		list := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)
+		list := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
 		for _, it := range list {
 			if u := it.(map[string]any)["username"]; u != "admin" && u != "alice" && u != "bob" {
 				t.Fatalf("a refused request left a credential for %v", u)
@@ -101,39 +103,39 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 	if defaultInbox == w2Inbox {
 		t.Fatal("the two inboxes share an id")
 	}
-	later := e.clock.Now().Add(2 * time.Hour)
+	later := e.Clock.Now().Add(2 * time.Hour)
 
 	t.Run("subset of scopes", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
-		got := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"project:read", "item:read"}})
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
+		got := e.credT(t).Issue(issuer, map[string]any{"scopes": []string{"project:read", "item:read"}})
 		if s := credStrings(t, got["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "project:read"}) {
 			t.Fatalf("scopes %v", s)
 		}
-		same := e.credT(t).issue(issuer, map[string]any{"scopes": []string{"item:write", "project:read", "item:read", "item:read"}})
+		same := e.credT(t).Issue(issuer, map[string]any{"scopes": []string{"item:write", "project:read", "item:read", "item:read"}})
 		if s := credStrings(t, same["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "item:write", "project:read"}) {
 			t.Fatalf("equal scopes, deduplicated and sorted, are allowed: %v", s)
 		}
 	})
 	t.Run("same pin and omitted pin", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"workspace": "w2"})
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"workspace": "w2"})
 		if issuer["workspace_id"] != w2 {
 			t.Fatalf("workspace_id %v, want %s", issuer["workspace_id"], w2)
 		}
 		for _, body := range []map[string]any{{}, {"workspace": "w2"}, {"workspace": w2}} {
-			got := e.credT(t).issue(issuer["token"].(string), body)
+			got := e.credT(t).Issue(issuer["token"].(string), body)
 			if got["workspace_id"] != w2 {
 				t.Fatalf("%v: workspace_id %v, want the issuer's pin %s", body, got["workspace_id"], w2)
 			}
 		}
 	})
 	t.Run("earlier expiry", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
 		sooner := later.Add(-time.Hour)
-		got := e.credT(t).issue(issuer, map[string]any{"expires_at": credTime(sooner)})
+		got := e.credT(t).Issue(issuer, map[string]any{"expires_at": credTime(sooner)})
 		if !credParse(t, got["expires_at"]).Equal(sooner) {
 			t.Fatalf("expires_at %v, want %s", got["expires_at"], sooner)
 		}
-		same := e.credT(t).issue(issuer, map[string]any{"expires_at": credTime(later)})
+		same := e.credT(t).Issue(issuer, map[string]any{"expires_at": credTime(later)})
 		if !credParse(t, same["expires_at"]).Equal(later) {
 			t.Fatalf("the issuer's own expiry is allowed: %v", same["expires_at"])
 		}
@@ -142,26 +144,26 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 		// Expiry is kept to the millisecond; asking for exactly what the
 		// issuer itself was asked for is not later than the issuer.
 		fine := later.Add(500 * time.Microsecond).Format(time.RFC3339Nano)
-		issuer := e.credT(t).issue(e.admin, map[string]any{"expires_at": fine})
-		got := e.credT(t).issue(issuer["token"].(string), map[string]any{"expires_at": fine})
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": fine})
+		got := e.credT(t).Issue(issuer["token"].(string), map[string]any{"expires_at": fine})
 		if got["expires_at"] != issuer["expires_at"] {
 			t.Fatalf("expires_at %v, issuer's %v", got["expires_at"], issuer["expires_at"])
 		}
 	})
 	t.Run("subset of projects", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
-		got := e.credT(t).issue(issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.credT(t).Issue(issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
 		if ids := credStrings(t, got["project_scope"]); !reflect.DeepEqual(ids, []string{w2Inbox}) {
 			t.Fatalf("project_scope %v, want [%s]", ids, w2Inbox)
 		}
-		byID := e.credT(t).issue(issuer, map[string]any{"project_scope": []string{defaultInbox}, "project_write_scope": []string{defaultInbox}})
+		byID := e.credT(t).Issue(issuer, map[string]any{"project_scope": []string{defaultInbox}, "project_write_scope": []string{defaultInbox}})
 		if ids := credStrings(t, byID["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
 			t.Fatalf("project_write_scope %v, want [%s]", ids, defaultInbox)
 		}
 	})
 	t.Run("subset of write projects", func(t *testing.T) {
-		issuer := e.credT(t).issue(e.admin, map[string]any{"project_write_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
-		got := e.credT(t).issue(issuer, map[string]any{"project_write_scope": []string{"default/inbox"}})
+		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.credT(t).Issue(issuer, map[string]any{"project_write_scope": []string{"default/inbox"}})
 		if ids := credStrings(t, got["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
 			t.Fatalf("project_write_scope %v", ids)
 		}
@@ -170,7 +172,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 		}
 	})
 	t.Run("unlimited issuer grants limits", func(t *testing.T) {
-		got := e.credT(t).issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "workspace": "default",
+		got := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "workspace": "default",
 			"project_scope": []string{"inbox"}, "expires_at": credTime(later)})
 		if got["narrows"] != true || got["workspace_id"] == nil || len(credStrings(t, got["project_scope"])) != 1 {
 			t.Fatalf("issued %v", got)
@@ -181,11 +183,11 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 	e := newEnv(t)
 	e.credWorkspace("w2")
-	later := e.clock.Now().Add(3 * time.Hour)
-	issuer := e.issue(e.admin, map[string]any{"title": "limited", "scopes": []string{"item:read", "project:read"},
+	later := e.Clock.Now().Add(3 * time.Hour)
+	issuer := e.Issue(e.Admin, map[string]any{"title": "limited", "scopes": []string{"item:read", "project:read"},
 		"workspace": "default", "project_scope": []string{"inbox"}, "project_write_scope": []string{"inbox"},
 		"expires_at": credTime(later)})
-	child := e.issue(issuer["token"].(string), map[string]any{"title": "child"})
+	child := e.Issue(issuer["token"].(string), map[string]any{"title": "child"})
 	for _, f := range []string{"scopes", "workspace_id", "project_scope", "project_write_scope", "project_scope_keys", "expires_at", "user_id", "username"} {
 		if !reflect.DeepEqual(child[f], issuer[f]) {
 			t.Errorf("%s: child %v, issuer %v", f, child[f], issuer[f])
@@ -199,7 +201,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 	}
 
 	t.Run("the first administrator token passes on no limits", func(t *testing.T) {
-		got := e.credT(t).issue(e.admin, map[string]any{})
+		got := e.credT(t).Issue(e.Admin, map[string]any{})
 		if got["narrows"] != false || !reflect.DeepEqual(credStrings(t, got["scopes"]), []string{"*"}) || got["expires_at"] != nil ||
 			got["workspace_id"] != nil || got["project_scope"] != nil || got["project_write_scope"] != nil {
 			t.Fatalf("issued %v", got)
@@ -212,7 +214,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 
 func TestTokenIssuedShape(t *testing.T) {
 	e := newEnv(t)
-	tok := e.issue(e.admin, map[string]any{"title": "ci", "scopes": []string{"item:read", "project:read"}, "project_scope": []string{"inbox"}})
+	tok := e.Issue(e.Admin, map[string]any{"title": "ci", "scopes": []string{"item:read", "project:read"}, "project_scope": []string{"inbox"}})
 	secret, _ := tok["token"].(string)
 	prefix, _ := tok["prefix"].(string)
 	if prefix == "" || !strings.HasPrefix(secret, prefix) || len(secret) <= len(prefix)+10 {
@@ -238,7 +240,7 @@ func TestTokenIssuedShape(t *testing.T) {
 	if ids := credStrings(t, tok["project_scope"]); len(ids) != 1 || ids[0] == "inbox" {
 		t.Fatalf("project_scope %v, want one project id", ids)
 	}
-	me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	if tok["user_id"] != me["user"].(map[string]any)["id"] {
 		t.Fatalf("user_id %v, want the administrator's", tok["user_id"])
 	}
@@ -253,8 +255,8 @@ func TestTokenIssuedShape(t *testing.T) {
 				t.Fatalf("%s shows the secret: %s", what, body)
 			}
 		}
-		for _, who := range []string{e.admin, secret} {
-			r := e.do(http.MethodGet, "/v1/tokens", who, nil)
+		for _, who := range []string{e.Admin, secret} {
+			r := e.Do(http.MethodGet, "/v1/tokens", who, nil)
 			if r.Status != http.StatusOK {
 				t.Fatalf("GET /v1/tokens: %d %s", r.Status, r.Body)
 			}
@@ -264,9 +266,9 @@ func TestTokenIssuedShape(t *testing.T) {
 					t.Fatalf("a listed credential has a token field: %v", it)
 				}
 			}
-			check("GET /v1/me", e.do(http.MethodGet, "/v1/me", who, nil).Body)
+			check("GET /v1/me", e.Do(http.MethodGet, "/v1/me", who, nil).Body)
 		}
-		r := e.do(http.MethodDelete, "/v1/tokens/"+prefix, e.admin, nil)
+		r := e.Do(http.MethodDelete, "/v1/tokens/"+prefix, e.Admin, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("DELETE: %d %s", r.Status, r.Body)
 		}
@@ -274,7 +276,7 @@ func TestTokenIssuedShape(t *testing.T) {
 		if _, ok := r.JSON(t)["token"]; ok {
 			t.Fatalf("the revoked record has a token field: %s", r.Body)
 		}
-		if logs := e.logText(); strings.Contains(logs, tail) || strings.Contains(logs, e.admin[len(prefix):]) {
+		if logs := e.LogText(); strings.Contains(logs, tail) || strings.Contains(logs, e.Admin[len(prefix):]) {
 			t.Fatalf("the server log holds a secret:\n%s", logs)
 		}
 	})
@@ -285,7 +287,7 @@ func TestTokenValidation(t *testing.T) {
 	e.credWorkspace("w2")
 	invalid := func(t *testing.T, body any, loc string) {
 		t.Helper()
-		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, body)
+		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, body)
 		for _, it := range p["detail"].([]any) {
 			if strings.Join(credStrings(t, it.(map[string]any)["loc"]), ".") == loc {
 				return
@@ -293,7 +295,7 @@ func TestTokenValidation(t *testing.T) {
 		}
 		t.Fatalf("no validation item at %s: %v", loc, p["detail"])
 	}
-	past := credTime(e.clock.Now().Add(-time.Hour))
+	past := credTime(e.Clock.Now().Add(-time.Hour))
 	cases := []struct {
 		name string
 		body any
@@ -321,7 +323,7 @@ func TestTokenValidation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { invalid(t, c.body, c.loc) })
 	}
 	t.Run("unknown scope names the valid ones", func(t *testing.T) {
-		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin,
+		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
 			map[string]any{"scopes": []string{"item:fly"}})
 		msg := p["detail"].([]any)[0].(map[string]any)["msg"].(string)
 		if !strings.Contains(msg, "item:fly") || !strings.Contains(msg, "item:read") {
@@ -329,7 +331,7 @@ func TestTokenValidation(t *testing.T) {
 		}
 	})
 	t.Run("every error is reported at once", func(t *testing.T) {
-		p := e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin,
+		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
 			map[string]any{"scopes": []string{"nope"}, "username": "not a name"})
 		if n := len(p["detail"].([]any)); n < 2 {
 			t.Fatalf("detail %v", p["detail"])
@@ -337,7 +339,7 @@ func TestTokenValidation(t *testing.T) {
 	})
 	t.Run("nothing was issued", func(t *testing.T) {
 		// Only the first administrator token exists.
-		if n := len(e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)); n != 1 {
+		if n := len(e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)); n != 1 {
 			t.Fatalf("%d credentials exist after refused requests, want 1", n)
 		}
 	})
@@ -345,78 +347,78 @@ func TestTokenValidation(t *testing.T) {
 
 func TestTokenIssueForOtherAccount(t *testing.T) {
 	e := newEnv(t)
-	e.person("alice")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, map[string]any{"username": "bob"})
+	e.Person("alice")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bob"})
 
 	t.Run("existing account", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(e.admin, map[string]any{"username": "bob", "title": "for bob"})
+		tok := e.Issue(e.Admin, map[string]any{"username": "bob", "title": "for bob"})
 		if tok["username"] != "bob" || tok["account_created"] != false {
 			t.Fatalf("issued %v", tok)
 		}
-		bob := e.ok(http.StatusOK, http.MethodGet, "/v1/users/bob", e.admin, nil)
+		bob := e.OK(http.StatusOK, http.MethodGet, "/v1/users/bob", e.Admin, nil)
 		if tok["user_id"] != bob["id"] {
 			t.Fatalf("user_id %v, want bob's id %v", tok["user_id"], bob["id"])
 		}
 		e.credAuthorized(tok["token"].(string), "bob")
 		// Case does not matter in a username.
-		if got := e.issue(e.admin, map[string]any{"username": "BOB"}); got["username"] != "bob" {
+		if got := e.Issue(e.Admin, map[string]any{"username": "BOB"}); got["username"] != "bob" {
 			t.Fatalf("issued for %v", got["username"])
 		}
 	})
 	t.Run("new service account", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(e.admin, map[string]any{"username": "helper", "answers_to": "alice"})
+		tok := e.Issue(e.Admin, map[string]any{"username": "helper", "answers_to": "alice"})
 		if tok["username"] != "helper" || tok["account_created"] != true {
 			t.Fatalf("issued %v", tok)
 		}
-		u := e.ok(http.StatusOK, http.MethodGet, "/v1/users/helper", e.admin, nil)
+		u := e.OK(http.StatusOK, http.MethodGet, "/v1/users/helper", e.Admin, nil)
 		if u["is_service_account"] != true || u["answers_to"] != "alice" || u["active"] != true || u["id"] != tok["user_id"] {
 			t.Fatalf("user %v", u)
 		}
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
 		if me["user"].(map[string]any)["is_service_account"] != true {
 			t.Fatalf("me %v", me["user"])
 		}
 		// The second time the account exists: no new account, same answers_to allowed.
-		again := e.issue(e.admin, map[string]any{"username": "helper", "answers_to": "alice"})
+		again := e.Issue(e.Admin, map[string]any{"username": "helper", "answers_to": "alice"})
 		if again["account_created"] != false || again["user_id"] != tok["user_id"] {
 			t.Fatalf("issued again %v", again)
 		}
 	})
 	t.Run("new name without answers_to", func(t *testing.T) {
 		e := e.credT(t)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "ghost"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", e.admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "ghost"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", e.Admin, nil)
 	})
 	t.Run("answers_to an unknown account", func(t *testing.T) {
 		e := e.credT(t)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "orphan", "answers_to": "nobody"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/orphan", e.admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "orphan", "answers_to": "nobody"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/orphan", e.Admin, nil)
 	})
 	t.Run("existing account handed over by answers_to is refused", func(t *testing.T) {
-		e.credT(t).problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.admin, map[string]any{"username": "helper", "answers_to": "bob"})
+		e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "helper", "answers_to": "bob"})
 	})
 	t.Run("an administrator credential with instance:user_create only", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:user_create"}})["token"].(string)
-		tok := e.issue(narrow, map[string]any{"username": "bob"})
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:user_create"}})["token"].(string)
+		tok := e.Issue(narrow, map[string]any{"username": "bob"})
 		if tok["username"] != "bob" || !reflect.DeepEqual(credStrings(t, tok["scopes"]), []string{"instance:user_create"}) {
 			t.Fatalf("issued %v", tok)
 		}
-		e.problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
+		e.Problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 }
 
 func TestTokenList(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	bob := e.person("bob")
-	aliceOwn := e.issue(alice, map[string]any{"title": "alice's own"})
+	alice := e.Person("alice")
+	bob := e.Person("bob")
+	aliceOwn := e.Issue(alice, map[string]any{"title": "alice's own"})
 
 	ids := func(t *testing.T, token string) []string {
 		t.Helper()
-		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", token, nil)
+		r := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", token, nil)
 		if p := r["page"].(map[string]any); p["has_more"] != false {
 			t.Fatalf("page %v", p)
 		}
@@ -428,9 +430,9 @@ func TestTokenList(t *testing.T) {
 	}
 	idOf := func(t *testing.T, secret string) string {
 		t.Helper()
-		return e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)["credential"].(map[string]any)["id"].(string)
+		return e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)["credential"].(map[string]any)["id"].(string)
 	}
-	adminID, aliceID, bobID := idOf(t, e.admin), idOf(t, alice), idOf(t, bob)
+	adminID, aliceID, bobID := idOf(t, e.Admin), idOf(t, alice), idOf(t, bob)
 
 	t.Run("a person sees own and issued, newest first", func(t *testing.T) {
 		got := ids(t, alice)
@@ -443,7 +445,7 @@ func TestTokenList(t *testing.T) {
 		}
 	})
 	t.Run("an administrator sees all, newest first", func(t *testing.T) {
-		got := ids(t, e.admin)
+		got := ids(t, e.Admin)
 		want := []string{aliceOwn["id"].(string), bobID, aliceID, adminID}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("admin sees %v, want %v", got, want)
@@ -451,8 +453,8 @@ func TestTokenList(t *testing.T) {
 	})
 	t.Run("an administrator credential without credential:manage sees itself and what it issued", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"instance:admin", "instance:user_create"}})
-		issued := e.issue(narrow["token"].(string), map[string]any{"username": "bot", "answers_to": "alice"})
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:admin", "instance:user_create"}})
+		issued := e.Issue(narrow["token"].(string), map[string]any{"username": "bot", "answers_to": "alice"})
 		got := ids(t, narrow["token"].(string))
 		want := []string{issued["id"].(string), narrow["id"].(string)}
 		if !reflect.DeepEqual(got, want) {
@@ -461,15 +463,15 @@ func TestTokenList(t *testing.T) {
 	})
 	t.Run("credential:manage without instance:admin reaches the account's own and what it issued", func(t *testing.T) {
 		e := e.credT(t)
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"credential:manage"}})
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"credential:manage"}})
 		got := ids(t, narrow["token"].(string))
-		want := slices.DeleteFunc(ids(t, e.admin), func(id string) bool { return id == aliceOwn["id"] })
+		want := slices.DeleteFunc(ids(t, e.Admin), func(id string) bool { return id == aliceOwn["id"] })
 		if !reflect.DeepEqual(got, want) || !slices.Contains(got, bobID) || !slices.Contains(got, aliceID) || !slices.Contains(got, adminID) {
 			t.Fatalf("sees %v, want %v (not alice's self-issued %s)", got, want, aliceOwn["id"])
 		}
 	})
 	t.Run("listed fields", func(t *testing.T) {
-		r := e.credT(t).ok(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)
+		r := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)
 		first := r["items"].([]any)[0].(map[string]any)
 		if first["title"] != "alice's own" || first["username"] != "alice" || first["issued_by"] != "alice" || first["usable"] != true ||
 			first["revoked_at"] != nil || first["prefix"] != aliceOwn["prefix"] {
@@ -488,8 +490,8 @@ func TestTokenList(t *testing.T) {
 
 func TestTokenRevoke(t *testing.T) {
 	e := newEnv(t)
-	alice := e.person("alice")
-	bob := e.person("bob")
+	alice := e.Person("alice")
+	bob := e.Person("bob")
 
 	revoked := func(t *testing.T, rec map[string]any) time.Time {
 		t.Helper()
@@ -504,9 +506,9 @@ func TestTokenRevoke(t *testing.T) {
 
 	t.Run("by id", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"title": "by id"})
+		tok := e.Issue(alice, map[string]any{"title": "by id"})
 		e.credAuthorized(tok["token"].(string), "alice")
-		rec := e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
+		rec := e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
 		revoked(t, rec)
 		if rec["id"] != tok["id"] || rec["prefix"] != tok["prefix"] {
 			t.Fatalf("revoked %v, asked for %v", rec["id"], tok["id"])
@@ -516,8 +518,8 @@ func TestTokenRevoke(t *testing.T) {
 	})
 	t.Run("by prefix", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"title": "by prefix"})
-		rec := e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil)
+		tok := e.Issue(alice, map[string]any{"title": "by prefix"})
+		rec := e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil)
 		revoked(t, rec)
 		if rec["id"] != tok["id"] {
 			t.Fatalf("revoked %v, asked for %v", rec["id"], tok["id"])
@@ -526,21 +528,21 @@ func TestTokenRevoke(t *testing.T) {
 	})
 	t.Run("a credential revoking itself", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"title": "self"})
-		revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil))
+		tok := e.Issue(alice, map[string]any{"title": "self"})
+		revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil))
 		e.credRefused(tok["token"].(string))
 	})
 	t.Run("twice keeps the first revocation time", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"title": "twice"})
-		first := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil))
-		e.clock.Advance(time.Hour)
-		t.Cleanup(func() { e.clock.Advance(-time.Hour) })
-		second := revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil))
+		tok := e.Issue(alice, map[string]any{"title": "twice"})
+		first := revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil))
+		e.Clock.Advance(time.Hour)
+		t.Cleanup(func() { e.Clock.Advance(-time.Hour) })
+		second := revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil))
 		if !second.Equal(first) {
 			t.Fatalf("revoked_at moved from %s to %s", first, second)
 		}
-		listed := e.ok(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)["items"].([]any)
+		listed := e.OK(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)["items"].([]any)
 		for _, it := range listed {
 			if m := it.(map[string]any); m["id"] == tok["id"] && !credParse(t, m["revoked_at"]).Equal(first) {
 				t.Fatalf("listed revoked_at %v, want %s", m["revoked_at"], first)
@@ -549,11 +551,11 @@ func TestTokenRevoke(t *testing.T) {
 	})
 	t.Run("somebody else's credential is not found", func(t *testing.T) {
 		e := e.credT(t)
-		bobTok := e.issue(bob, map[string]any{"title": "bob's"})
-		missing := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/00000000-0000-4000-8000-000000000000", alice, nil)
-		byID := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["id"].(string), alice, nil)
-		byPrefix := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["prefix"].(string), alice, nil)
-		unknownPrefix := e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/tend_zzzzzzzzzz", alice, nil)
+		bobTok := e.Issue(bob, map[string]any{"title": "bob's"})
+		missing := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/00000000-0000-4000-8000-000000000000", alice, nil)
+		byID := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["id"].(string), alice, nil)
+		byPrefix := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["prefix"].(string), alice, nil)
+		unknownPrefix := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/tend_zzzzzzzzzz", alice, nil)
 		for _, p := range []map[string]any{byID, byPrefix, unknownPrefix} {
 			if p["detail"] != missing["detail"] || p["title"] != missing["title"] {
 				t.Fatalf("an unseen credential answers differently from a missing one:\n%v\n%v", p, missing)
@@ -564,23 +566,23 @@ func TestTokenRevoke(t *testing.T) {
 	})
 	t.Run("an administrator revokes anyone's", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(bob, map[string]any{"title": "bob's second"})
-		revoked(t, e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), e.admin, nil))
+		tok := e.Issue(bob, map[string]any{"title": "bob's second"})
+		revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), e.Admin, nil))
 		e.credRefused(tok["token"].(string))
 	})
 	t.Run("an administrator credential without instance:admin cannot", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(bob, map[string]any{"title": "bob's third"})
-		narrow := e.issue(e.admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
+		tok := e.Issue(bob, map[string]any{"title": "bob's third"})
+		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
 		e.credAuthorized(tok["token"].(string), "bob")
 	})
 	t.Run("a revoked credential cannot revoke or issue", func(t *testing.T) {
 		e := e.credT(t)
-		tok := e.issue(alice, map[string]any{"title": "spent"})
-		e.ok(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tokens", tok["token"].(string), map[string]any{})
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil)
+		tok := e.Issue(alice, map[string]any{"title": "spent"})
+		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tokens", tok["token"].(string), map[string]any{})
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil)
 	})
 }
 
@@ -589,9 +591,9 @@ func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
 	const workers = 20
 	shared := make([]map[string]any, workers/2)
 	for i := range shared {
-		shared[i] = e.issue(e.admin, map[string]any{"title": fmt.Sprintf("shared %d", i)})
+		shared[i] = e.Issue(e.Admin, map[string]any{"title": fmt.Sprintf("shared %d", i)})
 	}
-	auth := map[string]string{"Authorization": "Bearer " + e.admin}
+	auth := map[string]string{"Authorization": "Bearer " + e.Admin}
 
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*4)
@@ -599,7 +601,7 @@ func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			expect := func(r response, err error, want int, what string) bool {
+			expect := func(r webtest.Response, err error, want int, what string) bool {
 				switch {
 				case err != nil:
 					errs <- fmt.Errorf("worker %d %s: %w", w, what, err)
@@ -643,7 +645,7 @@ func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	items := e.ok(http.StatusOK, http.MethodGet, "/v1/tokens", e.admin, nil)["items"].([]any)
+	items := e.OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
 	if len(items) != 1+len(shared)+workers {
 		t.Fatalf("%d credentials listed, want %d", len(items), 1+len(shared)+workers)
 	}

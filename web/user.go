@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // userJSON is a directory entry: no email, no content.
@@ -25,26 +26,10 @@ type userJSON struct {
 }
 
 func newUserJSON(u app.User) userJSON {
-	return userJSON{ID: u.ID, Username: u.Username, DisplayName: orNull(u.DisplayName), IsServiceAccount: u.IsServiceAccount,
-		IsSuperuser: u.IsSuperuser, AnswersTo: orNull(u.AnswersTo), AnswersToID: orNull(u.AnswersToID),
-		Responsible: orNull(u.Responsible), Active: u.Active, Timezone: orNull(u.Timezone),
-		DeactivatedAt: stampPtr(u.DeactivatedAt), CreatedAt: stamp(u.CreatedAt), UpdatedAt: stamp(u.UpdatedAt), Version: u.Version}
-}
-
-// callerJSON is the caller's own account, with its email.
-type callerJSON struct {
-	ID               string  `json:"id"`
-	Username         string  `json:"username"`
-	DisplayName      *string `json:"display_name"`
-	Email            *string `json:"email"`
-	IsServiceAccount bool    `json:"is_service_account"`
-	IsSuperuser      bool    `json:"is_superuser"`
-	Timezone         *string `json:"timezone"`
-}
-
-func newCallerJSON(u app.User) callerJSON {
-	return callerJSON{ID: u.ID, Username: u.Username, DisplayName: orNull(u.DisplayName), Email: orNull(u.Email),
-		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: orNull(u.Timezone)}
+	return userJSON{ID: u.ID, Username: u.Username, DisplayName: wire.OrNull(u.DisplayName), IsServiceAccount: u.IsServiceAccount,
+		IsSuperuser: u.IsSuperuser, AnswersTo: wire.OrNull(u.AnswersTo), AnswersToID: wire.OrNull(u.AnswersToID),
+		Responsible: wire.OrNull(u.Responsible), Active: u.Active, Timezone: wire.OrNull(u.Timezone),
+		DeactivatedAt: wire.StampPtr(u.DeactivatedAt), CreatedAt: wire.Stamp(u.CreatedAt), UpdatedAt: wire.Stamp(u.UpdatedAt), Version: u.Version}
 }
 
 func userLine(u userJSON) []string {
@@ -59,9 +44,9 @@ func userLine(u userJSON) []string {
 }
 
 func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	in := app.UserQuery{AnswersTo: q.str("answers_to"), Limit: q.limit(), Cursor: q.str("cursor"), IncludeTotal: q.bool("include_total")}
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	in := app.UserQuery{AnswersTo: q.Str("answers_to"), Limit: q.Limit(), Cursor: q.Str("cursor"), IncludeTotal: q.Bool("include_total")}
+	if err := q.Err(); err != nil {
 		return err
 	}
 	page, err := s.app.Users(r.Context(), a, in)
@@ -72,11 +57,11 @@ func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, a app.Ac
 	for i, u := range page.Items {
 		items[i] = newUserJSON(u)
 	}
-	shaped, err := shapeItems(items, q.str("format"), q.str("fields"), func(u userJSON) string { return u.ID }, userLine)
+	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(u userJSON) string { return u.ID }, userLine)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: shaped, Page: newPage(page.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
 }
 
 func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -88,15 +73,15 @@ func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newUserJSON(u))
+	return wire.WriteJSON(w, http.StatusCreated, newUserJSON(u))
 }
 
 func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	u, err := s.app.User(r.Context(), a, param(r, "username"))
+	u, err := s.app.User(r.Context(), a, wire.Param(r, "username"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newUserJSON(u))
+	return wire.WriteJSON(w, http.StatusOK, newUserJSON(u))
 }
 
 func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -104,9 +89,9 @@ func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	u, err := s.app.UpdateUser(r.Context(), a, param(r, "username"), in)
+	u, err := s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newUserJSON(u))
+	return wire.WriteJSON(w, http.StatusOK, newUserJSON(u))
 }

@@ -13,39 +13,39 @@ import (
 // that subtest from its own goroutine rather than the parent test.
 func (e *env) forSubtest(t *testing.T) *env {
 	c := *e
-	c.t = t
+	c.T = t
 	return &c
 }
 
 // account creates an account through POST /v1/users as the administrator.
 func (e *env) account(body map[string]any) map[string]any {
-	e.t.Helper()
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/users", e.admin, body)
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, body)
 }
 
 // agentOf creates a service account answering to boss.
 func (e *env) agentOf(username, boss string) map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	return e.account(map[string]any{"username": username, "is_service_account": true, "answers_to": boss})
 }
 
 // tokenOf issues a credential for an existing account, as the administrator.
 func (e *env) tokenOf(username string) string {
-	e.t.Helper()
-	return e.issue(e.admin, map[string]any{"username": username})["token"].(string)
+	e.T.Helper()
+	return e.Issue(e.Admin, map[string]any{"username": username})["token"].(string)
 }
 
 // listing sends a GET for a listing and returns its items and page.
 func (e *env) listing(path, token string) ([]any, map[string]any) {
-	e.t.Helper()
-	body := e.ok(http.StatusOK, http.MethodGet, path, token, nil)
+	e.T.Helper()
+	body := e.OK(http.StatusOK, http.MethodGet, path, token, nil)
 	items, ok := body["items"].([]any)
 	if !ok {
-		e.t.Fatalf("GET %s: items is not an array: %v", path, body)
+		e.T.Fatalf("GET %s: items is not an array: %v", path, body)
 	}
 	page, ok := body["page"].(map[string]any)
 	if !ok {
-		e.t.Fatalf("GET %s: page is not an object: %v", path, body)
+		e.T.Fatalf("GET %s: page is not an object: %v", path, body)
 	}
 	return items, page
 }
@@ -64,7 +64,7 @@ func field(items []any, name string) []string {
 // refusal must always be a deliberate problem, never a 500.
 func assertNoInternalErrors(t *testing.T, e *env) {
 	t.Helper()
-	if logs := e.logText(); strings.Contains(logs, "level=ERROR") {
+	if logs := e.LogText(); strings.Contains(logs, "level=ERROR") {
 		t.Fatalf("the server logged an internal error:\n%s", logs)
 	}
 }
@@ -93,17 +93,17 @@ func assertLoc(t *testing.T, p map[string]any, want string) {
 func TestUserCreate(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
+	bob := e.Person("bob")
 
 	t.Run("needs instance:user_create", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", bob, map[string]any{"username": "mallory"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/mallory", e.admin, nil)
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", bob, map[string]any{"username": "mallory"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/mallory", e.Admin, nil)
 	})
 
 	t.Run("unauthenticated", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/users", "", map[string]any{"username": "mallory"})
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/users", "", map[string]any{"username": "mallory"})
 	})
 
 	invalid := []struct {
@@ -131,14 +131,14 @@ func TestUserCreate(t *testing.T) {
 	for _, tc := range invalid {
 		t.Run(tc.name, func(t *testing.T) {
 			e := e.forSubtest(t)
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, tc.body)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, tc.body)
 			assertLoc(t, p, tc.loc)
 		})
 	}
 
 	t.Run("several problems at once", func(t *testing.T) {
 		e := e.forSubtest(t)
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin,
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin,
 			map[string]any{"username": "me", "timezone": "Nowhere/Land"})
 		assertLoc(t, p, "body.username")
 		assertLoc(t, p, "body.timezone")
@@ -159,7 +159,7 @@ func TestUserCreate(t *testing.T) {
 			t.Fatalf("id %v is not a uuid", u["id"])
 		}
 		// The new account belongs to no workspace.
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.tokenOf("alice"), nil)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.tokenOf("alice"), nil)
 		if ws := me["workspaces"].([]any); len(ws) != 0 {
 			t.Fatalf("a new account is in no workspace, got %v", ws)
 		}
@@ -171,7 +171,7 @@ func TestUserCreate(t *testing.T) {
 	t.Run("duplicate username ignoring case", func(t *testing.T) {
 		e := e.forSubtest(t)
 		for _, name := range []string{"alice", "ALICE", "Bob"} {
-			e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/users", e.admin, map[string]any{"username": name})
+			e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": name})
 		}
 	})
 
@@ -198,26 +198,26 @@ func TestUserCreate(t *testing.T) {
 	t.Run("agent of a deactivated account", func(t *testing.T) {
 		e := e.forSubtest(t)
 		e.account(map[string]any{"username": "gone"})
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/gone", e.admin, map[string]any{"active": false})
-		e.problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/users", e.admin,
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/gone", e.Admin, map[string]any{"active": false})
+		e.Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/users", e.Admin,
 			map[string]any{"username": "orphan", "is_service_account": true, "answers_to": "gone"})
 	})
 
 	t.Run("body that is not JSON", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, `{"username":`)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.admin, `{"username":"a"} {"username":"b"}`)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, `{"username":`)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, `{"username":"a"} {"username":"b"}`)
 	})
 }
 
 func TestUserGet(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
+	bob := e.Person("bob")
 	e.account(map[string]any{"username": "Alice", "email": "alice@example.com", "display_name": "Alice"})
 
 	for _, name := range []string{"alice", "ALICE", "Alice", "aLiCe"} {
-		r := e.do(http.MethodGet, "/v1/users/"+name, bob, nil)
+		r := e.Do(http.MethodGet, "/v1/users/"+name, bob, nil)
 		if r.Status != http.StatusOK {
 			t.Fatalf("GET /v1/users/%s: status %d\n%s", name, r.Status, r.Body)
 		}
@@ -232,15 +232,15 @@ func TestUserGet(t *testing.T) {
 			t.Fatalf("the email leaked: %s", r.Body)
 		}
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", bob, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/me", bob, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/users/alice", "", nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", bob, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/me", bob, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/users/alice", "", nil)
 }
 
 func TestUserList(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
+	bob := e.Person("bob")
 	e.account(map[string]any{"username": "alice"})
 	e.agentOf("a1", "alice")
 	e.agentOf("a2", "a1") // answers to alice through a1
@@ -302,8 +302,8 @@ func TestUserList(t *testing.T) {
 
 	t.Run("limit bounds", func(t *testing.T) {
 		e := e.forSubtest(t)
-		limits := e.ok(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)["limits"].(map[string]any)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=0", bob, nil)
+		limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)["limits"].(map[string]any)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=0", bob, nil)
 		_, page := e.listing("/v1/users", bob)
 		if page["limit"] != limits["default_page_size"] {
 			t.Fatalf("no limit gives the default %v, got %v", limits["default_page_size"], page["limit"])
@@ -313,10 +313,10 @@ func TestUserList(t *testing.T) {
 			t.Fatalf("a huge limit is capped at %v, got %v", limits["max_page_size"], page["limit"])
 		}
 		for _, bad := range []string{"-1", "-500", "ten", "1.5"} {
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit="+bad, bob, nil)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit="+bad, bob, nil)
 			assertLoc(t, p, "query.limit")
 		}
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?include_total=perhaps", bob, nil)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?include_total=perhaps", bob, nil)
 		assertLoc(t, p, "query.include_total")
 	})
 
@@ -330,11 +330,11 @@ func TestUserList(t *testing.T) {
 			t.Fatalf("second page %v", got)
 		}
 		for _, other := range []string{"/v1/users?cursor=", "/v1/users?answers_to=bob&cursor=", "/v1/users?answers_to=a1&cursor="} {
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, other+url.QueryEscape(cur), bob, nil)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, other+url.QueryEscape(cur), bob, nil)
 			assertLoc(t, p, "query.cursor")
 		}
 		for _, garbage := range []string{"garbage", "!!!", "eyJsIjoidXNlcnMifQ", "bnVsbA", "W10", strings.Repeat("A", 400)} {
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?cursor="+url.QueryEscape(garbage), bob, nil)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?cursor="+url.QueryEscape(garbage), bob, nil)
 			assertLoc(t, p, "query.cursor")
 		}
 	})
@@ -373,11 +373,11 @@ func TestUserList(t *testing.T) {
 				t.Fatalf("fields=username,active: %v", m)
 			}
 		}
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?fields=username,email", bob, nil)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?fields=username,email", bob, nil)
 		assertLoc(t, p, "query.fields")
-		p = e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=ids&fields=username", bob, nil)
+		p = e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=ids&fields=username", bob, nil)
 		assertLoc(t, p, "query.fields")
-		p = e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=table", bob, nil)
+		p = e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?format=table", bob, nil)
 		assertLoc(t, p, "query.format")
 	})
 
@@ -402,7 +402,7 @@ func TestUserList(t *testing.T) {
 		if len(items) != 0 {
 			t.Fatalf("carol has no agents: %v", items)
 		}
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?answers_to=ghost", bob, nil)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?answers_to=ghost", bob, nil)
 		assertLoc(t, p, "query.answers_to")
 	})
 }
@@ -410,100 +410,100 @@ func TestUserList(t *testing.T) {
 func TestUserTimezone(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	alice := e.person("alice")
-	e.person("bob")
+	alice := e.Person("alice")
+	e.Person("bob")
 
-	e.problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"timezone": "Asia/Tokyo"})
+	e.Problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"timezone": "Asia/Tokyo"})
 	bob := e.tokenOf("bob")
-	e.problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"timezone": "Asia/Tokyo"})
+	e.Problem(http.StatusForbidden, "timezone_not_own", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"timezone": "Asia/Tokyo"})
 
-	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/ALICE", alice, map[string]any{"timezone": "Europe/Berlin"})
+	u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/ALICE", alice, map[string]any{"timezone": "Europe/Berlin"})
 	if u["timezone"] != "Europe/Berlin" || u["version"] != float64(2) {
 		t.Fatalf("own timezone: %v", u)
 	}
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["timezone"]; got != "Europe/Berlin" {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["timezone"]; got != "Europe/Berlin" {
 		t.Fatalf("timezone after PATCH: %v", got)
 	}
-	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"timezone": "Europe/Atlantis"})
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"timezone": "Europe/Atlantis"})
 	assertLoc(t, p, "body.timezone")
 
 	// The administrator changes their own.
-	if got := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"timezone": "America/New_York"})["timezone"]; got != "America/New_York" {
+	if got := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/admin", e.Admin, map[string]any{"timezone": "America/New_York"})["timezone"]; got != "America/New_York" {
 		t.Fatalf("admin's own timezone: %v", got)
 	}
 	// A display name is the account's own to change, or an administrator's.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice L."})
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"display_name": "Alice M."})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"display_name": "Mallory"})
-	e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/users/ghost", e.admin, map[string]any{"display_name": "Ghost"})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice L."})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"display_name": "Alice M."})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"display_name": "Mallory"})
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/users/ghost", e.Admin, map[string]any{"display_name": "Ghost"})
 }
 
 func TestUserDeactivate(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	alice := e.person("alice")
-	bob := e.person("bob")
+	alice := e.Person("alice")
+	bob := e.Person("bob")
 	e.agentOf("robo", "alice")
 	robo := e.tokenOf("robo")
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": false})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bob", bob, map[string]any{"active": false})
-	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": nil})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": false})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bob", bob, map[string]any{"active": false})
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": nil})
 	assertLoc(t, p, "body.active")
 
-	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+	u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
 	if u["active"] != false || u["deactivated_at"] == nil {
 		t.Fatalf("deactivated: %v", u)
 	}
 	// The account and every agent answerable to it stop at the next call.
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo, nil)
 	// Still in the directory, marked inactive.
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["active"]; got != false {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/users/alice", bob, nil)["active"]; got != false {
 		t.Fatalf("directory shows active %v", got)
 	}
 	// Deactivating again changes nothing and is not an error.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": true})
-	u = e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": true})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", bob, map[string]any{"active": true})
+	u = e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": true})
 	if u["active"] != true || u["deactivated_at"] != nil {
 		t.Fatalf("reactivated: %v", u)
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
 }
 
 func TestUserLastAdministrator(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	alice := e.person("alice")
+	alice := e.Person("alice")
 
-	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"active": false})
-	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.admin, map[string]any{"is_superuser": false})
-	e.ok(http.StatusOK, http.MethodGet, "/v1/me", e.admin, nil)
+	e.Problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.Admin, map[string]any{"active": false})
+	e.Problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/admin", e.Admin, map[string]any{"is_superuser": false})
+	e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 
 	// Only an administrator makes another one.
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": true})
-	u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"is_superuser": true})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": true})
+	u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"is_superuser": true})
 	if u["is_superuser"] != true {
 		t.Fatalf("promoted: %v", u)
 	}
-	perms := e.ok(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["instance_permissions"].([]any)
+	perms := e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["instance_permissions"].([]any)
 	if !containsAny(perms, "instance:user_create") {
 		t.Fatalf("an administrator holds instance:user_create: %v", perms)
 	}
 
 	// With two, either may go; then the one left cannot.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/users/admin", alice, map[string]any{"active": false})
-	e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", e.admin, nil)
-	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"active": false})
-	e.problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": false})
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/admin", alice, map[string]any{"active": false})
+	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", e.Admin, nil)
+	e.Problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"active": false})
+	e.Problem(http.StatusConflict, "last_administrator", http.MethodPatch, "/v1/users/alice", alice, map[string]any{"is_superuser": false})
 
 	// An agent is never an administrator.
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/users", alice, map[string]any{"username": "robo", "is_service_account": true, "answers_to": "alice"})
-	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"is_superuser": true})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", alice, map[string]any{"username": "robo", "is_service_account": true, "answers_to": "alice"})
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"is_superuser": true})
 	assertLoc(t, p, "body.is_superuser")
 }
 
@@ -519,8 +519,8 @@ func containsAny(xs []any, s string) bool {
 func TestUserHandover(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	alice := e.person("alice")
-	bob := e.person("bob")
+	alice := e.Person("alice")
+	bob := e.Person("bob")
 	e.account(map[string]any{"username": "carol"})
 	e.agentOf("robo", "alice")
 	e.agentOf("robo2", "robo")
@@ -529,13 +529,13 @@ func TestUserHandover(t *testing.T) {
 
 	t.Run("needs instance:user_create", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"answers_to": "bob"})
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", bob, map[string]any{"answers_to": "bob"})
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"answers_to": "bob"})
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", bob, map[string]any{"answers_to": "bob"})
 	})
 
 	t.Run("to another person", func(t *testing.T) {
 		e := e.forSubtest(t)
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "BOB"})
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "BOB"})
 		if u["answers_to"] != "bob" || u["responsible"] != "bob" {
 			t.Fatalf("handed over: %v", u)
 		}
@@ -547,34 +547,34 @@ func TestUserHandover(t *testing.T) {
 		if len(items) != 0 {
 			t.Fatalf("alice keeps no agents: %v", items)
 		}
-		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo2", bob, nil)["responsible"]; got != "bob" {
+		if got := e.OK(http.StatusOK, http.MethodGet, "/v1/users/robo2", bob, nil)["responsible"]; got != "bob" {
 			t.Fatalf("robo2 is now bob's responsibility, got %v", got)
 		}
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "alice"})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "alice"})
 	})
 
 	t.Run("would loop", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "robo2"})
-		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "robo"})
+		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "robo2"})
+		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "robo"})
 		// A person's agents cannot be handed to an agent below that person.
-		e.problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"answers_to": "robo2"})
-		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil)["answers_to"]; got != "alice" {
+		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"answers_to": "robo2"})
+		if got := e.OK(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil)["answers_to"]; got != "alice" {
 			t.Fatalf("a refused handover changes nothing, answers_to %v", got)
 		}
 	})
 
 	t.Run("to a deactivated account", func(t *testing.T) {
 		e := e.forSubtest(t)
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.admin, map[string]any{"active": false})
-		e.problem(http.StatusConflict, "account_inactive", http.MethodPatch, "/v1/users/robo", e.admin, map[string]any{"answers_to": "carol"})
-		e.ok(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.admin, map[string]any{"active": true})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.Admin, map[string]any{"active": false})
+		e.Problem(http.StatusConflict, "account_inactive", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "carol"})
+		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.Admin, map[string]any{"active": true})
 	})
 
 	t.Run("invalid", func(t *testing.T) {
 		e := e.forSubtest(t)
 		for _, body := range []map[string]any{{"answers_to": "ghost"}, {"answers_to": ""}, {"answers_to": nil}} {
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", e.admin, body)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", e.Admin, body)
 			assertLoc(t, p, "body.answers_to")
 		}
 	})
@@ -582,16 +582,16 @@ func TestUserHandover(t *testing.T) {
 	t.Run("handover then deactivation in one PATCH", func(t *testing.T) {
 		e := e.forSubtest(t)
 		// Alice leaves; her agent moves to bob first, so it keeps working.
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.admin, map[string]any{"active": false, "answers_to": "bob"})
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false, "answers_to": "bob"})
 		if u["active"] != false {
 			t.Fatalf("alice after leaving: %v", u)
 		}
-		if got := e.ok(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil); got["answers_to"] != "bob" || got["active"] != true {
+		if got := e.OK(http.StatusOK, http.MethodGet, "/v1/users/robo", bob, nil); got["answers_to"] != "bob" || got["active"] != true {
 			t.Fatalf("alice's agent after the handover: %v", got)
 		}
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
-		e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
-		e.ok(http.StatusOK, http.MethodGet, "/v1/me", robo2, nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", alice, nil)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/me", robo, nil)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/me", robo2, nil)
 		items, _ := e.listing("/v1/users?answers_to=bob", bob)
 		if got, want := field(items, "username"), []string{"robo", "robo2"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("bob's agents %v, want %v", got, want)
@@ -600,10 +600,10 @@ func TestUserHandover(t *testing.T) {
 
 	t.Run("an agent handed over and stopped at once", func(t *testing.T) {
 		e := e.forSubtest(t)
-		u := e.ok(http.StatusOK, http.MethodPatch, "/v1/users/robo2", e.admin, map[string]any{"answers_to": "carol", "active": false})
+		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/robo2", e.Admin, map[string]any{"answers_to": "carol", "active": false})
 		if u["answers_to"] != "carol" || u["active"] != false {
 			t.Fatalf("robo2: %v", u)
 		}
-		e.problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo2, nil)
+		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", robo2, nil)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 func newStatusJSON(st app.Status) statusJSON {
@@ -12,7 +13,7 @@ func newStatusJSON(st app.Status) statusJSON {
 }
 
 func newLinkTypeJSON(lt app.LinkType) linkTypeJSON {
-	return linkTypeJSON{ID: orNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle, IsSymmetric: lt.IsSymmetric, Category: lt.Category}
+	return linkTypeJSON{ID: wire.OrNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle, IsSymmetric: lt.IsSymmetric, Category: lt.Category}
 }
 
 // tagJSON is a TagEntry: the name and its meaning, no usage counts.
@@ -23,7 +24,7 @@ type tagJSON struct {
 }
 
 func newTagJSON(t app.Tag) tagJSON {
-	return tagJSON{ID: t.ID, Name: t.Name, Meaning: orNull(t.Description)}
+	return tagJSON{ID: t.ID, Name: t.Name, Meaning: wire.OrNull(t.Description)}
 }
 
 func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -35,7 +36,7 @@ func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.
 	for i, st := range sts {
 		items[i] = newStatusJSON(st)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -47,7 +48,7 @@ func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newStatusJSON(st))
+	return wire.WriteJSON(w, http.StatusCreated, newStatusJSON(st))
 }
 
 func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -55,15 +56,15 @@ func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a ap
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	st, err := s.app.ChangeStatus(r.Context(), a, param(r, "which"), in)
+	st, err := s.app.ChangeStatus(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newStatusJSON(st))
+	return wire.WriteJSON(w, http.StatusOK, newStatusJSON(st))
 }
 
 func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveStatus(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveStatus(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -79,7 +80,7 @@ func (s *Server) handleLinkTypeList(w http.ResponseWriter, r *http.Request, a ap
 	for i, lt := range lts {
 		items[i] = newLinkTypeJSON(lt)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -91,7 +92,7 @@ func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newLinkTypeJSON(lt))
+	return wire.WriteJSON(w, http.StatusCreated, newLinkTypeJSON(lt))
 }
 
 func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -99,15 +100,15 @@ func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a 
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	lt, err := s.app.ChangeLinkType(r.Context(), a, param(r, "which"), in)
+	lt, err := s.app.ChangeLinkType(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newLinkTypeJSON(lt))
+	return wire.WriteJSON(w, http.StatusOK, newLinkTypeJSON(lt))
 }
 
 func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveLinkType(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveLinkType(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -115,9 +116,9 @@ func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	limit, cursor, total := q.limit(), q.str("cursor"), q.bool("include_total")
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	limit, cursor, total := q.Limit(), q.Str("cursor"), q.Bool("include_total")
+	if err := q.Err(); err != nil {
 		return err
 	}
 	page, err := s.app.Tags(r.Context(), a, wsParam(r), limit, cursor, total)
@@ -128,7 +129,7 @@ func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Act
 	for i, t := range page.Items {
 		items[i] = newTagJSON(t)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: newPage(page.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(page.Page)})
 }
 
 func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -140,7 +141,7 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.A
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newTagJSON(t))
+	return wire.WriteJSON(w, http.StatusCreated, newTagJSON(t))
 }
 
 func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -148,15 +149,15 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.ChangeTag(r.Context(), a, param(r, "which"), in)
+	t, err := s.app.ChangeTag(r.Context(), a, wire.Param(r, "which"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newTagJSON(t))
+	return wire.WriteJSON(w, http.StatusOK, newTagJSON(t))
 }
 
 func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveTag(r.Context(), a, param(r, "which")); err != nil {
+	if err := s.app.RemoveTag(r.Context(), a, wire.Param(r, "which")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

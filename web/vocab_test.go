@@ -12,23 +12,23 @@ import (
 // prjStatuses lists one entity type's statuses and checks the listing's
 // invariants: unpaged, positions 0..n-1 in order, exactly one default.
 func (e *env) prjStatuses(entity string) []map[string]any {
-	e.t.Helper()
-	m := e.ok(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type="+entity, e.admin, nil)
-	items := prjItems(e.t, m)
+	e.T.Helper()
+	m := e.OK(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type="+entity, e.Admin, nil)
+	items := prjItems(e.T, m)
 	if m["page"].(map[string]any)["has_more"] != false {
-		e.t.Fatalf("statuses are unpaged: %v", m["page"])
+		e.T.Fatalf("statuses are unpaged: %v", m["page"])
 	}
 	defaults := 0
 	for i, st := range items {
 		if st["position"] != float64(i) || st["entity_type"] != entity {
-			e.t.Fatalf("status %d of %s: %v", i, entity, st)
+			e.T.Fatalf("status %d of %s: %v", i, entity, st)
 		}
 		if st["is_default"] == true {
 			defaults++
 		}
 	}
 	if defaults != 1 {
-		e.t.Fatalf("%s has %d defaults: %v", entity, defaults, items)
+		e.T.Fatalf("%s has %d defaults: %v", entity, defaults, items)
 	}
 	return items
 }
@@ -78,16 +78,16 @@ func TestStatusList(t *testing.T) {
 			}
 		}
 	}
-	all := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/statuses", e.admin, nil))
+	all := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/statuses", e.Admin, nil))
 	if len(all) != 14 {
 		t.Fatalf("all statuses: %d", len(all))
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/statuses?entity_type=comment", e.admin, nil)
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/statuses?entity_type=comment", e.Admin, nil)
 }
 
 func TestStatusCreate(t *testing.T) {
 	e := newEnv(t)
-	st := e.ok(http.StatusCreated, http.MethodPost, "/v1/statuses", e.admin,
+	st := e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "review", "label": "In review", "category": "in_progress", "position": 2})
 	if st["key"] != "review" || st["position"] != 2.0 || st["is_default"] != false || st["category"] != "in_progress" {
 		t.Fatalf("created %v", st)
@@ -96,12 +96,12 @@ func TestStatusCreate(t *testing.T) {
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after insert at 2: %v, want %v", got, want)
 	}
-	last := e.ok(http.StatusCreated, http.MethodPost, "/v1/statuses", e.admin,
+	last := e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "wontfix", "label": "Won't fix", "category": "cancelled"})
 	if last["position"] != 6.0 {
 		t.Fatalf("without a position it goes last: %v", last)
 	}
-	first := e.ok(http.StatusCreated, http.MethodPost, "/v1/statuses", e.admin,
+	first := e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "idea", "label": "Idea", "category": "todo", "position": 0, "is_default": true})
 	if first["position"] != 0.0 || first["is_default"] != true {
 		t.Fatalf("created %v", first)
@@ -110,7 +110,7 @@ func TestStatusCreate(t *testing.T) {
 	if prjDefault(items) != "idea" || items[1]["key"] != "todo" {
 		t.Fatalf("after a new default at 0: %v", prjStrings(items, "key"))
 	}
-	if task := e.prjTask(e.admin, "fresh", ""); task["status"] != "idea" || task["status_is_default"] != true {
+	if task := e.prjTask(e.Admin, "fresh", ""); task["status"] != "idea" || task["status_is_default"] != true {
 		t.Fatalf("a new task lands in the new default: %v", task["status"])
 	}
 	// Another entity type's list is untouched.
@@ -124,12 +124,12 @@ func TestStatusCreate(t *testing.T) {
 		{"entity_type": "task", "key": "ok", "label": "L", "category": "someday"},
 		{"entity_type": "comment", "key": "ok", "label": "L", "category": "todo"},
 	} {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/statuses", e.admin, body)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/statuses", e.Admin, body)
 	}
-	e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/statuses", e.admin,
+	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "review", "label": "Again", "category": "todo"})
 	// The same key under another entity type is a different status.
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/statuses", e.admin,
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "document", "key": "review", "label": "In review", "category": "todo"})
 }
 
@@ -139,15 +139,15 @@ func TestStatusUpdate(t *testing.T) {
 	blocked := prjStatusID(t, items, "blocked")
 	path := "/v1/statuses/" + blocked
 
-	st := e.ok(http.StatusOK, http.MethodPatch, path, e.admin, map[string]any{"label": "Stuck"})
+	st := e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"label": "Stuck"})
 	if st["label"] != "Stuck" || st["key"] != "blocked" || st["category"] != "todo" || st["position"] != 2.0 {
 		t.Fatalf("rename: %v", st)
 	}
-	st = e.ok(http.StatusOK, http.MethodPatch, path, e.admin, map[string]any{"key": "stuck"})
+	st = e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"key": "stuck"})
 	if st["key"] != "stuck" {
 		t.Fatalf("key rename: %v", st)
 	}
-	st = e.ok(http.StatusOK, http.MethodPatch, path, e.admin, map[string]any{"position": 0})
+	st = e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"position": 0})
 	if st["position"] != 0.0 {
 		t.Fatalf("reposition: %v", st)
 	}
@@ -155,7 +155,7 @@ func TestStatusUpdate(t *testing.T) {
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after moving to 0: %v, want %v", got, want)
 	}
-	e.ok(http.StatusOK, http.MethodPatch, path, e.admin, map[string]any{"position": 99})
+	e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"position": 99})
 	want = []string{"todo", "in_progress", "done", "cancelled", "stuck"}
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after moving past the end: %v, want %v", got, want)
@@ -168,13 +168,13 @@ func TestStatusUpdate(t *testing.T) {
 		{"label": ""},
 		{"is_default": false},
 	} {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, path, e.admin, body)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, path, e.Admin, body)
 	}
-	e.problem(http.StatusConflict, "conflict", http.MethodPatch, path, e.admin, map[string]any{"key": "done"})
-	e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/statuses/00000000-0000-4000-8000-000000000000", e.admin, map[string]any{"label": "X"})
+	e.Problem(http.StatusConflict, "conflict", http.MethodPatch, path, e.Admin, map[string]any{"key": "done"})
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/statuses/00000000-0000-4000-8000-000000000000", e.Admin, map[string]any{"label": "X"})
 
 	inProgress := prjStatusID(t, items, "in_progress")
-	st = e.ok(http.StatusOK, http.MethodPatch, "/v1/statuses/"+inProgress, e.admin, map[string]any{"is_default": true})
+	st = e.OK(http.StatusOK, http.MethodPatch, "/v1/statuses/"+inProgress, e.Admin, map[string]any{"is_default": true})
 	if st["is_default"] != true {
 		t.Fatalf("make default: %v", st)
 	}
@@ -182,57 +182,57 @@ func TestStatusUpdate(t *testing.T) {
 	if prjDefault(items) != "in_progress" {
 		t.Fatalf("default is %q", prjDefault(items))
 	}
-	if task := e.prjTask(e.admin, "fresh", ""); task["status"] != "in_progress" {
+	if task := e.prjTask(e.Admin, "fresh", ""); task["status"] != "in_progress" {
 		t.Fatalf("a new task lands in %v", task["status"])
 	}
 }
 
 func TestStatusDelete(t *testing.T) {
 	e := newEnv(t)
-	mem := e.person("mem")
-	e.join("mem", "member")
+	mem := e.Person("mem")
+	e.Join("mem", "member")
 	items := e.prjStatuses("task")
 	blocked, todo, cancelled := prjStatusID(t, items, "blocked"), prjStatusID(t, items, "todo"), prjStatusID(t, items, "cancelled")
-	task := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "stuck", "status": "blocked"})
+	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
 
-	e.problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+blocked, e.admin, nil)
-	e.problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+todo, e.admin, nil)
+	e.Problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+blocked, e.Admin, nil)
+	e.Problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+todo, e.Admin, nil)
 	active := prjStatusID(t, e.prjStatuses("project"), "active")
-	e.problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+active, e.admin, nil)
+	e.Problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+active, e.Admin, nil)
 	onHold := prjStatusID(t, e.prjStatuses("project"), "on_hold")
-	e.prjNew(e.admin, map[string]any{"key": "paused", "title": "Paused", "status": "on_hold"})
-	e.problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+onHold, e.admin, nil)
+	e.prjNew(e.Admin, map[string]any{"key": "paused", "title": "Paused", "status": "on_hold"})
+	e.Problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+onHold, e.Admin, nil)
 
 	t.Run("non-admin", func(t *testing.T) {
-		e.ok(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type=task", mem, nil)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/statuses/"+cancelled, mem, nil)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/statuses/"+cancelled, mem, map[string]any{"label": "Mine"})
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/statuses", mem,
+		e.OK(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type=task", mem, nil)
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/statuses/"+cancelled, mem, nil)
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/statuses/"+cancelled, mem, map[string]any{"label": "Mine"})
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/statuses", mem,
 			map[string]any{"entity_type": "task", "key": "mine", "label": "Mine", "category": "todo"})
 	})
 
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+cancelled, e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/statuses/"+cancelled, e.admin, nil)
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, []string{"todo", "in_progress", "blocked", "done"}) {
 		t.Fatalf("after deleting cancelled: %v", got)
 	}
 
 	// Out of the status, it can go; positions close up.
-	e.ok(http.StatusOK, http.MethodPatch, "/v1/tasks/"+prjRef(task), e.admin, map[string]any{"status": "todo"})
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+blocked, e.admin, nil)
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+prjRef(task), e.Admin, map[string]any{"status": "todo"})
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+blocked, e.Admin, nil)
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, []string{"todo", "in_progress", "done"}) {
 		t.Fatalf("after deleting blocked: %v", got)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "t", "status": "blocked"})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "t", "status": "blocked"})
 }
 
 func TestLinkTypes(t *testing.T) {
 	e := newEnv(t)
-	mem := e.person("mem")
-	e.join("mem", "member")
+	mem := e.Person("mem")
+	e.Join("mem", "member")
 	byKey := func() map[string]map[string]any {
 		out := map[string]map[string]any{}
-		for _, lt := range prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/link-types", e.admin, nil)) {
+		for _, lt := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/link-types", e.Admin, nil)) {
 			out[lt["key"].(string)] = lt
 		}
 		return out
@@ -247,14 +247,14 @@ func TestLinkTypes(t *testing.T) {
 		t.Fatalf("relates_to %v", rt)
 	}
 
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.admin,
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "mirrors", "title": "mirrors", "inverse_title": "is mirrored by", "is_symmetric": true, "category": "association"})
-	sym := e.ok(http.StatusCreated, http.MethodPost, "/v1/link-types", e.admin,
+	sym := e.OK(http.StatusCreated, http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "mirrors", "title": "mirrors", "inverse_title": "mirrors", "is_symmetric": true, "category": "association"})
 	if sym["is_symmetric"] != true || sym["id"] == nil {
 		t.Fatalf("created %v", sym)
 	}
-	tests := e.ok(http.StatusCreated, http.MethodPost, "/v1/link-types", e.admin,
+	tests := e.OK(http.StatusCreated, http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "tests", "title": "tests", "inverse_title": "is tested by", "category": "provenance"})
 	if tests["is_symmetric"] != false || tests["inverse_title"] != "is tested by" {
 		t.Fatalf("created %v", tests)
@@ -264,58 +264,58 @@ func TestLinkTypes(t *testing.T) {
 		{"key": "nocat", "title": "t", "inverse_title": "i", "category": "whatever"},
 		{"key": "notitle", "title": "", "inverse_title": "i", "category": "association"},
 	} {
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.admin, body)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.Admin, body)
 	}
-	e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/link-types", e.admin,
+	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "tests", "title": "t", "inverse_title": "i", "category": "association"})
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/link-types", mem,
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/link-types", mem,
 		map[string]any{"key": "mine", "title": "t", "inverse_title": "i", "category": "association"})
 
 	testsPath := "/v1/link-types/" + tests["id"].(string)
-	lt := e.ok(http.StatusOK, http.MethodPatch, testsPath, e.admin, map[string]any{"title": "verifies", "inverse_title": "is verified by"})
+	lt := e.OK(http.StatusOK, http.MethodPatch, testsPath, e.Admin, map[string]any{"title": "verifies", "inverse_title": "is verified by"})
 	if lt["title"] != "verifies" || lt["inverse_title"] != "is verified by" || lt["key"] != "tests" {
 		t.Fatalf("reworded %v", lt)
 	}
-	if lt = e.ok(http.StatusOK, http.MethodPatch, testsPath, e.admin, map[string]any{"key": "verifies"}); lt["key"] != "verifies" {
+	if lt = e.OK(http.StatusOK, http.MethodPatch, testsPath, e.Admin, map[string]any{"key": "verifies"}); lt["key"] != "verifies" {
 		t.Fatalf("renamed %v", lt)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.admin,
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.Admin,
 		map[string]any{"inverse_title": "is mirrored by"})
-	if lt = e.ok(http.StatusOK, http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.admin, map[string]any{"title": "reflects"}); lt["inverse_title"] != "reflects" {
+	if lt = e.OK(http.StatusOK, http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.Admin, map[string]any{"title": "reflects"}); lt["inverse_title"] != "reflects" {
 		t.Fatalf("a symmetric type's two ends move together: %v", lt)
 	}
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, testsPath, mem, map[string]any{"title": "mine"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, testsPath, mem, map[string]any{"title": "mine"})
 
 	blocks := "/v1/link-types/" + lts["blocks"]["id"].(string)
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, blocks, e.admin, map[string]any{"key": "stops"})
-	if lt = e.ok(http.StatusOK, http.MethodPatch, blocks, e.admin, map[string]any{"title": "holds up", "inverse_title": "is held up by"}); lt["key"] != "blocks" {
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, blocks, e.Admin, map[string]any{"key": "stops"})
+	if lt = e.OK(http.StatusOK, http.MethodPatch, blocks, e.Admin, map[string]any{"title": "holds up", "inverse_title": "is held up by"}); lt["key"] != "blocks" {
 		t.Fatalf("blocks reworded %v", lt)
 	}
 	if got := byKey()["blocks"]; got["title"] != "holds up" {
 		t.Fatalf("listing after rewording: %v", got)
 	}
 
-	a := e.prjTask(e.admin, "a", "")
-	b := e.prjTask(e.admin, "b", "")
-	link := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks/"+prjRef(a)+"/links", e.admin, map[string]any{"link_type": "verifies", "target": b["ref"]})
+	a := e.prjTask(e.Admin, "a", "")
+	b := e.prjTask(e.Admin, "b", "")
+	link := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+prjRef(a)+"/links", e.Admin, map[string]any{"link_type": "verifies", "target": b["ref"]})
 	if link["label"] != "verifies" {
 		t.Fatalf("link %v", link)
 	}
-	e.problem(http.StatusConflict, "link_type_in_use", http.MethodDelete, testsPath, e.admin, nil)
-	e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, testsPath, mem, nil)
-	e.ok(http.StatusNoContent, http.MethodDelete, "/v1/tasks/"+prjRef(a)+"/links/"+link["id"].(string), e.admin, nil)
-	e.ok(http.StatusNoContent, http.MethodDelete, testsPath, e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, testsPath, e.admin, nil)
+	e.Problem(http.StatusConflict, "link_type_in_use", http.MethodDelete, testsPath, e.Admin, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, testsPath, mem, nil)
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tasks/"+prjRef(a)+"/links/"+link["id"].(string), e.Admin, nil)
+	e.OK(http.StatusNoContent, http.MethodDelete, testsPath, e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, testsPath, e.Admin, nil)
 	if byKey()["verifies"] != nil {
 		t.Fatal("deleted link type still listed")
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/"+prjRef(a)+"/links", e.admin, map[string]any{"link_type": "verifies", "target": b["ref"]})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/"+prjRef(a)+"/links", e.Admin, map[string]any{"link_type": "verifies", "target": b["ref"]})
 }
 
 func TestTags(t *testing.T) {
 	e := newEnv(t)
 	tagsOf := func(task map[string]any) []string {
-		got := e.ok(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.admin, nil)
+		got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.Admin, nil)
 		out := []string{}
 		for _, tg := range got["tags"].([]any) {
 			out = append(out, tg.(string))
@@ -324,37 +324,37 @@ func TestTags(t *testing.T) {
 		return out
 	}
 	names := func() []string {
-		return prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags", e.admin, nil)), "name")
+		return prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)), "name")
 	}
 
-	one := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "one", "tags": []string{"Alpha"}})
+	one := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "one", "tags": []string{"Alpha"}})
 	if got := tagsOf(one); !reflect.DeepEqual(got, []string{"Alpha"}) {
 		t.Fatalf("tags %v", got)
 	}
 	if got := names(); !reflect.DeepEqual(got, []string{"Alpha"}) {
 		t.Fatalf("created by use: %v", got)
 	}
-	two := e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "two", "tags": []string{"alpha", "#beta", "ALPHA"}})
+	two := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "two", "tags": []string{"alpha", "#beta", "ALPHA"}})
 	if got := tagsOf(two); !reflect.DeepEqual(got, []string{"Alpha", "beta"}) {
 		t.Fatalf("case-insensitive reuse: %v", got)
 	}
 	if got := names(); !reflect.DeepEqual(got, []string{"Alpha", "beta"}) {
 		t.Fatalf("tags %v", got)
 	}
-	filtered := prjStrings(prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?tag=ALPHA", e.admin, nil)), "title")
+	filtered := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag=ALPHA", e.Admin, nil)), "title")
 	sort.Strings(filtered)
 	if !reflect.DeepEqual(filtered, []string{"one", "two"}) {
 		t.Fatalf("?tag=ALPHA lists %v", filtered)
 	}
-	e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "bad", "tags": []string{"no spaces"}})
+	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "bad", "tags": []string{"no spaces"}})
 
 	t.Run("paged by name", func(t *testing.T) {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tasks", e.admin, map[string]any{"title": "three", "tags": []string{"Gamma", "delta", "Epsilon"}})
-		made := e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": "zeta", "description": "the last one"})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "three", "tags": []string{"Gamma", "delta", "Epsilon"}})
+		made := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "zeta", "description": "the last one"})
 		if made["name"] != "zeta" || made["meaning"] != "the last one" {
 			t.Fatalf("POST /v1/tags = %v", made)
 		}
-		e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": "ZETA"})
+		e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "ZETA"})
 		want := []string{"Alpha", "beta", "delta", "Epsilon", "Gamma", "zeta"}
 		var got []string
 		cursor := ""
@@ -366,7 +366,7 @@ func TestTags(t *testing.T) {
 			if cursor != "" {
 				q.Set("cursor", cursor)
 			}
-			m := e.ok(http.StatusOK, http.MethodGet, "/v1/tags?"+q.Encode(), e.admin, nil)
+			m := e.OK(http.StatusOK, http.MethodGet, "/v1/tags?"+q.Encode(), e.Admin, nil)
 			page := m["page"].(map[string]any)
 			if page["total"] != 6.0 || page["limit"] != 4.0 {
 				t.Fatalf("page %v", page)
@@ -380,46 +380,46 @@ func TestTags(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("paged tags %v, want %v", got, want)
 		}
-		plain := e.ok(http.StatusOK, http.MethodGet, "/v1/tags?limit=2", e.admin, nil)
+		plain := e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=2", e.Admin, nil)
 		if page := plain["page"].(map[string]any); page["total"] != nil || page["has_more"] != true {
 			t.Fatalf("total only when asked: %v", page)
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor=garbage", e.admin, nil)
-		evCursor := e.ok(http.StatusOK, http.MethodGet, "/v1/projects/inbox/events?limit=1", e.admin, nil)["page"].(map[string]any)["next_cursor"]
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor=garbage", e.Admin, nil)
+		evCursor := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/inbox/events?limit=1", e.Admin, nil)["page"].(map[string]any)["next_cursor"]
 		if evCursor != nil {
-			e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor="+url.QueryEscape(evCursor.(string)), e.admin, nil)
+			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor="+url.QueryEscape(evCursor.(string)), e.Admin, nil)
 		}
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=-1", e.admin, nil)
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?include_total=perhaps", e.admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=-1", e.Admin, nil)
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?include_total=perhaps", e.Admin, nil)
 	})
 
 	t.Run("rename", func(t *testing.T) {
-		id := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.admin, nil))[0]["id"].(string)
-		tg := e.ok(http.StatusOK, http.MethodPatch, "/v1/tags/"+id, e.admin, map[string]any{"name": "Aleph"})
+		id := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.Admin, nil))[0]["id"].(string)
+		tg := e.OK(http.StatusOK, http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "Aleph"})
 		if tg["name"] != "Aleph" {
 			t.Fatalf("renamed %v", tg)
 		}
 		if got := tagsOf(one); !reflect.DeepEqual(got, []string{"Aleph"}) {
 			t.Fatalf("task one tags %v", got)
 		}
-		e.problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+id, e.admin, map[string]any{"name": "BETA"})
-		e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/tags/"+id, e.admin, map[string]any{"name": "two words"})
-		e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/00000000-0000-4000-8000-000000000000", e.admin, map[string]any{"name": "x"})
+		e.Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "BETA"})
+		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "two words"})
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/00000000-0000-4000-8000-000000000000", e.Admin, map[string]any{"name": "x"})
 	})
 
 	t.Run("delete removes every application", func(t *testing.T) {
 		var betaID string
-		for _, tg := range prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags", e.admin, nil)) {
+		for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)) {
 			if strings.EqualFold(tg["name"].(string), "beta") {
 				betaID = tg["id"].(string)
 			}
 		}
-		e.ok(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+betaID, e.admin, nil)
-		e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+betaID, e.admin, nil)
+		e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+betaID, e.Admin, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+betaID, e.Admin, nil)
 		if got := tagsOf(two); !reflect.DeepEqual(got, []string{"Aleph"}) {
 			t.Fatalf("task two tags %v", got)
 		}
-		if got := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tasks?tag=beta", e.admin, nil)); len(got) != 0 {
+		if got := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag=beta", e.Admin, nil)); len(got) != 0 {
 			t.Fatalf("?tag=beta lists %v", got)
 		}
 		for _, n := range names() {
@@ -430,15 +430,15 @@ func TestTags(t *testing.T) {
 	})
 
 	t.Run("who may", func(t *testing.T) {
-		vera := e.person("vera")
-		e.join("vera", "viewer")
-		mem := e.person("mem")
-		e.join("mem", "member")
-		id := prjItems(t, e.ok(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", vera, nil))[0]["id"].(string)
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tags", vera, map[string]any{"name": "viewers"})
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", mem, map[string]any{"name": "members"})
-		e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/tags/"+id, mem, map[string]any{"name": "mine"})
-		e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/tags/"+id, mem, nil)
+		vera := e.Person("vera")
+		e.Join("vera", "viewer")
+		mem := e.Person("mem")
+		e.Join("mem", "member")
+		id := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", vera, nil))[0]["id"].(string)
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tags", vera, map[string]any{"name": "viewers"})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", mem, map[string]any{"name": "members"})
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/tags/"+id, mem, map[string]any{"name": "mine"})
+		e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/tags/"+id, mem, nil)
 	})
 }
 
@@ -448,7 +448,7 @@ func TestTagsPageBeyondASCII(t *testing.T) {
 	e := newEnv(t)
 	want := map[string]bool{}
 	for _, n := range []string{"Éz", "Öa", "zeta", "éclair", "Ünder", "apple"} {
-		e.ok(http.StatusCreated, http.MethodPost, "/v1/tags", e.admin, map[string]any{"name": n})
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": n})
 		want[n] = true
 	}
 	seen := map[string]bool{}
@@ -461,7 +461,7 @@ func TestTagsPageBeyondASCII(t *testing.T) {
 		if cursor != "" {
 			q.Set("cursor", cursor)
 		}
-		m := e.ok(http.StatusOK, http.MethodGet, "/v1/tags?"+q.Encode(), e.admin, nil)
+		m := e.OK(http.StatusOK, http.MethodGet, "/v1/tags?"+q.Encode(), e.Admin, nil)
 		for _, n := range prjStrings(prjItems(t, m), "name") {
 			if seen[n] {
 				t.Fatalf("%s seen twice", n)

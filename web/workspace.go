@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type workspaceJSON struct {
@@ -24,51 +25,25 @@ func newWorkspaceJSON(w app.WorkspaceView) workspaceJSON {
 	if perms == nil {
 		perms = []string{}
 	}
-	return workspaceJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: orNull(w.Role), Permissions: perms,
-		CreatedAt: stamp(w.CreatedAt), UpdatedAt: stamp(w.UpdatedAt), DeletedAt: stampPtr(w.DeletedAt), Version: w.Version}
-}
-
-// workspaceRefJSON names a workspace where a record refers to one.
-type workspaceRefJSON struct {
-	ID   string `json:"id"`
-	Slug string `json:"slug"`
-	Name string `json:"name"`
-}
-
-func newWorkspaceRef(w app.Workspace) workspaceRefJSON {
-	return workspaceRefJSON{ID: w.ID, Slug: w.Slug, Name: w.Name}
-}
-
-// workspaceAccessJSON is one workspace the caller reaches, with its role and
-// effective permissions there.
-type workspaceAccessJSON struct {
-	ID          string   `json:"id"`
-	Slug        string   `json:"slug"`
-	Name        string   `json:"name"`
-	Timezone    string   `json:"timezone"`
-	Role        string   `json:"role"`
-	Permissions []string `json:"permissions"`
-}
-
-func newWorkspaceAccess(w app.WorkspaceView) workspaceAccessJSON {
-	return workspaceAccessJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: w.Role, Permissions: w.Permissions}
+	return workspaceJSON{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: wire.OrNull(w.Role), Permissions: perms,
+		CreatedAt: wire.Stamp(w.CreatedAt), UpdatedAt: wire.Stamp(w.UpdatedAt), DeletedAt: wire.StampPtr(w.DeletedAt), Version: w.Version}
 }
 
 type memberJSON struct {
-	CreatedAt string           `json:"created_at"`
-	Role      string           `json:"role"`
-	User      userJSON         `json:"user"`
-	Workspace workspaceRefJSON `json:"workspace"`
+	CreatedAt string            `json:"created_at"`
+	Role      string            `json:"role"`
+	User      userJSON          `json:"user"`
+	Workspace wire.WorkspaceRef `json:"workspace"`
 }
 
 func newMemberJSON(m app.Member) memberJSON {
-	return memberJSON{CreatedAt: stamp(m.CreatedAt), Role: m.Role, User: newUserJSON(m.User), Workspace: newWorkspaceRef(m.Workspace)}
+	return memberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Role: m.Role, User: newUserJSON(m.User), Workspace: wire.NewWorkspaceRef(m.Workspace)}
 }
 
 func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := newQuery(r)
-	deleted := q.bool("deleted")
-	if err := q.err(); err != nil {
+	q := wire.NewQuery(r)
+	deleted := q.Bool("deleted")
+	if err := q.Err(); err != nil {
 		return err
 	}
 	ws, err := s.app.Workspaces(r.Context(), a, deleted)
@@ -79,7 +54,7 @@ func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a a
 	for i, x := range ws {
 		items[i] = newWorkspaceJSON(x)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -91,15 +66,15 @@ func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.Workspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.Workspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -107,34 +82,34 @@ func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	ws, err := s.app.UpdateWorkspace(r.Context(), a, param(r, "workspace"), in)
+	ws, err := s.app.UpdateWorkspace(r.Context(), a, wire.Param(r, "workspace"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.DeleteWorkspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.DeleteWorkspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
 		return err
 	}
-	ws, err := s.app.RestoreWorkspace(r.Context(), a, param(r, "workspace"))
+	ws, err := s.app.RestoreWorkspace(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
 }
 
 func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.Members(r.Context(), a, param(r, "workspace"))
+	ms, err := s.app.Members(r.Context(), a, wire.Param(r, "workspace"))
 	if err != nil {
 		return err
 	}
@@ -142,7 +117,7 @@ func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.
 	for i, m := range ms {
 		items[i] = newMemberJSON(m)
 	}
-	return writeJSON(w, http.StatusOK, listJSON{Items: items, Page: whole()})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
 func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -150,11 +125,11 @@ func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.A
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.AddMember(r.Context(), a, param(r, "workspace"), in)
+	m, err := s.app.AddMember(r.Context(), a, wire.Param(r, "workspace"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, newMemberJSON(m))
+	return wire.WriteJSON(w, http.StatusCreated, newMemberJSON(m))
 }
 
 func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -162,15 +137,15 @@ func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a a
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.RegradeMember(r.Context(), a, param(r, "workspace"), param(r, "username"), in)
+	m, err := s.app.RegradeMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username"), in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, newMemberJSON(m))
+	return wire.WriteJSON(w, http.StatusOK, newMemberJSON(m))
 }
 
 func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveMember(r.Context(), a, param(r, "workspace"), param(r, "username")); err != nil {
+	if err := s.app.RemoveMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -9,12 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"tend/web/webtest"
 )
 
 // createWorkspace creates a workspace as the holder of token.
 func (e *env) createWorkspace(token, slug, name string) map[string]any {
-	e.t.Helper()
-	return e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", token, map[string]any{"slug": slug, "name": name})
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", token, map[string]any{"slug": slug, "name": name})
 }
 
 // withoutInstance returns a problem without its instance member, which names
@@ -41,11 +43,11 @@ func sortedKeys(m map[string]any) []string {
 func TestWorkspaceCreate(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
+	bob := e.Person("bob")
 
 	t.Run("creator becomes owner", func(t *testing.T) {
 		e := e.forSubtest(t)
-		w := e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces", bob,
+		w := e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", bob,
 			map[string]any{"slug": "Bobs-Place", "name": "  Bob's place ", "timezone": "Europe/Paris"})
 		if w["slug"] != "bobs-place" || w["name"] != "Bob's place" || w["timezone"] != "Europe/Paris" || w["role"] != "owner" ||
 			w["deleted_at"] != nil || w["version"] != float64(1) {
@@ -62,7 +64,7 @@ func TestWorkspaceCreate(t *testing.T) {
 		if m["role"] != "owner" || m["user"].(map[string]any)["username"] != "bob" || m["workspace"].(map[string]any)["slug"] != "bobs-place" {
 			t.Fatalf("member %v", m)
 		}
-		me := e.ok(http.StatusOK, http.MethodGet, "/v1/me", bob, nil)
+		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", bob, nil)
 		if got := field(me["workspaces"].([]any), "slug"); !reflect.DeepEqual(got, []string{"bobs-place"}) {
 			t.Fatalf("bob's workspaces %v", got)
 		}
@@ -70,7 +72,7 @@ func TestWorkspaceCreate(t *testing.T) {
 
 	t.Run("timezone defaults to the instance's", func(t *testing.T) {
 		e := e.forSubtest(t)
-		w := e.createWorkspace(e.admin, "ops", "Ops")
+		w := e.createWorkspace(e.Admin, "ops", "Ops")
 		if w["timezone"] != "UTC" {
 			t.Fatalf("timezone %v", w["timezone"])
 		}
@@ -94,7 +96,7 @@ func TestWorkspaceCreate(t *testing.T) {
 	for _, tc := range invalid {
 		t.Run(tc.name, func(t *testing.T) {
 			e := e.forSubtest(t)
-			p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/workspaces", bob, tc.body)
+			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/workspaces", bob, tc.body)
 			assertLoc(t, p, tc.loc)
 		})
 	}
@@ -102,13 +104,13 @@ func TestWorkspaceCreate(t *testing.T) {
 	t.Run("duplicate slug", func(t *testing.T) {
 		e := e.forSubtest(t)
 		for _, slug := range []string{"default", "DEFAULT", "bobs-place"} {
-			e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": slug, "name": "Again"})
+			e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": slug, "name": "Again"})
 		}
 	})
 
 	t.Run("list and get", func(t *testing.T) {
 		e := e.forSubtest(t)
-		items, page := e.listing("/v1/workspaces", e.admin)
+		items, page := e.listing("/v1/workspaces", e.Admin)
 		if got, want := field(items, "slug"), []string{"default", "ops"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("admin's workspaces %v, want %v", got, want)
 		}
@@ -121,7 +123,7 @@ func TestWorkspaceCreate(t *testing.T) {
 		}
 		w := items[0].(map[string]any)
 		for _, ref := range []string{w["id"].(string), "bobs-place", "BOBS-PLACE"} {
-			got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/"+ref, bob, nil)
+			got := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/"+ref, bob, nil)
 			if !reflect.DeepEqual(got, w) {
 				t.Fatalf("GET %s: %v, want %v", ref, got, w)
 			}
@@ -132,26 +134,26 @@ func TestWorkspaceCreate(t *testing.T) {
 func TestWorkspaceUpdate(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
-	e.join("bob", "member")
-	carol := e.person("carol")
-	e.join("carol", "admin")
-	e.createWorkspace(e.admin, "taken", "Taken")
+	bob := e.Person("bob")
+	e.Join("bob", "member")
+	carol := e.Person("carol")
+	e.Join("carol", "admin")
+	e.createWorkspace(e.Admin, "taken", "Taken")
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/workspaces/default", bob, map[string]any{"name": "Bob's"})
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/workspaces/default", bob, map[string]any{"name": "Bob's"})
 
-	w := e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", carol,
+	w := e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", carol,
 		map[string]any{"name": "Main", "slug": "main", "timezone": "Asia/Kolkata", "expected_version": 1})
 	if w["name"] != "Main" || w["slug"] != "main" || w["timezone"] != "Asia/Kolkata" || w["version"] != float64(2) || w["role"] != "admin" {
 		t.Fatalf("updated: %v", w)
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", e.admin, nil)
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/main", bob, nil); got["name"] != "Main" || got["version"] != float64(2) {
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/default", e.Admin, nil)
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/main", bob, nil); got["name"] != "Main" || got["version"] != float64(2) {
 		t.Fatalf("after rename: %v", got)
 	}
 
-	e.problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Stale", "expected_version": 1})
-	e.problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"slug": "taken"})
+	e.Problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Stale", "expected_version": 1})
+	e.Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"slug": "taken"})
 	for body, loc := range map[string]string{
 		`{"slug":"Not A Slug"}`:    "body.slug",
 		`{"name":""}`:              "body.name",
@@ -160,12 +162,12 @@ func TestWorkspaceUpdate(t *testing.T) {
 		`{"color":"red"}`:          "body.color",
 		`{"expected_version":"2"}`: "body.expected_version",
 	} {
-		p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/main", carol, body)
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/main", carol, body)
 		assertLoc(t, p, loc)
 	}
 
 	// A PATCH that changes nothing keeps the version.
-	if got := e.ok(http.StatusOK, http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Main", "expected_version": 2}); got["version"] != float64(2) {
+	if got := e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Main", "expected_version": 2}); got["version"] != float64(2) {
 		t.Fatalf("no-op PATCH: %v", got)
 	}
 
@@ -176,7 +178,7 @@ func TestWorkspaceUpdate(t *testing.T) {
 // checks that the rename was recorded with what changed.
 func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+e.db.Path()+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+e.DB.Path()+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,63 +206,63 @@ func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
 func TestWorkspaceTrash(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	ws := e.createWorkspace(e.admin, "ops", "Ops")
-	carol := e.person("carol")
-	e.ok(http.StatusCreated, http.MethodPost, "/v1/workspaces/ops/members", e.admin, map[string]any{"username": "carol", "role": "admin"})
+	ws := e.createWorkspace(e.Admin, "ops", "Ops")
+	carol := e.Person("carol")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/ops/members", e.Admin, map[string]any{"username": "carol", "role": "admin"})
 
 	// Trashing needs workspace:delete, which only an owner holds.
-	e.problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/workspaces/ops", carol, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/workspaces/ops", carol, nil)
 
-	del := e.ok(http.StatusOK, http.MethodDelete, "/v1/workspaces/ops", e.admin, nil)
+	del := e.OK(http.StatusOK, http.MethodDelete, "/v1/workspaces/ops", e.Admin, nil)
 	if del["id"] != ws["id"] || del["deleted_at"] == nil || del["version"] != float64(2) {
 		t.Fatalf("deleted: %v", del)
 	}
-	items, _ := e.listing("/v1/workspaces", e.admin)
+	items, _ := e.listing("/v1/workspaces", e.Admin)
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default"}) {
 		t.Fatalf("live workspaces %v", got)
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/ops", e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+ws["id"].(string), e.admin, nil)
-	e.problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/workspaces/ops", e.admin, map[string]any{"name": "X"})
-	e.problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/workspaces/ops", e.admin, nil)
-	items, _ = e.listing("/v1/workspaces?deleted=true", e.admin)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/ops", e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+ws["id"].(string), e.Admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/workspaces/ops", e.Admin, map[string]any{"name": "X"})
+	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/workspaces/ops", e.Admin, nil)
+	items, _ = e.listing("/v1/workspaces?deleted=true", e.Admin)
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"ops"}) {
 		t.Fatalf("trashed workspaces %v", got)
 	}
 	if items[0].(map[string]any)["deleted_at"] == nil {
 		t.Fatalf("a trashed workspace shows deleted_at: %v", items[0])
 	}
-	p := e.problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/workspaces?deleted=maybe", e.admin, nil)
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/workspaces?deleted=maybe", e.Admin, nil)
 	assertLoc(t, p, "query.deleted")
 
 	// The slug stays taken while the workspace is in the trash.
-	e.problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.admin, map[string]any{"slug": "ops", "name": "Ops again"})
+	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "ops", "name": "Ops again"})
 
-	e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces/ops/restore", carol, nil)
-	res := e.ok(http.StatusOK, http.MethodPost, "/v1/workspaces/ops/restore", e.admin, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces/ops/restore", carol, nil)
+	res := e.OK(http.StatusOK, http.MethodPost, "/v1/workspaces/ops/restore", e.Admin, nil)
 	if res["deleted_at"] != nil || res["version"] != float64(3) {
 		t.Fatalf("restored: %v", res)
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/ops/restore", e.admin, nil)
-	items, _ = e.listing("/v1/workspaces", e.admin)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/ops/restore", e.Admin, nil)
+	items, _ = e.listing("/v1/workspaces", e.Admin)
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default", "ops"}) {
 		t.Fatalf("after restore %v", got)
 	}
-	items, _ = e.listing("/v1/workspaces?deleted=true", e.admin)
+	items, _ = e.listing("/v1/workspaces?deleted=true", e.Admin)
 	if len(items) != 0 {
 		t.Fatalf("trash after restore %v", items)
 	}
-	e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/ops", carol, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/ops", carol, nil)
 }
 
 func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	e.person("bob")
-	e.join("bob", "member")
-	mallory := e.person("mallory")
-	def := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.admin, nil)
-	e.ok(http.StatusOK, http.MethodDelete, "/v1/workspaces/"+e.createWorkspace(e.admin, "trashed", "Trashed")["slug"].(string), e.admin, nil)
+	e.Person("bob")
+	e.Join("bob", "member")
+	mallory := e.Person("mallory")
+	def := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodDelete, "/v1/workspaces/"+e.createWorkspace(e.Admin, "trashed", "Trashed")["slug"].(string), e.Admin, nil)
 
 	routes := []struct {
 		method, path string
@@ -278,10 +280,10 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 	}
 	for _, ref := range []string{"default", def["id"].(string), "trashed"} {
 		for _, rt := range routes {
-			seen := e.do(rt.method, "/v1/workspaces/"+ref+rt.path, mallory, rt.body)
-			absent := e.do(rt.method, "/v1/workspaces/no-such-place"+rt.path, mallory, rt.body)
-			assertProblem(t, seen, http.StatusNotFound, "not_found")
-			assertProblem(t, absent, http.StatusNotFound, "not_found")
+			seen := e.Do(rt.method, "/v1/workspaces/"+ref+rt.path, mallory, rt.body)
+			absent := e.Do(rt.method, "/v1/workspaces/no-such-place"+rt.path, mallory, rt.body)
+			webtest.AssertProblem(t, seen, http.StatusNotFound, "not_found")
+			webtest.AssertProblem(t, absent, http.StatusNotFound, "not_found")
 			a, b := withoutInstance(seen.JSON(t)), withoutInstance(absent.JSON(t))
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("%s %s%s answers a non-member differently from a missing workspace:\n%v\n%v", rt.method, ref, rt.path, a, b)
@@ -300,10 +302,10 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 		t.Fatalf("a non-member lists no trash, got %v", items)
 	}
 	// Nothing the non-member tried changed anything.
-	if got := e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.admin, nil); !reflect.DeepEqual(got, def) {
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.Admin, nil); !reflect.DeepEqual(got, def) {
 		t.Fatalf("default changed: %v", got)
 	}
-	members, _ := e.listing("/v1/workspaces/default/members", e.admin)
+	members, _ := e.listing("/v1/workspaces/default/members", e.Admin)
 	if got, want := memberRoles(members), map[string]string{"admin": "owner", "bob": "member"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("members %v, want %v", got, want)
 	}
@@ -312,38 +314,38 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 func TestWorkspacePinnedToken(t *testing.T) {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.person("bob")
-	e.join("bob", "owner")
+	bob := e.Person("bob")
+	e.Join("bob", "owner")
 	e.createWorkspace(bob, "bobs", "Bob's")
-	e.createWorkspace(e.admin, "ops", "Ops")
+	e.createWorkspace(e.Admin, "ops", "Ops")
 
 	for _, tc := range []struct {
 		name, issuer string
 		want         []string
 	}{
 		{"person", bob, []string{"default"}},
-		{"administrator", e.admin, []string{"default"}},
+		{"administrator", e.Admin, []string{"default"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := e.forSubtest(t)
-			pinned := e.issue(tc.issuer, map[string]any{"workspace": "default"})
+			pinned := e.Issue(tc.issuer, map[string]any{"workspace": "default"})
 			if pinned["workspace_id"] == nil || pinned["narrows"] != true {
 				t.Fatalf("issued %v", pinned)
 			}
 			tok := pinned["token"].(string)
-			e.problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces", tok, map[string]any{"slug": "another", "name": "Another"})
+			e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces", tok, map[string]any{"slug": "another", "name": "Another"})
 			items, _ := e.listing("/v1/workspaces", tok)
 			if got := field(items, "slug"); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("a pinned token lists %v, want %v", got, tc.want)
 			}
-			e.ok(http.StatusOK, http.MethodGet, "/v1/workspaces/default", tok, nil)
+			e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", tok, nil)
 			for _, other := range []string{"bobs", "ops"} {
-				e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other, tok, nil)
-				e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other+"/members", tok, nil)
-				e.problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/"+other+"/members", tok,
+				e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other, tok, nil)
+				e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other+"/members", tok, nil)
+				e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/"+other+"/members", tok,
 					map[string]any{"username": "admin", "role": "viewer"})
 			}
 		})
 	}
-	e.problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/another", e.admin, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/another", e.Admin, nil)
 }

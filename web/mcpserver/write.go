@@ -1,0 +1,254 @@
+package mcpserver
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/app"
+	"tend/app/when"
+	"tend/web/wire"
+)
+
+type addArgs struct {
+	Text        string `json:"text" jsonschema:"the captured line: title words plus 'by friday', !4/2, ~2h, #tag, +project, 'every other monday'"`
+	Description string `json:"description,omitempty" jsonschema:"longer text (Markdown)"`
+	Parent      refArg `json:"parent,omitempty" jsonschema:"ref of the task this is a subtask of"`
+	Type        string `json:"type,omitempty" jsonschema:"task, bug, feature, chore, question or event"`
+	Workspace   string `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type updateArgs struct {
+	Ref             refArg  `json:"ref" jsonschema:"the task's ref or id"`
+	AppliesTo       *string `json:"applies_to,omitempty" jsonschema:"'this_one' or 'from_now_on'; required for a repeating task, refused otherwise"`
+	Assignee        *string `json:"assignee,omitempty" jsonschema:"username; '' for nobody"`
+	Defer           *string `json:"defer,omitempty" jsonschema:"hide until a day or a time on it; '' unhides"`
+	Description     *string `json:"description,omitempty" jsonschema:"longer text (Markdown); '' clears"`
+	Estimate        *string `json:"estimate,omitempty" jsonschema:"e.g. 2h, 90m, 1h30m or 90 (minutes); '' clears"`
+	ExpectedVersion *int    `json:"expected_version,omitempty" jsonschema:"refuse the change if the task's version moved on"`
+	Importance      *int    `json:"importance,omitempty" jsonschema:"1-5, 5 highest"`
+	Plan            *string `json:"plan,omitempty" jsonschema:"the day you plan to start it (sets starts_at); '' clears"`
+	Repeat          *string `json:"repeat,omitempty" jsonschema:"a repeat phrase such as 'every other friday'; '' stops it"`
+	Status          *string `json:"status,omitempty" jsonschema:"status key"`
+	Title           *string `json:"title,omitempty" jsonschema:"new title"`
+	Type            *string `json:"type,omitempty" jsonschema:"item type key"`
+	Until           *string `json:"until,omitempty" jsonschema:"the deadline: a day or a time on it (sets due_at); '' clears"`
+	Urgency         *int    `json:"urgency,omitempty" jsonschema:"1-5, 5 soonest"`
+	Workspace       string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+type doneArgs struct {
+	Ref          refArg           `json:"ref" jsonschema:"the task's ref or id"`
+	Skip         bool             `json:"skip,omitempty" jsonschema:"let this one of a repeat go by instead of doing it"`
+	Verification *verificationArg `json:"verification,omitempty" jsonschema:"what you checked: passed, summary, commit_sha"`
+	Workspace    string           `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+// verificationArg is the evidence service_done records with a completion:
+// the fields of RecordVerification an agent reports on finishing (POST
+// /v1/tasks/{ref}/verifications takes the rest).
+type verificationArg struct {
+	Passed    bool    `json:"passed"`
+	Summary   *string `json:"summary,omitempty"`
+	CommitSHA *string `json:"commit_sha,omitempty"`
+}
+
+type claimArgs struct {
+	Ref       claimRefArg `json:"ref" jsonschema:"the task's ref, or \"next\" for the highest-ranked ready task"`
+	Release   bool        `json:"release,omitempty" jsonschema:"let go of the claim instead"`
+	Workspace string      `json:"workspace,omitempty" jsonschema:"workspace name or id"`
+}
+
+func writes(idempotent bool) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: idempotent, OpenWorldHint: &no}
+}
+
+func (m *toolbox) addWriteTools() {
+	addTool(m, &mcp.Tool{Name: "service_add", Annotations: writes(false),
+		Description: "Add a task from a captured line."}, m.toolTaskAdd)
+	addTool(m, &mcp.Tool{Name: "service_update", Annotations: writes(false),
+		Description: "Change a task's fields; omitted arguments stay as they are."}, m.toolTaskUpdate)
+	addTool(m, &mcp.Tool{Name: "service_done", Annotations: writes(true),
+		Description: "Complete a task, recording what you verified (a repeating one brings its next occurrence)."}, m.toolTaskDone)
+	addTool(m, &mcp.Tool{Name: "service_claim", Annotations: writes(true),
+		Description: "Claim a task so others leave it to you, or ref \"next\" to claim the highest-ranked ready task; it expires by itself."}, m.toolTaskClaim)
+	addTool(m, &mcp.Tool{Name: "service_comment", Annotations: writes(false),
+		Description: "Comment on a task or document, or withdraw your own comment."}, m.toolComment)
+	addTool(m, &mcp.Tool{Name: "service_document", Annotations: writes(false),
+		Description: "Create a document, linked as links say, or revise one by ref (with expected_version); an omitted status puts it in force."}, m.toolDocument)
+	addTool(m, &mcp.Tool{Name: "service_link", Annotations: writes(false),
+		Description: "Link refs to others, or remove such links."}, m.toolLink)
+	addTool(m, &mcp.Tool{Name: "service_project", Annotations: writes(false),
+		Description: "Create a project by key, or change it; with no key, list projects."}, m.toolProject)
+}
+
+// taskOut is one task as structuredContent.
+type taskOut struct {
+	Task wire.Task `json:"task"`
+}
+
+// doneOut is service_done's: the task, and the verification recorded with
+// the completion when one was sent.
+type doneOut struct {
+	Task         wire.Task          `json:"task"`
+	Verification *wire.Verification `json:"verification,omitempty"`
+}
+
+func oneTask(t app.Task) (string, taskOut) {
+	j := wire.NewTask(t)
+	line := strings.Join(wire.AlignRows([][]string{wire.TaskLine(j)}), "") + " · version " + strconv.Itoa(j.Version)
+	if j.ClaimedBy != nil && j.ClaimExpiresAt != nil {
+		line += "\nclaimed by " + *j.ClaimedBy + " until " + *j.ClaimExpiresAt
+	}
+	return line, taskOut{Task: j}
+}
+
+func (m *toolbox) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
+	t, err := m.s.app.CreateTask(ctx, a, in.Workspace, app.TaskCreate{Text: in.Text, Description: in.Description, Parent: in.Parent, Type: in.Type})
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return "added " + text, out, nil
+}
+
+func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, taskOut, error) {
+	up, err := taskUpdateOf(in)
+	if err != nil {
+		return "", taskOut{}, err
+	}
+	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref), up)
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return "updated " + text, out, nil
+}
+
+// taskUpdateOf turns service_update's arguments into the PATCH body's
+// fields: ” clears what can be cleared, omitted stays.
+func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
+	up := app.TaskUpdate{Defer: phraseOf(in.Defer), Plan: phraseOf(in.Plan), Until: phraseOf(in.Until), Title: patchOf(in.Title, false), Description: patchOf(in.Description, true), Assignee: patchOf(in.Assignee, true),
+		Status: patchOf(in.Status, false), Type: patchOf(in.Type, false), Repeat: patchOf(in.Repeat, true),
+		AppliesTo: patchOf(in.AppliesTo, false), ExpectedVersion: in.ExpectedVersion}
+	if in.Importance != nil {
+		up.Importance = app.PatchOf(*in.Importance)
+	}
+	if in.Urgency != nil {
+		up.Urgency = app.PatchOf(*in.Urgency)
+	}
+	if in.Estimate != nil {
+		mins, err := parseEstimate(*in.Estimate)
+		if err != nil {
+			return up, err
+		}
+		up.EstimateMinutes = mins
+	}
+	return up, nil
+}
+
+// phraseOf is an omitted day phrase left alone, and a phrase, ” included,
+// passed on for the Service to read in the caller's zone.
+func phraseOf(v *string) app.Patch[string] {
+	if v == nil {
+		return app.Patch[string]{}
+	}
+	return app.PatchOf(*v)
+}
+
+// patchOf is an omitted argument left alone, a value set, and, where
+// clearable, ” cleared.
+func patchOf(v *string, clearable bool) app.Patch[string] {
+	switch {
+	case v == nil:
+		return app.Patch[string]{}
+	case *v == "" && clearable:
+		return app.Patch[string]{Set: true, Null: true}
+	}
+	return app.PatchOf(*v)
+}
+
+// parseEstimate reads minutes or a duration (app/when's grammar); ” clears.
+func parseEstimate(s string) (app.Patch[int], error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return app.Patch[int]{Set: true, Null: true}, nil
+	}
+	mins, err := when.ParseDuration(s)
+	if err != nil {
+		return app.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m, 1d of %d working minutes)", when.WorkDay)
+	}
+	return app.PatchOf(mins), nil
+}
+
+func (m *toolbox) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {
+	if in.Skip {
+		if in.Verification != nil {
+			return "", doneOut{}, app.Invalidf("arguments.verification", "a skipped occurrence was not done: send verification without skip, or skip without it")
+		}
+		t, err := m.s.app.SkipTask(ctx, a, in.Workspace, string(in.Ref))
+		if err != nil {
+			return "", doneOut{}, argError(err)
+		}
+		text, out := oneTask(t)
+		return "skipped " + text, doneOut{Task: out.Task}, nil
+	}
+	var c app.Completion
+	if v := in.Verification; v != nil {
+		c.Verification = &app.RecordVerification{Passed: &v.Passed, Summary: v.Summary, CommitSHA: v.CommitSHA}
+	}
+	done, err := m.s.app.CompleteTask(ctx, a, in.Workspace, string(in.Ref), c)
+	if err != nil {
+		return "", doneOut{}, argError(err)
+	}
+	text, one := oneTask(done.Task)
+	out := doneOut{Task: one.Task}
+	if v := done.Verification; v != nil {
+		j := wire.NewVerification(*v)
+		out.Verification = &j
+		text += "\n" + verificationLine(j)
+	}
+	return "done " + text, out, nil
+}
+
+// verificationLine is a verification in one line: the verdict, what was
+// checked and on which commit.
+func verificationLine(v wire.Verification) string {
+	line := "verification: failed"
+	if v.Passed {
+		line = "verification: passed"
+	}
+	if v.Summary != nil {
+		line += " · " + quoteLine(*v.Summary, 120)
+	}
+	if v.CommitSHA != nil {
+		line += " · commit " + *v.CommitSHA
+	}
+	return line
+}
+
+func (m *toolbox) toolTaskClaim(ctx context.Context, a app.Actor, in claimArgs) (string, taskOut, error) {
+	ref := strings.TrimPrefix(string(in.Ref), "#")
+	var t app.Task
+	var err error
+	verb := "claimed "
+	switch {
+	case in.Release && ref == "next":
+		return "", taskOut{}, app.Invalidf("arguments.ref", "release names the task to let go of; \"next\" is for claiming")
+	case in.Release:
+		verb = "released "
+		t, err = m.s.app.ReleaseTask(ctx, a, in.Workspace, ref)
+	case ref == "next":
+		t, err = m.s.app.ClaimNextTask(ctx, a, app.NextClaim{Workspace: in.Workspace})
+	default:
+		t, err = m.s.app.ClaimTask(ctx, a, in.Workspace, ref, nil)
+	}
+	if err != nil {
+		return "", taskOut{}, argError(err)
+	}
+	text, out := oneTask(t)
+	return verb + text, out, nil
+}

@@ -1,0 +1,146 @@
+package pages
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"tend/app"
+	"tend/web/wire"
+)
+
+type accountData struct {
+	Me        app.Me
+	Tokens    []app.Token
+	Calendars []app.Calendar
+	Now       time.Time
+	// NewSecret is a token just issued, or NewFeed a feed URL just issued or
+	// reset: shown on this one answer and never again.
+	NewSecret, NewFeed string
+}
+
+// pageAccount shows the person's settings, credentials and feeds.
+func (s *Server) pageAccount(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	return s.renderAccount(w, r, a, accountData{})
+}
+
+func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Actor, d accountData) error {
+	var err error
+	if d.Me, err = s.app.Me(r.Context(), a); err != nil {
+		return err
+	}
+	if d.Tokens, err = s.app.Tokens(r.Context(), a); err != nil {
+		return err
+	}
+	if d.Calendars, err = s.app.Calendars(r.Context(), a); err != nil {
+		return err
+	}
+	d.Now = time.Now()
+	return s.render(w, http.StatusOK, "account", s.view(r, a, "Account", "account", d))
+}
+
+// pageAccountEdit saves the display name and timezone.
+func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	in := app.UserUpdate{DisplayName: app.Patch[string]{Set: true, Value: f.str("display_name")}}
+	if tz := strings.TrimSpace(f.str("timezone")); tz != "" {
+		in.Timezone = app.Patch[string]{Set: true, Value: tz}
+	} else {
+		in.Timezone = app.Patch[string]{Set: true, Null: true}
+	}
+	if _, err := s.app.UpdateUser(r.Context(), a, a.User.Username, in); err != nil {
+		return err
+	}
+	return seeOther(w, r, withNotice("/account", "edited"))
+}
+
+// pageTokenIssue issues a token for the person and shows its secret on
+// this answer only (no redirect: the secret must not travel in a URL).
+func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	in := app.TokenCreate{Title: f.str("title"), Scopes: r.PostForm["scopes"]}
+	if days := f.str("expires_days"); days != "" {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 1 {
+			return app.Invalidf("form.expires_days", "expires_days is a whole number of days, at least 1")
+		}
+		// As `tend token issue --expires 30d` does: days from now.
+		in.ExpiresAt = app.Patch[time.Time]{Set: true, Value: time.Now().AddDate(0, 0, n).UTC()}
+	}
+	t, err := s.app.CreateToken(r.Context(), a, in)
+	if err != nil {
+		return err
+	}
+	return s.renderAccount(w, r, a, accountData{NewSecret: t.Secret})
+}
+
+func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if _, err := s.form(w, r); err != nil {
+		return err
+	}
+	if _, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token")); err != nil {
+		return err
+	}
+	return seeOther(w, r, "/account#tokens")
+}
+
+// pageCalendarIssue issues a feed and shows its URL on this answer only.
+func (s *Server) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	c, err := s.app.CreateCalendar(r.Context(), a, app.CalendarCreate{Title: f.str("title"), Audience: f.str("audience"),
+		Project: f.str("project"), Workspace: workspaceOf(r)})
+	if err != nil {
+		return err
+	}
+	return s.renderAccount(w, r, a, accountData{NewFeed: wire.FeedURL(r, s.app.PublicURL(), c)})
+}
+
+func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if _, err := s.form(w, r); err != nil {
+		return err
+	}
+	if _, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar")); err != nil {
+		return err
+	}
+	return seeOther(w, r, "/account#calendars")
+}
+
+func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	if _, err := s.form(w, r); err != nil {
+		return err
+	}
+	c, err := s.app.ResetCalendar(r.Context(), a, wire.Param(r, "calendar"))
+	if err != nil {
+		return err
+	}
+	return s.renderAccount(w, r, a, accountData{NewFeed: wire.FeedURL(r, s.app.PublicURL(), c)})
+}
+
+// pageSignOut ends this browser's session (or, with everywhere set, every
+// session and sign-in link of the account) and clears the cookie.
+func (s *Server) pageSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	if f.str("everywhere") != "" {
+		_, err = s.app.SignOut(r.Context(), a, a.User.Username)
+	} else {
+		err = s.app.EndSession(r.Context(), a)
+	}
+	if err != nil {
+		return err
+	}
+	wire.ClearSession(w, r, s.app.PublicURL())
+	return seeOther(w, r, "/signin")
+}

@@ -1,0 +1,101 @@
+package pages
+
+import (
+	"net/http"
+	"net/url"
+
+	"tend/app"
+	"tend/web/wire"
+)
+
+// taskColumns are the Tasks page's sortable columns: label and sort key.
+var taskColumns = []struct{ Label, Key string }{
+	{"Ref", "ref"}, {"Title", ""}, {"Status", ""}, {"Due", "due_at"}, {"Priority", "priority_score"},
+}
+
+type tasksData struct {
+	Query    url.Values
+	Items    []app.Task
+	Page     app.Page
+	Next     string // the next page's URL, "" on the last
+	Sorts    []sortLink
+	Projects []app.ProjectView
+	Statuses []app.Status
+}
+
+// sortLink is a column heading that sorts by it (again: the other way).
+type sortLink struct {
+	Label, URL, Aria string
+}
+
+// tasksPageFilters are the listing parameters the Tasks page offers and
+// carries from page to page.
+var tasksPageFilters = []string{"project", "tag", "status", "assignee", "ready", "q", "order", "include_completed"}
+
+// pageTasks is the task listing with the filters people use, sortable
+// columns and cursor paging; it reads the same query parameters as
+// GET /v1/tasks, so a filtered page is a bookmark.
+func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	in, q := wire.TaskListQuery(wire.QueryParams(r.URL.Query()))
+	if err := q.Err(); err != nil {
+		return err
+	}
+	in.Workspace = workspaceOf(r)
+	keep := url.Values{}
+	for _, k := range tasksPageFilters {
+		if v := r.URL.Query().Get(k); v != "" {
+			keep.Set(k, v)
+		}
+	}
+	list, err := s.app.Tasks(r.Context(), a, in)
+	if err != nil {
+		return err
+	}
+	d := tasksData{Query: keep, Items: list.Items, Page: list.Page}
+	if list.Page.NextCursor != "" {
+		next := cloneValues(keep)
+		next.Set("cursor", list.Page.NextCursor)
+		d.Next = "/tasks?" + next.Encode()
+	}
+	d.Sorts = sortLinks(keep)
+	if d.Projects, err = s.app.Projects(r.Context(), a, in.Workspace, false); err != nil {
+		return err
+	}
+	if d.Statuses, err = s.app.Statuses(r.Context(), a, in.Workspace, "task"); err != nil {
+		return err
+	}
+	return s.render(w, http.StatusOK, "tasks", s.view(r, a, "Tasks", "tasks", d))
+}
+
+// sortLinks are the column headings: each sorts by its column, and again
+// the other way when it already does.
+func sortLinks(keep url.Values) []sortLink {
+	var out []sortLink
+	for _, c := range taskColumns {
+		sl := sortLink{Label: c.Label}
+		if c.Key != "" {
+			v := cloneValues(keep)
+			switch keep.Get("order") {
+			case c.Key:
+				v.Set("order", "-"+c.Key)
+				sl.Aria = "ascending"
+			case "-" + c.Key:
+				v.Set("order", c.Key)
+				sl.Aria = "descending"
+			default:
+				v.Set("order", c.Key)
+			}
+			sl.URL = "/tasks?" + v.Encode()
+		}
+		out = append(out, sl)
+	}
+	return out
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := url.Values{}
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}

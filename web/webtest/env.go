@@ -1,0 +1,305 @@
+package webtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"tend/app"
+	"tend/store"
+	"tend/store/storetest"
+	"tend/web"
+)
+
+// Env is one test's instance: a real database file, the real router behind
+// httptest, and the administrator's token from the first start.
+type Env struct {
+	T     *testing.T
+	DB    *store.DB
+	Clock *storetest.Clock // the database's fixed clock; tests advance it
+	Svc   *app.Service
+	Srv   *httptest.Server
+	Admin string // the first administrator's secret
+	Logs  *LogBuffer
+}
+
+// New starts a test instance: a bootstrapped database on the fixed clock, served by web.NewServer on httptest.
+func New(t *testing.T) *Env {
+	t.Helper()
+	return NewWith(t, app.Options{Version: "test"})
+}
+
+// NewWith is New with the service's options (limits, public URL).
+func NewWith(t *testing.T, opts app.Options) *Env {
+	t.Helper()
+	db, clock := bootstrapped.Open(t)
+	svc := app.New(db, opts)
+	logs := &LogBuffer{}
+	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	t.Cleanup(srv.Close)
+	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: adminSecret, Logs: logs}
+}
+
+// bootstrapped is a first start (migrated, the instance, the default
+// workspace and vocabularies, the administrator), made once per test binary
+// and copied for each test: migrating and bootstrapping a new file costs
+// seconds under the race detector, a copy a fraction of one. adminSecret is
+// the administrator's token of that first start, good in every copy.
+var (
+	adminSecret  string
+	bootstrapped = storetest.NewTemplate(func(ctx context.Context, db *store.DB) error {
+		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+		adminSecret = first.Token.Secret
+		return err
+	})
+)
+
+// Response is a decoded answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic map.
+func (r Response) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// Do sends a request with token as the bearer credential (none when empty)
+// and body marshalled as JSON (a string is sent as it is).
+func (e *Env) Do(method, path, token string, body any) Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := e.Srv.Client().Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// OK sends a request and fails the test unless the status is want; it
+// returns the decoded JSON object (nil for an empty body).
+func (e *Env) OK(want int, method, path, token string, body any) map[string]any {
+	e.T.Helper()
+	r := e.Do(method, path, token, body)
+	if r.Status != want {
+		e.T.Fatalf("%s %s: status %d, want %d\n%s", method, path, r.Status, want, r.Body)
+	}
+	if len(r.Body) == 0 {
+		return nil
+	}
+	return r.JSON(e.T)
+}
+
+// Problem sends a request and asserts it is refused with status and code as
+// an RFC 9457 problem document; it returns the problem.
+func (e *Env) Problem(status int, code, method, path, token string, body any) map[string]any {
+	e.T.Helper()
+	r := e.Do(method, path, token, body)
+	AssertProblem(e.T, r, status, code)
+	return r.JSON(e.T)
+}
+
+// AssertProblem fails t unless r is an RFC 9457 problem document with status and code, a 422 carrying the HTTPValidationError array.
+func AssertProblem(t *testing.T, r Response, status int, code string) {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d\n%s", r.Status, status, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type %q, want application/problem+json", ct)
+	}
+	p := r.JSON(t)
+	if p["code"] != code {
+		t.Fatalf("code %v, want %s\n%s", p["code"], code, r.Body)
+	}
+	if p["status"] != float64(status) || p["type"] != "tag:tend,2026:problem/"+code || p["title"] == "" {
+		t.Fatalf("malformed problem document: %s", r.Body)
+	}
+	if status == http.StatusUnprocessableEntity {
+		d, ok := p["detail"].([]any)
+		if !ok || len(d) == 0 {
+			t.Fatalf("a 422 carries the HTTPValidationError detail array: %s", r.Body)
+		}
+		for _, it := range d {
+			m, _ := it.(map[string]any)
+			if _, ok := m["loc"].([]any); !ok || m["msg"] == "" || m["type"] == "" {
+				t.Fatalf("validation item needs loc, msg and type: %s", r.Body)
+			}
+		}
+	}
+}
+
+// Issue issues a credential through POST /v1/tokens with issuer's token and
+// returns the IssuedToken.
+func (e *Env) Issue(issuer string, body map[string]any) map[string]any {
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tokens", issuer, body)
+}
+
+// Person creates a person through the API and returns a token for them,
+// issued by the administrator.
+func (e *Env) Person(username string) string {
+	e.T.Helper()
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": username})
+	return e.Issue(e.Admin, map[string]any{"username": username})["token"].(string)
+}
+
+// Join adds username to the default workspace with role.
+func (e *Env) Join(username, role string) {
+	e.T.Helper()
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", e.Admin, map[string]any{"username": username, "role": role})
+}
+
+// LogBuffer lets the server's logger and a test's reads share a buffer.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p to the log.
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// LogText returns everything the server logged so far.
+func (e *Env) LogText() string {
+	e.Logs.mu.Lock()
+	defer e.Logs.mu.Unlock()
+	return e.Logs.b.String()
+}
+
+// IsComplete reports whether the task ref is complete, read through the API.
+func (e *Env) IsComplete(ref int) bool {
+	e.T.Helper()
+	return e.OK(http.StatusOK, http.MethodGet, fmt.Sprintf("/v1/tasks/%d", ref), e.Admin, nil)["is_complete"].(bool)
+}
+
+// LocOfProblem is the first place a problem names, dotted ("" for none).
+func LocOfProblem(p map[string]any) string {
+	d, ok := p["detail"].([]any)
+	if !ok || len(d) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, x := range d[0].(map[string]any)["loc"].([]any) {
+		parts = append(parts, fmt.Sprint(x))
+	}
+	return strings.Join(parts, ".")
+}
+
+// Browser sends requests with a session cookie (and no Authorization
+// header), from the server's own origin unless origin says otherwise.
+func (e *Env) Browser(method, path, session, origin string, form url.Values) Response {
+	e.T.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, e.Srv.URL+path, body)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if session != "" {
+		req.AddCookie(&http.Cookie{Name: "tend_session", Value: session})
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	client := *e.Srv.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := client.Do(req)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// MintLink mints a sign-in link with token and returns its secret.
+func (e *Env) MintLink(token string, body map[string]any) string {
+	e.T.Helper()
+	l := e.OK(http.StatusCreated, http.MethodPost, "/v1/login-links", token, body)
+	u, err := url.Parse(l["url"].(string))
+	if err != nil || u.Path != "/signin" {
+		e.T.Fatalf("sign-in url %v", l["url"])
+	}
+	return u.Query().Get("link")
+}
+
+// SignIn spends secret from the confirmation page and returns the session cookie.
+func (e *Env) SignIn(secret string) *http.Cookie {
+	e.T.Helper()
+	r := e.Browser(http.MethodPost, "/signin", "", e.Srv.URL, url.Values{"link": {secret}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		e.T.Fatalf("sign in: %d %s\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
+		if c.Name == "tend_session" {
+			return c
+		}
+	}
+	e.T.Fatal("no tend_session cookie")
+	return nil
+}
+
+// CreateTask files a task through POST /v1/tasks and returns it.
+func (e *Env) CreateTask(token string, body map[string]any) map[string]any {
+	e.T.Helper()
+	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
+}
+
+// On is e answering to t, so that its helpers fail a subtest and not its
+// parent.
+func (e *Env) On(t *testing.T) *Env {
+	c := *e
+	c.T = t
+	return &c
+}

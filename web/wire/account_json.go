@@ -1,0 +1,75 @@
+package wire
+
+import (
+	"tend/app"
+)
+
+// Credential is a credential as GET /v1/me reports the one presented.
+type Credential struct {
+	ID                    string   `json:"id"`
+	Kind                  string   `json:"kind"`
+	Prefix                string   `json:"prefix"`
+	Title                 string   `json:"title"`
+	Scopes                []string `json:"scopes"`
+	Narrows               bool     `json:"narrows"`
+	WorkspaceID           *string  `json:"workspace_id"`
+	ProjectScope          []string `json:"project_scope"`
+	ProjectScopeKeys      []string `json:"project_scope_keys"`
+	ProjectWriteScope     []string `json:"project_write_scope"`
+	ProjectWriteScopeKeys []string `json:"project_write_scope_keys"`
+	ExpiresAt             *string  `json:"expires_at"`
+	LastUsedAt            *string  `json:"last_used_at"`
+}
+
+// NewCredential is t as the wire shows a credential: never its secret.
+func NewCredential(t app.Token) Credential {
+	return Credential{ID: t.ID, Kind: t.Kind, Prefix: t.Prefix, Title: t.Title, Scopes: t.Scopes, Narrows: t.Narrows(),
+		WorkspaceID: OrNull(t.WorkspaceID), ProjectScope: t.ProjectScope, ProjectScopeKeys: t.ProjectScopeKeys,
+		ProjectWriteScope: t.ProjectWriteScope, ProjectWriteScopeKeys: t.ProjectWriteScopeKeys,
+		ExpiresAt: StampPtr(t.ExpiresAt), LastUsedAt: StampPtr(t.LastUsedAt)}
+}
+
+// Caller is the caller's own account, with its email.
+type Caller struct {
+	ID               string  `json:"id"`
+	Username         string  `json:"username"`
+	DisplayName      *string `json:"display_name"`
+	Email            *string `json:"email"`
+	IsServiceAccount bool    `json:"is_service_account"`
+	IsSuperuser      bool    `json:"is_superuser"`
+	Timezone         *string `json:"timezone"`
+}
+
+// NewCaller is the account u as it sees itself.
+func NewCaller(u app.User) Caller {
+	return Caller{ID: u.ID, Username: u.Username, DisplayName: OrNull(u.DisplayName), Email: OrNull(u.Email),
+		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: OrNull(u.Timezone)}
+}
+
+// WorkspaceRef names a workspace where a record refers to one.
+type WorkspaceRef struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// NewWorkspaceRef names the workspace w.
+func NewWorkspaceRef(w app.Workspace) WorkspaceRef {
+	return WorkspaceRef{ID: w.ID, Slug: w.Slug, Name: w.Name}
+}
+
+// WorkspaceAccess is one workspace the caller reaches, with its role and
+// effective permissions there.
+type WorkspaceAccess struct {
+	ID          string   `json:"id"`
+	Slug        string   `json:"slug"`
+	Name        string   `json:"name"`
+	Timezone    string   `json:"timezone"`
+	Role        string   `json:"role"`
+	Permissions []string `json:"permissions"`
+}
+
+// NewWorkspaceAccess is the caller's standing in w.
+func NewWorkspaceAccess(w app.WorkspaceView) WorkspaceAccess {
+	return WorkspaceAccess{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: w.Role, Permissions: w.Permissions}
+}

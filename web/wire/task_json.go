@@ -1,0 +1,218 @@
+package wire
+
+import (
+	"tend/app"
+)
+
+// The wire shapes of items share their common parts, so that a field added
+// to one part reaches every shape that carries it: Task, LinkEnd and
+// Document embed these (encoding/json flattens them in place), and the
+// hand encoder (task_encode.go) has one function per part.
+
+// itemHeadJSON opens every item: a task, a document, a link's far end.
+type itemHeadJSON struct {
+	ID    string `json:"id"`
+	Ref   int64  `json:"ref"`
+	Title string `json:"title"`
+}
+
+// itemStateJSON is an item's type and status, resolved.
+type itemStateJSON struct {
+	Type            string `json:"type"`
+	TypeLabel       string `json:"type_label"`
+	TypeCategory    string `json:"type_category"`
+	TypeIsDefault   bool   `json:"type_is_default"`
+	Status          string `json:"status"`
+	StatusLabel     string `json:"status_label"`
+	StatusCategory  string `json:"status_category"`
+	StatusIsDefault bool   `json:"status_is_default"`
+	IsComplete      bool   `json:"is_complete"`
+}
+
+// taskWhenJSON is what a task and a link's far end both say of when the task
+// is to be done, past its due date: deferral, recurrence and timezone.
+type taskWhenJSON struct {
+	SnoozedUntil          *string `json:"snoozed_until"`
+	SnoozedIsAllDay       bool    `json:"snoozed_is_all_day"`
+	RecurrenceDescription *string `json:"recurrence_description"`
+	Timezone              *string `json:"timezone"`
+}
+
+// Task is the full task record.
+type Task struct {
+	itemHeadJSON
+	Description *string `json:"description"`
+	itemStateJSON
+	Project            string   `json:"project"`
+	ProjectID          string   `json:"project_id"`
+	ProjectPath        string   `json:"project_path"`
+	Workspace          *string  `json:"workspace"`
+	WorkspaceID        string   `json:"workspace_id"`
+	Parent             *string  `json:"parent"`
+	ParentRef          *int64   `json:"parent_ref"`
+	Tags               []string `json:"tags"`
+	Assignee           *string  `json:"assignee"`
+	AssigneeID         *string  `json:"assignee_id"`
+	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
+	ClaimedBy          *string  `json:"claimed_by"`
+	ClaimedByID        *string  `json:"claimed_by_id"`
+	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
+	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
+	ClaimedAt          *string  `json:"claimed_at"`
+	ClaimExpiresAt     *string  `json:"claim_expires_at"`
+	Importance         *int     `json:"importance"`
+	Urgency            *int     `json:"urgency"`
+	PriorityScore      float64  `json:"priority_score"`
+	Relevance          *float64 `json:"relevance"`
+	EstimateMinutes    *int     `json:"estimate_minutes"`
+	DueAt              *string  `json:"due_at"`
+	DueIsAllDay        bool     `json:"due_is_all_day"`
+	StartsAt           *string  `json:"starts_at"`
+	StartsIsAllDay     bool     `json:"starts_is_all_day"`
+	taskWhenJSON
+	RepeatRule       *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
+	SeriesID         *string `json:"series_id"`   // shared by the occurrences of one repeat
+	Occurrence       *int    `json:"occurrence"`  // this occurrence's number in its series, from 1
+	Blocked          bool    `json:"blocked"`
+	Blocking         bool    `json:"blocking"`
+	SubTasks         int     `json:"sub_tasks"`
+	SubTasksDone     bool    `json:"sub_tasks_done"`
+	SubDocuments     int     `json:"sub_documents"`
+	CompletedAt      *string `json:"completed_at"`
+	CreatedAt        string  `json:"created_at"`
+	CreatedBy        *string `json:"created_by"`
+	UpdatedAt        string  `json:"updated_at"`
+	UpdatedBy        *string `json:"updated_by"`
+	ContentUpdatedAt string  `json:"content_updated_at"`
+	DeletedAt        *string `json:"deleted_at"`
+	Version          int     `json:"version"`
+
+	// readerZone is the reader's zone, for a compact line's timed due; it
+	// is no field of the record.
+	readerZone string
+}
+
+// NewTask is the full record of t.
+func NewTask(t app.Task) Task {
+	return Task{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: OrNull(t.Description),
+		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: OrNull(t.WorkspaceSlug),
+		WorkspaceID: t.WorkspaceID, Parent: OrNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: OrNull(t.Assignee),
+		AssigneeID: OrNull(t.AssigneeID), AssigneeAnswersTo: OrNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
+		ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID), ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo),
+		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
+		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
+		DueAt: StampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
+		taskWhenJSON: taskWhenJSON{SnoozedUntil: StampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
+			RecurrenceDescription: OrNull(t.RecurrenceDescription), Timezone: OrNull(t.Timezone)},
+		RepeatRule: OrNull(t.RepeatRule), SeriesID: OrNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
+		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
+		CompletedAt: StampPtr(t.CompletedAt), CreatedAt: Stamp(t.CreatedAt), CreatedBy: OrNull(t.CreatedBy),
+		UpdatedAt: Stamp(t.UpdatedAt), UpdatedBy: OrNull(t.UpdatedBy), ContentUpdatedAt: Stamp(t.ContentUpdatedAt),
+		DeletedAt: StampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
+}
+
+// newItemState resolves an item's type and status for the wire.
+func newItemState(typ app.ItemType, st app.Status, complete bool) itemStateJSON {
+	return itemStateJSON{Type: typ.Key, TypeLabel: typ.Label, TypeCategory: typ.Category, TypeIsDefault: typ.IsDefault,
+		Status: st.Key, StatusLabel: st.Label, StatusCategory: st.Category, StatusIsDefault: st.IsDefault, IsComplete: complete}
+}
+
+// TaskLine is t's compact line: ref, status, project, title, who has it and its due.
+func TaskLine(t Task) []string {
+	who := ""
+	if t.ClaimedBy != nil {
+		who = "@" + *t.ClaimedBy + " (claimed)"
+	} else if t.Assignee != nil {
+		who = "@" + *t.Assignee
+	}
+	due := ""
+	if t.DueAt != nil {
+		due = "due " + dueText(*t.DueAt, t.DueIsAllDay, Deref(t.Timezone), t.readerZone)
+	}
+	return []string{"#" + Itoa64(t.Ref), t.Status, t.ProjectPath, t.Title, who, due}
+}
+
+// LinkEnd is the far end of a link: enough to act on, never a description.
+type LinkEnd struct {
+	EntityType string `json:"entity_type"`
+	itemHeadJSON
+	itemStateJSON
+	ProjectPath        string   `json:"project_path"`
+	Workspace          *string  `json:"workspace"`
+	Tags               []string `json:"tags"`
+	Assignee           *string  `json:"assignee"`
+	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
+	ClaimedBy          *string  `json:"claimed_by"`
+	ClaimedByID        *string  `json:"claimed_by_id"`
+	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
+	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
+	ClaimExpiresAt     *string  `json:"claim_expires_at"`
+	DueAt              *string  `json:"due_at"`
+	DueIsAllDay        bool     `json:"due_is_all_day"`
+	taskWhenJSON
+	Blocked      bool    `json:"blocked"`
+	Blocking     bool    `json:"blocking"`
+	SubTasksDone bool    `json:"sub_tasks_done"`
+	SubDocuments int     `json:"sub_documents"`
+	DeletedAt    *string `json:"deleted_at"`
+}
+
+func taskLinkEnd(t Task) LinkEnd {
+	return LinkEnd{EntityType: "task", itemHeadJSON: t.itemHeadJSON, itemStateJSON: t.itemStateJSON, ProjectPath: t.ProjectPath,
+		Workspace: t.Workspace, Tags: t.Tags, Assignee: t.Assignee, AssigneeAnswersTo: t.AssigneeAnswersTo,
+		AssigneeIsAgent: t.AssigneeIsAgent, ClaimedBy: t.ClaimedBy, ClaimedByID: t.ClaimedByID,
+		ClaimedByAnswersTo: t.ClaimedByAnswersTo, ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimExpiresAt: t.ClaimExpiresAt,
+		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, taskWhenJSON: t.taskWhenJSON, Blocked: t.Blocked, Blocking: t.Blocking,
+		SubTasksDone: t.SubTasksDone, SubDocuments: t.SubDocuments, DeletedAt: t.DeletedAt}
+}
+
+// Link is a link as read from one end: its type, label and the far end.
+type Link struct {
+	ID           string  `json:"id"`
+	Direction    string  `json:"direction"`
+	Label        string  `json:"label"`
+	LinkType     string  `json:"link_type"`
+	LinkCategory *string `json:"link_category"`
+	Other        LinkEnd `json:"other"`
+}
+
+// PageLink is one link among a page's items, for include=links.
+type PageLink struct {
+	ID       string `json:"id"`
+	LinkType string `json:"link_type"`
+	Label    string `json:"label"`
+	Source   int64  `json:"source"`
+	Target   int64  `json:"target"`
+}
+
+// Verification is a recorded check of a task: its verdict and what it checked.
+type Verification struct {
+	ID            string  `json:"id"`
+	TaskID        string  `json:"task_id"`
+	Passed        bool    `json:"passed"`
+	Summary       *string `json:"summary"`
+	CommitSHA     *string `json:"commit_sha"`
+	TreeHash      *string `json:"tree_hash"`
+	OutputExcerpt *string `json:"output_excerpt"`
+	RanAt         string  `json:"ran_at"`
+	Actor         *string `json:"actor"`
+	ActorUserID   *string `json:"actor_user_id"`
+	ActorTokenID  *string `json:"actor_token_id"`
+}
+
+// NewVerification is v as the wire shows it.
+func NewVerification(v app.Verification) Verification {
+	return Verification{ID: v.ID, TaskID: v.TaskID, Passed: v.Passed, Summary: OrNull(v.Summary), CommitSHA: OrNull(v.CommitSHA),
+		TreeHash: OrNull(v.TreeHash), OutputExcerpt: OrNull(v.OutputExcerpt), RanAt: Stamp(v.RanAt), Actor: OrNull(v.Actor),
+		ActorUserID: OrNull(v.ActorUserID), ActorTokenID: OrNull(v.ActorTokenID)}
+}
+
+// nonZero is n, or null for 0 (a count that starts at 1 when there is one).
+func nonZero(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
