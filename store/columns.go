@@ -19,9 +19,10 @@ import (
 // value from the entry that names its column. TestColumnTablesMatchSchema
 // holds each list to the migrated schema.
 //
-// The parameters are positional: bound by name (sql.Named, :name), every
-// insert of a task cost 70 more allocations, two for each of its 35
-// values, for the same statement (BENCHMARKS.md, "Column tables").
+// The parameters are positional: bound by name (sql.Named and :name in the
+// text), a task's insert took 149 allocations instead of 73, two more for
+// each of its 36 values, for the same statement (BENCHMARKS.md, "Column
+// tables").
 
 // colMode says which statements write a column.
 type colMode uint8
@@ -93,23 +94,31 @@ func newItemTable[T any](name string, cols []column[T], omitted map[string]strin
 	return tb
 }
 
-// insertArgs is the arguments of insert for v, then extra for the
-// parameters a statement adds after the table's.
-func (tb *itemTable[T]) insertArgs(v *T, extra ...any) []any {
-	return tb.args(v, tb.ins, extra)
+// maxArgs is how many values a table's statement binds at most without
+// allocating their slice: the widest, a task's insert, binds 36.
+const maxArgs = 48
+
+// execInsert runs the table's insert for v.
+func (tb *itemTable[T]) execInsert(ctx context.Context, t *Tx, v *T) (sql.Result, error) {
+	var buf [maxArgs]any
+	res, err := t.tx.ExecContext(ctx, tb.insert, tb.args(buf[:0], v, tb.ins)...)
+	return res, mapErr(err)
 }
 
-// updateArgs is the arguments of update for v.
-func (tb *itemTable[T]) updateArgs(v *T) []any {
-	return tb.args(v, tb.upd, nil)
+// execUpdate runs the table's update for v.
+func (tb *itemTable[T]) execUpdate(ctx context.Context, t *Tx, v *T) error {
+	var buf [maxArgs]any
+	_, err := t.tx.ExecContext(ctx, tb.update, tb.args(buf[:0], v, tb.upd)...)
+	return mapErr(err)
 }
 
-func (tb *itemTable[T]) args(v *T, cols []int, extra []any) []any {
-	out := make([]any, len(cols), len(cols)+len(extra))
-	for i, c := range cols {
-		out[i] = tb.cols[c].value(v)
+// args appends the values of cols for v to buf. The callers' buffers stay
+// on their stacks, since the statements do not keep their arguments.
+func (tb *itemTable[T]) args(buf []any, v *T, cols []int) []any {
+	for _, c := range cols {
+		buf = append(buf, tb.cols[c].value(v))
 	}
-	return append(out, extra...)
+	return buf
 }
 
 // settle turns every value of v into what reading it back gives.

@@ -75,9 +75,9 @@ func finishDocument(d *app.Document) {
 
 // InsertDocument stores a new document and sets its Seq.
 func (t *Tx) InsertDocument(ctx context.Context, d *app.Document) error {
-	res, err := t.tx.ExecContext(ctx, documentTable.insert, documentTable.insertArgs(d)...)
+	res, err := documentTable.execInsert(ctx, t, d)
 	if err != nil {
-		return mapErr(err)
+		return err
 	}
 	d.Seq, err = res.LastInsertId()
 	return err
@@ -85,8 +85,7 @@ func (t *Tx) InsertDocument(ctx context.Context, d *app.Document) error {
 
 // UpdateDocument stores every changeable field of a document.
 func (t *Tx) UpdateDocument(ctx context.Context, d *app.Document) error {
-	_, err := t.tx.ExecContext(ctx, documentTable.update, documentTable.updateArgs(d)...)
-	return mapErr(err)
+	return documentTable.execUpdate(ctx, t, d)
 }
 
 // SetDocumentTags replaces a document's tags.

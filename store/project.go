@@ -110,14 +110,13 @@ func listText(l []string) string {
 
 // InsertProject stores a project.
 func (t *Tx) InsertProject(ctx context.Context, p *app.Project) error {
-	_, err := t.tx.ExecContext(ctx, projectTable.insert, projectTable.insertArgs(p)...)
-	return mapErr(err)
+	_, err := projectTable.execInsert(ctx, t, p)
+	return err
 }
 
 // UpdateProject stores a project's changeable fields.
 func (t *Tx) UpdateProject(ctx context.Context, p *app.Project) error {
-	_, err := t.tx.ExecContext(ctx, projectTable.update, projectTable.updateArgs(p)...)
-	return mapErr(err)
+	return projectTable.execUpdate(ctx, t, p)
 }
 
 // projectSelect reads projects; a condition follows.

@@ -128,7 +128,8 @@ var taskInsert = taskTable.insert + " RETURNING seq, " + priorityOf("created_at"
 // blocks nothing and nothing blocks it, and it is scored at its creation.
 func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
 	var score sql.NullFloat64
-	err := t.tx.QueryRowxContext(ctx, taskInsert, taskTable.insertArgs(k, k.Status.Category)...).
+	var buf [maxArgs]any
+	err := t.tx.QueryRowxContext(ctx, taskInsert, append(taskTable.args(buf[:0], k, taskTable.ins), k.Status.Category)...).
 		Scan(&k.Seq, &score)
 	if err != nil {
 		return mapErr(err)
@@ -147,8 +148,7 @@ func (t *Tx) OccurrenceExists(ctx context.Context, seriesID string, occurrence i
 
 // UpdateTask stores every changeable field of a task.
 func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
-	_, err := t.tx.ExecContext(ctx, taskTable.update, taskTable.updateArgs(k)...)
-	return mapErr(err)
+	return taskTable.execUpdate(ctx, t, k)
 }
 
 // SetTaskTags replaces a task's tags.
