@@ -2,96 +2,82 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"tend/app"
 )
 
-type documentRow struct {
-	Seq              int64           `db:"seq"`
-	ID               string          `db:"id"`
-	WorkspaceID      string          `db:"workspace_id"`
-	Ref              int64           `db:"ref"`
-	ProjectID        string          `db:"project_id"`
-	ParentID         sql.NullString  `db:"parent_id"`
-	Title            string          `db:"title"`
-	Body             sql.NullString  `db:"body"`
-	TypeID           string          `db:"type_id"`
-	StatusID         string          `db:"status_id"`
-	OwnerID          sql.NullString  `db:"owner_id"`
-	Revisions        int             `db:"revisions"`
-	RevisedAt        sql.NullString  `db:"revised_at"`
-	RevisedBy        sql.NullString  `db:"revised_by"`
-	ArchivedAt       sql.NullString  `db:"archived_at"`
-	CreatedBy        sql.NullString  `db:"created_by"`
-	UpdatedBy        sql.NullString  `db:"updated_by"`
-	CreatedAt        string          `db:"created_at"`
-	UpdatedAt        string          `db:"updated_at"`
-	ContentUpdatedAt string          `db:"content_updated_at"`
-	DeletedAt        sql.NullString  `db:"deleted_at"`
-	Version          int             `db:"version"`
-	TypeKey          string          `db:"type_key"`
-	TypeLabel        string          `db:"type_label"`
-	TypeCategory     string          `db:"type_category"`
-	TypeIsDefault    bool            `db:"type_is_default"`
-	TypePosition     int             `db:"type_position"`
-	StatusKey        string          `db:"status_key"`
-	StatusLabel      string          `db:"status_label"`
-	StatusCategory   string          `db:"status_category"`
-	StatusIsDefault  bool            `db:"status_is_default"`
-	StatusPosition   int             `db:"status_position"`
-	ParentRef        sql.NullInt64   `db:"parent_ref"`
-	ParentTitle      sql.NullString  `db:"parent_title"`
-	RevisedByName    sql.NullString  `db:"revised_by_name"`
-	CreatorName      sql.NullString  `db:"creator_name"`
-	Tags             sql.NullString  `db:"tags"`
-	SubDocuments     int             `db:"sub_documents"`
-	SizeBytes        int64           `db:"size_bytes"`
-	Relevance        sql.NullFloat64 `db:"relevance"`
+// documentTable is the documents table, column by column, in the schema's
+// order.
+var documentTable = newItemTable("documents", []column[app.Document]{
+	col("seq", readOnly, integer64(func(d *app.Document) *int64 { return &d.Seq })),
+	col("id", created, text(func(d *app.Document) *string { return &d.ID })),
+	col("workspace_id", created, text(func(d *app.Document) *string { return &d.WorkspaceID })),
+	col("ref", created, integer64(func(d *app.Document) *int64 { return &d.Ref })),
+	col("project_id", written, text(func(d *app.Document) *string { return &d.ProjectID })),
+	col("parent_id", written, nullText(func(d *app.Document) *string { return &d.ParentID })),
+	col("title", written, text(func(d *app.Document) *string { return &d.Title })),
+	col("body", written, nullText(func(d *app.Document) *string { return &d.Body })),
+	col("type_id", written, text(func(d *app.Document) *string { return &d.TypeID })),
+	col("status_id", written, text(func(d *app.Document) *string { return &d.StatusID })),
+	col("owner_id", written, nullText(func(d *app.Document) *string { return &d.OwnerID })),
+	col("revisions", written, integer(func(d *app.Document) *int { return &d.RevisionCount })),
+	col("revised_at", written, optStamp(func(d *app.Document) **time.Time { return &d.RevisedAt })),
+	col("revised_by", written, nullText(func(d *app.Document) *string { return &d.RevisedBy })),
+	col("archived_at", written, optStamp(func(d *app.Document) **time.Time { return &d.ArchivedAt })),
+	col("created_by", created, nullText(func(d *app.Document) *string { return &d.CreatedBy })),
+	col("updated_by", written, nullText(func(d *app.Document) *string { return &d.UpdatedBy })),
+	col("created_at", created, stamp(func(d *app.Document) *time.Time { return &d.CreatedAt })),
+	col("updated_at", written, stamp(func(d *app.Document) *time.Time { return &d.UpdatedAt })),
+	col("content_updated_at", written, stamp(func(d *app.Document) *time.Time { return &d.ContentUpdatedAt })),
+	col("deleted_at", written, optStamp(func(d *app.Document) **time.Time { return &d.DeletedAt })),
+	col("version", written, integer(func(d *app.Document) *int { return &d.Version })),
+}, nil)
+
+// documentComputed are the columns the listing query adds to the table's:
+// the document's type, status, parent and people resolved, its tags,
+// subdocuments, size and relevance.
+func documentComputed(relevance string) []column[app.Document] {
+	return []column[app.Document]{
+		computed("type_key", "it.key", text(func(d *app.Document) *string { return &d.Type.Key })),
+		computed("type_label", "it.label", text(func(d *app.Document) *string { return &d.Type.Label })),
+		computed("type_category", "it.category", text(func(d *app.Document) *string { return &d.Type.Category })),
+		computed("type_is_default", "it.is_default", flag(func(d *app.Document) *bool { return &d.Type.IsDefault })),
+		computed("type_position", "it.position", integer(func(d *app.Document) *int { return &d.Type.Position })),
+		computed("status_key", "st.key", text(func(d *app.Document) *string { return &d.Status.Key })),
+		computed("status_label", "st.label", text(func(d *app.Document) *string { return &d.Status.Label })),
+		computed("status_category", "st.category", text(func(d *app.Document) *string { return &d.Status.Category })),
+		computed("status_is_default", "st.is_default", flag(func(d *app.Document) *bool { return &d.Status.IsDefault })),
+		computed("status_position", "st.position", integer(func(d *app.Document) *int { return &d.Status.Position })),
+		computed("parent_ref", "pd.ref", optInt64(func(d *app.Document) **int64 { return &d.ParentRef })),
+		computed("parent_title", "pd.title", text(func(d *app.Document) *string { return &d.ParentTitle })),
+		computed("revised_by_name", "ru.username", text(func(d *app.Document) *string { return &d.RevisedByName })),
+		computed("creator_name", "cu.username", text(func(d *app.Document) *string { return &d.CreatorName })),
+		computed("tags", `(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM document_tags dt JOIN tags g ON g.id = dt.tag_id
+		WHERE dt.document_id = d.id ORDER BY lower(g.name)))`, nameList(func(d *app.Document) *[]string { return &d.Tags }, nil)),
+		computed("sub_documents", "(SELECT count(*) FROM documents c WHERE c.parent_id = d.id AND c.deleted_at IS NULL)",
+			integer(func(d *app.Document) *int { return &d.SubDocuments })),
+		// Selected to sort by; the size itself is the body's length.
+		computed("size_bytes", "length(CAST(coalesce(d.body, '') AS BLOB))", skipped[app.Document]()),
+		computed("relevance", relevance, optNumber(func(d *app.Document) **float64 { return &d.Relevance })),
+	}
 }
 
-func (r documentRow) document() app.Document {
-	d := app.Document{Seq: r.Seq, ID: r.ID, WorkspaceID: r.WorkspaceID, Ref: r.Ref, ProjectID: r.ProjectID, ParentID: r.ParentID.String,
-		Title: r.Title, Body: r.Body.String, TypeID: r.TypeID, StatusID: r.StatusID, OwnerID: r.OwnerID.String,
-		RevisionCount: r.Revisions, RevisedAt: parseTimePtr(r.RevisedAt), RevisedBy: r.RevisedBy.String,
-		ArchivedAt: parseTimePtr(r.ArchivedAt), CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String,
-		CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt),
-		DeletedAt: parseTimePtr(r.DeletedAt), Version: r.Version, Tags: []string{},
-		Type: app.ItemType{ID: r.TypeID, Key: r.TypeKey, Label: r.TypeLabel, Category: r.TypeCategory, IsDefault: r.TypeIsDefault,
-			Position: r.TypePosition, EntityType: "document"},
-		Status: app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory,
-			IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "document"},
-		ParentTitle: r.ParentTitle.String, SubDocuments: r.SubDocuments, RevisedByName: r.RevisedByName.String,
-		CreatorName: r.CreatorName.String}
-	if r.ParentRef.Valid {
-		d.ParentRef = &r.ParentRef.Int64
-	}
-	if r.Tags.Valid && r.Tags.String != "" {
-		d.Tags = strings.Split(r.Tags.String, "\x1f")
-	}
-	if r.Relevance.Valid {
-		d.Relevance = &r.Relevance.Float64
-	}
-	return d
-}
+// documentReader reads the listing query's rows.
+var documentReader = newRowReader(documentTable.cols, documentComputed("NULL"))
 
-func documentArgs(d *app.Document) []any {
-	return []any{d.ProjectID, nullStr(d.ParentID), d.Title, nullStr(d.Body), d.TypeID, d.StatusID, nullStr(d.OwnerID), d.RevisionCount,
-		fmtTimePtr(d.RevisedAt), nullStr(d.RevisedBy), fmtTimePtr(d.ArchivedAt), nullStr(d.UpdatedBy), fmtTime(d.UpdatedAt),
-		fmtTime(d.ContentUpdatedAt), fmtTimePtr(d.DeletedAt), d.Version}
+// finishDocument completes a document read.
+func finishDocument(d *app.Document) {
+	d.Type.ID, d.Type.EntityType = d.TypeID, "document"
+	d.Status.ID, d.Status.EntityType = d.StatusID, "document"
 }
 
 // InsertDocument stores a new document and sets its Seq.
 func (t *Tx) InsertDocument(ctx context.Context, d *app.Document) error {
-	args := append([]any{d.ID, d.WorkspaceID, d.Ref, nullStr(d.CreatedBy), fmtTime(d.CreatedAt)}, documentArgs(d)...)
-	res, err := t.tx.ExecContext(ctx, `INSERT INTO documents (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
-		title, body, type_id, status_id, owner_id, revisions, revised_at, revised_by, archived_at, updated_by, updated_at,
-		content_updated_at, deleted_at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	res, err := documentTable.execInsert(ctx, t, d)
 	if err != nil {
-		return mapErr(err)
+		return err
 	}
 	d.Seq, err = res.LastInsertId()
 	return err
@@ -99,10 +85,7 @@ func (t *Tx) InsertDocument(ctx context.Context, d *app.Document) error {
 
 // UpdateDocument stores every changeable field of a document.
 func (t *Tx) UpdateDocument(ctx context.Context, d *app.Document) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE documents SET project_id = ?, parent_id = ?, title = ?, body = ?, type_id = ?,
-		status_id = ?, owner_id = ?, revisions = ?, revised_at = ?, revised_by = ?, archived_at = ?, updated_by = ?, updated_at = ?,
-		content_updated_at = ?, deleted_at = ?, version = ? WHERE id = ?`, append(documentArgs(d), d.ID)...)
-	return mapErr(err)
+	return documentTable.execUpdate(ctx, t, d)
 }
 
 // SetDocumentTags replaces a document's tags.
@@ -130,17 +113,6 @@ func (t *Tx) MoveDocuments(ctx context.Context, ids []string, projectID string, 
 func (t *Tx) SetDocumentsDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error) {
 	return t.setDeleted(ctx, "documents", ids, from, to, now)
 }
-
-const documentInner = `SELECT d.seq, d.id, d.workspace_id, d.ref, d.project_id, d.parent_id, d.title, d.body, d.type_id, d.status_id,
-	d.owner_id, d.revisions, d.revised_at, d.revised_by, d.archived_at, d.created_by, d.updated_by, d.created_at, d.updated_at,
-	d.content_updated_at, d.deleted_at, d.version, it.key AS type_key, it.label AS type_label, it.category AS type_category,
-	it.is_default AS type_is_default, it.position AS type_position, st.key AS status_key, st.label AS status_label,
-	st.category AS status_category, st.is_default AS status_is_default, st.position AS status_position,
-	pd.ref AS parent_ref, pd.title AS parent_title, ru.username AS revised_by_name, cu.username AS creator_name,
-	(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM document_tags dt JOIN tags g ON g.id = dt.tag_id
-		WHERE dt.document_id = d.id ORDER BY lower(g.name))) AS tags,
-	(SELECT count(*) FROM documents c WHERE c.parent_id = d.id AND c.deleted_at IS NULL) AS sub_documents,
-	length(CAST(coalesce(d.body, '') AS BLOB)) AS size_bytes`
 
 const documentJoins = ` JOIN item_types it ON it.id = d.type_id
 	JOIN statuses st ON st.id = d.status_id
@@ -192,7 +164,8 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 		hits = ` JOIN (SELECT rowid AS frow, -bm25(documents_fts, 4.0, 1.0) AS fscore FROM documents_fts
 			WHERE documents_fts MATCH :match) hits ON hits.frow = d.seq`
 	}
-	query := readableCTE + "SELECT * FROM (" + documentInner + ", " + relevance + " AS relevance FROM documents d" + hits + documentJoins +
+	query := readableCTE + "SELECT * FROM (SELECT " + documentTable.selectList("d") + ", " + selectList("d", documentComputed(relevance)) +
+		" FROM documents d" + hits + documentJoins +
 		" WHERE " + b.conds() + ") page"
 	if keyset := b.after(q.Order, q.After, documentSortExprs, "seq"); keyset != "" {
 		query += " WHERE " + keyset
@@ -207,15 +180,7 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 // Documents reads the documents q selects.
 func (t *Tx) Documents(ctx context.Context, q app.DocumentQuery) ([]app.Document, error) {
 	query, args := documentSQL(q, false)
-	var rows []documentRow
-	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Document, len(rows))
-	for i, r := range rows {
-		out[i] = r.document()
-	}
-	return out, nil
+	return documentReader.read(ctx, t, query, args, min(q.Limit, 1000), finishDocument)
 }
 
 // CountDocuments counts the documents q selects, ignoring order and paging.

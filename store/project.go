@@ -10,47 +10,84 @@ import (
 	"tend/app"
 )
 
-type projectRow struct {
-	ID             string         `db:"id"`
-	WorkspaceID    string         `db:"workspace_id"`
-	Key            string         `db:"key"`
-	Title          string         `db:"title"`
-	Description    sql.NullString `db:"description"`
-	ParentID       sql.NullString `db:"parent_id"`
-	Visibility     string         `db:"visibility"`
-	IsInbox        bool           `db:"is_inbox"`
-	OwnerID        sql.NullString `db:"owner_id"`
-	StatusID       string         `db:"status_id"`
-	Colour         sql.NullString `db:"colour"`
-	Settings       string         `db:"settings"`
-	HiddenStatuses string         `db:"hidden_statuses"`
-	CreatedBy      sql.NullString `db:"created_by"`
-	CreatedAt      string         `db:"created_at"`
-	UpdatedAt      string         `db:"updated_at"`
-	DeletedAt      sql.NullString `db:"deleted_at"`
-	ArchivedAt     sql.NullString `db:"archived_at"`
-	Version        int            `db:"version"`
+// projectTable is the projects table, column by column, in the schema's
+// order.
+var projectTable = newItemTable("projects", []column[app.Project]{
+	col("id", created, text(func(p *app.Project) *string { return &p.ID })),
+	col("workspace_id", created, text(func(p *app.Project) *string { return &p.WorkspaceID })),
+	col("key", created, text(func(p *app.Project) *string { return &p.Key })),
+	col("title", written, text(func(p *app.Project) *string { return &p.Title })),
+	col("description", written, nullText(func(p *app.Project) *string { return &p.Description })),
+	col("parent_id", written, nullText(func(p *app.Project) *string { return &p.ParentID })),
+	col("visibility", written, text(func(p *app.Project) *string { return &p.Visibility })),
+	col("is_inbox", created, flag(func(p *app.Project) *bool { return &p.IsInbox })),
+	col("owner_id", created, nullText(func(p *app.Project) *string { return &p.OwnerID })),
+	col("status_id", written, text(func(p *app.Project) *string { return &p.StatusID })),
+	col("colour", written, nullText(func(p *app.Project) *string { return &p.Colour })),
+	col("archived_at", readOnly, optStamp(func(p *app.Project) **time.Time { return &p.ArchivedAt })),
+	col("created_at", created, stamp(func(p *app.Project) *time.Time { return &p.CreatedAt })),
+	col("updated_at", written, stamp(func(p *app.Project) *time.Time { return &p.UpdatedAt })),
+	// Moved only by SetProjectsDeleted.
+	col("deleted_at", created, optStamp(func(p *app.Project) **time.Time { return &p.DeletedAt })),
+	col("version", written, integer(func(p *app.Project) *int { return &p.Version })),
+	col("settings", written, settingsField),
+	col("hidden_statuses", written, hiddenStatusesField),
+	col("created_by", created, nullText(func(p *app.Project) *string { return &p.CreatedBy })),
+}, map[string]string{
+	"template": "in the schema since migration 0001; nothing reads or writes it",
+})
+
+// Most projects hold neither settings nor hidden statuses; a read skips
+// the decoder for the empty documents (scopes read every project).
+var (
+	settingsField = field[app.Project]{
+		dest:  func(p *app.Project) sql.Scanner { return settingsDest{&p.Settings} },
+		value: func(p *app.Project) any { return settingsText(p.Settings) },
+	}
+	hiddenStatusesField = field[app.Project]{
+		dest:  func(p *app.Project) sql.Scanner { return hiddenStatusesDest{&p.HiddenStatuses} },
+		value: func(p *app.Project) any { return listText(p.HiddenStatuses) },
+	}
+)
+
+type settingsDest struct{ p *map[string]any }
+
+func (d settingsDest) Scan(src any) error {
+	var s string
+	if err := (textDest{&s}).Scan(src); err != nil {
+		return err
+	}
+	*d.p = map[string]any{}
+	if s != "{}" {
+		_ = json.Unmarshal([]byte(s), d.p)
+	}
+	return nil
 }
 
-func (r projectRow) project() app.Project {
-	p := app.Project{ID: r.ID, WorkspaceID: r.WorkspaceID, Key: r.Key, Title: r.Title, Description: r.Description.String,
-		ParentID: r.ParentID.String, Visibility: r.Visibility, IsInbox: r.IsInbox, OwnerID: r.OwnerID.String,
-		StatusID: r.StatusID, Colour: r.Colour.String, CreatedBy: r.CreatedBy.String, CreatedAt: parseTime(r.CreatedAt),
-		UpdatedAt: parseTime(r.UpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt), ArchivedAt: parseTimePtr(r.ArchivedAt),
-		Version: r.Version, Settings: map[string]any{}, HiddenStatuses: []string{}}
-	// Most projects hold neither settings nor hidden statuses; skip the
-	// decoder for the empty documents (scopes read every project).
-	if r.Settings != "{}" {
-		_ = json.Unmarshal([]byte(r.Settings), &p.Settings)
+type hiddenStatusesDest struct{ p *[]string }
+
+func (d hiddenStatusesDest) Scan(src any) error {
+	var s string
+	if err := (textDest{&s}).Scan(src); err != nil {
+		return err
 	}
-	if r.HiddenStatuses != "[]" {
-		_ = json.Unmarshal([]byte(r.HiddenStatuses), &p.HiddenStatuses)
+	*d.p = []string{}
+	if s != "[]" {
+		_ = json.Unmarshal([]byte(s), d.p)
 	}
-	return p
+	return nil
 }
 
-const projectSelect = `SELECT id, workspace_id, key, title, description, parent_id, visibility, is_inbox, owner_id,
-	status_id, colour, settings, hidden_statuses, created_by, created_at, updated_at, deleted_at, archived_at, version FROM projects`
+// projectReader reads a project's row.
+var projectReader = newRowReader(projectTable.cols)
+
+// scopeReader reads a row of scopeProjects: the project and the account's
+// membership and own role there.
+var scopeReader = newRowReader(within(projectTable.cols, func(s *app.ScopeProject) *app.Project { return &s.Project }),
+	[]column[app.ScopeProject]{
+		computed("member", "m.user_id IS NOT NULL", flag(func(s *app.ScopeProject) *bool { return &s.Member })),
+		computed("own_role", "r.role", text(func(s *app.ScopeProject) *string { return &s.Role })),
+	})
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
@@ -73,40 +110,37 @@ func listText(l []string) string {
 
 // InsertProject stores a project.
 func (t *Tx) InsertProject(ctx context.Context, p *app.Project) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO projects (id, workspace_id, key, title, description, parent_id, visibility,
-		is_inbox, owner_id, status_id, colour, settings, hidden_statuses, created_by, created_at, updated_at, deleted_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		p.ID, p.WorkspaceID, p.Key, p.Title, nullStr(p.Description), nullStr(p.ParentID), p.Visibility, p.IsInbox,
-		nullStr(p.OwnerID), p.StatusID, nullStr(p.Colour), settingsText(p.Settings), listText(p.HiddenStatuses),
-		nullStr(p.CreatedBy), fmtTime(p.CreatedAt), fmtTime(p.UpdatedAt), fmtTimePtr(p.DeletedAt), p.Version)
-	return mapErr(err)
+	_, err := projectTable.execInsert(ctx, t, p)
+	return err
 }
 
 // UpdateProject stores a project's changeable fields.
 func (t *Tx) UpdateProject(ctx context.Context, p *app.Project) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE projects SET title = ?, description = ?, parent_id = ?, visibility = ?,
-		status_id = ?, colour = ?, settings = ?, hidden_statuses = ?, updated_at = ?, version = ? WHERE id = ?`,
-		p.Title, nullStr(p.Description), nullStr(p.ParentID), p.Visibility, p.StatusID, nullStr(p.Colour),
-		settingsText(p.Settings), listText(p.HiddenStatuses), fmtTime(p.UpdatedAt), p.Version, p.ID)
-	return mapErr(err)
+	return projectTable.execUpdate(ctx, t, p)
 }
 
+// projectSelect reads projects; a condition follows.
+var projectSelect = "SELECT " + projectTable.selectList("p") + " FROM projects p WHERE "
+
 func (t *Tx) getProject(ctx context.Context, where string, args ...any) (app.Project, error) {
-	var r projectRow
-	if err := t.tx.GetContext(ctx, &r, projectSelect+" WHERE "+where, args...); err != nil {
-		return app.Project{}, mapErr(err)
+	out, err := projectReader.read(ctx, t, projectSelect+where, args, 1, nil)
+	if err == nil && len(out) == 0 {
+		err = mapErr(sql.ErrNoRows)
 	}
-	return r.project(), nil
+	if err != nil {
+		return app.Project{}, err
+	}
+	return out[0], nil
 }
 
 // ProjectByID reads a project by id.
 func (t *Tx) ProjectByID(ctx context.Context, id string) (app.Project, error) {
-	return t.getProject(ctx, "id = ?", id)
+	return t.getProject(ctx, "p.id = ?", id)
 }
 
 // ProjectByKey reads a project by its key within a workspace.
 func (t *Tx) ProjectByKey(ctx context.Context, workspaceID, key string) (app.Project, error) {
-	return t.getProject(ctx, "workspace_id = ? AND key = ?", workspaceID, key)
+	return t.getProject(ctx, "p.workspace_id = ? AND p.key = ?", workspaceID, key)
 }
 
 // ScopeProjects lists every project of a workspace, trashed ones too, each
@@ -136,31 +170,15 @@ func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app
 }
 
 func (t *Tx) scopeProjects(ctx context.Context, workspaceID, userID string) ([]app.ScopeProject, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT p.id, p.workspace_id, p.key, p.title, p.description, p.parent_id,
-		p.visibility, p.is_inbox, p.owner_id, p.status_id, p.colour, p.settings, p.hidden_statuses, p.created_by, p.created_at,
-		p.updated_at, p.deleted_at, p.archived_at, p.version, m.user_id IS NOT NULL AS member, r.role AS own_role
-		FROM projects p
-		LEFT JOIN project_members m ON m.project_id = p.id AND m.user_id = ?
-		LEFT JOIN project_roles r ON r.project_id = p.id AND r.user_id = ?
-		WHERE p.workspace_id = ?`, userID, userID, workspaceID)
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	defer rows.Close()
-	var out []app.ScopeProject
-	for rows.Next() {
-		var r projectRow
-		var member bool
-		var role sql.NullString
-		if err := rows.Scan(&r.ID, &r.WorkspaceID, &r.Key, &r.Title, &r.Description, &r.ParentID, &r.Visibility, &r.IsInbox,
-			&r.OwnerID, &r.StatusID, &r.Colour, &r.Settings, &r.HiddenStatuses, &r.CreatedBy, &r.CreatedAt, &r.UpdatedAt,
-			&r.DeletedAt, &r.ArchivedAt, &r.Version, &member, &role); err != nil {
-			return nil, mapErr(err)
-		}
-		out = append(out, app.ScopeProject{Project: r.project(), Member: member, Role: role.String})
-	}
-	return out, mapErr(rows.Err())
+	return scopeReader.read(ctx, t, scopeSelect, []any{userID, userID, workspaceID}, 0, nil)
 }
+
+// scopeSelect reads every project of a workspace with an account's
+// membership and own role there.
+var scopeSelect = "SELECT " + selectList("p", scopeReader.cols) + ` FROM projects p
+	LEFT JOIN project_members m ON m.project_id = p.id AND m.user_id = ?
+	LEFT JOIN project_roles r ON r.project_id = p.id AND r.user_id = ?
+	WHERE p.workspace_id = ?`
 
 // ProjectAncestors lists the ids above a project, nearest first.
 func (t *Tx) ProjectAncestors(ctx context.Context, id string) ([]string, error) {

@@ -3,136 +3,110 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 
 	"tend/app"
 )
 
-type taskRow struct {
-	Seq                int64
-	ID                 string
-	WorkspaceID        string
-	Ref                int64
-	ProjectID          string
-	ParentID           sql.NullString
-	Title              string
-	Description        sql.NullString
-	TypeID             string
-	StatusID           string
-	Importance         sql.NullInt64
-	Urgency            sql.NullInt64
-	DueAt              sql.NullString
-	DueIsAllDay        bool
-	StartsAt           sql.NullString
-	StartsIsAllDay     bool
-	SnoozedUntil       sql.NullString
-	SnoozedIsAllDay    bool
-	EstimateMinutes    sql.NullInt64
-	AssigneeID         sql.NullString
-	ClaimedByID        sql.NullString
-	ClaimedAt          sql.NullString
-	ClaimExpiresAt     sql.NullString
-	RepeatRule         sql.NullString
-	Timezone           sql.NullString
-	SeriesID           sql.NullString
-	Occurrence         sql.NullInt64
-	SeriesValues       sql.NullString
-	CompletedAt        sql.NullString
-	CreatedBy          sql.NullString
-	UpdatedBy          sql.NullString
-	CreatedAt          string
-	UpdatedAt          string
-	ContentUpdatedAt   string
-	DeletedAt          sql.NullString
-	Version            int
-	StatusKey          string
-	StatusLabel        string
-	StatusCategory     string
-	StatusIsDefault    bool
-	StatusPosition     int
-	Assignee           sql.NullString
-	AssigneeIsAgent    sql.NullBool
-	AssigneeAnswersTo  sql.NullString
-	ClaimedBy          sql.NullString
-	ClaimedByIsAgent   sql.NullBool
-	ClaimedByAnswersTo sql.NullString
-	ParentRef          sql.NullInt64
-	Tags               sql.NullString
-	Blocked            bool
-	Blocking           bool
-	SubCounts          int64 // live subtasks << 32 + open ones: one walk of the children, not two
-	PriorityScore      sql.NullFloat64
-	Relevance          sql.NullFloat64
-}
+// taskTable is the tasks table, column by column, in the schema's order.
+var taskTable = newItemTable("tasks", []column[app.Task]{
+	col("seq", readOnly, integer64(func(t *app.Task) *int64 { return &t.Seq })),
+	col("id", created, text(func(t *app.Task) *string { return &t.ID })),
+	col("workspace_id", created, text(func(t *app.Task) *string { return &t.WorkspaceID })),
+	col("ref", created, integer64(func(t *app.Task) *int64 { return &t.Ref })),
+	col("project_id", written, text(func(t *app.Task) *string { return &t.ProjectID })),
+	col("parent_id", written, nullText(func(t *app.Task) *string { return &t.ParentID })),
+	col("title", written, text(func(t *app.Task) *string { return &t.Title })),
+	col("description", written, nullText(func(t *app.Task) *string { return &t.Description })),
+	col("type_id", written, text(func(t *app.Task) *string { return &t.TypeID })),
+	col("status_id", written, text(func(t *app.Task) *string { return &t.StatusID })),
+	col("importance", written, optInt(func(t *app.Task) **int { return &t.Importance })),
+	col("urgency", written, optInt(func(t *app.Task) **int { return &t.Urgency })),
+	col("due_at", written, optStamp(func(t *app.Task) **time.Time { return &t.DueAt })),
+	col("due_is_all_day", written, flag(func(t *app.Task) *bool { return &t.DueIsAllDay })),
+	col("starts_at", written, optStamp(func(t *app.Task) **time.Time { return &t.StartsAt })),
+	col("starts_is_all_day", written, flag(func(t *app.Task) *bool { return &t.StartsIsAllDay })),
+	col("snoozed_until", written, optStamp(func(t *app.Task) **time.Time { return &t.SnoozedUntil })),
+	col("snoozed_is_all_day", written, flag(func(t *app.Task) *bool { return &t.SnoozedIsAllDay })),
+	col("estimate_minutes", written, optInt(func(t *app.Task) **int { return &t.EstimateMinutes })),
+	col("assignee_id", written, nullText(func(t *app.Task) *string { return &t.AssigneeID })),
+	col("claimed_by", written, nullText(func(t *app.Task) *string { return &t.ClaimedByID })),
+	col("claimed_at", written, optStamp(func(t *app.Task) **time.Time { return &t.ClaimedAt })),
+	col("claim_expires_at", written, optStamp(func(t *app.Task) **time.Time { return &t.ClaimExpiresAt })),
+	col("repeat_rule", written, nullText(func(t *app.Task) *string { return &t.RepeatRule })),
+	col("timezone", written, nullText(func(t *app.Task) *string { return &t.Timezone })),
+	col("completed_at", written, optStamp(func(t *app.Task) **time.Time { return &t.CompletedAt })),
+	col("created_by", created, nullText(func(t *app.Task) *string { return &t.CreatedBy })),
+	col("updated_by", written, nullText(func(t *app.Task) *string { return &t.UpdatedBy })),
+	col("created_at", created, stamp(func(t *app.Task) *time.Time { return &t.CreatedAt })),
+	col("updated_at", written, stamp(func(t *app.Task) *time.Time { return &t.UpdatedAt })),
+	col("content_updated_at", written, stamp(func(t *app.Task) *time.Time { return &t.ContentUpdatedAt })),
+	col("deleted_at", written, optStamp(func(t *app.Task) **time.Time { return &t.DeletedAt })),
+	col("version", written, integer(func(t *app.Task) *int { return &t.Version })),
+	col("series_id", written, nullText(func(t *app.Task) *string { return &t.SeriesID })),
+	col("occurrence", written, nullZero(func(t *app.Task) *int { return &t.Occurrence })),
+	col("series_values", written, nullText(func(t *app.Task) *string { return &t.SeriesValues })),
+}, map[string]string{
+	"links_in":  "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
+	"links_out": "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
+	"fact_rev":  "kept by triggers (migration 0014); only the agenda's SQL reads it",
+})
 
-// taskColumns are the listing query's columns in the order it selects
-// them; scan checks them, so the hand-written destinations below cannot
-// drift from the SQL unnoticed.
-var taskColumns = []string{"seq", "id", "workspace_id", "ref", "project_id", "parent_id", "title", "description", "type_id",
-	"status_id", "importance", "urgency", "due_at", "due_is_all_day", "starts_at", "starts_is_all_day", "snoozed_until",
-	"snoozed_is_all_day", "estimate_minutes", "assignee_id", "claimed_by", "claimed_at", "claim_expires_at", "repeat_rule",
-	"timezone", "series_id", "occurrence", "series_values", "completed_at", "created_by", "updated_by", "created_at", "updated_at", "content_updated_at", "deleted_at",
-	"version", "status_key", "status_label", "status_category", "status_is_default", "status_position", "assignee",
-	"assignee_is_agent", "assignee_answers_to", "claimed_by_name", "claimed_by_is_agent", "claimed_by_answers_to",
-	"parent_ref", "relevance", "tags", "blocked", "blocking", "sub_counts", "priority_score"}
-
-// dest answers where each of taskColumns goes. A page scans some fifty
-// rows of fifty columns; sqlx matched columns to fields by reflection on
-// every query.
-func (r *taskRow) dest() []any {
-	return []any{&r.Seq, &r.ID, &r.WorkspaceID, &r.Ref, &r.ProjectID, &r.ParentID, &r.Title, &r.Description, &r.TypeID,
-		&r.StatusID, &r.Importance, &r.Urgency, &r.DueAt, &r.DueIsAllDay, &r.StartsAt, &r.StartsIsAllDay, &r.SnoozedUntil,
-		&r.SnoozedIsAllDay, &r.EstimateMinutes, &r.AssigneeID, &r.ClaimedByID, &r.ClaimedAt, &r.ClaimExpiresAt, &r.RepeatRule,
-		&r.Timezone, &r.SeriesID, &r.Occurrence, &r.SeriesValues, &r.CompletedAt, &r.CreatedBy, &r.UpdatedBy, &r.CreatedAt, &r.UpdatedAt, &r.ContentUpdatedAt, &r.DeletedAt,
-		&r.Version, &r.StatusKey, &r.StatusLabel, &r.StatusCategory, &r.StatusIsDefault, &r.StatusPosition, &r.Assignee,
-		&r.AssigneeIsAgent, &r.AssigneeAnswersTo, &r.ClaimedBy, &r.ClaimedByIsAgent, &r.ClaimedByAnswersTo,
-		&r.ParentRef, &r.Relevance, &r.Tags, &r.Blocked, &r.Blocking, &r.SubCounts, &r.PriorityScore}
-}
-
-func intPtr(n sql.NullInt64) *int {
-	if !n.Valid {
-		return nil
-	}
-	v := int(n.Int64)
-	return &v
-}
-
-func (r taskRow) task(now time.Time) app.Task {
-	t := app.Task{Seq: r.Seq, ID: r.ID, WorkspaceID: r.WorkspaceID, Ref: r.Ref, ProjectID: r.ProjectID, ParentID: r.ParentID.String,
-		Title: r.Title, Description: r.Description.String, TypeID: r.TypeID, StatusID: r.StatusID,
-		Importance: intPtr(r.Importance), Urgency: intPtr(r.Urgency), DueAt: parseTimePtr(r.DueAt), DueIsAllDay: r.DueIsAllDay,
-		StartsAt: parseTimePtr(r.StartsAt), StartsIsAllDay: r.StartsIsAllDay, SnoozedUntil: parseTimePtr(r.SnoozedUntil),
-		SnoozedIsAllDay: r.SnoozedIsAllDay, EstimateMinutes: intPtr(r.EstimateMinutes), AssigneeID: r.AssigneeID.String,
-		ClaimedByID: r.ClaimedByID.String, ClaimedAt: parseTimePtr(r.ClaimedAt), ClaimExpiresAt: parseTimePtr(r.ClaimExpiresAt),
-		RepeatRule: r.RepeatRule.String, Timezone: r.Timezone.String, SeriesID: r.SeriesID.String, Occurrence: int(r.Occurrence.Int64), SeriesValues: r.SeriesValues.String, CompletedAt: parseTimePtr(r.CompletedAt),
-		CreatedBy: r.CreatedBy.String, UpdatedBy: r.UpdatedBy.String, CreatedAt: parseTime(r.CreatedAt),
-		UpdatedAt: parseTime(r.UpdatedAt), ContentUpdatedAt: parseTime(r.ContentUpdatedAt), DeletedAt: parseTimePtr(r.DeletedAt),
-		Version: r.Version, Tags: []string{},
-		Status:   app.Status{ID: r.StatusID, Key: r.StatusKey, Label: r.StatusLabel, Category: r.StatusCategory, IsDefault: r.StatusIsDefault, Position: r.StatusPosition, EntityType: "task"},
-		Assignee: r.Assignee.String, AssigneeIsAgent: r.AssigneeIsAgent.Bool, AssigneeAnswersTo: r.AssigneeAnswersTo.String,
-		Blocked: r.Blocked, Blocking: r.Blocking, SubTasks: int(r.SubCounts >> 32), SubTasksOpen: int(r.SubCounts & (1<<32 - 1)),
-		PriorityScore: r.PriorityScore.Float64}
-	if r.Relevance.Valid {
-		rel := r.Relevance.Float64
-		t.Relevance = &rel
-	}
-	if r.ParentRef.Valid {
-		t.ParentRef = &r.ParentRef.Int64
-	}
-	if r.Tags.Valid && r.Tags.String != "" {
+// taskComputed are the columns the listing query adds to the table's: the
+// task's status, people and parent resolved, its tags, links and subtasks,
+// and its relevance, computed for a reader who may read every project or
+// not, over the rows of from.
+func taskComputed(from taskSource, allReadable bool) []column[app.Task] {
+	return []column[app.Task]{
+		computed("status_key", "st.key", text(func(t *app.Task) *string { return &t.Status.Key })),
+		computed("status_label", "st.label", text(func(t *app.Task) *string { return &t.Status.Label })),
+		computed("status_category", "st.category", text(func(t *app.Task) *string { return &t.Status.Category })),
+		computed("status_is_default", "st.is_default", flag(func(t *app.Task) *bool { return &t.Status.IsDefault })),
+		computed("status_position", "st.position", integer(func(t *app.Task) *int { return &t.Status.Position })),
+		computed("assignee", "au.username", text(func(t *app.Task) *string { return &t.Assignee })),
+		computed("assignee_is_agent", "au.is_service_account", flag(func(t *app.Task) *bool { return &t.AssigneeIsAgent })),
+		computed("assignee_answers_to", "aub.username", text(func(t *app.Task) *string { return &t.AssigneeAnswersTo })),
+		computed("claimed_by_name", "cu.username", text(func(t *app.Task) *string { return &t.ClaimedBy })),
+		computed("claimed_by_is_agent", "cu.is_service_account", flag(func(t *app.Task) *bool { return &t.ClaimedByIsAgent })),
+		computed("claimed_by_answers_to", "cub.username", text(func(t *app.Task) *string { return &t.ClaimedByAnswersTo })),
+		computed("parent_ref", "pt.ref", optInt64(func(t *app.Task) **int64 { return &t.ParentRef })),
+		computed("relevance", from.relevance(), optNumber(func(t *app.Task) **float64 { return &t.Relevance })),
 		// Sorted here rather than by the query, which would build a sorter
 		// for every row.
-		t.Tags = strings.Split(r.Tags.String, "\x1f")
-		app.SortTagNames(t.Tags)
+		computed("tags", "(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id)",
+			nameList(func(t *app.Task) *[]string { return &t.Tags }, app.SortTagNames)),
+		computed("blocked", blockedSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocked })),
+		computed("blocking", blockingSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocking })),
+		// Live subtasks << 32 + open ones: one walk of the children, not two.
+		computed("sub_counts", `(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
+		WHERE c.parent_id = t.id AND c.deleted_at IS NULL)`, field[app.Task]{dest: func(t *app.Task) sql.Scanner { return subCountsDest{t} }}),
 	}
+}
+
+// taskScore is the priority score, which the outer query computes over the
+// inner one's columns.
+var taskScore = col("priority_score", readOnly, number(func(t *app.Task) *float64 { return &t.PriorityScore }))
+
+// taskReader reads the listing query's rows: the table's columns, the
+// computed ones, the score.
+var taskReader = newRowReader(taskTable.cols, taskComputed(fromTasks, false), []column[app.Task]{taskScore})
+
+type subCountsDest struct{ t *app.Task }
+
+func (d subCountsDest) Scan(src any) error {
+	n, _, err := scanInt(src)
+	d.t.SubTasks, d.t.SubTasksOpen = int(n>>32), int(n&(1<<32-1))
+	return err
+}
+
+// finishTask completes a task read for a reader whose clock reads now.
+func finishTask(t *app.Task, now time.Time) {
+	t.Status.ID, t.Status.EntityType = t.StatusID, "task"
 	// An expired claim is simply not held: the reader sees nobody.
-	if t.ClaimExpiresAt != nil && t.ClaimExpiresAt.After(now) {
-		t.ClaimedBy, t.ClaimedByIsAgent, t.ClaimedByAnswersTo = r.ClaimedBy.String, r.ClaimedByIsAgent.Bool, r.ClaimedByAnswersTo.String
-	} else {
+	if t.ClaimExpiresAt == nil || !t.ClaimExpiresAt.After(now) {
 		t.ClaimedByID, t.ClaimedAt, t.ClaimExpiresAt = "", nil, nil
+		t.ClaimedBy, t.ClaimedByIsAgent, t.ClaimedByAnswersTo = "", false, ""
 	}
-	return t
 }
 
 // NextRef takes the next ref of a workspace.
@@ -142,13 +116,10 @@ func (t *Tx) NextRef(ctx context.Context, workspaceID string) (int64, error) {
 	return ref, mapErr(err)
 }
 
-func taskArgs(k *app.Task) []any {
-	return []any{k.ProjectID, nullStr(k.ParentID), k.Title, nullStr(k.Description), k.TypeID, k.StatusID, k.Importance, k.Urgency,
-		fmtTimePtr(k.DueAt), k.DueIsAllDay, fmtTimePtr(k.StartsAt), k.StartsIsAllDay, fmtTimePtr(k.SnoozedUntil), k.SnoozedIsAllDay,
-		k.EstimateMinutes, nullStr(k.AssigneeID), nullStr(k.ClaimedByID), fmtTimePtr(k.ClaimedAt), fmtTimePtr(k.ClaimExpiresAt),
-		nullStr(k.RepeatRule), nullStr(k.Timezone), nullStr(k.SeriesID), nullInt(k.Occurrence), nullStr(k.SeriesValues), fmtTimePtr(k.CompletedAt), nullStr(k.UpdatedBy), fmtTime(k.UpdatedAt),
-		fmtTime(k.ContentUpdatedAt), fmtTimePtr(k.DeletedAt), k.Version}
-}
+// taskInsert stores a new task and returns its seq and its priority score,
+// computed by the listing's own expression for the status category bound
+// after the table's columns.
+var taskInsert = taskTable.insert + " RETURNING seq, " + priorityOf("created_at", "0", "0", "?") + " AS priority_score"
 
 // InsertTask stores a new task. It sets Seq, sets the times to what was
 // stored (whole milliseconds, UTC, as a read would give them), and sets
@@ -156,28 +127,15 @@ func taskArgs(k *app.Task) []any {
 // expression for the category of k.Status: a new task has no links, so it
 // blocks nothing and nothing blocks it, and it is scored at its creation.
 func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
-	args := append([]any{k.ID, k.WorkspaceID, k.Ref, nullStr(k.CreatedBy), fmtTime(k.CreatedAt)}, taskArgs(k)...)
-	args = append(args, k.Status.Category)
 	var score sql.NullFloat64
-	err := t.tx.QueryRowxContext(ctx, `INSERT INTO tasks (id, workspace_id, ref, created_by, created_at, project_id, parent_id,
-		title, description, type_id, status_id, importance, urgency, due_at, due_is_all_day, starts_at, starts_is_all_day,
-		snoozed_until, snoozed_is_all_day, estimate_minutes, assignee_id, claimed_by, claimed_at, claim_expires_at, repeat_rule,
-		timezone, series_id, occurrence, series_values, completed_at, updated_by, updated_at, content_updated_at, deleted_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		RETURNING seq, `+priorityOf("created_at", "0", "0", "?")+` AS priority_score`, args...).Scan(&k.Seq, &score)
+	var buf [maxArgs]any
+	err := t.tx.QueryRowxContext(ctx, taskInsert, append(taskTable.args(buf[:0], k, taskTable.ins), k.Status.Category)...).
+		Scan(&k.Seq, &score)
 	if err != nil {
 		return mapErr(err)
 	}
 	k.PriorityScore = score.Float64
-	for _, p := range []*time.Time{&k.CreatedAt, &k.UpdatedAt, &k.ContentUpdatedAt} {
-		*p = parseTime(fmtTime(*p))
-	}
-	for _, p := range []**time.Time{&k.DueAt, &k.StartsAt, &k.SnoozedUntil, &k.ClaimedAt, &k.ClaimExpiresAt, &k.CompletedAt, &k.DeletedAt} {
-		if *p != nil {
-			v := parseTime(fmtTime(**p))
-			*p = &v
-		}
-	}
+	taskTable.settle(k)
 	return nil
 }
 
@@ -190,12 +148,7 @@ func (t *Tx) OccurrenceExists(ctx context.Context, seriesID string, occurrence i
 
 // UpdateTask stores every changeable field of a task.
 func (t *Tx) UpdateTask(ctx context.Context, k *app.Task) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tasks SET project_id = ?, parent_id = ?, title = ?, description = ?, type_id = ?,
-		status_id = ?, importance = ?, urgency = ?, due_at = ?, due_is_all_day = ?, starts_at = ?, starts_is_all_day = ?,
-		snoozed_until = ?, snoozed_is_all_day = ?, estimate_minutes = ?, assignee_id = ?, claimed_by = ?, claimed_at = ?,
-		claim_expires_at = ?, repeat_rule = ?, timezone = ?, series_id = ?, occurrence = ?, series_values = ?, completed_at = ?, updated_by = ?, updated_at = ?,
-		content_updated_at = ?, deleted_at = ?, version = ? WHERE id = ?`, append(taskArgs(k), k.ID)...)
-	return mapErr(err)
+	return taskTable.execUpdate(ctx, t, k)
 }
 
 // SetTaskTags replaces a task's tags.

@@ -63,19 +63,7 @@ func priorityOf(now, blocking, blocked, category string) string {
 // taskInnerSQL is the inner select of the task query over the rows of
 // from (a taskSource), joined to their status, people and parent.
 func taskInnerSQL(from taskSource, allReadable bool) string {
-	return `SELECT t.seq, t.id, t.workspace_id, t.ref, t.project_id, t.parent_id, t.title, t.description, t.type_id,
-	t.status_id, t.importance, t.urgency, t.due_at, t.due_is_all_day, t.starts_at, t.starts_is_all_day, t.snoozed_until,
-	t.snoozed_is_all_day, t.estimate_minutes, t.assignee_id, t.claimed_by, t.claimed_at, t.claim_expires_at, t.repeat_rule,
-	t.timezone, t.series_id, t.occurrence, t.series_values, t.completed_at, t.created_by, t.updated_by, t.created_at, t.updated_at, t.content_updated_at, t.deleted_at,
-	t.version, st.key AS status_key, st.label AS status_label, st.category AS status_category, st.is_default AS status_is_default,
-	st.position AS status_position, au.username AS assignee, au.is_service_account AS assignee_is_agent,
-	aub.username AS assignee_answers_to, cu.username AS claimed_by_name, cu.is_service_account AS claimed_by_is_agent,
-	cub.username AS claimed_by_answers_to, pt.ref AS parent_ref, ` + from.relevance() + ` AS relevance,
-	(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id) AS tags,
-	` + blockedSQL(allReadable) + ` AS blocked, ` + blockingSQL(allReadable) + ` AS blocking,
-	(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
-		WHERE c.parent_id = t.id AND c.deleted_at IS NULL) AS sub_counts
-	` + from.from() + `
+	return "SELECT " + taskTable.selectList("t") + ", " + selectList("t", taskComputed(from, allReadable)) + " " + from.from() + `
 	JOIN statuses st ON st.id = t.status_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
@@ -296,12 +284,9 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 		q.Now = t.now
 	}
 	query, args := taskSQL(q, false)
-	rows, err := t.scanTasks(ctx, query, args, min(max(q.Limit, len(q.IDs)), 1000))
-	if err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return []app.Task{}, nil
+	out, err := taskReader.read(ctx, t, query, args, min(max(q.Limit, len(q.IDs)), 1000), func(k *app.Task) { finishTask(k, q.Now) })
+	if err != nil || len(out) == 0 {
+		return out, err
 	}
 	// The item type comes from the vocabulary cache rather than a join,
 	// which cost every row two B-tree descents.
@@ -309,46 +294,15 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]app.Task, len(rows))
-	for i, r := range rows {
-		out[i] = r.task(q.Now)
+	for i := range out {
 		for _, it := range types {
-			if it.ID == r.TypeID {
+			if it.ID == out[i].TypeID {
 				out[i].Type = app.ItemType{ID: it.ID, Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault, EntityType: "task"}
 				break
 			}
 		}
 	}
 	return out, nil
-}
-
-// scanTasks reads the rows of a task query; size is how many it expects at
-// most, the slice's first capacity.
-func (t *Tx) scanTasks(ctx context.Context, query string, args []any, size int) ([]taskRow, error) {
-	rs, err := t.tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	defer rs.Close()
-	cols, err := rs.Columns()
-	if err != nil {
-		return nil, mapErr(err)
-	}
-	if !slices.Equal(cols, taskColumns) {
-		return nil, fmt.Errorf("task query selects %v, scanned as %v", cols, taskColumns)
-	}
-	// One row's destinations serve every row: each is copied out whole,
-	// strings and all, once scanned.
-	out := make([]taskRow, 0, size)
-	var r taskRow
-	dest := r.dest()
-	for rs.Next() {
-		if err := rs.Scan(dest...); err != nil {
-			return nil, mapErr(err)
-		}
-		out = append(out, r)
-	}
-	return out, mapErr(rs.Err())
 }
 
 // CountTasks counts the tasks q selects, ignoring order and paging.

@@ -137,14 +137,8 @@ func AppendTask(b []byte, t *Task) ([]byte, bool) {
 	b = appendStringPtr(b, t.AssigneeAnswersTo)
 	b = append(b, `,"assignee_is_agent":`...)
 	b = strconv.AppendBool(b, t.AssigneeIsAgent)
-	b = append(b, `,"claimed_by":`...)
-	b = appendStringPtr(b, t.ClaimedBy)
-	b = append(b, `,"claimed_by_id":`...)
-	b = appendStringPtr(b, t.ClaimedByID)
-	b = append(b, `,"claimed_by_answers_to":`...)
-	b = appendStringPtr(b, t.ClaimedByAnswersTo)
-	b = append(b, `,"claimed_by_is_agent":`...)
-	b = strconv.AppendBool(b, t.ClaimedByIsAgent)
+	b = append(b, ',')
+	b = appendTaskClaim(b, &t.taskClaimJSON)
 	b = append(b, `,"claimed_at":`...)
 	b = appendStringPtr(b, t.ClaimedAt)
 	b = append(b, `,"claim_expires_at":`...)
@@ -238,6 +232,18 @@ func appendItemState(b []byte, s *itemStateJSON) []byte {
 	b = strconv.AppendBool(b, s.StatusIsDefault)
 	b = append(b, `,"is_complete":`...)
 	return strconv.AppendBool(b, s.IsComplete)
+}
+
+// appendTaskClaim appends the members of a taskClaimJSON, without braces.
+func appendTaskClaim(b []byte, c *taskClaimJSON) []byte {
+	b = append(b, `"claimed_by":`...)
+	b = appendStringPtr(b, c.ClaimedBy)
+	b = append(b, `,"claimed_by_id":`...)
+	b = appendStringPtr(b, c.ClaimedByID)
+	b = append(b, `,"claimed_by_answers_to":`...)
+	b = appendStringPtr(b, c.ClaimedByAnswersTo)
+	b = append(b, `,"claimed_by_is_agent":`...)
+	return strconv.AppendBool(b, c.ClaimedByIsAgent)
 }
 
 // appendTaskWhen appends the members of a taskWhenJSON, without braces.

@@ -28,7 +28,9 @@ func fillRandom(rng *rand.Rand, v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() { // unexported fields are no part of the record
+			// Unexported fields are no part of the record, but the exported
+			// fields of an embedded part (taskClaimJSON, ...) are.
+			if f := v.Type().Field(i); f.IsExported() || f.Anonymous {
 				fillRandom(rng, v.Field(i))
 			}
 		}

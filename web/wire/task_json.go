@@ -38,38 +38,45 @@ type taskWhenJSON struct {
 	Timezone              *string `json:"timezone"`
 }
 
+// taskClaimJSON is who holds a task's claim, if anyone does: the full task
+// and a link's far end both say it. (When it ends follows it in both; the
+// full task also says, between the two, when it began.)
+type taskClaimJSON struct {
+	ClaimedBy          *string `json:"claimed_by"`
+	ClaimedByID        *string `json:"claimed_by_id"`
+	ClaimedByAnswersTo *string `json:"claimed_by_answers_to"`
+	ClaimedByIsAgent   bool    `json:"claimed_by_is_agent"`
+}
+
 // Task is the full task record.
 type Task struct {
 	itemHeadJSON
 	Description *string `json:"description"`
 	itemStateJSON
-	Project            string   `json:"project"`
-	ProjectID          string   `json:"project_id"`
-	ProjectPath        string   `json:"project_path"`
-	Workspace          *string  `json:"workspace"`
-	WorkspaceID        string   `json:"workspace_id"`
-	Parent             *string  `json:"parent"`
-	ParentRef          *int64   `json:"parent_ref"`
-	Tags               []string `json:"tags"`
-	Assignee           *string  `json:"assignee"`
-	AssigneeID         *string  `json:"assignee_id"`
-	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
-	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
-	ClaimedBy          *string  `json:"claimed_by"`
-	ClaimedByID        *string  `json:"claimed_by_id"`
-	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
-	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
-	ClaimedAt          *string  `json:"claimed_at"`
-	ClaimExpiresAt     *string  `json:"claim_expires_at"`
-	Importance         *int     `json:"importance"`
-	Urgency            *int     `json:"urgency"`
-	PriorityScore      float64  `json:"priority_score"`
-	Relevance          *float64 `json:"relevance"`
-	EstimateMinutes    *int     `json:"estimate_minutes"`
-	DueAt              *string  `json:"due_at"`
-	DueIsAllDay        bool     `json:"due_is_all_day"`
-	StartsAt           *string  `json:"starts_at"`
-	StartsIsAllDay     bool     `json:"starts_is_all_day"`
+	Project           string   `json:"project"`
+	ProjectID         string   `json:"project_id"`
+	ProjectPath       string   `json:"project_path"`
+	Workspace         *string  `json:"workspace"`
+	WorkspaceID       string   `json:"workspace_id"`
+	Parent            *string  `json:"parent"`
+	ParentRef         *int64   `json:"parent_ref"`
+	Tags              []string `json:"tags"`
+	Assignee          *string  `json:"assignee"`
+	AssigneeID        *string  `json:"assignee_id"`
+	AssigneeAnswersTo *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent   bool     `json:"assignee_is_agent"`
+	taskClaimJSON
+	ClaimedAt       *string  `json:"claimed_at"`
+	ClaimExpiresAt  *string  `json:"claim_expires_at"`
+	Importance      *int     `json:"importance"`
+	Urgency         *int     `json:"urgency"`
+	PriorityScore   float64  `json:"priority_score"`
+	Relevance       *float64 `json:"relevance"`
+	EstimateMinutes *int     `json:"estimate_minutes"`
+	DueAt           *string  `json:"due_at"`
+	DueIsAllDay     bool     `json:"due_is_all_day"`
+	StartsAt        *string  `json:"starts_at"`
+	StartsIsAllDay  bool     `json:"starts_is_all_day"`
 	taskWhenJSON
 	RepeatRule       *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
 	SeriesID         *string `json:"series_id"`   // shared by the occurrences of one repeat
@@ -99,8 +106,9 @@ func NewTask(t app.Task) Task {
 		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: OrNull(t.WorkspaceSlug),
 		WorkspaceID: t.WorkspaceID, Parent: OrNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: OrNull(t.Assignee),
 		AssigneeID: OrNull(t.AssigneeID), AssigneeAnswersTo: OrNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
-		ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID), ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo),
-		ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
+		taskClaimJSON: taskClaimJSON{ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID),
+			ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo), ClaimedByIsAgent: t.ClaimedByIsAgent},
+		ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
 		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
 		DueAt: StampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
 		taskWhenJSON: taskWhenJSON{SnoozedUntil: StampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
@@ -138,19 +146,16 @@ type LinkEnd struct {
 	EntityType string `json:"entity_type"`
 	itemHeadJSON
 	itemStateJSON
-	ProjectPath        string   `json:"project_path"`
-	Workspace          *string  `json:"workspace"`
-	Tags               []string `json:"tags"`
-	Assignee           *string  `json:"assignee"`
-	AssigneeAnswersTo  *string  `json:"assignee_answers_to"`
-	AssigneeIsAgent    bool     `json:"assignee_is_agent"`
-	ClaimedBy          *string  `json:"claimed_by"`
-	ClaimedByID        *string  `json:"claimed_by_id"`
-	ClaimedByAnswersTo *string  `json:"claimed_by_answers_to"`
-	ClaimedByIsAgent   bool     `json:"claimed_by_is_agent"`
-	ClaimExpiresAt     *string  `json:"claim_expires_at"`
-	DueAt              *string  `json:"due_at"`
-	DueIsAllDay        bool     `json:"due_is_all_day"`
+	ProjectPath       string   `json:"project_path"`
+	Workspace         *string  `json:"workspace"`
+	Tags              []string `json:"tags"`
+	Assignee          *string  `json:"assignee"`
+	AssigneeAnswersTo *string  `json:"assignee_answers_to"`
+	AssigneeIsAgent   bool     `json:"assignee_is_agent"`
+	taskClaimJSON
+	ClaimExpiresAt *string `json:"claim_expires_at"`
+	DueAt          *string `json:"due_at"`
+	DueIsAllDay    bool    `json:"due_is_all_day"`
 	taskWhenJSON
 	Blocked      bool    `json:"blocked"`
 	Blocking     bool    `json:"blocking"`
@@ -162,8 +167,7 @@ type LinkEnd struct {
 func taskLinkEnd(t Task) LinkEnd {
 	return LinkEnd{EntityType: "task", itemHeadJSON: t.itemHeadJSON, itemStateJSON: t.itemStateJSON, ProjectPath: t.ProjectPath,
 		Workspace: t.Workspace, Tags: t.Tags, Assignee: t.Assignee, AssigneeAnswersTo: t.AssigneeAnswersTo,
-		AssigneeIsAgent: t.AssigneeIsAgent, ClaimedBy: t.ClaimedBy, ClaimedByID: t.ClaimedByID,
-		ClaimedByAnswersTo: t.ClaimedByAnswersTo, ClaimedByIsAgent: t.ClaimedByIsAgent, ClaimExpiresAt: t.ClaimExpiresAt,
+		AssigneeIsAgent: t.AssigneeIsAgent, taskClaimJSON: t.taskClaimJSON, ClaimExpiresAt: t.ClaimExpiresAt,
 		DueAt: t.DueAt, DueIsAllDay: t.DueIsAllDay, taskWhenJSON: t.taskWhenJSON, Blocked: t.Blocked, Blocking: t.Blocking,
 		SubTasksDone: t.SubTasksDone, SubDocuments: t.SubDocuments, DeletedAt: t.DeletedAt}
 }
