@@ -12,7 +12,7 @@ import (
 //go:embed *.html
 var pageFiles embed.FS
 
-var templates = template.Must(template.New("pages").Funcs(pageFuncs).ParseFS(pageFiles, "*.html"))
+var templates = template.Must(template.New("pages").Funcs(pageFuncs).Funcs(rowFuncs).ParseFS(pageFiles, "*.html"))
 
 // writePage renders a page with the headers every sign-in page carries: the
 // link's secret is in the URL, so no Referer may leak it and no cache keep it.
