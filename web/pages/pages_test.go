@@ -89,7 +89,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	contains(t, "Tasks paged", paged, `rel="next"`)
 
 	board := p.get(t, "/board?project=web", http.StatusOK)
-	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article id="t-`+ref+`" class="card row"`)
+	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article id="t-`+ref+`" class="card trow"`)
 	task := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
 	version := number(task["version"])
 	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web#t-"+ref {

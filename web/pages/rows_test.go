@@ -128,7 +128,7 @@ func TestPageRowFragments(t *testing.T) {
 	if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") || strings.Contains(body, "<html") {
 		t.Fatalf("done: %d %s\n%s", r.Status, r.Header.Get("Content-Type"), body)
 	}
-	lis := regexp.MustCompile(`<li id="t-(\d+)" class="row( done)?"`).FindAllStringSubmatch(body, -1)
+	lis := regexp.MustCompile(`<li id="t-(\d+)" class="trow( done)?"`).FindAllStringSubmatch(body, -1)
 	if len(lis) != 2 || lis[0][1] != water || lis[0][2] != " done" || lis[1][2] != "" {
 		t.Fatalf("a completed occurrence answers %v, want it done and the next one open:\n%s", lis, body)
 	}

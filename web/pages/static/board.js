@@ -35,7 +35,9 @@
         if (+c.getAttribute("data-ref") > ref) { before = c; return true; }
         return false;
       });
+      var focused = card.contains(document.activeElement);
       list.insertBefore(card, before);
+      if (focused) card.focus({ preventScroll: true });
       card.scrollIntoView({ block: "nearest" });
     }
     columns().forEach(function (col) {

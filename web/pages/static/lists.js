@@ -113,6 +113,7 @@
         hold(next);
       }
       if (before.sel) select(fresh, true);
+      acted++;
       fresh.dispatchEvent(new CustomEvent("tend:row", { bubbles: true }));
       said(fresh, before, next);
       later();
@@ -281,7 +282,7 @@
     var ref = row.getAttribute("data-ref");
     held = held.filter(function (h) { return h.ref !== ref; });
     var prev = row.previousElementSibling;
-    held.push({ ref: ref, el: row, parent: row.parentNode.id, after: prev ? prev.getAttribute("data-ref") : "" });
+    held.push({ ref: ref, el: row, parent: row.parentNode.id, after: prev ? prev.getAttribute("data-ref") : "", next: row.classList.contains("next") });
   }
   function placeHeld() {
     held.forEach(function (h) {
@@ -289,13 +290,16 @@
       if (!parent) return;
       var fresh = byRef(h.ref);
       if (fresh) h.el = fresh;
+      h.el.classList.toggle("next", h.next);
       var prev = h.after && q(':scope > [data-ref="' + h.after + '"]', parent);
       if (prev) prev.after(h.el); else parent.insertBefore(h.el, parent.firstChild);
     });
   }
 
   // ---- Live refresh in place ----------------------------------------------
-  var refreshing = false, again = false, waiting = false;
+  // acted counts the row actions put in place: a list read before one of
+  // them landed shows the row as it was, so it is read again instead.
+  var refreshing = false, again = false, waiting = false, acted = 0;
   // Not while a card is dragged, a field in a list is in use or a row's
   // action is on its way: then once that is over.
   function inUse() {
@@ -309,16 +313,18 @@
     if (refreshing) { again = true; return true; }
     if (inUse()) { waiting = true; return true; }
     refreshing = true;
+    var seen = acted;
     fetch(location.pathname + location.search, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
         if (inUse()) { waiting = true; return; }
+        if (acted !== seen) { again = true; return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
         var sel = selected(), ref = sel && sel.getAttribute("data-ref");
         var focused = sel && sel.contains(document.activeElement);
         all("[data-region]").forEach(function (old) {
           var neu = doc.getElementById(old.id);
-          if (neu) old.replaceWith(document.importNode(neu, true));
+          if (neu) patch(old, document.importNode(neu, true));
         });
         placeHeld();
         if (ref && byRef(ref)) select(byRef(ref), focused);
@@ -329,6 +335,39 @@
         if (again) { again = false; refresh(); }
       });
     return true;
+  }
+  // patch puts a region read again in place of old. When only rows changed
+  // (the same rows in the same places), only those are replaced, so the
+  // rest keep their focus, hover and any press in progress; else the region
+  // is replaced whole.
+  function patch(old, neu) {
+    // A held row the fresh list no longer has stays where it is.
+    var gone = {};
+    held.forEach(function (h) { if (!q('[data-ref="' + h.ref + '"]', neu)) gone[h.ref] = true; });
+    if (skeleton(old, gone) !== skeleton(neu, {})) { old.replaceWith(neu); return; }
+    all("[data-ref]", neu).forEach(function (n) {
+      var o = q('[data-ref="' + n.getAttribute("data-ref") + '"]', old);
+      if (o && !same(o, n)) o.replaceWith(n);
+    });
+  }
+  function skeleton(region, gone) {
+    var c = region.cloneNode(true);
+    all("[data-ref]", c).forEach(function (r) {
+      if (gone[r.getAttribute("data-ref")]) { r.remove(); return; }
+      var k = document.createElement("i");
+      k.setAttribute("data-k", r.getAttribute("data-ref"));
+      r.replaceWith(k);
+    });
+    return c.innerHTML.replace(/\s+/g, " ");
+  }
+  // same reports whether a row shows what its fresh copy does, leaving out
+  // what the script added to it (the selection, a note, a prompt).
+  function same(o, n) {
+    var c = o.cloneNode(true);
+    c.classList.remove("selected", "next");
+    c.removeAttribute("aria-busy");
+    all("form.due-prompt", c).forEach(function (f) { f.remove(); });
+    return c.outerHTML === n.outerHTML;
   }
   function later() { if (waiting) { waiting = false; setTimeout(refresh, 0); } }
   document.addEventListener("focusout", later);
