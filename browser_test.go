@@ -57,8 +57,12 @@ func axeSource(t *testing.T) string {
 }
 
 // browserCtx starts one headless Chromium for the test, with the flags this
-// machine's closed network needs (no background fetches, no QUIC).
-func browserCtx(t *testing.T) context.Context {
+// machine's closed network needs (no background fetches, no QUIC), for at
+// most three minutes.
+func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 3*time.Minute) }
+
+// browserCtxFor is browserCtx for a test that may take up to limit.
+func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
@@ -67,7 +71,7 @@ func browserCtx(t *testing.T) context.Context {
 		chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return ctx
 }
@@ -81,11 +85,20 @@ type shooter struct {
 	dir    string
 	axe    string
 	readme bool
+	widths []int64 // the widths photographed; nil is 1280 and 360
+	// noScript is a tab whose page scripts are off: axe, a script itself,
+	// runs with them on for its pass (timers and promises need them), and
+	// they are off again before the next page loads.
+	noScript bool
 }
 
 func (s *shooter) page(name string) {
 	s.t.Helper()
-	for _, w := range []int64{1280, 360} {
+	widths := s.widths
+	if widths == nil {
+		widths = []int64{1280, 360}
+	}
+	for _, w := range widths {
 		for _, scheme := range []string{"light", "dark"} {
 			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 900), colourScheme(scheme)); err != nil {
 				s.t.Fatalf("viewing %s at %d px, %s: %v", name, w, scheme, err)
@@ -108,7 +121,7 @@ func (s *shooter) page(name string) {
 			}
 		}
 	}
-	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(1280, 900), colourScheme("light"))
+	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(widths[0], 900), colourScheme("light"))
 }
 
 // colourScheme makes the page's prefers-color-scheme light or dark.
@@ -124,6 +137,10 @@ func colourScheme(scheme string) chromedp.Action[chromedp.Void] {
 // colour contrast among them) in the page and fails on any violation.
 func (s *shooter) accessible(what string) {
 	s.t.Helper()
+	if s.noScript {
+		s.scripts(true)
+		defer s.scripts(false)
+	}
 	found, err := chromedp.Run(s.ctx, chromedp.Evaluate[bool](`typeof axe !== "undefined"`))
 	if err != nil {
 		s.t.Fatal(err)
@@ -145,6 +162,17 @@ func (s *shooter) accessible(what string) {
 	}
 	if len(v) > 0 {
 		s.t.Errorf("accessibility violations on %s: %s", what, out)
+	}
+}
+
+// scripts turns the tab's script execution on or off.
+func (s *shooter) scripts(on bool) {
+	s.t.Helper()
+	if err := chromedp.Do(s.ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on})
+		return err
+	})); err != nil {
+		s.t.Fatalf("turning scripts on=%v: %v", on, err)
 	}
 }
 
