@@ -121,26 +121,27 @@ type TaskLocation struct {
 	DeletedAt   *time.Time
 }
 
-// TaskCreate is the structured form of POST /v1/tasks.
+// TaskCreate is a new task: a captured line (Text), the structured
+// fields, or both. The JSON API reads it from wire.TaskCreate.
 type TaskCreate struct {
-	Text            string     `json:"text"`
-	Title           string     `json:"title"`
-	Description     string     `json:"description"`
-	Project         string     `json:"project"`
-	Parent          FlexRef    `json:"parent"`
-	Type            string     `json:"type"`
-	Status          string     `json:"status"`
-	Tags            []string   `json:"tags"`
-	Assignee        string     `json:"assignee"`
-	Importance      *int       `json:"importance"`
-	Urgency         *int       `json:"urgency"`
-	DueAt           *time.Time `json:"due_at"`
-	DueIsAllDay     bool       `json:"due_is_all_day"`
-	StartsAt        *time.Time `json:"starts_at"`
-	StartsIsAllDay  bool       `json:"starts_is_all_day"`
-	EstimateMinutes *int       `json:"estimate_minutes"`
-	Repeat          string     `json:"repeat"`
-	Timezone        string     `json:"timezone"`
+	Text            string
+	Title           string
+	Description     string
+	Project         string
+	Parent          FlexRef
+	Type            string
+	Status          string
+	Tags            []string
+	Assignee        string
+	Importance      *int
+	Urgency         *int
+	DueAt           *time.Time
+	DueIsAllDay     bool
+	StartsAt        *time.Time
+	StartsIsAllDay  bool
+	EstimateMinutes *int
+	Repeat          string
+	Timezone        string
 }
 
 // FlexRef is a reference sent as a JSON integer or string (a ref or an id).

@@ -118,21 +118,15 @@ func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a 
 	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
-// moveJSON is the Move body: the new parent, or null for the top level.
-type moveJSON struct {
-	Parent  app.Patch[app.FlexRef] `json:"parent"`
-	Project app.Patch[string]      `json:"project"`
-}
-
 func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in moveJSON
+	var in wire.Move
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	if !in.Parent.Set || in.Project.Set {
-		return app.Invalidf("body.parent", "send parent: a project key or id, or null for the top level")
+	parent, err := in.ProjectParent()
+	if err != nil {
+		return err
 	}
-	parent := app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}
 	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), parent)
 	if err != nil {
 		return err

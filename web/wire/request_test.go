@@ -1,0 +1,86 @@
+package wire_test
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"tend/web/wire"
+)
+
+// Every request record converts every field it reads: with a value in
+// each of its fields, its conversion leaves none of the app input's fields
+// empty, and the two name the same fields (but for those listed, which
+// the conversion reads or fills otherwise).
+func TestRequestsConvertEveryField(t *testing.T) {
+	t.Run("TaskCreate", converts(wire.TaskCreate.App))
+	t.Run("TaskUpdate", converts(wire.TaskUpdate.App))
+	t.Run("Move", converts(wire.Move.Task))
+	t.Run("Completion", converts(wire.Completion.App))
+	t.Run("RecordVerification", converts(wire.RecordVerification.App))
+}
+
+// converts checks conv as TestRequestsConvertEveryField says. otherwise
+// lists the fields of either side that have no namesake on the other.
+func converts[W, A any](conv func(W) A, otherwise ...string) func(*testing.T) {
+	return func(t *testing.T) {
+		var in W
+		fill(reflect.ValueOf(&in).Elem())
+		out := reflect.ValueOf(conv(in))
+		names := func(t reflect.Type) []string {
+			var out []string
+			for f := range t.Fields() {
+				if f.IsExported() && !slices.Contains(otherwise, f.Name) {
+					out = append(out, f.Name)
+				}
+			}
+			return out
+		}
+		if w, a := names(reflect.TypeFor[W]()), names(out.Type()); !slices.Equal(w, a) {
+			t.Errorf("the request has %v, the app's input %v", w, a)
+		}
+		for f := range out.Type().Fields() {
+			if f.IsExported() && out.FieldByIndex(f.Index).IsZero() {
+				t.Errorf("%s is left empty", f.Name)
+			}
+		}
+	}
+}
+
+// fill puts a value that is not the zero value in v and everything in it.
+func fill(v reflect.Value) {
+	if v.Type() == reflect.TypeFor[time.Time]() {
+		v.Set(reflect.ValueOf(time.Unix(1, 0)))
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Float64:
+		v.SetFloat(1)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fill(v.Index(0))
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		e := reflect.New(v.Type().Elem()).Elem()
+		fill(e)
+		v.SetMapIndex(reflect.ValueOf("x"), e)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf("x"))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	}
+}
