@@ -68,11 +68,11 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectCreate
+	var in wire.ProjectCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in)
+	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -88,11 +88,11 @@ func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectUpdate
+	var in wire.ProjectUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
+	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.App())
 	if err != nil {
 		return err
 	}
@@ -169,11 +169,11 @@ func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectRoleGrant
+	var in wire.ProjectRoleGrant
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in)
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in.App())
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,13 @@ func TestRequestsConvertEveryField(t *testing.T) {
 	t.Run("LinkRequest", converts(wire.LinkRequest.App))
 	t.Run("CommentCreate", converts(wire.CommentCreate.App, "NamesParent"))
 	t.Run("CommentUpdate", converts(wire.CommentUpdate.App, "NamesParent"))
+	t.Run("ProjectCreate", converts(wire.ProjectCreate.App))
+	t.Run("ProjectUpdate", converts(wire.ProjectUpdate.App))
+	t.Run("ProjectRoleGrant", converts(wire.ProjectRoleGrant.App))
+	t.Run("WorkspaceCreate", converts(wire.WorkspaceCreate.App))
+	t.Run("WorkspaceUpdate", converts(wire.WorkspaceUpdate.App))
+	t.Run("Join", converts(wire.Join.App))
+	t.Run("Regrade", converts(wire.Regrade.App))
 }
 
 // converts checks conv as TestRequestsConvertEveryField says. otherwise
