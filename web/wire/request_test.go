@@ -33,6 +33,12 @@ func TestRequestsConvertEveryField(t *testing.T) {
 	t.Run("WorkspaceUpdate", converts(wire.WorkspaceUpdate.App))
 	t.Run("Join", converts(wire.Join.App))
 	t.Run("Regrade", converts(wire.Regrade.App))
+	t.Run("CreateStatus", converts(wire.CreateStatus.App))
+	t.Run("UpdateStatus", converts(wire.UpdateStatus.App))
+	t.Run("CreateLinkType", converts(wire.CreateLinkType.App))
+	t.Run("UpdateLinkType", converts(wire.UpdateLinkType.App))
+	t.Run("CreateTag", converts(wire.CreateTag.App))
+	t.Run("UpdateTag", converts(wire.UpdateTag.App))
 }
 
 // converts checks conv as TestRequestsConvertEveryField says. otherwise
