@@ -92,9 +92,9 @@ type SignedOut struct {
 	Links    int `json:"links"`
 }
 
-// LoginLinkCreate is POST /v1/login-links.
+// LoginLinkCreate is a sign-in link to mint (POST /v1/login-links).
 type LoginLinkCreate struct {
-	Username string `json:"username"`
+	Username string
 }
 
 // CreateLoginLink mints a single-use sign-in link for the caller or, with

@@ -16,11 +16,11 @@ type loginLinkJSON struct {
 }
 
 func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.LoginLinkCreate
+	var in wire.LoginLinkCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	l, err := s.app.CreateLoginLink(r.Context(), a, in)
+	l, err := s.app.CreateLoginLink(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,11 @@ func TestRequestsConvertEveryField(t *testing.T) {
 	t.Run("UpdateLinkType", converts(wire.UpdateLinkType.App))
 	t.Run("CreateTag", converts(wire.CreateTag.App))
 	t.Run("UpdateTag", converts(wire.UpdateTag.App))
+	t.Run("UserCreate", converts(wire.UserCreate.App))
+	t.Run("UserUpdate", converts(wire.UserUpdate.App))
+	t.Run("TokenCreate", converts(wire.TokenCreate.App))
+	t.Run("LoginLinkCreate", converts(wire.LoginLinkCreate.App))
+	t.Run("InstanceUpdate", converts(wire.InstanceUpdate.App))
 }
 
 // converts checks conv as TestRequestsConvertEveryField says. otherwise
