@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tend/app"
 	"tend/web/wire"
 )
 
@@ -44,6 +45,8 @@ func TestRequestsConvertEveryField(t *testing.T) {
 	t.Run("TokenCreate", converts(wire.TokenCreate.App))
 	t.Run("LoginLinkCreate", converts(wire.LoginLinkCreate.App))
 	t.Run("InstanceUpdate", converts(wire.InstanceUpdate.App))
+	t.Run("CalendarCreate", converts(func(in wire.CalendarCreate) app.CalendarCreate { return in.App("w1") }, "Workspace"))
+	t.Run("RecurrenceParse", converts(wire.RecurrenceParse.App))
 }
 
 // converts checks conv as TestRequestsConvertEveryField says. otherwise
