@@ -144,22 +144,8 @@ type TaskCreate struct {
 	Timezone        string
 }
 
-// FlexRef is a reference sent as a JSON integer or string (a ref or an id).
+// FlexRef is a reference to an item: its ref (42) or its id.
 type FlexRef string
-
-// UnmarshalJSON accepts 42, "42", "#42" or an id.
-func (f *FlexRef) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		*f = ""
-		return nil
-	}
-	if unq, err := strconv.Unquote(s); err == nil {
-		s = unq
-	}
-	*f = FlexRef(strings.TrimPrefix(s, "#"))
-	return nil
-}
 
 func (s *Service) checkLevel(loc string, v *int) error {
 	if v != nil && (*v < 1 || *v > 5) {

@@ -132,3 +132,30 @@ func TestRefusedFieldsAreNamed(t *testing.T) {
 		t.Error("a parent_id is not passed on")
 	}
 }
+
+// A partial update tells an omitted field (it stays) from a null one (it
+// clears) and from a value; a reference is read from a number or a string,
+// with or without its "#".
+func TestPatchAndRefDecoding(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want app.TaskUpdate
+	}{
+		{`{}`, app.TaskUpdate{}},
+		{`{"title":null}`, app.TaskUpdate{Title: app.Patch[string]{Set: true, Null: true}}},
+		{`{"title":"x"}`, app.TaskUpdate{Title: app.PatchOf("x")}},
+		{`{"importance":0}`, app.TaskUpdate{Importance: app.PatchOf(0)}},
+		{`{"parent":null}`, app.TaskUpdate{Parent: app.Patch[app.FlexRef]{Set: true, Null: true}}},
+		{`{"parent":42}`, app.TaskUpdate{Parent: app.PatchOf[app.FlexRef]("42")}},
+		{`{"parent":"#42"}`, app.TaskUpdate{Parent: app.PatchOf[app.FlexRef]("42")}},
+		{`{"parent":"t1"}`, app.TaskUpdate{Parent: app.PatchOf[app.FlexRef]("t1")}},
+	} {
+		var in wire.TaskUpdate
+		if err := json.Unmarshal([]byte(c.body), &in); err != nil {
+			t.Fatalf("%s: %v", c.body, err)
+		}
+		if got := in.App(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %+v, want %+v", c.body, got, c.want)
+		}
+	}
+}
