@@ -88,8 +88,8 @@ type sessionTx interface {
 
 // SignedOut counts what POST /v1/users/{username}/signout revoked.
 type SignedOut struct {
-	Sessions int `json:"sessions"`
-	Links    int `json:"links"`
+	Sessions int
+	Links    int
 }
 
 // LoginLinkCreate is a sign-in link to mint (POST /v1/login-links).
