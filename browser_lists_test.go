@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -48,6 +49,7 @@ func TestBrowserLists(t *testing.T) {
 	b.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
 	b.do("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
 	bob := b.person("bob")
+	b.watchCSP()
 
 	// Without the script: a tab of the same browser (so the same session)
 	// that runs no page script.
@@ -71,6 +73,7 @@ func TestBrowserLists(t *testing.T) {
 		} {
 			start := time.Now()
 			step.run()
+			b.noCSPViolation(step.name)
 			t.Logf("%d px: %s: %s", w, step.name, time.Since(start).Round(time.Millisecond))
 		}
 	}
@@ -176,6 +179,31 @@ func (b *lists) eval(expr string) string {
 		b.t.Fatalf("%d px: %s: %v", b.w, expr, err)
 	}
 	return v
+}
+
+// watchCSP has every page the tab loads from now on note the Content
+// Security Policy's refusals (an inline style or script the scripts made)
+// in the tab's session storage, which outlives a navigation, for
+// noCSPViolation.
+func (b *lists) watchCSP() {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `document.addEventListener("securitypolicyviolation", function (e) {
+				sessionStorage.setItem("csp", (sessionStorage.getItem("csp") || "") + location.pathname + ": " + e.violatedDirective + " " + e.blockedURI + "\n");
+			});`})
+		return err
+	})); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// noCSPViolation wants no page of the tab to have had anything refused.
+func (b *lists) noCSPViolation(what string) {
+	b.t.Helper()
+	if v := b.eval(`sessionStorage.getItem("csp") || ""`); v != "" {
+		b.t.Fatalf("%d px: %s: the page's policy refused %s", b.w, what, v)
+	}
 }
 
 // counting starts counting the inputs the page receives (again from zero,
