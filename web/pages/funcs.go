@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tend/app"
@@ -21,12 +22,25 @@ var pageFuncs = template.FuncMap{
 	"deref":   func(p *int) int { return *p },
 }
 
+// zones holds the zones read so far by name: time.LoadLocation reads the
+// zone database on every call (some 50 µs), and a list writes each row's
+// due in its task's zone more than once.
+var zones sync.Map
+
 // zoneOf is the named zone, UTC when it is empty or unknown.
 func zoneOf(name string) *time.Location {
-	if loc, err := time.LoadLocation(name); err == nil && name != "" {
-		return loc
+	if name == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	zones.Store(name, loc)
+	return loc
 }
 
 // showWhen writes a due (or any instant) for a person: an all-day date as its
@@ -82,7 +96,7 @@ func dashNil(v any) any {
 }
 
 // holder is who has a task in hand: its claimant, else its assignee.
-func holder(t app.Task) string {
+func holder(t *app.Task) string {
 	if t.ClaimedBy != "" {
 		return t.ClaimedBy + " (claimed)"
 	}

@@ -24,22 +24,36 @@ import (
 var rowTemplates = map[string]string{"li": "row_li", "tr": "row_tr", "card": "row_card"}
 
 // taskRow is what a row partial shows: the task, and where the row's forms
-// send the person back to.
+// send the person back to. What a row writes more than once is read from
+// the task here, once: a list renders hundreds of rows, and each field or
+// method the template reaches on a Task (some fifty fields) is a lookup by
+// name.
 type taskRow struct {
-	T    app.Task
-	Back string // the list's URL, where a form without the script returns
+	T    *app.Task // a Task is over a kilobyte: pointed at, not copied
+	Back string    // the list's URL, where a form without the script returns
 	// Near is the ref of the row after this one (else before it): the list
 	// scrolls back there once a completed task has left it.
 	Near     int64
 	Statuses []app.Status // a board card's status menu
+
+	Ref              int64
+	Version          int
+	Title            string
+	Done             bool
+	Status, Category string // the status's key and category
+	Due, DueText     string // the due as the due prompt takes it back, and as shown
 }
 
 // rowOf is a row of a list at back.
-func rowOf(back string, t app.Task) taskRow { return taskRow{T: t, Back: back, Near: t.Ref} }
+func rowOf(back string, t *app.Task) taskRow {
+	return taskRow{T: t, Back: back, Near: t.Ref, Ref: t.Ref, Version: t.Version, Title: t.Title, Done: t.IsComplete(),
+		Status: t.Status.Key, Category: t.Status.Category,
+		Due: isoDate(t.DueAt, t.DueIsAllDay, t.Timezone), DueText: showWhen(t.DueAt, t.DueIsAllDay, t.Timezone)}
+}
 
 // rowAt is the i-th row of list, shown at back.
 func rowAt(back string, list []app.Task, i int) taskRow {
-	r := rowOf(back, list[i])
+	r := rowOf(back, &list[i])
 	switch {
 	case i+1 < len(list):
 		r.Near = list[i+1].Ref
@@ -50,14 +64,14 @@ func rowAt(back string, list []app.Task, i int) taskRow {
 }
 
 // cardOf is a board card: a row with the status menu of its move form.
-func cardOf(back string, t app.Task, statuses []app.Status) taskRow {
+func cardOf(back string, t *app.Task, statuses []app.Status) taskRow {
 	r := rowOf(back, t)
 	r.Statuses = statuses
 	return r
 }
 
 // rowFuncs are the template functions of the row partials.
-var rowFuncs = map[string]any{"row": rowOf, "rowAt": rowAt, "card": cardOf}
+var rowFuncs = map[string]any{"rowAt": rowAt, "card": cardOf}
 
 // fragmentKind is the row kind a request asks to be answered with, "" for
 // a plain form post.
@@ -142,8 +156,8 @@ func (s *Server) rowFragment(w http.ResponseWriter, r *http.Request, a app.Actor
 		}
 	}
 	var b bytes.Buffer
-	for _, t := range rows {
-		if err := templates.ExecuteTemplate(&b, rowTemplates[kind], cardOf(back, t, statuses)); err != nil {
+	for i := range rows {
+		if err := templates.ExecuteTemplate(&b, rowTemplates[kind], cardOf(back, &rows[i], statuses)); err != nil {
 			return err
 		}
 	}

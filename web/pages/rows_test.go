@@ -209,3 +209,17 @@ func TestPageRowDisclosure(t *testing.T) {
 		t.Fatal("bob changed the task he cannot see")
 	}
 }
+
+// TestPageRowZones: a row writes a timed due in its task's own zone, in
+// the row and for the due prompt, each zone read once and kept by name.
+func TestPageRowZones(t *testing.T) {
+	p := newPageEnv(t)
+	berlin := number(p.CreateTask(p.Admin, map[string]any{"title": "Call Berlin", "due_at": "2026-03-02T08:00:00Z", "timezone": "Europe/Berlin"})["ref"])
+	york := number(p.CreateTask(p.Admin, map[string]any{"title": "Call New York", "due_at": "2026-03-02T15:00:00Z", "timezone": "America/New_York"})["ref"])
+	for range 2 { // the second time from the kept zones
+		page := p.get(t, "/tasks?order=ref", http.StatusOK)
+		contains(t, "Tasks", page,
+			`id="t-`+berlin+`"`, `data-due="2026-03-02T09:00:00&#43;01:00" data-due-text="Mon 2 Mar 2026 09:00 CET"`,
+			`id="t-`+york+`"`, `data-due="2026-03-02T10:00:00-05:00" data-due-text="Mon 2 Mar 2026 10:00 EST"`)
+	}
+}

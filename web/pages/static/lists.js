@@ -361,11 +361,13 @@
     return c.innerHTML.replace(/\s+/g, " ");
   }
   // same reports whether a row shows what its fresh copy does, leaving out
-  // what the script added to it (the selection, a note, a prompt).
+  // what the script added to it (the selection and its tabindex, the mark
+  // of a next occurrence, a prompt).
   function same(o, n) {
     var c = o.cloneNode(true);
     c.classList.remove("selected", "next");
     c.removeAttribute("aria-busy");
+    if (!n.hasAttribute("tabindex")) c.removeAttribute("tabindex");
     all("form.due-prompt", c).forEach(function (f) { f.remove(); });
     return c.outerHTML === n.outerHTML;
   }
