@@ -80,6 +80,10 @@ func (t Telling) what(e Event) string {
 	case "link.created":
 		return "added a link: " + linkWords(c)
 	case "link.deleted":
+		if _, ok := c["direction"]; !ok {
+			// A removal does not record which way the link ran.
+			return "removed the " + strings.ReplaceAll(str("link_type"), "_", " ") + " link with #" + num("other")
+		}
 		return "removed a link: " + linkWords(c)
 	case "comment.created":
 		return "commented"

@@ -62,6 +62,7 @@ func TestNarrate(t *testing.T) {
 		{"task.verified", `{"passed":false,"summary":""}`, "claude", nil, "claude recorded a failing check"},
 		{"link.created", `{"direction":"outgoing","link_type":"blocks","other":2,"other_type":"task"}`, "alice", nil, "alice added a link: this blocks #2"},
 		{"link.deleted", `{"direction":"incoming","link_type":"relates_to","other":9}`, "alice", nil, "alice removed a link: #9 relates to this"},
+		{"link.deleted", `{"link_type":"relates_to","other":9,"other_type":"task"}`, "alice", nil, "alice removed the relates to link with #9"},
 		{"comment.created", `{"size_bytes":2}`, "bob", nil, "bob commented"},
 		{"comment.deleted", `null`, "bob", nil, "bob withdrew a comment"},
 		{"document.updated", `{"body":{"revised":true,"size_bytes":3},"status":{"from":"current","to":"draft"}}`, "alice", nil,
