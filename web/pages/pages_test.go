@@ -133,8 +133,9 @@ func TestPagesRenderAndAct(t *testing.T) {
 	p.seeOther(t, "/documents/"+dref+"/comments", url.Values{"body": {"agreed"}})
 	dversion := number(p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.Admin, nil)["version"])
 	p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "title": {"How we pay rent"}, "body": {"By transfer."}})
-	if to := p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); !strings.Contains(to, "notice=conflict_document") {
-		t.Fatalf("a stale document edit went to %q", to)
+	if r := p.post(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); r.Status != http.StatusConflict ||
+		!strings.Contains(string(r.Body), "Someone changed this document") || !strings.Contains(string(r.Body), ">stale</textarea>") {
+		t.Fatalf("a stale document edit: %d\n%s", r.Status, r.Body)
 	}
 	contains(t, "Document after the edit", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay rent</h1>", "By transfer.", "agreed")
 	contains(t, "Search", p.get(t, "/search?q=rent", http.StatusOK), "Pay the rent, really")
