@@ -50,7 +50,7 @@ func browserEdit(t *testing.T, noScript bool) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	sh := &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1" && !noScript, noScript: noScript}
+	sh := &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}
 	shot := func(name string) { t.Helper(); sh.page(name + suffix) }
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -109,24 +109,25 @@ func browserEdit(t *testing.T, noScript bool) {
 	has(`#doc-status`, "in force")
 	has(`main .md`, "We build wooden fences.")
 
-	run("edit its body", chromedp.Click(chromedp.CSS(`#edit > summary`)), chromedp.SendKeys(chromedp.CSS(`#d-body`), "Paint them green.\n"))
+	run("edit its body", chromedp.Click(chromedp.CSS(`#edit > summary`)), chromedp.Clear(chromedp.CSS(`#d-body`)),
+		chromedp.SendKeys(chromedp.CSS(`#d-body`), "We build **wooden** fences.\nThey weather well, and we paint them green.\n"))
 	if noScript {
-		if a, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#d-body`), "data-previewing")); err != nil || a.OK {
+		if a, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#d-body`), "data-previewing")); err != nil || a.Exists {
 			t.Fatalf("the page's script ran with JavaScript off (%v)", err)
 		}
 		run("preview without a script", chromedp.Click(chromedp.CSS(`#document-edit button[name=preview]`)), chromedp.WaitVisible(chromedp.CSS(`#diff ins`)))
-		has(`#diff`, "+ Paint them green.")
+		has(`#diff`, "− They weather well.", "+ They weather well, and we paint them green.")
 	} else {
-		until("the live preview", `document.querySelector("#d-preview").textContent.includes("Paint them green.")`)
+		until("the live preview", `document.querySelector("#d-preview").textContent.includes("paint them green.")`)
 		if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#d-preview-box").hidden`)); hidden {
 			t.Fatal("the live preview is hidden")
 		}
 	}
-	has(`#d-preview`, "Paint them green.")
+	has(`#d-preview`, "paint them green.")
 	shot("document-preview")
 	run("save it", chromedp.Click(chromedp.CSS(`#document-edit button:not([name])`)), chromedp.WaitVisible(chromedp.CSS(`#notice`)))
 	has(`#notice`, "Saved.")
-	has(`main .md`, "Paint them green.")
+	has(`main .md`, "paint them green.")
 
 	run("choose to link to a task", chromedp.SetValue(chromedp.CSS(`#link-type`), "documents"), chromedp.SendKeys(chromedp.CSS(`#link-target`), "fen"))
 	if noScript {
@@ -135,7 +136,8 @@ func browserEdit(t *testing.T, noScript bool) {
 		shot("pick")
 		run("pick it", chromedp.Click(chromedp.CSS(`#pick-form button`)), chromedp.WaitVisible(chromedp.CSS(`#links ul.links`)))
 	} else {
-		run("see it as it is typed and choose it", chromedp.WaitVisible(chromedp.CSS(`#link-target-options [role=option]`)),
+		// The list answers the whole word typed, whatever answers came before it.
+		run("see it as it is typed and choose it", chromedp.WaitVisible(chromedp.CSS(`#link-target-options[data-for="fen"] [role=option]`)),
 			chromedp.KeyEvent(kb.ArrowDown), chromedp.WaitVisible(chromedp.CSS(`#link-target-options [aria-selected=true]`)))
 		run("pick it", chromedp.KeyEvent(kb.Enter))
 		if v, _ := chromedp.Run(ctx, chromedp.Value(chromedp.CSS(`#link-target`))); !regexp.MustCompile(`^#\d+$`).MatchString(v) {

@@ -89,7 +89,7 @@ type shooter struct {
 
 // readmeShots are the pages docs/screenshots holds for the README, by the
 // name a flow photographs them under (1280 px, light).
-var readmeShots = map[string]string{"today": "today", "board": "board", "project": "project", "document-preview": "document"}
+var readmeShots = map[string]string{"today": "today", "board": "board", "project": "project", "document-preview-noscript": "document"}
 
 func (s *shooter) page(name string) {
 	s.t.Helper()

@@ -84,10 +84,14 @@
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
         .then(function (html) {
           if (asked !== q) return;
+          var was = active >= 0 ? options()[active].getAttribute("data-ref") : null;
           list.innerHTML = html; // escaped by the server's templates
+          list.setAttribute("data-for", q);
           list.hidden = false;
           input.setAttribute("aria-expanded", "true");
           active = -1;
+          // The option the person had chosen stays chosen if it is still listed.
+          options().forEach(function (o, n) { if (o.getAttribute("data-ref") === was) mark(n); });
         })
         .catch(function () { asked = null; });
     };
@@ -102,11 +106,17 @@
         case "ArrowDown": e.preventDefault(); mark(active + 1); break;
         case "ArrowUp": e.preventDefault(); mark(active - 1); break;
         case "Enter":
-          if (active >= 0) { e.preventDefault(); pick(options()[active]); }
+          if (active >= 0) { e.preventDefault(); picked = true; pick(options()[active]); }
           break;
         case "Escape": e.preventDefault(); close(); break;
       }
     });
+    // Enter on an option picks it and sends nothing: a keypress that
+    // arrives on its own after the keydown (as some input tools send it)
+    // must not submit the form either.
+    var picked = false;
+    input.addEventListener("keypress", function (e) { if (e.key === "Enter" && picked) e.preventDefault(); });
+    input.addEventListener("keyup", function () { picked = false; });
     list.addEventListener("mousedown", function (e) {
       var o = e.target.closest("[role=option]");
       if (o) { e.preventDefault(); pick(o); }
