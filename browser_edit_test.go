@@ -1,16 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -31,65 +24,8 @@ func TestBrowserEdit(t *testing.T) { browserEdit(t, false) }
 func TestBrowserEditNoScript(t *testing.T) { browserEdit(t, true) }
 
 func browserEdit(t *testing.T, noScript bool) {
-	ctx := browserCtx(t)
-	s := startServe(t, tempDB(t))
-	link, token := signinLinkRE.FindString(s.out.String()), secretRE.FindString(s.out.String())
-	if link == "" || token == "" {
-		t.Fatalf("no sign-in link or token printed:\n%s", s.out.String())
-	}
-	base := "http://" + s.addr
-	dir := os.Getenv("TEND_ARTIFACTS")
-	if dir == "" {
-		dir = "artifacts"
-	}
-	suffix := ""
-	if noScript {
-		suffix = "-noscript"
-	}
-	dir = filepath.Join(dir, "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sh := &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}
-	shot := func(name string) { t.Helper(); sh.page(name + suffix) }
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return v
-	}
-	has := func(sel string, wants ...string) {
-		t.Helper()
-		got := text(sel)
-		for _, w := range wants {
-			if !strings.Contains(got, w) {
-				t.Fatalf("%s reads %q; want %q in it", sel, got, w)
-			}
-		}
-	}
-	// until waits for a script condition; only with JavaScript, whose timers
-	// the polling needs.
-	until := func(what, cond string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond),
-			chromedp.WithPollingTimeout(30*time.Second))); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	if noScript {
-		run("switch JavaScript off", scriptsOff(true))
-	}
-
-	run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
-		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	w := newWalk(t, noScript)
+	ctx, base, run, has, shot, until := w.ctx, w.base, w.run, w.has, w.shot, w.until
 
 	run("start a project", chromedp.Navigate(base+"/projects"), chromedp.WaitVisible(chromedp.CSS(`#project-new`)),
 		chromedp.SendKeys(chromedp.CSS(`#pn-title`), "Home"), chromedp.SendKeys(chromedp.CSS(`#pn-key`), "home"),
@@ -181,15 +117,7 @@ func browserEdit(t *testing.T, noScript bool) {
 	}
 	run("half type a line on Today", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS(`#quick-add-text`)),
 		chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), "Call the vet about"))
-	add, _ := json.Marshal(map[string]string{"title": "Arrived while typing"})
-	req, _ := http.NewRequest(http.MethodPost, base+"/v1/tasks", bytes.NewReader(add))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode != http.StatusCreated {
-		t.Fatalf("adding a task through the API: %v %v", err, res)
-	}
-	res.Body.Close()
+	w.api(http.MethodPost, "/v1/tasks", map[string]string{"title": "Arrived while typing"}, http.StatusCreated)
 	until("the live update", `document.querySelector("main").textContent.includes("Arrived while typing")`)
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.id + "|" + document.activeElement.value`))
 	if err != nil || v != "quick-add-text|Call the vet about" {
@@ -200,5 +128,5 @@ func browserEdit(t *testing.T, noScript bool) {
 	}
 	run("finish the line", chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), " the cat"), chromedp.Submit(chromedp.CSS(`#quick-add-text`)),
 		chromedp.WaitVisible(chromedp.CSS(`#added`)))
-	has(`#added`, fmt.Sprint("Call the vet about the cat"))
+	has(`#added`, "Call the vet about the cat")
 }

@@ -111,7 +111,7 @@ func (s *shooter) page(name string) {
 					s.t.Fatal(err)
 				}
 			}
-			s.scripted(func() { s.fits(fmt.Sprintf("%s at %d px", name, w), w) })
+			s.scripted(func() { s.fits(fmt.Sprintf("%s at %d px", name, w), w); s.dates(fmt.Sprintf("%s at %d px", name, w)) })
 			if s.axe != "" {
 				s.scripted(func() { s.accessible(fmt.Sprintf("%s at %d px, %s", name, w, scheme)) })
 			}
@@ -130,6 +130,19 @@ func (s *shooter) fits(what string, width int64) {
 	if wide[0] > wide[1] {
 		over, _ := chromedp.Run(s.ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("main *")).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).join(", ")`))
 		s.t.Errorf("%s scrolls sideways: %d px wide in a %d px window (%s)", what, wide[0], wide[1], over)
+	}
+}
+
+// dates fails when a date or a time of day breaks across lines: each is
+// kept whole (the nw class), so a due with its time takes two lines at most.
+func (s *shooter) dates(what string) {
+	s.t.Helper()
+	broken, err := chromedp.Run(s.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".nw")).filter(e => e.getClientRects().length > 1).map(e => e.textContent)`))
+	if err != nil {
+		s.t.Fatalf("measuring the dates of %s: %v", what, err)
+	}
+	if len(broken) > 0 {
+		s.t.Errorf("%s breaks %q across lines", what, broken)
 	}
 }
 

@@ -15,6 +15,10 @@ type Telling struct {
 	Actor    string            // the actor's username; "" for the system or an account gone
 	Statuses map[string]string // status key → label; a key it lacks is said as it is
 	Zone     *time.Location
+	// Projects names the projects a project's move may name: id or key →
+	// path. A project it lacks is said as "another project".
+	Projects map[string]string
+	project  bool // the event is a project's: its parent is a project
 }
 
 // Narrate tells one event of an item's history as a sentence, from the
@@ -34,6 +38,7 @@ func Narrate(e Event, t Telling) string {
 	if t.Zone == nil {
 		t.Zone = time.UTC
 	}
+	t.project = e.EntityType == "project"
 	return who + " " + t.what(e)
 }
 
@@ -211,6 +216,9 @@ func (t Telling) clause(field string, v any, all map[string]any) string {
 	case "project":
 		return "filed this in " + phrase(toS)
 	case "parent":
+		if t.project {
+			return t.projectParent(to)
+		}
 		if empty {
 			return "took this out from under its parent"
 		}
@@ -221,6 +229,20 @@ func (t Telling) clause(field string, v any, all map[string]any) string {
 		return "made this " + phrase(toS)
 	}
 	return ""
+}
+
+// projectParent says where a project moved: the top level (""), under a
+// project named, or, for one the reader may not see (null) or not named,
+// under another project.
+func (t Telling) projectParent(to any) string {
+	s, ok := to.(string)
+	switch {
+	case ok && s == "":
+		return "moved this to the top level"
+	case ok && t.Projects[s] != "":
+		return "moved this under " + t.Projects[s]
+	}
+	return "moved this under another project"
 }
 
 func (t Telling) status(key string) string {

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ func TestNarrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	labels := map[string]string{"done": "Done", "in_progress": "In progress"}
+	projects := map[string]string{"p1": "home/garden", "garden": "home/garden"}
 	for _, c := range []struct {
 		action, changes, actor string
 		zone                   *time.Location
@@ -72,13 +74,18 @@ func TestNarrate(t *testing.T) {
 		{"project.shared", `{"username":"bob"}`, "alice", nil, "alice shared this project with bob"},
 		{"project.role_set", `{"username":"bob","role":"viewer"}`, "alice", nil, "alice gave bob the viewer role in this project"},
 		{"project.updated", `{"visibility":{"from":"public","to":"private"}}`, "alice", nil, "alice made this private"},
+		{"project.moved", `{"parent":{"from":null,"to":"p1"}}`, "alice", nil, "alice moved this under home/garden"},
+		{"project.moved", `{"parent":{"from":"p1","to":""}}`, "alice", nil, "alice moved this to the top level"},
+		{"project.moved", `{"parent":{"from":"","to":null}}`, "alice", nil, "alice moved this under another project"},
+		{"project.updated", `{"parent":"garden","title":{"from":"a","to":"b"}}`, "alice", nil,
+			"alice renamed this to “b” and moved this under home/garden"},
 		{"task.updated", `{"title":{"from":"a","to":"b"}}`, "", nil, "someone renamed this to “b”"},
 	} {
-		e := app.Event{Action: c.action, ActorUserID: "u1"}
+		e := app.Event{Action: c.action, ActorUserID: "u1", EntityType: c.action[:strings.IndexByte(c.action, '.')]}
 		if err := json.Unmarshal([]byte(c.changes), &e.Changes); err != nil {
 			t.Fatalf("%s: %v", c.changes, err)
 		}
-		if got := app.Narrate(e, app.Telling{Actor: c.actor, Statuses: labels, Zone: c.zone}); got != c.want {
+		if got := app.Narrate(e, app.Telling{Actor: c.actor, Statuses: labels, Zone: c.zone, Projects: projects}); got != c.want {
 			t.Errorf("%s %s:\n got %s\nwant %s", c.action, c.changes, got, c.want)
 		}
 	}

@@ -41,7 +41,7 @@ func (s *Server) renderDocument(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err := s.itemForms(r, a, show.Document.WorkspaceSlug, "document", &d.itemForms); err != nil {
 		return err
 	}
-	d.Told = tell(show.History, show.Actors, d.Statuses, "")
+	d.Told = tell(show.History, show.Actors, d.Statuses, "", nil)
 	v := s.view(r, a, "#"+wire.Itoa64(show.Document.Ref)+" "+show.Document.Title, "documents", d)
 	if draft != nil && draft.Conflict {
 		v.Notice = notices["conflict_document"]

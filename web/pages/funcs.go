@@ -100,8 +100,9 @@ type toldEvent struct {
 }
 
 // tell turns a history into sentences (app.Narrate), with the actors'
-// names, the statuses' labels and the zone the item's dates are read in.
-func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone string) []toldEvent {
+// names, the statuses' labels, the zone the item's dates are read in and,
+// for a project's, the paths of the projects it may have moved under.
+func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone string, projects map[string]string) []toldEvent {
 	labels := make(map[string]string, len(statuses))
 	for _, st := range statuses {
 		labels[st.Key] = st.Label
@@ -109,7 +110,7 @@ func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone
 	loc := zoneOf(zone)
 	out := make([]toldEvent, len(evs))
 	for i, e := range evs {
-		out[i] = toldEvent{At: e.CreatedAt, Said: app.Narrate(e, app.Telling{Actor: actors[e.ActorUserID], Statuses: labels, Zone: loc})}
+		out[i] = toldEvent{At: e.CreatedAt, Said: app.Narrate(e, app.Telling{Actor: actors[e.ActorUserID], Statuses: labels, Zone: loc, Projects: projects})}
 	}
 	return out
 }

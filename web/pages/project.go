@@ -98,7 +98,11 @@ func (s *Server) pageProject(w http.ResponseWriter, r *http.Request, a app.Actor
 	if err != nil {
 		return err
 	}
-	d.Told, d.HistoryMore = tell(hist.Items, hist.Actors, d.Statuses, ""), hist.Page.HasMore
+	paths := make(map[string]string, 2*len(all))
+	for _, q := range all {
+		paths[q.ID], paths[q.Key] = q.Path, q.Path
+	}
+	d.Told, d.HistoryMore = tell(hist.Items, hist.Actors, d.Statuses, "", paths), hist.Page.HasMore
 	return s.render(w, http.StatusOK, "project", s.view(r, a, p.Title, "projects", d))
 }
 

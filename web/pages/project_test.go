@@ -70,6 +70,7 @@ func TestPageProjectForms(t *testing.T) {
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/projects/garden", p.Admin, nil)["path"]; got != "garden" {
 		t.Fatalf("moved to the top level: %v", got)
 	}
+	contains(t, "the moves in words", p.get(t, "/projects/garden", http.StatusOK), "admin moved this to the top level", "admin moved this under work")
 
 	p.seeOther(t, "/projects/home/members", url.Values{"username": {"bob"}})
 	members := p.OK(http.StatusOK, http.MethodGet, "/v1/projects/home/members", p.Admin, nil)["items"].([]any)

@@ -28,7 +28,7 @@ func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) e
 	if zone == "" {
 		zone = show.Task.ReaderZone
 	}
-	d.Told = tell(show.History, show.Actors, d.Statuses, zone)
+	d.Told = tell(show.History, show.Actors, d.Statuses, zone, nil)
 	d.LinkQuery = r.URL.Query().Get("link_q")
 	return s.render(w, http.StatusOK, "task", s.view(r, a, "#"+wire.Itoa64(show.Task.Ref)+" "+show.Task.Title, "tasks", d))
 }
