@@ -10,13 +10,14 @@ import (
 // TestBrowserProject walks a project's life in a browser with JavaScript:
 // start two projects, rename one and make it private, move it under the
 // other, share it with a member and give them a role of its own, take both
-// back, trash it and restore it, start a subproject; then a repeating task
-// in it: skip one, move this one only, change the rest from now on, add a
-// subtask, claim and release it; and a document taken out of force by its
-// status. Each step is read back from the page, the history in words
-// among it. TestBrowserProjectNoScript walks the same without JavaScript.
-// Every page is photographed at 1280 and 390 px, light and dark, checked to
-// keep to the window's width and with axe.
+// back, trash it and restore it, archive it and reopen it, start a
+// subproject; then a repeating task in it: move this one only, change the
+// rest from now on, add a subtask, claim and release it, skip it and open
+// the next; and a document taken out of force by its status. Each step is
+// read back from the page, the history in words among it.
+// TestBrowserProjectNoScript walks the same without JavaScript. Every page
+// is photographed at 1280 and 390 px, light and dark, checked to keep to
+// the window's width and with axe.
 func TestBrowserProject(t *testing.T) { browserProject(t, false) }
 
 // TestBrowserProjectNoScript is TestBrowserProject in a browser running no
@@ -69,6 +70,17 @@ func browserProject(t *testing.T, noScript bool) {
 	w.send("restore it", chromedp.Click(css(`#trash form[action="/projects/garden/restore"] button`)))
 	w.has(`h1`, "Vegetable garden")
 	w.has(`#history`, "admin restored this from the trash")
+
+	w.send("archive it", chromedp.Click(css(`#project-archive button`)))
+	w.has(`#project-reopen`, "Vegetable garden is archived (Completed)")
+	w.open("/projects", `#archived`)
+	w.has(`#archived`, "Vegetable garden", "home/garden · Completed")
+	w.hasNot(`#project-list`, "Vegetable garden")
+	w.shot("projects-archived")
+	w.send("open it from the archive", chromedp.Click(css(`#archived a[href="/projects/garden"]`)))
+	w.send("reopen it", chromedp.Click(css(`#project-reopen button`)))
+	w.has(`#project-status`, "Active")
+	w.has(`#history`, "admin moved this to Completed", "admin moved this to Active")
 
 	w.open("/projects/home", `#new-subproject`)
 	w.run("open the subproject form", chromedp.Click(css(`#new-subproject > summary`)))

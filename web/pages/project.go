@@ -11,13 +11,14 @@ import (
 
 type projectsData struct {
 	Projects []app.ProjectView
+	Archived []app.ProjectView // finished, listed apart
 	Trashed  []app.ProjectView
 	Open     map[string]int // open tasks by project key, the project itself only
 }
 
 // pageProjects is the project tree with each project's open work, counted
-// in one grouped read of the open tasks, the form that starts a project and
-// the projects in the trash.
+// in one grouped read of the open tasks, the form that starts a project,
+// the archived projects (those finished) and the projects in the trash.
 func (s *Server) pageProjects(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	ws := workspaceOf(r)
 	ps, err := s.app.Projects(r.Context(), a, ws, false)
@@ -32,7 +33,15 @@ func (s *Server) pageProjects(w http.ResponseWriter, r *http.Request, a app.Acto
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "projects", s.view(r, a, "Projects", "projects", projectsData{Projects: ps, Trashed: trashed, Open: open}))
+	d := projectsData{Trashed: trashed, Open: open}
+	for _, p := range ps {
+		if finished(p.Status.Category) {
+			d.Archived = append(d.Archived, p)
+		} else {
+			d.Projects = append(d.Projects, p)
+		}
+	}
+	return s.render(w, http.StatusOK, "projects", s.view(r, a, "Projects", "projects", d))
 }
 
 // projectShown is how many tasks and documents the project page lists;
@@ -40,21 +49,26 @@ func (s *Server) pageProjects(w http.ResponseWriter, r *http.Request, a app.Acto
 const projectShown = 50
 
 type projectData struct {
-	Project     app.ProjectView
-	Ancestors   []app.ProjectView
-	Sub         []app.ProjectView
-	MoveTo      []app.ProjectView // where it may move: anywhere but itself and beneath it
-	Tasks       []app.Task
-	TasksMore   bool
-	Docs        []app.Document
-	DocsMore    bool
-	Members     []app.ProjectMember
-	People      []app.Member
-	Statuses    []app.Status
-	Roles       []app.Role
-	New         docNew
-	Told        []toldEvent
-	HistoryMore bool
+	Project   app.ProjectView
+	Ancestors []app.ProjectView
+	Sub       []app.ProjectView
+	MoveTo    []app.ProjectView // where it may move: anywhere but itself and beneath it
+	Tasks     []app.Task
+	TasksMore bool
+	Docs      []app.Document
+	DocsMore  bool
+	Members   []app.ProjectMember
+	People    []app.Member
+	Statuses  []app.Status
+	Roles     []app.Role
+	New       docNew
+	// Closed: the project's status is finished (done or cancelled), which
+	// is how a project is archived; Archive and Reopen are the statuses
+	// the one-click buttons set: the first finished, the first active.
+	Closed          bool
+	Archive, Reopen app.Status
+	Told            []toldEvent
+	HistoryMore     bool
 }
 
 // pageProject is a project's own page: its open tasks, documents and
@@ -93,6 +107,15 @@ func (s *Server) pageProject(w http.ResponseWriter, r *http.Request, a app.Actor
 		return err
 	}
 	d.Statuses = meta.Statuses["project"]
+	d.Closed = finished(p.Status.Category)
+	for _, st := range d.Statuses {
+		if d.Archive.Key == "" && st.Category == app.CategoryDone {
+			d.Archive = st
+		}
+		if d.Reopen.Key == "" && st.Category == app.CategoryInProgress {
+			d.Reopen = st
+		}
+	}
 	d.New = docNew{Types: meta.ItemTypes["document"], Statuses: meta.Statuses["document"], Projects: all, NewProject: p.Key}
 	hist, err := s.app.ProjectEvents(ctx, a, ws, p.Key, app.EventQuery{Limit: 20, Named: true})
 	if err != nil {
@@ -263,6 +286,12 @@ func (s *Server) pageProjectRole(w http.ResponseWriter, r *http.Request, a app.A
 		return err
 	}
 	return seeOther(w, r, withNotice(projectURL(key), "edited")+"#members")
+}
+
+// finished reports whether a status category ends the work: a project in
+// one is archived.
+func finished(category string) bool {
+	return category == app.CategoryDone || category == app.CategoryCancelled
 }
 
 func projectURL(key string) string { return "/projects/" + url.PathEscape(key) }

@@ -101,6 +101,36 @@ func TestPageProjectForms(t *testing.T) {
 	p.sameRefusal(t, "/projects/inbox/trash", url.Values{}, p.Admin, http.MethodDelete, "/v1/projects/inbox", nil)
 }
 
+// TestPageProjectArchive: Archive sets a project's first finished status,
+// which lists it apart on the Projects page; Reopen sets the first active
+// one again. Each carries the version seen: a stale one saves nothing.
+func TestPageProjectArchive(t *testing.T) {
+	p := newPageEnv(t)
+	p.seeOther(t, "/projects", url.Values{"key": {"home"}, "title": {"Home"}})
+	page := p.get(t, "/projects/home", http.StatusOK)
+	contains(t, "an open project", page, `id="project-archive"`, `name="status" value="completed"`, "marks it Completed")
+	if strings.Contains(page, `id="project-reopen"`) || strings.Contains(p.get(t, "/projects/inbox", http.StatusOK), `id="project-archive"`) {
+		t.Fatal("an open project offers Reopen, or the inbox offers Archive")
+	}
+	version := number(p.OK(http.StatusOK, http.MethodGet, "/v1/projects/home", p.Admin, nil)["version"])
+	p.seeOther(t, "/projects/home", url.Values{"expected_version": {version}, "status": {"completed"}})
+	list := p.get(t, "/projects", http.StatusOK)
+	table, archived, _ := strings.Cut(list, `id="archived"`)
+	if strings.Contains(table, `href="/projects/home"`) || !strings.Contains(archived, `href="/projects/home">Home</a>`) {
+		t.Fatalf("the archived project is not listed apart:\n%s", list)
+	}
+	contains(t, "an archived project", p.get(t, "/projects/home", http.StatusOK), `id="project-reopen"`, "Home is archived (Completed)",
+		`name="status" value="active"`, "admin moved this to Completed")
+	if to := p.seeOther(t, "/projects/home", url.Values{"expected_version": {version}, "status": {"active"}}); !strings.Contains(to, "notice=conflict_project") {
+		t.Fatalf("a stale reopen went to %q", to)
+	}
+	version = number(p.OK(http.StatusOK, http.MethodGet, "/v1/projects/home", p.Admin, nil)["version"])
+	p.seeOther(t, "/projects/home", url.Values{"expected_version": {version}, "status": {"active"}})
+	if strings.Contains(p.get(t, "/projects", http.StatusOK), `id="archived"`) {
+		t.Fatal("the reopened project is still archived")
+	}
+}
+
 // TestPageProjectDisclosure: a private project someone may not see answers
 // on its page and on every form of it exactly as one that does not exist.
 func TestPageProjectDisclosure(t *testing.T) {
