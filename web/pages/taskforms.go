@@ -21,6 +21,12 @@ func taskEdit(f *pageForm) (app.TaskUpdate, error) {
 	in.Assignee, in.Repeat = f.text("assignee"), f.text("repeat")
 	in.Until, in.Plan, in.Defer = f.text("until"), f.text("plan"), f.text("defer")
 	in.Tags, in.Parent = f.tags("tags"), f.ref("parent")
+	if in.Timezone = f.text("timezone"); in.Timezone.Set {
+		// Empty names no zone: the task's times are read in UTC.
+		if in.Timezone.Value = strings.TrimSpace(in.Timezone.Value); in.Timezone.Value == "" {
+			in.Timezone.Null = true
+		}
+	}
 	if f.str("applies_to") != "" {
 		in.AppliesTo = app.PatchOf(f.str("applies_to"))
 	}

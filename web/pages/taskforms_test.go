@@ -57,6 +57,16 @@ func TestPageTaskForms(t *testing.T) {
 			}
 		}
 	}
+	p.seeOther(t, path, url.Values{"timezone": {" Europe/Paris "}, "was.timezone": {""}})
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil); got["timezone"] != "Europe/Paris" || got["due_at"] != due {
+		t.Fatalf("after setting the timezone: %v, due %v", got["timezone"], got["due_at"])
+	}
+	contains(t, "the task in its zone", p.get(t, path, http.StatusOK), `value="Europe/Paris"`, "admin set the timezone to Europe/Paris")
+	p.sameRefusal(t, path, url.Values{"timezone": {"Mars/Olympus"}}, p.Admin, http.MethodPatch, "/v1/tasks/"+ref, map[string]any{"timezone": "Mars/Olympus"})
+	p.seeOther(t, path, url.Values{"timezone": {""}, "was.timezone": {"Europe/Paris"}})
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["timezone"]; got != nil && got != "" {
+		t.Fatalf("an empty timezone left %v", got)
+	}
 	p.seeOther(t, path, url.Values{"parent": {"#" + oref}, "was.parent": {""}})
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["parent"]; got == nil {
 		t.Fatal("the task did not move under the other")
