@@ -64,6 +64,7 @@ type docPageData struct {
 type docForm struct {
 	Version                                  string
 	Title, Body, Status, Type, Tags, Project string
+	Parent                                   string            // the document it sits under, "#12", or ""
 	Was                                      map[string]string // the was.<name> fields (edit.go)
 	Open, Conflict                           bool
 	Preview                                  template.HTML
@@ -71,19 +72,23 @@ type docForm struct {
 	DiffFrom                                 string // what the diff compares the draft with
 }
 
-var docFields = []string{"title", "body", "status", "type", "tags", "project"}
+var docFields = []string{"title", "body", "status", "type", "tags", "project", "parent"}
 
 func savedDocForm(d app.Document) docForm {
 	f := docForm{Version: strconv.Itoa(d.Version), Title: d.Title, Body: d.Body, Status: d.Status.Key, Type: d.Type.Key,
 		Tags: strings.Join(d.Tags, " "), Project: d.ProjectKey}
-	f.Was = map[string]string{"title": f.Title, "body": f.Body, "status": f.Status, "type": f.Type, "tags": f.Tags, "project": f.Project}
+	if d.ParentRef != nil {
+		f.Parent = "#" + wire.Itoa64(*d.ParentRef)
+	}
+	f.Was = map[string]string{"title": f.Title, "body": f.Body, "status": f.Status, "type": f.Type, "tags": f.Tags, "project": f.Project,
+		"parent": f.Parent}
 	return f
 }
 
 // draftDocForm is the posted edit form as the page shows it again.
 func draftDocForm(f *pageForm) docForm {
 	d := docForm{Version: f.str("expected_version"), Title: f.str("title"), Body: f.str("body"), Status: f.str("status"),
-		Type: f.str("type"), Tags: f.str("tags"), Project: f.str("project"), Was: map[string]string{}, Open: true}
+		Type: f.str("type"), Tags: f.str("tags"), Project: f.str("project"), Parent: f.str("parent"), Was: map[string]string{}, Open: true}
 	for _, n := range docFields {
 		d.Was[n] = f.str("was." + n)
 	}
@@ -107,7 +112,7 @@ func (s *Server) pageDocumentEdit(w http.ResponseWriter, r *http.Request, a app.
 		return s.renderDocument(w, r, a, http.StatusOK, &draft)
 	}
 	in := app.DocumentUpdate{Title: f.text("title"), Body: f.text("body"), Status: f.text("status"), Type: f.text("type"),
-		Project: f.text("project"), Tags: f.tags("tags")}
+		Project: f.text("project"), Tags: f.tags("tags"), Parent: f.ref("parent")}
 	if in.ExpectedVersion, err = f.version(); err != nil {
 		return err
 	}

@@ -99,6 +99,21 @@ func TestPageDocumentForms(t *testing.T) {
 	if strings.Contains(p.get(t, "/tasks/"+tref, http.StatusOK), "Governed by") {
 		t.Fatal("a draft still governs the task")
 	}
+
+	note := p.OK(http.StatusOK, http.MethodGet, "/v1"+p.seeOther(t, "/documents", url.Values{"title": {"Backups"}, "type": {"note"}}), p.Admin, nil)
+	nref := number(note["ref"])
+	p.seeOther(t, "/documents/"+nref, url.Values{"expected_version": {number(note["version"])}, "parent": {"#" + ref}, "was.parent": {""}})
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+nref, p.Admin, nil)["parent_ref"]; number(got) != ref {
+		t.Fatalf("the note sits under %v, want #%s", got, ref)
+	}
+	contains(t, "a document under another", p.get(t, "/documents/"+nref, http.StatusOK), `href="/documents/`+ref+`">#`+ref+`</a>`,
+		`id="d-parent" name="parent" value="#`+ref+`"`, "admin put this under #"+ref)
+	p.sameRefusal(t, "/documents/"+ref, url.Values{"parent": {"#" + nref}}, p.Admin, http.MethodPatch, "/v1/documents/"+ref,
+		map[string]any{"parent": note["ref"]})
+	p.seeOther(t, "/documents/"+nref, url.Values{"parent": {""}, "was.parent": {"#" + ref}})
+	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+nref, p.Admin, nil)["parent_ref"]; got != nil {
+		t.Fatalf("the note still sits under %v", got)
+	}
 }
 
 // TestPagePreview renders Markdown as the pages do, for the live preview;
