@@ -209,7 +209,10 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
+	pg := pages.New(s.app, s.log, s.authenticate)
+	pg.Routes(s.router)
+	s.router.NotFound = pg.Fallback(s.router.NotFound, app.CodeNotFound)
+	s.router.MethodNotAllowed = pg.Fallback(s.router.MethodNotAllowed, app.CodeMethodNotAllowed)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)

@@ -51,10 +51,13 @@
   }
 
   // Live refresh: a long poll on /live wakes when the change feed moves.
-  // The page reloads itself unless the person is typing, when it says so
-  // instead. A failed poll waits 15 s before the next.
-  // A page that is already leaving (a form sent, a link followed) must not
-  // be reloaded under the person: the reload would cancel where they go.
+  // The page then shows what changed without taking anything from the
+  // person: with nothing typed or open it reloads; otherwise it fetches
+  // itself and swaps in the new page around the forms being filled in and
+  // keeps what is open (see refresh). A failed poll waits 15 s before the
+  // next. A page that is already leaving (a form sent, a link followed)
+  // must not be reloaded under the person: the reload would cancel where
+  // they go.
   var leaving = false;
   document.addEventListener("submit", function () { leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
@@ -66,18 +69,74 @@
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(function (j) {
           if (leaving) return;
-          if (seq >= 0 && j.seq > seq) {
-            var busy = document.activeElement && /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName) && document.activeElement.value;
-            if (!busy) { location.reload(); return; }
-            var n = document.getElementById("live-note");
-            if (n) n.hidden = false;
-          }
+          if (seq >= 0 && j.seq > seq) refresh();
           seq = j.seq;
           poll();
         })
         .catch(function () { setTimeout(poll, 15000); });
     };
     poll();
+  }
+
+  // changed reports whether a form holds anything the person typed or chose.
+  function changed(form) {
+    return Array.prototype.some.call(form.elements, function (el) {
+      if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+      if (el.tagName === "SELECT") return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      if (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && !/^(hidden|submit|button|reset|image)$/.test(el.type))) return el.value !== el.defaultValue;
+      return false;
+    });
+  }
+
+  // twin finds in the new page the form standing where f stands in this
+  // one: the same id, else the same action at the same place among those.
+  function twin(f, main) {
+    if (f.id) return main.querySelector("form#" + CSS.escape(f.id));
+    var action = f.getAttribute("action") || "";
+    var same = function (root) {
+      return Array.prototype.filter.call(root.querySelectorAll("form"), function (g) { return (g.getAttribute("action") || "") === action; });
+    };
+    var i = same(document.querySelector("main")).indexOf(f);
+    return same(main)[i] || null;
+  }
+
+  function refresh() {
+    var main = document.querySelector("main");
+    var active = document.activeElement;
+    var kept = Array.prototype.filter.call(main.querySelectorAll("form"), function (f) {
+      return changed(f) || (active && active !== document.body && f.contains(active));
+    });
+    var open = Array.prototype.slice.call(main.querySelectorAll("details[id][open]"));
+    if (!kept.length && !open.length) { location.reload(); return; }
+    fetch(location.href, { credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        if (leaving) return;
+        var next = new DOMParser().parseFromString(html, "text/html");
+        var fresh = next.querySelector("main");
+        if (!fresh) throw new Error("no main");
+        var pairs = kept.map(function (f) { return [f, twin(f, fresh)]; });
+        if (pairs.some(function (p) { return !p[1]; })) throw new Error("a form being filled in is gone");
+        var sel = active && "selectionStart" in active ? [active.selectionStart, active.selectionEnd] : null;
+        var x = window.scrollX, y = window.scrollY;
+        open.forEach(function (d) {
+          var e = fresh.querySelector("details#" + CSS.escape(d.id));
+          if (e) e.open = true;
+        });
+        pairs.forEach(function (p) { p[1].replaceWith(p[0]); });
+        main.replaceWith(fresh);
+        document.title = next.title;
+        window.scrollTo(x, y);
+        if (active && document.contains(active)) {
+          active.focus({ preventScroll: true });
+          if (sel) { try { active.setSelectionRange(sel[0], sel[1]); } catch (e) { /* not a text field */ } }
+        }
+        document.dispatchEvent(new CustomEvent("tend:swapped"));
+      })
+      .catch(function () {
+        var n = document.getElementById("live-note");
+        if (n) n.hidden = false;
+      });
   }
 
   // Board: drag a card onto a column to move it; the card's own form (a
