@@ -113,7 +113,7 @@ func (r *reader) read(i int) int {
 		return 1
 	}
 	toks := r.limit(i)
-	if rule, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+	if rule, n := r.repeat(toks, i); n > 0 {
 		if r.res.Repeat.IsZero() {
 			r.res.Repeat = rule
 			r.span(KindRepeat, i, n, rule.Description())
@@ -150,11 +150,33 @@ func (r *reader) span(k Kind, i, n int, value string) {
 	r.res.Spans = append(r.res.Spans, Span{Kind: k, Start: s, End: e, Text: r.text[s:e], Value: value})
 }
 
-// settle anchors a repeat on the date phrase and sets the due.
+// repeat reads a repeat phrase at toks[i], except a lone adverb before a
+// word of the title, which describes that word: "Weekly review", "send
+// the monthly report" (while "Backup daily" and "Pay rent monthly #home"
+// repeat).
+func (r *reader) repeat(toks []when.Token, i int) (recur.Rule, int) {
+	rule, n := recur.Match(toks, i, r.now, r.loc)
+	if n != 1 || i+1 >= len(toks) {
+		return rule, n
+	}
+	w := toks[i]
+	// "weekly," ends a clause: the comma keeps it a repeat.
+	if _, adverb := recur.Adverbs[w.Text]; adverb && w.End-w.Start == len(w.Text) && !r.opens(i+1) {
+		return recur.Rule{}, 0
+	}
+	return rule, n
+}
+
+// settle anchors a repeat on the date phrase and sets the due. A date
+// with a time gives a repeat without one its time.
 func (r *reader) settle() error {
 	if !r.res.Repeat.IsZero() {
 		if r.due != nil { // recur.Match anchored it on now
 			rule, err := r.res.Repeat.Restart(r.due.Time)
+			if !r.due.AllDay && r.res.Repeat.AllDay() {
+				h, m, _ := r.due.Time.Clock()
+				rule, err = r.res.Repeat.At(when.Clock{Hour: h, Minute: m}, r.due.Time)
+			}
 			if err != nil {
 				return lineError(r.text, err.Error())
 			}
