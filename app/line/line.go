@@ -68,6 +68,7 @@ type reader struct {
 	res     Result
 	due     *when.Moment
 	dueSpan int // index of the date's span, to widen it when a time joins
+	repSpan int // index of the repeat's span, whose value settle may change
 }
 
 // Parse reads a captured line at the moment now, in the reader's zone.
@@ -115,7 +116,7 @@ func (r *reader) read(i int) int {
 	toks := r.limit(i)
 	if rule, n := r.repeat(toks, i); n > 0 {
 		if r.res.Repeat.IsZero() {
-			r.res.Repeat = rule
+			r.res.Repeat, r.repSpan = rule, len(r.res.Spans)
 			r.span(KindRepeat, i, n, rule.Description())
 		}
 		return n // a second repeat stays in the title, whole
@@ -181,6 +182,7 @@ func (r *reader) settle() error {
 				return lineError(r.text, err.Error())
 			}
 			r.res.Repeat = rule
+			r.res.Spans[r.repSpan].Value = rule.Description()
 		}
 		r.res.Due, r.res.DueAllDay = r.res.Repeat.Anchor(), r.res.Repeat.AllDay()
 		return nil

@@ -201,9 +201,22 @@ func TestSpans(t *testing.T) {
 		}
 		b.WriteString(string(s.Kind) + "=" + s.Value + ";")
 	}
-	want := "date=2026-11-26T09:00:00+01:00;priority=4/3;estimate=1h30m;tag=finance;project=home;repeat=every week;"
+	want := "date=2026-11-26T09:00:00+01:00;priority=4/3;estimate=1h30m;tag=finance;project=home;repeat=every week at 9:00;"
 	if b.String() != want {
 		t.Errorf("spans %s\nwant  %s", b.String(), want)
+	}
+}
+
+// TestSpanOfRepeatTakingTime: the repeat's span says the repeat as it
+// ends up, with the time the date phrase gave it.
+func TestSpanOfRepeatTakingTime(t *testing.T) {
+	loc, now := berlin(t)
+	got, err := line.Parse("Call the bank tomorrow 9am every month", now, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Spans[1]; s.Kind != line.KindRepeat || s.Value != "every month at 9:00" || s.Text != "every month" {
+		t.Errorf("repeat span %+v", s)
 	}
 }
 
