@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,16 @@ func (b *quickAddBrowser) until(what, cond string) {
 // typeLine empties the box and types line into it, key by key.
 func (b *quickAddBrowser) typeLine(line string) {
 	b.t.Helper()
-	b.run("type "+line, chromedp.Clear(chromedp.CSS(`#quick-add-text`)), chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), line))
+	b.empty()
+	b.run("type "+line, chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), line))
+}
+
+// empty empties the box as a script would, without an input event.
+func (b *quickAddBrowser) empty() {
+	b.t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.getElementById("quick-add-text").value = ""; true`)); err != nil {
+		b.t.Fatal(err)
+	}
 }
 
 // tasks counts the open tasks through the API.
@@ -203,4 +213,86 @@ func TestBrowserQuickAddRefused(t *testing.T) {
 	if after := b.tasks(); after != before {
 		t.Errorf("refused lines added %d tasks", after-before)
 	}
+}
+
+// TestBrowserQuickAddLatency measures the preview as a person meets it, in
+// Chromium against `tend serve`: from the last keystroke of a line to the
+// preview drawn (which includes the box's 150 ms wait for typing to
+// pause), and from the preview's request leaving to it drawn. It runs
+// only with TEND_PREVIEW_LATENCY=1, on a copy of the database
+// TEND_BENCH_SEED names (the seeded 100,000 tasks of the web benchmarks),
+// else on a fresh one; BENCHMARKS.md has the command and figures.
+func TestBrowserQuickAddLatency(t *testing.T) {
+	if os.Getenv("TEND_PREVIEW_LATENCY") != "1" {
+		t.Skip("set TEND_PREVIEW_LATENCY=1 (and TEND_BENCH_SEED) to measure")
+	}
+	ctx := browserCtx(t)
+	db := tempDB(t)
+	if seed := os.Getenv("TEND_BENCH_SEED"); seed != "" {
+		if err := copyFileForTest(seed, db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServe(t, db)
+	var out, errb lockedBuffer
+	cmd := newRootCmd(&out, &errb)
+	cmd.SetArgs([]string{"--db", db, "signin", "--addr", s.addr})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("signin: %v %s", err, errb.String())
+	}
+	b := &quickAddBrowser{t: t, ctx: ctx, base: "http://" + s.addr}
+	b.run("sign in", chromedp.Navigate(strings.TrimSpace(out.String())), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
+		window.__qa = {input: 0, drawn: 0};
+		document.getElementById("quick-add-text").addEventListener("input", () => { window.__qa.input = performance.now(); }, true);
+		new MutationObserver(() => { window.__qa.drawn = performance.now(); })
+			.observe(document.getElementById("quick-add-preview"), {childList: true, subtree: true});
+		return true;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"Call the bank tomorrow 9am !4 #finance every month", "Weekly review every friday at 16:00",
+		"Dentist next tuesday at 3pm", "Pay rent every month on the 1st #home", "Buy milk", "Plan Q1 roadmap !4 ~4h next monday",
+		"Standup every weekday at 9:30 ~15m", "Renew passport in 3 days", "Book club every 3rd friday", "Call mum tonight at 8"}
+	var keyToDrawn, requestToDrawn, exchange []float64
+	for round := range 3 {
+		for _, line := range lines {
+			line := fmt.Sprintf("%s %d", line, round)
+			b.empty()
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`performance.clearResourceTimings(); window.__qa.drawn = 0; true`)); err != nil {
+				t.Fatal(err)
+			}
+			b.run("type", chromedp.SendKeys(chromedp.CSS(`#quick-add-text`), line))
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`window.__qa.drawn > window.__qa.input && performance.getEntriesByType("resource").some(e => e.name.includes("/v1/tasks/preview"))`,
+				chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+				state, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify([window.__qa, document.getElementById("quick-add-text").value, document.getElementById("quick-add-preview").textContent, document.getElementById("quick-add-error").textContent, performance.getEntriesByType("resource").map(e => e.name)])`))
+				t.Fatalf("the preview of %q: %v; %s", line, err, state)
+			}
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+				const e = performance.getEntriesByType("resource").filter(e => e.name.includes("/v1/tasks/preview")).pop();
+				return [window.__qa.drawn - window.__qa.input, window.__qa.drawn - e.startTime, e.responseEnd - e.startTime];
+			})()`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			keyToDrawn, requestToDrawn, exchange = append(keyToDrawn, got[0]), append(requestToDrawn, got[1]), append(exchange, got[2])
+		}
+	}
+	t.Logf("%d previews: last keystroke to preview drawn p50 %.1f ms p90 %.1f ms (with the 150 ms pause); request sent to preview drawn p50 %.1f ms p90 %.1f ms; the HTTP exchange alone p50 %.1f ms",
+		len(keyToDrawn), pct(keyToDrawn, 0.5), pct(keyToDrawn, 0.9), pct(requestToDrawn, 0.5), pct(requestToDrawn, 0.9), pct(exchange, 0.5))
+}
+
+func pct(v []float64, p float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[int(float64(len(s)-1)*p)]
+}
+
+func copyFileForTest(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
 }

@@ -17,7 +17,7 @@ type Grammar struct {
 var DateGrammar = Grammar{
 	Description: "A day, a time of day, or both, resolved in the reader's timezone at the moment of the request. " +
 		"today, tomorrow, 'the day after tomorrow', tonight (20:00), a weekday (the coming one, never today; 'this friday' may be today), " +
-		"'next <weekday>' and '<weekday> next week' (that day of next week, weeks starting on Monday: said on a Wednesday, 'next tuesday' is 6 days on and 'next friday' 9), " +
+		"'next <weekday>' and '<weekday> next week' (that day of next week, weeks starting on Monday: said on Wednesday 25 November, 'next tuesday' is 1 December), " +
 		"'next week' (its Monday), 'next month' (its 1st), 'next year' (January 1st), 'this weekend' and 'by the weekend' (Saturday), 'next weekend' (next week's Saturday), " +
 		"'end of week' (Friday), 'end of month', 'end of year', 'in 3 days', 'in 2 weeks', 'in 2 hours', ISO dates (2026-12-05), 'dec 5', '5 dec', " +
 		"'december 5th 2027' (without a year: the next such day), optionally after 'by', 'on', 'due' or 'before'; after one of these also 'the 15th' (the next 15th). " +
