@@ -2,11 +2,9 @@ package web
 
 import (
 	"net/http"
-	"slices"
 	"strings"
 
 	"tend/app"
-	"tend/app/line"
 	"tend/web/wire"
 )
 
@@ -31,7 +29,17 @@ type taskPreviewJSON struct {
 	StartsIsAllDay  bool        `json:"starts_is_all_day"`
 	Timezone        string      `json:"timezone"`
 	Repeat          *repeatJSON `json:"repeat"`
-	Spans           []line.Span `json:"spans"`
+	Spans           []spanJSON  `json:"spans"`
+}
+
+// spanJSON is one marker a line was read as: its kind, where it stands
+// (byte offsets in the line as UTF-8), the text and its canonical value.
+type spanJSON struct {
+	Kind  string `json:"kind"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Text  string `json:"text"`
+	Value string `json:"value"`
 }
 
 // repeatJSON is a preview's repeat: the rule as the task stores it, in
@@ -45,16 +53,16 @@ type repeatJSON struct {
 
 func newTaskPreviewJSON(p app.TaskPreview) taskPreviewJSON {
 	t := p.Task
-	out := taskPreviewJSON{Title: t.Title, Description: optStr(t.Description), Project: t.ProjectKey, ProjectPath: t.ProjectPath,
-		ParentRef: t.ParentRef, Type: t.Type.Key, Status: t.Status.Key, Tags: t.Tags, Assignee: optStr(t.Assignee),
+	out := taskPreviewJSON{Title: t.Title, Description: wire.OrNull(t.Description), Project: t.ProjectKey, ProjectPath: t.ProjectPath,
+		ParentRef: t.ParentRef, Type: t.Type.Key, Status: t.Status.Key, Tags: t.Tags, Assignee: wire.OrNull(t.Assignee),
 		Importance: t.Importance, Urgency: t.Urgency, EstimateMinutes: t.EstimateMinutes, DueAt: wire.StampPtr(t.DueAt),
 		DueIsAllDay: t.DueIsAllDay, StartsAt: wire.StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		Timezone: t.Timezone, Spans: p.Spans}
+		Timezone: t.Timezone, Spans: make([]spanJSON, len(p.Spans))}
+	for i, sp := range p.Spans {
+		out.Spans[i] = spanJSON{Kind: string(sp.Kind), Start: sp.Start, End: sp.End, Text: sp.Text, Value: sp.Value}
+	}
 	if out.Timezone == "" {
 		out.Timezone = t.ReaderZone
-	}
-	if out.Spans == nil {
-		out.Spans = []line.Span{}
 	}
 	if t.RepeatRule != "" {
 		out.Repeat = &repeatJSON{Rule: t.RepeatRule, Description: t.RecurrenceDescription,
@@ -67,72 +75,13 @@ func newTaskPreviewJSON(p app.TaskPreview) taskPreviewJSON {
 // body and query, creating nothing: the quick-add box shows it while a
 // person types, so a misreading is seen before it is stored.
 func (s *Server) handleTaskPreview(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.TaskCreate
+	var in wire.TaskCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.PreviewTask(r.Context(), a, wsParam(r), in)
+	p, err := s.app.PreviewTask(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
 	return wire.WriteJSON(w, http.StatusOK, newTaskPreviewJSON(p))
-}
-
-// handleNamed registers h for method on a path ending in a wildcard
-// (/v1/tasks/:task) that serves only name there (/v1/tasks/preview):
-// httprouter cannot hold a static segment beside a wildcard in one
-// method's tree. Any other value is answered as the router answers a
-// method its path does not take, before authentication: 405, with Allow.
-func (s *Server) handleNamed(method, path, name string, h handlerFunc) {
-	param := path[strings.LastIndexByte(path, ':')+1:]
-	s.api.add(method, path, func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		if wire.Param(r, param) != name {
-			return notThisMethod(r)
-		}
-		return h(w, r, a)
-	})
-	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var err error
-		if wire.Param(r, param) != name {
-			s.setAllow(w, r)
-			err = notThisMethod(r)
-		} else {
-			var a app.Actor
-			if a, err = s.authenticate(r); err == nil {
-				err = h(w, r, a)
-			}
-		}
-		if err != nil {
-			wire.WriteProblem(s.log, w, r, err)
-		}
-	}))
-}
-
-// notThisMethod is the router's refusal of a method a path does not take.
-func notThisMethod(r *http.Request) error {
-	return app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method)
-}
-
-// setAllow names the methods the router serves on the request's path, as
-// it does with a 405.
-func (s *Server) setAllow(w http.ResponseWriter, r *http.Request) {
-	var allow []string
-	for _, m := range []string{http.MethodDelete, http.MethodGet, http.MethodPatch, http.MethodPost, http.MethodPut} {
-		if h, _, _ := s.router.Lookup(m, r.URL.Path); h != nil && m != r.Method {
-			allow = append(allow, m)
-		}
-	}
-	if len(allow) > 0 {
-		allow = append(allow, http.MethodOptions)
-		slices.Sort(allow)
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-	}
-}
-
-// optStr is s, or null when empty.
-func optStr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

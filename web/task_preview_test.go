@@ -72,6 +72,30 @@ func TestTaskPreviewRoute(t *testing.T) {
 	}
 }
 
+// TestTaskPreviewStructuredFields: the fields sent beside the line are read
+// as the create reads them (the same request record), and win over the
+// line's markers.
+func TestTaskPreviewStructuredFields(t *testing.T) {
+	e := previewEnv(t)
+	parent := e.CreateTask(e.Admin, map[string]any{"title": "Move flat", "project": "home"})
+	body := map[string]any{"text": "Pack the books tomorrow !4 #boxes ~1h", "description": "the shelf in the hall",
+		"parent": parent["ref"], "due_at": "2026-12-02T16:00:00Z", "starts_at": "2026-11-30T00:00:00Z", "starts_is_all_day": true,
+		"estimate_minutes": 45, "importance": 2, "urgency": 3, "tags": []string{"flat"}, "timezone": "Europe/Lisbon"}
+	p := e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/preview", e.Admin, body)
+	created := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, body)
+	want := map[string]any{"title": "Pack the books", "description": "the shelf in the hall", "project": "home",
+		"parent_ref": parent["ref"], "due_at": "2026-12-02T16:00:00Z", "due_is_all_day": false, "starts_at": "2026-11-30T00:00:00Z",
+		"starts_is_all_day": true, "estimate_minutes": float64(45), "importance": float64(2), "urgency": float64(3), "timezone": "Europe/Lisbon"}
+	for k, v := range want {
+		if p[k] != v || created[k] != v {
+			t.Errorf("%s: preview %v, created %v, want %v", k, p[k], created[k], v)
+		}
+	}
+	if got := string(mustJSON(t, p["tags"])); got != `["flat"]` || got != string(mustJSON(t, created["tags"])) {
+		t.Errorf("tags: preview %s, created %v", got, created["tags"])
+	}
+}
+
 // TestTaskPreviewRefusals: the preview refuses what the create refuses,
 // with the same status, code and locations.
 func TestTaskPreviewRefusals(t *testing.T) {

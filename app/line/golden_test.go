@@ -16,19 +16,36 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the pars
 
 // goldenLine is what a line says, as the golden files pin it.
 type goldenLine struct {
-	Line        string      `json:"line"`
-	Error       string      `json:"error,omitempty"`
-	Title       string      `json:"title,omitempty"`
-	Tags        []string    `json:"tags,omitempty"`
-	Project     string      `json:"project,omitempty"`
-	Importance  int         `json:"importance,omitempty"`
-	Urgency     int         `json:"urgency,omitempty"`
-	Estimate    *int        `json:"estimate_minutes,omitempty"`
-	Due         string      `json:"due,omitempty"`
-	DueAllDay   bool        `json:"due_is_all_day,omitempty"`
-	Repeat      string      `json:"repeat,omitempty"`
-	Description string      `json:"description,omitempty"`
-	Spans       []line.Span `json:"spans,omitempty"`
+	Line        string       `json:"line"`
+	Error       string       `json:"error,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Tags        []string     `json:"tags,omitempty"`
+	Project     string       `json:"project,omitempty"`
+	Importance  int          `json:"importance,omitempty"`
+	Urgency     int          `json:"urgency,omitempty"`
+	Estimate    *int         `json:"estimate_minutes,omitempty"`
+	Due         string       `json:"due,omitempty"`
+	DueAllDay   bool         `json:"due_is_all_day,omitempty"`
+	Repeat      string       `json:"repeat,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Spans       []goldenSpan `json:"spans,omitempty"`
+}
+
+// goldenSpan is a span as the golden files pin it.
+type goldenSpan struct {
+	Kind  line.Kind `json:"kind"`
+	Start int       `json:"start"`
+	End   int       `json:"end"`
+	Text  string    `json:"text"`
+	Value string    `json:"value"`
+}
+
+func goldenSpans(spans []line.Span) []goldenSpan {
+	var out []goldenSpan
+	for _, s := range spans {
+		out = append(out, goldenSpan(s))
+	}
+	return out
 }
 
 // TestGolden reads each line of testdata/*.txt (at Wednesday 2026-11-25
@@ -57,7 +74,7 @@ func TestGolden(t *testing.T) {
 					if !r.Due.IsZero() {
 						g.Due, g.DueAllDay = r.Due.Format("2006-01-02T15:04:05Z07:00"), r.DueAllDay
 					}
-					g.Repeat, g.Description, g.Spans = r.Repeat.String(), r.Repeat.Description(), r.Spans
+					g.Repeat, g.Description, g.Spans = r.Repeat.String(), r.Repeat.Description(), goldenSpans(r.Spans)
 				}
 				out = append(out, g)
 			}

@@ -27,11 +27,10 @@ type Result struct {
 // value in canonical form (a date as when.Moment.String, a repeat as its
 // description, a duration as when.FormatDuration, importance as "4/3").
 type Span struct {
-	Kind  Kind   `json:"kind"`
-	Start int    `json:"start"` // byte offsets in the line
-	End   int    `json:"end"`
-	Text  string `json:"text"`
-	Value string `json:"value"`
+	Kind       Kind
+	Start, End int // byte offsets in the line
+	Text       string
+	Value      string
 }
 
 // Kind names what a span is.
