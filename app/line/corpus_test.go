@@ -219,11 +219,20 @@ var corpus = []corpusLine{
 	{in: "Feed the cat twice", title: "Feed the cat twice"},
 }
 
+// TestCorpus reads every line of the corpus: the title, due, repeat and
+// markers are what a person means (the table), the whole reading (spans,
+// descriptions, instants) is what testdata/corpus.golden pins, and the
+// canonical form reads back to the same result.
 func TestCorpus(t *testing.T) {
 	loc, now := berlin(t)
 	if len(corpus) < 150 {
 		t.Fatalf("%d lines, the issue asks for at least 150", len(corpus))
 	}
+	lines := make([]string, len(corpus))
+	for i, c := range corpus {
+		lines[i] = c.in
+	}
+	compareGolden(t, "testdata/corpus.golden", readings(t, lines, now, loc))
 	seen := map[string]bool{}
 	for _, c := range corpus {
 		if seen[c.in] {
