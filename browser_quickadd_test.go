@@ -133,6 +133,7 @@ func (b *quickAddBrowser) field(name string) string {
 // then says was understood is what the preview said.
 func TestBrowserQuickAddPreview(t *testing.T) {
 	b := newQuickAddBrowser(t)
+	b.debounced()
 	for i, c := range []struct{ line, title, repeat, tags, importance string }{
 		{"Call the bank tomorrow 9am !4 #finance every month", "Call the bank", "every month at 9:00", "#finance", "4"},
 		{"Weekly review every friday at 16:00", "Weekly review", "every Friday at 16:00", "", ""},
@@ -160,6 +161,33 @@ func TestBrowserQuickAddPreview(t *testing.T) {
 			t.Errorf("after adding, the box holds %q", got)
 		}
 	}
+}
+
+// debounced types a line as a burst of input events, each character its
+// own event, all in one task of the page (as fast typing looks to it), and
+// checks that the box asked for one preview only, of the whole line: it
+// waits for typing to pause, and a keystroke does not cost a request.
+func (b *quickAddBrowser) debounced() {
+	b.t.Helper()
+	const line = "Water the plants every other friday #home"
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+		performance.clearResourceTimings();
+		const box = document.getElementById("quick-add-text"), line = %q;
+		box.value = "";
+		for (const ch of line) { box.value += ch; box.dispatchEvent(new Event("input", {bubbles: true})); }
+		return true;
+	})()`, line))); err != nil {
+		b.t.Fatal(err)
+	}
+	b.until("the preview of the burst", `(document.querySelector('#quick-add-preview [data-field=title]') || {}).textContent === "Water the plants"`)
+	sent, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]string](`performance.getEntriesByType("resource").filter(e => e.name.includes("/v1/tasks/preview")).map(e => e.name)`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if len(sent) != 1 {
+		b.t.Errorf("typing %d characters sent %d previews, want 1: %v", len(line), len(sent), sent)
+	}
+	b.empty()
 }
 
 // TestBrowserQuickAddRefused: a line the server refuses stays in the box
