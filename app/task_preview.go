@@ -17,6 +17,9 @@ type TaskPreview struct {
 	// Occurrences are the repeat's first PreviewOccurrences occurrences,
 	// the due among them; none without a repeat.
 	Occurrences []time.Time
+	// FromCompletion: the repeat counts each next occurrence from when the
+	// last was done.
+	FromCompletion bool
 	// Spans are the markers understood in the line, in the order written;
 	// none for structured fields alone.
 	Spans []line.Span
@@ -49,6 +52,7 @@ func (s *Service) PreviewTask(ctx context.Context, a Actor, workspace string, in
 			return err
 		}
 		out.Occurrences, _ = rule.Occurrences(time.Time{}, time.Time{}, PreviewOccurrences)
+		out.FromCompletion = rule.FromCompletion()
 		return nil
 	})
 	return out, err

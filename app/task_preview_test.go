@@ -47,6 +47,9 @@ func TestTaskPreview(t *testing.T) {
 			if (got.RepeatRule != "") != (len(p.Occurrences) == app.PreviewOccurrences) || len(p.Occurrences) > 0 && !p.Occurrences[0].Equal(*got.DueAt) {
 				t.Errorf("occurrences %v for due %v, repeat %q", p.Occurrences, got.DueAt, got.RepeatRule)
 			}
+			if p.FromCompletion != strings.Contains(got.RepeatRule, "X-TEND-FROM-COMPLETION:TRUE") || p.FromCompletion != strings.Contains(in.Text, "every!") {
+				t.Errorf("from completion %v for the rule %q", p.FromCompletion, got.RepeatRule)
+			}
 			if in.Text != "" && len(p.Spans) == 0 {
 				t.Errorf("no spans for %q", in.Text)
 			}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
 	"tend/app"
 	"tend/web/wire"
@@ -66,7 +65,7 @@ func newTaskPreviewJSON(p app.TaskPreview) taskPreviewJSON {
 	}
 	if t.RepeatRule != "" {
 		out.Repeat = &repeatJSON{Rule: t.RepeatRule, Description: t.RecurrenceDescription,
-			FromCompletion: strings.Contains(t.RepeatRule, "X-TEND-FROM-COMPLETION:TRUE"), Occurrences: stamps(p.Occurrences)}
+			FromCompletion: p.FromCompletion, Occurrences: stamps(p.Occurrences)}
 	}
 	return out
 }
