@@ -148,6 +148,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/agenda", s.handleAgenda)
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
+	s.handleNamed(http.MethodPost, "/v1/tasks/:task", "preview", s.handleTaskPreview)
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
 	s.handle(http.MethodPatch, "/v1/tasks/:task", s.handleTaskUpdate)
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
