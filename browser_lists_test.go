@@ -56,7 +56,7 @@ func TestBrowserLists(t *testing.T) {
 	tab, cancel := chromedp.NewContext(ctx)
 	defer cancel()
 	plain := &lists{t: t, ctx: tab, base: b.base, admin: b.admin, sh: &shooter{t: t, ctx: tab, dir: dir, axe: b.sh.axe, noScript: true}}
-	plain.sh.scripts(false)
+	plain.do("scripts off", scriptsOff(true))
 
 	for _, w := range []int64{1280, 390} {
 		b.width(w)

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"bytes"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -40,8 +41,9 @@ type taskRow struct {
 	Version          int
 	Title            string
 	Done             bool
-	Status, Category string // the status's key and category
-	Due, DueText     string // the due as the due prompt takes it back, and as shown
+	Status, Category string        // the status's key and category
+	Due              string        // the due as the due prompt takes it back
+	DueText          template.HTML // and as shown (in an attribute, as text)
 }
 
 // rowOf is a row of a list at back.

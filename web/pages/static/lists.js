@@ -247,7 +247,7 @@
         if (check) { e.preventDefault(); act(check); }
         break;
       case "e":
-        if (row && q("form.check", row)) { e.preventDefault(); location.href = "/tasks/" + row.getAttribute("data-ref") + "#edit"; }
+        if (row && q("form.check", row)) { e.preventDefault(); location.href = "/tasks/" + row.getAttribute("data-ref") + "#e-title"; }
         break;
       case "a":
         if (row && q("form.check", row)) { e.preventDefault(); rowPost(row, "assign"); }
@@ -262,13 +262,14 @@
     var row = e.target.closest && e.target.closest("main [data-ref]");
     if (row && !e.target.closest("a, button, input, select, textarea, label")) select(row, true);
   });
-  // e from a list: the task page opens with its edit form.
-  if (location.hash === "#edit") {
-    var edit = document.getElementById("task-edit");
-    var d = edit && edit.closest("details");
+  // e from a list: the task page opens at its edit form's title. The
+  // browser opens the closed section holding it and focuses it, as it does
+  // for any fragment naming a field; this does the same where it does not.
+  var title = location.hash === "#e-title" && document.getElementById("e-title");
+  if (title) {
+    var d = title.closest("details");
     if (d) d.open = true;
-    var first = edit && q("input:not([type=hidden]), textarea", edit);
-    if (first) first.focus();
+    title.focus();
   }
 
   // ---- Rows acted on stay where they were ----------------------------------
