@@ -68,6 +68,7 @@ func TestBrowserLists(t *testing.T) {
 		}{
 			{"complete in place", func() { b.completeInPlace(f) }},
 			{"list keys", func() { b.listKeys(f) }},
+			{"a project's page", func() { b.projectPage(f, bob) }},
 			{"board moves", func() { b.boardMoves(f, bob) }},
 			{"without the script", func() { plain.withoutScript(f) }},
 		} {
@@ -143,6 +144,7 @@ func navigated(err error) bool {
 // counts stay true).
 func (b *lists) click(what, sel string) {
 	b.t.Helper()
+	b.until(what+": "+sel+" is there", fmt.Sprintf(`!!document.querySelector(%q)`, sel))
 	var err error
 	for range 5 {
 		if err = chromedp.Do(b.ctx, chromedp.Click(chromedp.CSS(sel))); err == nil || !strings.Contains(err.Error(), "Could not find node") {
@@ -396,6 +398,27 @@ func (b *lists) listKeys(f listsFixture) {
 	b.do("the title opens the task", chromedp.Click(chromedp.CSS(row(f.books)+" a.title")), chromedp.WaitVisible(chromedp.CSS(`#comment-add`)))
 	if u := b.eval(`location.pathname`); u != "/tasks/"+f.books {
 		b.t.Fatalf("%d px: the title opened %s", f.w, u)
+	}
+}
+
+// projectPage: a project's page has no lists of its own to refresh, so a
+// live update puts the whole page in place (app.js); a row completed there
+// stays where it was, with its Undo, through another person's change.
+func (b *lists) projectPage(f listsFixture, bob string) {
+	b.do("the project's page", chromedp.Navigate(b.base+"/projects/"+f.project), chromedp.WaitVisible(chromedp.CSS(row(f.gate))))
+	b.counting()
+	b.click("the checkbox", row(f.gate)+" button.check")
+	b.until("one click completes it in place", checked(f.gate))
+	b.inputs("completing on a project's page", 1, 0)
+	b.eval(`document.querySelector("main").setAttribute("data-before", ""); ""`)
+	b.api(bob, http.MethodPatch, "/v1/tasks/"+f.books, map[string]any{"title": fmt.Sprintf("Return the library books %d", f.w)})
+	b.until("bob's change reaches the page", `!document.querySelector("main").hasAttribute("data-before") && document.querySelector("`+row(f.books)+` a.title").textContent.indexOf("library") >= 0`)
+	b.until("the completed row is still where it was", checked(f.gate))
+	b.click("Undo", `#toast .toast-box button:not(.toast-close)`)
+	b.until("Undo reopens it", unchecked(f.gate))
+	b.inputs("a live update, then Undo", 1, 0)
+	if got := b.task(f.gate); got["is_complete"] != false {
+		b.t.Fatalf("%d px: Undo on the project's page left #%s %v", f.w, f.gate, got["status"])
 	}
 }
 

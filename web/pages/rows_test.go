@@ -38,15 +38,20 @@ func (p *pageEnv) task(ref string) map[string]any {
 }
 
 // TestPageRowsOnEveryList: every list shows each task with its checkbox (a
-// form that works without the script) and its title as the link to it.
+// form that works without the script) and its title as the link to it:
+// Today, Tasks, the board, Search, a project's page and a task's subtasks.
 func TestPageRowsOnEveryList(t *testing.T) {
 	p := newPageEnv(t)
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "web", "title": "Web site"})
 	ref := number(p.CreateTask(p.Admin, map[string]any{"title": "Renew the domain", "project": "web", "due_at": "2026-03-02T00:00:00Z", "due_is_all_day": true})["ref"])
+	// The same task as a subtask: its parent's page lists it.
+	parent := number(p.CreateTask(p.Admin, map[string]any{"title": "Keep the site up", "project": "web"})["ref"])
+	p.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, p.Admin, map[string]any{"parent": parent})
 	check := regexp.MustCompile(`<form class="check" method="post" action="/tasks/` + ref + `/done">[^€]*?name="back" value="([^"]*)"[^€]*?` +
 		`<button type="submit" class="check" role="checkbox" aria-checked="false" aria-label="Done: Renew the domain">`)
 	for path, back := range map[string]string{"/": "/", "/tasks?project=web": "/tasks?project=web", "/board?project=web": "/board?project=web",
-		"/search?q=renew": "/search?q=renew", "/tasks?project=web&notice=edited": "/tasks?project=web"} {
+		"/search?q=renew": "/search?q=renew", "/tasks?project=web&notice=edited": "/tasks?project=web",
+		"/projects/web": "/projects/web", "/tasks/" + parent: "/tasks/" + parent} {
 		page := p.get(t, path, http.StatusOK)
 		m := check.FindStringSubmatch(page)
 		if m == nil {

@@ -100,7 +100,9 @@
       return changed(f) || (active && active !== document.body && f.contains(active));
     });
     var open = Array.prototype.slice.call(main.querySelectorAll("details[id][open]"));
-    if (!kept.length && !open.length) { location.reload(); return; }
+    // lists.js may hold rows acted on in place, and an Undo in the toast.
+    var holding = window.tendLists && window.tendLists.holding();
+    if (!kept.length && !open.length && !holding) { location.reload(); return; }
     fetch(location.href, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
@@ -117,6 +119,8 @@
           if (e) e.open = true;
         });
         pairs.forEach(function (p) { p[1].replaceWith(p[0]); });
+        var toast = document.getElementById("toast"), newToast = fresh.querySelector("#toast");
+        if (toast && newToast && toast.childElementCount) newToast.replaceWith(toast);
         main.replaceWith(fresh);
         document.title = next.title;
         window.scrollTo(x, y);

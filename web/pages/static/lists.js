@@ -32,8 +32,10 @@
     var r = a && a.closest && a.closest("main [data-ref]");
     return r || q("main [data-ref].selected");
   }
+  var lastRef = "";
   function select(row, focus) {
     if (!row) return;
+    lastRef = row.getAttribute("data-ref");
     all("main [data-ref].selected").forEach(function (r) { r.classList.remove("selected"); });
     row.classList.add("selected");
     if (!row.hasAttribute("tabindex")) row.tabIndex = -1;
@@ -373,8 +375,21 @@
     return c.outerHTML === n.outerHTML;
   }
   function later() { if (waiting) { waiting = false; setTimeout(refresh, 0); } }
+  // A page without lists of its own to refresh (a project's, a task's) is
+  // put in place whole by app.js, which asks holding() first and then says
+  // tend:swapped: the rows acted on go back where they were, and the row
+  // that was selected is again.
+  function holding() {
+    var t = document.getElementById("toast");
+    return held.length > 0 || !!(t && t.childElementCount);
+  }
+  document.addEventListener("tend:swapped", function () {
+    placeHeld();
+    var row = lastRef && byRef(lastRef);
+    if (row) select(row, document.activeElement === document.body);
+  });
   document.addEventListener("focusout", later);
   document.addEventListener("pointerup", later);
   window.tendRefresh = refresh;
-  window.tendLists = { selected: selected, select: select, act: act, toast: toast, refresh: refresh, later: later };
+  window.tendLists = { selected: selected, select: select, act: act, toast: toast, refresh: refresh, later: later, holding: holding };
 })();
