@@ -30,11 +30,7 @@ func main() {
 	defer stop()
 	if err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			os.Exit(2)
-		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -42,12 +38,18 @@ func main() {
 type usageError struct{ error }
 
 // newRootCmd builds the command tree; tests call it with buffers.
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command { return newRoot(stdout, stderr, processEnv()) }
+
+// newRoot is newRootCmd with the terminal commands' environment (cliEnv).
+func newRoot(stdout, stderr io.Writer, env *cliEnv) *cobra.Command {
 	var dbPath string
 	root := &cobra.Command{
-		Use:           "tend",
-		Short:         "A self-hosted work tracker for people and AI agents",
-		Long:          "tend keeps tasks, documents and projects for people and AI agents in one SQLite file and serves them as a JSON API.",
+		Use:   "tend",
+		Short: "A self-hosted work tracker for people and AI agents",
+		Long: `tend keeps tasks, documents and projects for people and AI agents in one
+SQLite file and serves them as a JSON API, MCP and a web app. The commands
+below work at the terminal, on the database file or, after tend login, on
+a server (tend help local).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
@@ -56,8 +58,17 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
-	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newRestoreCmd(&dbPath), newMCPCmd(&dbPath),
-		newHealthcheckCmd())
+	root.AddGroup(&cobra.Group{ID: "work", Title: "Tasks and documents:"}, &cobra.Group{ID: "server", Title: "Serving and keeping the database:"})
+	for _, c := range workCmds(env, &dbPath) {
+		c.GroupID = "work"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath),
+		newRestoreCmd(&dbPath), newMCPCmd(&dbPath), newHealthcheckCmd()} {
+		c.GroupID = "server"
+		root.AddCommand(c)
+	}
+	addHelpTopics(root)
 	markArgErrors(root)
 	return root
 }

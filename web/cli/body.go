@@ -172,7 +172,7 @@ func documentCreateBody(in app.DocumentCreate) body {
 func searchQuery(in app.ItemSearchQuery) url.Values {
 	q := url.Values{"q": {in.Q}}
 	setIf(q, "project", in.Project)
-	if in.Limit > 0 {
+	if in.Limit != 0 {
 		q.Set("limit", strconv.Itoa(in.Limit))
 	}
 	return q

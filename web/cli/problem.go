@@ -78,7 +78,6 @@ func (p *Problem) Describe(name func(loc []string) string) string {
 // fixes says, for the refusals a person at a terminal meets, what command
 // gets past them, beyond what the detail says.
 var fixes = map[app.Code]string{
-	app.CodeNotFound:          "check the ref: tend search WORDS finds it",
 	app.CodeNothingReady:      "tend ls --to-act-on shows what waits; tend add files more",
 	app.CodeClaimHeld:         "take other work: tend claim next",
 	app.CodeTaskClosed:        "tend reopen REF first, or take other work: tend claim next",
@@ -103,6 +102,9 @@ func ExitCode(err error) int {
 	}
 	return ExitError
 }
+
+// ProblemOf is err as a Problem (problemOf), nil for nil.
+func ProblemOf(err error) error { return problemOf(err) }
 
 // problemOf is err as a Problem: the problem document web would write for
 // it (wire.NewProblem, the one code table). An internal error keeps its
