@@ -43,7 +43,7 @@ func newSkipCmd(env *cliEnv, dbPath *string) *cobra.Command {
 func newReopenCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	return taskAction(env, dbPath, "reopen REF", "Move a finished or cancelled task back to the default status",
 		"Move a task back to its workspace's default status (todo, unless the workspace says otherwise).",
-		"  tend reopen 2", "reopened", func(c cli.Client, ctx context.Context, ref string) (wire.Task, error) {
+		"  tend reopen 6", "reopened", func(c cli.Client, ctx context.Context, ref string) (wire.Task, error) {
 			return cli.Reopen(ctx, c, ref)
 		})
 }
@@ -67,7 +67,7 @@ func newDoneCmd(env *cliEnv, dbPath *string) *cobra.Command {
 (what you checked), --passed or --failed, and --commit, the verification is
 recorded in the same write as the completion: if either is refused,
 neither is stored. A verification is self-reported evidence, never proof.`,
-		Example: `  tend done 1
+		Example: `  tend done 6
   tend done 2 --verify "go test ./... green" --passed --commit 3f2a9c1`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
@@ -171,8 +171,8 @@ func newCommentCmd(env *cliEnv, dbPath *string) *cobra.Command {
 		Use:   "comment REF TEXT",
 		Short: "Comment on a task or document",
 		Long:  "Comment on a task or a document. Without TEXT the comment is read from stdin.",
-		Example: `  tend comment 1 "Called; they call back on Monday"
-  echo "Checked on staging" | tend comment 1`,
+		Example: `  tend comment 2 "Fixed in 3f2a9c1"
+  echo "Checked on staging" | tend comment 2`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -208,11 +208,11 @@ func newLinkCmd(env *cliEnv, dbPath *string) *cobra.Command {
 		Use:   "link REF TYPE OTHER",
 		Short: "Link a task or document to another (blocks, relates_to, governs, …)",
 		Long: `Link REF to OTHER with a link type (GET /v1/link-types lists them): blocks
-(what readiness reads), relates_to, duplicates, and the documents' governs,
-documents. REF may be a task or a document; OTHER is a task unless
---document says it is a document.`,
-		Example: `  tend link 1 blocks 2
-  tend link 5 relates_to 1`,
+(what readiness reads), precedes, relates_to, duplicates, documents (a
+document that governs a task), derives_from, supersedes. REF may be a task
+or a document; OTHER is a task unless --document says it is a document.`,
+		Example: `  tend link 2 blocks 3
+  tend link 5 documents 2`,
 		Args:              cobra.ExactArgs(3),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -35,7 +35,7 @@ already linked to a task or document (relates_to unless TYPE says), in
 the same write: a bad link refuses the whole document. An omitted
 --status puts it in force.`,
 		Example: `  echo "Retry twice, then page." | tend doc new --type decision --title "Retries" --project web
-  echo "The flaky test waits on a real clock." | tend doc new --type finding --title "Flaky test" --link 1`,
+  echo "The flaky test waits on a real clock." | tend doc new --type finding --title "Flaky test" --link 2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if strings.TrimSpace(in.Title) == "" {
@@ -112,7 +112,7 @@ func newOpenCmd(env *cliEnv, dbPath *string) *cobra.Command {
 		Long: `Print the web app's address of a task or document and, at a terminal where
 a browser can be started ($BROWSER, else xdg-open or open), open it. On
 the database file the address is where tend serve last said it listens.`,
-		Example:           `  tend open 1`,
+		Example:           `  tend open 2`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {

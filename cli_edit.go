@@ -109,8 +109,8 @@ With no field flag, the task opens in $EDITOR (else $VISUAL, else vi) as
 Markdown: the title as a heading, a "field: value" line per field, then
 the description. What you change is saved, refused if the task changed
 meanwhile (version_conflict).`,
-		Example: `  tend edit 1 --due "friday 5pm" --importance 4
-  tend edit 1 --tag home --tag urgent --assignee ""`,
+		Example: `  tend edit 3 --due "friday 5pm" --importance 4
+  tend edit 3 --tag home --tag urgent --assignee ""`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -2,7 +2,7 @@ package main
 
 import "github.com/spf13/cobra"
 
-// workCmds are the terminal commands, in the order tend --help lists them.
+// workCmds are the terminal commands (tend --help lists them by name).
 func workCmds(env *cliEnv, dbPath *string) []*cobra.Command {
 	return []*cobra.Command{
 		newAddCmd(env, dbPath), newLsCmd(env, dbPath), newTodayCmd(env, dbPath), newShowCmd(env, dbPath), newSearchCmd(env, dbPath),

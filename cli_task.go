@@ -219,7 +219,7 @@ place: overdue, today, occasions, in progress, upcoming (the next 7 days),
 blocked by others, waiting on others, unscheduled; then the counts of what
 is not listed. docs/agenda.md has the rules.`,
 		Example: `  tend today
-  tend today --date tomorrow --format compact`,
+  tend today --date 2026-12-01 --format compact`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return w.run(cmd, func(ctx context.Context, s *session) error {
@@ -232,7 +232,7 @@ is not listed. docs/agenda.md has the rules.`,
 		},
 	}
 	w.flags(cmd)
-	cmd.Flags().StringVar(&date, "date", "", "the day (a date or a word: tomorrow, friday)")
+	cmd.Flags().StringVar(&date, "date", "", "the day, YYYY-MM-DD (default: today)")
 	cmd.Flags().StringVar(&zone, "timezone", "", "the zone the day is counted in (default: yours)")
 	return cmd
 }
@@ -245,8 +245,8 @@ func newShowCmd(env *cliEnv, dbPath *string) *cobra.Command {
 		Long: `Show a task with what you need to start on it: its description, its links,
 the governing documents in force (decisions, specs: read them), subtasks,
 the last comments and verifications. A document's ref shows the document.`,
-		Example: `  tend show 1
-  tend show 1 --format compact`,
+		Example: `  tend show 2
+  tend show 2 --format compact`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
