@@ -21,8 +21,8 @@ import (
 // an empty value clears what can be cleared.
 type editFlags struct {
 	title, description, project, parent, typ, status, assignee, estimate, due, plan, deferTo, repeat, appliesTo string
-	tags                                                                                                  []string
-	importance, urgency, version                                                                          int
+	tags                                                                                                        []string
+	importance, urgency, version                                                                                int
 }
 
 // update is the change the flags given ask for; set is false when none is.

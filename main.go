@@ -38,7 +38,9 @@ func main() {
 type usageError struct{ error }
 
 // newRootCmd builds the command tree; tests call it with buffers.
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command { return newRoot(stdout, stderr, processEnv()) }
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	return newRoot(stdout, stderr, processEnv())
+}
 
 // newRoot is newRootCmd with the terminal commands' environment (cliEnv).
 func newRoot(stdout, stderr io.Writer, env *cliEnv) *cobra.Command {

@@ -152,7 +152,9 @@ func (p Printer) When(stamp string, allDay bool, itemZone string) (text string, 
 }
 
 // civil is t's calendar date, as midnight UTC so that days subtract exactly.
-func civil(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+func civil(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
 
 func daysBetween(from, to time.Time) int { return int(to.Sub(from).Hours() / 24) }
 
