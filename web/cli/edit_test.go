@@ -34,7 +34,9 @@ func TestTaskEdits(t *testing.T) {
 	}{
 		{"nothing", before, func(in app.TaskUpdate) bool { return !in.Title.Set && in.ExpectedVersion == nil }, ""},
 		{"the title", edit("# Call the bank", "# Call the bank today"),
-			func(in app.TaskUpdate) bool { return in.Title == app.PatchOf("Call the bank today") && *in.ExpectedVersion == 3 }, ""},
+			func(in app.TaskUpdate) bool {
+				return in.Title == app.PatchOf("Call the bank today") && *in.ExpectedVersion == 3
+			}, ""},
 		{"cleared levels and estimate", edit("importance: 4\n", "importance:\n") + "",
 			func(in app.TaskUpdate) bool { return in.Importance.Null && !in.Urgency.Set && !in.EstimateMinutes.Set }, ""},
 		{"tags", edit("tags: finance", "tags: #finance, loan home"),
