@@ -66,7 +66,7 @@ the same write: a bad link refuses the whole document. An omitted
 				if err != nil {
 					return err
 				}
-				return s.p.Document("wrote", d)
+				return s.p.Filed(d)
 			})
 		},
 	}

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,6 +58,18 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 				if out != string(res.Body) {
 					t.Errorf("tend %s --json:\n%s\nGET %s:\n%s", strings.Join(c.args, " "), out, c.path, res.Body)
 				}
+			}
+			// A write answers as the route does: the same fields, a filed
+			// document's links among them.
+			out, errOut, code := m.run(t, "", "Body.", "doc", "new", "--type", "note", "--title", "Filed", "--link", "1", "--json")
+			posted := m.e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", m.e.Admin, map[string]any{"type": "note", "title": "Filed",
+				"body": "Body.", "links": []any{map[string]any{"link_type": "relates_to", "target": 1}}})
+			var printed map[string]any
+			if err := json.Unmarshal([]byte(out), &printed); code != 0 || err != nil {
+				t.Fatalf("doc new --json: %v %s", err, errOut)
+			}
+			if got, want := slices.Sorted(maps.Keys(printed)), slices.Sorted(maps.Keys(posted)); !slices.Equal(got, want) {
+				t.Errorf("doc new --json has the fields %v; POST /v1/documents answers %v", got, want)
 			}
 		})
 	}

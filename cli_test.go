@@ -167,7 +167,7 @@ var cliSteps = []cliStep{
 	{args: line("claim", "3"), code: 4, err: "error: task_closed: "},
 	{args: line("reopen", "3"), out: "reopened #3 Deploy\n  todo · inbox · due friday 17:00 · !4/5\n"},
 	{args: line("doc", "new", "--type", "finding", "--title", "Flaky test", "--link", "1"), stdin: "The test waited on a real clock.\n",
-		out: "wrote #4 Flaky test\n  finding · current · inbox · version 1\n"},
+		out: "wrote #4 Flaky test\n  finding · current · inbox · version 1\n  linked  relates to  #1  Call the bank\n"},
 	{args: line("doc", "new", "--type", "nonsense", "--title", "X"), stdin: "body", code: 1, err: "error: validation: --type: "},
 	{args: line("doc", "new", "--type", "note", "--title", "X", "--link", "99"), stdin: "body", code: 1, err: "error: validation: --link: "},
 	{args: line("doc", "new", "--type", "note"), stdin: "body", code: 2, err: "error: give the document a --title"},

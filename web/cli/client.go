@@ -53,7 +53,7 @@ type Client interface {
 	Link(ctx context.Context, ref string, in app.LinkRequest) (wire.Link, error)
 	// AddDocument files a document, already linked when in says so
 	// (POST /v1/documents).
-	AddDocument(ctx context.Context, in app.DocumentCreate) (wire.Document, error)
+	AddDocument(ctx context.Context, in app.DocumentCreate) (FiledDocument, error)
 	// Document is one document (GET /v1/documents/{ref}).
 	Document(ctx context.Context, ref string) (wire.Document, error)
 	// Projects are the projects the caller sees (GET /v1/projects).
@@ -81,6 +81,13 @@ type TaskPage struct {
 	Tasks []wire.Task
 	Lines []string
 	Page  wire.Page
+}
+
+// FiledDocument is a document as POST /v1/documents answers: the document
+// and, when it was filed with links, those links seen from it.
+type FiledDocument struct {
+	wire.Document
+	Links []wire.Link `json:"links,omitempty"`
 }
 
 // Status is a status as completion and reopening need it.

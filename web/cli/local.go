@@ -229,15 +229,19 @@ func (l *Local) Link(ctx context.Context, ref string, in app.LinkRequest) (wire.
 }
 
 // AddDocument is POST /v1/documents.
-func (l *Local) AddDocument(ctx context.Context, in app.DocumentCreate) (wire.Document, error) {
+func (l *Local) AddDocument(ctx context.Context, in app.DocumentCreate) (FiledDocument, error) {
 	if err := l.checkBody(documentCreateBody(in)); err != nil {
-		return wire.Document{}, err
+		return FiledDocument{}, err
 	}
 	d, err := l.svc.CreateDocument(ctx, l.actor, l.workspace, in)
 	if err != nil {
-		return wire.Document{}, problemOf(err)
+		return FiledDocument{}, problemOf(err)
 	}
-	return wire.NewDocument(d), nil
+	out := FiledDocument{Document: wire.NewDocument(d)}
+	if len(d.Links) > 0 {
+		out.Links = wire.NewLinks(d.Links)
+	}
+	return out, nil
 }
 
 // Document is GET /v1/documents/{ref}.

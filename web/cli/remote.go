@@ -232,8 +232,8 @@ func (r *Remote) Link(ctx context.Context, ref string, in app.LinkRequest) (wire
 }
 
 // AddDocument is POST /v1/documents.
-func (r *Remote) AddDocument(ctx context.Context, in app.DocumentCreate) (wire.Document, error) {
-	var d wire.Document
+func (r *Remote) AddDocument(ctx context.Context, in app.DocumentCreate) (FiledDocument, error) {
+	var d FiledDocument
 	err := r.call(ctx, http.MethodPost, "/v1/documents", nil, documentCreateBody(in), &d)
 	return d, err
 }

@@ -158,6 +158,26 @@ func (p Printer) Document(verb string, d wire.Document) error {
 	return nil
 }
 
+// Filed writes the document a command filed, and the links it was filed with.
+func (p Printer) Filed(d FiledDocument) error {
+	if p.Format == FormatJSON {
+		return p.JSON(d)
+	}
+	if err := p.Document("wrote", d.Document); err != nil {
+		return err
+	}
+	rows := make([][]cell, len(d.Links))
+	for i, l := range d.Links {
+		rows[i] = []cell{{"linked", ""}, {l.Label, ""}, {refText(l.Other.Ref), dim}, {l.Other.Title, ""}}
+	}
+	indent := "  "
+	if p.Format == FormatCompact {
+		indent = ""
+	}
+	p.aligned(rows, indent)
+	return nil
+}
+
 // Comment writes the comment a command left on ref.
 func (p Printer) Comment(ref string, c wire.Comment) error {
 	if p.Format == FormatJSON {
