@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"tend/app"
 	"tend/web/cli"
 	"tend/web/wire"
 )
@@ -75,13 +76,13 @@ neither is stored. A verification is self-reported evidence, never proof.`,
 			if err := exclusive(cmd, "passed", "failed"); err != nil {
 				return err
 			}
-			var in app.Completion
+			var in wire.Completion
 			if verify != "" || commit != "" || passed || failed {
 				if !passed && !failed {
 					return usageError{errors.New("say whether the check passed: --passed or --failed")}
 				}
 				ok := passed
-				in.Verification = &app.RecordVerification{Passed: &ok}
+				in.Verification = &wire.RecordVerification{Passed: &ok}
 				if verify != "" {
 					in.Verification.Summary = &verify
 				}
@@ -110,7 +111,7 @@ neither is stored. A verification is self-reported evidence, never proof.`,
 func newClaimCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	var minutes int
-	var next app.NextClaim
+	var next struct{ project, tag, typ, assignee string }
 	cmd := &cobra.Command{
 		Use:   "claim REF|next",
 		Short: "Claim a task, or the next ready one, for a while",
@@ -125,9 +126,9 @@ narrow what next picks from. A claim expires by itself.`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w, "next"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var m *int
+			var in wire.Claim
 			if cmd.Flags().Changed("minutes") {
-				m = &minutes
+				in.Minutes = &minutes
 			}
 			isNext := args[0] == "next"
 			if !isNext {
@@ -141,10 +142,16 @@ narrow what next picks from. A claim expires by itself.`,
 				var t wire.Task
 				var err error
 				if isNext {
-					next.Minutes = m
-					t, err = s.c.ClaimNext(ctx, next)
+					q := url.Values{}
+					for key, v := range map[string]string{"project": next.project, "tag": next.tag, "type": next.typ, "assignee": next.assignee} {
+						setIf(q, key, v)
+					}
+					if in.Minutes != nil {
+						q.Set("minutes", strconv.Itoa(minutes))
+					}
+					t, err = s.c.ClaimNext(ctx, q)
 				} else {
-					t, err = s.c.Claim(ctx, args[0], m)
+					t, err = s.c.Claim(ctx, args[0], in)
 				}
 				if err != nil {
 					return err
@@ -156,10 +163,10 @@ narrow what next picks from. A claim expires by itself.`,
 	w.flags(cmd)
 	fl := cmd.Flags()
 	fl.IntVar(&minutes, "minutes", 0, "how long the claim lasts")
-	fl.StringVar(&next.Project, "project", "", "next: only in this project")
-	fl.StringVar(&next.Tag, "tag", "", "next: only with this tag")
-	fl.StringVar(&next.Type, "type", "", "next: only of this item type")
-	fl.StringVar(&next.Assignee, "assignee", "", "next: only assigned to this username")
+	fl.StringVar(&next.project, "project", "", "next: only in this project")
+	fl.StringVar(&next.tag, "tag", "", "next: only with this tag")
+	fl.StringVar(&next.typ, "type", "", "next: only of this item type")
+	fl.StringVar(&next.assignee, "assignee", "", "next: only assigned to this username")
 	completeFlags(cmd, w)
 	return cmd
 }
@@ -188,7 +195,7 @@ func newCommentCmd(env *cliEnv, dbPath *string) *cobra.Command {
 				return usageError{errors.New(`give the comment: tend comment REF "text", or on stdin`)}
 			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
-				c, err := s.c.Comment(ctx, args[0], app.CommentCreate{Body: text})
+				c, err := s.c.Comment(ctx, args[0], wire.CommentCreate{Body: text})
 				if err != nil {
 					return err
 				}
@@ -216,7 +223,7 @@ or a document; OTHER is a task unless --document says it is a document.`,
 		Args:              cobra.ExactArgs(3),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := app.LinkRequest{LinkType: args[1], Target: app.FlexRef(strings.TrimPrefix(args[2], "#"))}
+			in := wire.LinkRequest{LinkType: args[1], Target: wire.FlexRef(strings.TrimPrefix(args[2], "#"))}
 			if document {
 				in.TargetType = "document"
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/app"
+	"tend/web/wire"
 )
 
 func newDocCmd(env *cliEnv, dbPath *string) *cobra.Command {
@@ -23,7 +23,7 @@ func newDocCmd(env *cliEnv, dbPath *string) *cobra.Command {
 func newDocNewCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.links": "--link"}
-	var in app.DocumentCreate
+	var in wire.DocumentCreate
 	var links []string
 	cmd := &cobra.Command{
 		Use:   "new",
@@ -46,7 +46,7 @@ the same write: a bad link refuses the whole document. An omitted
 				if !ok {
 					typ, target = "relates_to", l
 				}
-				in.Links = append(in.Links, app.LinkRequest{LinkType: typ, Target: app.FlexRef(strings.TrimPrefix(target, "#"))})
+				in.Links = append(in.Links, wire.LinkRequest{LinkType: typ, Target: wire.FlexRef(strings.TrimPrefix(target, "#"))})
 			}
 			body, piped, err := w.piped(cmd)
 			if err != nil {

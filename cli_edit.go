@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/app"
 	"tend/web/cli"
 	"tend/web/wire"
 )
@@ -26,53 +25,53 @@ type editFlags struct {
 }
 
 // update is the change the flags given ask for; set is false when none is.
-func (f editFlags) update(cmd *cobra.Command) (in app.TaskUpdate, set bool, err error) {
+func (f editFlags) update(cmd *cobra.Command) (in wire.TaskUpdate, set bool, err error) {
 	changed := cmd.Flags().Changed
-	text := func(name, v string, clears bool) app.Patch[string] {
+	text := func(name, v string, clears bool) wire.Patch[string] {
 		if !changed(name) {
-			return app.Patch[string]{}
+			return wire.Patch[string]{}
 		}
 		set = true
 		if v == "" && clears {
-			return app.Patch[string]{Set: true, Null: true}
+			return wire.PatchNull[string]()
 		}
-		return app.PatchOf(v)
+		return wire.PatchOf(v)
 	}
-	level := func(name string, v int) app.Patch[int] {
+	level := func(name string, v int) wire.Patch[int] {
 		if !changed(name) {
-			return app.Patch[int]{}
+			return wire.Patch[int]{}
 		}
 		set = true
 		if v == 0 {
-			return app.Patch[int]{Set: true, Null: true}
+			return wire.PatchNull[int]()
 		}
-		return app.PatchOf(v)
+		return wire.PatchOf(v)
 	}
-	in = app.TaskUpdate{Title: text("title", f.title, false), Description: text("description", f.description, true),
+	in = wire.TaskUpdate{Title: text("title", f.title, false), Description: text("description", f.description, true),
 		Project: text("project", f.project, false), Type: text("type", f.typ, false), Status: text("status", f.status, false),
 		Assignee: text("assignee", f.assignee, true), Until: text("due", f.due, false), Plan: text("plan", f.plan, false),
 		Defer: text("defer", f.deferTo, false), Repeat: text("repeat", f.repeat, false), AppliesTo: text("applies-to", f.appliesTo, false),
 		Importance: level("importance", f.importance), Urgency: level("urgency", f.urgency)}
 	if changed("parent") {
 		set = true
-		in.Parent = app.PatchOf(app.FlexRef(strings.TrimPrefix(f.parent, "#")))
+		in.Parent = wire.PatchOf(wire.FlexRef(strings.TrimPrefix(f.parent, "#")))
 		if f.parent == "" {
-			in.Parent = app.Patch[app.FlexRef]{Set: true, Null: true}
+			in.Parent = wire.PatchNull[wire.FlexRef]()
 		}
 	}
 	if changed("tag") {
 		set = true
-		in.Tags = app.PatchOf(nonEmpty(f.tags))
+		in.Tags = wire.PatchOf(nonEmpty(f.tags))
 	}
 	if changed("estimate") {
 		set = true
-		in.EstimateMinutes = app.Patch[int]{Set: true, Null: true}
+		in.EstimateMinutes = wire.PatchNull[int]()
 		if f.estimate != "" {
 			m, err := estimateMinutes(f.estimate)
 			if err != nil {
 				return in, false, err
 			}
-			in.EstimateMinutes = app.PatchOf(m)
+			in.EstimateMinutes = wire.PatchOf(m)
 		}
 	}
 	if changed("version") {
@@ -158,10 +157,10 @@ meanwhile (version_conflict).`,
 
 // editInEditor opens the task in the editor and returns the change made
 // to it; changed is false when the text came back as it went.
-func (w *work) editInEditor(ctx context.Context, cmd *cobra.Command, c cli.Client, ref string) (app.TaskUpdate, bool, error) {
+func (w *work) editInEditor(ctx context.Context, cmd *cobra.Command, c cli.Client, ref string) (wire.TaskUpdate, bool, error) {
 	t, err := c.Task(ctx, ref)
 	if err != nil {
-		return app.TaskUpdate{}, false, err
+		return wire.TaskUpdate{}, false, err
 	}
 	zone := time.UTC
 	if ts, err := cli.ReadIn(ctx, c, []wire.Task{t}); err == nil && ts[0].ReaderZone() != "" {
@@ -172,7 +171,7 @@ func (w *work) editInEditor(ctx context.Context, cmd *cobra.Command, c cli.Clien
 	before := cli.TaskMarkdown(t, zone)
 	after, err := w.editText(cmd, fmt.Sprintf("tend-%s-*.md", strings.TrimPrefix(ref, "#")), before)
 	if err != nil {
-		return app.TaskUpdate{}, false, err
+		return wire.TaskUpdate{}, false, err
 	}
 	in, changed, err := cli.TaskEdits(before, after, t.Version)
 	if err != nil {

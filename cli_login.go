@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/web/cli"
+	"tend/web/wire"
 )
 
 // login is the server the terminal commands talk to and the credential
@@ -136,7 +137,7 @@ anything, and wins over a stored login.`,
 			if err := l.save(path); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "logged in to %s as %s: tend add, ls, done and the others now go there (tend logout undoes it)\n", l.URL, me.Username)
+			fmt.Fprintf(cmd.OutOrStdout(), "logged in to %s as %s: tend add, ls, done and the others now go there (tend logout undoes it)\n", l.URL, me.User.Username)
 			return nil
 		},
 	}
@@ -173,8 +174,10 @@ func newLogoutCmd(env *cliEnv) *cobra.Command {
 
 func newWhoamiCmd(w *work) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "whoami",
-		Short:   "Say who the terminal commands act as, and on which server or file",
+		Use:   "whoami",
+		Short: "Say who the terminal commands act as, and on which server or file",
+		Long: `Say who the terminal commands act as, and on which server or database file.
+With --json, the record GET /v1/me answers, and "where".`,
 		Example: `  tend whoami`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -185,11 +188,11 @@ func newWhoamiCmd(w *work) *cobra.Command {
 				}
 				if s.p.Format == cli.FormatJSON {
 					return s.p.JSON(struct {
-						cli.Me
+						wire.Me
 						Where string `json:"where"`
 					}{me, s.c.Where()})
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s on %s\n", me.Username, s.c.Where())
+				fmt.Fprintf(cmd.OutOrStdout(), "%s on %s\n", me.User.Username, s.c.Where())
 				return nil
 			})
 		},

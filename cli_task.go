@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 func newAddCmd(env *cliEnv, dbPath *string) *cobra.Command {
@@ -34,8 +35,8 @@ fields outright and win over what the line says.`,
   tend add "Write the release notes by friday ~1h" --project web --tag docs`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in := app.TaskCreate{Text: strings.TrimSpace(strings.Join(args, " ")), Title: f.title, Description: f.description,
-				Project: f.project, Parent: app.FlexRef(strings.TrimPrefix(f.parent, "#")), Type: f.typ, Assignee: f.assignee,
+			in := wire.TaskCreate{Text: strings.TrimSpace(strings.Join(args, " ")), Title: f.title, Description: f.description,
+				Project: f.project, Parent: wire.FlexRef(strings.TrimPrefix(f.parent, "#")), Type: f.typ, Assignee: f.assignee,
 				Repeat: f.repeat}
 			if in.Text == "" && in.Title == "" {
 				return usageError{fmt.Errorf(`give the task as a line: tend add "Call the bank tomorrow 9am"`)}
@@ -223,7 +224,10 @@ is not listed. docs/agenda.md has the rules.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return w.run(cmd, func(ctx context.Context, s *session) error {
-				ag, err := s.c.Agenda(ctx, app.AgendaQuery{Date: date, Timezone: zone})
+				q := url.Values{}
+				setIf(q, "date", date)
+				setIf(q, "timezone", zone)
+				ag, err := s.c.Agenda(ctx, q)
 				if err != nil {
 					return err
 				}
@@ -279,7 +283,12 @@ come first.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return w.run(cmd, func(ctx context.Context, s *session) error {
-				res, err := s.c.Search(ctx, app.ItemSearchQuery{Q: strings.Join(args, " "), Project: project, Limit: limit})
+				q := url.Values{"q": {strings.Join(args, " ")}}
+				setIf(q, "project", project)
+				if cmd.Flags().Changed("limit") {
+					q.Set("limit", strconv.Itoa(limit))
+				}
+				res, err := s.c.Search(ctx, q)
 				if err != nil {
 					return err
 				}

@@ -12,9 +12,12 @@
 //     sent: the same wire records, the same problem document.
 //
 // Each method is one route of the API and one Service call, the call the
-// route's handler makes. The requests are the domain's own types
-// (app.TaskCreate, app.TaskUpdate, …): Local hands them to the Service and
-// Remote writes them as the documented JSON bodies, field by field.
+// route's handler makes. The requests are web/wire's request records (the
+// route's body: wire.TaskCreate, wire.TaskUpdate, …) and query parameters:
+// Remote sends the record as JSON and the parameters as the query string;
+// Local reads both back as the route does (wire.DecodeBody, and
+// wire.TaskListQuery and the other readers) and hands the Service the
+// same input. No JSON name is written twice.
 //
 // What the commands print is here too (render*.go), so that the cobra
 // files at the root only read flags and choose a printer: aligned tables

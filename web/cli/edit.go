@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"tend/app"
 	"tend/web/wire"
 )
 
@@ -129,7 +128,7 @@ func parseEdited(text string) (editedTask, error) {
 // TaskMarkdown, for the task at version: only what changed, nothing when
 // nothing did (changed false). A text that cannot be read back is refused
 // with where it went wrong.
-func TaskEdits(before, after string, version int) (in app.TaskUpdate, changed bool, err error) {
+func TaskEdits(before, after string, version int) (in wire.TaskUpdate, changed bool, err error) {
 	b, err := parseEdited(before)
 	if err != nil {
 		return in, false, err
@@ -138,14 +137,14 @@ func TaskEdits(before, after string, version int) (in app.TaskUpdate, changed bo
 	if err != nil {
 		return in, false, err
 	}
-	text := func(v string) app.Patch[string] {
+	text := func(v string) wire.Patch[string] {
 		if v == "" {
-			return app.Patch[string]{Set: true, Null: true}
+			return wire.PatchNull[string]()
 		}
-		return app.PatchOf(v)
+		return wire.PatchOf(v)
 	}
 	if a.title != b.title {
-		in.Title, changed = app.PatchOf(a.title), true
+		in.Title, changed = wire.PatchOf(a.title), true
 	}
 	if a.description != b.description {
 		in.Description, changed = text(a.description), true
@@ -158,13 +157,13 @@ func TaskEdits(before, after string, version int) (in app.TaskUpdate, changed bo
 		changed = true
 		switch f {
 		case "status":
-			in.Status = app.PatchOf(v)
+			in.Status = wire.PatchOf(v)
 		case "project":
-			in.Project = app.PatchOf(v)
+			in.Project = wire.PatchOf(v)
 		case "type":
-			in.Type = app.PatchOf(v)
+			in.Type = wire.PatchOf(v)
 		case "tags":
-			in.Tags = app.PatchOf(splitTags(v))
+			in.Tags = wire.PatchOf(splitTags(v))
 		case "assignee":
 			in.Assignee = text(v)
 		case "importance", "urgency":
@@ -182,9 +181,9 @@ func TaskEdits(before, after string, version int) (in app.TaskUpdate, changed bo
 				return in, false, err
 			}
 		case "due":
-			in.Until = app.PatchOf(v)
+			in.Until = wire.PatchOf(v)
 		case "repeat":
-			in.Repeat = app.PatchOf(v)
+			in.Repeat = wire.PatchOf(v)
 		}
 	}
 	if changed {
@@ -201,27 +200,27 @@ func splitTags(v string) []string {
 	return out
 }
 
-func levelPatch(field, v string) (app.Patch[int], error) {
+func levelPatch(field, v string) (wire.Patch[int], error) {
 	if v == "" {
-		return app.Patch[int]{Set: true, Null: true}, nil
+		return wire.PatchNull[int](), nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return app.Patch[int]{}, fmt.Errorf("%s: %q is no number from 1 to 5", field, v)
+		return wire.Patch[int]{}, fmt.Errorf("%s: %q is no number from 1 to 5", field, v)
 	}
-	return app.PatchOf(n), nil
+	return wire.PatchOf(n), nil
 }
 
-func estimatePatch(v string) (app.Patch[int], error) {
+func estimatePatch(v string) (wire.Patch[int], error) {
 	if v == "" {
-		return app.Patch[int]{Set: true, Null: true}, nil
+		return wire.PatchNull[int](), nil
 	}
 	if n, err := strconv.Atoi(v); err == nil {
-		return app.PatchOf(n), nil
+		return wire.PatchOf(n), nil
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d%time.Minute != 0 {
-		return app.Patch[int]{}, fmt.Errorf("estimate: %q is minutes or a duration such as 1h30m", v)
+		return wire.Patch[int]{}, fmt.Errorf("estimate: %q is minutes or a duration such as 1h30m", v)
 	}
-	return app.PatchOf(int(d / time.Minute)), nil
+	return wire.PatchOf(int(d / time.Minute)), nil
 }

@@ -11,10 +11,10 @@ import (
 
 // Local is a Client that calls the Service on the database file itself, as
 // the account of a LocalSession. Each method makes the Service call the
-// route's handler makes, after the checks the server makes of what would
-// have been sent (a body's size and U+0000, a query's parameters, read by
-// the same wire readers), and answers with the same wire records; a
-// refusal is the problem document the server would have written.
+// route's handler makes, on the request as the server would read it (the
+// body a Remote sends, read back by wire.DecodeBody; the query parameters,
+// read by the same wire readers), and answers with the same wire records;
+// a refusal is the problem document the server would have written.
 type Local struct {
 	svc       *app.Service
 	actor     app.Actor
@@ -36,17 +36,17 @@ func (l *Local) Where() string { return l.file }
 // never has.
 func (l *Local) WebURL() string { return l.serving.URL() }
 
-// checkBody refuses what the server would refuse of the body a Remote
-// sends for the same request, before its JSON is read.
-func (l *Local) checkBody(b any) error {
-	if b == nil {
-		return nil
-	}
-	raw, err := json.Marshal(b)
+// received is the request record in as the server receives it: written
+// as a Remote sends it, then read back as the route reads its body, so
+// that what the server refuses of a body (its size, U+0000, a value it
+// cannot read) is refused here alike.
+func received[T any](l *Local, in T) (T, error) {
+	var out T
+	raw, err := json.Marshal(in)
 	if err != nil {
-		return err
+		return out, err
 	}
-	return problemOf(wire.CheckBody(raw, l.svc.Limits().MaxBodyBytes))
+	return out, problemOf(wire.DecodeBody(raw, &out, l.svc.Limits().MaxBodyBytes))
 }
 
 // params are the query parameters q with the workspace, as the server reads them.
@@ -66,20 +66,21 @@ func (l *Local) task(t app.Task, err error) (wire.Task, error) {
 }
 
 // Me is GET /v1/me.
-func (l *Local) Me(ctx context.Context) (Me, error) {
+func (l *Local) Me(ctx context.Context) (wire.Me, error) {
 	me, err := l.svc.Me(ctx, l.actor)
 	if err != nil {
-		return Me{}, problemOf(err)
+		return wire.Me{}, problemOf(err)
 	}
-	return Me{Username: me.User.Username, IsServiceAccount: me.User.IsServiceAccount, ReaderTimezone: me.ReaderTimezone}, nil
+	return wire.NewMe(me), nil
 }
 
 // AddTask is POST /v1/tasks.
-func (l *Local) AddTask(ctx context.Context, in app.TaskCreate) (wire.Task, error) {
-	if err := l.checkBody(taskCreateBody(in)); err != nil {
+func (l *Local) AddTask(ctx context.Context, in wire.TaskCreate) (wire.Task, error) {
+	in, err := received(l, in)
+	if err != nil {
 		return wire.Task{}, err
 	}
-	return l.task(l.svc.CreateTask(ctx, l.actor, l.workspace, in))
+	return l.task(l.svc.CreateTask(ctx, l.actor, l.workspace, in.App()))
 }
 
 // Tasks is GET /v1/tasks.
@@ -108,14 +109,11 @@ func (l *Local) Tasks(ctx context.Context, q url.Values) (TaskPage, error) {
 }
 
 // Agenda is GET /v1/agenda.
-func (l *Local) Agenda(ctx context.Context, in app.AgendaQuery) (wire.Agenda, error) {
-	q := url.Values{}
-	setIf(q, "date", in.Date)
-	setIf(q, "timezone", in.Timezone)
-	if err := wire.QueryOf(l.params(q)).Err(); err != nil {
+func (l *Local) Agenda(ctx context.Context, q url.Values) (wire.Agenda, error) {
+	in, qq := wire.AgendaQuery(l.params(q))
+	if err := qq.Err(); err != nil {
 		return wire.Agenda{}, problemOf(err)
 	}
-	in.Workspace = l.workspace
 	ag, err := l.svc.Agenda(ctx, l.actor, in)
 	if err != nil {
 		return wire.Agenda{}, problemOf(err)
@@ -138,9 +136,9 @@ func (l *Local) Show(ctx context.Context, ref string) (wire.ItemShow, error) {
 }
 
 // Search is GET /v1/search.
-func (l *Local) Search(ctx context.Context, in app.ItemSearchQuery) (wire.ItemSearch, error) {
-	in, q := wire.ItemSearchQuery(l.params(searchQuery(in)))
-	if err := q.Err(); err != nil {
+func (l *Local) Search(ctx context.Context, q url.Values) (wire.ItemSearch, error) {
+	in, qq := wire.ItemSearchQuery(l.params(q))
+	if err := qq.Err(); err != nil {
 		return wire.ItemSearch{}, problemOf(err)
 	}
 	res, err := l.svc.SearchItems(ctx, l.actor, in)
@@ -151,11 +149,12 @@ func (l *Local) Search(ctx context.Context, in app.ItemSearchQuery) (wire.ItemSe
 }
 
 // Complete is POST /v1/tasks/{ref}/complete.
-func (l *Local) Complete(ctx context.Context, ref string, in app.Completion) (wire.Task, error) {
-	if err := l.checkBody(completionBody(in)); err != nil {
+func (l *Local) Complete(ctx context.Context, ref string, in wire.Completion) (wire.Task, error) {
+	in, err := received(l, in)
+	if err != nil {
 		return wire.Task{}, err
 	}
-	done, err := l.svc.CompleteTask(ctx, l.actor, l.workspace, trimRef(ref), in)
+	done, err := l.svc.CompleteTask(ctx, l.actor, l.workspace, trimRef(ref), in.App())
 	return l.task(done.Task, err)
 }
 
@@ -165,16 +164,20 @@ func (l *Local) Skip(ctx context.Context, ref string) (wire.Task, error) {
 }
 
 // Claim is POST /v1/tasks/{ref}/claim.
-func (l *Local) Claim(ctx context.Context, ref string, minutes *int) (wire.Task, error) {
-	return l.task(l.svc.ClaimTask(ctx, l.actor, l.workspace, trimRef(ref), minutes))
+func (l *Local) Claim(ctx context.Context, ref string, in wire.Claim) (wire.Task, error) {
+	in, err := received(l, in)
+	if err != nil {
+		return wire.Task{}, err
+	}
+	return l.task(l.svc.ClaimTask(ctx, l.actor, l.workspace, trimRef(ref), in.Minutes))
 }
 
 // ClaimNext is POST /v1/tasks/next/claim.
-func (l *Local) ClaimNext(ctx context.Context, in app.NextClaim) (wire.Task, error) {
-	if err := wire.QueryOf(l.params(nextQuery(in))).Err(); err != nil {
+func (l *Local) ClaimNext(ctx context.Context, q url.Values) (wire.Task, error) {
+	in, qq := wire.NextClaimQuery(l.params(q))
+	if err := qq.Err(); err != nil {
 		return wire.Task{}, problemOf(err)
 	}
-	in.Workspace = l.workspace
 	return l.task(l.svc.ClaimNextTask(ctx, l.actor, in))
 }
 
@@ -184,32 +187,34 @@ func (l *Local) Release(ctx context.Context, ref string) (wire.Task, error) {
 }
 
 // UpdateTask is PATCH /v1/tasks/{ref}.
-func (l *Local) UpdateTask(ctx context.Context, ref string, in app.TaskUpdate) (wire.Task, error) {
-	if err := l.checkBody(taskUpdateBody(in)); err != nil {
+func (l *Local) UpdateTask(ctx context.Context, ref string, in wire.TaskUpdate) (wire.Task, error) {
+	in, err := received(l, in)
+	if err != nil {
 		return wire.Task{}, err
 	}
-	return l.task(l.svc.UpdateTask(ctx, l.actor, l.workspace, trimRef(ref), in))
+	return l.task(l.svc.UpdateTask(ctx, l.actor, l.workspace, trimRef(ref), in.App()))
 }
 
 // Statuses is GET /v1/statuses.
-func (l *Local) Statuses(ctx context.Context, entity string) ([]Status, error) {
+func (l *Local) Statuses(ctx context.Context, entity string) ([]wire.Status, error) {
 	sts, err := l.svc.Statuses(ctx, l.actor, l.workspace, entity)
 	if err != nil {
 		return nil, problemOf(err)
 	}
-	out := make([]Status, len(sts))
+	out := make([]wire.Status, len(sts))
 	for i, st := range sts {
-		out[i] = Status{Key: st.Key, Label: st.Label, Category: st.Category, IsDefault: st.IsDefault}
+		out[i] = wire.NewStatus(st)
 	}
 	return out, nil
 }
 
 // Comment is POST /v1/items/{ref}/comments.
-func (l *Local) Comment(ctx context.Context, ref string, in app.CommentCreate) (wire.Comment, error) {
-	if err := l.checkBody(commentBody(in)); err != nil {
+func (l *Local) Comment(ctx context.Context, ref string, in wire.CommentCreate) (wire.Comment, error) {
+	in, err := received(l, in)
+	if err != nil {
 		return wire.Comment{}, err
 	}
-	c, err := l.svc.AddComment(ctx, l.actor, l.workspace, app.AnyItem, trimRef(ref), in)
+	c, err := l.svc.AddComment(ctx, l.actor, l.workspace, app.AnyItem, trimRef(ref), in.App())
 	if err != nil {
 		return wire.Comment{}, problemOf(err)
 	}
@@ -217,11 +222,12 @@ func (l *Local) Comment(ctx context.Context, ref string, in app.CommentCreate) (
 }
 
 // Link is POST /v1/items/{ref}/links.
-func (l *Local) Link(ctx context.Context, ref string, in app.LinkRequest) (wire.Link, error) {
-	if err := l.checkBody(linkBody(in)); err != nil {
+func (l *Local) Link(ctx context.Context, ref string, in wire.LinkRequest) (wire.Link, error) {
+	in, err := received(l, in)
+	if err != nil {
 		return wire.Link{}, err
 	}
-	ls, err := l.svc.AddLinks(ctx, l.actor, l.workspace, in.Set(app.AnyItem, trimRef(ref)))
+	ls, err := l.svc.AddLinks(ctx, l.actor, l.workspace, in.App().Set(app.AnyItem, trimRef(ref)))
 	if err != nil {
 		return wire.Link{}, problemOf(err)
 	}
@@ -229,19 +235,16 @@ func (l *Local) Link(ctx context.Context, ref string, in app.LinkRequest) (wire.
 }
 
 // AddDocument is POST /v1/documents.
-func (l *Local) AddDocument(ctx context.Context, in app.DocumentCreate) (FiledDocument, error) {
-	if err := l.checkBody(documentCreateBody(in)); err != nil {
-		return FiledDocument{}, err
-	}
-	d, err := l.svc.CreateDocument(ctx, l.actor, l.workspace, in)
+func (l *Local) AddDocument(ctx context.Context, in wire.DocumentCreate) (wire.FiledDocument, error) {
+	in, err := received(l, in)
 	if err != nil {
-		return FiledDocument{}, problemOf(err)
+		return wire.FiledDocument{}, err
 	}
-	out := FiledDocument{Document: wire.NewDocument(d)}
-	if len(d.Links) > 0 {
-		out.Links = wire.NewLinks(d.Links)
+	d, err := l.svc.CreateDocument(ctx, l.actor, l.workspace, in.App())
+	if err != nil {
+		return wire.FiledDocument{}, problemOf(err)
 	}
-	return out, nil
+	return wire.NewFiledDocument(d), nil
 }
 
 // Document is GET /v1/documents/{ref}.

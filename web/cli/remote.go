@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"tend/app"
 	"tend/web/wire"
 )
 
@@ -42,13 +41,12 @@ func (r *Remote) Where() string { return r.base }
 // WebURL is the server's URL: the web app is served beside the API.
 func (r *Remote) WebURL() string { return r.base }
 
-// call sends one request and decodes a success into out (nothing when out
-// is nil) or a refusal into a *Problem.
+// call sends one request, body (a wire request record, nil for none)
+// written as JSON, and decodes a success into out (nothing when out is
+// nil) or a refusal into a *Problem.
 func (r *Remote) call(ctx context.Context, method, path string, q url.Values, body any, out any) error {
+	q = cloneValues(q)
 	if r.workspace != "" {
-		if q == nil {
-			q = url.Values{}
-		}
 		q.Set("workspace_id", r.workspace)
 	}
 	target := r.base + path
@@ -102,29 +100,29 @@ func taskPath(ref, action string) string {
 	return p
 }
 
-func (r *Remote) task(ctx context.Context, method, path string, q url.Values, body any) (wire.Task, error) {
-	var t wire.Task
-	err := r.call(ctx, method, path, q, body, &t)
-	return t, err
+func itemPath(ref, action string) string {
+	p := "/v1/items/" + url.PathEscape(trimRef(ref))
+	if action != "" {
+		p += "/" + action
+	}
+	return p
+}
+
+// get is one call whose answer is a T.
+func get[T any](ctx context.Context, r *Remote, method, path string, q url.Values, body any) (T, error) {
+	var out T
+	err := r.call(ctx, method, path, q, body, &out)
+	return out, err
 }
 
 // Me is GET /v1/me.
-func (r *Remote) Me(ctx context.Context) (Me, error) {
-	var me struct {
-		User           Me      `json:"user"`
-		ReaderTimezone *string `json:"reader_timezone"`
-	}
-	if err := r.call(ctx, http.MethodGet, "/v1/me", nil, nil, &me); err != nil {
-		return Me{}, err
-	}
-	out := me.User
-	out.ReaderTimezone = wire.Deref(me.ReaderTimezone)
-	return out, nil
+func (r *Remote) Me(ctx context.Context) (wire.Me, error) {
+	return get[wire.Me](ctx, r, http.MethodGet, "/v1/me", nil, nil)
 }
 
 // AddTask is POST /v1/tasks.
-func (r *Remote) AddTask(ctx context.Context, in app.TaskCreate) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, "/v1/tasks", nil, taskCreateBody(in))
+func (r *Remote) AddTask(ctx context.Context, in wire.TaskCreate) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, "/v1/tasks", nil, in)
 }
 
 // Tasks is GET /v1/tasks.
@@ -133,7 +131,7 @@ func (r *Remote) Tasks(ctx context.Context, q url.Values) (TaskPage, error) {
 		Items json.RawMessage `json:"items"`
 		Page  wire.Page       `json:"page"`
 	}
-	if err := r.call(ctx, http.MethodGet, "/v1/tasks", cloneValues(q), nil, &page); err != nil {
+	if err := r.call(ctx, http.MethodGet, "/v1/tasks", q, nil, &page); err != nil {
 		return TaskPage{}, err
 	}
 	out := TaskPage{Page: page.Page}
@@ -150,99 +148,82 @@ func (r *Remote) Tasks(ctx context.Context, q url.Values) (TaskPage, error) {
 }
 
 // Agenda is GET /v1/agenda.
-func (r *Remote) Agenda(ctx context.Context, in app.AgendaQuery) (wire.Agenda, error) {
-	q := url.Values{}
-	setIf(q, "date", in.Date)
-	setIf(q, "timezone", in.Timezone)
-	var ag wire.Agenda
-	err := r.call(ctx, http.MethodGet, "/v1/agenda", q, nil, &ag)
-	return ag, err
+func (r *Remote) Agenda(ctx context.Context, q url.Values) (wire.Agenda, error) {
+	return get[wire.Agenda](ctx, r, http.MethodGet, "/v1/agenda", q, nil)
 }
 
 // Task is GET /v1/tasks/{ref}.
 func (r *Remote) Task(ctx context.Context, ref string) (wire.Task, error) {
-	return r.task(ctx, http.MethodGet, taskPath(ref, ""), nil, nil)
+	return get[wire.Task](ctx, r, http.MethodGet, taskPath(ref, ""), nil, nil)
 }
 
 // Show is GET /v1/items/{ref}.
 func (r *Remote) Show(ctx context.Context, ref string) (wire.ItemShow, error) {
-	var it wire.ItemShow
-	err := r.call(ctx, http.MethodGet, "/v1/items/"+url.PathEscape(trimRef(ref)), nil, nil, &it)
-	return it, err
+	return get[wire.ItemShow](ctx, r, http.MethodGet, itemPath(ref, ""), nil, nil)
 }
 
 // Search is GET /v1/search.
-func (r *Remote) Search(ctx context.Context, in app.ItemSearchQuery) (wire.ItemSearch, error) {
-	var res wire.ItemSearch
-	err := r.call(ctx, http.MethodGet, "/v1/search", searchQuery(in), nil, &res)
-	return res, err
+func (r *Remote) Search(ctx context.Context, q url.Values) (wire.ItemSearch, error) {
+	return get[wire.ItemSearch](ctx, r, http.MethodGet, "/v1/search", q, nil)
 }
 
 // Complete is POST /v1/tasks/{ref}/complete.
-func (r *Remote) Complete(ctx context.Context, ref string, in app.Completion) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, taskPath(ref, "complete"), nil, completionBody(in))
+func (r *Remote) Complete(ctx context.Context, ref string, in wire.Completion) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "complete"), nil, in)
 }
 
 // Skip is POST /v1/tasks/{ref}/skip.
 func (r *Remote) Skip(ctx context.Context, ref string) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, taskPath(ref, "skip"), nil, nil)
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "skip"), nil, nil)
 }
 
 // Claim is POST /v1/tasks/{ref}/claim.
-func (r *Remote) Claim(ctx context.Context, ref string, minutes *int) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, taskPath(ref, "claim"), nil, claimBody(minutes))
+func (r *Remote) Claim(ctx context.Context, ref string, in wire.Claim) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "claim"), nil, in)
 }
 
 // ClaimNext is POST /v1/tasks/next/claim.
-func (r *Remote) ClaimNext(ctx context.Context, in app.NextClaim) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, "/v1/tasks/next/claim", nextQuery(in), nil)
+func (r *Remote) ClaimNext(ctx context.Context, q url.Values) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, "/v1/tasks/next/claim", q, nil)
 }
 
 // Release is POST /v1/tasks/{ref}/release.
 func (r *Remote) Release(ctx context.Context, ref string) (wire.Task, error) {
-	return r.task(ctx, http.MethodPost, taskPath(ref, "release"), nil, nil)
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "release"), nil, nil)
 }
 
 // UpdateTask is PATCH /v1/tasks/{ref}.
-func (r *Remote) UpdateTask(ctx context.Context, ref string, in app.TaskUpdate) (wire.Task, error) {
-	return r.task(ctx, http.MethodPatch, taskPath(ref, ""), nil, taskUpdateBody(in))
+func (r *Remote) UpdateTask(ctx context.Context, ref string, in wire.TaskUpdate) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPatch, taskPath(ref, ""), nil, in)
 }
 
 // Statuses is GET /v1/statuses.
-func (r *Remote) Statuses(ctx context.Context, entity string) ([]Status, error) {
+func (r *Remote) Statuses(ctx context.Context, entity string) ([]wire.Status, error) {
 	var list struct {
-		Items []Status `json:"items"`
+		Items []wire.Status `json:"items"`
 	}
 	err := r.call(ctx, http.MethodGet, "/v1/statuses", url.Values{"entity_type": {entity}}, nil, &list)
 	return list.Items, err
 }
 
 // Comment is POST /v1/items/{ref}/comments.
-func (r *Remote) Comment(ctx context.Context, ref string, in app.CommentCreate) (wire.Comment, error) {
-	var c wire.Comment
-	err := r.call(ctx, http.MethodPost, "/v1/items/"+url.PathEscape(trimRef(ref))+"/comments", nil, commentBody(in), &c)
-	return c, err
+func (r *Remote) Comment(ctx context.Context, ref string, in wire.CommentCreate) (wire.Comment, error) {
+	return get[wire.Comment](ctx, r, http.MethodPost, itemPath(ref, "comments"), nil, in)
 }
 
 // Link is POST /v1/items/{ref}/links.
-func (r *Remote) Link(ctx context.Context, ref string, in app.LinkRequest) (wire.Link, error) {
-	var l wire.Link
-	err := r.call(ctx, http.MethodPost, "/v1/items/"+url.PathEscape(trimRef(ref))+"/links", nil, linkBody(in), &l)
-	return l, err
+func (r *Remote) Link(ctx context.Context, ref string, in wire.LinkRequest) (wire.Link, error) {
+	return get[wire.Link](ctx, r, http.MethodPost, itemPath(ref, "links"), nil, in)
 }
 
 // AddDocument is POST /v1/documents.
-func (r *Remote) AddDocument(ctx context.Context, in app.DocumentCreate) (FiledDocument, error) {
-	var d FiledDocument
-	err := r.call(ctx, http.MethodPost, "/v1/documents", nil, documentCreateBody(in), &d)
-	return d, err
+func (r *Remote) AddDocument(ctx context.Context, in wire.DocumentCreate) (wire.FiledDocument, error) {
+	return get[wire.FiledDocument](ctx, r, http.MethodPost, "/v1/documents", nil, in)
 }
 
 // Document is GET /v1/documents/{ref}.
 func (r *Remote) Document(ctx context.Context, ref string) (wire.Document, error) {
-	var d wire.Document
-	err := r.call(ctx, http.MethodGet, "/v1/documents/"+url.PathEscape(trimRef(ref)), nil, nil, &d)
-	return d, err
+	return get[wire.Document](ctx, r, http.MethodGet, "/v1/documents/"+url.PathEscape(trimRef(ref)), nil, nil)
 }
 
 // Projects is GET /v1/projects.
@@ -257,9 +238,7 @@ func (r *Remote) Projects(ctx context.Context) ([]wire.Project, error) {
 // Tags is GET /v1/tags, the first page of tagLimit.
 func (r *Remote) Tags(ctx context.Context) ([]string, error) {
 	var list struct {
-		Items []struct {
-			Name string `json:"name"`
-		} `json:"items"`
+		Items []wire.Tag `json:"items"`
 	}
 	if err := r.call(ctx, http.MethodGet, "/v1/tags", url.Values{"limit": {strconv.Itoa(tagLimit)}}, nil, &list); err != nil {
 		return nil, err
@@ -277,10 +256,4 @@ func cloneValues(q url.Values) url.Values {
 		out[k] = append([]string(nil), v...)
 	}
 	return out
-}
-
-func setIf(q url.Values, key, value string) {
-	if value != "" {
-		q.Set(key, value)
-	}
 }

@@ -159,7 +159,7 @@ func (p Printer) Document(verb string, d wire.Document) error {
 }
 
 // Filed writes the document a command filed, and the links it was filed with.
-func (p Printer) Filed(d FiledDocument) error {
+func (p Printer) Filed(d wire.FiledDocument) error {
 	if p.Format == FormatJSON {
 		return p.JSON(d)
 	}
