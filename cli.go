@@ -183,7 +183,11 @@ func (w *work) openLocal(cmd *cobra.Command) (cli.Client, func(), error) {
 	sess, err := svc.LocalActor(ctx, w.user)
 	if err != nil {
 		_ = db.Close()
-		return nil, nil, cli.ProblemOf(err)
+		p := cli.ProblemOf(err)
+		if p.Code == app.CodeNotFound {
+			p.Fix = "--user (or TEND_USER) names an account of this file; tend token issue --user NAME makes one"
+		}
+		return nil, nil, p
 	}
 	return cli.NewLocal(svc, sess, w.workspace, path), func() { _ = db.Close() }, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,4 +55,70 @@ func TestCLIEditInEditor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// atTerminal runs one command line as m.run does, but with stdin and
+// stdout a terminal: the editor and the browser are for people only.
+func (m *cliMode) atTerminal(t *testing.T, env *cliEnv, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	env.terminal = func(any) bool { return true }
+	if m.local {
+		args = append([]string{"--db", m.e.DB.Path()}, args...)
+	}
+	return runIn(t, env, "", args...)
+}
+
+// TestCLIDocInEditor: tend doc new with nothing piped in writes the body
+// in $EDITOR, in both modes; an editor that fails writes nothing.
+func TestCLIDocInEditor(t *testing.T) {
+	for _, m := range cliModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			m.vars = map[string]string{"EDITOR": editor(t, `$a\`+"\n"+`Retry twice, then page.`), "NO_COLOR": "1"}
+			out, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "decision", "--title", "Retries")
+			if code != 0 || out != "wrote #1 Retries\n  decision · current · inbox · version 1\n" {
+				t.Fatalf("doc new: exit %d, %q %q", code, out, errOut)
+			}
+			if d := m.e.OK(http.StatusOK, http.MethodGet, "/v1/documents/1", m.e.Admin, nil); d["body"] != "Retry twice, then page." {
+				t.Errorf("the body written in the editor: %q", d["body"])
+			}
+			m.vars["EDITOR"] = "false"
+			before := m.newest(t)
+			if _, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "note", "--title", "X"); code != 1 ||
+				!strings.HasPrefix(errOut, "error: the editor (false) failed, nothing was saved") {
+				t.Errorf("a failing editor: exit %d, %q", code, errOut)
+			}
+			if m.newest(t) != before {
+				t.Error("a failing editor wrote something")
+			}
+		})
+	}
+}
+
+// TestCLIOpenBrowser: tend open prints the address and, at a terminal,
+// opens it in the browser; piped, it only prints it.
+func TestCLIOpenBrowser(t *testing.T) {
+	for _, m := range cliModes(t) {
+		t.Run(m.name, func(t *testing.T) {
+			seedCLI(t, m)
+			_, web := m.where()
+			var opened []string
+			env := m.env("")
+			env.browse = func(u string) error { opened = append(opened, u); return nil }
+			if out, _, code := runIn(t, env, "", append(m.dbFlag(), "open", "2")...); code != 0 || out != web+"/tasks/2\n" || opened != nil {
+				t.Errorf("piped: exit %d, %q; opened %q", code, out, opened)
+			}
+			if out, _, code := m.atTerminal(t, env, "open", "3"); code != 0 || out != web+"/documents/3\n" ||
+				len(opened) != 1 || opened[0] != web+"/documents/3" {
+				t.Errorf("at a terminal: exit %d, %q; opened %q", code, out, opened)
+			}
+		})
+	}
+}
+
+// dbFlag is --db and the file in local mode, nothing on a server.
+func (m *cliMode) dbFlag() []string {
+	if m.local {
+		return []string{"--db", m.e.DB.Path()}
+	}
+	return nil
 }

@@ -71,7 +71,8 @@ format=compact give them: ref, status, project, title, who has it, due.
 
 An error is one line on stderr: "error: ", the stable code the API uses
 (GET /v1/meta lists them), what was wrong, naming the flag, and how to get
-past it. Nothing is written when a command is refused.
+past it (in brackets, the command that does, where there is one). Nothing
+is written when a command is refused.
 
   tend show 1 || echo "exit status $?"`,
 		},

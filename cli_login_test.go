@@ -97,7 +97,8 @@ func TestCLILocalAccount(t *testing.T) {
 		{[]string{"whoami"}, 0, "admin on "},
 		{[]string{"whoami", "--user", "bob"}, 0, "bob on "},
 		{[]string{"whoami", "--user", "claude"}, 0, "claude on "},
-		{[]string{"whoami", "--user", "nobody"}, 3, "error: not_found: "},
+		{[]string{"whoami", "--user", "nobody"}, 3,
+			"error: not_found: no such account (--user (or TEND_USER) names an account of this file; tend token issue --user NAME makes one)\n"},
 	} {
 		out, errOut, code := m.run(t, "", "", c.args...)
 		if code != c.code || !strings.HasPrefix(out+errOut, c.want) {

@@ -58,7 +58,7 @@ a server (tend help local).`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{withHelp(cmd, err)} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
 	root.AddGroup(&cobra.Group{ID: "work", Title: "Tasks and documents:"}, &cobra.Group{ID: "server", Title: "Serving and keeping the database:"})
 	for _, c := range workCmds(env, &dbPath) {
@@ -81,7 +81,7 @@ func markArgErrors(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return usageError{err}
+				return usageError{withHelp(cmd, err)}
 			}
 			return nil
 		}
@@ -89,6 +89,12 @@ func markArgErrors(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		markArgErrors(sub)
 	}
+}
+
+// withHelp is a mistake cobra found in the command line, saying where the
+// command's usage is.
+func withHelp(cmd *cobra.Command, err error) error {
+	return fmt.Errorf("%w (%s --help shows the usage)", err, cmd.CommandPath())
 }
 
 // logFlags are --log-format and --log-level, on the commands that log.

@@ -30,7 +30,10 @@ type Problem struct {
 	Detail string                // what to fix, for every refusal but a 422
 	Fields []wire.ValidationItem // a 422's detail: each field and what is wrong with it
 	Extra  map[string]any        // extension members, such as a held claim's holder and expires_at
-	cause  error                 // on the local file, what an internal error was
+	// Fix says how to get past the refusal where the command knows better
+	// than its code does (fixes); "" for the code's.
+	Fix   string
+	cause error // on the local file, what an internal error was
 }
 
 // Error is the refusal in one line, fields named by their location.
@@ -69,7 +72,11 @@ func (p *Problem) Describe(name func(loc []string) string) string {
 	if len(parts) > 0 {
 		b.WriteString(": " + strings.Join(parts, "; "))
 	}
-	if fix := fixes[p.Code]; fix != "" {
+	fix := p.Fix
+	if fix == "" {
+		fix = fixes[p.Code]
+	}
+	if fix != "" {
 		b.WriteString(" (" + fix + ")")
 	}
 	return b.String()
@@ -78,6 +85,7 @@ func (p *Problem) Describe(name func(loc []string) string) string {
 // fixes says, for the refusals a person at a terminal meets, what command
 // gets past them, beyond what the detail says.
 var fixes = map[app.Code]string{
+	app.CodeNotFound:          "tend search WORDS finds the refs you may see",
 	app.CodeNothingReady:      "tend ls --to-act-on shows what waits; tend add files more",
 	app.CodeClaimHeld:         "take other work: tend claim next",
 	app.CodeTaskClosed:        "tend reopen REF first, or take other work: tend claim next",
@@ -103,8 +111,12 @@ func ExitCode(err error) int {
 	return ExitError
 }
 
-// ProblemOf is err as a Problem (problemOf), nil for nil.
-func ProblemOf(err error) error { return problemOf(err) }
+// ProblemOf is err, which is not nil, as a Problem (problemOf).
+func ProblemOf(err error) *Problem {
+	var p *Problem
+	_ = errors.As(problemOf(err), &p)
+	return p
+}
 
 // problemOf is err as a Problem: the problem document web would write for
 // it (wire.NewProblem, the one code table). An internal error keeps its
