@@ -186,6 +186,34 @@ var cliSteps = []cliStep{
 	{args: line("open", "99"), code: 3, err: "error: not_found: "},
 	{args: line("whoami"), out: "admin on {where}\n"},
 	{args: line("whoami"), as: "bob", out: "bob on {where}\n"},
+	{args: line("edit", "2", "--assignee", "bob", "--format", "compact"), out: "#2  todo  inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n"},
+	// #2 is blocked by #1 and held by bob; #5 was skipped, #6 is the next occurrence.
+	{args: line("ls", "--ready", "--format", "compact"), out: "#1  todo  inbox  Call the bank       due 2026-03-03 09:00 UTC\n" +
+		"#3  todo  inbox  Deploy              due 2026-03-06 17:00 UTC\n#6  todo  inbox  Water the plants    due 2026-03-03\n"},
+	{args: line("ls", "--mine", "--format", "compact"), as: "bob", out: "#2  todo  inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n"},
+	{args: line("ls", "--mine", "--format", "compact"), out: "no tasks\n"},
+	{args: line("ls", "--due-before", "in 2 days", "--format", "compact"), out: "#1  todo  inbox  Call the bank       due 2026-03-03 09:00 UTC\n#6  todo  inbox  Water the plants    due 2026-03-03\n"},
+	{args: line("ls", "-q", "bank", "--format", "compact"), out: "#1  todo  inbox  Call the bank    due 2026-03-03 09:00 UTC\n"},
+	{args: line("ls", "--project", "inbox", "--status", "todo", "--tag", "docs", "--format", "compact"),
+		out: "#2  todo  inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n"},
+	{args: line("today"), out: "agenda for 2026-03-02 (UTC)\nupcoming:\n" +
+		"  #6  todo  inbox  Water the plants                         tomorrow\n" +
+		"  #1  todo  inbox  Call the bank                            tomorrow 09:00\n" +
+		"  #3  todo  inbox  Deploy                                   friday 17:00\n" +
+		"waiting:\n  #2  todo  inbox  Write the release notes  @bob (claimed)  in 4 days\n" +
+		"not listed: 0 deferred, 0 later, 0 passed, 0 paused, 1 assigned elsewhere\n"},
+	{args: line("today", "--format", "compact"), as: "bob", out: "agenda for 2026-03-02 (UTC)\nupcoming:\n" +
+		"#6  todo  inbox  Water the plants                         due 2026-03-03\n" +
+		"#1  todo  inbox  Call the bank                            due 2026-03-03 09:00 UTC\n" +
+		"#2  todo  inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n" +
+		"#3  todo  inbox  Deploy                                   due 2026-03-06 17:00 UTC\n" +
+		"not listed: 0 deferred, 0 later, 0 passed, 0 paused, 0 assigned elsewhere\n"},
+	{args: line("today", "--date", "someday"), code: 1, err: "error: validation: --date: "},
+	{args: line("ls", "--all", "--format", "compact"), out: "#1  todo       inbox  Call the bank                            due 2026-03-03 09:00 UTC\n" +
+		"#2  todo       inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n" +
+		"#3  todo       inbox  Deploy                                   due 2026-03-06 17:00 UTC\n" +
+		"#5  cancelled  inbox  Water the plants                         due 2026-03-02\n" +
+		"#6  todo       inbox  Water the plants                         due 2026-03-03\n"},
 }
 
 // TestCLICommands runs every terminal command against a server and against
