@@ -71,6 +71,18 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 			if got, want := slices.Sorted(maps.Keys(printed)), slices.Sorted(maps.Keys(posted)); !slices.Equal(got, want) {
 				t.Errorf("doc new --json has the fields %v; POST /v1/documents answers %v", got, want)
 			}
+			// whoami --json is GET /v1/me's record, and where the commands work.
+			out, errOut, code = m.run(t, "", "", "whoami", "--json")
+			var whoami map[string]any
+			if err := json.Unmarshal([]byte(out), &whoami); code != 0 || err != nil {
+				t.Fatalf("whoami --json: %v %s", err, errOut)
+			}
+			me := m.e.OK(http.StatusOK, http.MethodGet, "/v1/me", m.e.Admin, nil)
+			where, _ := m.where()
+			if got, want := slices.Sorted(maps.Keys(whoami)), slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(me)), "where"))); !slices.Equal(got, want) ||
+				whoami["where"] != where || whoami["user"].(map[string]any)["username"] != "admin" {
+				t.Errorf("whoami --json: %s; GET /v1/me has the fields %v", out, want)
+			}
 		})
 	}
 }
