@@ -21,7 +21,8 @@ import (
 // loopback. The process timed is this test binary running the real main,
 // or the tend binary TEND_BENCH_BIN names (a built binary starts as a
 // user's does). Reported: p50-ms and p90-ms of add, of ls, and of the two
-// together.
+// together, wall time; and of each command's CPU time (user and system, the
+// process's own), which other work on the machine stretches less.
 func BenchmarkCLIAddLs(b *testing.B) {
 	seed := os.Getenv("TEND_BENCH_SEED")
 	if seed == "" {
@@ -52,8 +53,8 @@ func BenchmarkCLIAddLs(b *testing.B) {
 }
 
 func benchAddLs(b *testing.B, bin string, env []string, flags ...string) {
-	var add, ls, both []time.Duration
-	run := func(args ...string) time.Duration {
+	var add, ls, both, addCPU, lsCPU []time.Duration
+	run := func(cpu *[]time.Duration, args ...string) time.Duration {
 		c := exec.Command(bin, append(slices.Clone(flags), args...)...)
 		c.Env = append(os.Environ(), env...)
 		var out bytes.Buffer
@@ -64,16 +65,17 @@ func benchAddLs(b *testing.B, bin string, env []string, flags ...string) {
 		if err != nil {
 			b.Fatalf("tend %s: %v\n%s", strings.Join(args, " "), err, out.String())
 		}
+		*cpu = append(*cpu, c.ProcessState.UserTime()+c.ProcessState.SystemTime())
 		return took
 	}
 	i := 0
 	for b.Loop() {
 		i++
-		a := run("add", fmt.Sprintf("Bench task %d tomorrow 9am #bench !3", i))
-		l := run("ls")
+		a := run(&addCPU, "add", fmt.Sprintf("Bench task %d tomorrow 9am #bench !3", i))
+		l := run(&lsCPU, "ls")
 		add, ls, both = append(add, a), append(ls, l), append(both, a+l)
 	}
-	for name, d := range map[string][]time.Duration{"add": add, "ls": ls, "add+ls": both} {
+	for name, d := range map[string][]time.Duration{"add": add, "ls": ls, "add+ls": both, "add-cpu": addCPU, "ls-cpu": lsCPU} {
 		slices.Sort(d)
 		b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, name+"-p50-ms")
 		b.ReportMetric(float64(d[len(d)*9/10].Microseconds())/1000, name+"-p90-ms")
