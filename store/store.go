@@ -144,10 +144,13 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries, true); err != nil {
 		return nil, err
 	}
-	if db.maint, err = openPool(ctx, path, basePragmas(level), 1); err != nil {
+	// The maintenance connection checkpoints in the background: a command
+	// that is done before the first tick never makes it (see Close).
+	if db.maint, err = sqlx.Open("sqlite", path+"?"+basePragmas(level).Encode()); err != nil {
 		_ = db.write.Close()
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
+	sizePool(db.maint, 1)
 	if err := db.migrate(ctx); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
@@ -293,7 +296,10 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 		if db.repl == nil && db.lock.alone() {
-			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			// On the writer, which is open already and idle now: the
+			// maintenance connection would parse the schema to open.
+			upkeep := context.WithValue(context.Background(), uncounted{}, true)
+			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
 		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
 		if db.repl != nil {
