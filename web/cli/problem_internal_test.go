@@ -23,7 +23,7 @@ func TestProblems(t *testing.T) {
 	}{
 		{held, "claim_held: #3 is claimed by bob until 2026-03-02T09:30:00Z; try again after that (take other work: tend claim next)", ExitConflict},
 		{invalid, `validation: query.status: no task status "nope"`, ExitError},
-		{app.NotFound("task"), "not_found: no such task", ExitNotFound},
+		{app.NotFound("task"), "not_found: no such task (tend search WORDS finds the refs you may see)", ExitNotFound},
 		{app.Errorf(app.CodeNothingReady, "nothing is ready"), "nothing_ready: nothing is ready (tend ls --to-act-on shows what waits; tend add files more)", ExitNotFound},
 	} {
 		local := problemOf(c.err).(*Problem)
@@ -38,6 +38,11 @@ func TestProblems(t *testing.T) {
 		if c.err == held && remote.Extra["holder"] != "bob" {
 			t.Errorf("the holder did not come through: %v", remote.Extra)
 		}
+	}
+	own := problemOf(app.NotFound("account")).(*Problem)
+	own.Fix = "--user names an account"
+	if own.Error() != "not_found: no such account (--user names an account)" {
+		t.Errorf("a fix the command knows better: %q", own.Error())
 	}
 	proxy := decodeProblem(http.StatusBadGateway, []byte("<html>Bad gateway</html>"), "http://tend")
 	if !strings.HasPrefix(proxy.Error(), "http://tend answered 502 Bad Gateway, which is no tend answer") || ExitCode(proxy) != ExitError {
