@@ -148,6 +148,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/agenda", s.handleAgenda)
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
+	s.handleNamed(http.MethodPost, "/v1/tasks/:task", "preview", s.handleTaskPreview)
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
 	s.handle(http.MethodPatch, "/v1/tasks/:task", s.handleTaskUpdate)
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
@@ -214,7 +215,10 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
+	pg := pages.New(s.app, s.log, s.authenticate)
+	pg.Routes(s.router)
+	s.router.NotFound = pg.Fallback(s.router.NotFound, app.CodeNotFound)
+	s.router.MethodNotAllowed = pg.Fallback(s.router.MethodNotAllowed, app.CodeMethodNotAllowed)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)

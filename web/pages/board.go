@@ -96,8 +96,11 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 var notices = map[string]string{
 	"conflict": "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
 	"edited":   "Saved.",
-	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. It is shown as it is now; " +
-		"copy your text before editing again.",
+	"trashed":  "Moved to the trash, with everything filed in it. Restore it from the trash below.",
+	"conflict_project": "Someone changed this project since you loaded the page, so your change was not saved. " +
+		"It is shown as it is now; try again.",
+	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. Your text is kept in the form, " +
+		"with how it differs from what was saved meanwhile; save again to replace that with yours.",
 }
 
 func withNotice(to, key string) string {

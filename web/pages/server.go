@@ -109,12 +109,32 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/tasks/:ref/claim", s.pageTaskClaim)
 	s.page(rt, http.MethodPost, "/tasks/:ref/release", s.pageTaskRelease)
 	s.page(rt, http.MethodPost, "/tasks/:ref/complete", s.pageTaskComplete)
+	s.page(rt, http.MethodPost, "/tasks/:ref/skip", s.pageTaskSkip)
+	s.page(rt, http.MethodPost, "/tasks/:ref/subtasks", s.pageSubtaskAdd)
+	s.page(rt, http.MethodPost, "/tasks/:ref/links", s.pageLinkAdd("task"))
+	s.page(rt, http.MethodPost, "/tasks/:ref/links/:link/remove", s.pageLinkRemove("task"))
 	s.page(rt, http.MethodGet, "/board", s.pageBoard)
+	s.page(rt, http.MethodGet, "/documents", s.pageDocuments)
+	s.page(rt, http.MethodPost, "/documents", s.pageDocumentCreate)
 	s.page(rt, http.MethodGet, "/documents/:ref", s.pageDocument)
 	s.page(rt, http.MethodPost, "/documents/:ref", s.pageDocumentEdit)
 	s.page(rt, http.MethodPost, "/documents/:ref/comments", s.pageDocumentComment)
+	s.page(rt, http.MethodPost, "/documents/:ref/links", s.pageLinkAdd("document"))
+	s.page(rt, http.MethodPost, "/documents/:ref/links/:link/remove", s.pageLinkRemove("document"))
 	s.page(rt, http.MethodGet, "/items/:ref", s.pageItem)
+	s.page(rt, http.MethodGet, "/pick", s.pagePick)
+	s.page(rt, http.MethodPost, "/preview", s.pagePreview)
 	s.page(rt, http.MethodGet, "/projects", s.pageProjects)
+	s.page(rt, http.MethodPost, "/projects", s.pageProjectCreate)
+	s.page(rt, http.MethodGet, "/projects/:key", s.pageProject)
+	s.page(rt, http.MethodPost, "/projects/:key", s.pageProjectEdit)
+	s.page(rt, http.MethodPost, "/projects/:key/move", s.pageProjectMove)
+	s.page(rt, http.MethodPost, "/projects/:key/trash", s.pageProjectTrash)
+	s.page(rt, http.MethodPost, "/projects/:key/restore", s.pageProjectRestore)
+	s.page(rt, http.MethodPost, "/projects/:key/tasks", s.pageProjectTaskAdd)
+	s.page(rt, http.MethodPost, "/projects/:key/members", s.pageProjectShare)
+	s.page(rt, http.MethodPost, "/projects/:key/members/:username/remove", s.pageProjectUnshare)
+	s.page(rt, http.MethodPost, "/projects/:key/roles", s.pageProjectRole)
 	s.page(rt, http.MethodGet, "/search", s.pageSearch)
 	s.page(rt, http.MethodGet, "/account", s.pageAccount)
 	s.page(rt, http.MethodPost, "/account", s.pageAccountEdit)
@@ -172,6 +192,12 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
+	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin {
+		// The top bar names who is signed in, as on every other page.
+		if a, aerr := s.authenticate(r); aerr == nil {
+			v.User = a.User
+		}
+	}
 	switch p.Code {
 	case app.CodeInternal:
 		level := slog.LevelError

@@ -18,6 +18,7 @@ type tasksData struct {
 	Items    []app.Task
 	Page     app.Page
 	Next     string // the next page's URL, "" on the last
+	Paged    bool   // this is not the first page
 	Sorts    []sortLink
 	Projects []app.ProjectView
 	Statuses []app.Status
@@ -51,7 +52,7 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 	if err != nil {
 		return err
 	}
-	d := tasksData{Query: keep, Items: list.Items, Page: list.Page}
+	d := tasksData{Query: keep, Items: list.Items, Page: list.Page, Paged: in.Cursor != ""}
 	if list.Page.NextCursor != "" {
 		next := cloneValues(keep)
 		next.Set("cursor", list.Page.NextCursor)
