@@ -141,13 +141,16 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		opts.WALLimit = 64 << 20
 	}
 	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
-	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries); err != nil {
+	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries, true); err != nil {
 		return nil, err
 	}
-	if db.maint, err = openPool(ctx, path, basePragmas(level), 1); err != nil {
+	// The maintenance connection checkpoints in the background: a command
+	// that is done before the first tick never makes it (see Close).
+	if db.maint, err = sqlx.Open("sqlite", path+"?"+basePragmas(level).Encode()); err != nil {
 		_ = db.write.Close()
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
+	sizePool(db.maint, 1)
 	if err := db.migrate(ctx); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
@@ -164,7 +167,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// database changed since its last read (SQLite's pagerBeginReadTransaction),
 	// and the munmap, with the page faults after it, cost the check after
 	// every write more than the handful of pages it reads.
-	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries); err != nil {
+	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		return nil, err
@@ -175,7 +178,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// touches pages all over the indexes, and every commit empties each
 	// connection's own page cache.
 	rq.Add("_pragma", "mmap_size(268435456)")
-	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries); err != nil {
+	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		_ = db.auth.Close()
@@ -236,21 +239,36 @@ func openPool(ctx context.Context, path string, q url.Values, conns int) (*sqlx.
 
 // openCachingPool is openPool for the reader and writer pools: their
 // connections keep their prepared statements (see stmtcache.go) and count
-// the statements they run into queries.
-func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64) (*sqlx.DB, error) {
+// the statements they run into queries. Unless check is set, the pool
+// connects on its first use, not here: every connection parses the whole
+// schema as it opens (about 2 ms of a one-shot command such as tend ls),
+// and a command that never checks a credential needs no token-check
+// connection. The writer, opened first and checked, has put the file in
+// WAL mode, which the file keeps for every connection after it.
+func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64, check bool) (*sqlx.DB, error) {
 	c, err := sqlite.NewConnector(path + "?" + q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	return setUpPool(ctx, path, sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries}), "sqlite"), conns)
+	p := sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries}), "sqlite")
+	if !check {
+		sizePool(p, conns)
+		return p, nil
+	}
+	return setUpPool(ctx, path, p, conns)
 }
 
-// setUpPool sizes a pool and checks that it is in WAL mode.
-func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.DB, error) {
+// sizePool holds conns connections open once made, for good.
+func sizePool(p *sqlx.DB, conns int) {
 	p.SetMaxOpenConns(conns)
 	p.SetMaxIdleConns(conns)
 	p.SetConnMaxIdleTime(0)
 	p.SetConnMaxLifetime(0)
+}
+
+// setUpPool sizes a pool and checks that it is in WAL mode.
+func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.DB, error) {
+	sizePool(p, conns)
 	var mode string
 	if err := p.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
 		_ = p.Close()
@@ -278,7 +296,10 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 		if db.repl == nil && db.lock.alone() {
-			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			// On the writer, which is open already and idle now: the
+			// maintenance connection would parse the schema to open.
+			upkeep := context.WithValue(context.Background(), uncounted{}, true)
+			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
 		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
 		if db.repl != nil {

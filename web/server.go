@@ -173,6 +173,11 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/tasks/:task/comments", s.handleComments("task"))
 	s.handle(http.MethodPost, "/v1/tasks/:task/comments", s.handleCommentAdd("task"))
 
+	s.handle(http.MethodGet, "/v1/items/:item", s.handleItemShow)
+	s.handle(http.MethodPost, "/v1/items/:item/comments", s.handleCommentAdd(app.AnyItem))
+	s.handle(http.MethodPost, "/v1/items/:item/links", s.handleLinkAdd(app.AnyItem))
+	s.handle(http.MethodGet, "/v1/search", s.handleSearch)
+
 	s.handle(http.MethodGet, "/v1/documents", s.handleDocumentList)
 	s.handle(http.MethodPost, "/v1/documents", s.handleDocumentCreate)
 	s.handle(http.MethodGet, "/v1/documents/:document", s.handleDocumentGet)

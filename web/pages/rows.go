@@ -159,7 +159,7 @@ func (s *Server) rowFragment(w http.ResponseWriter, r *http.Request, a app.Actor
 	}
 	var b bytes.Buffer
 	for i := range rows {
-		if err := templates.ExecuteTemplate(&b, rowTemplates[kind], cardOf(back, &rows[i], statuses)); err != nil {
+		if err := templates().ExecuteTemplate(&b, rowTemplates[kind], cardOf(back, &rows[i], statuses)); err != nil {
 			return err
 		}
 	}

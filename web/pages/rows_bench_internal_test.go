@@ -28,7 +28,7 @@ func BenchmarkTaskRows(b *testing.B) {
 				for i := range list {
 					r := rowAt("/tasks", list, i)
 					r.Statuses = statuses
-					if err := templates.ExecuteTemplate(&buf, rowTemplates[kind], r); err != nil {
+					if err := templates().ExecuteTemplate(&buf, rowTemplates[kind], r); err != nil {
 						b.Fatal(err)
 					}
 				}

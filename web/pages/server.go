@@ -66,8 +66,10 @@ type Server struct {
 }
 
 // New builds the pages over svc; log receives internal errors,
-// never a secret.
+// never a secret. The templates are parsed here, so that a server that
+// cannot render a page does not start.
 func New(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
+	templates()
 	return &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
 }
 
@@ -174,7 +176,7 @@ func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any)
 // failure is a problem page, never half a page.
 func (s *Server) render(w http.ResponseWriter, status int, name string, v pageView) error {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, name, v); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, v); err != nil {
 		return err
 	}
 	h := w.Header()

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"tend/app"
@@ -14,7 +15,12 @@ import (
 //go:embed *.html
 var pageFiles embed.FS
 
-var templates = template.Must(template.New("pages").Funcs(pageFuncs).Funcs(rowFuncs).ParseFS(pageFiles, "*.html"))
+// templates are parsed when New first asks for them, not as the binary
+// starts: every terminal command (tend ls, tend add) starts this binary and
+// renders no page, and parsing them is a millisecond and more of each start.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("pages").Funcs(pageFuncs).Funcs(rowFuncs).ParseFS(pageFiles, "*.html"))
+})
 
 // writePage renders a page with the headers every sign-in page carries: the
 // link's secret is in the URL, so no Referer may leak it and no cache keep it.
@@ -24,7 +30,7 @@ func writePage(w http.ResponseWriter, status int, name string, data any) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_ = templates.ExecuteTemplate(w, name, data)
+	_ = templates().ExecuteTemplate(w, name, data)
 }
 
 // handleSignInPage shows the confirmation page; it never spends the link, so

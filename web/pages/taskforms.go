@@ -175,7 +175,7 @@ func (s *Server) pagePick(w http.ResponseWriter, r *http.Request, a app.Actor) e
 		}
 	}
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, "pick_options", found); err != nil {
+	if err := templates().ExecuteTemplate(&b, "pick_options", found); err != nil {
 		return err
 	}
 	h := w.Header()
