@@ -126,6 +126,8 @@ func (b *lists) until(what, expr string) {
 	}
 	if err != nil {
 		state, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.href + " | toast: " + (document.getElementById("toast") || {}).textContent +
+			" | inputs: " + JSON.stringify(window.__inputs || null) + " | main: " + (document.querySelector("main") || {outerHTML: ""}).outerHTML.length +
+			" | live note: " + !(document.getElementById("live-note") || {hidden: true}).hidden +
 			" | focus: " + (document.activeElement && (document.activeElement.id || document.activeElement.tagName) + " " + (document.activeElement.value || ""))`))
 		b.t.Fatalf("%d px: %s: %v (waited for %s; %s)", b.w, what, err, expr, state)
 	}

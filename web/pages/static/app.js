@@ -93,7 +93,12 @@
     return same(main)[i] || null;
   }
 
+  // One refresh at a time: a second change while one is on its way reads
+  // the page again after it, so the newer page is never put in place first
+  // and then covered by the older one.
+  var refreshing = false, refreshAgain = false;
   function refresh() {
+    if (refreshing) { refreshAgain = true; return; }
     var main = document.querySelector("main");
     var active = document.activeElement;
     var kept = Array.prototype.filter.call(main.querySelectorAll("form"), function (f) {
@@ -103,6 +108,7 @@
     // lists.js may hold rows acted on in place, and an Undo in the toast.
     var holding = window.tendLists && window.tendLists.holding();
     if (!kept.length && !open.length && !holding) { location.reload(); return; }
+    refreshing = true;
     fetch(location.href, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
@@ -133,6 +139,10 @@
       .catch(function () {
         var n = document.getElementById("live-note");
         if (n) n.hidden = false;
+      })
+      .then(function () {
+        refreshing = false;
+        if (refreshAgain) { refreshAgain = false; refresh(); }
       });
   }
 })();
