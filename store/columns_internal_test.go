@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -69,7 +68,7 @@ func shapeOf[T any](tb *itemTable[T]) tableShape {
 // is inserted, and each table is updated by its id, which the insert sets.
 func TestColumnTablesMatchSchema(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "columns.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "columns.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +192,7 @@ func changedFields(zero, v reflect.Value, path string) []string {
 // reach.
 func TestTaskScanMatchesQuery(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "scan.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "scan.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

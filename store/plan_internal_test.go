@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 // subtasks of a task a read of the whole workspace.
 func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "plan.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "plan.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
