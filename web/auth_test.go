@@ -112,6 +112,7 @@ func (e *env) credRefused(secret string) {
 }
 
 func TestAuthRefusesBadCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	valid := e.Admin
 	wrongSecret := valid[:len(valid)-1] + "a"
@@ -178,6 +179,7 @@ func TestAuthRefusesBadCredentials(t *testing.T) {
 }
 
 func TestAuthExpiredToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := e.Clock.Now()
 	tok := e.Issue(e.Admin, map[string]any{"title": "short", "expires_at": credTime(now.Add(time.Hour))})
@@ -196,6 +198,7 @@ func TestAuthExpiredToken(t *testing.T) {
 }
 
 func TestAuthSecretInQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.Issue(e.Admin, map[string]any{"title": "leaky"})["token"].(string)
 	for _, c := range []struct{ name, path string }{
@@ -224,6 +227,7 @@ func TestAuthSecretInQuery(t *testing.T) {
 }
 
 func TestAuthDeactivationStopsAgents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "alice"})
@@ -282,6 +286,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 }
 
 func TestMeEffectivePermissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -362,6 +367,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 }
 
 func TestMePinnedToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w2 := e.credWorkspace("w2")
 	full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
@@ -403,6 +409,7 @@ func TestMePinnedToken(t *testing.T) {
 }
 
 func TestMeCredentialFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	fields := []string{"expires_at", "id", "kind", "last_used_at", "narrows", "prefix", "project_scope", "project_scope_keys",
 		"project_write_scope", "project_write_scope_keys", "scopes", "title", "workspace_id"}
@@ -464,6 +471,7 @@ func TestMeCredentialFields(t *testing.T) {
 // mid-segment, encoded, in a query key or as a sign-in link or feed
 // secret, never reaches the log; its public prefix may.
 func TestAccessLogRedactsSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.Admin
 	tail := secret[strings.LastIndex(secret, "_")+1:]

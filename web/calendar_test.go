@@ -11,6 +11,7 @@ import (
 func stampOf(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func TestCalendarReach(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")
@@ -34,6 +35,7 @@ func TestCalendarReach(t *testing.T) {
 }
 
 func TestCalendarRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "ops", "title": "Ops"})
 	for name, body := range map[string]map[string]any{

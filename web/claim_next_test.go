@@ -12,6 +12,7 @@ import (
 )
 
 func TestClaimNextHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bot := e.Agent("bot", "admin")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
@@ -89,6 +90,7 @@ func checkEachOnce(t *testing.T, owners map[int][]int, errs []error, tasks int) 
 }
 
 func TestClaimNextConcurrentHTTP(t *testing.T) {
+	t.Parallel()
 	const agents, tasks = 32, 500
 	e := newEnv(t)
 	for i := range tasks {
@@ -183,6 +185,7 @@ func nothingLeft(i int, token string, post func(token, path string) (int, map[st
 }
 
 func TestClaimNextConcurrentMCP(t *testing.T) {
+	t.Parallel()
 	const agents, tasks = 16, 100
 	e := newEnv(t)
 	for i := range tasks {

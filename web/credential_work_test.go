@@ -31,6 +31,7 @@ func (e *env) memberRole(username string) string {
 // refused saying what to do first; item scopes without project:read are
 // refused saying what to add.
 func TestPinnedAgentCredentialWorks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account(map[string]any{"username": "alice", "timezone": "Europe/Berlin"})
 	claude := map[string]any{"username": "claude", "answers_to": "alice", "scopes": []string{"project:read", "item:read", "item:write"}, "workspace": "default"}
@@ -175,6 +176,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 // every browser is a change to the account, like its name or timezone, so
 // a narrowed credential without account:write is refused.
 func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Join("bob", "member")
@@ -196,6 +198,7 @@ func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
 // that created it made, so revoking the credential ends the feed, as its
 // expiry always did; feeds made with other credentials go on.
 func TestCalendarFeedEndsWithItsCredential(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -228,6 +231,7 @@ func TestCalendarFeedEndsWithItsCredential(t *testing.T) {
 // claim; over HTTP and over MCP (service_claim calls the same method) the
 // claim is refused with task_closed and the task is left as it was.
 func TestClaimClosedTask(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	done := e.TaskRef(e.Admin, map[string]any{"title": "finished"})
 	cancelled := e.TaskRef(e.Admin, map[string]any{"title": "dropped"})

@@ -64,6 +64,7 @@ func newDisFix(t *testing.T) *disFix {
 // TestDisclosure walks every read route, listing and reference for three
 // callers over one fixture; the writes come last and must change nothing.
 func TestDisclosure(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	t.Run("read matrix", func(t *testing.T) { disReadMatrix(t, f) })
 	t.Run("listings", func(t *testing.T) { disListings(t, f) })
@@ -404,6 +405,7 @@ func lstStr(v any) string {
 // a full and a narrowed credential, asking in turns, must each keep its own
 // sight, whichever asked first.
 func TestScopeSharedAcrossRequestsKeepsNarrowing(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	narrowed := f.callers["narrowed token"]
 	refs := func(token string) []string {

@@ -67,6 +67,7 @@ func (f *docDisFix) id(name string) string  { return f.doc[name]["id"].(string) 
 // answers on every route exactly like one that does not exist, and is
 // omitted from every listing, count, link and history.
 func TestDocumentDisclosure(t *testing.T) {
+	t.Parallel()
 	f := newDocDisFix(t)
 	missingID := uuid.NewString()
 	unseen := []string{"sec", "trashed", "in gone"}

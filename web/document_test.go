@@ -30,6 +30,7 @@ func (e *env) docEvents(token, path string) []map[string]any {
 }
 
 func TestDocumentCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "alpha", "title": "Alpha", "colour": "#336699"})
 	e.tskProject("beta", "")
@@ -113,6 +114,7 @@ func TestDocumentCreate(t *testing.T) {
 }
 
 func TestDocumentRevisions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("rita")
 	rita := e.Issue(e.Admin, map[string]any{"username": "rita"})["token"].(string)
@@ -168,6 +170,7 @@ func TestDocumentRevisions(t *testing.T) {
 }
 
 func TestDocumentUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	doc := e.docCreate(e.Admin, map[string]any{"title": "Note", "tags": []string{"a"}, "body": "x"})
@@ -223,6 +226,7 @@ func TestDocumentUpdate(t *testing.T) {
 }
 
 func TestDocumentMoveTrashRestore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("beta", "")
@@ -305,6 +309,7 @@ func TestDocumentMoveTrashRestore(t *testing.T) {
 }
 
 func TestDocumentVocabulary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	sts := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type=document", e.Admin, nil))
 	var keys []string

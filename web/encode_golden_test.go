@@ -33,6 +33,7 @@ func goldenItems(t *testing.T, name string, body []byte) {
 // up here as a golden diff; go test ./web -run TestItemEncodingGolden -update
 // rewrites the files.
 func TestItemEncodingGolden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "ops", "title": "Ops <&> \"quoted\""})
 	parent := e.CreateTask(e.Admin, map[string]any{"title": "Parent", "project": "ops"})

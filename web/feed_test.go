@@ -74,6 +74,7 @@ func (e *env) task(token, title, project string) map[string]any {
 }
 
 func TestChangesResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 12 {
 		e.task(e.Admin, fmt.Sprintf("task %d", i), "")
@@ -169,6 +170,7 @@ func TestChangesResume(t *testing.T) {
 }
 
 func TestChangesActor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -208,6 +210,7 @@ func TestChangesActor(t *testing.T) {
 }
 
 func TestChangesCreatedAt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	day := func(d int) time.Time { return time.Date(2031, 3, d, 12, 0, 0, 0, time.UTC) }
 	for d := 1; d <= 4; d++ {
@@ -247,6 +250,7 @@ func TestChangesCreatedAt(t *testing.T) {
 // who cannot see it, not even the link whose far end is there; narrowed
 // credentials get what they may read, never a refusal.
 func TestChangesVisibility(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	e := f.e
 	secret := map[any]bool{f.project["sec"]["id"]: true, f.id("sec"): true}
@@ -335,6 +339,7 @@ func TestChangesVisibility(t *testing.T) {
 }
 
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -413,6 +418,7 @@ func TestJournal(t *testing.T) {
 // Comments are written by the documents work, so the row and its event are
 // put in place directly here.
 func TestJournalSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := e.task(e.Admin, "Commented on", "")
 	ctx := context.Background()
@@ -442,6 +448,7 @@ func TestJournalSaid(t *testing.T) {
 }
 
 func TestChangesRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for range 3 {
 		e.task(e.Admin, "x", "")
@@ -470,6 +477,7 @@ func TestChangesRefusals(t *testing.T) {
 // TestChangesQueryCountFixed shows a page of the feed or the journal is a
 // fixed number of statements whatever its size, link events included.
 func TestChangesQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var refs []string
 	for i := range 60 {
@@ -498,6 +506,7 @@ func TestChangesQueryCountFixed(t *testing.T) {
 // TestChangesMeta holds GET /v1/meta to the truth about the two listings:
 // their fields are the keys of real items and every filter named is read.
 func TestChangesMeta(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.task(e.Admin, "something", "")
 	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)

@@ -19,6 +19,7 @@ import (
 // TestInstantsOutOfRange: every time that comes in is one tend can store,
 // from 1970 to the end of 9999 (UTC), or the request is refused naming it.
 func TestInstantsOutOfRange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "dated"})
 	outside := []string{"9999-12-31T23:59:59-23:59", "0000-01-01T00:00:00+01:00", "1969-12-31T23:59:59Z", "10000-01-01T00:00:00Z"}
@@ -112,6 +113,7 @@ func TestInstantsOutOfRange(t *testing.T) {
 // TestActionBodies: claim, release, complete and restore take no body, or
 // a JSON object of their own fields; anything else is refused, not ignored.
 func TestActionBodies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "act"})
 	for _, action := range []string{"claim", "release", "complete", "restore"} {
@@ -155,6 +157,7 @@ func TestActionBodies(t *testing.T) {
 // TestNULRefused: U+0000 is refused in every text a body or query carries,
 // naming where it was.
 func TestNULRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "clean"})
 	cases := []struct {
@@ -188,6 +191,7 @@ func TestNULRefused(t *testing.T) {
 // only on items the caller cannot see, in pages, totals and cursors alike;
 // a tag used nowhere is the workspace's vocabulary and stays listed.
 func TestTagsDisclosure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -286,6 +290,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestOverLimit: every list a body carries is bounded by a limit named in
 // meta, and refused beyond it with 422 over_limit naming the field.
 func TestOverLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any)
 	n := func(name string) int {

@@ -51,6 +51,7 @@ func tskLinkWant(t *testing.T, l map[string]any, direction, label, linkType stri
 }
 
 func TestTaskLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.CreateTask(e.Admin, map[string]any{"title": "A"})
 	b := e.CreateTask(e.Admin, map[string]any{"title": "B", "description": "secret plans"})
@@ -171,6 +172,7 @@ func TestTaskLinks(t *testing.T) {
 // TestTaskLinksUnseen: a task the caller cannot see is answered like one that
 // does not exist, and a link to it is never reported to that caller.
 func TestTaskLinksUnseen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")

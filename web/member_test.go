@@ -16,6 +16,7 @@ func memberRoles(items []any) map[string]string {
 }
 
 func TestMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")

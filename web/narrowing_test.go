@@ -12,6 +12,7 @@ import (
 // person's other credentials and change the account. Now it reaches only
 // itself and what it issued, and the account needs account:write.
 func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -91,6 +92,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 // credential:manage alone reaches every credential of the account; a
 // pinned credential holds neither, whatever its scopes.
 func TestAccountScopes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")

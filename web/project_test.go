@@ -80,6 +80,7 @@ func prjSetting(t *testing.T, items []map[string]any, key string) map[string]any
 }
 
 func TestProjectCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	adminID := me["user"].(map[string]any)["id"]
@@ -146,6 +147,7 @@ func TestProjectCreate(t *testing.T) {
 }
 
 func TestProjectNesting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	b := e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
@@ -172,6 +174,7 @@ func TestProjectNesting(t *testing.T) {
 }
 
 func TestProjectMaxHierarchyDepth(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any)
 	maxDepth := int(limits["max_hierarchy_depth"].(float64))
@@ -209,6 +212,7 @@ func TestProjectMaxHierarchyDepth(t *testing.T) {
 }
 
 func TestProjectUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "alpha", "title": "Alpha", "description": "words"})
 
@@ -259,6 +263,7 @@ func TestProjectUpdate(t *testing.T) {
 }
 
 func TestProjectMove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
@@ -316,6 +321,7 @@ func TestProjectMove(t *testing.T) {
 }
 
 func TestProjectDeleteAndRestore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
@@ -387,6 +393,7 @@ func TestProjectDeleteAndRestore(t *testing.T) {
 }
 
 func TestProjectViewerCannotWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B"})
@@ -420,6 +427,7 @@ func TestProjectViewerCannotWrite(t *testing.T) {
 }
 
 func TestProjectPrivate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	mo := e.Person("mo")
 	e.Join("mo", "member")
@@ -479,6 +487,7 @@ func TestProjectPrivate(t *testing.T) {
 // TestProjectOtherWorkspace: a project in a workspace the caller cannot
 // reach answers like one that does not exist, by id or by key.
 func TestProjectOtherWorkspace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	mo := e.Person("mo")
 	e.Join("mo", "member")
@@ -504,6 +513,7 @@ func TestProjectOtherWorkspace(t *testing.T) {
 }
 
 func TestProjectMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("mo")
 	e.Join("mo", "member")
@@ -543,6 +553,7 @@ func TestProjectMembers(t *testing.T) {
 }
 
 func TestProjectRoles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	vic := e.Person("vic")
 	e.Join("vic", "viewer")
@@ -619,6 +630,7 @@ func TestProjectRoles(t *testing.T) {
 }
 
 func TestProjectSettingsInForce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	parent := e.prjNew(e.Admin, map[string]any{"key": "parent", "title": "Parent"})
 	e.prjNew(e.Admin, map[string]any{"key": "child", "title": "Child", "parent": "parent"})
@@ -711,6 +723,7 @@ func TestProjectSettingsInForce(t *testing.T) {
 }
 
 func TestProjectEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A0"})
 	e.prjNew(e.Admin, map[string]any{"key": "other", "title": "Other"})

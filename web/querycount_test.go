@@ -17,6 +17,7 @@ import (
 // assignees and blocks links, so every per-row field (tags, blocked,
 // blocking, subtask counts, parent ref, assignee) has something to find.
 func TestTaskPageQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")

@@ -22,6 +22,7 @@ import (
 // keeps up, since when, how many syncs failed; never where the replica is
 // or what the error said. A failing replica leaves the server ready.
 func TestReadyReportsReplication(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	blocked := filepath.Join(dir, "replica-somewhere")

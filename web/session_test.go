@@ -19,6 +19,7 @@ import (
 )
 
 func TestSignInLinkSpentOnceAndPreviewDoesNotSpend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.MintLink(e.Admin, map[string]any{})
 	for range 2 { // a link preview, then the person: neither spends it
@@ -59,6 +60,7 @@ func TestSignInLinkSpentOnceAndPreviewDoesNotSpend(t *testing.T) {
 }
 
 func TestSignInLinkExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.MintLink(e.Admin, map[string]any{"username": "admin"})
 	e.Clock.Advance(app.LoginLinkLifetime)
@@ -72,6 +74,7 @@ func TestSignInLinkExpires(t *testing.T) {
 }
 
 func TestSessionSlidesAndIsCapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	step := app.SessionIdleLifetime - time.Hour
@@ -92,6 +95,7 @@ func TestSessionSlidesAndIsCapped(t *testing.T) {
 }
 
 func TestSessionCrossSiteWriteRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	webtest.AssertProblem(t, e.Browser(http.MethodDelete, "/v1/session", c.Value, "https://evil.example", nil), http.StatusForbidden, "cross_origin")
@@ -113,6 +117,7 @@ func TestSessionCrossSiteWriteRefused(t *testing.T) {
 }
 
 func TestSessionSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	r := e.Browser(http.MethodDelete, "/v1/session", c.Value, e.Srv.URL, nil)
@@ -128,6 +133,7 @@ func TestSessionSignOut(t *testing.T) {
 }
 
 func TestSessionEndsWithDeactivation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	c := e.SignIn(e.MintLink(bob, map[string]any{"username": "bob"}))
@@ -145,6 +151,7 @@ func TestSessionEndsWithDeactivation(t *testing.T) {
 }
 
 func TestLoginLinkWhoMayMint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Person("carol")
@@ -156,6 +163,7 @@ func TestLoginLinkWhoMayMint(t *testing.T) {
 }
 
 func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
+	t.Parallel()
 	db, clock := storetest.OpenClock(t)
 	svc := app.New(db, app.Options{Version: "test", PublicURL: "https://tend.example"})
 	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
@@ -176,6 +184,7 @@ func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 }
 
 func TestSignOutEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	carol := e.Person("carol")
@@ -200,6 +209,7 @@ func TestSignOutEverywhere(t *testing.T) {
 }
 
 func TestSessionActionRecordsNoToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	req, _ := http.NewRequest(http.MethodPost, e.Srv.URL+"/v1/tasks", strings.NewReader(`{"title":"from the browser"}`))
@@ -225,6 +235,7 @@ func TestSessionActionRecordsNoToken(t *testing.T) {
 }
 
 func TestLoginLinkRefusedForInactiveOrServiceAccounts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("bob")
 	e.Issue(e.Admin, map[string]any{"username": "robot", "answers_to": "admin"})

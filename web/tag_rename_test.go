@@ -17,6 +17,7 @@ import (
 // the answer, the tag listing nor the change feed tells the caller anything
 // of the hidden items.
 func TestTagRenameOntoHiddenName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "admin")

@@ -84,6 +84,7 @@ func tskWant(t *testing.T, task map[string]any, want map[string]any) {
 }
 
 func TestTaskCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("web", "alpha")
@@ -155,6 +156,7 @@ func TestTaskCreate(t *testing.T) {
 }
 
 func TestTaskGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Read me"})
 	byRef := e.OK(http.StatusOK, http.MethodGet, tskPath(task), e.Admin, nil)
@@ -168,6 +170,7 @@ func TestTaskGet(t *testing.T) {
 }
 
 func TestTaskUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "outsider"})
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Plan", "description": "first", "importance": 4, "urgency": 2,
@@ -246,6 +249,7 @@ func TestTaskUpdate(t *testing.T) {
 }
 
 func TestTaskDeleteRestore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Throw away"})
 	gone := e.OK(http.StatusOK, http.MethodDelete, tskPath(task), e.Admin, nil)
@@ -271,6 +275,7 @@ func TestTaskDeleteRestore(t *testing.T) {
 }
 
 func TestTaskMove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("beta", "")
@@ -336,6 +341,7 @@ func TestTaskMove(t *testing.T) {
 }
 
 func TestTaskComplete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Finish"})
 	got := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "complete"), e.Admin, nil)
@@ -352,6 +358,7 @@ func TestTaskComplete(t *testing.T) {
 }
 
 func TestTaskVerifications(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bot := e.tskAgent("bot")
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Verify"})
@@ -389,6 +396,7 @@ func TestTaskVerifications(t *testing.T) {
 }
 
 func TestTaskComputedFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskAgent("bot")
 	e.tskProject("alpha", "")
@@ -440,6 +448,7 @@ func TestTaskComputedFields(t *testing.T) {
 }
 
 func TestTaskEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "History"})
 	other := e.CreateTask(e.Admin, map[string]any{"title": "Other"})

@@ -241,6 +241,7 @@ func (f *fltFix) cases() []fltCase {
 // TestTaskFieldFilters checks every field filter key and operator against
 // the model over one fixture, through GET /v1/tasks and service_list alike.
 func TestTaskFieldFilters(t *testing.T) {
+	t.Parallel()
 	f := newFltFix(t)
 	mc := f.e.Connect(t, f.me, webtest.EraStateless)
 	for _, c := range f.cases() {

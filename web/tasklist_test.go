@@ -172,6 +172,7 @@ func (f *lstFix) create(r *lstRow) {
 
 // TestTaskList runs every listing check over one fixture; none of them writes.
 func TestTaskList(t *testing.T) {
+	t.Parallel()
 	f := newLstFix(t)
 	t.Run("filters", func(t *testing.T) { lstFilters(t, f) })
 	t.Run("refusals", func(t *testing.T) { lstRefusals(t, f) })
@@ -801,6 +802,7 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 // another goroutine keeps adding tasks: every task that existed before the
 // walk is seen exactly once, and no task is seen twice.
 func TestTaskListCursorWalkUnderInserts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "walk", "title": "Walk"})
 	ctx := context.Background()
@@ -940,6 +942,7 @@ func (ins *lstInsert) stop(t *testing.T) int64 {
 // TestTaskListTitleOrderWalk pins a keyset walk by title over titles that
 // do not start in ASCII: the cursor must hold the key the store sorts by.
 func TestTaskListTitleOrderWalk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, title := range []string{"Éclair", "apple", "Zebra", "éclat", "banana", "Ørsted", "zoo", "Apple pie"} {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title})

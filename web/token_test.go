@@ -23,6 +23,7 @@ func (e *env) credProjects(refs ...string) []string {
 }
 
 func TestTokenIssueNeverWider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	later := e.Clock.Now().Add(2 * time.Hour)
@@ -96,6 +97,7 @@ func TestTokenIssueNeverWider(t *testing.T) {
 }
 
 func TestTokenIssueNarrowerAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w2 := e.credWorkspace("w2")
 	defaultInbox := e.credProjects("default/inbox")[0]
@@ -181,6 +183,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 }
 
 func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	later := e.Clock.Now().Add(3 * time.Hour)
@@ -213,6 +216,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 }
 
 func TestTokenIssuedShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok := e.Issue(e.Admin, map[string]any{"title": "ci", "scopes": []string{"item:read", "project:read"}, "project_scope": []string{"inbox"}})
 	secret, _ := tok["token"].(string)
@@ -283,6 +287,7 @@ func TestTokenIssuedShape(t *testing.T) {
 }
 
 func TestTokenValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	invalid := func(t *testing.T, body any, loc string) {
@@ -346,6 +351,7 @@ func TestTokenValidation(t *testing.T) {
 }
 
 func TestTokenIssueForOtherAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("alice")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bob"})
@@ -411,6 +417,7 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 }
 
 func TestTokenList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	bob := e.Person("bob")
@@ -489,6 +496,7 @@ func TestTokenList(t *testing.T) {
 }
 
 func TestTokenRevoke(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	bob := e.Person("bob")
@@ -587,6 +595,7 @@ func TestTokenRevoke(t *testing.T) {
 }
 
 func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const workers = 20
 	shared := make([]map[string]any, workers/2)

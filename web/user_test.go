@@ -91,6 +91,7 @@ func assertLoc(t *testing.T, p map[string]any, want string) {
 }
 
 func TestUserCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -211,6 +212,7 @@ func TestUserCreate(t *testing.T) {
 }
 
 func TestUserGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -238,6 +240,7 @@ func TestUserGet(t *testing.T) {
 }
 
 func TestUserList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -408,6 +411,7 @@ func TestUserList(t *testing.T) {
 }
 
 func TestUserTimezone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -439,6 +443,7 @@ func TestUserTimezone(t *testing.T) {
 }
 
 func TestUserDeactivate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -476,6 +481,7 @@ func TestUserDeactivate(t *testing.T) {
 }
 
 func TestUserLastAdministrator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -517,6 +523,7 @@ func containsAny(xs []any, s string) bool {
 }
 
 func TestUserHandover(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")

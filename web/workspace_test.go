@@ -41,6 +41,7 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func TestWorkspaceCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -132,6 +133,7 @@ func TestWorkspaceCreate(t *testing.T) {
 }
 
 func TestWorkspaceUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -204,6 +206,7 @@ func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
 }
 
 func TestWorkspaceTrash(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	ws := e.createWorkspace(e.Admin, "ops", "Ops")
@@ -256,6 +259,7 @@ func TestWorkspaceTrash(t *testing.T) {
 }
 
 func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	e.Person("bob")
@@ -312,6 +316,7 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 }
 
 func TestWorkspacePinnedToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
