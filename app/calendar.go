@@ -88,14 +88,14 @@ func reaches(f CalendarFilter, c Calendar) bool {
 	return f.TokenID != "" && c.CreatedByToken == f.TokenID
 }
 
-// CalendarCreate is POST /v1/calendars.
+// CalendarCreate is a calendar feed to issue (POST /v1/calendars).
 type CalendarCreate struct {
-	Title     string     `json:"title"`
-	Audience  string     `json:"audience"`
-	Project   string     `json:"project"`
-	ItemTypes []string   `json:"item_types"`
-	ExpiresAt *time.Time `json:"expires_at"`
-	Workspace string     `json:"-"` // workspace_id in the query
+	Title     string
+	Audience  string
+	Project   string
+	ItemTypes []string
+	ExpiresAt *time.Time
+	Workspace string // workspace_id in the query
 }
 
 func (s *Service) validateCalendarCreate(in *CalendarCreate) error {

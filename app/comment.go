@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 )
@@ -34,30 +33,30 @@ type commentTx interface {
 	CountComments(ctx context.Context, entityID string) (int, error)
 }
 
-// noParent refuses any attempt to thread a comment.
-type noParent struct {
-	Parent   json.RawMessage `json:"parent"`
-	ParentID json.RawMessage `json:"parent_id"`
-}
-
-func (n noParent) check() error {
-	if n.Parent != nil || n.ParentID != nil {
+// refuseParent refuses an attempt to thread a comment.
+func refuseParent(namesParent bool) error {
+	if namesParent {
 		return Invalidf("body.parent", "comments are flat and chronological; a comment has no parent")
 	}
 	return nil
 }
 
-// CommentCreate is POST .../comments.
+// CommentCreate is a new comment. The JSON API reads it from
+// wire.CommentCreate (POST .../comments).
 type CommentCreate struct {
-	Body string `json:"body"`
-	noParent
+	Body string
+	// NamesParent is whether the request named a parent comment (parent or
+	// parent_id), which is refused: comments are flat.
+	NamesParent bool
 }
 
-// CommentUpdate is PATCH /v1/comments/{comment_id}.
+// CommentUpdate is a change to a comment's body. The JSON API reads it
+// from wire.CommentUpdate (PATCH /v1/comments/{comment_id}).
 type CommentUpdate struct {
-	Body            Patch[string] `json:"body"`
-	ExpectedVersion *int          `json:"expected_version"`
-	noParent
+	Body            Patch[string]
+	ExpectedVersion *int
+	// NamesParent is as CommentCreate's.
+	NamesParent bool
 }
 
 // CommentQuery pages through an item's comments, oldest first.
@@ -202,7 +201,7 @@ func (s *Service) ItemComments(ctx context.Context, a Actor, workspace, entity, 
 // AddComment comments on a task, document or project; it needs item:write
 // where the item is filed (for a project, in the project itself).
 func (s *Service) AddComment(ctx context.Context, a Actor, workspace, entity, idOrRef string, in CommentCreate) (Comment, error) {
-	if err := joinErrors(in.check(), s.checkCommentBody(in.Body)); err != nil {
+	if err := joinErrors(refuseParent(in.NamesParent), s.checkCommentBody(in.Body)); err != nil {
 		return Comment{}, err
 	}
 	var out Comment
@@ -258,7 +257,7 @@ func commentFor(ctx context.Context, tx Tx, a Actor, id string) (Comment, addres
 // UpdateComment changes a comment's body. Only its author may, and only
 // while able to change the item it is on.
 func (s *Service) UpdateComment(ctx context.Context, a Actor, id string, in CommentUpdate) (Comment, error) {
-	errs := []error{in.check()}
+	errs := []error{refuseParent(in.NamesParent)}
 	if in.Body.Set {
 		errs = append(errs, s.checkCommentBody(in.Body.Value))
 	}

@@ -11,5 +11,7 @@
 //
 // The package imports no storage or transport code: it states what it needs
 // from storage as the Store and Tx interfaces, and the store package
-// implements them on SQLite.
+// implements them on SQLite. Nor does it own a wire format: its inputs and
+// results carry no JSON names (TestAppOwnsNoWireFormat); web/wire holds
+// the records clients send and receive, and converts them.
 package app

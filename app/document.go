@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -99,56 +98,48 @@ type documentTx interface {
 	SetDocumentsDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error)
 }
 
-// notOnDocuments are task fields a document refuses: sending one is a 422
-// that says why, rather than a bare "unknown field".
-type notOnDocuments struct {
-	DueAt           json.RawMessage `json:"due_at"`
-	StartsAt        json.RawMessage `json:"starts_at"`
-	EstimateMinutes json.RawMessage `json:"estimate_minutes"`
-	Assignee        json.RawMessage `json:"assignee"`
-	AssigneeID      json.RawMessage `json:"assignee_id"`
-}
-
-func (n notOnDocuments) check() []error {
+// refuseTaskFields refuses each field of a task a request for a document
+// named: a 422 that says why, rather than a bare "unknown field".
+func refuseTaskFields(names []string) []error {
 	var errs []error
-	for _, f := range []struct {
-		name string
-		v    json.RawMessage
-	}{{"due_at", n.DueAt}, {"starts_at", n.StartsAt}, {"estimate_minutes", n.EstimateMinutes}, {"assignee", n.Assignee}, {"assignee_id", n.AssigneeID}} {
-		if f.v != nil {
-			errs = append(errs, Invalidf("body."+f.name, "a document has no %s: it is never done and nobody works on it", f.name))
-		}
+	for _, name := range names {
+		errs = append(errs, Invalidf("body."+name, "a document has no %s: it is never done and nobody works on it", name))
 	}
 	return errs
 }
 
-// DocumentCreate is POST /v1/documents.
+// DocumentCreate is a new document. The JSON API reads it from
+// wire.DocumentCreate (POST /v1/documents).
 type DocumentCreate struct {
-	Title   string   `json:"title"`
-	Body    *string  `json:"body"`
-	Type    string   `json:"type"`
-	Status  string   `json:"status"`
-	Project string   `json:"project"`
-	Parent  FlexRef  `json:"parent"`
-	Tags    []string `json:"tags"`
+	Title   string
+	Body    *string
+	Type    string
+	Status  string
+	Project string
+	Parent  FlexRef
+	Tags    []string
 	// Links file the document already linked: each a LinkRequest from the
 	// new document, made in the same transaction (all of them or no document).
-	Links []LinkRequest `json:"links"`
-	notOnDocuments
+	Links []LinkRequest
+	// TaskFields are the fields of a task the request named (due_at,
+	// assignee, …), which a document has not: each is refused.
+	TaskFields []string
 }
 
-// DocumentUpdate is PATCH /v1/documents/{id_or_ref}: omitted fields stay,
-// null clears where a field can be empty.
+// DocumentUpdate is a change to a document: unset fields stay, null ones
+// clear where a field can be empty. The JSON API reads it from
+// wire.DocumentUpdate (PATCH /v1/documents/{id_or_ref}).
 type DocumentUpdate struct {
-	Title           Patch[string]   `json:"title"`
-	Body            Patch[string]   `json:"body"`
-	Type            Patch[string]   `json:"type"`
-	Status          Patch[string]   `json:"status"`
-	Project         Patch[string]   `json:"project"`
-	Parent          Patch[FlexRef]  `json:"parent"`
-	Tags            Patch[[]string] `json:"tags"`
-	ExpectedVersion *int            `json:"expected_version"`
-	notOnDocuments
+	Title           Patch[string]
+	Body            Patch[string]
+	Type            Patch[string]
+	Status          Patch[string]
+	Project         Patch[string]
+	Parent          Patch[FlexRef]
+	Tags            Patch[[]string]
+	ExpectedVersion *int
+	// TaskFields are as DocumentCreate's.
+	TaskFields []string
 }
 
 func (s *Service) checkBody(loc, body string) error {
@@ -175,7 +166,7 @@ func (s *Service) normalTags(loc string, tags []string) ([]string, []error) {
 }
 
 func (s *Service) validateDocumentCreate(in *DocumentCreate) error {
-	errs := append(in.check(), s.checkTitle("body.title", in.Title))
+	errs := append(refuseTaskFields(in.TaskFields), s.checkTitle("body.title", in.Title))
 	if in.Body != nil {
 		errs = append(errs, s.checkBody("body.body", *in.Body))
 	}
@@ -192,7 +183,7 @@ func (s *Service) validateDocumentCreate(in *DocumentCreate) error {
 }
 
 func (s *Service) validateDocumentUpdate(in *DocumentUpdate) error {
-	errs := in.check()
+	errs := refuseTaskFields(in.TaskFields)
 	if in.Title.Set {
 		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
 	}

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -31,10 +30,8 @@ func TestDocumentCreate(t *testing.T) {
 		t.Errorf("defaults: type %s in %s", plain.Type.Key, plain.ProjectKey)
 	}
 
-	due := app.DocumentCreate{Title: "x"}
-	due.DueAt = json.RawMessage(`"2026-04-01T00:00:00Z"`)
-	assignee := app.DocumentCreate{Title: "x"}
-	assignee.Assignee = json.RawMessage(`"bob"`)
+	due := app.DocumentCreate{Title: "x", TaskFields: []string{"due_at"}}
+	assignee := app.DocumentCreate{Title: "x", TaskFields: []string{"assignee"}}
 	cases := []struct {
 		name string
 		a    app.Actor

@@ -161,10 +161,10 @@ func refileDocument(ctx context.Context, tx Tx, sc *scope, d *Document, project 
 	return nil
 }
 
-// DocumentMove is POST /v1/documents/{id_or_ref}/move: a new parent
-// document, or null for the top level of its project.
+// DocumentMove is a new parent for a document, or null for the top level
+// of its project.
 type DocumentMove struct {
-	Parent Patch[FlexRef] `json:"parent"`
+	Parent Patch[FlexRef]
 }
 
 // MoveDocument nests a document under another, or at the top level, with

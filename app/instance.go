@@ -56,10 +56,10 @@ func (s *Service) RecordServing(ctx context.Context, sv Serving) error {
 	})
 }
 
-// InstanceUpdate is PATCH /v1/instance.
+// InstanceUpdate is a change to the instance (PATCH /v1/instance).
 type InstanceUpdate struct {
-	Name     Patch[string] `json:"name"`
-	Timezone Patch[string] `json:"timezone"`
+	Name     Patch[string]
+	Timezone Patch[string]
 }
 
 // UpdateInstance renames the instance or changes its timezone.

@@ -56,12 +56,13 @@ type linkTx interface {
 	LinksAmong(ctx context.Context, ids []string) ([]Link, error)
 }
 
-// LinkRequest is POST .../links: one link from the item addressed.
+// LinkRequest is one link from an item: to add to it (POST .../links), or
+// to file a new document with.
 type LinkRequest struct {
-	Direction  string  `json:"direction"`
-	LinkType   string  `json:"link_type"`
-	Target     FlexRef `json:"target"`
-	TargetType string  `json:"target_type"`
+	Direction  string
+	LinkType   string
+	Target     FlexRef
+	TargetType string
 }
 
 // Set is the request as a LinkSet from the item of kind entity at idOrRef.

@@ -10,21 +10,22 @@ type linkTypeTx interface {
 	LinkTypeUses(ctx context.Context, id string) (int, error)
 }
 
-// CreateLinkType is POST /v1/link-types.
+// CreateLinkType is a new link type (POST /v1/link-types).
 type CreateLinkType struct {
-	Category     string `json:"category"`
-	InverseTitle string `json:"inverse_title"`
-	IsSymmetric  bool   `json:"is_symmetric"`
-	Key          string `json:"key"`
-	Title        string `json:"title"`
+	Category     string
+	InverseTitle string
+	IsSymmetric  bool
+	Key          string
+	Title        string
 }
 
-// UpdateLinkType is PATCH /v1/link-types/{which}: rename, or reword either end.
+// UpdateLinkType renames a link type, or rewords either end (PATCH
+// /v1/link-types/{which}).
 type UpdateLinkType struct {
-	Key          Patch[string] `json:"key"`
-	Title        Patch[string] `json:"title"`
-	InverseTitle Patch[string] `json:"inverse_title"`
-	Category     Patch[string] `json:"category"`
+	Key          Patch[string]
+	Title        Patch[string]
+	InverseTitle Patch[string]
+	Category     Patch[string]
 }
 
 // LinkCategories are the categories a link type may have.

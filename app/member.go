@@ -36,13 +36,13 @@ type memberTx interface {
 
 // Join adds a member to a workspace.
 type Join struct {
-	Username string `json:"username"`
-	Role     string `json:"role"`
+	Username string
+	Role     string
 }
 
 // Regrade changes a member's role.
 type Regrade struct {
-	Role string `json:"role"`
+	Role string
 }
 
 func checkRole(loc, role string) error {

@@ -99,13 +99,13 @@ func utcTimes(ts []time.Time) []time.Time {
 	return out
 }
 
-// RecurrenceParse is the body of POST /v1/recurrence/parse: a repeat
-// written as a phrase, a description or RRULE text, read from From (the
-// moment of the request when nil) in Timezone (the reader's when "").
+// RecurrenceParse is a repeat written as a phrase, a description or RRULE
+// text (POST /v1/recurrence/parse), read from From (the moment of the
+// request when nil) in Timezone (the reader's when "").
 type RecurrenceParse struct {
-	Text     string     `json:"text"`
-	From     *time.Time `json:"from"`
-	Timezone string     `json:"timezone"`
+	Text     string
+	From     *time.Time
+	Timezone string
 }
 
 // Reading is what a written repeat means.

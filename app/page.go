@@ -35,20 +35,24 @@ func (s *Service) pageLimit(n int) (int, error) {
 
 // cursorKey is the keyset position a cursor resumes after.
 type cursorKey struct {
-	Seq    int64  `json:"s,omitempty"`
-	ID     string `json:"i,omitempty"`
-	Values []any  `json:"v,omitempty"`
+	Seq    int64
+	ID     string
+	Values []any
 	// At is the moment the walk began (see walkStart).
-	At string `json:"at,omitempty"`
+	At string
 }
 
 // cursorWire is the cursor's content before encoding: which listing, a
 // fingerprint of its filters, and the position. The fingerprint lets a cursor
 // from one query be refused by another instead of silently skipping rows.
+//
+// It is written as {"l":…,"f":…,"k":{"s":…,"i":…,"v":[…],"at":…}}, the
+// key's empty members left out, member by member: the cursor is the app's
+// own token, opaque to clients, and app's types carry no JSON names.
 type cursorWire struct {
-	Listing string    `json:"l"`
-	Filter  string    `json:"f"`
-	Key     cursorKey `json:"k"`
+	Listing string
+	Filter  string
+	Key     cursorKey
 }
 
 func filterPrint(filter string) string {
@@ -58,8 +62,68 @@ func filterPrint(filter string) string {
 
 // encodeCursor makes an opaque cursor for listing with the given filter.
 func encodeCursor(listing, filter string, k cursorKey) string {
-	b, _ := json.Marshal(cursorWire{Listing: listing, Filter: filterPrint(filter), Key: k})
+	var key []member
+	if k.Seq != 0 {
+		key = append(key, member{"s", k.Seq})
+	}
+	if k.ID != "" {
+		key = append(key, member{"i", k.ID})
+	}
+	if len(k.Values) > 0 {
+		key = append(key, member{"v", k.Values})
+	}
+	if k.At != "" {
+		key = append(key, member{"at", k.At})
+	}
+	b := jsonObject(member{"l", listing}, member{"f", filterPrint(filter)}, member{"k", json.RawMessage(jsonObject(key...))})
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// member is one member of a cursor's JSON object: its name, and its value
+// (or, when read, where the value goes).
+type member struct {
+	name string
+	v    any
+}
+
+// jsonObject is a JSON object of members, in the order given.
+func jsonObject(members ...member) []byte {
+	b := []byte{'{'}
+	for i, m := range members {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		v, _ := json.Marshal(m.v)
+		b = append(append(b, `"`+m.name+`":`...), v...)
+	}
+	return append(b, '}')
+}
+
+// readCursor reads the content of a cursor, as encodeCursor writes it.
+func readCursor(b []byte) (cursorWire, error) {
+	var w cursorWire
+	var key json.RawMessage
+	if err := readObject(b, member{"l", &w.Listing}, member{"f", &w.Filter}, member{"k", &key}); err != nil || key == nil {
+		return w, err
+	}
+	return w, readObject(key, member{"s", &w.Key.Seq}, member{"i", &w.Key.ID}, member{"v", &w.Key.Values}, member{"at", &w.Key.At})
+}
+
+// readObject reads the JSON object b into each member's destination; a
+// member b leaves out leaves its destination as it is.
+func readObject(b []byte, members ...member) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return err
+	}
+	for _, m := range members {
+		if raw, ok := obj[m.name]; ok {
+			if err := json.Unmarshal(raw, m.v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // decodeCursor reads a cursor made by encodeCursor for the same listing and
@@ -73,8 +137,8 @@ func decodeCursor(s, listing, filter string) (cursorKey, error) {
 	if err != nil {
 		return cursorKey{}, bad
 	}
-	var w cursorWire
-	if err := json.Unmarshal(b, &w); err != nil {
+	w, err := readCursor(b)
+	if err != nil {
 		return cursorKey{}, bad
 	}
 	if w.Listing != listing || w.Filter != filterPrint(filter) {

@@ -105,6 +105,26 @@ func TestCursorWireShape(t *testing.T) {
 	}
 }
 
+// A cursor's bytes stay as they were written when the cursor was a tagged
+// struct: each member in its place, the key's empty ones left out, text
+// escaped as encoding/json escapes it.
+func TestCursorBytesStable(t *testing.T) {
+	for _, c := range []struct {
+		key  cursorKey
+		want string
+	}{
+		{cursorKey{}, `{"l":"tasks","f":"252f10c83610","k":{}}`},
+		{cursorKey{Values: []any{}}, `{"l":"tasks","f":"252f10c83610","k":{}}`},
+		{cursorKey{Seq: 7, ID: "a<b", Values: []any{"2026-01-02T03:04:05.000Z", 3.0, int64(4), "x&y"}, At: "2026-01-02T03:04:05Z"},
+			`{"l":"tasks","f":"252f10c83610","k":{"s":7,"i":"a\u003cb","v":["2026-01-02T03:04:05.000Z",3,4,"x\u0026y"],"at":"2026-01-02T03:04:05Z"}}`},
+	} {
+		b, err := base64.RawURLEncoding.DecodeString(encodeCursor("tasks", "f", c.key))
+		if err != nil || string(b) != c.want {
+			t.Errorf("%+v: got %s, want %s", c.key, b, c.want)
+		}
+	}
+}
+
 func TestPageLimit(t *testing.T) {
 	s := New(nil, Options{Limits: Limits{DefaultPageSize: 20, MaxPageSize: 100}})
 	tests := []struct {

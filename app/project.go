@@ -91,30 +91,33 @@ type ProjectMember struct {
 	CreatedAt  time.Time
 }
 
-// ProjectCreate is POST /v1/projects.
+// ProjectCreate is a new project. The JSON API reads it from
+// wire.ProjectCreate (POST /v1/projects).
 type ProjectCreate struct {
-	Key         string         `json:"key"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	Parent      string         `json:"parent"`
-	Visibility  string         `json:"visibility"`
-	Status      string         `json:"status"`
-	Colour      string         `json:"colour"`
-	Settings    map[string]any `json:"settings"`
+	Key         string
+	Title       string
+	Description string
+	Parent      string
+	Visibility  string
+	Status      string
+	Colour      string
+	Settings    map[string]any
 }
 
-// ProjectUpdate is PATCH /v1/projects/{id_or_key}. The key is permanent.
+// ProjectUpdate is a change to a project: unset fields stay, null ones
+// clear. The key is permanent. The JSON API reads it from
+// wire.ProjectUpdate (PATCH /v1/projects/{id_or_key}).
 type ProjectUpdate struct {
-	Key             Patch[string]         `json:"key"`
-	Title           Patch[string]         `json:"title"`
-	Description     Patch[string]         `json:"description"`
-	Parent          Patch[string]         `json:"parent"`
-	Visibility      Patch[string]         `json:"visibility"`
-	Status          Patch[string]         `json:"status"`
-	Colour          Patch[string]         `json:"colour"`
-	Settings        Patch[map[string]any] `json:"settings"`
-	HiddenStatuses  Patch[[]string]       `json:"hidden_statuses"`
-	ExpectedVersion *int                  `json:"expected_version"`
+	Key             Patch[string]
+	Title           Patch[string]
+	Description     Patch[string]
+	Parent          Patch[string]
+	Visibility      Patch[string]
+	Status          Patch[string]
+	Colour          Patch[string]
+	Settings        Patch[map[string]any]
+	HiddenStatuses  Patch[[]string]
+	ExpectedVersion *int
 }
 
 var (

@@ -104,9 +104,10 @@ func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKe
 	})
 }
 
-// ProjectRoleGrant is PUT /v1/projects/{id_or_key}/roles/{username}.
+// ProjectRoleGrant is the role of the project's own an account is given
+// (PUT /v1/projects/{id_or_key}/roles/{username}).
 type ProjectRoleGrant struct {
-	Role string `json:"role"`
+	Role string
 }
 
 // SetProjectRole gives an account a role of the project's own, replacing its

@@ -33,10 +33,10 @@ const (
 // a credential whose scopes leave a need out is refused when issued
 // rather than handed out to see an empty world.
 type Permission struct {
-	Name        string   `json:"name"`
-	Level       string   `json:"level"`
-	Description string   `json:"description"`
-	Needs       []string `json:"needs,omitempty"`
+	Name        string
+	Level       string
+	Description string
+	Needs       []string
 }
 
 // Permissions lists every permission, instance ones first.
@@ -59,10 +59,10 @@ var Permissions = []Permission{
 // Role is a named set of workspace permissions. A project role replaces the
 // workspace role inside that project.
 type Role struct {
-	Key         string   `json:"key"`
-	Rank        int      `json:"rank"`
-	Permissions []string `json:"permissions"`
-	Description string   `json:"description"`
+	Key         string
+	Rank        int
+	Permissions []string
+	Description string
 }
 
 // Roles lists the workspace roles from most to least powerful.

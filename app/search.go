@@ -46,9 +46,9 @@ var SearchGrammar = Grammar{
 
 // Grammar describes one written language the service reads.
 type Grammar struct {
-	Description string   `json:"description"`
-	Examples    []string `json:"examples"`
-	Vocabulary  []string `json:"vocabulary"`
+	Description string
+	Examples    []string
+	Vocabulary  []string
 }
 
 // SearchTermKeys are the keys a search term may have.

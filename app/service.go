@@ -103,47 +103,47 @@ func New(st Store, opts Options) *Service {
 
 // Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.
 type Limits struct {
-	DefaultPageSize    int `json:"default_page_size"`
-	MaxPageSize        int `json:"max_page_size"`
-	MaxTitleLength     int `json:"max_title_length"`
-	MaxEstimateMinutes int `json:"max_estimate_minutes"`
-	MaxHierarchyDepth  int `json:"max_hierarchy_depth"`
-	MaxBodyBytes       int `json:"max_body_bytes"`
-	MaxTreeDepth       int `json:"max_tree_depth"`
-	DefaultTreeDepth   int `json:"default_tree_depth"`
-	DefaultClaimMins   int `json:"default_claim_minutes"`
-	MaxClaimMins       int `json:"max_claim_minutes"`
-	GroupLimitDefault  int `json:"group_limit_default"`
-	GroupLimitMax      int `json:"group_limit_max"`
-	MaxScopeProjects   int `json:"max_scope_projects"`
+	DefaultPageSize    int
+	MaxPageSize        int
+	MaxTitleLength     int
+	MaxEstimateMinutes int
+	MaxHierarchyDepth  int
+	MaxBodyBytes       int
+	MaxTreeDepth       int
+	DefaultTreeDepth   int
+	DefaultClaimMins   int
+	MaxClaimMins       int
+	GroupLimitDefault  int
+	GroupLimitMax      int
+	MaxScopeProjects   int
 	// Bounds on every list and text a body can carry, so that no single
 	// request holds the writer for long (issue 9; BENCHMARKS.md).
-	MaxTagsPerItem       int `json:"max_tags_per_item"`
-	MaxTagLength         int `json:"max_tag_length"`
-	MaxLinksPerRequest   int `json:"max_links_per_request"`
-	MaxCredentialScopes  int `json:"max_credential_scopes"`
-	MaxHiddenStatuses    int `json:"max_hidden_statuses"`
-	MaxDescriptionLength int `json:"max_description_length"`
-	MaxMentionsPerText   int `json:"max_mentions_per_text"`
+	MaxTagsPerItem       int
+	MaxTagLength         int
+	MaxLinksPerRequest   int
+	MaxCredentialScopes  int
+	MaxHiddenStatuses    int
+	MaxDescriptionLength int
+	MaxMentionsPerText   int
 	// ExpensiveReads is how many expensive reads run at once (readbudget.go);
 	// 0 takes half the cores, at least one.
-	ExpensiveReads int `json:"expensive_reads"`
+	ExpensiveReads int
 	// ReadBudgetMillis is how long one expensive read may run.
-	ReadBudgetMillis int `json:"read_budget_ms"`
+	ReadBudgetMillis int
 	// ReadQueueMillis is how long an expensive read waits for a slot.
-	ReadQueueMillis int `json:"read_queue_ms"`
+	ReadQueueMillis int
 	// Calendar feeds (issue 12; docs/calendars.md): at most this many
 	// events, dated from CalendarPastDays ago to CalendarFutureDays ahead;
 	// finished work stays CalendarDoneDays after completion; clients are
 	// asked to poll every CalendarRefreshMinutes.
-	CalendarMaxEvents      int `json:"calendar_max_events"`
-	CalendarPastDays       int `json:"calendar_past_days"`
-	CalendarFutureDays     int `json:"calendar_future_days"`
-	CalendarDoneDays       int `json:"calendar_done_days"`
-	CalendarRefreshMinutes int `json:"calendar_refresh_minutes"`
+	CalendarMaxEvents      int
+	CalendarPastDays       int
+	CalendarFutureDays     int
+	CalendarDoneDays       int
+	CalendarRefreshMinutes int
 	// SearchRankedMatches is how many task matches service_search ranks:
 	// when more match, it ranks the newest this many (docs/api.md, "Search").
-	SearchRankedMatches int `json:"search_ranked_matches"`
+	SearchRankedMatches int
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.

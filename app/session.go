@@ -88,13 +88,13 @@ type sessionTx interface {
 
 // SignedOut counts what POST /v1/users/{username}/signout revoked.
 type SignedOut struct {
-	Sessions int `json:"sessions"`
-	Links    int `json:"links"`
+	Sessions int
+	Links    int
 }
 
-// LoginLinkCreate is POST /v1/login-links.
+// LoginLinkCreate is a sign-in link to mint (POST /v1/login-links).
 type LoginLinkCreate struct {
-	Username string `json:"username"`
+	Username string
 }
 
 // CreateLoginLink mints a single-use sign-in link for the caller or, with

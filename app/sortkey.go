@@ -9,7 +9,7 @@ import (
 // comparing the same keys in SQL; the two must agree exactly, NULLs
 // included. This file is the one description both sides read: the app takes
 // a row's keys with SortKey.key, the store builds ORDER BY and the
-// comparison from Column, Inner and Kind (store/sortkey.go).
+// comparison from Kind, over the column it maps Field to (store/sortkey.go).
 
 // KeyKind is how a sort key is compared.
 type KeyKind int
@@ -40,11 +40,6 @@ const FarFuture = "9999-12-31T23:59:59.999Z"
 type SortKey[T any] struct {
 	// Field is the name a client orders by.
 	Field string
-	// Column is the listing's column the key is computed from.
-	Column string
-	// Inner is the column as the task query's inner select names it, ""
-	// for a key only the outer query computes.
-	Inner string
 	// Kind is how the key is compared.
 	Kind KeyKind
 	// of is the row's value: time.Time, *time.Time, int64, *int, float64,
@@ -92,35 +87,33 @@ const timeKeyLayout = "2006-01-02T15:04:05.000Z"
 
 // TaskSortKeys are the fields a task listing may be ordered by.
 var TaskSortKeys = []SortKey[Task]{
-	{Field: "ref", Column: "ref", Inner: "t.ref", Kind: KeyInt, of: func(t Task) any { return t.Ref }},
-	{Field: "created_at", Column: "created_at", Inner: "t.created_at", Kind: KeyTime, of: func(t Task) any { return t.CreatedAt }},
-	{Field: "updated_at", Column: "updated_at", Inner: "t.updated_at", Kind: KeyTime, of: func(t Task) any { return t.UpdatedAt }},
-	{Field: "content_updated_at", Column: "content_updated_at", Inner: "t.content_updated_at", Kind: KeyTime,
-		of: func(t Task) any { return t.ContentUpdatedAt }},
-	{Field: "due_at", Column: "due_at", Inner: "t.due_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.DueAt }},
-	{Field: "starts_at", Column: "starts_at", Inner: "t.starts_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.StartsAt }},
-	{Field: "completed_at", Column: "completed_at", Inner: "t.completed_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.CompletedAt }},
-	{Field: "importance", Column: "importance", Inner: "t.importance", Kind: KeyMaybeInt, of: func(t Task) any { return t.Importance }},
-	{Field: "urgency", Column: "urgency", Inner: "t.urgency", Kind: KeyMaybeInt, of: func(t Task) any { return t.Urgency }},
-	{Field: "priority_score", Column: "priority_score", Kind: KeyFloat, of: func(t Task) any { return t.PriorityScore }},
-	{Field: "estimate_minutes", Column: "estimate_minutes", Inner: "t.estimate_minutes", Kind: KeyMaybeInt,
-		of: func(t Task) any { return t.EstimateMinutes }},
-	{Field: "title", Column: "title", Inner: "t.title", Kind: KeyFolded, of: func(t Task) any { return t.Title }},
-	{Field: "status", Column: "status_position", Inner: "st.position", Kind: KeyInt, of: func(t Task) any { return int64(t.Status.Position) }},
-	{Field: "relevance", Column: "relevance", Kind: KeyFloat, of: func(t Task) any { return t.Relevance }},
+	{Field: "ref", Kind: KeyInt, of: func(t Task) any { return t.Ref }},
+	{Field: "created_at", Kind: KeyTime, of: func(t Task) any { return t.CreatedAt }},
+	{Field: "updated_at", Kind: KeyTime, of: func(t Task) any { return t.UpdatedAt }},
+	{Field: "content_updated_at", Kind: KeyTime, of: func(t Task) any { return t.ContentUpdatedAt }},
+	{Field: "due_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.DueAt }},
+	{Field: "starts_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.StartsAt }},
+	{Field: "completed_at", Kind: KeyMaybeTime, of: func(t Task) any { return t.CompletedAt }},
+	{Field: "importance", Kind: KeyMaybeInt, of: func(t Task) any { return t.Importance }},
+	{Field: "urgency", Kind: KeyMaybeInt, of: func(t Task) any { return t.Urgency }},
+	{Field: "priority_score", Kind: KeyFloat, of: func(t Task) any { return t.PriorityScore }},
+	{Field: "estimate_minutes", Kind: KeyMaybeInt, of: func(t Task) any { return t.EstimateMinutes }},
+	{Field: "title", Kind: KeyFolded, of: func(t Task) any { return t.Title }},
+	{Field: "status", Kind: KeyInt, of: func(t Task) any { return int64(t.Status.Position) }},
+	{Field: "relevance", Kind: KeyFloat, of: func(t Task) any { return t.Relevance }},
 }
 
 // DocumentSortKeys are the fields a document listing may be ordered by.
 var DocumentSortKeys = []SortKey[Document]{
-	{Field: "ref", Column: "ref", Kind: KeyInt, of: func(d Document) any { return d.Ref }},
-	{Field: "title", Column: "title", Kind: KeyFolded, of: func(d Document) any { return d.Title }},
-	{Field: "created_at", Column: "created_at", Kind: KeyTime, of: func(d Document) any { return d.CreatedAt }},
-	{Field: "updated_at", Column: "updated_at", Kind: KeyTime, of: func(d Document) any { return d.UpdatedAt }},
-	{Field: "content_updated_at", Column: "content_updated_at", Kind: KeyTime, of: func(d Document) any { return d.ContentUpdatedAt }},
-	{Field: "status", Column: "status_position", Kind: KeyInt, of: func(d Document) any { return int64(d.Status.Position) }},
-	{Field: "type", Column: "type_position", Kind: KeyInt, of: func(d Document) any { return int64(d.Type.Position) }},
-	{Field: "size_bytes", Column: "size_bytes", Kind: KeyInt, of: func(d Document) any { return int64(len(d.Body)) }},
-	{Field: "relevance", Column: "relevance", Kind: KeyFloat, of: func(d Document) any { return d.Relevance }},
+	{Field: "ref", Kind: KeyInt, of: func(d Document) any { return d.Ref }},
+	{Field: "title", Kind: KeyFolded, of: func(d Document) any { return d.Title }},
+	{Field: "created_at", Kind: KeyTime, of: func(d Document) any { return d.CreatedAt }},
+	{Field: "updated_at", Kind: KeyTime, of: func(d Document) any { return d.UpdatedAt }},
+	{Field: "content_updated_at", Kind: KeyTime, of: func(d Document) any { return d.ContentUpdatedAt }},
+	{Field: "status", Kind: KeyInt, of: func(d Document) any { return int64(d.Status.Position) }},
+	{Field: "type", Kind: KeyInt, of: func(d Document) any { return int64(d.Type.Position) }},
+	{Field: "size_bytes", Kind: KeyInt, of: func(d Document) any { return int64(len(d.Body)) }},
+	{Field: "relevance", Kind: KeyFloat, of: func(d Document) any { return d.Relevance }},
 }
 
 // TaskOrderFields are the fields a task listing may be ordered by.

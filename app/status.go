@@ -13,24 +13,24 @@ type statusTx interface {
 	StatusUses(ctx context.Context, id string) (int, error)
 }
 
-// CreateStatus is POST /v1/statuses.
+// CreateStatus is a new status (POST /v1/statuses).
 type CreateStatus struct {
-	Category   string `json:"category"`
-	EntityType string `json:"entity_type"`
-	IsDefault  bool   `json:"is_default"`
-	Key        string `json:"key"`
-	Label      string `json:"label"`
-	Position   *int   `json:"position"`
+	Category   string
+	EntityType string
+	IsDefault  bool
+	Key        string
+	Label      string
+	Position   *int
 }
 
-// UpdateStatus is PATCH /v1/statuses/{which}: rename or reposition; the
-// category (the meaning) never changes.
+// UpdateStatus renames or repositions a status (PATCH
+// /v1/statuses/{which}); the category (the meaning) never changes.
 type UpdateStatus struct {
-	Key       Patch[string] `json:"key"`
-	Label     Patch[string] `json:"label"`
-	Position  Patch[int]    `json:"position"`
-	IsDefault Patch[bool]   `json:"is_default"`
-	Category  Patch[string] `json:"category"`
+	Key       Patch[string]
+	Label     Patch[string]
+	Position  Patch[int]
+	IsDefault Patch[bool]
+	Category  Patch[string]
 }
 
 var vocabKeyRe = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)

@@ -59,16 +59,17 @@ func (sc *scope) tagFilter(after string, limit int) TagFilter {
 	return TagFilter{WorkspaceID: sc.ws.Workspace.ID, Readable: sc.readJSON, AllReadable: sc.readsAll, After: after, Limit: limit}
 }
 
-// CreateTag is POST /v1/tags.
+// CreateTag is a new tag (POST /v1/tags).
 type CreateTag struct {
-	Name        string  `json:"name"`
-	Description *string `json:"description"`
+	Name        string
+	Description *string
 }
 
-// UpdateTag is PATCH /v1/tags/{which}.
+// UpdateTag renames a tag or changes its description (PATCH
+// /v1/tags/{which}).
 type UpdateTag struct {
-	Name        Patch[string] `json:"name"`
-	Description Patch[string] `json:"description"`
+	Name        Patch[string]
+	Description Patch[string]
 }
 
 // TagPage is one page of the tag vocabulary.

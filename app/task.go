@@ -121,44 +121,31 @@ type TaskLocation struct {
 	DeletedAt   *time.Time
 }
 
-// TaskCreate is the structured form of POST /v1/tasks.
+// TaskCreate is a new task: a captured line (Text), the structured
+// fields, or both. The JSON API reads it from wire.TaskCreate.
 type TaskCreate struct {
-	Text            string     `json:"text"`
-	Title           string     `json:"title"`
-	Description     string     `json:"description"`
-	Project         string     `json:"project"`
-	Parent          FlexRef    `json:"parent"`
-	Type            string     `json:"type"`
-	Status          string     `json:"status"`
-	Tags            []string   `json:"tags"`
-	Assignee        string     `json:"assignee"`
-	Importance      *int       `json:"importance"`
-	Urgency         *int       `json:"urgency"`
-	DueAt           *time.Time `json:"due_at"`
-	DueIsAllDay     bool       `json:"due_is_all_day"`
-	StartsAt        *time.Time `json:"starts_at"`
-	StartsIsAllDay  bool       `json:"starts_is_all_day"`
-	EstimateMinutes *int       `json:"estimate_minutes"`
-	Repeat          string     `json:"repeat"`
-	Timezone        string     `json:"timezone"`
+	Text            string
+	Title           string
+	Description     string
+	Project         string
+	Parent          FlexRef
+	Type            string
+	Status          string
+	Tags            []string
+	Assignee        string
+	Importance      *int
+	Urgency         *int
+	DueAt           *time.Time
+	DueIsAllDay     bool
+	StartsAt        *time.Time
+	StartsIsAllDay  bool
+	EstimateMinutes *int
+	Repeat          string
+	Timezone        string
 }
 
-// FlexRef is a reference sent as a JSON integer or string (a ref or an id).
+// FlexRef is a reference to an item: its ref (42) or its id.
 type FlexRef string
-
-// UnmarshalJSON accepts 42, "42", "#42" or an id.
-func (f *FlexRef) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		*f = ""
-		return nil
-	}
-	if unq, err := strconv.Unquote(s); err == nil {
-		s = unq
-	}
-	*f = FlexRef(strings.TrimPrefix(s, "#"))
-	return nil
-}
 
 func (s *Service) checkLevel(loc string, v *int) error {
 	if v != nil && (*v < 1 || *v > 5) {

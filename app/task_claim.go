@@ -21,14 +21,14 @@ type Verification struct {
 	Actor         string
 }
 
-// RecordVerification is POST /v1/tasks/{id_or_ref}/verifications. There is
-// no ran_at: the service stamps it.
+// RecordVerification is a verification to record on a task. There is no
+// ran_at: the service stamps it.
 type RecordVerification struct {
-	Passed        *bool   `json:"passed"`
-	Summary       *string `json:"summary"`
-	CommitSHA     *string `json:"commit_sha"`
-	TreeHash      *string `json:"tree_hash"`
-	OutputExcerpt *string `json:"output_excerpt"`
+	Passed        *bool
+	Summary       *string
+	CommitSHA     *string
+	TreeHash      *string
+	OutputExcerpt *string
 }
 
 // claimMinutes is the lease asked for, or the claim_minutes setting in

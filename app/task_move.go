@@ -4,11 +4,11 @@ import (
 	"context"
 )
 
-// TaskMove is POST /v1/tasks/{id_or_ref}/move: a new parent (null for the
-// top level of its project) and/or a project to refile the subtree into.
+// TaskMove is a new parent for a task (null for the top level of its
+// project) and/or a project to refile its subtree into.
 type TaskMove struct {
-	Parent  Patch[FlexRef] `json:"parent"`
-	Project Patch[string]  `json:"project"`
+	Parent  Patch[FlexRef]
+	Project Patch[string]
 }
 
 // refile moves a task under another parent and/or into another project,
@@ -187,10 +187,10 @@ func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, er
 	return ts[0], nil
 }
 
-// Completion is the body of POST /v1/tasks/{id_or_ref}/complete: the
-// evidence, if any, to record with the completion.
+// Completion is what a task is completed with: the evidence, if any, to
+// record with it.
 type Completion struct {
-	Verification *RecordVerification `json:"verification"`
+	Verification *RecordVerification
 }
 
 // Completed is what a completion did: the task as it left it, and the

@@ -6,35 +6,36 @@ import (
 	"time"
 )
 
-// TaskUpdate is PATCH /v1/tasks/{id_or_ref}: omitted fields stay, null clears.
+// TaskUpdate is a change to a task: unset fields stay, null ones clear.
+// The JSON API reads it from wire.TaskUpdate (PATCH /v1/tasks/{id_or_ref}).
 type TaskUpdate struct {
-	Title           Patch[string]    `json:"title"`
-	Description     Patch[string]    `json:"description"`
-	Project         Patch[string]    `json:"project"`
-	Parent          Patch[FlexRef]   `json:"parent"`
-	Type            Patch[string]    `json:"type"`
-	Status          Patch[string]    `json:"status"`
-	Tags            Patch[[]string]  `json:"tags"`
-	Assignee        Patch[string]    `json:"assignee"`
-	Importance      Patch[int]       `json:"importance"`
-	Urgency         Patch[int]       `json:"urgency"`
-	DueAt           Patch[time.Time] `json:"due_at"`
-	DueIsAllDay     Patch[bool]      `json:"due_is_all_day"`
-	StartsAt        Patch[time.Time] `json:"starts_at"`
-	StartsIsAllDay  Patch[bool]      `json:"starts_is_all_day"`
-	SnoozedUntil    Patch[time.Time] `json:"snoozed_until"`
-	SnoozedIsAllDay Patch[bool]      `json:"snoozed_is_all_day"`
-	EstimateMinutes Patch[int]       `json:"estimate_minutes"`
-	Repeat          Patch[string]    `json:"repeat"`
-	Timezone        Patch[string]    `json:"timezone"`
-	AppliesTo       Patch[string]    `json:"applies_to"`
+	Title           Patch[string]
+	Description     Patch[string]
+	Project         Patch[string]
+	Parent          Patch[FlexRef]
+	Type            Patch[string]
+	Status          Patch[string]
+	Tags            Patch[[]string]
+	Assignee        Patch[string]
+	Importance      Patch[int]
+	Urgency         Patch[int]
+	DueAt           Patch[time.Time]
+	DueIsAllDay     Patch[bool]
+	StartsAt        Patch[time.Time]
+	StartsIsAllDay  Patch[bool]
+	SnoozedUntil    Patch[time.Time]
+	SnoozedIsAllDay Patch[bool]
+	EstimateMinutes Patch[int]
+	Repeat          Patch[string]
+	Timezone        Patch[string]
+	AppliesTo       Patch[string]
 	// Written phrases, read with when.ParseDate in the reader's zone: defer
 	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
 	// work on it), until due_at (the deadline); "" or null clears.
-	Defer           Patch[string] `json:"defer"`
-	Plan            Patch[string] `json:"plan"`
-	Until           Patch[string] `json:"until"`
-	ExpectedVersion *int          `json:"expected_version"`
+	Defer           Patch[string]
+	Plan            Patch[string]
+	Until           Patch[string]
+	ExpectedVersion *int
 }
 
 func (s *Service) validateTaskUpdate(in *TaskUpdate) error {

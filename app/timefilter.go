@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"time"
 
 	"tend/app/when"
@@ -73,9 +72,12 @@ func walkStart(cursor string, now time.Time) time.Time {
 	if cursor == "" {
 		return now
 	}
-	var w cursorWire
 	b, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil || json.Unmarshal(b, &w) != nil || w.Key.At == "" {
+	if err != nil {
+		return now
+	}
+	w, err := readCursor(b)
+	if err != nil || w.Key.At == "" {
 		return now
 	}
 	t, err := time.Parse(time.RFC3339Nano, w.Key.At)

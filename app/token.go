@@ -101,18 +101,18 @@ func tokenReach(acc *access) TokenFilter {
 	return TokenFilter{TokenID: a.tokenID()}
 }
 
-// TokenCreate is POST /v1/tokens. Omitted fields inherit from the issuing
-// credential; null asks for "no limit" on that axis, which a limited issuer
-// cannot grant.
+// TokenCreate is a credential to issue (POST /v1/tokens). Unset fields
+// inherit from the issuing credential; null asks for "no limit" on that
+// axis, which a limited issuer cannot grant.
 type TokenCreate struct {
-	Title             string           `json:"title"`
-	Scopes            []string         `json:"scopes"`
-	ExpiresAt         Patch[time.Time] `json:"expires_at"`
-	Workspace         Patch[string]    `json:"workspace"`
-	ProjectScope      Patch[[]string]  `json:"project_scope"`
-	ProjectWriteScope Patch[[]string]  `json:"project_write_scope"`
-	Username          string           `json:"username"`
-	AnswersTo         string           `json:"answers_to"`
+	Title             string
+	Scopes            []string
+	ExpiresAt         Patch[time.Time]
+	Workspace         Patch[string]
+	ProjectScope      Patch[[]string]
+	ProjectWriteScope Patch[[]string]
+	Username          string
+	AnswersTo         string
 }
 
 // The secret's shape: "tend_" and ten base32 characters make the public

@@ -63,24 +63,24 @@ type UserPage struct {
 	Page  Page
 }
 
-// UserCreate is POST /v1/users.
+// UserCreate is a new account (POST /v1/users).
 type UserCreate struct {
-	Username         string `json:"username"`
-	DisplayName      string `json:"display_name"`
-	Email            string `json:"email"`
-	Timezone         string `json:"timezone"`
-	IsServiceAccount bool   `json:"is_service_account"`
-	AnswersTo        string `json:"answers_to"`
-	IsSuperuser      bool   `json:"is_superuser"`
+	Username         string
+	DisplayName      string
+	Email            string
+	Timezone         string
+	IsServiceAccount bool
+	AnswersTo        string
+	IsSuperuser      bool
 }
 
-// UserUpdate is PATCH /v1/users/{username}.
+// UserUpdate is a change to an account (PATCH /v1/users/{username}).
 type UserUpdate struct {
-	Active      Patch[bool]   `json:"active"`
-	AnswersTo   Patch[string] `json:"answers_to"`
-	Timezone    Patch[string] `json:"timezone"`
-	DisplayName Patch[string] `json:"display_name"`
-	IsSuperuser Patch[bool]   `json:"is_superuser"`
+	Active      Patch[bool]
+	AnswersTo   Patch[string]
+	Timezone    Patch[string]
+	DisplayName Patch[string]
+	IsSuperuser Patch[bool]
 }
 
 func (s *Service) validateUserCreate(in UserCreate) error {

@@ -47,20 +47,21 @@ type workspaceTx interface {
 	InstanceWorkspaces(ctx context.Context) ([]WorkspaceOnInstance, error)
 }
 
-// WorkspaceCreate is POST /v1/workspaces.
+// WorkspaceCreate is a new workspace (POST /v1/workspaces).
 type WorkspaceCreate struct {
-	Slug     string `json:"slug"`
-	Name     string `json:"name"`
-	Timezone string `json:"timezone"`
+	Slug     string
+	Name     string
+	Timezone string
 }
 
-// WorkspaceUpdate is PATCH /v1/workspaces/{id_or_slug}.
+// WorkspaceUpdate is a change to a workspace: unset fields stay, null
+// ones clear (PATCH /v1/workspaces/{id_or_slug}).
 type WorkspaceUpdate struct {
-	Slug            Patch[string]         `json:"slug"`
-	Name            Patch[string]         `json:"name"`
-	Timezone        Patch[string]         `json:"timezone"`
-	Settings        Patch[map[string]any] `json:"settings"`
-	ExpectedVersion *int                  `json:"expected_version"`
+	Slug            Patch[string]
+	Name            Patch[string]
+	Timezone        Patch[string]
+	Settings        Patch[map[string]any]
+	ExpectedVersion *int
 }
 
 func viewOf(w wsAccess) WorkspaceView {

@@ -140,8 +140,8 @@ func taskInnerFor(from taskSource, allReadable bool) string {
 func rankSQL(from taskSource, q app.TaskQuery) string {
 	cols := []string{"t.seq", "t.snoozed_until", "st.category AS status_category", from.relevance() + " AS relevance"}
 	for _, k := range app.TaskSortKeys {
-		if k.Inner != "" {
-			cols = append(cols, k.Inner+" AS "+k.Column)
+		if c := taskSortColumns[k.Field]; c.inner != "" {
+			cols = append(cols, c.inner+" AS "+c.outer)
 		}
 	}
 	blocked, blocking := "0", "0"

@@ -54,12 +54,11 @@ func (s *Server) handleCalendarList(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.CalendarCreate
+	var in wire.CalendarCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	in.Workspace = wsParam(r)
-	c, err := s.app.CreateCalendar(r.Context(), a, in)
+	c, err := s.app.CreateCalendar(r.Context(), a, in.App(wsParam(r)))
 	if err != nil {
 		return err
 	}

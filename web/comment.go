@@ -36,11 +36,11 @@ func (s *Server) handleComments(entity string) handlerFunc {
 // handleCommentAdd comments on the entity named by the path parameter.
 func (s *Server) handleCommentAdd(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		var in app.CommentCreate
+		var in wire.CommentCreate
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in)
+		c, err := s.app.AddComment(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), in.App())
 		if err != nil {
 			return err
 		}
@@ -49,11 +49,11 @@ func (s *Server) handleCommentAdd(entity string) handlerFunc {
 }
 
 func (s *Server) handleCommentUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.CommentUpdate
+	var in wire.CommentUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	c, err := s.app.UpdateComment(r.Context(), a, wire.Param(r, "comment"), in)
+	c, err := s.app.UpdateComment(r.Context(), a, wire.Param(r, "comment"), in.App())
 	if err != nil {
 		return err
 	}

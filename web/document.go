@@ -53,11 +53,11 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.DocumentCreate
+	var in wire.DocumentCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	d, err := s.app.CreateDocument(r.Context(), a, wsParam(r), in)
+	d, err := s.app.CreateDocument(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -83,11 +83,11 @@ func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.DocumentUpdate
+	var in wire.DocumentUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	d, err := s.app.UpdateDocument(r.Context(), a, wsParam(r), documentRef(r), in)
+	d, err := s.app.UpdateDocument(r.Context(), a, wsParam(r), documentRef(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -114,11 +114,11 @@ func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.DocumentMove
+	var in wire.DocumentMove
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	d, err := s.app.MoveDocument(r.Context(), a, wsParam(r), documentRef(r), in)
+	d, err := s.app.MoveDocument(r.Context(), a, wsParam(r), documentRef(r), in.App())
 	if err != nil {
 		return err
 	}

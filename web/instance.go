@@ -38,11 +38,11 @@ func (s *Server) handleInstanceGet(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleInstanceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.InstanceUpdate
+	var in wire.InstanceUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	inst, err := s.app.UpdateInstance(r.Context(), a, in)
+	inst, err := s.app.UpdateInstance(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}

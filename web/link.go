@@ -15,11 +15,11 @@ func (s *Server) handleLinks(entity string) handlerFunc {
 
 func (s *Server) handleLinkAdd(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		var in app.LinkRequest
+		var in wire.LinkRequest
 		if err := s.decodeJSON(w, r, &in, false); err != nil {
 			return err
 		}
-		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.Set(entity, wire.Param(r, entity)))
+		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.App().Set(entity, wire.Param(r, entity)))
 		if err != nil {
 			return err
 		}

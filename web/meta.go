@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"tend/app"
-	"tend/app/line"
 	"tend/web/wire"
 )
 
@@ -74,8 +73,8 @@ type metaJSON struct {
 	ServerTime         string                    `json:"server_time"`
 	Docs               map[string]string         `json:"docs"`
 	ErrorCodes         []app.Code                `json:"error_codes"`
-	Grammars           map[string]any            `json:"grammars"`
-	Limits             app.Limits                `json:"limits"`
+	Grammars           map[string]grammarJSON    `json:"grammars"`
+	Limits             limitsJSON                `json:"limits"`
 	Listings           map[string]listingJSON    `json:"listings"`
 	Settings           []settingJSON             `json:"settings"`
 	Workspace          *string                   `json:"workspace"`
@@ -88,8 +87,8 @@ type metaJSON struct {
 	Tags               tagsJSON                  `json:"tags"`
 	VocabularyNotShown *string                   `json:"vocabulary_not_shown"`
 	SearchBackend      *string                   `json:"search_backend"`
-	Roles              []app.Role                `json:"roles"`
-	Permissions        []app.Permission          `json:"permissions"`
+	Roles              []roleJSON                `json:"roles"`
+	Permissions        []permissionJSON          `json:"permissions"`
 	Scopes             []string                  `json:"scopes"`
 	EventActions       []string                  `json:"event_actions"`
 	EventKinds         []string                  `json:"event_kinds"`
@@ -107,11 +106,11 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	out := metaJSON{APIVersion: app.APIVersion, InstanceVersion: wire.OrNull(m.InstanceVersion), SchemaRevision: wire.OrNull(m.SchemaRevision),
 		Purpose: purpose, Instance: &inst, PublicURL: wire.OrNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: wire.Stamp(m.ServerTime),
 		Docs: map[string]string{"problem_types": wire.ProblemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
-		Grammars: grammars(), SearchBackend: wire.OrNull(m.SearchBackend), Limits: s.app.Limits(), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
+		Grammars: grammars(), SearchBackend: wire.OrNull(m.SearchBackend), Limits: limitsJSON(s.app.Limits()), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
 		Workspaces: []wire.WorkspaceRef{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: wire.OrNull(m.VocabularyNotShown),
-		Roles: app.Roles, Permissions: app.Permissions, Scopes: app.ScopeNames(), EventActions: app.Actions,
+		Roles: rolesJSON(app.Roles), Permissions: permissionsJSON(app.Permissions), Scopes: app.ScopeNames(), EventActions: app.Actions,
 		EventKinds: app.EventKinds}
 	if out.Tags.Names == nil {
 		out.Tags.Names = []string{}
@@ -240,17 +239,6 @@ func jsonFields(t reflect.Type) []string {
 		if name != "" && name != "-" {
 			out = append(out, name)
 		}
-	}
-	return out
-}
-
-// grammars are the written languages tend reads: the search syntax and
-// the time grammars (line, date, repeat, duration, filter), each from the
-// parser's own tables.
-func grammars() map[string]any {
-	out := map[string]any{"search": app.SearchGrammar}
-	for k, g := range line.Grammars() {
-		out[k] = g
 	}
 	return out
 }

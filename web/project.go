@@ -68,11 +68,11 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectCreate
+	var in wire.ProjectCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in)
+	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -88,11 +88,11 @@ func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectUpdate
+	var in wire.ProjectUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
+	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.App())
 	if err != nil {
 		return err
 	}
@@ -118,21 +118,15 @@ func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a 
 	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
 }
 
-// moveJSON is the Move body: the new parent, or null for the top level.
-type moveJSON struct {
-	Parent  app.Patch[app.FlexRef] `json:"parent"`
-	Project app.Patch[string]      `json:"project"`
-}
-
 func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in moveJSON
+	var in wire.Move
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	if !in.Parent.Set || in.Project.Set {
-		return app.Invalidf("body.parent", "send parent: a project key or id, or null for the top level")
+	parent, err := in.ProjectParent()
+	if err != nil {
+		return err
 	}
-	parent := app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}
 	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), parent)
 	if err != nil {
 		return err
@@ -175,11 +169,11 @@ func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.ProjectRoleGrant
+	var in wire.ProjectRoleGrant
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in)
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in.App())
 	if err != nil {
 		return err
 	}

@@ -50,11 +50,11 @@ func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a
 }
 
 func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.RecurrenceParse
+	var in wire.RecurrenceParse
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	rd, err := s.app.ParseRecurrence(r.Context(), a, in)
+	rd, err := s.app.ParseRecurrence(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}

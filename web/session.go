@@ -15,12 +15,18 @@ type loginLinkJSON struct {
 	ExpiresAt string `json:"expires_at"`
 }
 
+// signedOutJSON is app.SignedOut: what a sign-out revoked.
+type signedOutJSON struct {
+	Sessions int `json:"sessions"`
+	Links    int `json:"links"`
+}
+
 func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.LoginLinkCreate
+	var in wire.LoginLinkCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	l, err := s.app.CreateLoginLink(r.Context(), a, in)
+	l, err := s.app.CreateLoginLink(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}
@@ -60,5 +66,5 @@ func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, out)
+	return wire.WriteJSON(w, http.StatusOK, signedOutJSON(out))
 }

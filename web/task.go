@@ -60,11 +60,11 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 }
 
 func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.TaskCreate
+	var in wire.TaskCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.CreateTask(r.Context(), a, wsParam(r), in)
+	t, err := s.app.CreateTask(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -100,11 +100,11 @@ func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Act
 func taskRef(r *http.Request) string { return wire.Param(r, "task") }
 
 func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.TaskUpdate
+	var in wire.TaskUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.UpdateTask(r.Context(), a, wsParam(r), taskRef(r), in)
+	t, err := s.app.UpdateTask(r.Context(), a, wsParam(r), taskRef(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -171,11 +171,11 @@ func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act t
 // may carry with it. The answer is the task, as for every task action; the
 // verification is listed at .../verifications.
 func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.Completion
+	var in wire.Completion
 	if err := s.decodeActionBody(w, r, &in); err != nil {
 		return err
 	}
-	done, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in)
+	done, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -183,11 +183,11 @@ func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in moveJSON
+	var in wire.Move
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.MoveTask(r.Context(), a, wsParam(r), taskRef(r), app.TaskMove{Parent: in.Parent, Project: in.Project})
+	t, err := s.app.MoveTask(r.Context(), a, wsParam(r), taskRef(r), in.Task())
 	if err != nil {
 		return err
 	}
@@ -207,11 +207,11 @@ func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, 
 }
 
 func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.RecordVerification
+	var in wire.RecordVerification
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	v, err := s.app.AddVerification(r.Context(), a, wsParam(r), taskRef(r), in)
+	v, err := s.app.AddVerification(r.Context(), a, wsParam(r), taskRef(r), in.App())
 	if err != nil {
 		return err
 	}

@@ -44,11 +44,11 @@ func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, a app.A
 }
 
 func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.TokenCreate
+	var in wire.TokenCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.CreateToken(r.Context(), a, in)
+	t, err := s.app.CreateToken(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}

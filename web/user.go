@@ -65,11 +65,11 @@ func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, a app.Ac
 }
 
 func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.UserCreate
+	var in wire.UserCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	u, err := s.app.CreateUser(r.Context(), a, in)
+	u, err := s.app.CreateUser(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}
@@ -85,11 +85,11 @@ func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, a app.Act
 }
 
 func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.UserUpdate
+	var in wire.UserUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	u, err := s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in)
+	u, err := s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in.App())
 	if err != nil {
 		return err
 	}

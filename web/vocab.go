@@ -40,11 +40,11 @@ func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.CreateStatus
+	var in wire.CreateStatus
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	st, err := s.app.AddStatus(r.Context(), a, wsParam(r), in)
+	st, err := s.app.AddStatus(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -52,11 +52,11 @@ func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.UpdateStatus
+	var in wire.UpdateStatus
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	st, err := s.app.ChangeStatus(r.Context(), a, wire.Param(r, "which"), in)
+	st, err := s.app.ChangeStatus(r.Context(), a, wire.Param(r, "which"), in.App())
 	if err != nil {
 		return err
 	}
@@ -84,11 +84,11 @@ func (s *Server) handleLinkTypeList(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.CreateLinkType
+	var in wire.CreateLinkType
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	lt, err := s.app.AddLinkType(r.Context(), a, wsParam(r), in)
+	lt, err := s.app.AddLinkType(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -96,11 +96,11 @@ func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.UpdateLinkType
+	var in wire.UpdateLinkType
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	lt, err := s.app.ChangeLinkType(r.Context(), a, wire.Param(r, "which"), in)
+	lt, err := s.app.ChangeLinkType(r.Context(), a, wire.Param(r, "which"), in.App())
 	if err != nil {
 		return err
 	}
@@ -133,11 +133,11 @@ func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Act
 }
 
 func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.CreateTag
+	var in wire.CreateTag
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.AddTag(r.Context(), a, wsParam(r), in)
+	t, err := s.app.AddTag(r.Context(), a, wsParam(r), in.App())
 	if err != nil {
 		return err
 	}
@@ -145,11 +145,11 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.A
 }
 
 func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.UpdateTag
+	var in wire.UpdateTag
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	t, err := s.app.ChangeTag(r.Context(), a, wire.Param(r, "which"), in)
+	t, err := s.app.ChangeTag(r.Context(), a, wire.Param(r, "which"), in.App())
 	if err != nil {
 		return err
 	}

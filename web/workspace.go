@@ -58,11 +58,11 @@ func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.WorkspaceCreate
+	var in wire.WorkspaceCreate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	ws, err := s.app.CreateWorkspace(r.Context(), a, in)
+	ws, err := s.app.CreateWorkspace(r.Context(), a, in.App())
 	if err != nil {
 		return err
 	}
@@ -78,11 +78,11 @@ func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a ap
 }
 
 func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.WorkspaceUpdate
+	var in wire.WorkspaceUpdate
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	ws, err := s.app.UpdateWorkspace(r.Context(), a, wire.Param(r, "workspace"), in)
+	ws, err := s.app.UpdateWorkspace(r.Context(), a, wire.Param(r, "workspace"), in.App())
 	if err != nil {
 		return err
 	}
@@ -121,11 +121,11 @@ func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.Join
+	var in wire.Join
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.AddMember(r.Context(), a, wire.Param(r, "workspace"), in)
+	m, err := s.app.AddMember(r.Context(), a, wire.Param(r, "workspace"), in.App())
 	if err != nil {
 		return err
 	}
@@ -133,11 +133,11 @@ func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.A
 }
 
 func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in app.Regrade
+	var in wire.Regrade
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}
-	m, err := s.app.RegradeMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username"), in)
+	m, err := s.app.RegradeMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username"), in.App())
 	if err != nil {
 		return err
 	}

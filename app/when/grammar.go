@@ -8,9 +8,9 @@ import (
 // Grammar describes one written language for GET /v1/meta's grammars.
 // The vocabularies are built from the tables the parsers read.
 type Grammar struct {
-	Description string   `json:"description"`
-	Examples    []string `json:"examples"`
-	Vocabulary  []string `json:"vocabulary"`
+	Description string
+	Examples    []string
+	Vocabulary  []string
 }
 
 // DateGrammar describes the date phrases.

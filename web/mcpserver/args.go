@@ -12,14 +12,15 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // claimRefArg is service_claim's ref: a ref, an id, or "next".
-type claimRefArg app.FlexRef
+type claimRefArg wire.FlexRef
 
-// UnmarshalJSON reads the ref as app.FlexRef does.
+// UnmarshalJSON reads the ref as wire.FlexRef does.
 func (r *claimRefArg) UnmarshalJSON(b []byte) error {
-	return (*app.FlexRef)(r).UnmarshalJSON(b)
+	return (*wire.FlexRef)(r).UnmarshalJSON(b)
 }
 
 // checkArgNames refuses argument names the schema s does not have, each

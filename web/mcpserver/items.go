@@ -73,10 +73,10 @@ func (m *toolbox) toolDocument(ctx context.Context, a app.Actor, in documentArgs
 		c := app.DocumentCreate{Title: wire.Deref(in.Title), Body: in.Body, Type: wire.Deref(in.Type), Status: wire.Deref(in.Status),
 			Project: wire.Deref(in.Project), Tags: in.Tags}
 		if in.Parent != nil {
-			c.Parent = *in.Parent
+			c.Parent = app.FlexRef(*in.Parent)
 		}
 		for _, l := range in.Links {
-			c.Links = append(c.Links, app.LinkRequest{LinkType: l.LinkType, Target: l.Target})
+			c.Links = append(c.Links, app.LinkRequest{LinkType: l.LinkType, Target: app.FlexRef(l.Target)})
 		}
 		d, err = m.s.app.CreateDocument(ctx, a, in.Workspace, c)
 	} else if in.Links != nil {
@@ -89,7 +89,7 @@ func (m *toolbox) toolDocument(ctx context.Context, a app.Actor, in documentArgs
 			up.Tags = app.PatchOf(in.Tags)
 		}
 		if in.Parent != nil {
-			up.Parent = app.PatchOf(*in.Parent)
+			up.Parent = app.PatchOf(app.FlexRef(*in.Parent))
 		}
 		d, err = m.s.app.UpdateDocument(ctx, a, in.Workspace, strings.TrimPrefix(string(in.Ref), "#"), up)
 	}

@@ -19,22 +19,22 @@ import (
 )
 
 // refArg is a ref sent as an integer or a string ("42", "#42" or an id).
-type refArg = app.FlexRef
+type refArg = wire.FlexRef
 
 // refsArg is one ref or an array of them (service_link).
-type refsArg []app.FlexRef
+type refsArg []wire.FlexRef
 
 // UnmarshalJSON accepts a single ref or an array of refs.
 func (r *refsArg) UnmarshalJSON(b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
-		var many []app.FlexRef
+		var many []wire.FlexRef
 		if err := json.Unmarshal(t, &many); err != nil {
 			return err
 		}
 		*r = many
 		return nil
 	}
-	var one app.FlexRef
+	var one wire.FlexRef
 	if err := json.Unmarshal(b, &one); err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func oneTask(t app.Task) (string, taskOut) {
 }
 
 func (m *toolbox) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (string, taskOut, error) {
-	t, err := m.s.app.CreateTask(ctx, a, in.Workspace, app.TaskCreate{Text: in.Text, Description: in.Description, Parent: in.Parent, Type: in.Type})
+	t, err := m.s.app.CreateTask(ctx, a, in.Workspace, app.TaskCreate{Text: in.Text, Description: in.Description, Parent: app.FlexRef(in.Parent), Type: in.Type})
 	if err != nil {
 		return "", taskOut{}, argError(err)
 	}

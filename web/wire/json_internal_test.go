@@ -23,7 +23,7 @@ func TestDecodeErrorNamesItsDocument(t *testing.T) {
 		At     time.Time          `json:"at"`
 		Name   string             `json:"name"`
 		Member member             `json:"member"`
-		Title  app.Patch[string]  `json:"title"`
+		Title  Patch[string]      `json:"title"`
 		Extra  map[string]float64 `json:"extra"`
 	}
 	toolArguments := Input{Loc: "arguments", Noun: "the arguments"}
