@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/store/storetest"
 	"tend/web"
 	"tend/web/webtest"
 )
@@ -164,15 +162,11 @@ func TestLoginLinkWhoMayMint(t *testing.T) {
 
 func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 	t.Parallel()
-	db, clock := storetest.OpenClock(t)
+	db, clock, admin := webtest.OpenBootstrapped(t)
 	svc := app.New(db, app.Options{Version: "test", PublicURL: "https://tend.example"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
-	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: &webtest.LogBuffer{}}}
+	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: &webtest.LogBuffer{}}}
 	l := e.OK(http.StatusCreated, http.MethodPost, "/v1/login-links", e.Admin, map[string]any{})
 	if !strings.HasPrefix(l["url"].(string), "https://tend.example/signin?link=tend_") {
 		t.Fatalf("url %v", l["url"])
