@@ -154,6 +154,7 @@ func (s *shooter) accessible(what string) {
 // open it, comment, see the comment, sign out and be refused. Every page is
 // photographed at 1280 and 360 px, light and dark, and checked with axe.
 func TestBrowserFlow(t *testing.T) {
+	t.Parallel()
 	ctx := browserCtx(t)
 	s := startServe(t, tempDB(t))
 	link := signinLinkRE.FindString(s.out.String())

@@ -55,6 +55,7 @@ import (
 // Nothing reaches beyond loopback: HOME is a temporary directory (so the
 // default database is there), and --public-url values are only printed.
 func TestDocsCommands(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("TEND_DOCS_REQUIRED") == "1" {
@@ -411,6 +412,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestParseBlocks(t *testing.T) {
+	t.Parallel()
 	src := strings.Join([]string{
 		"# A document",
 		"",

@@ -67,6 +67,7 @@ func shapeOf[T any](tb *itemTable[T]) tableShape {
 // names no column the schema lacks. Every NOT NULL column without a default
 // is inserted, and each table is updated by its id, which the insert sets.
 func TestColumnTablesMatchSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, migratedPath(t, "columns.db"), Options{})
 	if err != nil {
@@ -119,6 +120,7 @@ func TestColumnTablesMatchSchema(t *testing.T) {
 // into a fresh value does, since one value serves every row of a query. A
 // column written with another's field would fail here.
 func TestColumnsScanDistinctFields(t *testing.T) {
+	t.Parallel()
 	checkDistinct(t, "tasks", taskReader.cols)
 	checkDistinct(t, "documents", documentReader.cols)
 	checkDistinct(t, "project scopes", scopeReader.cols)
@@ -191,6 +193,7 @@ func changedFields(zero, v reflect.Value, path string) []string {
 // on every read, and this runs the check for the shapes no other test may
 // reach.
 func TestTaskScanMatchesQuery(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, migratedPath(t, "scan.db"), Options{})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // gets; an index led by workspace_id over every row once made the
 // subtasks of a task a read of the whole workspace.
 func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, migratedPath(t, "plan.db"), Options{})
 	if err != nil {

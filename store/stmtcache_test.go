@@ -11,6 +11,7 @@ import (
 // uncached statement serves it), more distinct statements than the cache
 // keeps (the oldest are finalized), and the counter behind QueryCount.
 func TestStatementCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := Open(ctx, migratedPath(t, "t.db"), Options{Readers: 1})
 	if err != nil {
