@@ -47,7 +47,7 @@ func TestCalendarRefusals(t *testing.T) {
 		"empty title":      {"title": "   "},
 	} {
 		t.Run(name, func(t *testing.T) {
-			lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/calendars", e.Admin, body)
+			e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/calendars", e.Admin, body)
 		})
 	}
 	narrow := e.Issue(e.Admin, map[string]any{"project_scope": []string{"ops"}, "expires_at": storetest.Epoch.Add(24 * time.Hour).Format(time.RFC3339)})["token"].(string)

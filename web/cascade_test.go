@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -72,11 +71,6 @@ func TestProtectedVocabularyAndInbox(t *testing.T) {
 	if len(members) != 1 || members[0].(map[string]any)["project"] != "inbox" {
 		t.Fatalf("inbox members: %v", members)
 	}
-}
-
-func itoaRef(v any) string {
-	f, _ := v.(float64)
-	return strconv.FormatInt(int64(f), 10)
 }
 
 // TestScopeCacheFollowsSharing: the cached project tree is never served

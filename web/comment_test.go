@@ -121,7 +121,7 @@ func TestComments(t *testing.T) {
 
 	for kind, path := range items {
 		t.Run(kind, func(t *testing.T) {
-			e := lstSub(e, t)
+			e := e.sub(t)
 			first := e.OK(http.StatusCreated, http.MethodPost, path+"/comments", pat, map[string]any{"body": "first, see #" + lstItoa(lstNum(task["ref"]))})
 			tskWant(t, first, map[string]any{"author": "pat", "entity_type": kind, "entity_id": ids[kind], "version": 1, "deleted_at": nil,
 				"body": "first, see #" + lstItoa(lstNum(task["ref"]))})

@@ -8,27 +8,6 @@ import (
 	"time"
 )
 
-// docPath is the address of a document (or of one of its sub-resources).
-func docPath(doc map[string]any, rest ...string) string {
-	p := fmt.Sprintf("/v1/documents/%d", lstNum(doc["ref"]))
-	for _, r := range rest {
-		p += "/" + r
-	}
-	return p
-}
-
-// docCreate files a document through POST /v1/documents and returns it.
-func (e *env) docCreate(token string, body map[string]any) map[string]any {
-	e.T.Helper()
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", token, body)
-}
-
-// docEvents reads an item's whole history, oldest first.
-func (e *env) docEvents(token, path string) []map[string]any {
-	e.T.Helper()
-	return lstItems(e.OK(http.StatusOK, http.MethodGet, path+"/events?order=seq&limit=500", token, nil))
-}
-
 func TestDocumentCreate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

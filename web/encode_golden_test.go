@@ -55,7 +55,7 @@ func TestItemEncodingGolden(t *testing.T) {
 		{"item_link_end.json", tskPath(parent, "links")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := lstSub(e, t).Do(http.MethodGet, c.path, e.Admin, nil)
+			r := e.sub(t).Do(http.MethodGet, c.path, e.Admin, nil)
 			if r.Status != http.StatusOK {
 				t.Fatalf("%s: status %d\n%s", c.path, r.Status, r.Body)
 			}

@@ -11,52 +11,6 @@ import (
 	"tend/web/webtest"
 )
 
-// prjItems returns the items of a listing envelope, checking it is one.
-func prjItems(t *testing.T, m map[string]any) []map[string]any {
-	t.Helper()
-	raw, ok := m["items"].([]any)
-	if !ok {
-		t.Fatalf("not a listing: %v", m)
-	}
-	if _, ok := m["page"].(map[string]any); !ok {
-		t.Fatalf("listing without page: %v", m)
-	}
-	out := make([]map[string]any, len(raw))
-	for i, it := range raw {
-		out[i], _ = it.(map[string]any)
-	}
-	return out
-}
-
-// prjStrings collects one string field from every item.
-func prjStrings(items []map[string]any, field string) []string {
-	out := []string{}
-	for _, it := range items {
-		s, _ := it[field].(string)
-		out = append(out, s)
-	}
-	return out
-}
-
-// prjNew creates a project and fails the test unless it is created.
-func (e *env) prjNew(token string, body map[string]any) map[string]any {
-	e.T.Helper()
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", token, body)
-}
-
-// prjTask files a task in project (the inbox when empty) and returns it.
-func (e *env) prjTask(token, title, project string) map[string]any {
-	e.T.Helper()
-	body := map[string]any{"title": title}
-	if project != "" {
-		body["project"] = project
-	}
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
-}
-
-// prjRef is the URL form of a task's ref.
-func prjRef(task map[string]any) string { return fmt.Sprint(int64(task["ref"].(float64))) }
-
 // prjListed reports whether a listing holds an item whose field equals value.
 func prjListed(items []map[string]any, field, value string) bool {
 	for _, it := range items {
