@@ -64,6 +64,7 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 	for _, query := range []string{"", "&include_completed=true", "&ready=true&to_act_on=true", "&include=links",
 		"&order=-priority_score,title", "&project=qa&include_total=true"} {
 		t.Run(query, func(t *testing.T) {
+			e := e.sub(t)
 			counts := map[int]int64{}
 			for _, limit := range []int{1, 5, 200} {
 				before := e.DB.QueryCount()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/store"
@@ -38,9 +39,16 @@ func New(t *testing.T) *Env {
 	return NewWith(t, app.Options{Version: "test"})
 }
 
-// NewWith is New with the service's options (limits, public URL).
+// NewWith is New with the service's options (limits, public URL). Unless
+// opts sets one, the read budget is ten minutes: it is wall-clock time, and a
+// page that takes milliseconds on a quiet machine can take seconds under the
+// race detector with the suite's tests running in parallel on a loaded one.
+// The tests of the budget set their own.
 func NewWith(t *testing.T, opts app.Options) *Env {
 	t.Helper()
+	if opts.Limits.ReadBudgetMillis == 0 {
+		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
+	}
 	db, clock, admin := OpenBootstrapped(t)
 	svc := app.New(db, opts)
 	logs := &LogBuffer{}
