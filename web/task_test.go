@@ -16,7 +16,6 @@ func TestTaskCreate(t *testing.T) {
 	e.tskProject("alpha", "")
 	e.tskProject("web", "alpha")
 	e.tskProject("beta", "")
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "outsider"})
 
 	t.Run("defaults", func(t *testing.T) {
 		got := e.CreateTask(e.Admin, map[string]any{"title": "  Water the plants  "})
@@ -52,32 +51,22 @@ func TestTaskCreate(t *testing.T) {
 		tskWant(t, child, map[string]any{"project": "beta", "parent": parent["id"], "parent_ref": parent["ref"]})
 		same := e.CreateTask(e.Admin, map[string]any{"title": "Child by id", "parent": parent["id"], "project": "beta"})
 		tskWant(t, same, map[string]any{"project": "beta", "parent_ref": parent["ref"]})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
-			map[string]any{"title": "Elsewhere", "parent": parent["ref"], "project": "alpha"})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
-			map[string]any{"title": "Orphan", "parent": 9999})
 	})
+	// The domain's refusals are app's TestTaskCreate; here one of them, and
+	// the body's own, as the wire answers them.
 	refusals := []struct {
 		name string
 		body map[string]any
+		loc  string
 	}{
-		{"title missing", map[string]any{"description": "no title"}},
-		{"title blank", map[string]any{"title": "   "}},
-		{"importance 0", map[string]any{"title": "x", "importance": 0}},
-		{"importance 6", map[string]any{"title": "x", "importance": 6}},
-		{"urgency 9", map[string]any{"title": "x", "urgency": 9}},
-		{"unknown type", map[string]any{"title": "x", "type": "epic"}},
-		{"unknown status", map[string]any{"title": "x", "status": "someday"}},
-		{"unknown project", map[string]any{"title": "x", "project": "nowhere"}},
-		{"assignee not a member", map[string]any{"title": "x", "assignee": "outsider"}},
-		{"assignee unknown", map[string]any{"title": "x", "assignee": "nobody"}},
-		{"unknown field", map[string]any{"title": "x", "colour": "red"}},
-		{"title of the wrong type", map[string]any{"title": 42}},
+		{"title missing", map[string]any{"description": "no title"}, "body.title"},
+		{"unknown field", map[string]any{"title": "x", "colour": "red"}, "body.colour"},
+		{"title of the wrong type", map[string]any{"title": 42}, "body.title"},
 	}
 	for _, c := range refusals {
 		t.Run("refused: "+c.name, func(t *testing.T) {
-			r := e.Do(http.MethodPost, "/v1/tasks", e.Admin, c.body)
-			webtest.AssertProblem(t, r, http.StatusUnprocessableEntity, "validation")
+			p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, c.body)
+			assertLoc(t, p, c.loc)
 		})
 	}
 }
@@ -99,7 +88,6 @@ func TestTaskGet(t *testing.T) {
 func TestTaskUpdate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "outsider"})
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Plan", "description": "first", "importance": 4, "urgency": 2,
 		"due_at": "2030-05-01T10:00:00Z", "assignee": "admin", "tags": []string{"home"}, "estimate_minutes": 30})
 	path := tskPath(task)
@@ -148,18 +136,15 @@ func TestTaskUpdate(t *testing.T) {
 		got := e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"title": "fresh", "expected_version": v})
 		tskWant(t, got, map[string]any{"title": "fresh", "version": v + 1})
 	})
+	// The domain's refusals are app's TestTaskUpdate; here the nulls a
+	// PATCH may not send and the bodies the wire refuses.
 	refusals := []struct {
 		name string
 		body any
 	}{
 		{"title null", map[string]any{"title": nil}},
-		{"title blank", map[string]any{"title": " "}},
 		{"status null", map[string]any{"status": nil}},
 		{"type null", map[string]any{"type": nil}},
-		{"unknown status", map[string]any{"status": "someday"}},
-		{"unknown type", map[string]any{"type": "epic"}},
-		{"importance 7", map[string]any{"importance": 7}},
-		{"assignee not a member", map[string]any{"assignee": "outsider"}},
 		{"unknown field", map[string]any{"colour": "red"}},
 		{"empty body", ""},
 	}
@@ -223,9 +208,7 @@ func TestTaskMove(t *testing.T) {
 		}
 	})
 	t.Run("a cycle is refused", func(t *testing.T) {
-		for _, target := range []map[string]any{b11, b1, a} {
-			e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(a, "move"), e.Admin, map[string]any{"parent": target["ref"]})
-		}
+		e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(a, "move"), e.Admin, map[string]any{"parent": a["ref"]})
 		e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": b11["id"]})
 		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, tskPath(b), e.Admin, map[string]any{"parent": b1["ref"]})
 		tskWant(t, e.tskGet(a), map[string]any{"parent": nil})
@@ -248,13 +231,9 @@ func TestTaskMove(t *testing.T) {
 		got := e.OK(http.StatusOK, http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": nil})
 		tskWant(t, got, map[string]any{"parent": nil, "parent_ref": nil, "project": "alpha"})
 	})
-	t.Run("refusals", func(t *testing.T) {
+	t.Run("refusals", func(t *testing.T) { // the rest are app's TestTaskMove
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": 9999})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"project": "nowhere"})
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"project": nil})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b1, "move"), e.Admin,
-			map[string]any{"parent": a["ref"], "project": "beta"})
 	})
 	moved := 0
 	for _, a := range tskActions(e.tskEvents(e.Admin, b, "")) {
