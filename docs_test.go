@@ -93,6 +93,7 @@ func TestDocsCommands(t *testing.T) {
 			continue
 		}
 		t.Run(f, func(t *testing.T) {
+			t.Parallel() // each document has a server and a home of its own
 			out := runDocBlocks(t, run)
 			if f == "README.md" {
 				checkReadmeOutcomes(t, out)
