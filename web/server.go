@@ -212,6 +212,7 @@ func (s *Server) routes() {
 	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
+	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 
