@@ -17,9 +17,10 @@ import (
 
 func newImportCmd(dbPath *string) *cobra.Command {
 	var dryRun bool
+	var f migrateFlags
 	cmd := &cobra.Command{
 		Use:   "import FILE",
-		Short: "Read an export back in (FILE - reads stdin)",
+		Short: "Read an export back in, or another tool's (--from); FILE - reads stdin",
 		Long: `Read a file tend export wrote, in one transaction: all of it or nothing.
 
 Into a database that does not exist yet (--db PATH) it creates the instance
@@ -31,10 +32,20 @@ here already (importing an export back as a copy) every row gets a new id.
 
 --dry-run reads and checks everything and reports what would be written,
 then writes nothing. The import holds the database's writer while it runs:
-a big one is best run with the server stopped.`,
+a big one is best run with the server stopped.
+
+With --from todoist, vikunja, beads or github it reads what that tool
+exports instead (docs/data.md says which file and how each maps) into a
+workspace of an existing database, as --as (default: the oldest active
+administrator), one transaction per project. --project KEY names the
+project it goes into. Each item keeps its id in that tool, so importing the
+same file again updates what the first import wrote.`,
 		Example: `  tend export > tend.jsonl
   tend import tend.jsonl --db /srv/new/tend.db
-  tend import tend.jsonl --dry-run`,
+  tend import tend.jsonl --dry-run
+  tend import --from todoist Groceries.csv --project groceries --dry-run
+  tend import --from github issues.json --project web --workspace default
+  tend import --from beads .beads/issues.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, closeIn, err := openInput(cmd, args[0])
@@ -42,6 +53,12 @@ a big one is best run with the server stopped.`,
 				return err
 			}
 			defer closeIn()
+			if f.from != "" {
+				return migrate(cmd, *dbPath, in, args[0], f, dryRun)
+			}
+			if f.project != "" || f.workspace != "" || f.as != "" {
+				return usageError{errors.New("--project, --workspace and --as go with --from; a tend export brings its own workspaces")}
+			}
 			// The header is read first, so that a file that is no export
 			// creates no database.
 			dec := wire.NewExportDecoder(in)
@@ -55,7 +72,12 @@ a big one is best run with the server stopped.`,
 			return printImport(cmd.OutOrStdout(), rep)
 		},
 	}
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the file and report what would be written; write nothing")
+	fl := cmd.Flags()
+	fl.BoolVar(&dryRun, "dry-run", false, "check the file and report what would be written; write nothing")
+	fl.StringVar(&f.from, "from", "", "read another tool's export: todoist, vikunja, beads or github")
+	fl.StringVar(&f.project, "project", "", "with --from: the project key to import into (created if missing)")
+	fl.StringVar(&f.workspace, "workspace", "", "with --from: the workspace (slug or id); default: the account's only one")
+	fl.StringVar(&f.as, "as", "", "with --from: the account that writes (default: the oldest active administrator)")
 	return cmd
 }
 

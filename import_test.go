@@ -212,3 +212,51 @@ func runStdin(t *testing.T, stdin string, args ...string) (stdout, stderr string
 	err = cmd.ExecuteContext(t.Context())
 	return out.String(), errb.String(), err
 }
+
+func TestImportFromTodoist(t *testing.T) {
+	dbPath := freshDB(t)
+	mustRun(t, "--db", dbPath, "token", "issue")
+	file := filepath.Join("app", "from", "testdata", "todoist", "Groceries.csv")
+	dry := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--dry-run")
+	want := []string{
+		"dry run: nothing was written; importing from todoist would write:",
+		"project  groceries          created; tasks 5 created, 0 updated, 0 unchanged; comments 1 created, 0 updated; links 0 created",
+		"project  groceries/weekend  created; tasks 4 created, 0 updated, 0 unchanged; comments 0 created, 0 updated; links 0 created",
+		"not imported as it was (4):",
+		`  line 13: "ev mon": not a date or repeat tend reads: the task is left undated, the words kept in its description`,
+	}
+	for _, w := range want {
+		if !strings.Contains(dry, w+"\n") {
+			t.Errorf("the dry run printed no line %q:\n%s", w, dry)
+		}
+	}
+	out := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--project", "shop")
+	if !strings.HasPrefix(out, "project  shop          created; tasks 5 created") {
+		t.Errorf("the import printed\n%s", out)
+	}
+	again := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--project", "shop")
+	if !strings.Contains(again, "existing; tasks 0 created, 0 updated, 5 unchanged") {
+		t.Errorf("the second import printed\n%s", again)
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stderr string
+	}{
+		{"an unknown tool", []string{"--db", dbPath, "import", "--from", "trello", file}, 2, "error: --from is one of todoist, vikunja, beads, github, not \"trello\""},
+		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace and --as go with --from"},
+		{"no database", []string{"--db", tempDB(t), "import", "--from", "todoist", file}, 1, "error: not_found: no database at "},
+		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no account named nobody"},
+		{"no such workspace", []string{"--db", dbPath, "import", "--from", "todoist", file, "--workspace", "nowhere"}, 1, "error: not_found: "},
+		{"a bad key", []string{"--db", dbPath, "import", "--from", "todoist", file, "--project", "Shop!"}, 1, "error: validation: "},
+		{"a file that is not Todoist's", []string{"--db", dbPath, "import", "--from", "todoist", "go.mod"}, 1, "error: invalid: line 1: no TYPE column"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, stderr := runMain(t, tc.args...)
+			if status != tc.status || !strings.HasPrefix(stderr, tc.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d, %q…", status, stderr, tc.status, tc.stderr)
+			}
+		})
+	}
+}

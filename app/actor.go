@@ -213,3 +213,29 @@ func sortedCopy(in []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// LocalActor is an account acting from the command line, with the
+// authority of whoever can open the database file to act as it: no
+// credential narrows it, its roles bound it. With no username it is the
+// oldest active administrator. An inactive account cannot act.
+func (s *Service) LocalActor(ctx context.Context, username string) (Actor, error) {
+	var out Actor
+	err := s.store.View(ctx, func(tx Tx) error {
+		var u User
+		var err error
+		if username == "" {
+			u, err = oldestAdministrator(ctx, tx)
+		} else if u, err = tx.UserByName(ctx, username); CodeOf(err) == CodeNotFound {
+			err = Errorf(CodeNotFound, "no account named %s", username)
+		}
+		if err != nil {
+			return err
+		}
+		if !u.Active {
+			return Errorf(CodeAccountInactive, "%s is deactivated", u.Username)
+		}
+		out = Actor{User: u, Interface: "cli"}
+		return nil
+	})
+	return out, err
+}

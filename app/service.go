@@ -70,6 +70,7 @@ type Tx interface {
 	openTasksTx
 	exportTx
 	importTx
+	externalTx
 }
 
 // Options configures a Service.

@@ -286,66 +286,72 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err != nil {
 			return err
 		}
-		zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
-		if err != nil {
-			return err
-		}
-		var fromLine recur.Rule
-		if in.Text != "" {
-			if fromLine, err = s.readLine(&in, tx.Now(), zone); err != nil {
-				return err
-			}
-		}
-		t := Task{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
-			Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
-			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
-			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
-			ContentUpdatedAt: tx.Now(), Version: 1}
-		if err := createRepeat(&t, in, fromLine, zone, tx.Now()); err != nil {
-			return err
-		}
-		n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn)
-		if err != nil {
-			return err
-		}
-		t.ProjectID = n.ID
-		if parent.ID != "" {
-			t.ParentID, t.ParentRef = parent.ID, &parent.Ref
-		}
-		if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
-			return err
-		}
-		if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
-			return err
-		}
-		if err := tx.InsertTask(ctx, &t); err != nil {
-			return err
-		}
-		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
-		if err != nil {
-			return err
-		}
-		if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
-			return err
-		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
-			t.Title, t.Description); err != nil {
-			return err
-		}
-		ref := t.Ref
-		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
-			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
-			return err
-		}
-		// Everything a read of the new task would resolve is known here: it
-		// has no links, subtasks or claim yet, and InsertTask scored it with
-		// the listing's own expression (TestTaskCreateAnswersAsRead).
-		t.Tags = tagNames(tags)
-		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug, t.ReaderZone = n.Key, n.Path, sc.ws.Workspace.Slug, sc.readerZoneName()
-		out = t
-		return nil
+		out, err = s.createTask(ctx, tx, a, sc, in)
+		return err
 	})
 	return out, err
+}
+
+// createTask files a checked new task in sc's workspace: its line read, its
+// repeat started, its tags made, its mentions noted, its event recorded.
+func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in TaskCreate) (Task, error) {
+	zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
+	if err != nil {
+		return Task{}, err
+	}
+	var fromLine recur.Rule
+	if in.Text != "" {
+		if fromLine, err = s.readLine(&in, tx.Now(), zone); err != nil {
+			return Task{}, err
+		}
+	}
+	t := Task{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
+		Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
+		StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
+		Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
+		ContentUpdatedAt: tx.Now(), Version: 1}
+	if err := createRepeat(&t, in, fromLine, zone, tx.Now()); err != nil {
+		return Task{}, err
+	}
+	n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn)
+	if err != nil {
+		return Task{}, err
+	}
+	t.ProjectID = n.ID
+	if parent.ID != "" {
+		t.ParentID, t.ParentRef = parent.ID, &parent.Ref
+	}
+	if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
+		return Task{}, err
+	}
+	if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
+		return Task{}, err
+	}
+	if err := tx.InsertTask(ctx, &t); err != nil {
+		return Task{}, err
+	}
+	tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
+	if err != nil {
+		return Task{}, err
+	}
+	if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
+		return Task{}, err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
+		t.Title, t.Description); err != nil {
+		return Task{}, err
+	}
+	ref := t.Ref
+	if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
+		ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
+		return Task{}, err
+	}
+	// Everything a read of the new task would resolve is known here: it
+	// has no links, subtasks or claim yet, and InsertTask scored it with
+	// the listing's own expression (TestTaskCreateAnswersAsRead).
+	t.Tags = tagNames(tags)
+	t.ProjectKey, t.ProjectPath, t.WorkspaceSlug, t.ReaderZone = n.Key, n.Path, sc.ws.Workspace.Slug, sc.readerZoneName()
+	return t, nil
 }
 
 func utcPtr(t *time.Time) *time.Time {
