@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"fmt"
@@ -256,6 +257,64 @@ func TestImportFromTodoist(t *testing.T) {
 			status, stderr := runMain(t, tc.args...)
 			if status != tc.status || !strings.HasPrefix(stderr, tc.stderr) {
 				t.Fatalf("exit %d, stderr %q; want %d, %q…", status, stderr, tc.status, tc.stderr)
+			}
+		})
+	}
+}
+
+// vikunjaArchive packs the Vikunja sample as Vikunja's export mails it.
+func vikunjaArchive(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "vikunja-export.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := zip.NewWriter(f)
+	for _, name := range []string{"data.json", "filters.json", "VERSION"} {
+		body, err := os.ReadFile(filepath.Join("app", "from", "testdata", "vikunja", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := z.Create(name)
+		_, _ = w.Write(body)
+	}
+	if err := errors.Join(z.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestImportFromTools imports each tool's sample from the command line,
+// then again: the second import finds everything the first wrote.
+func TestImportFromTools(t *testing.T) {
+	for _, tc := range []struct {
+		tool, file string
+		first      []string
+		again      string
+	}{
+		{"vikunja", "", []string{"project inbox-2 created; tasks 2 created", "link type copied_from created",
+			`  task 6: "every 7200 seconds": tend repeats by whole days: the task does not repeat`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			dbPath := freshDB(t)
+			mustRun(t, "--db", dbPath, "token", "issue")
+			file := tc.file
+			if file == "" {
+				file = vikunjaArchive(t)
+			}
+			out := strings.Join(strings.Fields(mustRun(t, "--db", dbPath, "import", "--from", tc.tool, file)), " ")
+			for _, w := range tc.first {
+				if !strings.Contains(out, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("the import printed no %q:\n%s", w, out)
+				}
+			}
+			if again := mustRun(t, "--db", dbPath, "import", "--from", tc.tool, file); !strings.Contains(again, tc.again) {
+				t.Errorf("the second import printed\n%s", again)
+			}
+			_, _, err := run(t, "--db", dbPath, "import", "--from", tc.tool, "go.sum")
+			if app.CodeOf(err) != app.CodeInvalid {
+				t.Errorf("a file of another kind: %v", err)
 			}
 		})
 	}

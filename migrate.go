@@ -23,7 +23,13 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 	var err error
 	switch f.from {
 	case "todoist":
-		m, err = from.Todoist(in, strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)))
+		project := f.project
+		if project == "" {
+			project = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		}
+		m, err = from.Todoist(in, project)
+	case "vikunja":
+		m, err = from.Vikunja(in)
 	default:
 		return usageError{fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
 	}

@@ -1,5 +1,7 @@
 package app
 
+import "slices"
+
 // migratedLinkTypes are the link types an importer may name beyond the
 // default vocabulary, created in the workspace the first time one is used.
 var migratedLinkTypes = map[string]CreateLinkType{
@@ -66,8 +68,15 @@ func (mg *migrator) inProject(loc TaskLocation) *projectNode {
 
 // link writes one link from the task from to the task to.
 func (mg *migrator) link(l MigratedLink, from, to TaskLocation) error {
-	lt, err := linkTypeByKey(mg.ctx, mg.tx, mg.sc.ws.Workspace.ID, l.Type, "link_type")
-	if CodeOf(err) == CodeNotFound {
+	lts, err := linkTypeKind.list(mg.tx, mg.ctx, mg.sc.ws.Workspace.ID)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(lts, func(lt LinkType) bool { return lt.Key == l.Type })
+	var lt LinkType
+	if i >= 0 {
+		lt = lts[i]
+	} else {
 		def, ok := migratedLinkTypes[l.Type]
 		if !ok {
 			mg.unmapped(l.Where, l.Type, "no link type of that key in this workspace: left out")
@@ -86,8 +95,6 @@ func (mg *migrator) link(l MigratedLink, from, to TaskLocation) error {
 			return err
 		}
 		mg.cur.LinkTypesCreated = append(mg.cur.LinkTypesCreated, lt.Key)
-	} else if err != nil {
-		return err
 	}
 	if !mg.sc.byID[from.ProjectID].canWriteItems() || !mg.sc.byID[to.ProjectID].canReadItems() {
 		return NotFound("task")

@@ -3,6 +3,7 @@ package app_test
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -222,5 +223,62 @@ func TestMigrateRefusals(t *testing.T) {
 	}
 	if _, err := f.svc.ProjectGet(f.ctx, f.admin, "", "groceries"); app.CodeOf(err) != app.CodeNotFound {
 		t.Errorf("a refused import left a project: %v", err)
+	}
+}
+
+// vikunjaFile reads the Vikunja sample the importer's own tests use.
+func vikunjaFile(t *testing.T) app.Migration {
+	t.Helper()
+	f, err := os.Open("from/testdata/vikunja/data.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return must(from.Vikunja(f))(t)
+}
+
+func TestMigrateVikunja(t *testing.T) {
+	f := newFixture(t)
+	f.person("alice", app.RoleMember)
+	rep := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
+	want := "[inbox-2 created 2/0/0 c2 l0 work created 3/0/0 c0 l3 old-stuff created 0/0/0 c0 l0 work/backend created 2/0/0 c0 l2]"
+	if got := fmt.Sprint(reportLines(rep)); got != want {
+		t.Errorf("report %s\nwant   %s", got, want)
+	}
+	if got := rep.Projects[1].LinkTypesCreated; fmt.Sprint(got) != "[copied_from]" {
+		t.Errorf("link types created %v", got)
+	}
+	inbox, work, backend := f.projectTasks(f.admin, "inbox-2"), f.projectTasks(f.admin, "work"), f.projectTasks(f.admin, "backend")
+	milk := inbox["Buy milk 🥛"]
+	if milk.RecurrenceDescription == "" || milk.DueAt == nil || *milk.Importance != 2 || fmt.Sprint(milk.Tags) != "[Errands]" ||
+		milk.Description != "Whole, not skimmed & cold.\n\n- 2 litres\n- no lactose" {
+		t.Errorf("Buy milk: %+v", milk)
+	}
+	if !inbox["Check the fridge"].IsComplete() {
+		t.Error("a done task came through open")
+	}
+	ship := work["Ship v2 of the API"]
+	if ship.Assignee != "alice" || fmt.Sprint(ship.Tags) != "[bug High-Priority]" || ship.StartsAt == nil || *ship.Importance != 5 {
+		t.Errorf("Ship v2: %+v", ship)
+	}
+	if work["Announce v2"].ParentID != ship.ID || backend["Back up first"].ParentID != backend["Migrate the database"].ID {
+		t.Error("subtasks lost their parents")
+	}
+	if r := work["Write the changelog"].RecurrenceDescription; !strings.Contains(r, "month") {
+		t.Errorf("monthly repeat: %q", r)
+	}
+	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(ship.Ref)))(t)
+	var got []string
+	for _, l := range links {
+		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
+	}
+	sort.Strings(got)
+	wantLinks := []string{"outgoing blocks Write the changelog", "outgoing copied_from Buy milk 🥛", "outgoing relates_to Migrate the database"}
+	if fmt.Sprint(got) != fmt.Sprint(wantLinks) {
+		t.Errorf("links of Ship v2: %q\nwant %q", got, wantLinks)
+	}
+	again := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
+	if got := fmt.Sprint(reportLines(again)); got != "[inbox-2 existing 0/0/2 c0 l0 work existing 0/0/3 c0 l0 old-stuff existing 0/0/0 c0 l0 work/backend existing 0/0/2 c0 l0]" {
+		t.Errorf("a second import: %s", got)
 	}
 }
