@@ -30,6 +30,8 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 		m, err = from.Todoist(in, project)
 	case "vikunja":
 		m, err = from.Vikunja(in)
+	case "beads":
+		m, err = from.Beads(in)
 	default:
 		return usageError{fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
 	}

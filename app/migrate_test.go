@@ -282,3 +282,47 @@ func TestMigrateVikunja(t *testing.T) {
 		t.Errorf("a second import: %s", got)
 	}
 }
+
+func TestMigrateBeads(t *testing.T) {
+	f := newFixture(t)
+	f.person("claude", app.RoleMember)
+	file, err := os.Open("from/testdata/beads/issues.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	m := must(from.Beads(file))(t)
+	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{Project: "tend"}))(t)
+	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 5/0/0 c2 l3]" {
+		t.Errorf("report %s", got)
+	}
+	ts := f.projectTasks(f.admin, "tend")
+	epic, encoder, empty, slow := ts["Export and import of tend's data"], ts["Write the JSONL encoder"], ts["Import into an empty instance"], ts["FK check is slow on big databases"]
+	if epic.Status.Key != "in_progress" || *epic.Importance != 5 || fmt.Sprint(epic.Tags) != "[data epic phase-2]" || epic.Assignee != "" {
+		t.Errorf("the epic: status %s, importance %v, tags %v, assignee %q", epic.Status.Key, epic.Importance, epic.Tags, epic.Assignee)
+	}
+	if !encoder.IsComplete() || encoder.Assignee != "claude" || encoder.ParentID != epic.ID || *encoder.EstimateMinutes != 90 || encoder.Type.Key != "task" {
+		t.Errorf("the encoder: %+v", encoder)
+	}
+	if empty.ParentID != epic.ID || empty.Type.Key != "feature" || empty.DueAt == nil || empty.Blocked {
+		t.Errorf("the feature (its blocker is done): %+v", empty)
+	}
+	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(empty.Ref)))(t)
+	var got []string
+	for _, l := range links {
+		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
+	}
+	sort.Strings(got)
+	if want := []string{"incoming blocks Write the JSONL encoder", "incoming discovered_from FK check is slow on big databases"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("links %q, want %q", got, want)
+	}
+	if slow.Status.Key != "blocked" || slow.Type.Key != "bug" {
+		t.Errorf("the bug: %+v", slow)
+	}
+	if _, ok := ts["agent mail: please review"]; ok {
+		t.Error("a beads message came through as a task")
+	}
+	if rep.Projects[0].LinkTypesCreated[0] != "discovered_from" {
+		t.Errorf("link types created %v", rep.Projects[0].LinkTypesCreated)
+	}
+}
