@@ -32,6 +32,12 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 		m, err = from.Vikunja(in)
 	case "beads":
 		m, err = from.Beads(in)
+	case "github":
+		project := f.project
+		if project == "" {
+			project = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		}
+		m, err = from.GitHub(in, project)
 	default:
 		return usageError{fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
 	}

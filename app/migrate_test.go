@@ -326,3 +326,36 @@ func TestMigrateBeads(t *testing.T) {
 		t.Errorf("link types created %v", rep.Projects[0].LinkTypesCreated)
 	}
 }
+
+func TestMigrateGitHub(t *testing.T) {
+	f := newFixture(t)
+	f.person("alice", app.RoleMember)
+	file, err := os.Open("from/testdata/github/issues.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	m := must(from.GitHub(file, "issues"))(t)
+	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{}))(t)
+	if got := fmt.Sprint(reportLines(rep)); got != "[acme-widgets created 3/0/0 c3 l0]" {
+		t.Errorf("report %s", got)
+	}
+	ts := f.projectTasks(f.admin, "acme-widgets")
+	crash := ts["Crash when the name has an emoji 😱"]
+	if crash.Assignee != "alice" || fmt.Sprint(crash.Tags) != "[bug good-first-issue]" || !strings.Contains(crash.Description, "acme/widgets#12") {
+		t.Errorf("issue 14: %+v", crash)
+	}
+	if ts["Document the API"].Ref != 3 {
+		t.Fatalf("the third issue is #%d here; the check below needs it to be #3", ts["Document the API"].Ref)
+	}
+	backlinks := must(f.svc.ItemBacklinks(f.ctx, f.admin, "", "task", "3"))(t)
+	if len(backlinks) != 0 {
+		t.Errorf("GitHub's #3 was read as a mention of tend's #3: %+v", backlinks)
+	}
+	if export := ts[`Add an export, with commas, "quotes" and a #hashtag`]; !export.IsComplete() {
+		t.Errorf("a closed issue came through open: %+v", export)
+	}
+	if doc := ts["Document the API"]; doc.Assignee != "" {
+		t.Errorf("carol is no member here, yet: %+v", doc)
+	}
+}
