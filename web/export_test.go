@@ -97,6 +97,18 @@ func seedAll(e *env) []int {
 	ok(http.StatusCreated, "POST", fmt.Sprintf("/v1/documents/%d/links", doc), map[string]any{"link_type": "informs", "target": parent})
 	ok(http.StatusCreated, "POST", fmt.Sprintf("/v1/tasks/%d/links", hidden), map[string]any{"link_type": "relates_to", "target": parent})
 	ok(http.StatusCreated, "POST", "/v1/calendars", map[string]any{"title": "my work", "audience": "me", "project": "web"})
+	admin, err := e.Svc.Authenticate(context.Background(), e.Admin, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, into := range []string{"web", "secret"} {
+		m := app.Migration{Source: "github", Projects: []app.MigratedProject{{ExternalID: "acme/" + into, Title: into,
+			Tasks: []app.MigratedTask{{ExternalID: "acme/" + into + "#1", Title: "imported into " + into,
+				Comments: []app.MigratedComment{{ExternalID: "c1", Author: "@octocat", Body: "from GitHub"}}}}}}}
+		if _, err := e.Svc.Migrate(context.Background(), admin, m, app.MigrateOptions{Workspace: "default", Project: into}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return refs
 }
 
@@ -265,12 +277,15 @@ func TestExportLeavesOutWhatTheExporterCannotSee(t *testing.T) {
 	alice := e.Issue(e.Admin, map[string]any{"username": "alice"})["token"].(string)
 	secret := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/secret?workspace_id=default", e.Admin, nil)
 	plan := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?workspace_id=default&project=secret", e.Admin, nil)
-	hidden := []string{secret["id"].(string), "Secret plans", "the covert scheme"}
+	hidden := []string{secret["id"].(string), "Secret plans", "the covert scheme", "imported into secret", "acme/secret"}
 	for _, it := range lstItems(plan) {
 		hidden = append(hidden, it["id"].(string))
 	}
-	if len(hidden) != 4 {
-		t.Fatalf("the private project holds %d tasks, want 1", len(hidden)-3)
+	if len(hidden) != 7 {
+		t.Fatalf("the private project holds %d tasks, want 2", len(hidden)-5)
+	}
+	if !bytes.Contains(e.export(alice, ""), []byte("acme/web#1")) {
+		t.Error("alice's export lacks the external id of an item she can see")
 	}
 	mine := e.export(alice, "")
 	for _, h := range hidden {

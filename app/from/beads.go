@@ -68,6 +68,7 @@ func Beads(r io.Reader) (app.Migration, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	line := 0
+	seen := map[string]int{}
 	var deps []struct {
 		beadsDependency
 		where string
@@ -86,6 +87,10 @@ func Beads(r io.Reader) (app.Migration, error) {
 		if is.ID == "" || strings.TrimSpace(is.Title) == "" {
 			return app.Migration{}, app.Errorf(app.CodeInvalid, "%s: an issue needs an id and a title", where)
 		}
+		if first, ok := seen[is.ID]; ok {
+			return app.Migration{}, app.Errorf(app.CodeInvalid, "%s: issue %s is on line %d already", where, is.ID, first)
+		}
+		seen[is.ID] = line
 		if p.ExternalID == "" {
 			p.ExternalID, _, _ = strings.Cut(is.ID, "-")
 			p.Title = p.ExternalID

@@ -24,6 +24,7 @@ func TestBeadsRefusals(t *testing.T) {
 		{"a bad time", ok + `{"id":"bd-2","title":"x","due_at":"tomorrow"}`, "line 2: "},
 		{"no title", ok + `{"id":"bd-2","title":"  "}`, "line 2: an issue needs an id and a title"},
 		{"no id", `{"title":"x"}`, "line 1: an issue needs an id and a title"},
+		{"an issue twice", ok + "\n" + ok, "line 3: issue bd-1 is on line 1 already"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := from.Beads(strings.NewReader(tc.file))

@@ -105,11 +105,33 @@ func Vikunja(r io.Reader) (app.Migration, error) {
 		}
 	}
 	walk(projects, 0)
+	if err := vikunjaUnique(flat); err != nil {
+		return app.Migration{}, err
+	}
 	for _, p := range parentsBefore(flat) {
 		v.project(p)
 	}
 	v.relations(flat)
 	return v.m, nil
+}
+
+// vikunjaUnique refuses a project or task id that appears twice: each
+// is what a later import finds the first by.
+func vikunjaUnique(ps []vikProject) error {
+	projects, tasks := map[int64]bool{}, map[int64]bool{}
+	for _, p := range ps {
+		if projects[p.ID] {
+			return app.Errorf(app.CodeInvalid, "data.json: project %d is in it twice", p.ID)
+		}
+		projects[p.ID] = true
+		for _, t := range p.Tasks {
+			if tasks[t.ID] {
+				return app.Errorf(app.CodeInvalid, "data.json: task %d is in it twice", t.ID)
+			}
+			tasks[t.ID] = true
+		}
+	}
+	return nil
 }
 
 // vikunjaData finds data.json, in a zip or as it is, and reports what else
@@ -156,29 +178,30 @@ func vikunjaData(r io.Reader) ([]byte, []app.Unmapped, error) {
 	return data, extra, nil
 }
 
-// parentsBefore orders projects so that each comes after its parent.
+// parentsBefore orders projects so that each comes after its parent; a
+// project in a cycle of parents goes in at the top.
 func parentsBefore(ps []vikProject) []vikProject {
 	byID := map[int64]bool{}
 	for _, p := range ps {
 		byID[p.ID] = true
 	}
-	var out []vikProject
+	out := make([]vikProject, 0, len(ps))
+	placed := make([]bool, len(ps))
 	done := map[int64]bool{}
 	for len(out) < len(ps) {
 		moved := false
-		for _, p := range ps {
+		for i, p := range ps {
 			parent := *p.ParentProjectID
-			if !done[p.ID] && (parent == 0 || !byID[parent] || done[parent]) {
-				out, done[p.ID], moved = append(out, p), true, true
+			if !placed[i] && (parent == 0 || !byID[parent] || done[parent]) {
+				out, placed[i], done[p.ID], moved = append(out, p), true, true, true
 			}
 		}
-		if !moved { // a cycle: the rest go in as they are
-			for _, p := range ps {
-				if !done[p.ID] {
-					zero := int64(0)
-					p.ParentProjectID = &zero
-					out, done[p.ID] = append(out, p), true
-				}
+		for i := range ps {
+			if !moved && !placed[i] {
+				zero := int64(0)
+				p := ps[i]
+				p.ParentProjectID = &zero
+				out, placed[i], done[p.ID], moved = append(out, p), true, true, true
 			}
 		}
 	}

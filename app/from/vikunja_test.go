@@ -61,6 +61,8 @@ func TestVikunjaRefusals(t *testing.T) {
 		{"a field of the wrong kind", "[{\"id\":1,\"title\":\"x\",\n\"tasks\":[{\"id\":\"seven\"}]}]", "data.json, line 2: tasks.id holds string where the format has int64"},
 		{"not a list of projects", `{"id":1}`, "data.json, line 1:"},
 		{"an archive without data.json", noData.String(), "the archive holds no data.json"},
+		{"a project twice", `[{"id":1,"title":"a"},{"id":1,"title":"b"}]`, "data.json: project 1 is in it twice"},
+		{"a task twice", `[{"id":1,"title":"a","tasks":[{"id":5}]},{"id":2,"title":"b","tasks":[{"id":5}]}]`, "data.json: task 5 is in it twice"},
 		{"a broken archive", "PK\x03\x04broken", "the archive does not open as a zip"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
