@@ -213,3 +213,4 @@ func sortedCopy(in []string) []string {
 	sort.Strings(out)
 	return out
 }
+
