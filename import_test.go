@@ -248,7 +248,7 @@ func TestImportFromTodoist(t *testing.T) {
 		{"an unknown tool", []string{"--db", dbPath, "import", "--from", "trello", file}, 2, "error: --from is one of todoist, vikunja, beads, github, not \"trello\""},
 		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace and --as go with --from"},
 		{"no database", []string{"--db", tempDB(t), "import", "--from", "todoist", file}, 1, "error: not_found: no database at "},
-		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no account named nobody"},
+		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no such account"},
 		{"no such workspace", []string{"--db", dbPath, "import", "--from", "todoist", file, "--workspace", "nowhere"}, 1, "error: not_found: "},
 		{"a bad key", []string{"--db", dbPath, "import", "--from", "todoist", file, "--project", "Shop!"}, 1, "error: validation: "},
 		{"a file that is not Todoist's", []string{"--db", dbPath, "import", "--from", "todoist", "go.mod"}, 1, "error: invalid: line 1: no TYPE column"},

@@ -213,4 +213,3 @@ func sortedCopy(in []string) []string {
 	sort.Strings(out)
 	return out
 }
-
