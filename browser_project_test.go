@@ -149,7 +149,7 @@ func browserRepeatingTask(w *walk) {
 	w.has(`#status`, "Cancelled")
 	w.has(`#history`, "admin skipped this occurrence")
 	w.open("/projects/garden", `#project-tasks`)
-	w.send("open the next one", chromedp.Click(chromedp.Search(`//ul[@id="project-tasks"]/li[contains(., "Water the tomatoes")]/a[starts-with(@href, "/tasks/")]`)))
+	w.send("open the next one", chromedp.Click(chromedp.Search(`//ul[@id="project-tasks"]/li[contains(., "Water the tomatoes")]//a[@class="title"]`)))
 	next, err := chromedp.Run(w.ctx, chromedp.Location())
 	if err != nil || next == skipped {
 		w.t.Fatalf("the project lists %q after skipping %q (%v)", next, skipped, err)

@@ -57,8 +57,12 @@ func axeSource(t *testing.T) string {
 }
 
 // browserCtx starts one headless Chromium for the test, with the flags this
-// machine's closed network needs (no background fetches, no QUIC).
-func browserCtx(t *testing.T) context.Context {
+// machine's closed network needs (no background fetches, no QUIC), for at
+// most three minutes.
+func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 3*time.Minute) }
+
+// browserCtxFor is browserCtx for a test that may take up to limit.
+func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
@@ -67,7 +71,7 @@ func browserCtx(t *testing.T) context.Context {
 		chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return ctx
 }
@@ -82,6 +86,7 @@ type shooter struct {
 	dir    string
 	axe    string
 	readme bool
+	widths []int64 // the widths photographed; nil is 1280 and 390
 	// noScript: the page runs without JavaScript; the checks' own scripts
 	// are let through while they run.
 	noScript bool
@@ -93,7 +98,11 @@ var readmeShots = map[string]string{"today": "today", "board": "board", "project
 
 func (s *shooter) page(name string) {
 	s.t.Helper()
-	for _, w := range []int64{1280, 390} {
+	widths := s.widths
+	if widths == nil {
+		widths = []int64{1280, 390}
+	}
+	for _, w := range widths {
 		for _, scheme := range []string{"light", "dark"} {
 			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 900), colourScheme(scheme)); err != nil {
 				s.t.Fatalf("viewing %s at %d px, %s: %v", name, w, scheme, err)
@@ -117,7 +126,7 @@ func (s *shooter) page(name string) {
 			}
 		}
 	}
-	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(1280, 900), colourScheme("light"))
+	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(widths[0], 900), colourScheme("light"))
 }
 
 // fits fails when the page scrolls sideways: it is wider than the window.

@@ -3,6 +3,7 @@ package pages
 import (
 	"html/template"
 	"strings"
+	"sync"
 	"time"
 
 	"tend/app"
@@ -46,12 +47,25 @@ func dateShort(t time.Time) template.HTML {
 	return template.HTML(`<span class="nw">` + template.HTMLEscapeString(t.UTC().Format("2 Jan 2006")) + `</span>`)
 }
 
+// zones holds the zones read so far by name: time.LoadLocation reads the
+// zone database on every call (some 50 µs), and a list writes each row's
+// due in its task's zone more than once.
+var zones sync.Map
+
 // zoneOf is the named zone, UTC when it is empty or unknown.
 func zoneOf(name string) *time.Location {
-	if loc, err := time.LoadLocation(name); err == nil && name != "" {
-		return loc
+	if name == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	zones.Store(name, loc)
+	return loc
 }
 
 // showWhen writes a due (or any instant) for a person: an all-day date as its
@@ -86,7 +100,7 @@ func isoDate(t *time.Time, allDay bool, zone string) string {
 func ago(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
 
 // holder is who has a task in hand: its claimant, else its assignee.
-func holder(t app.Task) string {
+func holder(t *app.Task) string {
 	if t.ClaimedBy != "" {
 		return t.ClaimedBy + " (claimed)"
 	}

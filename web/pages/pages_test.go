@@ -81,7 +81,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	contains(t, "Today after the quick add", today, `id="added"`, "Pay the rent", "#home", "web", `nav id="topbar"`, `aria-current="page">Today`)
 
 	list := p.get(t, "/tasks?project=web&tag=home", http.StatusOK)
-	contains(t, "Tasks filtered", list, `<tr data-ref="`+ref+`"`, `href="/tasks/`+ref+`"`, "Pay the rent")
+	contains(t, "Tasks filtered", list, `<tr id="t-`+ref+`"`, `data-ref="`+ref+`"`, `<a class="title" href="/tasks/`+ref+`">Pay the rent`)
 	if strings.Contains(list, "Write the copy") {
 		t.Fatal("the tag filter let another task through")
 	}
@@ -90,10 +90,10 @@ func TestPagesRenderAndAct(t *testing.T) {
 	contains(t, "Tasks paged", paged, `rel="next"`)
 
 	board := p.get(t, "/board?project=web", http.StatusOK)
-	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article class="card" data-ref="`+ref+`"`)
+	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article id="t-`+ref+`" class="card trow"`)
 	task := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
 	version := number(task["version"])
-	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web" {
+	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web#t-"+ref {
 		t.Fatalf("move went to %q", to)
 	}
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
@@ -104,7 +104,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
 		t.Fatalf("a stale move changed the status to %v", got)
 	}
-	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "back": {"//evil.example"}}); to != "/board" {
+	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "back": {"//evil.example"}}); to != "/board#t-"+ref {
 		t.Fatalf("the move followed back to %q", to)
 	}
 

@@ -19,7 +19,7 @@ var pageFiles embed.FS
 // starts: every terminal command (tend ls, tend add) starts this binary and
 // renders no page, and parsing them is a millisecond and more of each start.
 var templates = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("pages").Funcs(pageFuncs).ParseFS(pageFiles, "*.html"))
+	return template.Must(template.New("pages").Funcs(pageFuncs).Funcs(rowFuncs).ParseFS(pageFiles, "*.html"))
 })
 
 // writePage renders a page with the headers every sign-in page carries: the

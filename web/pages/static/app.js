@@ -1,5 +1,6 @@
-// tend's pages work without this file; it adds keyboard shortcuts, live
-// refresh and dragging cards on the board.
+// tend's pages work without this file; it adds the global keyboard
+// shortcuts and live refresh. The lists' script is lists.js, the board's
+// board.js.
 (function () {
   "use strict";
 
@@ -8,17 +9,8 @@
     return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
   }
 
-  // Keyboard: c adds, / searches, j/k move the selection, Enter opens it,
-  // ? lists the shortcuts. Never while typing in a field.
-  var rows = function () { return Array.prototype.slice.call(document.querySelectorAll("[data-ref]")); };
-  var selected = -1;
-  function select(i) {
-    var all = rows();
-    if (!all.length) return;
-    selected = Math.max(0, Math.min(all.length - 1, i));
-    all.forEach(function (r, n) { r.classList.toggle("selected", n === selected); });
-    all[selected].scrollIntoView({ block: "nearest" });
-  }
+  // Keyboard: c adds, / searches, ? lists the shortcuts. Never while
+  // typing in a field. The list keys are lists.js's.
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e)) return;
     var add = document.querySelector("#quick-add input[name=text]");
@@ -30,13 +22,7 @@
       case "/":
         e.preventDefault();
         var q = document.querySelector("input[name=q]");
-        if (q) q.focus(); else location.href = "/search";
-        break;
-      case "j": select(selected + 1); break;
-      case "k": select(selected - 1); break;
-      case "Enter":
-        var r = rows()[selected];
-        if (r) { var a = r.querySelector("a[href]"); if (a) { e.preventDefault(); location.href = a.getAttribute("href"); } }
+        if (q) q.focus(); else location.href = "/search#find";
         break;
       case "?":
         var d = document.getElementById("shortcuts");
@@ -49,6 +35,11 @@
     var box = document.querySelector("#quick-add input[name=text]");
     if (box) box.focus();
   }
+  // Pressed / on a page without a search box: Search opens with its box focused.
+  if (location.hash === "#find") {
+    var find = document.querySelector("input[name=q]");
+    if (find) find.focus();
+  }
 
   // Live refresh: a long poll on /live wakes when the change feed moves.
   // The page then shows what changed without taking anything from the
@@ -59,7 +50,7 @@
   // must not be reloaded under the person: the reload would cancel where
   // they go.
   var leaving = false;
-  document.addEventListener("submit", function () { leaving = true; });
+  document.addEventListener("submit", function (e) { if (!e.defaultPrevented) leaving = true; });
   window.addEventListener("beforeunload", function () { leaving = true; });
   var live = document.body.getAttribute("data-live");
   if (live) {
@@ -69,7 +60,9 @@
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(function (j) {
           if (leaving) return;
-          if (seq >= 0 && j.seq > seq) refresh();
+          // lists.js puts a list page's lists in place itself; any other
+          // page is refreshed around what the person is doing.
+          if (seq >= 0 && j.seq > seq && !(window.tendRefresh && window.tendRefresh())) refresh();
           seq = j.seq;
           poll();
         })
@@ -100,14 +93,22 @@
     return same(main)[i] || null;
   }
 
+  // One refresh at a time: a second change while one is on its way reads
+  // the page again after it, so the newer page is never put in place first
+  // and then covered by the older one.
+  var refreshing = false, refreshAgain = false;
   function refresh() {
+    if (refreshing) { refreshAgain = true; return; }
     var main = document.querySelector("main");
     var active = document.activeElement;
     var kept = Array.prototype.filter.call(main.querySelectorAll("form"), function (f) {
       return changed(f) || (active && active !== document.body && f.contains(active));
     });
     var open = Array.prototype.slice.call(main.querySelectorAll("details[id][open]"));
-    if (!kept.length && !open.length) { location.reload(); return; }
+    // lists.js may hold rows acted on in place, and an Undo in the toast.
+    var holding = window.tendLists && window.tendLists.holding();
+    if (!kept.length && !open.length && !holding) { location.reload(); return; }
+    refreshing = true;
     fetch(location.href, { credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
       .then(function (html) {
@@ -124,6 +125,8 @@
           if (e) e.open = true;
         });
         pairs.forEach(function (p) { p[1].replaceWith(p[0]); });
+        var toast = document.getElementById("toast"), newToast = fresh.querySelector("#toast");
+        if (toast && newToast && toast.childElementCount) newToast.replaceWith(toast);
         main.replaceWith(fresh);
         document.title = next.title;
         window.scrollTo(x, y);
@@ -136,30 +139,12 @@
       .catch(function () {
         var n = document.getElementById("live-note");
         if (n) n.hidden = false;
+      })
+      .then(function () {
+        refreshing = false;
+        if (refreshAgain) { refreshAgain = false; refresh(); }
       });
   }
-
-  // Board: drag a card onto a column to move it; the card's own form (a
-  // status select and a button) does the work and works without this.
-  var dragged = null;
-  document.querySelectorAll("article.card[draggable=true]").forEach(function (card) {
-    card.addEventListener("dragstart", function () { dragged = card; });
-  });
-  document.querySelectorAll("section.column").forEach(function (col) {
-    col.addEventListener("dragover", function (e) { e.preventDefault(); col.classList.add("drop"); });
-    col.addEventListener("dragleave", function () { col.classList.remove("drop"); });
-    col.addEventListener("drop", function (e) {
-      e.preventDefault();
-      col.classList.remove("drop");
-      if (!dragged) return;
-      var form = dragged.querySelector("form.move");
-      var sel = form && form.querySelector("select[name=status]");
-      var to = col.getAttribute("data-first-status");
-      if (!sel || !to) return;
-      sel.value = to;
-      form.submit();
-    });
-  });
 })();
 
 // ---- Quick add: what the line will become, while it is typed ----------
