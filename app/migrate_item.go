@@ -137,7 +137,7 @@ func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask) error {
 		return err
 	}
 	if !before.IsComplete() && cur.IsComplete() {
-		if err := bringNext(mg.ctx, mg.tx, mg.a, cur); err != nil {
+		if _, err := bringNext(mg.ctx, mg.tx, mg.a, cur); err != nil {
 			return err
 		}
 	}
