@@ -25,7 +25,7 @@ import (
 //	TEND_CHROMIUM   the browser (default /usr/bin/chromium)
 //	TEND_AXE_JS     axe-core's axe.min.js (npm install axe-core)
 //	TEND_ARTIFACTS  where screenshots go (default artifacts/ in the repo)
-//	TEND_README_SHOTS=1 also writes docs/screenshots/{today,board}.png
+//	TEND_README_SHOTS=1 also writes docs/screenshots/{today,board,project,document}.png
 
 func browserRequired() bool { return os.Getenv("TEND_BROWSER_REQUIRED") == "1" }
 
@@ -57,8 +57,12 @@ func axeSource(t *testing.T) string {
 }
 
 // browserCtx starts one headless Chromium for the test, with the flags this
-// machine's closed network needs (no background fetches, no QUIC).
-func browserCtx(t *testing.T) context.Context {
+// machine's closed network needs (no background fetches, no QUIC), for at
+// most three minutes.
+func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 3*time.Minute) }
+
+// browserCtxFor is browserCtx for a test that may take up to limit.
+func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
@@ -67,25 +71,38 @@ func browserCtx(t *testing.T) context.Context {
 		chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return ctx
 }
 
 var signinLinkRE = regexp.MustCompile(`http://\S+/signin\?link=\S+`)
 
-// shooter takes each page's screenshots and runs the accessibility pass.
+// shooter takes each page's screenshots, checks that the page keeps to
+// the window's width, and runs the accessibility pass.
 type shooter struct {
 	t      *testing.T
 	ctx    context.Context
 	dir    string
 	axe    string
 	readme bool
+	widths []int64 // the widths photographed; nil is 1280 and 390
+	// noScript: the page runs without JavaScript; the checks' own scripts
+	// are let through while they run.
+	noScript bool
 }
+
+// readmeShots are the pages docs/screenshots holds for the README, by the
+// name a flow photographs them under (1280 px, light).
+var readmeShots = map[string]string{"today": "today", "board": "board", "project": "project", "document-preview-noscript": "document"}
 
 func (s *shooter) page(name string) {
 	s.t.Helper()
-	for _, w := range []int64{1280, 360} {
+	widths := s.widths
+	if widths == nil {
+		widths = []int64{1280, 390}
+	}
+	for _, w := range widths {
 		for _, scheme := range []string{"light", "dark"} {
 			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 900), colourScheme(scheme)); err != nil {
 				s.t.Fatalf("viewing %s at %d px, %s: %v", name, w, scheme, err)
@@ -98,17 +115,71 @@ func (s *shooter) page(name string) {
 			if err := os.WriteFile(file, png, 0o644); err != nil {
 				s.t.Fatal(err)
 			}
-			if s.readme && w == 1280 && scheme == "light" && (name == "today" || name == "board") {
-				if err := os.WriteFile(filepath.Join("docs", "screenshots", name+".png"), png, 0o644); err != nil {
+			if shot, ok := readmeShots[name]; ok && s.readme && w == 1280 && scheme == "light" {
+				if err := os.WriteFile(filepath.Join("docs", "screenshots", shot+".png"), png, 0o644); err != nil {
 					s.t.Fatal(err)
 				}
 			}
+			s.scripted(func() { s.fits(fmt.Sprintf("%s at %d px", name, w), w); s.dates(fmt.Sprintf("%s at %d px", name, w)) })
 			if s.axe != "" {
-				s.accessible(fmt.Sprintf("%s at %d px, %s", name, w, scheme))
+				s.scripted(func() { s.accessible(fmt.Sprintf("%s at %d px, %s", name, w, scheme)) })
 			}
 		}
 	}
-	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(1280, 900), colourScheme("light"))
+	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(widths[0], 900), colourScheme("light"))
+}
+
+// fits fails when the page scrolls sideways: it is wider than the window.
+func (s *shooter) fits(what string, width int64) {
+	s.t.Helper()
+	wide, err := chromedp.Run(s.ctx, chromedp.Evaluate[[]int64](`[document.documentElement.scrollWidth, window.innerWidth]`))
+	if err != nil {
+		s.t.Fatalf("measuring %s: %v", what, err)
+	}
+	if wide[0] > wide[1] {
+		over, _ := chromedp.Run(s.ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("main *")).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + (e.id ? "#" + e.id : "") + "." + e.className + " " + Math.round(e.getBoundingClientRect().right)).join(", ")`))
+		s.t.Errorf("%s scrolls sideways: %d px wide in a %d px window (%s)", what, wide[0], wide[1], over)
+	}
+}
+
+// dates fails when a date or a time of day breaks across lines: each is
+// kept whole (the nw class), so a due with its time takes two lines at most.
+func (s *shooter) dates(what string) {
+	s.t.Helper()
+	broken, err := chromedp.Run(s.ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".nw")).filter(e => e.getClientRects().length > 1).map(e => e.textContent)`))
+	if err != nil {
+		s.t.Fatalf("measuring the dates of %s: %v", what, err)
+	}
+	if len(broken) > 0 {
+		s.t.Errorf("%s breaks %q across lines", what, broken)
+	}
+}
+
+// scripted runs a check that evaluates script in the page, letting scripts
+// run for it on a page that has them switched off.
+func (s *shooter) scripted(check func()) {
+	s.t.Helper()
+	if s.noScript {
+		s.t.Helper()
+		if err := chromedp.Do(s.ctx, scriptsOff(false)); err != nil {
+			s.t.Fatal(err)
+		}
+		defer func() {
+			if err := chromedp.Do(s.ctx, scriptsOff(true)); err != nil {
+				s.t.Fatal(err)
+			}
+		}()
+	}
+	check()
+}
+
+// scriptsOff switches the page's JavaScript off (or on again), as a
+// browser with JavaScript disabled runs it.
+func scriptsOff(off bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+		return err
+	})
 }
 
 // colourScheme makes the page's prefers-color-scheme light or dark.
@@ -152,7 +223,8 @@ func (s *shooter) accessible(what string) {
 // sign in through the link `tend serve` prints on first start, add a task
 // by a captured line, find it in Tasks and on the Board, move it to done,
 // open it, comment, see the comment, sign out and be refused. Every page is
-// photographed at 1280 and 360 px, light and dark, and checked with axe.
+// photographed at 1280 and 390 px, light and dark, checked to keep to the
+// window's width, and checked with axe.
 func TestBrowserFlow(t *testing.T) {
 	t.Parallel()
 	ctx := browserCtx(t)

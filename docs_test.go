@@ -33,6 +33,8 @@ import (
 //   - ```bash, ```shell, ```console and ```zsh are refused, and so is an
 //     indented code block: a command is fenced ```sh, so none escapes this
 //     test, and a sample is fenced as what it is.
+//   - An sh block followed by a paragraph that is just "prints" and a plain
+//     ``` block must print exactly that block (stdout and stderr together).
 //   - An sh block right after <!-- docs-test: skip: REASON --> is not run.
 //     Only the blocks in skipsAllowed may carry it: they build tend from
 //     source or install packages from the network.
@@ -98,6 +100,11 @@ func TestDocsCommands(t *testing.T) {
 			if f == "README.md" {
 				checkReadmeOutcomes(t, out)
 			}
+			for _, b := range run {
+				if got := strings.TrimRight(out.out[b.line], "\n"); b.prints != nil && got != *b.prints {
+					t.Errorf("%s:%d: the block printed\n%s\nwhere the document says it prints\n%s", b.file, b.line, got, *b.prints)
+				}
+			}
 		})
 	}
 	if !slices.Equal(skipped, skipsAllowed) {
@@ -118,6 +125,9 @@ type docBlock struct {
 	info string
 	text string
 	skip string // the reason given by a docs-test: skip marker
+	// prints is what the document says an sh block prints, nil when it
+	// says nothing.
+	prints *string
 }
 
 func (b docBlock) firstLine() string {
@@ -147,6 +157,9 @@ func parseBlocks(file, src string) ([]docBlock, []error) {
 		if cur != nil {
 			if strings.HasPrefix(l, "```") {
 				cur.text = strings.Join(body, "\n")
+				if n := len(out); cur.info == "" && n > 0 && out[n-1].info == "sh" && strings.TrimSpace(prev(cur.line-1)) == "prints" {
+					out[n-1].prints = &cur.text
+				}
 				out = append(out, *cur)
 				cur, body = nil, nil
 				continue

@@ -60,7 +60,7 @@ type child struct {
 // startChild starts `tend serve`, as a process of its own, on dbPath and a
 // free loopback port, with more flags if given, and waits until it listens
 // (and, on a first start, until it printed the administrator's token).
-func startChild(t *testing.T, dbPath string, first bool, flags ...string) *child {
+func startChild(t testing.TB, dbPath string, first bool, flags ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1")

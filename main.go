@@ -30,11 +30,7 @@ func main() {
 	defer stop()
 	if err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			os.Exit(2)
-		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -43,21 +39,38 @@ type usageError struct{ error }
 
 // newRootCmd builds the command tree; tests call it with buffers.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	return newRoot(stdout, stderr, processEnv())
+}
+
+// newRoot is newRootCmd with the terminal commands' environment (cliEnv).
+func newRoot(stdout, stderr io.Writer, env *cliEnv) *cobra.Command {
 	var dbPath string
 	root := &cobra.Command{
-		Use:           "tend",
-		Short:         "A self-hosted work tracker for people and AI agents",
-		Long:          "tend keeps tasks, documents and projects for people and AI agents in one SQLite file and serves them as a JSON API.",
+		Use:   "tend",
+		Short: "A self-hosted work tracker for people and AI agents",
+		Long: `tend keeps tasks, documents and projects for people and AI agents in one
+SQLite file and serves them as a JSON API, MCP and a web app. The commands
+below work at the terminal, on the database file or, after tend login, on
+a server (tend help local).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{withHelp(cmd, err)} })
 	root.PersistentFlags().StringVar(&dbPath, "db", envOr("TEND_DB", defaultDBPath()), "SQLite database file (env TEND_DB)")
-	root.AddCommand(newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath), newRestoreCmd(&dbPath), newMCPCmd(&dbPath),
-		newHealthcheckCmd())
+	root.AddGroup(&cobra.Group{ID: "work", Title: "Tasks and documents:"}, &cobra.Group{ID: "server", Title: "Serving and keeping the database:"})
+	for _, c := range workCmds(env, &dbPath) {
+		c.GroupID = "work"
+		root.AddCommand(c)
+	}
+	for _, c := range []*cobra.Command{newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath),
+		newRestoreCmd(&dbPath), newExportCmd(&dbPath), newImportCmd(&dbPath), newMCPCmd(&dbPath), newHealthcheckCmd()} {
+		c.GroupID = "server"
+		root.AddCommand(c)
+	}
+	addHelpTopics(root)
 	markArgErrors(root)
 	return root
 }
@@ -68,7 +81,7 @@ func markArgErrors(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
-				return usageError{err}
+				return usageError{withHelp(cmd, err)}
 			}
 			return nil
 		}
@@ -76,6 +89,12 @@ func markArgErrors(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		markArgErrors(sub)
 	}
+}
+
+// withHelp is a mistake cobra found in the command line, saying where the
+// command's usage is.
+func withHelp(cmd *cobra.Command, err error) error {
+	return fmt.Errorf("%w (%s --help shows the usage)", err, cmd.CommandPath())
 }
 
 // logFlags are --log-format and --log-level, on the commands that log.

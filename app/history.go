@@ -11,12 +11,15 @@ type EventQuery struct {
 	Oldest bool // order=seq; newest first otherwise
 	Limit  int
 	Cursor string
+	Named  bool // resolve the actors' usernames into EventPage.Actors
 }
 
 // EventPage is one page of events.
 type EventPage struct {
 	Items []Event
 	Page  Page
+	// Actors names the page's actors by user id, when the query asked.
+	Actors map[string]string
 }
 
 type historyTx interface {
@@ -113,7 +116,28 @@ func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (stri
 				out.Items = append(out.Items, e)
 			}
 		}
-		return nil
+		if q.Named {
+			out.Actors, err = actorNames(ctx, tx, out.Items)
+		}
+		return err
 	})
 	return out, err
+}
+
+// actorNames reads the username of each account that acted in evs, one
+// read per account however many events it made. An account that cannot be
+// read is left out and said as "someone".
+func actorNames(ctx context.Context, tx Tx, evs []Event) (map[string]string, error) {
+	out := map[string]string{}
+	for _, e := range evs {
+		if _, seen := out[e.ActorUserID]; seen || e.ActorUserID == "" {
+			continue
+		}
+		u, err := tx.UserByID(ctx, e.ActorUserID)
+		if err != nil && CodeOf(err) != CodeNotFound {
+			return nil, err
+		}
+		out[e.ActorUserID] = u.Username
+	}
+	return out, nil
 }

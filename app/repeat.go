@@ -217,39 +217,40 @@ func (c *seriesCopy) UnmarshalJSON(b []byte) error {
 // on and has not got it yet (an occurrence reopened and finished again
 // brings nothing new), and records it as created. Links, comments, claims, verifications and
 // the plan (starts_at) and deferral belong to the occurrence they were made
-// on and stay with prev.
-func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) error {
+// on and stay with prev. It answers the id of the occurrence it stored, ""
+// when it stored none.
+func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	n, ok, err := nextOccurrence(prev, tx.Now())
 	if err != nil || !ok {
-		return err
+		return "", err
 	}
 	if exists, err := tx.OccurrenceExists(ctx, n.SeriesID, n.Occurrence); err != nil || exists {
-		return err
+		return "", err
 	}
 	st, err := statusFor(ctx, tx, n.WorkspaceID, "task", "", "body.status")
 	if err != nil {
-		return err
+		return "", err
 	}
 	n.StatusID, n.Status, n.CreatedBy, n.UpdatedBy = st.ID, st, a.User.ID, a.User.ID
 	if n.Ref, err = tx.NextRef(ctx, n.WorkspaceID); err != nil {
-		return err
+		return "", err
 	}
 	if err := tx.InsertTask(ctx, &n); err != nil {
-		return err
+		return "", err
 	}
 	tags, err := ensureTags(ctx, tx, a, n.WorkspaceID, n.ProjectID, n.Tags)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := tx.AddTaskTags(ctx, n.ID, tagIDs(tags)); err != nil {
-		return err
+		return "", err
 	}
 	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: n.WorkspaceID, Type: "task", ID: n.ID, Self: n.ID, New: true},
 		n.Title, n.Description); err != nil {
-		return err
+		return "", err
 	}
 	ref := n.Ref
-	return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
+	return n.ID, record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
 		ItemRef: &ref, ItemTitle: n.Title, ProjectID: n.ProjectID,
 		Changes: map[string]any{"title": n.Title, "series_id": n.SeriesID, "occurrence": n.Occurrence, "after": prev.Ref}})
 }

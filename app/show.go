@@ -14,6 +14,7 @@ const (
 // ShowQuery asks ShowItem for the history or the tree as well.
 type ShowQuery struct {
 	History bool // every change, newest first (at most showHistory; the events route pages the rest)
+	Named   bool // with History, the actors' usernames in ItemShow.Actors
 	Tree    bool // what follows the item through sequencing links, at the default depth
 }
 
@@ -33,6 +34,7 @@ type ItemShow struct {
 	VerificationsTotal int
 	History            []Event
 	HistoryMore        bool
+	Actors             map[string]string // the history's actors by user id, when asked
 	Tree               []Beneath
 }
 
@@ -66,10 +68,14 @@ func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef stri
 				return err
 			}
 		}
-		if q.History {
-			return showEvents(ctx, tx, self, &out)
+		if !q.History {
+			return nil
 		}
-		return nil
+		if err := showEvents(ctx, tx, self, &out); err != nil || !q.Named {
+			return err
+		}
+		out.Actors, err = actorNames(ctx, tx, out.History)
+		return err
 	})
 	return out, err
 }

@@ -185,19 +185,20 @@ func (s *Service) validateTaskCreate(in *TaskCreate) error {
 }
 
 // readLine fills in what a captured line says wherever the structured
-// fields sent beside it say nothing (they win), and returns the repeat it
-// names, read at the moment now in zone.
-func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (recur.Rule, error) {
+// fields sent beside it say nothing (they win), and returns what it read,
+// at the moment now in zone; its Repeat is the repeat the task takes from
+// the line (none when the body names one).
+func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (line.Result, error) {
 	res, err := line.Parse(in.Text, now, zone.Loc)
 	if err != nil {
-		return recur.Rule{}, phraseError("body.text", err)
+		return line.Result{}, phraseError("body.text", err)
 	}
 	if in.Title == "" {
 		if strings.TrimSpace(res.Title) == "" {
-			return recur.Rule{}, Invalidf("body.text", "the line leaves no title: write a few words besides the markers")
+			return line.Result{}, Invalidf("body.text", "the line leaves no title: write a few words besides the markers")
 		}
 		if err := s.checkTitle("body.text", res.Title); err != nil {
-			return recur.Rule{}, err
+			return line.Result{}, err
 		}
 		in.Title = res.Title
 	}
@@ -205,7 +206,7 @@ func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (recur.Rule
 		var tagErrs []error
 		in.Tags, tagErrs = s.normalTags("body.text", res.Tags)
 		if err := joinErrors(tagErrs...); err != nil {
-			return recur.Rule{}, err
+			return line.Result{}, err
 		}
 	}
 	if in.Project == "" && in.Parent == "" {
@@ -224,9 +225,9 @@ func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (recur.Rule
 		in.DueAt, in.DueIsAllDay = &res.Due, res.DueAllDay
 	}
 	if in.Repeat != "" {
-		return recur.Rule{}, nil
+		res.Repeat = recur.Rule{}
 	}
-	return res.Repeat, nil
+	return res, nil
 }
 
 // taskZone is the zone a new task's dates are read in: its own, when the
@@ -286,66 +287,48 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		if err != nil {
 			return err
 		}
-		zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
-		if err != nil {
-			return err
-		}
-		var fromLine recur.Rule
-		if in.Text != "" {
-			if fromLine, err = s.readLine(&in, tx.Now(), zone); err != nil {
-				return err
-			}
-		}
-		t := Task{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
-			Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
-			StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
-			Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
-			ContentUpdatedAt: tx.Now(), Version: 1}
-		if err := createRepeat(&t, in, fromLine, zone, tx.Now()); err != nil {
-			return err
-		}
-		n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "task", "subtask", findTaskIn)
-		if err != nil {
-			return err
-		}
-		t.ProjectID = n.ID
-		if parent.ID != "" {
-			t.ParentID, t.ParentRef = parent.ID, &parent.Ref
-		}
-		if err := s.setTaskVocab(ctx, tx, sc, &t, in.Type, in.Status, in.Assignee); err != nil {
-			return err
-		}
-		if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
-			return err
-		}
-		if err := tx.InsertTask(ctx, &t); err != nil {
-			return err
-		}
-		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
-		if err != nil {
-			return err
-		}
-		if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
-			return err
-		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
-			t.Title, t.Description); err != nil {
-			return err
-		}
-		ref := t.Ref
-		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
-			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
-			return err
-		}
-		// Everything a read of the new task would resolve is known here: it
-		// has no links, subtasks or claim yet, and InsertTask scored it with
-		// the listing's own expression (TestTaskCreateAnswersAsRead).
-		t.Tags = tagNames(tags)
-		t.ProjectKey, t.ProjectPath, t.WorkspaceSlug, t.ReaderZone = n.Key, n.Path, sc.ws.Workspace.Slug, sc.readerZoneName()
-		out = t
-		return nil
+		out, err = s.createTask(ctx, tx, a, sc, in)
+		return err
 	})
 	return out, err
+}
+
+// createTask files a checked new task in sc's workspace: its line read, its
+// repeat started, its tags made, its mentions noted, its event recorded.
+func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in TaskCreate) (Task, error) {
+	d, err := s.draftTask(ctx, tx, a, sc, &in)
+	if err != nil {
+		return Task{}, err
+	}
+	t := d.task
+	t.ID = newID()
+	if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
+		return Task{}, err
+	}
+	if err := tx.InsertTask(ctx, &t); err != nil {
+		return Task{}, err
+	}
+	tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
+	if err != nil {
+		return Task{}, err
+	}
+	if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
+		return Task{}, err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
+		t.Title, t.Description); err != nil {
+		return Task{}, err
+	}
+	ref := t.Ref
+	if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
+		ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
+		return Task{}, err
+	}
+	// Everything a read of the new task would resolve is known here: it
+	// has no links, subtasks or claim yet, and InsertTask scored it with
+	// the listing's own expression (TestTaskCreateAnswersAsRead).
+	t.Tags = tagNames(tags)
+	return t, nil
 }
 
 func utcPtr(t *time.Time) *time.Time {

@@ -53,14 +53,22 @@ func TestTaskCompleteRepeat(t *testing.T) {
 			var dues []time.Time
 			for range 2 {
 				f.clock.Advance(c.after)
-				must(f.complete(f.admin, ref(cur.Ref)))(t)
-				must(f.complete(f.admin, ref(cur.Ref)))(t) // a second completion brings nothing
+				first := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(cur.Ref), app.Completion{}))(t)
+				if again := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(cur.Ref), app.Completion{}))(t); again.Next != nil {
+					t.Fatalf("a second completion of #%d answered a next occurrence #%d", cur.Ref, again.Next.Ref)
+				}
 				open := must(f.svc.Tasks(f.ctx, f.admin, app.TaskListQuery{}))(t).Items
 				if len(open) == 0 {
+					if first.Next != nil {
+						t.Fatalf("the series ended, yet completing #%d answered #%d", cur.Ref, first.Next.Ref)
+					}
 					break
 				}
 				if len(open) != 1 {
 					t.Fatalf("after completing #%d: open %v, want one next occurrence", cur.Ref, refs(open))
+				}
+				if first.Next == nil || first.Next.Ref != open[0].Ref || first.Next.Status.Key == "" || first.Next.IsComplete() {
+					t.Fatalf("completing #%d answered next %+v, want the open #%d", cur.Ref, first.Next, open[0].Ref)
 				}
 				cur = open[0]
 				dues = append(dues, *cur.DueAt)

@@ -193,11 +193,14 @@ type Completion struct {
 	Verification *RecordVerification
 }
 
-// Completed is what a completion did: the task as it left it, and the
-// verification recorded with it (nil when none was sent).
+// Completed is what a completion did: the task as it left it, the
+// verification recorded with it (nil when none was sent) and, for an
+// occurrence of a repeating task, the next occurrence it brought (nil when
+// it brought none: the series has ended, or the next one was there already).
 type Completed struct {
 	Task         Task
 	Verification *Verification
+	Next         *Task
 }
 
 // CompleteTask moves a task to the workspace's finished status: the first
@@ -224,7 +227,7 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 			}
 			out.Verification = &v
 		}
-		out.Task, err = finishTask(ctx, tx, a, sc, t, CategoryDone, "task.completed")
+		out.Task, out.Next, err = finishTask(ctx, tx, a, sc, t, CategoryDone, "task.completed")
 		return err
 	})
 	return out, err
@@ -244,20 +247,21 @@ func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef stri
 			return Errorf(CodeNotRepeating, "task #%d does not repeat: only an occurrence of a repeating task can be skipped; "+
 				"complete it or set its status", t.Ref)
 		}
-		out, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
+		out, _, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
 		return err
 	})
 	return out, err
 }
 
 // finishTask moves a task to the first status of a finished category and,
-// for an occurrence of a repeating task, brings the next one. Only the call
-// that finishes the task brings it: a task finished already is answered as
-// it is, so completing twice, even at once, brings one next occurrence.
-func finishTask(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, category, action string) (Task, error) {
+// for an occurrence of a repeating task, brings the next one, which it
+// answers beside the task. Only the call that finishes the task brings it:
+// a task finished already is answered as it is, so completing twice, even
+// at once, brings one next occurrence.
+func finishTask(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, category, action string) (Task, *Task, error) {
 	sts, err := entityStatuses(ctx, tx, t.WorkspaceID, "task")
 	if err != nil {
-		return Task{}, err
+		return Task{}, nil, err
 	}
 	key := ""
 	for _, st := range sts {
@@ -267,25 +271,35 @@ func finishTask(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, category
 		}
 	}
 	if key == "" {
-		return Task{}, Errorf(CodeConflict, "this workspace has no task status in the %s category", category)
+		return Task{}, nil, Errorf(CodeConflict, "this workspace has no task status in the %s category", category)
 	}
 	if t.Status.Category == category {
-		return t, nil
+		return t, nil, nil
 	}
 	wasOpen := !t.IsComplete()
 	changes := map[string]any{}
 	if err := setTaskStatus(ctx, tx, &t, key, changes); err != nil {
-		return Task{}, err
+		return Task{}, nil, err
 	}
 	if err := saveTask(ctx, tx, a, &t, action, changes); err != nil {
-		return Task{}, err
+		return Task{}, nil, err
 	}
+	var next *Task
 	if wasOpen {
-		if err := bringNext(ctx, tx, a, t); err != nil {
-			return Task{}, err
+		id, err := bringNext(ctx, tx, a, t)
+		if err != nil {
+			return Task{}, nil, err
+		}
+		if id != "" {
+			n, err := readTask(ctx, tx, sc, id)
+			if err != nil {
+				return Task{}, nil, err
+			}
+			next = &n
 		}
 	}
-	return readTask(ctx, tx, sc, t.ID)
+	done, err := readTask(ctx, tx, sc, t.ID)
+	return done, next, err
 }
 
 // recordAlong records one event for each task changed along with another

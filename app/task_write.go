@@ -134,7 +134,7 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 			return err
 		}
 		if !before.IsComplete() && t.IsComplete() {
-			if err := bringNext(ctx, tx, a, t); err != nil {
+			if _, err := bringNext(ctx, tx, a, t); err != nil {
 				return err
 			}
 		}

@@ -31,6 +31,7 @@ type DB struct {
 	write      *sqlx.DB
 	read       *sqlx.DB
 	auth       *sqlx.DB
+	bulk       *sqlx.DB // long reads (Scan): apart from the request readers, not mapping the file
 	maint      *sqlx.DB
 	revision   string
 	backupMu   sync.Mutex
@@ -141,13 +142,16 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		opts.WALLimit = 64 << 20
 	}
 	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
-	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries); err != nil {
+	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries, true); err != nil {
 		return nil, err
 	}
-	if db.maint, err = openPool(ctx, path, basePragmas(level), 1); err != nil {
+	// The maintenance connection checkpoints in the background: a command
+	// that is done before the first tick never makes it (see Close).
+	if db.maint, err = sqlx.Open("sqlite", path+"?"+basePragmas(level).Encode()); err != nil {
 		_ = db.write.Close()
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
+	sizePool(db.maint, 1)
 	if err := db.migrate(ctx); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
@@ -164,7 +168,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// database changed since its last read (SQLite's pagerBeginReadTransaction),
 	// and the munmap, with the page faults after it, cost the check after
 	// every write more than the handful of pages it reads.
-	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries); err != nil {
+	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		return nil, err
@@ -175,15 +179,21 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// touches pages all over the indexes, and every commit empties each
 	// connection's own page cache.
 	rq.Add("_pragma", "mmap_size(268435456)")
-	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries); err != nil {
+	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		_ = db.auth.Close()
 		return nil, err
 	}
+	bq := basePragmas(level)
+	bq.Add("_pragma", "query_only(1)")
+	if db.bulk, err = openPool(ctx, path, bq, 2); err != nil {
+		_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+		return nil, err
+	}
 	if opts.Replica != "" {
 		if db.repl, err = startReplication(ctx, db, opts); err != nil {
-			_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+			_ = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
 			return nil, err
 		}
 	}
@@ -236,21 +246,36 @@ func openPool(ctx context.Context, path string, q url.Values, conns int) (*sqlx.
 
 // openCachingPool is openPool for the reader and writer pools: their
 // connections keep their prepared statements (see stmtcache.go) and count
-// the statements they run into queries.
-func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64) (*sqlx.DB, error) {
+// the statements they run into queries. Unless check is set, the pool
+// connects on its first use, not here: every connection parses the whole
+// schema as it opens (about 2 ms of a one-shot command such as tend ls),
+// and a command that never checks a credential needs no token-check
+// connection. The writer, opened first and checked, has put the file in
+// WAL mode, which the file keeps for every connection after it.
+func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64, check bool) (*sqlx.DB, error) {
 	c, err := sqlite.NewConnector(path + "?" + q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	return setUpPool(ctx, path, sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries}), "sqlite"), conns)
+	p := sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries}), "sqlite")
+	if !check {
+		sizePool(p, conns)
+		return p, nil
+	}
+	return setUpPool(ctx, path, p, conns)
 }
 
-// setUpPool sizes a pool and checks that it is in WAL mode.
-func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.DB, error) {
+// sizePool holds conns connections open once made, for good.
+func sizePool(p *sqlx.DB, conns int) {
 	p.SetMaxOpenConns(conns)
 	p.SetMaxIdleConns(conns)
 	p.SetConnMaxIdleTime(0)
 	p.SetConnMaxLifetime(0)
+}
+
+// setUpPool sizes a pool and checks that it is in WAL mode.
+func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.DB, error) {
+	sizePool(p, conns)
 	var mode string
 	if err := p.GetContext(ctx, &mode, "PRAGMA journal_mode"); err != nil {
 		_ = p.Close()
@@ -278,9 +303,12 @@ func (db *DB) Close() error {
 		close(db.stop)
 		<-db.done
 		if db.repl == nil && db.lock.alone() {
-			_, _ = db.maint.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+			// On the writer, which is open already and idle now: the
+			// maintenance connection would parse the schema to open.
+			upkeep := context.WithValue(context.Background(), uncounted{}, true)
+			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
-		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+		err = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
 		if db.repl != nil {
 			err = errors.Join(err, db.repl.close())
 		}
@@ -380,6 +408,10 @@ type Tx struct {
 	// vocabRevs holds the vocab_rev a View read together with scope_rev,
 	// so its vocabulary look-ups need no statement of their own.
 	vocabRevs map[string]int64
+	// seqs is an import's last sequence number per table, cacheSize the
+	// writer's page cache before it (load.go).
+	seqs      map[string]int64
+	cacheSize int64
 }
 
 // Now is the transaction's clock.
@@ -389,8 +421,20 @@ func (t *Tx) Now() time.Time { return t.now }
 func (t *Tx) OnCommit(f func()) { t.onCommit = append(t.onCommit, f) }
 
 // View runs fn in a read-only transaction on the reader pool.
-func (db *DB) View(ctx context.Context, fn func(app.Tx) error) (err error) {
-	stx, err := db.read.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+func (db *DB) View(ctx context.Context, fn func(app.Tx) error) error {
+	return db.view(ctx, db.read, fn)
+}
+
+// Scan runs fn in a read-only transaction for a long read, such as an
+// export, on two connections of its own: it holds none of the readers
+// requests wait for while it runs, and it reads the file rather than
+// mapping it, so the process does not grow by every page it passes over.
+func (db *DB) Scan(ctx context.Context, fn func(app.Tx) error) error {
+	return db.view(ctx, db.bulk, fn)
+}
+
+func (db *DB) view(ctx context.Context, pool *sqlx.DB, fn func(app.Tx) error) (err error) {
+	stx, err := pool.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return mapErr(err)
 	}

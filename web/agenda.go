@@ -8,11 +8,11 @@ import (
 )
 
 func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := wire.NewQuery(r)
+	in, q := wire.AgendaQuery(wire.QueryParams(r.URL.Query()))
 	if err := q.Err(); err != nil {
 		return err
 	}
-	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: wsParam(r), Date: q.Str("date"), Timezone: q.Str("timezone")})
+	ag, err := s.app.Agenda(r.Context(), a, in)
 	if err != nil {
 		return err
 	}

@@ -61,17 +61,7 @@ func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a 
 	if err != nil {
 		return err
 	}
-	if len(d.Links) == 0 {
-		return wire.WriteJSON(w, http.StatusCreated, wire.NewDocument(d))
-	}
-	return wire.WriteJSON(w, http.StatusCreated, filedDocumentJSON{wire.NewDocument(d), wire.NewLinks(d.Links)})
-}
-
-// filedDocumentJSON is a document created with links: the document and,
-// beside its fields, the links it was filed with, seen from it.
-type filedDocumentJSON struct {
-	wire.Document
-	Links []wire.Link `json:"links"`
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewFiledDocument(d))
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -9,16 +9,6 @@ import (
 	"tend/web/wire"
 )
 
-type statusJSON struct {
-	ID         string `json:"id"`
-	EntityType string `json:"entity_type"`
-	Key        string `json:"key"`
-	Label      string `json:"label"`
-	Category   string `json:"category"`
-	Position   int    `json:"position"`
-	IsDefault  bool   `json:"is_default"`
-}
-
 type itemTypeJSON struct {
 	ID        *string `json:"id"`
 	Key       string  `json:"key"`
@@ -79,7 +69,7 @@ type metaJSON struct {
 	Settings           []settingJSON             `json:"settings"`
 	Workspace          *string                   `json:"workspace"`
 	Workspaces         []wire.WorkspaceRef       `json:"workspaces"`
-	Statuses           map[string][]statusJSON   `json:"statuses"`
+	Statuses           map[string][]wire.Status  `json:"statuses"`
 	StatusCategories   []string                  `json:"status_categories"`
 	ItemTypes          map[string][]itemTypeJSON `json:"item_types"`
 	LinkTypes          []linkTypeJSON            `json:"link_types"`
@@ -107,7 +97,7 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		Purpose: purpose, Instance: &inst, PublicURL: wire.OrNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: wire.Stamp(m.ServerTime),
 		Docs: map[string]string{"problem_types": wire.ProblemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
 		Grammars: grammars(), SearchBackend: wire.OrNull(m.SearchBackend), Limits: limitsJSON(s.app.Limits()), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
-		Workspaces: []wire.WorkspaceRef{}, Statuses: map[string][]statusJSON{}, StatusCategories: app.StatusCategories,
+		Workspaces: []wire.WorkspaceRef{}, Statuses: map[string][]wire.Status{}, StatusCategories: app.StatusCategories,
 		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: wire.OrNull(m.VocabularyNotShown),
 		Roles: rolesJSON(app.Roles), Permissions: permissionsJSON(app.Permissions), Scopes: app.ScopeNames(), EventActions: app.Actions,
@@ -122,10 +112,9 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		out.Workspaces = append(out.Workspaces, wire.NewWorkspaceRef(ws.Workspace))
 	}
 	for e, sts := range m.Statuses {
-		out.Statuses[e] = []statusJSON{}
+		out.Statuses[e] = []wire.Status{}
 		for _, st := range sts {
-			out.Statuses[e] = append(out.Statuses[e], statusJSON{ID: st.ID, EntityType: st.EntityType, Key: st.Key, Label: st.Label,
-				Category: st.Category, Position: st.Position, IsDefault: st.IsDefault})
+			out.Statuses[e] = append(out.Statuses[e], wire.NewStatus(st))
 		}
 	}
 	for e, its := range m.ItemTypes {
@@ -207,9 +196,9 @@ func listings() map[string]listingJSON {
 		"document_proposed_links": mk("/v1/documents/{id_or_ref}/proposed-links", []string{"workspace_id"}, plain, []string{"evidence"}, proposalJSON{}),
 		"task_tree":               mk("/v1/tasks/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, wire.Beneath{}),
 		"document_tree":           mk("/v1/documents/{id_or_ref}/tree", []string{"workspace_id", "depth"}, plain, []string{"reading"}, wire.Beneath{}),
-		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, statusJSON{}),
+		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, wire.Status{}),
 		"link_types":              mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
-		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, tagJSON{}),
+		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, wire.Tag{}),
 		"changes": mk("/v1/changes", append([]string{"since", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
 			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, wire.Event{}),
 		"journal": mk("/v1/journal", append([]string{"actor", "created_at.gt", "created_at.gte", "created_at.lt", "created_at.lte",

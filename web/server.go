@@ -148,6 +148,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/agenda", s.handleAgenda)
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", s.handleTaskCreate)
+	s.handleNamed(http.MethodPost, "/v1/tasks/:task", "preview", s.handleTaskPreview)
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
 	s.handle(http.MethodPatch, "/v1/tasks/:task", s.handleTaskUpdate)
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)
@@ -171,6 +172,11 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/tasks/:task/events", s.handleTaskEvents)
 	s.handle(http.MethodGet, "/v1/tasks/:task/comments", s.handleComments("task"))
 	s.handle(http.MethodPost, "/v1/tasks/:task/comments", s.handleCommentAdd("task"))
+
+	s.handle(http.MethodGet, "/v1/items/:item", s.handleItemShow)
+	s.handle(http.MethodPost, "/v1/items/:item/comments", s.handleCommentAdd(app.AnyItem))
+	s.handle(http.MethodPost, "/v1/items/:item/links", s.handleLinkAdd(app.AnyItem))
+	s.handle(http.MethodGet, "/v1/search", s.handleSearch)
 
 	s.handle(http.MethodGet, "/v1/documents", s.handleDocumentList)
 	s.handle(http.MethodPost, "/v1/documents", s.handleDocumentCreate)
@@ -209,9 +215,13 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/changes", s.handleChanges)
 	s.handle(http.MethodGet, "/v1/journal", s.handleJournal)
 
-	pages.New(s.app, s.log, s.authenticate).Routes(s.router)
+	pg := pages.New(s.app, s.log, s.authenticate)
+	pg.Routes(s.router)
+	s.router.NotFound = pg.Fallback(s.router.NotFound, app.CodeNotFound)
+	s.router.MethodNotAllowed = pg.Fallback(s.router.MethodNotAllowed, app.CodeMethodNotAllowed)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
+	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 

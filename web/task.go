@@ -136,9 +136,7 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if taskRef(r) == "next" {
 		return s.handleTaskClaimNext(w, r, a)
 	}
-	var body struct {
-		Minutes *int `json:"minutes"`
-	}
+	var body wire.Claim
 	if err := s.decodeActionBody(w, r, &body); err != nil {
 		return err
 	}

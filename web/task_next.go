@@ -12,12 +12,7 @@ import (
 // and assignee. httprouter cannot hold /v1/tasks/next/claim beside
 // /v1/tasks/:task/claim, so the claim route hands "next" here.
 func (s *Server) handleTaskClaimNext(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	q := wire.NewQuery(r)
-	in := app.NextClaim{Workspace: wsParam(r), Project: q.Str("project"), Tag: q.Str("tag"), Type: q.Str("type"), Assignee: q.Str("assignee")}
-	if q.Str("minutes") != "" {
-		m := q.Int("minutes")
-		in.Minutes = &m
-	}
+	in, q := wire.NextClaimQuery(wire.QueryParams(r.URL.Query()))
 	if err := q.Err(); err != nil {
 		return err
 	}

@@ -7,24 +7,8 @@ import (
 	"tend/web/wire"
 )
 
-func newStatusJSON(st app.Status) statusJSON {
-	return statusJSON{ID: st.ID, EntityType: st.EntityType, Key: st.Key, Label: st.Label, Category: st.Category,
-		Position: st.Position, IsDefault: st.IsDefault}
-}
-
 func newLinkTypeJSON(lt app.LinkType) linkTypeJSON {
 	return linkTypeJSON{ID: wire.OrNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle, IsSymmetric: lt.IsSymmetric, Category: lt.Category}
-}
-
-// tagJSON is a TagEntry: the name and its meaning, no usage counts.
-type tagJSON struct {
-	ID      string  `json:"id"`
-	Name    string  `json:"name"`
-	Meaning *string `json:"meaning"`
-}
-
-func newTagJSON(t app.Tag) tagJSON {
-	return tagJSON{ID: t.ID, Name: t.Name, Meaning: wire.OrNull(t.Description)}
 }
 
 func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -32,9 +16,9 @@ func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.
 	if err != nil {
 		return err
 	}
-	items := make([]statusJSON, len(sts))
+	items := make([]wire.Status, len(sts))
 	for i, st := range sts {
-		items[i] = newStatusJSON(st)
+		items[i] = wire.NewStatus(st)
 	}
 	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
@@ -48,7 +32,7 @@ func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusCreated, newStatusJSON(st))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewStatus(st))
 }
 
 func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -60,7 +44,7 @@ func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, newStatusJSON(st))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewStatus(st))
 }
 
 func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -125,9 +109,9 @@ func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	items := make([]tagJSON, len(page.Items))
+	items := make([]wire.Tag, len(page.Items))
 	for i, t := range page.Items {
-		items[i] = newTagJSON(t)
+		items[i] = wire.NewTag(t)
 	}
 	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(page.Page)})
 }
@@ -141,7 +125,7 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.A
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusCreated, newTagJSON(t))
+	return wire.WriteJSON(w, http.StatusCreated, wire.NewTag(t))
 }
 
 func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -153,7 +137,7 @@ func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.A
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, newTagJSON(t))
+	return wire.WriteJSON(w, http.StatusOK, wire.NewTag(t))
 }
 
 func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {

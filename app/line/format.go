@@ -84,13 +84,28 @@ func escapeTitle(title, markers string, now time.Time, loc *time.Location) strin
 
 // starts reports whether token i would not stay in a title as written.
 func (r *reader) starts(i int) bool {
+	return r.could(i, r.repeat)
+}
+
+// opens reports whether a marker, repeat, date or time of day starts at
+// token i, the token read alone.
+func (r *reader) opens(i int) bool {
+	return i < len(r.toks) && !r.barrier[i] && r.could(i, func(toks []when.Token, i int) (recur.Rule, int) {
+		return recur.Match(toks, i, r.now, r.loc)
+	})
+}
+
+// could reports whether token i would be read as something, trying a
+// repeat with repeat; it changes nothing in r.
+func (r *reader) could(i int, repeat func([]when.Token, int) (recur.Rule, int)) bool {
 	fresh := *r
 	fresh.res = Result{}
+	fresh.used = slices.Clone(r.used)
 	if fresh.marker(i) {
 		return true
 	}
 	toks := r.limit(i)
-	if _, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+	if _, n := repeat(toks, i); n > 0 {
 		return true
 	}
 	if _, n := when.MatchDate(toks, i, r.now, r.loc); n > 0 {

@@ -15,6 +15,12 @@ func FuzzLine(f *testing.F) {
 		`Post \#weekly`, "Gym every monday and thursday at 7am until dec 31"} {
 		f.Add(s)
 	}
+	for _, c := range corpus {
+		f.Add(c.in)
+	}
+	for _, c := range lineCases {
+		f.Add(c.in)
+	}
 	loc, err := time.LoadLocation("Pacific/Auckland")
 	if err != nil {
 		f.Fatal(err)
@@ -42,7 +48,7 @@ func FuzzLine(f *testing.F) {
 // backtrack; the test's own timeout is the bound.
 func TestLongLine(t *testing.T) {
 	loc, now := berlin(t)
-	for _, unit := range []string{"every ", "every monday and ", "in ", "#a ", `"`, "at ", "1st and ", "next ", `\`, "word "} {
+	for _, unit := range []string{"every ", "every monday and ", "daily ", "weekly review ", "by the ", "in ", "#a ", `"`, "at ", "1st and ", "next ", `\`, "word "} {
 		in := "Task " + strings.Repeat(unit, 10240/len(unit)) + " tomorrow"
 		if _, err := line.Parse(in, now, loc); err != nil && !strings.Contains(err.Error(), "title") {
 			t.Logf("%q…: %v", unit, err)

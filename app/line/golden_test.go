@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/app/line"
 )
@@ -16,19 +17,36 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the pars
 
 // goldenLine is what a line says, as the golden files pin it.
 type goldenLine struct {
-	Line        string      `json:"line"`
-	Error       string      `json:"error,omitempty"`
-	Title       string      `json:"title,omitempty"`
-	Tags        []string    `json:"tags,omitempty"`
-	Project     string      `json:"project,omitempty"`
-	Importance  int         `json:"importance,omitempty"`
-	Urgency     int         `json:"urgency,omitempty"`
-	Estimate    *int        `json:"estimate_minutes,omitempty"`
-	Due         string      `json:"due,omitempty"`
-	DueAllDay   bool        `json:"due_is_all_day,omitempty"`
-	Repeat      string      `json:"repeat,omitempty"`
-	Description string      `json:"description,omitempty"`
-	Spans       []line.Span `json:"spans,omitempty"`
+	Line        string       `json:"line"`
+	Error       string       `json:"error,omitempty"`
+	Title       string       `json:"title,omitempty"`
+	Tags        []string     `json:"tags,omitempty"`
+	Project     string       `json:"project,omitempty"`
+	Importance  int          `json:"importance,omitempty"`
+	Urgency     int          `json:"urgency,omitempty"`
+	Estimate    *int         `json:"estimate_minutes,omitempty"`
+	Due         string       `json:"due,omitempty"`
+	DueAllDay   bool         `json:"due_is_all_day,omitempty"`
+	Repeat      string       `json:"repeat,omitempty"`
+	Description string       `json:"description,omitempty"`
+	Spans       []goldenSpan `json:"spans,omitempty"`
+}
+
+// goldenSpan is a span as the golden files pin it.
+type goldenSpan struct {
+	Kind  line.Kind `json:"kind"`
+	Start int       `json:"start"`
+	End   int       `json:"end"`
+	Text  string    `json:"text"`
+	Value string    `json:"value"`
+}
+
+func goldenSpans(spans []line.Span) []goldenSpan {
+	var out []goldenSpan
+	for _, s := range spans {
+		out = append(out, goldenSpan(s))
+	}
+	return out
 }
 
 // TestGolden reads each line of testdata/*.txt (at Wednesday 2026-11-25
@@ -46,40 +64,53 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out []goldenLine
-			for _, in := range strings.Split(strings.TrimRight(string(raw), "\n"), "\n") {
-				g := goldenLine{Line: in}
-				r, err := line.Parse(in, now, loc)
-				if err != nil {
-					g.Error = err.Error()
-				} else {
-					g.Title, g.Tags, g.Project, g.Importance, g.Urgency, g.Estimate = r.Title, r.Tags, r.Project, r.Importance, r.Urgency, r.EstimateMinutes
-					if !r.Due.IsZero() {
-						g.Due, g.DueAllDay = r.Due.Format("2006-01-02T15:04:05Z07:00"), r.DueAllDay
-					}
-					g.Repeat, g.Description, g.Spans = r.Repeat.String(), r.Repeat.Description(), r.Spans
-				}
-				out = append(out, g)
-			}
-			got, err := json.MarshalIndent(out, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			golden := strings.TrimSuffix(f, ".txt") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./app/line -run TestGolden -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the parser's output; run with -update and review the diff", golden)
-			}
+			got := readings(t, strings.Split(strings.TrimRight(string(raw), "\n"), "\n"), now, loc)
+			compareGolden(t, strings.TrimSuffix(f, ".txt")+".golden", got)
 		})
+	}
+}
+
+// readings is what each line says, read at now in loc, as the golden
+// files pin it: JSON, indented, one record a line.
+func readings(t *testing.T, lines []string, now time.Time, loc *time.Location) []byte {
+	t.Helper()
+	var out []goldenLine
+	for _, in := range lines {
+		g := goldenLine{Line: in}
+		r, err := line.Parse(in, now, loc)
+		if err != nil {
+			g.Error = err.Error()
+		} else {
+			g.Title, g.Tags, g.Project, g.Importance, g.Urgency, g.Estimate = r.Title, r.Tags, r.Project, r.Importance, r.Urgency, r.EstimateMinutes
+			if !r.Due.IsZero() {
+				g.Due, g.DueAllDay = r.Due.Format("2006-01-02T15:04:05Z07:00"), r.DueAllDay
+			}
+			g.Repeat, g.Description, g.Spans = r.Repeat.String(), r.Repeat.Description(), goldenSpans(r.Spans)
+		}
+		out = append(out, g)
+	}
+	got, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(got, '\n')
+}
+
+// compareGolden compares got with the file golden, or rewrites it with
+// -update.
+func compareGolden(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./app/line -run 'TestGolden|TestCorpus' -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the parser's output; run with -update and review the diff", golden)
 	}
 }

@@ -14,8 +14,11 @@ var Grammar = when.Grammar{
 		"+<project_key>. Everything else stays in the title, verbatim and in order. The first date, repeat, priority, estimate and project count; " +
 		"a later one stays in the title. A time of day after an all-day date gives it that time. #42 (digits) mentions item 42 and stays; " +
 		"+44 is not a project. \\#word, \\+word or \\tomorrow keeps the word in the title without the backslash; \"quoted text\" stays as written, quotes included. " +
-		"With a repeat, the due is its first occurrence on or after the date phrase (or now). Structured fields sent beside the text win.",
+		"A lone adverb before a title word describes it and stays ('Weekly review every friday'). " +
+		"With a repeat, the due is its first occurrence on or after the date phrase (or now), and a date with a time gives a repeat without one that time. " +
+		"Structured fields sent beside the text win. POST /v1/tasks/preview answers what a line will become, creating nothing.",
 	Examples: []string{"Call the bank tomorrow 9am !4/3 ~30m #finance +home", "Water the plants every other friday", "Pay rent every month on the 1st !5",
+		"Weekly review every friday at 16:00", "Dentist next tuesday at 3pm",
 		"Fix #42 crash by friday #bug +web", `Read "every day" chapter`, `Post the \#weekly summary on dec 5`, "Call +44 20 7946 0958"},
 	Vocabulary: vocabulary(),
 }

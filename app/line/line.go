@@ -27,11 +27,10 @@ type Result struct {
 // value in canonical form (a date as when.Moment.String, a repeat as its
 // description, a duration as when.FormatDuration, importance as "4/3").
 type Span struct {
-	Kind  Kind   `json:"kind"`
-	Start int    `json:"start"` // byte offsets in the line
-	End   int    `json:"end"`
-	Text  string `json:"text"`
-	Value string `json:"value"`
+	Kind       Kind
+	Start, End int // byte offsets in the line
+	Text       string
+	Value      string
 }
 
 // Kind names what a span is.
@@ -68,6 +67,7 @@ type reader struct {
 	res     Result
 	due     *when.Moment
 	dueSpan int // index of the date's span, to widen it when a time joins
+	repSpan int // index of the repeat's span, whose value settle may change
 }
 
 // Parse reads a captured line at the moment now, in the reader's zone.
@@ -113,9 +113,9 @@ func (r *reader) read(i int) int {
 		return 1
 	}
 	toks := r.limit(i)
-	if rule, n := recur.Match(toks, i, r.now, r.loc); n > 0 {
+	if rule, n := r.repeat(toks, i); n > 0 {
 		if r.res.Repeat.IsZero() {
-			r.res.Repeat = rule
+			r.res.Repeat, r.repSpan = rule, len(r.res.Spans)
 			r.span(KindRepeat, i, n, rule.Description())
 		}
 		return n // a second repeat stays in the title, whole
@@ -150,15 +150,38 @@ func (r *reader) span(k Kind, i, n int, value string) {
 	r.res.Spans = append(r.res.Spans, Span{Kind: k, Start: s, End: e, Text: r.text[s:e], Value: value})
 }
 
-// settle anchors a repeat on the date phrase and sets the due.
+// repeat reads a repeat phrase at toks[i], except a lone adverb before a
+// word of the title, which describes that word: "Weekly review", "send
+// the monthly report" (while "Backup daily" and "Pay rent monthly #home"
+// repeat).
+func (r *reader) repeat(toks []when.Token, i int) (recur.Rule, int) {
+	rule, n := recur.Match(toks, i, r.now, r.loc)
+	if n != 1 || i+1 >= len(toks) {
+		return rule, n
+	}
+	w := toks[i]
+	// "weekly," ends a clause: the comma keeps it a repeat.
+	if _, adverb := recur.Adverbs[w.Text]; adverb && w.End-w.Start == len(w.Text) && !r.opens(i+1) {
+		return recur.Rule{}, 0
+	}
+	return rule, n
+}
+
+// settle anchors a repeat on the date phrase and sets the due. A date
+// with a time gives a repeat without one its time.
 func (r *reader) settle() error {
 	if !r.res.Repeat.IsZero() {
 		if r.due != nil { // recur.Match anchored it on now
 			rule, err := r.res.Repeat.Restart(r.due.Time)
+			if !r.due.AllDay && r.res.Repeat.AllDay() {
+				h, m, _ := r.due.Time.Clock()
+				rule, err = r.res.Repeat.At(when.Clock{Hour: h, Minute: m}, r.due.Time)
+			}
 			if err != nil {
 				return lineError(r.text, err.Error())
 			}
 			r.res.Repeat = rule
+			r.res.Spans[r.repSpan].Value = rule.Description()
 		}
 		r.res.Due, r.res.DueAllDay = r.res.Repeat.Anchor(), r.res.Repeat.AllDay()
 		return nil

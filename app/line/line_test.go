@@ -103,7 +103,7 @@ var lineCases = []lineCase{
 	{in: "Team lunch every 2nd tuesday", title: "Team lunch", est: -1, due: "2026-12-08", rrule: "FREQ=MONTHLY;BYDAY=2TU"},
 	{in: "Water cactus every! 2 weeks", title: "Water cactus", est: -1, due: "2026-11-25", rrule: "FREQ=WEEKLY;INTERVAL=2"},
 	{in: "Descale kettle 3 days after done", title: "Descale kettle", est: -1, due: "2026-11-25", rrule: "FREQ=DAILY;INTERVAL=3"},
-	{in: "Review goals quarterly from dec 1", title: "Review goals from", est: -1, due: "2026-12-01", rrule: "FREQ=MONTHLY;INTERVAL=3"},
+	{in: "Review goals quarterly from dec 1", title: "Review goals", est: -1, due: "2026-12-01", rrule: "FREQ=MONTHLY;INTERVAL=3"},
 	{in: "Birthday card every year on feb 29", title: "Birthday card", est: -1, due: "2028-02-29", rrule: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29"},
 	{in: "Yoga every tuesday at 7am until dec 31 #health", title: "Yoga", tags: []string{"health"}, est: -1, due: "2026-12-01 07:00",
 		rrule: "FREQ=WEEKLY;BYDAY=TU;BYHOUR=7;BYMINUTE=0;UNTIL=20261231T225959Z"},
@@ -201,9 +201,22 @@ func TestSpans(t *testing.T) {
 		}
 		b.WriteString(string(s.Kind) + "=" + s.Value + ";")
 	}
-	want := "date=2026-11-26T09:00:00+01:00;priority=4/3;estimate=1h30m;tag=finance;project=home;repeat=every week;"
+	want := "date=2026-11-26T09:00:00+01:00;priority=4/3;estimate=1h30m;tag=finance;project=home;repeat=every week at 9:00;"
 	if b.String() != want {
 		t.Errorf("spans %s\nwant  %s", b.String(), want)
+	}
+}
+
+// TestSpanOfRepeatTakingTime: the repeat's span says the repeat as it
+// ends up, with the time the date phrase gave it.
+func TestSpanOfRepeatTakingTime(t *testing.T) {
+	loc, now := berlin(t)
+	got, err := line.Parse("Call the bank tomorrow 9am every month", now, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Spans[1]; s.Kind != line.KindRepeat || s.Value != "every month at 9:00" || s.Text != "every month" {
+		t.Errorf("repeat span %+v", s)
 	}
 }
 

@@ -71,6 +71,23 @@ func (r Rule) Restart(start time.Time) (Rule, error) {
 	return r, err
 }
 
+// At is the rule at the time of day c, for one that has none: a date
+// phrase with a time gives its repeat that time ("tomorrow 9am every
+// month" is monthly at 9:00). An UNTIL day then includes all of that day.
+// The rule is anchored on its first occurrence at or after start.
+func (r Rule) At(c when.Clock, start time.Time) (Rule, error) {
+	if r.IsZero() {
+		return r, errNever
+	}
+	if r.clock == nil && !r.until.IsZero() {
+		y, m, d := r.until.In(r.loc).Date()
+		r.until = time.Date(y, m, d, 23, 59, 59, 0, r.loc)
+	}
+	r.clock = &c
+	err := r.build(start)
+	return r, err
+}
+
 // Next is the first scheduled occurrence strictly after after; false when
 // the rule has ended.
 func (r Rule) Next(after time.Time) (time.Time, bool) {

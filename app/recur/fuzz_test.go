@@ -14,7 +14,8 @@ func FuzzRepeat(f *testing.F) {
 	for _, s := range []string{"every day", "every other friday at 9am", "every 3 months on the last day", "every 2nd tuesday",
 		"every year on feb 29", "every! 3 days", "2 weeks after done at 8:15", "every weekday until dec 31", "every week for 3 times",
 		"FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "DTSTART;VALUE=DATE:20261124\nRRULE:FREQ=DAILY;UNTIL=20270101",
-		"DTSTART;TZID=Pacific/Auckland:20260927T023000\nRRULE:FREQ=DAILY"} {
+		"DTSTART;TZID=Pacific/Auckland:20260927T023000\nRRULE:FREQ=DAILY", "every workday", "every jan 27th", "every morning at 7",
+		"every 14 days at 7am starting dec 1", "every day ending dec 31", "every second week", "every sunday evening", "every april 4"} {
 		f.Add(s)
 	}
 	berlin, err := time.LoadLocation("Europe/Berlin")

@@ -62,6 +62,14 @@ var PeriodWords = map[string]struct {
 // DoneWords end "3 days after done".
 var DoneWords = []string{"done", "completion", "completed", "finished"}
 
+// UntilWords end a repeat on a date ("until dec 31", "ending 2027-06-30");
+// StartWords begin it on one ("starting dec 1", "from monday",
+// "beginning on jan 4"): its first occurrence is the first on or after it.
+var (
+	UntilWords = []string{"until", "till", "ending"}
+	StartWords = []string{"starting", "from", "beginning"}
+)
+
 // WorkWeek is what "every weekday" repeats on; Weekend is "every weekend"
 // (each of its days, not once a weekend).
 var (
@@ -80,6 +88,7 @@ type scan struct {
 	j     int
 	r     Rule
 	until *when.Moment
+	from  *when.Moment // "starting dec 1": where the repeat begins
 	start time.Time
 }
 
@@ -138,7 +147,9 @@ func (p *scan) unit(w string, n int) (rrule.Frequency, bool) {
 		return pw.Freq, true
 	}
 	f, ok := unitFreq[when.Units[w]]
-	p.r.interval = n
+	if ok {
+		p.r.interval = n
+	}
 	return f, ok
 }
 
@@ -169,8 +180,18 @@ func (p *scan) body() bool {
 		p.on()
 		return true
 	}
+	// "every second week" is every 2 weeks; "every second tuesday" is a
+	// day of the month (monthSpec).
+	if pos := when.OrdinalWords[w]; pos > 0 {
+		if pw, ok := PeriodWords[p.at(1)]; ok && pw.Interval == 1 {
+			p.r.freq, p.r.interval = pw.Freq, pos
+			p.j += 2
+			p.on()
+			return true
+		}
+	}
 	switch w {
-	case "weekday", "weekdays":
+	case "weekday", "weekdays", "workday", "workdays":
 		p.r.freq, p.r.days = rrule.WEEKLY, WorkWeek
 		p.j++
 		return true
@@ -179,7 +200,17 @@ func (p *scan) body() bool {
 		p.j++
 		return true
 	}
+	if _, ok := when.PartsOfDay[w]; ok {
+		c, n := when.MatchDayTime(p.t, p.j)
+		p.r.freq, p.r.clock = rrule.DAILY, &c
+		p.j += n
+		return true
+	}
 	if p.weekdays() {
+		return true
+	}
+	if p.yearDay() {
+		p.r.freq = rrule.YEARLY
 		return true
 	}
 	if p.monthSpec(false) {
@@ -335,14 +366,24 @@ func (p *scan) tail() {
 	for progress := true; progress; {
 		progress = false
 		if p.r.clock == nil {
-			if c, n := when.MatchClock(p.t, p.j, true); n > 0 {
+			if c, n := when.MatchDayTime(p.t, p.j); n > 0 {
 				p.r.clock, p.j, progress = &c, p.j+n, true
 				continue
 			}
 		}
-		if p.until == nil && p.r.count == 0 && p.at(0) == "until" {
+		if p.until == nil && p.r.count == 0 && slices.Contains(UntilWords, p.at(0)) {
 			if m, n := when.MatchDate(p.t, p.j+1, p.start, p.r.loc); n > 0 {
 				p.until, p.j, progress = &m, p.j+1+n, true
+				continue
+			}
+		}
+		if p.from == nil && slices.Contains(StartWords, p.at(0)) {
+			k := 1
+			if p.at(1) == "from" || p.at(1) == "on" {
+				k++
+			}
+			if m, n := when.MatchDate(p.t, p.j+k, p.start, p.r.loc); n > 0 {
+				p.from, p.j, progress = &m, p.j+k+n, true
 				continue
 			}
 		}
@@ -368,10 +409,18 @@ func (p *scan) finish() error {
 	if r.fromDone && (len(r.days) > 0 || len(r.monthDays) > 0) {
 		return errFromDoneShape
 	}
+	start := p.start
+	if p.from != nil {
+		start = p.from.Time
+		if r.clock == nil && !p.from.AllDay {
+			h, m, _ := start.In(r.loc).Clock()
+			r.clock = &when.Clock{Hour: h, Minute: m}
+		}
+	}
 	if p.until != nil {
 		r.until = untilOf(*p.until, r.clock != nil, r.loc)
 	}
-	return r.build(p.start)
+	return r.build(start)
 }
 
 // untilOf makes the last moment of a repeat from a date phrase: a day

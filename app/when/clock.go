@@ -22,6 +22,13 @@ var ClockWords = map[string]Clock{"noon": {12, 0}, "midday": {12, 0}, "midnight"
 // takes it only right after a date. It returns how many tokens it read,
 // 0 when there is no time of day at i.
 func MatchClock(toks []Token, i int, bare bool) (Clock, int) {
+	c, n, _ := matchClock(toks, i, bare)
+	return c, n
+}
+
+// matchClock is MatchClock that also reports an hour said alone ("at 8"),
+// which may be morning or evening.
+func matchClock(toks []Token, i int, bare bool) (c Clock, n int, hourOnly bool) {
 	t := texts(toks)
 	at := 0
 	if t.at(i) == "at" {
@@ -29,28 +36,28 @@ func MatchClock(toks []Token, i int, bare bool) (Clock, int) {
 	}
 	w := t.at(i + at)
 	if c, ok := ClockWords[w]; ok {
-		return c, at + 1
+		return c, at + 1, false
 	}
 	if c, ok := ampm(w, ""); ok {
-		return c, at + 1
+		return c, at + 1, false
 	}
 	if next := t.at(i + at + 1); next == "am" || next == "pm" || next == "a.m" || next == "p.m" {
 		if c, ok := ampm(w, next); ok {
-			return c, at + 2
+			return c, at + 2, false
 		}
 	}
 	if !bare {
-		return Clock{}, 0
+		return Clock{}, 0, false
 	}
 	if h, m, ok := hhmm(w); ok {
-		return Clock{h, m}, at + 1
+		return Clock{h, m}, at + 1, false
 	}
 	if at == 1 {
 		if h, ok := smallInt(w, 2); ok && h < 24 {
-			return Clock{h, 0}, 2
+			return Clock{h, 0}, 2, w[0] != '0' // "at 09" is a 24-hour clock
 		}
 	}
-	return Clock{}, 0
+	return Clock{}, 0, false
 }
 
 // ampm reads "9am", "9:30pm" (suffix "") or "9" followed by the word suf.

@@ -68,12 +68,12 @@ func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 		if !open {
 			return m, j - i
 		}
-		if c, n := MatchClock(toks, j, true); n > 0 {
+		if c, n := MatchDayTime(toks, j); n > 0 {
 			return at(m.Time, c), j + n - i
 		}
 		return m, j - i
 	}
-	c, n := MatchClock(toks, j, loose)
+	c, n, hourOnly := matchClock(toks, j, loose)
 	if n == 0 {
 		return Moment{}, 0
 	}
@@ -85,11 +85,24 @@ func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 	if m, n, open := matchDay(t, k, now, true); n > 0 && open {
 		return at(m.Time, c), k + n - i
 	}
+	return nextAt(now, c, hourOnly), j - i
+}
+
+// nextAt is the first time after now that a clock shows c: today, or
+// tomorrow once it has passed. An hour said alone ("at 8") is read on a
+// twelve-hour clock, as people say it: at 14:00, "at 8" is 20:00 today
+// and "at 3" 15:00; at 21:00, "at 8" is 8:00 tomorrow.
+func nextAt(now time.Time, c Clock, hourOnly bool) Moment {
 	today := midnight(now)
 	if m := at(today, c); m.Time.After(now) {
-		return m, j - i
+		return m
 	}
-	return at(today.AddDate(0, 0, 1), c), j - i
+	if hourOnly && c.Hour >= 1 && c.Hour < 12 {
+		if m := at(today, Clock{c.Hour + 12, c.Minute}); m.Time.After(now) {
+			return m
+		}
+	}
+	return at(today.AddDate(0, 0, 1), c)
 }
 
 // at puts a clock on a day; a time that does not exist that day (a spring
@@ -116,21 +129,39 @@ func matchDay(t texts, j int, now time.Time, loose bool) (m Moment, n int, open 
 	}
 	if w == "tonight" {
 		if c, n := MatchClock(t, j+1, true); n > 0 {
-			return at(today, c), 1 + n, false
+			return at(today, inPart(PartsOfDay["night"], c)), 1 + n, false
 		}
 		return Moment{Time: today.Add(Tonight)}, 1, false
 	}
 	if wd, ok := Weekday(w, loose); ok {
+		if t.at(j+1) == "next" && t.at(j+2) == "week" {
+			return day(inNextWeek(today, wd)), 3, true
+		}
 		return day(coming(today, wd, false)), 1, true
+	}
+	if m, n := relativeDay(t, j, today, loose); n > 0 {
+		return m, n, true
 	}
 	switch w {
 	case "next", "this":
 		if wd, ok := Weekday(t.at(j+1), true); ok {
-			d := coming(today, wd, w == "this")
 			if w == "next" {
-				d = d.AddDate(0, 0, 7)
+				return day(inNextWeek(today, wd)), 2, true
 			}
-			return day(d), 2, true
+			return day(coming(today, wd, true)), 2, true
+		}
+		if t.at(j+1) == "weekend" {
+			if w == "next" {
+				return day(inNextWeek(today, time.Saturday)), 2, true
+			}
+			if wd := today.Weekday(); wd == time.Sunday {
+				return day(today), 2, true
+			}
+			return day(coming(today, time.Saturday, true)), 2, true
+		}
+		if _, ok := PartsOfDay[t.at(j+1)]; ok && w == "this" {
+			c, n := MatchDayTime(t, j+1)
+			return at(today, c), 1 + n, false
 		}
 		if u, ok := Periods[t.at(j+1)]; ok && w == "next" {
 			return day(startOfNext(today, u)), 2, true
@@ -172,6 +203,14 @@ func offset(now time.Time, u Unit, n int) Moment {
 		return day(u.Add(midnight(now), n))
 	}
 	return Moment{Time: u.Add(now, n).Truncate(time.Minute)}
+}
+
+// inNextWeek is the day wd of next week, weeks starting on Monday (the
+// week "next week" names): said on Wednesday 25 November, "next tuesday"
+// is 1 December and "next friday" 4 December; said on a Sunday, "next
+// monday" is the day after.
+func inNextWeek(today time.Time, wd time.Weekday) time.Time {
+	return coming(today, time.Monday, false).AddDate(0, 0, (int(wd)+6)%7)
 }
 
 // coming is the next wd after today, or today itself when orToday is set.

@@ -7,7 +7,7 @@ import (
 )
 
 // Token is one word of a text: Text is the word lower-cased, without a
-// trailing ',', ';' or '.', for matching; Start and End are the bytes of
+// trailing ',', ';', ':', '?', '.' or '!', for matching; Start and End are the bytes of
 // the whole word in the text, so a caller can keep or cut it verbatim.
 type Token struct {
 	Text       string
@@ -35,7 +35,12 @@ func Tokenize(s string) []Token {
 }
 
 func newToken(s string, start, end int) Token {
-	w := strings.TrimRight(s[start:end], ",;.")
+	w := strings.TrimRight(s[start:end], ",;:?.")
+	// "tomorrow!" is tomorrow; "every!" is a word of its own (a repeat
+	// from completion).
+	if t := strings.TrimRight(w, "!"); t != "" && !strings.EqualFold(t, "every") {
+		w = t
+	}
 	if w == "" {
 		w = s[start:end]
 	}

@@ -33,8 +33,8 @@ var DayWords = map[string]int{"today": 0, "tomorrow": 1, "yesterday": -1}
 const Tonight = 20 * time.Hour
 
 // DatePrefixes may stand before a date without changing it: "by friday",
-// "on dec 5", "due tomorrow".
-var DatePrefixes = []string{"by", "on", "due"}
+// "on dec 5", "due tomorrow", "before monday".
+var DatePrefixes = []string{"by", "on", "due", "before"}
 
 // Unit is a calendar or clock step.
 type Unit int

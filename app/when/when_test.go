@@ -63,7 +63,33 @@ func TestParseDate(t *testing.T) {
 		{"friday 9am", inst(2026, 11, 27, 9, 0)},
 		{"tomorrow at 17:30", inst(2026, 11, 26, 17, 30)},
 		{"at 17:30", inst(2026, 11, 25, 17, 30)},
-		{"at 9", inst(2026, 11, 26, 9, 0)}, // passed today: tomorrow
+		{"at 9", inst(2026, 11, 25, 21, 0)},    // an hour alone: the next time the clock shows it
+		{"at 3", inst(2026, 11, 25, 15, 0)},    // the afternoon's 3
+		{"at 09", inst(2026, 11, 26, 9, 0)},    // a 24-hour clock: passed today, so tomorrow
+		{"at 11am", inst(2026, 11, 26, 11, 0)}, // passed today: tomorrow
+		{"next tuesday", day(2026, 12, 1)},     // the Tuesday of next week
+		{"next wednesday", day(2026, 12, 2)},   // never today
+		{"next thursday", day(2026, 12, 3)},
+		{"next sunday", day(2026, 12, 6)},
+		{"next mon", day(2026, 11, 30)},
+		{"thursday next week", day(2026, 12, 3)},
+		{"this weekend", day(2026, 11, 28)},
+		{"next weekend", day(2026, 12, 5)},
+		{"the day after tomorrow", day(2026, 11, 27)},
+		{"day after tomorrow at 10am", inst(2026, 11, 27, 10, 0)},
+		{"by the 15th", day(2026, 12, 15)},
+		{"on the 25th", day(2026, 11, 25)},
+		{"on the 1st at noon", inst(2026, 12, 1, 12, 0)},
+		{"by the 5th of december", day(2026, 12, 5)},
+		{"tomorrow morning", inst(2026, 11, 26, 9, 0)},
+		{"friday afternoon", inst(2026, 11, 27, 14, 0)},
+		{"next tuesday evening", inst(2026, 12, 1, 19, 0)},
+		{"tomorrow evening at 7", inst(2026, 11, 26, 19, 0)},
+		{"tomorrow morning at 8", inst(2026, 11, 26, 8, 0)},
+		{"this evening", inst(2026, 11, 25, 19, 0)},
+		{"this morning", inst(2026, 11, 25, 9, 0)},
+		{"tonight at 8", inst(2026, 11, 25, 20, 0)},
+		{"tonight at 8:30", inst(2026, 11, 25, 20, 30)},
 		{"9:30 pm", inst(2026, 11, 25, 21, 30)},
 		{"12am", inst(2026, 11, 26, 0, 0)},
 		{"noon friday", inst(2026, 11, 27, 12, 0)},
@@ -83,7 +109,7 @@ func TestParseDateRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		in     string
 		offset int
-	}{{"", 0}, {"someday", 0}, {"feb 30", 0}, {"tomorrow morning", 9}, {"in 3 fortnights", 0}, {"25:00", 0}, {"in 99999 years", 0}} {
+	}{{"", 0}, {"someday", 0}, {"feb 30", 0}, {"tomorrow morrow", 9}, {"on the 3rd floor", 0}, {"in 3 fortnights", 0}, {"25:00", 0}, {"in 99999 years", 0}} {
 		_, err := when.ParseDate(tc.in, now, loc)
 		var se *when.SyntaxError
 		if !errors.As(err, &se) || se.Offset != tc.offset || se.Input != tc.in {
@@ -193,7 +219,8 @@ func TestGrammarsUseTheTables(t *testing.T) {
 // FuzzDate checks that no input panics or hangs, and that a moment read
 // writes a canonical form that reads back the same; durations likewise.
 func FuzzDate(f *testing.F) {
-	for _, s := range []string{"tomorrow", "next fri 9am", "dec 5", "-7d", "1h30m"} {
+	for _, s := range []string{"tomorrow", "next fri 9am", "dec 5", "-7d", "1h30m", "next tuesday evening", "by the 15th", "the day after tomorrow",
+		"this weekend", "tonight at 8", "at 4", "thursday next week", "by the weekend", "tomorrow morning at 8"} {
 		f.Add(s)
 	}
 	loc, err := time.LoadLocation("Pacific/Auckland")

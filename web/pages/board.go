@@ -5,7 +5,6 @@ import (
 	"net/url"
 
 	"tend/app"
-	"tend/web/wire"
 )
 
 // boardColumn is one status category of the board.
@@ -64,31 +63,15 @@ func (s *Server) pageBoard(w http.ResponseWriter, r *http.Request, a app.Actor) 
 	return s.render(w, http.StatusOK, "board", s.view(r, a, "Board", "board", d))
 }
 
-// pageTaskStatus moves a task to another status, with the version the
-// person saw. A stale version shows the board again with the card as it is
-// now and says why.
+// pageTaskStatus moves a task to another status (a card's move form, a
+// drag, or ←/→ on a card), with the version the person saw. A stale
+// version changes nothing: the board shows again with the card as it is now
+// and says why (with the script: the refusal, then the board read again).
 func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	f, err := s.form(w, r)
-	if err != nil {
-		return err
-	}
-	v, err := f.version()
-	if err != nil {
-		return err
-	}
-	back := f.str("back")
-	if back == "" || back[0] != '/' || (len(back) > 1 && (back[1] == '/' || back[1] == '\\')) {
-		back = "/board"
-	}
-	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"),
-		app.TaskUpdate{Status: app.Patch[string]{Set: true, Value: f.str("status")}, ExpectedVersion: v})
-	if app.CodeOf(err) == app.CodeVersionConflict {
-		return seeOther(w, r, withNotice(back, "conflict"))
-	}
-	if err != nil {
-		return err
-	}
-	return seeOther(w, r, back)
+	return s.rowUpdate(w, r, a, "/board", func(f *pageForm, in *app.TaskUpdate) error {
+		in.Status = app.Patch[string]{Set: true, Value: f.str("status")}
+		return nil
+	})
 }
 
 // notices are the messages a page shows after a redirect, by key, so no
@@ -96,8 +79,11 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 var notices = map[string]string{
 	"conflict": "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
 	"edited":   "Saved.",
-	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. It is shown as it is now; " +
-		"copy your text before editing again.",
+	"trashed":  "Moved to the trash, with everything filed in it. Restore it from the trash below.",
+	"conflict_project": "Someone changed this project since you loaded the page, so your change was not saved. " +
+		"It is shown as it is now; try again.",
+	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. Your text is kept in the form, " +
+		"with how it differs from what was saved meanwhile; save again to replace that with yours.",
 }
 
 func withNotice(to, key string) string {

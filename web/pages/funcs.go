@@ -1,10 +1,9 @@
 package pages
 
 import (
-	"fmt"
 	"html/template"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tend/app"
@@ -12,33 +11,77 @@ import (
 
 // pageFuncs are the template functions: formatting only, never a rule.
 var pageFuncs = template.FuncMap{
-	"md":      renderMarkdown,
-	"when":    showWhen,
-	"isoDate": isoDate,
-	"ago":     ago,
-	"changes": changes,
-	"holder":  holder,
-	"deref":   func(p *int) int { return *p },
+	"md":       renderMarkdown,
+	"when":     showWhen,
+	"isoDate":  isoDate,
+	"ago":      ago,
+	"holder":   holder,
+	"deref":    func(p *int) int { return *p },
+	"was":      was,
+	"joinTags": func(tags []string) string { return strings.Join(tags, " ") },
+	"itemLinks": func(entity string, ref int64, show app.ItemShow, choices []linkChoice, q string) linksView {
+		return linksView{Entity: entity, Ref: ref, Show: show, Choices: choices, Query: q}
+	},
+	"dateShort": dateShort,
+	"derefTime": func(t *time.Time) time.Time { return *t },
 }
+
+// linksView is what the links section of an item page shows and offers.
+type linksView struct {
+	Entity  string // task or document
+	Ref     int64
+	Show    app.ItemShow
+	Choices []linkChoice
+	Query   string // words the picker starts with
+}
+
+// was is the hidden field that tells an edit form's handler what a field
+// showed, so only what a person changed is saved (edit.go).
+func was(name, value string) template.HTML {
+	return template.HTML(`<input type="hidden" name="was.` + template.HTMLEscapeString(name) + `" value="` +
+		template.HTMLEscapeString(value) + `">`)
+}
+
+// dateShort is a day as a list shows it, on one line.
+func dateShort(t time.Time) template.HTML {
+	return template.HTML(`<span class="nw">` + template.HTMLEscapeString(t.UTC().Format("2 Jan 2006")) + `</span>`)
+}
+
+// zones holds the zones read so far by name: time.LoadLocation reads the
+// zone database on every call (some 50 µs), and a list writes each row's
+// due in its task's zone more than once.
+var zones sync.Map
 
 // zoneOf is the named zone, UTC when it is empty or unknown.
 func zoneOf(name string) *time.Location {
-	if loc, err := time.LoadLocation(name); err == nil && name != "" {
-		return loc
+	if name == "" {
+		return time.UTC
 	}
-	return time.UTC
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	zones.Store(name, loc)
+	return loc
 }
 
 // showWhen writes a due (or any instant) for a person: an all-day date as its
-// date, a timed one in the task's zone (UTC when it names none).
-func showWhen(t *time.Time, allDay bool, zone string) string {
+// date, a timed one in the task's zone (UTC when it names none). The date
+// and the time each keep to one line, so a narrow column wraps it in two
+// at most.
+func showWhen(t *time.Time, allDay bool, zone string) template.HTML {
 	if t == nil {
 		return ""
 	}
+	at := t.In(zoneOf(zone))
+	day := `<span class="nw">` + template.HTMLEscapeString(at.Format("Mon 2 Jan 2006")) + `</span>`
 	if allDay {
-		return t.In(zoneOf(zone)).Format("Mon 2 Jan 2006")
+		return template.HTML(day)
 	}
-	return t.In(zoneOf(zone)).Format("Mon 2 Jan 2006 15:04 MST")
+	return template.HTML(day + ` <span class="nw">` + template.HTMLEscapeString(at.Format("15:04 MST")) + `</span>`)
 }
 
 // isoDate writes a due as the edit form takes it back.
@@ -56,35 +99,32 @@ func isoDate(t *time.Time, allDay bool, zone string) string {
 // place; the page's script is not needed to read it.
 func ago(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") }
 
-// changes writes an event's changes as "field: from → to" parts.
-func changes(c map[string]any) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		if ft, ok := c[k].(map[string]any); ok {
-			parts = append(parts, fmt.Sprintf("%s: %v → %v", k, dashNil(ft["from"]), dashNil(ft["to"])))
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s: %v", k, dashNil(c[k])))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func dashNil(v any) any {
-	if v == nil {
-		return "–"
-	}
-	return v
-}
-
 // holder is who has a task in hand: its claimant, else its assignee.
-func holder(t app.Task) string {
+func holder(t *app.Task) string {
 	if t.ClaimedBy != "" {
 		return t.ClaimedBy + " (claimed)"
 	}
 	return t.Assignee
+}
+
+// toldEvent is one line of a history: when, and what happened in words.
+type toldEvent struct {
+	At   time.Time
+	Said string
+}
+
+// tell turns a history into sentences (app.Narrate), with the actors'
+// names, the statuses' labels, the zone the item's dates are read in and,
+// for a project's, the paths of the projects it may have moved under.
+func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone string, projects map[string]string) []toldEvent {
+	labels := make(map[string]string, len(statuses))
+	for _, st := range statuses {
+		labels[st.Key] = st.Label
+	}
+	loc := zoneOf(zone)
+	out := make([]toldEvent, len(evs))
+	for i, e := range evs {
+		out[i] = toldEvent{At: e.CreatedAt, Said: app.Narrate(e, app.Telling{Actor: actors[e.ActorUserID], Statuses: labels, Zone: loc, Projects: projects})}
+	}
+	return out
 }

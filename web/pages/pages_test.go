@@ -81,7 +81,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	contains(t, "Today after the quick add", today, `id="added"`, "Pay the rent", "#home", "web", `nav id="topbar"`, `aria-current="page">Today`)
 
 	list := p.get(t, "/tasks?project=web&tag=home", http.StatusOK)
-	contains(t, "Tasks filtered", list, `<tr data-ref="`+ref+`"`, `href="/tasks/`+ref+`"`, "Pay the rent")
+	contains(t, "Tasks filtered", list, `<tr id="t-`+ref+`"`, `data-ref="`+ref+`"`, `<a class="title" href="/tasks/`+ref+`">Pay the rent`)
 	if strings.Contains(list, "Write the copy") {
 		t.Fatal("the tag filter let another task through")
 	}
@@ -90,10 +90,10 @@ func TestPagesRenderAndAct(t *testing.T) {
 	contains(t, "Tasks paged", paged, `rel="next"`)
 
 	board := p.get(t, "/board?project=web", http.StatusOK)
-	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article class="card" data-ref="`+ref+`"`)
+	contains(t, "Board", board, `data-category="todo"`, `data-category="done"`, `<article id="t-`+ref+`" class="card trow"`)
 	task := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
 	version := number(task["version"])
-	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web" {
+	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"done"}, "expected_version": {version}, "back": {"/board?project=web"}}); to != "/board?project=web#t-"+ref {
 		t.Fatalf("move went to %q", to)
 	}
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
@@ -104,7 +104,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 	if got := p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)["status"]; got != "done" {
 		t.Fatalf("a stale move changed the status to %v", got)
 	}
-	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "back": {"//evil.example"}}); to != "/board" {
+	if to := p.seeOther(t, "/tasks/"+ref+"/status", url.Values{"status": {"todo"}, "back": {"//evil.example"}}); to != "/board#t-"+ref {
 		t.Fatalf("the move followed back to %q", to)
 	}
 
@@ -134,8 +134,9 @@ func TestPagesRenderAndAct(t *testing.T) {
 	p.seeOther(t, "/documents/"+dref+"/comments", url.Values{"body": {"agreed"}})
 	dversion := number(p.OK(http.StatusOK, http.MethodGet, "/v1/documents/"+dref, p.Admin, nil)["version"])
 	p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "title": {"How we pay rent"}, "body": {"By transfer."}})
-	if to := p.seeOther(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); !strings.Contains(to, "notice=conflict_document") {
-		t.Fatalf("a stale document edit went to %q", to)
+	if r := p.post(t, "/documents/"+dref, url.Values{"expected_version": {dversion}, "body": {"stale"}}); r.Status != http.StatusConflict ||
+		!strings.Contains(string(r.Body), "Someone changed this document") || !strings.Contains(string(r.Body), ">stale</textarea>") {
+		t.Fatalf("a stale document edit: %d\n%s", r.Status, r.Body)
 	}
 	contains(t, "Document after the edit", p.get(t, "/documents/"+dref, http.StatusOK), "<h1>How we pay rent</h1>", "By transfer.", "agreed")
 	contains(t, "Search", p.get(t, "/search?q=rent", http.StatusOK), "Pay the rent, really")
@@ -293,7 +294,7 @@ func TestPageLiveWakesOnWrite(t *testing.T) {
 }
 
 // TestPageQueryCountFixed: the listing pages read a fixed number of
-// statements whatever the number of tasks. Each page is asked once before
+// statements whatever the number of tasks and documents. Each page is asked once before
 // it is counted: the first agenda after a write also reads what changed
 // into the open tasks the store keeps (a statement or two, however many
 // tasks changed), and the count compares like with like.
@@ -305,9 +306,11 @@ func TestPageQueryCountFixed(t *testing.T) {
 	for _, n := range []int{3, 40} {
 		for ; made < n; made++ {
 			p.CreateTask(p.Admin, map[string]any{"title": "task " + strconv.Itoa(made), "tags": []string{"a", "b"}, "due_at": "2026-11-25T09:00:00Z"})
+			p.OK(http.StatusCreated, http.MethodPost, "/v1/documents", p.Admin, map[string]any{"title": "doc " + strconv.Itoa(made), "type": "note"})
 		}
 		counts[n] = map[string]int64{}
-		for _, path := range []string{"/", "/tasks", "/board", "/projects", "/tasks/1", "/search?q=task", "/account"} {
+		for _, path := range []string{"/", "/tasks", "/board", "/projects", "/projects/inbox", "/tasks/1", "/documents", "/documents/2",
+			"/search?q=task", "/account"} {
 			p.get(t, path, http.StatusOK)
 			before := p.DB.QueryCount()
 			p.get(t, path, http.StatusOK)

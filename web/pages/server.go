@@ -47,6 +47,11 @@ type pageView struct {
 	Static    string // the assets' URL prefix
 	Notice    string // a message for the person, such as a refused move
 	Data      any
+
+	// The lists' rows (rows.go): the page's URL, where its row forms
+	// return, and the Undo toast after a completion without the script.
+	Here string
+	Done *doneToast
 }
 
 // Server serves the web app's pages and the sign-in pages.
@@ -61,8 +66,10 @@ type Server struct {
 }
 
 // New builds the pages over svc; log receives internal errors,
-// never a secret.
+// never a secret. The templates are parsed here, so that a server that
+// cannot render a page does not start.
 func New(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
+	templates()
 	return &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
 }
 
@@ -107,12 +114,32 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/tasks/:ref/claim", s.pageTaskClaim)
 	s.page(rt, http.MethodPost, "/tasks/:ref/release", s.pageTaskRelease)
 	s.page(rt, http.MethodPost, "/tasks/:ref/complete", s.pageTaskComplete)
+	s.page(rt, http.MethodPost, "/tasks/:ref/skip", s.pageTaskSkip)
+	s.page(rt, http.MethodPost, "/tasks/:ref/subtasks", s.pageSubtaskAdd)
+	s.page(rt, http.MethodPost, "/tasks/:ref/links", s.pageLinkAdd("task"))
+	s.page(rt, http.MethodPost, "/tasks/:ref/links/:link/remove", s.pageLinkRemove("task"))
 	s.page(rt, http.MethodGet, "/board", s.pageBoard)
+	s.page(rt, http.MethodGet, "/documents", s.pageDocuments)
+	s.page(rt, http.MethodPost, "/documents", s.pageDocumentCreate)
 	s.page(rt, http.MethodGet, "/documents/:ref", s.pageDocument)
 	s.page(rt, http.MethodPost, "/documents/:ref", s.pageDocumentEdit)
 	s.page(rt, http.MethodPost, "/documents/:ref/comments", s.pageDocumentComment)
+	s.page(rt, http.MethodPost, "/documents/:ref/links", s.pageLinkAdd("document"))
+	s.page(rt, http.MethodPost, "/documents/:ref/links/:link/remove", s.pageLinkRemove("document"))
 	s.page(rt, http.MethodGet, "/items/:ref", s.pageItem)
+	s.page(rt, http.MethodGet, "/pick", s.pagePick)
+	s.page(rt, http.MethodPost, "/preview", s.pagePreview)
 	s.page(rt, http.MethodGet, "/projects", s.pageProjects)
+	s.page(rt, http.MethodPost, "/projects", s.pageProjectCreate)
+	s.page(rt, http.MethodGet, "/projects/:key", s.pageProject)
+	s.page(rt, http.MethodPost, "/projects/:key", s.pageProjectEdit)
+	s.page(rt, http.MethodPost, "/projects/:key/move", s.pageProjectMove)
+	s.page(rt, http.MethodPost, "/projects/:key/trash", s.pageProjectTrash)
+	s.page(rt, http.MethodPost, "/projects/:key/restore", s.pageProjectRestore)
+	s.page(rt, http.MethodPost, "/projects/:key/tasks", s.pageProjectTaskAdd)
+	s.page(rt, http.MethodPost, "/projects/:key/members", s.pageProjectShare)
+	s.page(rt, http.MethodPost, "/projects/:key/members/:username/remove", s.pageProjectUnshare)
+	s.page(rt, http.MethodPost, "/projects/:key/roles", s.pageProjectRole)
 	s.page(rt, http.MethodGet, "/search", s.pageSearch)
 	s.page(rt, http.MethodGet, "/account", s.pageAccount)
 	s.page(rt, http.MethodPost, "/account", s.pageAccountEdit)
@@ -122,6 +149,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/revoke", s.pageCalendarRevoke)
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
 	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)
+	s.rowRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
@@ -141,14 +169,14 @@ func workspaceOf(r *http.Request) string {
 // view is the page data shared by every page.
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
-		Notice: notices[r.URL.Query().Get("notice")], Data: data}
+		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Data: data}
 }
 
 // render writes a page. It renders into a buffer first, so a template
 // failure is a problem page, never half a page.
 func (s *Server) render(w http.ResponseWriter, status int, name string, v pageView) error {
 	var b bytes.Buffer
-	if err := templates.ExecuteTemplate(&b, name, v); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, v); err != nil {
 		return err
 	}
 	h := w.Header()
@@ -170,6 +198,12 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
+	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin {
+		// The top bar names who is signed in, as on every other page.
+		if a, aerr := s.authenticate(r); aerr == nil {
+			v.User = a.User
+		}
+	}
 	switch p.Code {
 	case app.CodeInternal:
 		level := slog.LevelError

@@ -3,36 +3,77 @@ package pages
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"tend/app"
 	"tend/web/wire"
 )
 
 // pageTask shows a task with everything around it, read in one
-// transaction (Service.ShowItem), and the forms that act on it. A ref that
+// transaction (Service.ShowItem), and the forms that act on it, with the
+// workspace's vocabulary, projects and members they offer. A ref that
 // names a document answers 303 to the document's page.
 func (s *Server) pageTask(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true})
+	show, err := s.app.ShowItem(r.Context(), a, workspaceOf(r), wire.Param(r, "ref"), app.ShowQuery{History: true, Named: true})
 	if err != nil {
 		return err
 	}
 	if show.Kind == "document" {
 		return seeOther(w, r, "/documents/"+wire.Itoa64(show.Document.Ref))
 	}
-	statuses, err := s.app.Statuses(r.Context(), a, workspaceOf(r), "task")
+	d := taskPageData{ItemShow: show}
+	if err := s.itemForms(r, a, show.Task.WorkspaceSlug, "task", &d.itemForms); err != nil {
+		return err
+	}
+	zone := show.Task.Timezone
+	if zone == "" {
+		zone = show.Task.ReaderZone
+	}
+	d.Told = tell(show.History, show.Actors, d.Statuses, zone, nil)
+	d.LinkQuery = r.URL.Query().Get("link_q")
+	return s.render(w, http.StatusOK, "task", s.view(r, a, "#"+wire.Itoa64(show.Task.Ref)+" "+show.Task.Title, "tasks", d))
+}
+
+// taskPageData is an item page's data: the item, what its forms offer
+// and its history in words.
+type taskPageData struct {
+	app.ItemShow
+	itemForms
+	Told      []toldEvent
+	LinkQuery string
+}
+
+// itemForms is what an item page's forms offer: the workspace's statuses,
+// types and link types for the item's kind, its projects and its members.
+type itemForms struct {
+	Statuses  []app.Status
+	Types     []app.ItemType
+	LinkTypes []linkChoice
+	Projects  []app.ProjectView
+	Members   []app.Member
+}
+
+// linkChoice is one way to link, as the link form offers it: a type from
+// this item's side ("blocks") or from the other's ("is blocked by").
+type linkChoice struct{ Value, Label string }
+
+// itemForms reads what an item page's forms offer.
+func (s *Server) itemForms(r *http.Request, a app.Actor, ws, kind string, f *itemForms) error {
+	meta, err := s.app.Meta(r.Context(), a, ws)
 	if err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "task", s.view(r, a, "#"+wire.Itoa64(show.Task.Ref)+" "+show.Task.Title, "tasks",
-		taskPageData{ItemShow: show, Statuses: statuses}))
-}
-
-// taskPageData is an item page's data: the item and the statuses its
-// edit form offers.
-type taskPageData struct {
-	app.ItemShow
-	Statuses []app.Status
+	f.Statuses, f.Types = meta.Statuses[kind], meta.ItemTypes[kind]
+	for _, lt := range meta.LinkTypes {
+		f.LinkTypes = append(f.LinkTypes, linkChoice{lt.Key, lt.Title})
+		if !lt.IsSymmetric {
+			f.LinkTypes = append(f.LinkTypes, linkChoice{lt.Key + ":incoming", lt.InverseTitle})
+		}
+	}
+	if f.Projects, err = s.app.Projects(r.Context(), a, ws, false); err != nil {
+		return err
+	}
+	f.Members, err = s.app.Members(r.Context(), a, ws)
+	return err
 }
 
 // pageItem sends a mention (#42) to the page of whatever item 42 is.
@@ -67,45 +108,6 @@ func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Acto
 		return err
 	}
 	return seeOther(w, r, withNotice("/tasks/"+ref, "edited"))
-}
-
-// taskEdit reads the edit form into an update of the fields it carries.
-func taskEdit(f *pageForm) (app.TaskUpdate, error) {
-	var in app.TaskUpdate
-	var err error
-	if in.ExpectedVersion, err = f.version(); err != nil {
-		return in, err
-	}
-	text := func(name string, p *app.Patch[string]) {
-		if f.has(name) {
-			*p = app.Patch[string]{Set: true, Value: f.str(name)}
-		}
-	}
-	text("title", &in.Title)
-	text("description", &in.Description)
-	text("status", &in.Status)
-	text("until", &in.Until)
-	text("repeat", &in.Repeat)
-	text("applies_to", &in.AppliesTo)
-	if f.has("tags") {
-		in.Tags = app.Patch[[]string]{Set: true, Value: strings.Fields(strings.ReplaceAll(f.str("tags"), ",", " "))}
-	}
-	for _, lv := range []struct {
-		name string
-		p    *app.Patch[int]
-	}{{"importance", &in.Importance}, {"urgency", &in.Urgency}} {
-		if !f.has(lv.name) {
-			continue
-		}
-		if v := f.str(lv.name); v == "" {
-			*lv.p = app.Patch[int]{Set: true, Null: true}
-		} else if n, err := strconv.Atoi(v); err == nil {
-			*lv.p = app.Patch[int]{Set: true, Value: n}
-		} else {
-			return in, app.Invalidf("form."+lv.name, "%s is a number from 1 to 5", lv.name)
-		}
-	}
-	return in, nil
 }
 
 // pageTaskComment adds a comment to a task.
@@ -143,9 +145,19 @@ func (s *Server) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, 
 	return seeOther(w, r, "/tasks/"+ref)
 }
 
+// pageTaskClaim claims the task for the minutes the form names, or the
+// instance's default lease without them.
 func (s *Server) pageTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return s.taskButton(w, r, func(ws, ref string) error {
-		_, err := s.app.ClaimTask(r.Context(), a, ws, ref, nil)
+		var minutes *int
+		if v := r.PostForm.Get("minutes"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return app.Invalidf("form.minutes", "minutes is a whole number")
+			}
+			minutes = &n
+		}
+		_, err := s.app.ClaimTask(r.Context(), a, ws, ref, minutes)
 		return err
 	})
 }

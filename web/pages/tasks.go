@@ -8,9 +8,14 @@ import (
 	"tend/web/wire"
 )
 
-// taskColumns are the Tasks page's sortable columns: label and sort key.
-var taskColumns = []struct{ Label, Key string }{
-	{"Ref", "ref"}, {"Title", ""}, {"Status", ""}, {"Due", "due_at"}, {"Priority", "priority_score"},
+// taskColumns are the Tasks page's sortable columns: label, sort key, and
+// whether a phone's width leaves it out (row_tr in rows.html does the same
+// for its cells), so the title, status and due keep their room.
+var taskColumns = []struct {
+	Label, Key string
+	Wide       bool
+}{
+	{"Ref", "ref", true}, {"Title", "", false}, {"Status", "", false}, {"Due", "due_at", false}, {"Priority", "priority_score", true},
 }
 
 type tasksData struct {
@@ -18,6 +23,7 @@ type tasksData struct {
 	Items    []app.Task
 	Page     app.Page
 	Next     string // the next page's URL, "" on the last
+	Paged    bool   // this is not the first page
 	Sorts    []sortLink
 	Projects []app.ProjectView
 	Statuses []app.Status
@@ -26,6 +32,7 @@ type tasksData struct {
 // sortLink is a column heading that sorts by it (again: the other way).
 type sortLink struct {
 	Label, URL, Aria string
+	Wide             bool // left out at a phone's width
 }
 
 // tasksPageFilters are the listing parameters the Tasks page offers and
@@ -51,7 +58,7 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 	if err != nil {
 		return err
 	}
-	d := tasksData{Query: keep, Items: list.Items, Page: list.Page}
+	d := tasksData{Query: keep, Items: list.Items, Page: list.Page, Paged: in.Cursor != ""}
 	if list.Page.NextCursor != "" {
 		next := cloneValues(keep)
 		next.Set("cursor", list.Page.NextCursor)
@@ -72,7 +79,7 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 func sortLinks(keep url.Values) []sortLink {
 	var out []sortLink
 	for _, c := range taskColumns {
-		sl := sortLink{Label: c.Label}
+		sl := sortLink{Label: c.Label, Wide: c.Wide}
 		if c.Key != "" {
 			v := cloneValues(keep)
 			switch keep.Get("order") {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/web/wire"
 )
 
 // agendaSection is one list of the Today page.
@@ -21,17 +20,24 @@ type todayData struct {
 	Sections []agendaSection
 	Added    *app.Task
 	Empty    bool
+	Quick    quickAdd
 }
 
 // pageToday is the person's own day: the agenda in their timezone, with
 // the quick-add box. After a quick add it shows what the line was read as.
 func (s *Server) pageToday(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	return s.today(w, r, a, http.StatusOK, newQuickAdd(r, "", nil))
+}
+
+// today renders Today with the quick-add box as given (a refused line
+// kept in it, with the refusal beside it), answering status.
+func (s *Server) today(w http.ResponseWriter, r *http.Request, a app.Actor, status int, quick quickAdd) error {
 	ws := workspaceOf(r)
 	ag, err := s.app.Agenda(r.Context(), a, app.AgendaQuery{Workspace: ws})
 	if err != nil {
 		return err
 	}
-	d := todayData{Agenda: ag, Day: ag.Date}
+	d := todayData{Agenda: ag, Day: ag.Date, Quick: quick}
 	if day, err := time.Parse(time.DateOnly, ag.Date); err == nil {
 		d.Day = day.Format("Monday 2 January")
 	}
@@ -54,19 +60,5 @@ func (s *Server) pageToday(w http.ResponseWriter, r *http.Request, a app.Actor) 
 			d.Added = &t
 		}
 	}
-	return s.render(w, http.StatusOK, "today", s.view(r, a, "Today", "today", d))
-}
-
-// pageTaskAdd creates a task from a captured line and shows Today with
-// what was understood.
-func (s *Server) pageTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	f, err := s.form(w, r)
-	if err != nil {
-		return err
-	}
-	t, err := s.app.CreateTask(r.Context(), a, workspaceOf(r), app.TaskCreate{Text: f.str("text")})
-	if err != nil {
-		return err
-	}
-	return seeOther(w, r, "/?added="+wire.Itoa64(t.Ref)+"#added")
+	return s.render(w, status, "today", s.view(r, a, "Today", "today", d))
 }

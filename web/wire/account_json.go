@@ -73,3 +73,30 @@ type WorkspaceAccess struct {
 func NewWorkspaceAccess(w app.WorkspaceView) WorkspaceAccess {
 	return WorkspaceAccess{ID: w.ID, Slug: w.Slug, Name: w.Name, Timezone: w.Timezone, Role: w.Role, Permissions: w.Permissions}
 }
+
+// Me is GET /v1/me: who the caller is, with what authority, and where.
+type Me struct {
+	APIVersion          string            `json:"api_version"`
+	InstanceVersion     *string           `json:"instance_version"`
+	SchemaRevision      *string           `json:"schema_revision"`
+	User                Caller            `json:"user"`
+	Credential          *Credential       `json:"credential"`
+	InstancePermissions []string          `json:"instance_permissions"`
+	ReaderTimezone      *string           `json:"reader_timezone"`
+	Workspaces          []WorkspaceAccess `json:"workspaces"`
+}
+
+// NewMe is me as the wire shows it.
+func NewMe(me app.Me) Me {
+	out := Me{APIVersion: me.APIVersion, InstanceVersion: OrNull(me.InstanceVersion), SchemaRevision: OrNull(me.SchemaRevision),
+		User: NewCaller(me.User), InstancePermissions: me.InstancePermissions, ReaderTimezone: OrNull(me.ReaderTimezone),
+		Workspaces: make([]WorkspaceAccess, len(me.Workspaces))}
+	if me.Credential != nil {
+		c := NewCredential(*me.Credential)
+		out.Credential = &c
+	}
+	for i, ws := range me.Workspaces {
+		out.Workspaces[i] = NewWorkspaceAccess(ws)
+	}
+	return out
+}

@@ -9,15 +9,15 @@ import (
 // noParent is a comment's parent, read so that an attempt to thread a
 // comment is refused saying why (app.CommentCreate's NamesParent).
 type noParent struct {
-	Parent   json.RawMessage `json:"parent"`
-	ParentID json.RawMessage `json:"parent_id"`
+	Parent   json.RawMessage `json:"parent,omitempty"`
+	ParentID json.RawMessage `json:"parent_id,omitempty"`
 }
 
 func (n noParent) named() bool { return n.Parent != nil || n.ParentID != nil }
 
 // CommentCreate is the body of POST .../comments.
 type CommentCreate struct {
-	Body string `json:"body"`
+	Body string `json:"body,omitempty"`
 	noParent
 }
 

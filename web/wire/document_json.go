@@ -80,3 +80,20 @@ func NewLinks(ls []app.LinkView) []Link {
 	}
 	return out
 }
+
+// FiledDocument is a document as POST /v1/documents answers: the document
+// and, when it was filed with links, beside its fields the links it was
+// filed with, seen from it.
+type FiledDocument struct {
+	Document
+	Links []Link `json:"links,omitempty"`
+}
+
+// NewFiledDocument is the new document d as the wire shows it.
+func NewFiledDocument(d app.Document) FiledDocument {
+	out := FiledDocument{Document: NewDocument(d)}
+	if len(d.Links) > 0 {
+		out.Links = NewLinks(d.Links)
+	}
+	return out
+}

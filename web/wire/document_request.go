@@ -10,11 +10,11 @@ import (
 // read, so that sending one is refused saying why (app.DocumentCreate's
 // TaskFields) rather than as an unknown field.
 type notOnDocuments struct {
-	DueAt           json.RawMessage `json:"due_at"`
-	StartsAt        json.RawMessage `json:"starts_at"`
-	EstimateMinutes json.RawMessage `json:"estimate_minutes"`
-	Assignee        json.RawMessage `json:"assignee"`
-	AssigneeID      json.RawMessage `json:"assignee_id"`
+	DueAt           json.RawMessage `json:"due_at,omitempty"`
+	StartsAt        json.RawMessage `json:"starts_at,omitempty"`
+	EstimateMinutes json.RawMessage `json:"estimate_minutes,omitempty"`
+	Assignee        json.RawMessage `json:"assignee,omitempty"`
+	AssigneeID      json.RawMessage `json:"assignee_id,omitempty"`
 }
 
 // named lists the fields that were sent, in the order they are refused.
@@ -34,15 +34,15 @@ func (n notOnDocuments) named() []string {
 
 // DocumentCreate is the body of POST /v1/documents.
 type DocumentCreate struct {
-	Title   string   `json:"title"`
-	Body    *string  `json:"body"`
-	Type    string   `json:"type"`
-	Status  string   `json:"status"`
-	Project string   `json:"project"`
-	Parent  FlexRef  `json:"parent"`
-	Tags    []string `json:"tags"`
+	Title   string   `json:"title,omitempty"`
+	Body    *string  `json:"body,omitempty"`
+	Type    string   `json:"type,omitempty"`
+	Status  string   `json:"status,omitempty"`
+	Project string   `json:"project,omitempty"`
+	Parent  FlexRef  `json:"parent,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
 	// Links file the document already linked, each from the new document.
-	Links []LinkRequest `json:"links"`
+	Links []LinkRequest `json:"links,omitempty"`
 	notOnDocuments
 }
 
@@ -92,10 +92,10 @@ func (in DocumentMove) App() app.DocumentMove { return app.DocumentMove{Parent: 
 // LinkRequest is the body of POST .../links: one link from the item
 // addressed (and each of a new document's links).
 type LinkRequest struct {
-	Direction  string  `json:"direction"`
-	LinkType   string  `json:"link_type"`
-	Target     FlexRef `json:"target"`
-	TargetType string  `json:"target_type"`
+	Direction  string  `json:"direction,omitempty"`
+	LinkType   string  `json:"link_type,omitempty"`
+	Target     FlexRef `json:"target,omitempty"`
+	TargetType string  `json:"target_type,omitempty"`
 }
 
 // App is the link as the Service takes it.

@@ -25,8 +25,7 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool, 
 	if err != nil {
 		return DecodeError(err, nil, dst, RequestBody)
 	}
-	empty := len(bytes.TrimSpace(raw)) == 0
-	if empty && optional {
+	if optional && len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
@@ -34,7 +33,18 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, optional bool, 
 			return app.Errorf(app.CodeUnsupportedMediaType, "send the body as application/json")
 		}
 	}
-	if empty {
+	return DecodeBody(raw, dst, limit)
+}
+
+// DecodeBody is DecodeJSON's reading of a body already in hand: a client
+// that calls the Service with no HTTP between (the terminal commands on a
+// database file) reads the body it would have sent here, so that it is
+// read, and refused, exactly as the server would read it.
+func DecodeBody(raw []byte, dst any, limit int) error {
+	if len(raw) > limit {
+		return app.Errorf(app.CodeTooLarge, "%s is over %d bytes", RequestBody.Noun, limit)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return app.Invalidf("body", "a JSON object is required")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -11,9 +11,11 @@ import (
 
 // The request records: the JSON bodies of the API's writes, as their
 // fields are named on the wire, each with App, its conversion to the input
-// the Service takes. The app's inputs carry no JSON names: what a client
-// sends is written down here, once, and a rename in the domain cannot
-// change the API.
+// the Service takes. Those a client of tend sends (the terminal commands'
+// writes) are written as well as read: a field left empty is left out,
+// and json.Marshal of a record is the body that asks for it. The app's
+// inputs carry no JSON names: what a client sends is written down here,
+// once, and a rename in the domain cannot change the API.
 
 // Patch is one field of a partial-update body: omitted (Set false), null
 // (Null true, which clears) or a value. It is app.Patch with its reading
@@ -29,6 +31,25 @@ func (p *Patch[T]) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, &p.Value)
 }
+
+// MarshalJSON writes the field as a client sends it: null when it clears,
+// else its value. An omitted field (Set false) is left out of its record
+// by the omitzero its tag carries (IsZero).
+func (p Patch[T]) MarshalJSON() ([]byte, error) {
+	if p.Null {
+		return []byte("null"), nil
+	}
+	return json.Marshal(p.Value)
+}
+
+// IsZero reports whether the field is omitted.
+func (p Patch[T]) IsZero() bool { return !p.Set }
+
+// PatchOf is a partial-update field that sets v.
+func PatchOf[T any](v T) Patch[T] { return Patch[T]{Set: true, Value: v} }
+
+// PatchNull is a partial-update field that clears.
+func PatchNull[T any]() Patch[T] { return Patch[T]{Set: true, Null: true} }
 
 // App is p as the Service takes it.
 func (p Patch[T]) App() app.Patch[T] { return app.Patch[T](p) }

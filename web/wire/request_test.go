@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +158,59 @@ func TestPatchAndRefDecoding(t *testing.T) {
 		if got := in.App(); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %+v, want %+v", c.body, got, c.want)
 		}
+	}
+}
+
+// The request records a client sends (the terminal commands' writes) are
+// written as they are read: with every field set, a record is written with
+// each of its fields and reads back to what writes the same body; empty,
+// it is written as {}, no field sent.
+func TestClientRequestsAreWrittenAsRead(t *testing.T) {
+	t.Run("TaskCreate", writtenAsRead[wire.TaskCreate])
+	t.Run("TaskUpdate", writtenAsRead[wire.TaskUpdate])
+	t.Run("Claim", writtenAsRead[wire.Claim])
+	t.Run("Completion", writtenAsRead[wire.Completion])
+	t.Run("CommentCreate", writtenAsRead[wire.CommentCreate])
+	t.Run("LinkRequest", writtenAsRead[wire.LinkRequest])
+	t.Run("DocumentCreate", writtenAsRead[wire.DocumentCreate])
+}
+
+func writtenAsRead[T any](t *testing.T) {
+	var in T
+	fill(reflect.ValueOf(&in).Elem())
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent map[string]json.RawMessage
+	if err := json.Unmarshal(body, &sent); err != nil {
+		t.Fatal(err)
+	}
+	for f := range reflect.TypeFor[T]().Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); f.IsExported() && sent[name] == nil {
+			t.Errorf("%s is not written: %s", name, body)
+		}
+	}
+	var back T
+	if err := wire.DecodeBody(body, &back, 1<<20); err != nil {
+		t.Fatalf("%s is refused: %v", body, err)
+	}
+	if again, _ := json.Marshal(back); string(again) != string(body) {
+		t.Errorf("read back and written again:\n%s\nwant\n%s", again, body)
+	}
+	var empty T
+	if b, _ := json.Marshal(empty); string(b) != "{}" {
+		t.Errorf("empty, it is written as %s", b)
+	}
+}
+
+// A partial update writes an omitted field not at all, a cleared one as
+// null and a value as itself, a zero value too.
+func TestPatchEncoding(t *testing.T) {
+	in := wire.TaskUpdate{Title: wire.PatchNull[string](), Importance: wire.PatchOf(0), Tags: wire.PatchOf([]string{}),
+		Parent: wire.PatchOf[wire.FlexRef]("42")}
+	b, err := json.Marshal(in)
+	if want := `{"title":null,"parent":"42","tags":[],"importance":0}`; err != nil || string(b) != want {
+		t.Errorf("%s, %v; want %s", b, err, want)
 	}
 }

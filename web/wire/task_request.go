@@ -9,24 +9,24 @@ import (
 // TaskCreate is the body of POST /v1/tasks: a captured line (text), the
 // structured fields, or both.
 type TaskCreate struct {
-	Text            string     `json:"text"`
-	Title           string     `json:"title"`
-	Description     string     `json:"description"`
-	Project         string     `json:"project"`
-	Parent          FlexRef    `json:"parent"`
-	Type            string     `json:"type"`
-	Status          string     `json:"status"`
-	Tags            []string   `json:"tags"`
-	Assignee        string     `json:"assignee"`
-	Importance      *int       `json:"importance"`
-	Urgency         *int       `json:"urgency"`
-	DueAt           *time.Time `json:"due_at"`
-	DueIsAllDay     bool       `json:"due_is_all_day"`
-	StartsAt        *time.Time `json:"starts_at"`
-	StartsIsAllDay  bool       `json:"starts_is_all_day"`
-	EstimateMinutes *int       `json:"estimate_minutes"`
-	Repeat          string     `json:"repeat"`
-	Timezone        string     `json:"timezone"`
+	Text            string     `json:"text,omitempty"`
+	Title           string     `json:"title,omitempty"`
+	Description     string     `json:"description,omitempty"`
+	Project         string     `json:"project,omitempty"`
+	Parent          FlexRef    `json:"parent,omitempty"`
+	Type            string     `json:"type,omitempty"`
+	Status          string     `json:"status,omitempty"`
+	Tags            []string   `json:"tags,omitempty"`
+	Assignee        string     `json:"assignee,omitempty"`
+	Importance      *int       `json:"importance,omitempty"`
+	Urgency         *int       `json:"urgency,omitempty"`
+	DueAt           *time.Time `json:"due_at,omitempty"`
+	DueIsAllDay     bool       `json:"due_is_all_day,omitempty"`
+	StartsAt        *time.Time `json:"starts_at,omitempty"`
+	StartsIsAllDay  bool       `json:"starts_is_all_day,omitempty"`
+	EstimateMinutes *int       `json:"estimate_minutes,omitempty"`
+	Repeat          string     `json:"repeat,omitempty"`
+	Timezone        string     `json:"timezone,omitempty"`
 }
 
 // App is the new task as the Service takes it.
@@ -40,30 +40,30 @@ func (in TaskCreate) App() app.TaskCreate {
 // TaskUpdate is the body of PATCH /v1/tasks/{id_or_ref}: omitted fields
 // stay, null clears.
 type TaskUpdate struct {
-	Title           Patch[string]    `json:"title"`
-	Description     Patch[string]    `json:"description"`
-	Project         Patch[string]    `json:"project"`
-	Parent          Patch[FlexRef]   `json:"parent"`
-	Type            Patch[string]    `json:"type"`
-	Status          Patch[string]    `json:"status"`
-	Tags            Patch[[]string]  `json:"tags"`
-	Assignee        Patch[string]    `json:"assignee"`
-	Importance      Patch[int]       `json:"importance"`
-	Urgency         Patch[int]       `json:"urgency"`
-	DueAt           Patch[time.Time] `json:"due_at"`
-	DueIsAllDay     Patch[bool]      `json:"due_is_all_day"`
-	StartsAt        Patch[time.Time] `json:"starts_at"`
-	StartsIsAllDay  Patch[bool]      `json:"starts_is_all_day"`
-	SnoozedUntil    Patch[time.Time] `json:"snoozed_until"`
-	SnoozedIsAllDay Patch[bool]      `json:"snoozed_is_all_day"`
-	EstimateMinutes Patch[int]       `json:"estimate_minutes"`
-	Repeat          Patch[string]    `json:"repeat"`
-	Timezone        Patch[string]    `json:"timezone"`
-	AppliesTo       Patch[string]    `json:"applies_to"`
-	Defer           Patch[string]    `json:"defer"`
-	Plan            Patch[string]    `json:"plan"`
-	Until           Patch[string]    `json:"until"`
-	ExpectedVersion *int             `json:"expected_version"`
+	Title           Patch[string]    `json:"title,omitzero"`
+	Description     Patch[string]    `json:"description,omitzero"`
+	Project         Patch[string]    `json:"project,omitzero"`
+	Parent          Patch[FlexRef]   `json:"parent,omitzero"`
+	Type            Patch[string]    `json:"type,omitzero"`
+	Status          Patch[string]    `json:"status,omitzero"`
+	Tags            Patch[[]string]  `json:"tags,omitzero"`
+	Assignee        Patch[string]    `json:"assignee,omitzero"`
+	Importance      Patch[int]       `json:"importance,omitzero"`
+	Urgency         Patch[int]       `json:"urgency,omitzero"`
+	DueAt           Patch[time.Time] `json:"due_at,omitzero"`
+	DueIsAllDay     Patch[bool]      `json:"due_is_all_day,omitzero"`
+	StartsAt        Patch[time.Time] `json:"starts_at,omitzero"`
+	StartsIsAllDay  Patch[bool]      `json:"starts_is_all_day,omitzero"`
+	SnoozedUntil    Patch[time.Time] `json:"snoozed_until,omitzero"`
+	SnoozedIsAllDay Patch[bool]      `json:"snoozed_is_all_day,omitzero"`
+	EstimateMinutes Patch[int]       `json:"estimate_minutes,omitzero"`
+	Repeat          Patch[string]    `json:"repeat,omitzero"`
+	Timezone        Patch[string]    `json:"timezone,omitzero"`
+	AppliesTo       Patch[string]    `json:"applies_to,omitzero"`
+	Defer           Patch[string]    `json:"defer,omitzero"`
+	Plan            Patch[string]    `json:"plan,omitzero"`
+	Until           Patch[string]    `json:"until,omitzero"`
+	ExpectedVersion *int             `json:"expected_version,omitempty"`
 }
 
 // App is the change as the Service takes it.
@@ -101,10 +101,16 @@ func (in Move) ProjectParent() (app.Patch[string], error) {
 	return app.Patch[string]{Set: true, Null: in.Parent.Null, Value: string(in.Parent.Value)}, nil
 }
 
+// Claim is the body of POST /v1/tasks/{id_or_ref}/claim: how long the
+// claim lasts, the claim_minutes setting when omitted.
+type Claim struct {
+	Minutes *int `json:"minutes,omitempty"`
+}
+
 // Completion is the body of POST /v1/tasks/{id_or_ref}/complete: the
 // evidence, if any, to record with the completion.
 type Completion struct {
-	Verification *RecordVerification `json:"verification"`
+	Verification *RecordVerification `json:"verification,omitempty"`
 }
 
 // App is the completion as the Service takes it.
@@ -121,11 +127,11 @@ func (in Completion) App() app.Completion {
 // /v1/tasks/{id_or_ref}/verifications. There is no ran_at: the service
 // stamps it.
 type RecordVerification struct {
-	Passed        *bool   `json:"passed"`
-	Summary       *string `json:"summary"`
-	CommitSHA     *string `json:"commit_sha"`
-	TreeHash      *string `json:"tree_hash"`
-	OutputExcerpt *string `json:"output_excerpt"`
+	Passed        *bool   `json:"passed,omitempty"`
+	Summary       *string `json:"summary,omitempty"`
+	CommitSHA     *string `json:"commit_sha,omitempty"`
+	TreeHash      *string `json:"tree_hash,omitempty"`
+	OutputExcerpt *string `json:"output_excerpt,omitempty"`
 }
 
 // App is the verification as the Service takes it.

@@ -1,0 +1,62 @@
+package app
+
+import "context"
+
+// LocalSession is who the command line acts as on the database file, with
+// no server between, and where tend serve last said it listens (for the
+// web addresses it prints).
+type LocalSession struct {
+	Actor   Actor
+	Serving Serving
+}
+
+// LocalActor resolves the account the command line acts as on the database
+// file: the one named, or the oldest active administrator when none is.
+// Whoever can open the file already has every account's authority (tend
+// token issue mints credentials there), so no secret is asked for; the
+// actor carries no credential, so nothing narrows it, as nothing narrows a
+// browser session. An inactive account, or an agent whose chain of
+// responsibility reaches an inactive person, is refused, as its credential
+// would be.
+func (s *Service) LocalActor(ctx context.Context, username string) (LocalSession, error) {
+	var out LocalSession
+	err := s.store.View(ctx, func(tx Tx) error {
+		u, err := oldestAdministrator(ctx, tx)
+		if username != "" {
+			u, err = tx.UserByName(ctx, username)
+			err = notFoundAs(err, "account")
+		}
+		if err != nil {
+			return err
+		}
+		if err := chainActive(ctx, tx, u); err != nil {
+			return err
+		}
+		inst, err := tx.Instance(ctx)
+		out = LocalSession{Actor: Actor{User: u, Interface: "cli"}, Serving: inst.Serving}
+		return err
+	})
+	return out, err
+}
+
+// chainActive refuses an account that is inactive, or that answers to an
+// inactive account anywhere up its chain.
+func chainActive(ctx context.Context, tx Tx, u User) error {
+	if !u.Active {
+		return Errorf(CodeAccountInactive, "%s is deactivated", u.Username)
+	}
+	ids, err := tx.AnswersToChain(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		boss, err := tx.UserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !boss.Active {
+			return Errorf(CodeAccountInactive, "%s answers to %s, who is deactivated", u.Username, boss.Username)
+		}
+	}
+	return nil
+}

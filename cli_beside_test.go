@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCLIBesideServer: the terminal commands on the database file and a
+// tend serve on the same file, each a process of its own, writing at the
+// same time, do not corrupt each other: every write of either is kept,
+// under a ref of its own, and read by the other at once (the server's
+// caches follow the file's writes); the file passes integrity_check.
+func TestCLIBesideServer(t *testing.T) {
+	dbPath := tempDB(t)
+	srv := startChild(t, dbPath, true, "--timezone", "UTC")
+	const each = 6
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*each)
+	for i := range each {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if out, err := cliProcess(t, "--db", dbPath, "add", fmt.Sprintf("on the file %d", i)); err != nil {
+				errs <- fmt.Errorf("tend add on the file: %v\n%s", err, out)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			status, body, err := srvRequest(t, srv, http.MethodPost, "/v1/tasks", fmt.Sprintf(`{"title":"on the server %d"}`, i))
+			if err != nil || status != http.StatusCreated {
+				errs <- fmt.Errorf("POST /v1/tasks: %d %s %v", status, body, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	// Both see all of it, each task under its own ref.
+	var listed struct {
+		Items []struct {
+			Ref   int    `json:"ref"`
+			Title string `json:"title"`
+		} `json:"items"`
+	}
+	_, body := srvDo(t, srv, http.MethodGet, "/v1/tasks?limit=100", "")
+	if err := json.Unmarshal(body, &listed); err != nil {
+		t.Fatal(err)
+	}
+	local := mustRun(t, "--db", dbPath, "ls", "--limit", "100", "--json")
+	if local != string(body) {
+		t.Errorf("the file and the server list different tasks:\n%s\n%s", local, body)
+	}
+	var refs []int
+	for _, it := range listed.Items {
+		refs = append(refs, it.Ref)
+	}
+	slices.Sort(refs)
+	if len(refs) != 2*each || slices.Compact(slices.Clone(refs))[2*each-1] != 2*each {
+		t.Fatalf("refs %v: want 1 to %d, each once", refs, 2*each)
+	}
+
+	// What one writes, the other reads on its very next request.
+	mustRun(t, "--db", dbPath, "add", "Fresh on the file")
+	if _, body := srvDo(t, srv, http.MethodGet, "/v1/tasks?ready=true&limit=100&format=compact", ""); !strings.Contains(string(body), "Fresh on the file") {
+		t.Errorf("the server's ready listing misses the file's new task:\n%s", body)
+	}
+	mustRun(t, "--db", dbPath, "done", "1")
+	if _, body := srvDo(t, srv, http.MethodGet, "/v1/tasks/1", ""); !strings.Contains(string(body), `"is_complete":true`) {
+		t.Errorf("the server does not see #1 done on the file:\n%s", body)
+	}
+	if _, body := srvDo(t, srv, http.MethodGet, "/v1/agenda", ""); strings.Contains(string(body), `"ref":1,`) {
+		t.Errorf("the server's agenda still lists #1, done on the file:\n%s", body)
+	}
+	srvDo(t, srv, http.MethodPost, "/v1/tasks/2/claim", "")
+	if out := mustRun(t, "--db", dbPath, "show", "2", "--format", "compact"); !strings.Contains(out, "@admin (claimed)") {
+		t.Errorf("the file does not see the server's claim on #2:\n%s", out)
+	}
+
+	// The server stops cleanly, and the file is whole.
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-srv.done:
+		srv.done <- err
+		if err != nil {
+			t.Errorf("tend serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("tend serve did not stop")
+	}
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check = %q, %v", check, err)
+	}
+}
+
+// cliProcess runs the real main() as a process of its own, on nothing but
+// what args say (no server configured), and returns what it printed.
+func cliProcess(t *testing.T, args ...string) (string, error) {
+	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1", "TEND_URL=", "XDG_CONFIG_HOME="+t.TempDir())
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// srvDo sends a request to the child server as its administrator.
+func srvDo(t *testing.T, srv *child, method, path, body string) (int, []byte) {
+	t.Helper()
+	status, b, err := srvRequest(t, srv, method, path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, b
+}
+
+// srvRequest is srvDo for any goroutine: it returns its error.
+func srvRequest(t *testing.T, srv *child, method, path, body string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.url+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	var b bytes.Buffer
+	_, err = b.ReadFrom(res.Body)
+	return res.StatusCode, b.Bytes(), err
+}

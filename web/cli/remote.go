@@ -1,0 +1,254 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"tend/web/wire"
+)
+
+// Remote is a Client that talks to a tend server over its JSON API with a
+// bearer credential.
+type Remote struct {
+	base      string // the server's URL, without a trailing slash
+	token     string
+	workspace string
+	http      *http.Client
+	agent     string
+}
+
+// NewRemote is a client of the server at base (http://127.0.0.1:8421),
+// presenting token, working in workspace ("" when the credential reaches
+// one only), over hc (http.DefaultClient when nil). version names the
+// client in its User-Agent.
+func NewRemote(base, token, workspace, version string, hc *http.Client) *Remote {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return &Remote{base: strings.TrimRight(base, "/"), token: token, workspace: workspace, http: hc, agent: "tend-cli/" + version}
+}
+
+// Where is the server's URL.
+func (r *Remote) Where() string { return r.base }
+
+// WebURL is the server's URL: the web app is served beside the API.
+func (r *Remote) WebURL() string { return r.base }
+
+// call sends one request, body (a wire request record, nil for none)
+// written as JSON, and decodes a success into out (nothing when out is
+// nil) or a refusal into a *Problem.
+func (r *Remote) call(ctx context.Context, method, path string, q url.Values, body any, out any) error {
+	q = cloneValues(q)
+	if r.workspace != "" {
+		q.Set("workspace_id", r.workspace)
+	}
+	target := r.base + path
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return fmt.Errorf("the server URL %q: %w", r.base, err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+r.token)
+	req.Header.Set("User-Agent", r.agent)
+	res, err := r.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("cannot reach tend at %s (is tend serve running? tend logout works on the local file instead): %w", r.base, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return fmt.Errorf("reading the answer of %s %s: %w", method, path, err)
+	}
+	if res.StatusCode >= 300 {
+		return decodeProblem(res.StatusCode, b, r.base)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("the answer of %s %s is not what this tend reads (is the server another version?): %w", method, path, err)
+	}
+	return nil
+}
+
+func taskPath(ref, action string) string {
+	p := "/v1/tasks/" + url.PathEscape(trimRef(ref))
+	if action != "" {
+		p += "/" + action
+	}
+	return p
+}
+
+func itemPath(ref, action string) string {
+	p := "/v1/items/" + url.PathEscape(trimRef(ref))
+	if action != "" {
+		p += "/" + action
+	}
+	return p
+}
+
+// get is one call whose answer is a T.
+func get[T any](ctx context.Context, r *Remote, method, path string, q url.Values, body any) (T, error) {
+	var out T
+	err := r.call(ctx, method, path, q, body, &out)
+	return out, err
+}
+
+// Me is GET /v1/me.
+func (r *Remote) Me(ctx context.Context) (wire.Me, error) {
+	return get[wire.Me](ctx, r, http.MethodGet, "/v1/me", nil, nil)
+}
+
+// AddTask is POST /v1/tasks.
+func (r *Remote) AddTask(ctx context.Context, in wire.TaskCreate) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, "/v1/tasks", nil, in)
+}
+
+// Tasks is GET /v1/tasks. The page is decoded once, into the items the
+// format asked for: a page of full records is most of what tend ls spends.
+func (r *Remote) Tasks(ctx context.Context, q url.Values) (TaskPage, error) {
+	if q.Get("format") == "compact" {
+		page, err := get[struct {
+			Items []string  `json:"items"`
+			Page  wire.Page `json:"page"`
+		}](ctx, r, http.MethodGet, "/v1/tasks", q, nil)
+		return TaskPage{Lines: page.Items, Page: page.Page}, err
+	}
+	page, err := get[struct {
+		Items []wire.Task `json:"items"`
+		Page  wire.Page   `json:"page"`
+	}](ctx, r, http.MethodGet, "/v1/tasks", q, nil)
+	return TaskPage{Tasks: page.Items, Page: page.Page}, err
+}
+
+// Agenda is GET /v1/agenda.
+func (r *Remote) Agenda(ctx context.Context, q url.Values) (wire.Agenda, error) {
+	return get[wire.Agenda](ctx, r, http.MethodGet, "/v1/agenda", q, nil)
+}
+
+// Task is GET /v1/tasks/{ref}.
+func (r *Remote) Task(ctx context.Context, ref string) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodGet, taskPath(ref, ""), nil, nil)
+}
+
+// Show is GET /v1/items/{ref}.
+func (r *Remote) Show(ctx context.Context, ref string) (wire.ItemShow, error) {
+	return get[wire.ItemShow](ctx, r, http.MethodGet, itemPath(ref, ""), nil, nil)
+}
+
+// Search is GET /v1/search.
+func (r *Remote) Search(ctx context.Context, q url.Values) (wire.ItemSearch, error) {
+	return get[wire.ItemSearch](ctx, r, http.MethodGet, "/v1/search", q, nil)
+}
+
+// Complete is POST /v1/tasks/{ref}/complete.
+func (r *Remote) Complete(ctx context.Context, ref string, in wire.Completion) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "complete"), nil, in)
+}
+
+// Skip is POST /v1/tasks/{ref}/skip.
+func (r *Remote) Skip(ctx context.Context, ref string) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "skip"), nil, nil)
+}
+
+// Claim is POST /v1/tasks/{ref}/claim.
+func (r *Remote) Claim(ctx context.Context, ref string, in wire.Claim) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "claim"), nil, in)
+}
+
+// ClaimNext is POST /v1/tasks/next/claim.
+func (r *Remote) ClaimNext(ctx context.Context, q url.Values) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, "/v1/tasks/next/claim", q, nil)
+}
+
+// Release is POST /v1/tasks/{ref}/release.
+func (r *Remote) Release(ctx context.Context, ref string) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "release"), nil, nil)
+}
+
+// UpdateTask is PATCH /v1/tasks/{ref}.
+func (r *Remote) UpdateTask(ctx context.Context, ref string, in wire.TaskUpdate) (wire.Task, error) {
+	return get[wire.Task](ctx, r, http.MethodPatch, taskPath(ref, ""), nil, in)
+}
+
+// Statuses is GET /v1/statuses.
+func (r *Remote) Statuses(ctx context.Context, entity string) ([]wire.Status, error) {
+	var list struct {
+		Items []wire.Status `json:"items"`
+	}
+	err := r.call(ctx, http.MethodGet, "/v1/statuses", url.Values{"entity_type": {entity}}, nil, &list)
+	return list.Items, err
+}
+
+// Comment is POST /v1/items/{ref}/comments.
+func (r *Remote) Comment(ctx context.Context, ref string, in wire.CommentCreate) (wire.Comment, error) {
+	return get[wire.Comment](ctx, r, http.MethodPost, itemPath(ref, "comments"), nil, in)
+}
+
+// Link is POST /v1/items/{ref}/links.
+func (r *Remote) Link(ctx context.Context, ref string, in wire.LinkRequest) (wire.Link, error) {
+	return get[wire.Link](ctx, r, http.MethodPost, itemPath(ref, "links"), nil, in)
+}
+
+// AddDocument is POST /v1/documents.
+func (r *Remote) AddDocument(ctx context.Context, in wire.DocumentCreate) (wire.FiledDocument, error) {
+	return get[wire.FiledDocument](ctx, r, http.MethodPost, "/v1/documents", nil, in)
+}
+
+// Document is GET /v1/documents/{ref}.
+func (r *Remote) Document(ctx context.Context, ref string) (wire.Document, error) {
+	return get[wire.Document](ctx, r, http.MethodGet, "/v1/documents/"+url.PathEscape(trimRef(ref)), nil, nil)
+}
+
+// Projects is GET /v1/projects.
+func (r *Remote) Projects(ctx context.Context) ([]wire.Project, error) {
+	var list struct {
+		Items []wire.Project `json:"items"`
+	}
+	err := r.call(ctx, http.MethodGet, "/v1/projects", nil, nil, &list)
+	return list.Items, err
+}
+
+// Tags is GET /v1/tags, the first page of tagLimit.
+func (r *Remote) Tags(ctx context.Context) ([]string, error) {
+	var list struct {
+		Items []wire.Tag `json:"items"`
+	}
+	if err := r.call(ctx, http.MethodGet, "/v1/tags", url.Values{"limit": {strconv.Itoa(tagLimit)}}, nil, &list); err != nil {
+		return nil, err
+	}
+	out := make([]string, len(list.Items))
+	for i, t := range list.Items {
+		out[i] = t.Name
+	}
+	return out, nil
+}
+
+func cloneValues(q url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}

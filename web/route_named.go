@@ -1,0 +1,61 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"tend/app"
+	"tend/web/wire"
+)
+
+// handleNamed registers h for method on a path ending in a wildcard
+// (/v1/tasks/:task) that serves only name there (/v1/tasks/preview):
+// httprouter cannot hold a static segment beside a wildcard in one
+// method's tree. Any other value is answered as the router answers a
+// method its path does not take, before authentication: 405, with Allow.
+func (s *Server) handleNamed(method, path, name string, h handlerFunc) {
+	param := path[strings.LastIndexByte(path, ':')+1:]
+	s.api.add(method, path, func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		if wire.Param(r, param) != name {
+			return notThisMethod(r)
+		}
+		return h(w, r, a)
+	})
+	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var err error
+		if wire.Param(r, param) != name {
+			s.setAllow(w, r)
+			err = notThisMethod(r)
+		} else {
+			var a app.Actor
+			if a, err = s.authenticate(r); err == nil {
+				err = h(w, r, a)
+			}
+		}
+		if err != nil {
+			wire.WriteProblem(s.log, w, r, err)
+		}
+	}))
+}
+
+// notThisMethod is the router's refusal of a method a path does not take.
+func notThisMethod(r *http.Request) error {
+	return app.Errorf(app.CodeMethodNotAllowed, "%s does not answer %s; see the Allow header", r.URL.Path, r.Method)
+}
+
+// setAllow names the methods the router serves on the request's path, as
+// it does with a 405.
+func (s *Server) setAllow(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodDelete, http.MethodGet, http.MethodPatch, http.MethodPost, http.MethodPut} {
+		if h, _, _ := s.router.Lookup(m, r.URL.Path); h != nil && m != r.Method {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		allow = append(allow, http.MethodOptions)
+		slices.Sort(allow)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+	}
+}
