@@ -226,6 +226,7 @@ func (s *shooter) accessible(what string) {
 // photographed at 1280 and 390 px, light and dark, checked to keep to the
 // window's width, and checked with axe.
 func TestBrowserFlow(t *testing.T) {
+	t.Parallel()
 	ctx := browserCtx(t)
 	s := startServe(t, tempDB(t))
 	link := signinLinkRE.FindString(s.out.String())

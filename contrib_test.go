@@ -97,6 +97,7 @@ func readUnit(t *testing.T, file string) (unit, map[string]int) {
 // (the one place ProtectSystem=strict leaves writable) and keep the
 // sandbox's essentials; every TEND_ variable they set is one tend reads.
 func TestSystemdUnits(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("contrib/systemd/*.service")
 	user, _ := filepath.Glob("contrib/systemd/user/*.service")
 	if len(files) != 2 || len(user) != 1 {
@@ -154,6 +155,7 @@ func TestSystemdUnits(t *testing.T) {
 // HEALTHCHECK are real tend command lines, its TEND_ variables are ones
 // tend reads, and the database lives on the /data volume.
 func TestContainerfile(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("contrib/container/Containerfile")
 	if err != nil {
 		t.Fatal(err)

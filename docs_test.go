@@ -57,6 +57,7 @@ import (
 // Nothing reaches beyond loopback: HOME is a temporary directory (so the
 // default database is there), and --public-url values are only printed.
 func TestDocsCommands(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("TEND_DOCS_REQUIRED") == "1" {
@@ -94,6 +95,7 @@ func TestDocsCommands(t *testing.T) {
 			continue
 		}
 		t.Run(f, func(t *testing.T) {
+			t.Parallel() // each document has a server and a home of its own
 			out := runDocBlocks(t, run)
 			if f == "README.md" {
 				checkReadmeOutcomes(t, out)
@@ -112,7 +114,7 @@ func TestDocsCommands(t *testing.T) {
 
 // skipsAllowed are the only command blocks not run, by file and first line.
 var skipsAllowed = []string{
-	"README.md: go run . serve          # run tend on its embedded default database",
+	"README.md: go run . serve              # run tend on its embedded default database",
 	"docs/web.md: sudo apt-get install chromium",
 }
 
@@ -424,6 +426,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 func TestParseBlocks(t *testing.T) {
+	t.Parallel()
 	src := strings.Join([]string{
 		"# A document",
 		"",

@@ -26,6 +26,7 @@ import (
 // acknowledged, in every round so far. The server is the real main() run
 // by this test binary in a child process, on loopback.
 func TestKillNineLosesNoAcknowledgedWrite(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts and kills a server five times")
 	}

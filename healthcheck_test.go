@@ -42,6 +42,7 @@ func TestHealthcheck(t *testing.T) {
 }
 
 func TestProbeAddr(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"127.0.0.1:8421", "127.0.0.1:8421"},
 		{"0.0.0.0:8421", "127.0.0.1:8421"},

@@ -66,7 +66,7 @@ a server (tend help local).`,
 		root.AddCommand(c)
 	}
 	for _, c := range []*cobra.Command{newServeCmd(&dbPath), newTokenCmd(&dbPath), newSignInCmd(&dbPath), newBackupCmd(&dbPath),
-		newRestoreCmd(&dbPath), newMCPCmd(&dbPath), newHealthcheckCmd()} {
+		newRestoreCmd(&dbPath), newExportCmd(&dbPath), newImportCmd(&dbPath), newMCPCmd(&dbPath), newHealthcheckCmd()} {
 		c.GroupID = "server"
 		root.AddCommand(c)
 	}

@@ -168,6 +168,7 @@ func getMe(t *testing.T, addr, secret string) (int, map[string]any) {
 var curlRE = regexp.MustCompile(`curl -H "Authorization: Bearer (\S+)" http://(\S+)/v1/me`)
 
 func TestServeFirstStartPrintsTokenOnce(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	s := startServe(t, dbPath)
 	out := s.out.String()
@@ -227,6 +228,7 @@ func TestServeFirstStartPrintsTokenOnce(t *testing.T) {
 }
 
 func TestServeRefusesNewerDatabase(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	newerDatabase(t, dbPath)
 	_, _, err := run(t, "--db", dbPath, "serve", "--addr", "127.0.0.1:0")
@@ -300,6 +302,7 @@ func backupNames(t *testing.T, list string) []string {
 }
 
 func TestBackupCommand(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	rev := newDatabase(t, dbPath)
 
@@ -352,6 +355,7 @@ func TestBackupCommand(t *testing.T) {
 }
 
 func TestBackupCommandDir(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	newDatabase(t, dbPath)
 	dir := filepath.Join(t.TempDir(), "offsite")
@@ -371,6 +375,7 @@ func TestBackupCommandDir(t *testing.T) {
 }
 
 func TestBackupCommandDoesNotMigrate(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	newerDatabase(t, dbPath)
 	m := backupLineRE.FindStringSubmatch(mustRun(t, "--db", dbPath, "backup"))
@@ -380,6 +385,7 @@ func TestBackupCommandDoesNotMigrate(t *testing.T) {
 }
 
 func TestBackupCommandErrors(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	if _, _, err := run(t, "--db", dbPath, "backup"); err == nil {
 		t.Error("backup of a missing database succeeded")
@@ -414,6 +420,7 @@ func runMain(t *testing.T, args ...string) (int, string) {
 }
 
 func TestMainExitStatusAndErrorFormat(t *testing.T) {
+	t.Parallel()
 	newer := tempDB(t)
 	newerDatabase(t, newer)
 	for _, tc := range []struct {
@@ -451,6 +458,7 @@ func TestMainExitStatusAndErrorFormat(t *testing.T) {
 // answered "unauthorized"; now every other command refuses, naming the
 // path, and creates nothing, not even the directory.
 func TestCommandsRefuseMissingDatabase(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"token", "issue"},
 		{"token", "issue", "--user", "claude", "--agent-of", "admin"},

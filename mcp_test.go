@@ -51,6 +51,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 }
 
 func TestMCPStdio(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	alice := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
 	bot := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "bot", "--agent-of", "alice"))
@@ -102,6 +103,7 @@ func TestMCPStdio(t *testing.T) {
 // the last: every line gets its JSON-RPC error, every call its answer,
 // stdout nothing else, and the process exits 0.
 func TestMCPStdioMalformed(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
 	lines := []struct {

@@ -45,6 +45,7 @@ func mcpClientsDir(t *testing.T) string {
 }
 
 func TestMCPOfficialClients(t *testing.T) {
+	t.Parallel()
 	modules := mcpClientsDir(t)
 	node, err := exec.LookPath("node")
 	if err != nil {

@@ -124,6 +124,7 @@ func readEverything(c apiClient) map[string]string {
 // stopped, tend restore puts the backup back, and after a restart every
 // read answers exactly what it answered when the backup was taken.
 func TestRestoreDrill(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	s := startServe(t, dbPath)
 	m := curlRE.FindStringSubmatch(s.out.String())
@@ -206,6 +207,7 @@ func TestRestoreDrill(t *testing.T) {
 var restoredRE = regexp.MustCompile(`the previous database is kept as (\S+) `)
 
 func TestRestoreCommand(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	newDatabase(t, dbPath)
 	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
@@ -289,6 +291,7 @@ func TestServeReplicaFlags(t *testing.T) {
 // credentials; Litestream's own series (on Prometheus's default registry)
 // are not served.
 func TestServeReplicationInMetrics(t *testing.T) {
+	t.Parallel()
 	replica := "file://" + filepath.Join(t.TempDir(), "replica")
 	s := startServe(t, tempDB(t), "--replica", replica, "--replica-sync-interval", "50ms")
 	secret := curlRE.FindStringSubmatch(s.out.String())[1]

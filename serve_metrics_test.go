@@ -56,6 +56,7 @@ func parseScrape(t *testing.T, body []byte) map[string]*dto.MetricFamily {
 // administrator only; with --metrics-addr :0 it also serves /metrics on a
 // loopback listener of its own, to anyone who reaches it.
 func TestServeMetrics(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, tempDB(t), "--metrics-addr", ":0")
 	secret := curlRE.FindStringSubmatch(s.out.String())[1]
 	var m []string
@@ -99,6 +100,7 @@ func TestServeMetrics(t *testing.T) {
 }
 
 func TestMetricsListenAddr(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{":9464", "127.0.0.1:9464"},
 		{"127.0.0.1:9464", "127.0.0.1:9464"},
@@ -124,6 +126,7 @@ func TestMetricsListenAddr(t *testing.T) {
 // the access lines included; --log-level warn drops the access lines; the
 // environment sets both; a value outside the lists is a usage error.
 func TestServeLogFlags(t *testing.T) {
+	t.Parallel()
 	s := startServe(t, tempDB(t), "--log-format", "json", "--log-level", "debug")
 	secret := curlRE.FindStringSubmatch(s.out.String())[1]
 	getMe(t, s.addr, secret)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSignInPrintsAFreshLink(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	mustRun(t, "--db", dbPath, "token", "issue") // creates the instance
 	one := strings.TrimSpace(mustRun(t, "--db", dbPath, "signin", "--user", "admin", "--public-url", "https://tend.example"))
@@ -29,6 +30,7 @@ func TestSignInPrintsAFreshLink(t *testing.T) {
 // tend serve was last started with on the same file (kept in the
 // database), not a fixed 127.0.0.1:8421; a flag still points it elsewhere.
 func TestSignInLinkPointsAtTheServer(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	s := startServe(t, dbPath)
 	if err := s.stop(t); err != nil {
@@ -62,6 +64,7 @@ func TestSignInLinkPointsAtTheServer(t *testing.T) {
 }
 
 func TestReachable(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"127.0.0.1:8421":  "127.0.0.1:8421",
 		"0.0.0.0:8421":    "127.0.0.1:8421",

@@ -14,6 +14,7 @@ import (
 )
 
 func TestTokenIssueListRevoke(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	_, _, err := run(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin", "--scopes", "item:read")
 	if app.CodeOf(err) != app.CodeTokenScopeIncomplete || !strings.Contains(err.Error(), `add "project:read"`) {
@@ -83,6 +84,7 @@ func TestTokenIssueListRevoke(t *testing.T) {
 }
 
 func TestTokenIssueWithoutUserIsForAdministrator(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--title", "laptop", "--expires", "30d"))
 	list := mustRun(t, "--db", dbPath, "token", "list")
@@ -99,6 +101,7 @@ func TestTokenIssueWithoutUserIsForAdministrator(t *testing.T) {
 }
 
 func TestTokenIssueUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"token", "issue", "--expires", "soon"},
 		{"token", "issue", "--expires", "-5h"},
@@ -127,6 +130,7 @@ func TestTokenIssueUsageErrors(t *testing.T) {
 }
 
 func TestParseExpiry(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Time{
 		"30d":                  now.Add(30 * 24 * time.Hour),
@@ -149,6 +153,7 @@ func TestParseExpiry(t *testing.T) {
 // an agent; for an account that exists and answers to somebody else (or is
 // a person) it is an error naming both, where it used to be ignored.
 func TestTokenIssueAgentOfKeepsWhomItAnswersTo(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice")
 	mustRun(t, "--db", dbPath, "token", "issue", "--user", "claude", "--agent-of", "admin")

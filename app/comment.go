@@ -213,21 +213,28 @@ func (s *Service) AddComment(ctx context.Context, a Actor, workspace, entity, id
 		if err := it.node.requireItemWrite(); err != nil {
 			return err
 		}
-		c := Comment{ID: newID(), WorkspaceID: it.sc.ws.Workspace.ID, EntityType: it.Type, EntityID: it.ID, AuthorID: a.User.ID,
-			Body: in.Body, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
-		if err := tx.InsertComment(ctx, &c); err != nil {
-			return err
-		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: c.WorkspaceID, Type: "comment", ID: c.ID, Self: it.ID, New: true}, c.Body); err != nil {
-			return err
-		}
-		if err := it.record(ctx, tx, a, c, "comment.created", map[string]any{"size_bytes": len(c.Body)}); err != nil {
+		c, err := insertComment(ctx, tx, a, it, in.Body)
+		if err != nil {
 			return err
 		}
 		out, err = tx.CommentByID(ctx, c.ID)
 		return err
 	})
 	return out, err
+}
+
+// insertComment writes a checked comment on an item the caller may write,
+// noting its mentions and recording it in the item's history.
+func insertComment(ctx context.Context, tx Tx, a Actor, it addressed, body string) (Comment, error) {
+	c := Comment{ID: newID(), WorkspaceID: it.sc.ws.Workspace.ID, EntityType: it.Type, EntityID: it.ID, AuthorID: a.User.ID,
+		Body: body, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
+	if err := tx.InsertComment(ctx, &c); err != nil {
+		return Comment{}, err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: c.WorkspaceID, Type: "comment", ID: c.ID, Self: it.ID, New: true}, c.Body); err != nil {
+		return Comment{}, err
+	}
+	return c, it.record(ctx, tx, a, c, "comment.created", map[string]any{"size_bytes": len(c.Body)})
 }
 
 // commentFor finds a live comment on an item the caller may read. One on
@@ -279,24 +286,29 @@ func (s *Service) UpdateComment(ctx context.Context, a Actor, id string, in Comm
 		if err := checkVersion(in.ExpectedVersion, c.Version); err != nil {
 			return err
 		}
-		if !in.Body.Set || in.Body.Value == c.Body {
-			out = c
-			return nil
-		}
-		c.Body, c.UpdatedAt, c.Version = in.Body.Value, tx.Now(), c.Version+1
-		if err := tx.UpdateComment(ctx, &c); err != nil {
-			return err
-		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: c.WorkspaceID, Type: "comment", ID: c.ID, Self: it.ID}, c.Body); err != nil {
-			return err
-		}
-		if err := it.record(ctx, tx, a, c, "comment.updated", map[string]any{"size_bytes": len(c.Body)}); err != nil {
-			return err
+		if in.Body.Set {
+			err = reviseComment(ctx, tx, a, it, &c, in.Body.Value)
 		}
 		out = c
-		return nil
+		return err
 	})
 	return out, err
+}
+
+// reviseComment replaces a comment's body, if it differs, noting its
+// mentions and recording the change.
+func reviseComment(ctx context.Context, tx Tx, a Actor, it addressed, c *Comment, body string) error {
+	if body == c.Body {
+		return nil
+	}
+	c.Body, c.UpdatedAt, c.Version = body, tx.Now(), c.Version+1
+	if err := tx.UpdateComment(ctx, c); err != nil {
+		return err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: c.WorkspaceID, Type: "comment", ID: c.ID, Self: it.ID}, c.Body); err != nil {
+		return err
+	}
+	return it.record(ctx, tx, a, *c, "comment.updated", map[string]any{"size_bytes": len(c.Body)})
 }
 
 // DeleteComment withdraws a comment: its author may, and so may anybody

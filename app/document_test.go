@@ -45,6 +45,12 @@ func TestDocumentCreate(t *testing.T) {
 		{"a task type", f.admin, app.DocumentCreate{Title: "x", Type: "bug"}, app.CodeValidation, "body.type"},
 		{"a task status", f.admin, app.DocumentCreate{Title: "x", Status: "todo"}, app.CodeValidation, "body.status"},
 		{"a task as parent", f.admin, app.DocumentCreate{Title: "x", Parent: app.FlexRef(ref(tk.Ref))}, app.CodeValidation, "body.parent"},
+		{"a blank title", f.admin, app.DocumentCreate{Title: " "}, app.CodeValidation, "body.title"},
+		{"an estimate, which documents have not", f.admin, app.DocumentCreate{Title: "x", TaskFields: []string{"estimate_minutes"}},
+			app.CodeValidation, "body.estimate_minutes"},
+		{"an unknown project", f.admin, app.DocumentCreate{Title: "x", Project: "nope"}, app.CodeValidation, "body.project"},
+		{"no such parent", f.admin, app.DocumentCreate{Title: "x", Parent: "9999"}, app.CodeValidation, "body.parent"},
+		{"a tag with a space", f.admin, app.DocumentCreate{Title: "x", Tags: []string{"no spaces"}}, app.CodeValidation, "body.tags"},
 		{"a viewer", viewer, app.DocumentCreate{Title: "x"}, app.CodeForbidden, ""},
 	}
 	for _, c := range cases {

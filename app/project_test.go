@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"tend/app"
@@ -37,6 +38,12 @@ func TestProjectCreate(t *testing.T) {
 	}{
 		{"a key with capitals", f.admin, app.ProjectCreate{Key: "Web2", Title: "x"}, app.CodeValidation, "body.key"},
 		{"a key starting with a digit", f.admin, app.ProjectCreate{Key: "2web", Title: "x"}, app.CodeValidation, "body.key"},
+		{"no key", f.admin, app.ProjectCreate{Title: "x"}, app.CodeValidation, "body.key"},
+		{"a key with a space", f.admin, app.ProjectCreate{Key: "has space", Title: "x"}, app.CodeValidation, "body.key"},
+		{"a key with a dot", f.admin, app.ProjectCreate{Key: "a.b", Title: "x"}, app.CodeValidation, "body.key"},
+		{"a key starting with an underscore", f.admin, app.ProjectCreate{Key: "_x", Title: "x"}, app.CodeValidation, "body.key"},
+		{"a key of 33 characters", f.admin, app.ProjectCreate{Key: strings.Repeat("k", 33), Title: "x"}, app.CodeValidation, "body.key"},
+		{"a status that is not a project status", f.admin, app.ProjectCreate{Key: "odd", Title: "x", Status: "todo"}, app.CodeValidation, "body.status"},
 		{"no title", f.admin, app.ProjectCreate{Key: "t"}, app.CodeValidation, "body.title"},
 		{"a visibility that is neither", f.admin, app.ProjectCreate{Key: "v", Title: "x", Visibility: "secret"}, app.CodeValidation, "body.visibility"},
 		{"a colour that is not #rrggbb", f.admin, app.ProjectCreate{Key: "c", Title: "x", Colour: "red"}, app.CodeValidation, "body.colour"},
@@ -141,6 +148,14 @@ func TestProjectUpdate(t *testing.T) {
 		{"a stale version", f.admin, "web", app.ProjectUpdate{Title: app.PatchOf("x"), ExpectedVersion: ptr(1)}, app.CodeVersionConflict, ""},
 		{"the key", f.admin, "web", app.ProjectUpdate{Key: app.PatchOf("site")}, app.CodeValidation, "body.key"},
 		{"an unknown status", f.admin, "web", app.ProjectUpdate{Status: app.PatchOf("todo")}, app.CodeValidation, "body.status"},
+		{"a blank title", f.admin, "web", app.ProjectUpdate{Title: app.PatchOf("")}, app.CodeValidation, "body.title"},
+		{"a visibility that is neither", f.admin, "web", app.ProjectUpdate{Visibility: app.PatchOf("hidden")}, app.CodeValidation, "body.visibility"},
+		{"an unknown setting", f.admin, "web", app.ProjectUpdate{Settings: app.PatchOf(map[string]any{"no_such_setting": 3.0})},
+			app.CodeValidation, "body.settings.no_such_setting"},
+		{"claim_minutes 0", f.admin, "web", app.ProjectUpdate{Settings: app.PatchOf(map[string]any{"claim_minutes": 0.0})},
+			app.CodeValidation, "body.settings.claim_minutes"},
+		{"a week starting on friday", f.admin, "web", app.ProjectUpdate{Settings: app.PatchOf(map[string]any{"week_start": "friday"})},
+			app.CodeValidation, "body.settings.week_start"},
 		{"the inbox made private", f.admin, "inbox", app.ProjectUpdate{Visibility: app.PatchOf("private")}, app.CodeInboxProtected, ""},
 		{"a viewer", viewer, "web", app.ProjectUpdate{Title: app.PatchOf("x")}, app.CodeForbidden, ""},
 	}

@@ -10,6 +10,9 @@ import (
 type Store interface {
 	// View runs fn in a read-only transaction.
 	View(ctx context.Context, fn func(Tx) error) error
+	// Scan is View for a long read, such as an export, which must hold
+	// none of the connections requests read through.
+	Scan(ctx context.Context, fn func(Tx) error) error
 	// Update runs fn in a write transaction; an error from fn rolls it back.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// Backup takes a consistent copy of the live database.
@@ -65,6 +68,9 @@ type Tx interface {
 	feedTx
 	calendarTx
 	openTasksTx
+	exportTx
+	importTx
+	externalTx
 }
 
 // Options configures a Service.

@@ -283,42 +283,52 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 	}
 	var out Task
 	err := s.store.Update(ctx, func(tx Tx) error {
-		d, err := s.draftTask(ctx, tx, a, workspace, &in)
+		sc, err := inWorkspace(ctx, tx, a, workspace)
 		if err != nil {
 			return err
 		}
-		t := d.task
-		t.ID = newID()
-		if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
-			return err
-		}
-		if err := tx.InsertTask(ctx, &t); err != nil {
-			return err
-		}
-		tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
-		if err != nil {
-			return err
-		}
-		if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
-			return err
-		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
-			t.Title, t.Description); err != nil {
-			return err
-		}
-		ref := t.Ref
-		if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
-			ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
-			return err
-		}
-		// Everything a read of the new task would resolve is known here: it
-		// has no links, subtasks or claim yet, and InsertTask scored it with
-		// the listing's own expression (TestTaskCreateAnswersAsRead).
-		t.Tags = tagNames(tags)
-		out = t
-		return nil
+		out, err = s.createTask(ctx, tx, a, sc, in)
+		return err
 	})
 	return out, err
+}
+
+// createTask files a checked new task in sc's workspace: its line read, its
+// repeat started, its tags made, its mentions noted, its event recorded.
+func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in TaskCreate) (Task, error) {
+	d, err := s.draftTask(ctx, tx, a, sc, &in)
+	if err != nil {
+		return Task{}, err
+	}
+	t := d.task
+	t.ID = newID()
+	if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
+		return Task{}, err
+	}
+	if err := tx.InsertTask(ctx, &t); err != nil {
+		return Task{}, err
+	}
+	tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
+	if err != nil {
+		return Task{}, err
+	}
+	if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
+		return Task{}, err
+	}
+	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},
+		t.Title, t.Description); err != nil {
+		return Task{}, err
+	}
+	ref := t.Ref
+	if err := record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: "task.created",
+		ItemRef: &ref, ItemTitle: t.Title, Changes: map[string]any{"title": t.Title}, ProjectID: t.ProjectID}); err != nil {
+		return Task{}, err
+	}
+	// Everything a read of the new task would resolve is known here: it
+	// has no links, subtasks or claim yet, and InsertTask scored it with
+	// the listing's own expression (TestTaskCreateAnswersAsRead).
+	t.Tags = tagNames(tags)
+	return t, nil
 }
 
 func utcPtr(t *time.Time) *time.Time {

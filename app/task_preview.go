@@ -39,7 +39,11 @@ func (s *Service) PreviewTask(ctx context.Context, a Actor, workspace string, in
 	}
 	var out TaskPreview
 	err := s.store.View(ctx, func(tx Tx) error {
-		d, err := s.draftTask(ctx, tx, a, workspace, &in)
+		sc, err := inWorkspace(ctx, tx, a, workspace)
+		if err != nil {
+			return err
+		}
+		d, err := s.draftTask(ctx, tx, a, sc, &in)
 		if err != nil {
 			return err
 		}
@@ -65,15 +69,11 @@ type taskDraft struct {
 	spans []line.Span // what the captured line was read as
 }
 
-// draftTask reads a create's input (validated) in the transaction tx: the
-// workspace, the zone its dates are read in, the captured line, the
+// draftTask reads a create's input (validated) in the transaction tx, in
+// sc's workspace: the zone its dates are read in, the captured line, the
 // repeat, where the task goes, its type, status and assignee. It only
 // reads, so CreateTask and PreviewTask share it.
-func (s *Service) draftTask(ctx context.Context, tx Tx, a Actor, workspace string, in *TaskCreate) (taskDraft, error) {
-	sc, err := inWorkspace(ctx, tx, a, workspace)
-	if err != nil {
-		return taskDraft{}, err
-	}
+func (s *Service) draftTask(ctx context.Context, tx Tx, a Actor, sc *scope, in *TaskCreate) (taskDraft, error) {
 	zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
 	if err != nil {
 		return taskDraft{}, err

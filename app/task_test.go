@@ -90,6 +90,8 @@ func TestTaskCreate(t *testing.T) {
 		{"no title", app.TaskCreate{Title: "  "}, app.CodeValidation, "body.title"},
 		{"title too long", app.TaskCreate{Title: strings.Repeat("x", 501)}, app.CodeValidation, "body.title"},
 		{"importance out of range", app.TaskCreate{Title: "x", Importance: ptr(6)}, app.CodeValidation, "body.importance"},
+		{"importance 0", app.TaskCreate{Title: "x", Importance: ptr(0)}, app.CodeValidation, "body.importance"},
+		{"urgency out of range", app.TaskCreate{Title: "x", Urgency: ptr(9)}, app.CodeValidation, "body.urgency"},
 		{"negative estimate", app.TaskCreate{Title: "x", EstimateMinutes: ptr(-1)}, app.CodeValidation, "body.estimate_minutes"},
 		{"unknown timezone", app.TaskCreate{Title: "x", Timezone: "Mars/Base"}, app.CodeValidation, "body.timezone"},
 		{"bad tag", app.TaskCreate{Title: "x", Tags: []string{"-no"}}, app.CodeValidation, "body.tags"},
@@ -100,6 +102,7 @@ func TestTaskCreate(t *testing.T) {
 		{"unknown type", app.TaskCreate{Title: "x", Type: "note"}, app.CodeValidation, "body.type"},
 		{"unknown status", app.TaskCreate{Title: "x", Status: "current"}, app.CodeValidation, "body.status"},
 		{"assignee outside the workspace", app.TaskCreate{Title: "x", Assignee: "stranger"}, app.CodeValidation, "body.assignee"},
+		{"assignee unknown", app.TaskCreate{Title: "x", Assignee: "nobody"}, app.CodeValidation, "body.assignee"},
 		{"repeat that does not parse", app.TaskCreate{Title: "x", Repeat: "every fortnightly moon"}, app.CodeRecurrence, "body.repeat"},
 		{"a line of markers only", app.TaskCreate{Text: "tomorrow #x"}, app.CodeValidation, "body.text"},
 		{"due beyond the years stored", app.TaskCreate{Title: "x", DueAt: ptr(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC))},
@@ -197,6 +200,7 @@ func TestTaskUpdate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.person("bob", app.RoleMember)
+	f.person("stranger", "")
 	viewer := f.person("vera", app.RoleViewer)
 
 	t.Run("fields", func(t *testing.T) {
@@ -278,6 +282,11 @@ func TestTaskUpdate(t *testing.T) {
 		{"applies_to on a task that does not repeat", f.admin, app.TaskUpdate{Title: app.PatchOf("y"), AppliesTo: app.PatchOf(app.AppliesThisOne)},
 			app.CodeAppliesToNotRepeating, ""},
 		{"unknown status", f.admin, app.TaskUpdate{Status: app.PatchOf("nope")}, app.CodeValidation, "body.status"},
+		{"title blank", f.admin, app.TaskUpdate{Title: app.PatchOf(" ")}, app.CodeValidation, "body.title"},
+		{"type cleared", f.admin, app.TaskUpdate{Type: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.type"},
+		{"unknown type", f.admin, app.TaskUpdate{Type: app.PatchOf("epic")}, app.CodeValidation, "body.type"},
+		{"importance out of range", f.admin, app.TaskUpdate{Importance: app.PatchOf(7)}, app.CodeValidation, "body.importance"},
+		{"assignee outside the workspace", f.admin, app.TaskUpdate{Assignee: app.PatchOf("stranger")}, app.CodeValidation, "body.assignee"},
 		{"a viewer", viewer, app.TaskUpdate{Title: app.PatchOf("y")}, app.CodeForbidden, ""},
 	}
 	for _, c := range refused {
@@ -314,6 +323,7 @@ func TestTaskMove(t *testing.T) {
 		{"under its grandchild", top.Ref, app.TaskMove{Parent: parentOf(ref(leaf.Ref))}, app.CodeCycle, "body.parent"},
 		{"under no such task", top.Ref, app.TaskMove{Parent: parentOf("99999")}, app.CodeValidation, "body.parent"},
 		{"into no project", top.Ref, app.TaskMove{Project: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.project"},
+		{"into no such project", top.Ref, app.TaskMove{Project: app.PatchOf("nowhere")}, app.CodeValidation, "body.project"},
 		{"under a parent in another project than named", leaf.Ref,
 			app.TaskMove{Parent: parentOf(ref(other.Ref)), Project: app.PatchOf("web")}, app.CodeValidation, "body.project"},
 	}

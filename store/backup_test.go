@@ -391,7 +391,7 @@ func TestBackupDirUnusable(t *testing.T) {
 	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(t.Context(), filepath.Join(dir, "tend.db"), store.Options{BackupDir: blocker})
+	db, err := store.Open(t.Context(), storetest.Migrated.Copy(t, filepath.Join(dir, "tend.db")), store.Options{BackupDir: blocker})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +441,7 @@ func TestBackupFileDoesNotMigrate(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "tend.db")
+	path := storetest.Migrated.Copy(t, filepath.Join(dir, "tend.db"))
 	db, err := store.Open(ctx, path, store.Options{})
 	if err != nil {
 		t.Fatal(err)

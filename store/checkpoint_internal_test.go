@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +17,7 @@ import (
 // once the loop has stopped, rather than waited for.
 func TestWALStaysBounded(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "wal.db")
+	path := migratedPath(t, "wal.db")
 	db, err := Open(ctx, path, Options{WALLimit: 256 << 10})
 	if err != nil {
 		t.Fatal(err)

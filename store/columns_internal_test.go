@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -68,8 +67,9 @@ func shapeOf[T any](tb *itemTable[T]) tableShape {
 // names no column the schema lacks. Every NOT NULL column without a default
 // is inserted, and each table is updated by its id, which the insert sets.
 func TestColumnTablesMatchSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "columns.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "columns.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +120,7 @@ func TestColumnTablesMatchSchema(t *testing.T) {
 // into a fresh value does, since one value serves every row of a query. A
 // column written with another's field would fail here.
 func TestColumnsScanDistinctFields(t *testing.T) {
+	t.Parallel()
 	checkDistinct(t, "tasks", taskReader.cols)
 	checkDistinct(t, "documents", documentReader.cols)
 	checkDistinct(t, "project scopes", scopeReader.cols)
@@ -192,8 +193,9 @@ func changedFields(zero, v reflect.Value, path string) []string {
 // on every read, and this runs the check for the shapes no other test may
 // reach.
 func TestTaskScanMatchesQuery(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "scan.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "scan.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

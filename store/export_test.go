@@ -19,3 +19,8 @@ func MigrateTo(ctx context.Context, path string, n int) error {
 	db := &DB{write: w}
 	return db.applyMigrations(ctx, names[:n], 0)
 }
+
+// ForgetCaches empties every cache db keeps, as a newly opened database has
+// them, for a test comparing what the caches answer with a read from
+// nothing. Nothing else may be using db.
+func (db *DB) ForgetCaches() { db.caches = caches{} }

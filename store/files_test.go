@@ -10,6 +10,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // TestFileModes: the database, its -wal and -shm, each backup and the
@@ -48,7 +49,7 @@ func TestFileModesNarrowed(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "tend.db")
+	path := storetest.Migrated.Copy(t, filepath.Join(dir, "tend.db"))
 	backups := filepath.Join(dir, "shared")
 	if err := os.Mkdir(backups, 0o755); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,7 +14,7 @@ import (
 // expensive reads (app/readbudget.go) stands on.
 func TestViewInterrupted(t *testing.T) {
 	t.Parallel()
-	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "interrupt.db"), Options{})
+	db, err := Open(t.Context(), migratedPath(t, "interrupt.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 // (migration 0007) equal the links actually stored, through adding and
 // removing links of several types between tasks and documents.
 func TestLinkCountsFollowLinks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, svc, a := bootstrapped(t)
 	type end struct{ entity, ref string }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ func TestRestoreLock(t *testing.T) {
 	wait := sharedLockWait
 	sharedLockWait = 0
 	t.Cleanup(func() { sharedLockWait = wait })
-	path := filepath.Join(t.TempDir(), "tend.db")
+	path := migratedPath(t, "tend.db")
 	restoring, err := lockExclusive(path)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +63,7 @@ func TestLockAlone(t *testing.T) {
 	wait := sharedLockWait
 	sharedLockWait = 0
 	t.Cleanup(func() { sharedLockWait = wait })
-	path := filepath.Join(t.TempDir(), "tend.db")
+	path := migratedPath(t, "tend.db")
 	one, err := lockShared(path)
 	if err != nil {
 		t.Fatal(err)

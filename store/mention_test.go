@@ -14,6 +14,7 @@ import (
 // records what it mentions, never the item itself; withdrawing a comment
 // withdraws its mentions.
 func TestDocumentAndCommentMentions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, svc, a := bootstrapped(t)
 	task, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "target"})

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +15,9 @@ import (
 // gets; an index led by workspace_id over every row once made the
 // subtasks of a task a read of the whole workspace.
 func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "plan.db"), Options{})
+	db, err := Open(ctx, migratedPath(t, "plan.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

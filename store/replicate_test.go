@@ -14,6 +14,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // fakeS3 runs an S3-protocol server in the test (gofakes3) with one bucket
@@ -180,7 +181,7 @@ func TestReplicaURLRefusals(t *testing.T) {
 		{"sftp://backup@host/tend", store.EnvSFTPHostKey},
 		{"ht tp://x:hunter2@host/%zz", "does not parse"},
 	} {
-		path := filepath.Join(t.TempDir(), "tend.db")
+		path := storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db"))
 		_, err := store.Open(t.Context(), path, store.Options{Replica: tc.url})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("Open with replica %q: %v; want an error saying %q, and no password", tc.url, err, tc.want)
@@ -190,7 +191,7 @@ func TestReplicaURLRefusals(t *testing.T) {
 		}
 	}
 	t.Setenv(store.EnvSFTPHostKey, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl")
-	if _, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "tend.db"), store.Options{Replica: "sftp://backup@host/tend"}); err == nil || !strings.Contains(err.Error(), store.EnvSFTPPassword) {
+	if _, err := store.Open(t.Context(), storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db")), store.Options{Replica: "sftp://backup@host/tend"}); err == nil || !strings.Contains(err.Error(), store.EnvSFTPPassword) {
 		t.Errorf("an sftp replica without a password or key: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // seeded is a database file holding an instance, three projects, a
@@ -35,30 +37,50 @@ func withService(t *testing.T, path string, fn func(*store.DB, *app.Service)) {
 
 func seedDatabase(t *testing.T, path string) seeded {
 	t.Helper()
-	s := seeded{path: path}
+	seededTemplate.Copy(t, path)
+	s := seeded{path: path, ws: seedWorkspace}
 	withService(t, path, func(_ *store.DB, svc *app.Service) {
-		ctx := t.Context()
-		first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-		if err != nil {
+		var err error
+		if s.admin, err = svc.Authenticate(t.Context(), seedSecret, "test"); err != nil {
 			t.Fatal(err)
 		}
-		if s.admin, err = svc.Authenticate(ctx, first.Token.Secret, "test"); err != nil {
-			t.Fatal(err)
-		}
-		s.ws = first.Workspace.Slug
-		for i := range 3 {
-			if _, err := svc.CreateProject(ctx, s.admin, s.ws, app.ProjectCreate{Key: fmt.Sprintf("p%d", i), Title: fmt.Sprintf("project %d", i)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		body := "notes"
-		if _, err := svc.CreateDocument(ctx, s.admin, s.ws, app.DocumentCreate{Title: "a document", Body: &body}); err != nil {
-			t.Fatal(err)
-		}
-		addTasks(t, svc, s, "before", 5)
 	})
 	return s
 }
+
+// seededTemplate is what seedDatabase copies, made once per test binary:
+// an instance, three projects, a document and five tasks. seedSecret is
+// its administrator's token and seedWorkspace the workspace they are in.
+var (
+	seedSecret, seedWorkspace string
+	seededTemplate            = storetest.NewTemplate(func(ctx context.Context, db *store.DB) error {
+		svc := app.New(db, app.Options{})
+		first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+		if err != nil {
+			return err
+		}
+		seedSecret, seedWorkspace = first.Token.Secret, first.Workspace.Slug
+		admin, err := svc.Authenticate(ctx, seedSecret, "test")
+		if err != nil {
+			return err
+		}
+		for i := range 3 {
+			if _, err := svc.CreateProject(ctx, admin, seedWorkspace, app.ProjectCreate{Key: fmt.Sprintf("p%d", i), Title: fmt.Sprintf("project %d", i)}); err != nil {
+				return err
+			}
+		}
+		body := "notes"
+		if _, err := svc.CreateDocument(ctx, admin, seedWorkspace, app.DocumentCreate{Title: "a document", Body: &body}); err != nil {
+			return err
+		}
+		for i := range 5 {
+			if _, err := svc.CreateTask(ctx, admin, seedWorkspace, app.TaskCreate{Title: fmt.Sprintf("before %d", i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+)
 
 func addTasks(t *testing.T, svc *app.Service, s seeded, prefix string, n int) {
 	t.Helper()

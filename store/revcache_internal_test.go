@@ -7,6 +7,7 @@ import "testing"
 // older one, and only those. The values are slices, as credentials hold,
 // which cannot be compared.
 func TestPutSharedDropsOlderRevisions(t *testing.T) {
+	t.Parallel()
 	var c revCache[[]int]
 	c.putShared("a", 1, []int{10})
 	c.putShared("b", 1, []int{20})

@@ -23,6 +23,7 @@ func ftsSegments(t *testing.T, raw *sql.DB, index string) int {
 }
 
 func TestSearchIndexFollowsTextOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, svc, a := bootstrapped(t)
 	tk, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: "Sharpen the saw"})

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -20,7 +19,7 @@ func TestFullDiskEpisode(t *testing.T) {
 	ctx := t.Context()
 	var mu sync.Mutex
 	var heard []bool
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "full.db"), Options{OnStorage: func(full bool, err error) {
+	db, err := Open(ctx, migratedPath(t, "full.db"), Options{OnStorage: func(full bool, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, full)

@@ -18,7 +18,7 @@ var statsEpoch = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
 // counted, and bootstraps it; it returns the administrator's id.
 func openStats(tb testing.TB, waits *atomic.Int64) (*DB, string) {
 	tb.Helper()
-	db, err := Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"), Options{OnWriterWait: func(d time.Duration) {
+	db, err := Open(context.Background(), migratedPath(tb, "t.db"), Options{OnWriterWait: func(d time.Duration) {
 		if d < 0 {
 			tb.Errorf("a negative wait: %v", d)
 		}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,8 +11,9 @@ import (
 // uncached statement serves it), more distinct statements than the cache
 // keeps (the oldest are finalized), and the counter behind QueryCount.
 func TestStatementCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), Options{Readers: 1})
+	db, err := Open(ctx, migratedPath(t, "t.db"), Options{Readers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ type DB struct {
 	write      *sqlx.DB
 	read       *sqlx.DB
 	auth       *sqlx.DB
+	bulk       *sqlx.DB // long reads (Scan): apart from the request readers, not mapping the file
 	maint      *sqlx.DB
 	revision   string
 	backupMu   sync.Mutex
@@ -184,9 +185,15 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		_ = db.auth.Close()
 		return nil, err
 	}
+	bq := basePragmas(level)
+	bq.Add("_pragma", "query_only(1)")
+	if db.bulk, err = openPool(ctx, path, bq, 2); err != nil {
+		_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+		return nil, err
+	}
 	if opts.Replica != "" {
 		if db.repl, err = startReplication(ctx, db, opts); err != nil {
-			_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+			_ = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
 			return nil, err
 		}
 	}
@@ -301,7 +308,7 @@ func (db *DB) Close() error {
 			upkeep := context.WithValue(context.Background(), uncounted{}, true)
 			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
-		err = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
+		err = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
 		if db.repl != nil {
 			err = errors.Join(err, db.repl.close())
 		}
@@ -401,6 +408,10 @@ type Tx struct {
 	// vocabRevs holds the vocab_rev a View read together with scope_rev,
 	// so its vocabulary look-ups need no statement of their own.
 	vocabRevs map[string]int64
+	// seqs is an import's last sequence number per table, cacheSize the
+	// writer's page cache before it (load.go).
+	seqs      map[string]int64
+	cacheSize int64
 }
 
 // Now is the transaction's clock.
@@ -410,8 +421,20 @@ func (t *Tx) Now() time.Time { return t.now }
 func (t *Tx) OnCommit(f func()) { t.onCommit = append(t.onCommit, f) }
 
 // View runs fn in a read-only transaction on the reader pool.
-func (db *DB) View(ctx context.Context, fn func(app.Tx) error) (err error) {
-	stx, err := db.read.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+func (db *DB) View(ctx context.Context, fn func(app.Tx) error) error {
+	return db.view(ctx, db.read, fn)
+}
+
+// Scan runs fn in a read-only transaction for a long read, such as an
+// export, on two connections of its own: it holds none of the readers
+// requests wait for while it runs, and it reads the file rather than
+// mapping it, so the process does not grow by every page it passes over.
+func (db *DB) Scan(ctx context.Context, fn func(app.Tx) error) error {
+	return db.view(ctx, db.bulk, fn)
+}
+
+func (db *DB) view(ctx context.Context, pool *sqlx.DB, fn func(app.Tx) error) (err error) {
+	stx, err := pool.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return mapErr(err)
 	}

@@ -295,7 +295,7 @@ func TestConcurrentWriters(t *testing.T) {
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
+	path := storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db"))
 	db, err := store.Open(t.Context(), path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +386,7 @@ func TestOpenRejectsURIPaths(t *testing.T) {
 
 func TestCloseIsIdempotent(t *testing.T) {
 	t.Parallel()
-	db, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "tend.db"), store.Options{})
+	db, err := store.Open(t.Context(), storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db")), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 func TestSynchronousSetting(t *testing.T) {
 	t.Parallel()
 	for setting, want := range map[string]int{"": 1, "normal": 1, "full": 2, "FULL": 2} {
-		db, err := Open(t.Context(), filepath.Join(t.TempDir(), "sync.db"), Options{Synchronous: setting})
+		db, err := Open(t.Context(), migratedPath(t, "sync.db"), Options{Synchronous: setting})
 		if err != nil {
 			t.Fatal(err)
 		}

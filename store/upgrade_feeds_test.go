@@ -14,6 +14,7 @@ import (
 // the moment the credential did; a feed of a live credential, and one made
 // in a browser session (no credential), stay as they were.
 func TestUpgradeEndsFeedsOfRevokedCredentials(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tend.db")
 	if err := store.MigrateTo(context.Background(), path, 14); err != nil {

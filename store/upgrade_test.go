@@ -17,6 +17,7 @@ import (
 // projects (a tag made by use under its item's) and marks the tags that
 // were declared on purpose.
 func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
+	t.Parallel()
 	seed, err := os.ReadFile(filepath.Join("testdata", "upgrade-0003.sql"))
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -18,7 +17,7 @@ import (
 
 func openWriterTest(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "t.db"), Options{})
+	db, err := Open(t.Context(), migratedPath(t, "t.db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/store/storetest"
 	"tend/web"
 	"tend/web/webtest"
 )
@@ -23,12 +22,8 @@ import (
 // at debug level, and onActive called when a connection starts a request.
 func newLogEnv(t *testing.T, format string, onActive func()) *env {
 	t.Helper()
-	db, clock := storetest.OpenClock(t)
+	db, clock, admin := webtest.OpenBootstrapped(t)
 	svc := app.New(db, app.Options{Version: "test"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	logs := &webtest.LogBuffer{}
 	opts := &slog.HandlerOptions{Level: slog.LevelDebug}
 	var h slog.Handler = slog.NewTextHandler(logs, opts)
@@ -45,7 +40,7 @@ func newLogEnv(t *testing.T, format string, onActive func()) *env {
 	}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
+	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}
 }
 
 // accessLines are the JSON log's access lines.

@@ -34,6 +34,7 @@ func agendaTotals(m map[string]any) map[string]int {
 // Pacific/Auckland (UTC+13 in November) at 23:30 and at 00:30 local, and
 // for a reader in UTC at the same instant.
 func TestAgendaAroundAucklandMidnight(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)) // Tue Nov 24 23:30 in Auckland
 	carol := e.Person("carol")
@@ -152,6 +153,7 @@ func maps(m map[string]int) map[string]int {
 // TestAgendaDefaultsAndRefusals: without parameters the day is today in
 // the reader's zone; a bad date or zone is refused naming the parameter.
 func TestAgendaDefaultsAndRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 24, 23, 30, 0, 0, time.UTC))
 	m := e.OK(http.StatusOK, http.MethodGet, "/v1/agenda", e.Admin, nil)
@@ -173,6 +175,7 @@ func TestAgendaDefaultsAndRefusals(t *testing.T) {
 // all; the agenda takes the same number of statements whatever the number
 // of tasks.
 func TestAgendaCaps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
 	statements := func() int64 {
@@ -202,6 +205,7 @@ func TestAgendaCaps(t *testing.T) {
 // ready, deferred=exclude and the agenda's lists, shows under
 // deferred=only, and comes back once the clock reaches it.
 func TestDeferralLeavesAndReturns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
@@ -243,6 +247,7 @@ func TestDeferralLeavesAndReturns(t *testing.T) {
 // to what it places tasks by: the open tasks behind it are cached between
 // requests, and no change may leave a stale copy in use.
 func TestAgendaFollowsEveryChange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
 	e.Person("carol")

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -12,106 +11,8 @@ import (
 	"tend/web/webtest"
 )
 
-// credT returns a copy of e whose helpers report to t, so that a subtest
-// sharing its parent's instance fails itself and not its parent.
-func (e *env) credT(t *testing.T) *env {
-	c := *e
-	c.T = t
-	return &c
-}
-
-// credSend sends a request with the exact headers given and reports
-// transport failures as an error rather than failing the test, so it is
-// safe to call from any goroutine.
-func (e *env) credSend(method, path string, header map[string]string, body string) (webtest.Response, error) {
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
-	if err != nil {
-		return webtest.Response{}, err
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		return webtest.Response{}, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}, err
-}
-
-// credStrings turns a decoded JSON array into strings; null gives nil.
-func credStrings(t *testing.T, v any) []string {
-	t.Helper()
-	if v == nil {
-		return nil
-	}
-	arr, ok := v.([]any)
-	if !ok {
-		t.Fatalf("want a JSON array, got %#v", v)
-	}
-	out := make([]string, len(arr))
-	for i, x := range arr {
-		s, ok := x.(string)
-		if !ok {
-			t.Fatalf("want strings, got %#v", v)
-		}
-		out[i] = s
-	}
-	return out
-}
-
-// credTime formats an instant as a client sends it.
-func credTime(at time.Time) string { return at.UTC().Format(time.RFC3339) }
-
-// credParse reads a timestamp from a response.
-func credParse(t *testing.T, v any) time.Time {
-	t.Helper()
-	s, ok := v.(string)
-	if !ok {
-		t.Fatalf("want a timestamp string, got %#v", v)
-	}
-	at, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return at
-}
-
-// credWorkspace creates a second workspace as the administrator and returns its id.
-func (e *env) credWorkspace(slug string) string {
-	e.T.Helper()
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": slug, "name": strings.ToUpper(slug)})["id"].(string)
-}
-
-// credAuthorized asserts that secret authenticates (GET /v1/me answers 200 as username).
-func (e *env) credAuthorized(secret, username string) {
-	e.T.Helper()
-	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)
-	if got := me["user"].(map[string]any)["username"]; got != username {
-		e.T.Fatalf("/v1/me answered as %v, want %s", got, username)
-	}
-}
-
-// credRefused asserts that secret no longer authenticates: 401 unauthorized
-// with a WWW-Authenticate challenge.
-func (e *env) credRefused(secret string) {
-	e.T.Helper()
-	r := e.Do(http.MethodGet, "/v1/me", secret, nil)
-	webtest.AssertProblem(e.T, r, http.StatusUnauthorized, "unauthorized")
-	if got := r.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {
-		e.T.Fatalf("WWW-Authenticate %q, want a Bearer challenge", got)
-	}
-}
-
 func TestAuthRefusesBadCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	valid := e.Admin
 	wrongSecret := valid[:len(valid)-1] + "a"
@@ -178,6 +79,7 @@ func TestAuthRefusesBadCredentials(t *testing.T) {
 }
 
 func TestAuthExpiredToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := e.Clock.Now()
 	tok := e.Issue(e.Admin, map[string]any{"title": "short", "expires_at": credTime(now.Add(time.Hour))})
@@ -196,6 +98,7 @@ func TestAuthExpiredToken(t *testing.T) {
 }
 
 func TestAuthSecretInQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.Issue(e.Admin, map[string]any{"title": "leaky"})["token"].(string)
 	for _, c := range []struct{ name, path string }{
@@ -211,12 +114,12 @@ func TestAuthSecretInQuery(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// Refused even when a valid credential is presented as well: the
 			// secret in the URL is already exposed.
-			e.credT(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, e.Admin, nil)
-			e.credT(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, "", nil)
+			e.sub(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, e.Admin, nil)
+			e.sub(t).Problem(http.StatusBadRequest, "secret_in_query", http.MethodGet, path, "", nil)
 		})
 	}
 	t.Run("ordinary query is fine", func(t *testing.T) {
-		e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/users?limit=5", e.Admin, nil)
+		e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/users?limit=5", e.Admin, nil)
 	})
 	if logs := e.LogText(); strings.Contains(logs, secret) {
 		t.Fatalf("the access log holds a secret sent in a query string:\n%s", logs)
@@ -224,6 +127,7 @@ func TestAuthSecretInQuery(t *testing.T) {
 }
 
 func TestAuthDeactivationStopsAgents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bot", "is_service_account": true, "answers_to": "alice"})
@@ -235,7 +139,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 	e.credAuthorized(subbot, "subbot")
 
 	t.Run("deactivating the person stops the whole chain", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
 		if u["active"] != false || u["deactivated_at"] == nil {
 			t.Fatalf("alice after deactivation: %v", u)
@@ -246,7 +150,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 		e.credAuthorized(e.Admin, "admin")
 	})
 	t.Run("reactivating the person restores the chain", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": true})
 		if u["active"] != true || u["deactivated_at"] != nil {
 			t.Fatalf("alice after reactivation: %v", u)
@@ -256,7 +160,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 		e.credAuthorized(subbot, "subbot")
 	})
 	t.Run("deactivating the agent stops it and what answers to it", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.Admin, map[string]any{"active": false})
 		e.credRefused(bot)
 		e.credRefused(subbot)
@@ -266,22 +170,23 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 		e.credAuthorized(subbot, "subbot")
 	})
 	t.Run("deactivating the leaf agent leaves the rest", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/subbot", e.Admin, map[string]any{"active": false})
 		e.credRefused(subbot)
 		e.credAuthorized(bot, "bot")
 		e.credAuthorized(alice, "alice")
 	})
 	t.Run("a deactivated account cannot be issued a credential", func(t *testing.T) {
-		e.credT(t).Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "subbot"})
+		e.sub(t).Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "subbot"})
 	})
 	t.Run("a member cannot deactivate", func(t *testing.T) {
-		e.credT(t).Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bot", alice, map[string]any{"active": false})
-		e.credT(t).credAuthorized(bot, "bot")
+		e.sub(t).Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/bot", alice, map[string]any{"active": false})
+		e.sub(t).credAuthorized(bot, "bot")
 	})
 }
 
 func TestMeEffectivePermissions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -298,7 +203,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 	}
 
 	t.Run("member with every scope", func(t *testing.T) {
-		me := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
+		me := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
 		ws := workspaces(t, me)
 		if len(ws) != 1 || ws["default"] == nil {
 			t.Fatalf("workspaces %v, want default only", me["workspaces"])
@@ -315,7 +220,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 		}
 	})
 	t.Run("member token narrowed to reading", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		ws := workspaces(t, me)
@@ -334,7 +239,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 		}
 	})
 	t.Run("a scope the role lacks grants nothing", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		vera := e.Person("vera")
 		e.Join("vera", "viewer")
 		tok := e.Issue(vera, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
@@ -344,7 +249,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 		}
 	})
 	t.Run("administrator token narrowed", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read", "instance:user_create"}})["token"].(string)
 		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", narrow, nil)
 		if got := credStrings(t, me["instance_permissions"]); !reflect.DeepEqual(got, []string{"instance:user_create"}) {
@@ -362,6 +267,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 }
 
 func TestMePinnedToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w2 := e.credWorkspace("w2")
 	full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
@@ -403,12 +309,13 @@ func TestMePinnedToken(t *testing.T) {
 }
 
 func TestMeCredentialFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	fields := []string{"expires_at", "id", "kind", "last_used_at", "narrows", "prefix", "project_scope", "project_scope_keys",
 		"project_write_scope", "project_write_scope_keys", "scopes", "title", "workspace_id"}
 
 	t.Run("the first administrator token narrows nothing", func(t *testing.T) {
-		me := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
+		me := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 		c := me["credential"].(map[string]any)
 		for _, f := range fields {
 			if _, ok := c[f]; !ok {
@@ -437,7 +344,7 @@ func TestMeCredentialFields(t *testing.T) {
 		}
 	})
 	t.Run("a project-scoped, expiring token reports its limits", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		exp := e.Clock.Now().Add(48 * time.Hour)
 		tok := e.Issue(e.Admin, map[string]any{"title": "scoped", "project_scope": []string{"inbox"}, "expires_at": credTime(exp)})
 		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)
@@ -464,6 +371,7 @@ func TestMeCredentialFields(t *testing.T) {
 // mid-segment, encoded, in a query key or as a sign-in link or feed
 // secret, never reaches the log; its public prefix may.
 func TestAccessLogRedactsSecrets(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.Admin
 	tail := secret[strings.LastIndex(secret, "_")+1:]

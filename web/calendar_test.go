@@ -11,6 +11,7 @@ import (
 func stampOf(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func TestCalendarReach(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")
@@ -34,6 +35,7 @@ func TestCalendarReach(t *testing.T) {
 }
 
 func TestCalendarRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "ops", "title": "Ops"})
 	for name, body := range map[string]map[string]any{
@@ -45,7 +47,7 @@ func TestCalendarRefusals(t *testing.T) {
 		"empty title":      {"title": "   "},
 	} {
 		t.Run(name, func(t *testing.T) {
-			lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/calendars", e.Admin, body)
+			e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/calendars", e.Admin, body)
 		})
 	}
 	narrow := e.Issue(e.Admin, map[string]any{"project_scope": []string{"ops"}, "expires_at": storetest.Epoch.Add(24 * time.Hour).Format(time.RFC3339)})["token"].(string)

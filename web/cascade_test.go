@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -10,6 +9,7 @@ import (
 // TestTaskTrashTakesSubtree: trashing a task trashes its subtasks with it,
 // and restoring brings back exactly what went with it.
 func TestTaskTrashTakesSubtree(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	parent := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "parent"})
 	child := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "child", "parent": parent["ref"]})
@@ -42,6 +42,7 @@ func TestTaskTrashTakesSubtree(t *testing.T) {
 // TestFinishingDropsTheClaim: a task moved to a finished status by PATCH is
 // held by nobody, as with POST complete.
 func TestFinishingDropsTheClaim(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "work"})
 	ref := itoaRef(task["ref"])
@@ -57,6 +58,7 @@ func TestFinishingDropsTheClaim(t *testing.T) {
 // TestProtectedVocabularyAndInbox: the blocks type readiness reads cannot be
 // deleted, and the inbox stays public.
 func TestProtectedVocabularyAndInbox(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, lt := range e.OK(http.StatusOK, http.MethodGet, "/v1/link-types", e.Admin, nil)["items"].([]any) {
 		m := lt.(map[string]any)
@@ -71,15 +73,11 @@ func TestProtectedVocabularyAndInbox(t *testing.T) {
 	}
 }
 
-func itoaRef(v any) string {
-	f, _ := v.(float64)
-	return strconv.FormatInt(int64(f), 10)
-}
-
 // TestScopeCacheFollowsSharing: the cached project tree is never served
 // stale: sharing, unsharing, a project role and trashing each show on the
 // very next read.
 func TestScopeCacheFollowsSharing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Join("bob", "member")

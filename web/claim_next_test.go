@@ -12,6 +12,7 @@ import (
 )
 
 func TestClaimNextHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bot := e.Agent("bot", "admin")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
@@ -88,8 +89,16 @@ func checkEachOnce(t *testing.T, owners map[int][]int, errs []error, tasks int) 
 	}
 }
 
+// TestClaimNextConcurrentHTTP: agents claiming next at once over HTTP are
+// each handed a different task until none is left. 32 agents drain 500
+// tasks; under -short (the README's everyday command) 12 drain 60, and the
+// full run is left to CI.
 func TestClaimNextConcurrentHTTP(t *testing.T) {
-	const agents, tasks = 32, 500
+	t.Parallel()
+	agents, tasks := 32, 500
+	if testing.Short() {
+		agents, tasks = 12, 60
+	}
 	e := newEnv(t)
 	for i := range tasks {
 		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
@@ -182,8 +191,14 @@ func nothingLeft(i int, token string, post func(token, path string) (int, map[st
 	return nil
 }
 
+// TestClaimNextConcurrentMCP is TestClaimNextConcurrentHTTP over MCP
+// sessions of both eras: 16 agents drain 100 tasks, under -short 8 drain 30.
 func TestClaimNextConcurrentMCP(t *testing.T) {
-	const agents, tasks = 16, 100
+	t.Parallel()
+	agents, tasks := 16, 100
+	if testing.Short() {
+		agents, tasks = 8, 30
+	}
 	e := newEnv(t)
 	for i := range tasks {
 		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i)})

@@ -36,6 +36,7 @@ func (e *env) tskClock(offset time.Duration) {
 }
 
 func TestTaskClaim(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")
@@ -152,6 +153,7 @@ func TestTaskClaim(t *testing.T) {
 }
 
 func TestTaskClaimMinutesSetting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin,
 		map[string]any{"key": "quick", "title": "Quick", "settings": map[string]any{"claim_minutes": 10}})
@@ -238,6 +240,7 @@ func tskRaceDetector() bool {
 // every other attempt is refused with claim_held naming that account. Without
 // the race detector it is 200 tasks (6,400 claims); with it, 8 (256).
 func TestTaskClaimRace(t *testing.T) {
+	t.Parallel()
 	const workers = 32
 	tasks := 200
 	if tskRaceDetector() || testing.Short() {
@@ -342,6 +345,7 @@ func TestTaskClaimRace(t *testing.T) {
 // incremented estimate_minutes on the version they read. Exactly one write
 // wins per version and the final value counts every winning write.
 func TestTaskUpdateExpectedVersionRace(t *testing.T) {
+	t.Parallel()
 	workers, attempts := 16, 20
 	if tskRaceDetector() || testing.Short() {
 		workers, attempts = 8, 6

@@ -14,6 +14,7 @@ import (
 // TestDocumentLinks: links join tasks and documents in both directions, one
 // stored row labelled for each end, and the far end says what it is.
 func TestDocumentLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Build it", "description": "never carried"})
 	spec := e.docCreate(e.Admin, map[string]any{"title": "Spec", "type": "spec", "body": "never carried either", "tags": []string{"x"}})
@@ -104,6 +105,7 @@ func TestDocumentLinks(t *testing.T) {
 }
 
 func TestComments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")
@@ -119,7 +121,7 @@ func TestComments(t *testing.T) {
 
 	for kind, path := range items {
 		t.Run(kind, func(t *testing.T) {
-			e := lstSub(e, t)
+			e := e.sub(t)
 			first := e.OK(http.StatusCreated, http.MethodPost, path+"/comments", pat, map[string]any{"body": "first, see #" + lstItoa(lstNum(task["ref"]))})
 			tskWant(t, first, map[string]any{"author": "pat", "entity_type": kind, "entity_id": ids[kind], "version": 1, "deleted_at": nil,
 				"body": "first, see #" + lstItoa(lstNum(task["ref"]))})

@@ -13,6 +13,7 @@ import (
 // reader's local time with the zone's name, over MCP and in the HTTP
 // listing's format=compact alike; never an all-day due as a UTC midnight.
 func TestCompactDues(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/admin", e.Admin, map[string]any{"timezone": "Europe/Paris"})
 	m := e.Connect(t, e.Admin, webtest.EraStateless)

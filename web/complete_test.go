@@ -19,6 +19,7 @@ func (e *env) verifications(ref int) []any {
 // POST /v1/tasks/{ref}/complete records the verification its body carries
 // in the same transaction as the completion, once.
 func TestCompleteRecordsItsVerification(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test"})
 	body := map[string]any{"verification": map[string]any{"passed": true, "summary": "go test -run Login -count=50", "commit_sha": "3f2a9c1"}}
@@ -58,6 +59,7 @@ func TestCompleteRecordsItsVerification(t *testing.T) {
 
 // A verification refused completes nothing.
 func TestCompleteRefusesABadVerificationWhole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Write the release notes"})
 	for _, c := range []struct {
@@ -83,6 +85,7 @@ func TestCompleteRefusesABadVerificationWhole(t *testing.T) {
 
 // A completion refused records no verification.
 func TestCompleteRefusedRecordsNoVerification(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Rotate the keys"})
 	// With no status in the done category, completing is refused inside
@@ -103,6 +106,7 @@ func TestCompleteRefusedRecordsNoVerification(t *testing.T) {
 }
 
 func TestCompleteWithoutVerification(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, body := range []any{nil, "{}", `{"verification": null}`} {
 		ref := e.TaskRef(e.Admin, map[string]any{"title": "Tidy the desk"})
@@ -116,6 +120,7 @@ func TestCompleteWithoutVerification(t *testing.T) {
 // POST /v1/documents files the document already linked: every link of
 // `links` is made in the transaction that creates it, or nothing is stored.
 func TestDocumentCreatedWithItsLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test"})
 	spec := int(e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, map[string]any{"title": "Login spec", "type": "spec"})["ref"].(float64))

@@ -12,6 +12,7 @@ import (
 // the revision read, per check) although last_used_at is refreshed once a
 // minute, and revoking it still acts on the very next request.
 func TestCredentialCacheOutlivesLastUsed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	issued := e.Issue(e.Admin, map[string]any{"title": "worker"})
 	secret := issued["token"].(string)

@@ -31,12 +31,13 @@ func (e *env) memberRole(username string) string {
 // refused saying what to do first; item scopes without project:read are
 // refused saying what to add.
 func TestPinnedAgentCredentialWorks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.account(map[string]any{"username": "alice", "timezone": "Europe/Berlin"})
 	claude := map[string]any{"username": "claude", "answers_to": "alice", "scopes": []string{"project:read", "item:read", "item:write"}, "workspace": "default"}
 
 	t.Run("the person is not a member yet: refused, naming what to do, nothing created", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		p := e.Problem(http.StatusConflict, "not_a_member", http.MethodPost, "/v1/tokens", e.Admin, claude)
 		d, _ := p["detail"].(string)
 		if !strings.Contains(d, "alice") || !strings.Contains(d, "POST /v1/workspaces/default/members") {
@@ -45,7 +46,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/claude", e.Admin, nil)
 	})
 	t.Run("item scopes without project:read: refused, naming what to add", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, scopes := range [][]string{{"item:read", "item:write"}, {"item:read"}, {"item:write", "project:read"}, {"project:write"}} {
 			body := map[string]any{"username": "claude", "answers_to": "alice", "scopes": scopes, "workspace": "default"}
 			p := e.Problem(http.StatusUnprocessableEntity, "token_scope_incomplete", http.MethodPost, "/v1/tokens", e.Admin, body)
@@ -66,7 +67,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 	agent := issued["token"].(string)
 
 	t.Run("the new agent joins as its person's agent and works", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		if issued["account_created"] != true {
 			t.Fatalf("account_created %v", issued["account_created"])
 		}
@@ -94,14 +95,14 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/projects", agent, map[string]any{"key": "x", "title": "X"})
 	})
 	t.Run("another credential for the agent, now a member, changes nothing", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.Issue(e.Admin, map[string]any{"username": "claude", "scopes": []string{"project:read", "item:read"}, "workspace": "default"})
 		if r := e.memberRole("claude"); r != "member" {
 			t.Fatalf("claude's role %q", r)
 		}
 	})
 	t.Run("the role is the person's, never above member", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.account(map[string]any{"username": "vera"})
 		e.Join("vera", "viewer")
 		e.account(map[string]any{"username": "olga"})
@@ -118,7 +119,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tasks", reader, map[string]any{"title": "x"})
 	})
 	t.Run("an existing agent that is not a member joins too", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.agentOf("scout", "alice")
 		tok := e.Issue(e.Admin, map[string]any{"username": "scout", "workspace": "default"})["token"].(string)
 		if r := e.memberRole("scout"); r != "member" {
@@ -127,7 +128,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", tok, map[string]any{"title": "scouted"})
 	})
 	t.Run("a person who is not a member: refused", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.account(map[string]any{"username": "carol"})
 		p := e.Problem(http.StatusConflict, "not_a_member", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "carol", "workspace": "default"})
 		if d := p["detail"].(string); !strings.Contains(d, "carol") {
@@ -138,7 +139,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		e.Problem(http.StatusConflict, "not_a_member", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"workspace": "doras"})
 	})
 	t.Run("an issuer who may not add members cannot make the agent one", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:user_create", "project:read", "item:read"}})["token"].(string)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tokens", narrow,
 			map[string]any{"username": "sneaky", "answers_to": "alice", "scopes": []string{"project:read", "item:read"}, "workspace": "default"})
@@ -148,7 +149,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		}
 	})
 	t.Run("answers_to naming somebody else is refused, naming both", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.account(map[string]any{"username": "bob"})
 		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "claude", "answers_to": "bob"})
 		if msg := p["detail"].([]any)[0].(map[string]any)["msg"].(string); !strings.Contains(msg, "alice") || !strings.Contains(msg, "bob") {
@@ -156,7 +157,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 		}
 	})
 	t.Run("meta names what each scope needs", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		needs := map[string][]string{}
 		for _, p := range e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["permissions"].([]any) {
 			m := p.(map[string]any)
@@ -175,6 +176,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 // every browser is a change to the account, like its name or timezone, so
 // a narrowed credential without account:write is refused.
 func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Join("bob", "member")
@@ -196,6 +198,7 @@ func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
 // that created it made, so revoking the credential ends the feed, as its
 // expiry always did; feeds made with other credentials go on.
 func TestCalendarFeedEndsWithItsCredential(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -228,6 +231,7 @@ func TestCalendarFeedEndsWithItsCredential(t *testing.T) {
 // claim; over HTTP and over MCP (service_claim calls the same method) the
 // claim is refused with task_closed and the task is left as it was.
 func TestClaimClosedTask(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	done := e.TaskRef(e.Admin, map[string]any{"title": "finished"})
 	cancelled := e.TaskRef(e.Admin, map[string]any{"title": "dropped"})

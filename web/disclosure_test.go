@@ -64,6 +64,7 @@ func newDisFix(t *testing.T) *disFix {
 // TestDisclosure walks every read route, listing and reference for three
 // callers over one fixture; the writes come last and must change nothing.
 func TestDisclosure(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	t.Run("read matrix", func(t *testing.T) { disReadMatrix(t, f) })
 	t.Run("listings", func(t *testing.T) { disListings(t, f) })
@@ -74,7 +75,7 @@ func TestDisclosure(t *testing.T) {
 // at is f answering to t.
 func (f *disFix) at(t *testing.T) *disFix {
 	c := *f
-	c.e = lstSub(f.e, t)
+	c.e = f.e.sub(t)
 	return &c
 }
 
@@ -157,7 +158,7 @@ func disReadMatrix(t *testing.T, f *disFix) {
 	}
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			for _, fam := range families {
 				for _, route := range fam.routes {
 					for i, form := range fam.forms {
@@ -180,7 +181,7 @@ func disReadMatrix(t *testing.T, f *disFix) {
 		})
 	}
 	t.Run("alice sees what the callers do not", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
 		e.OK(http.StatusOK, http.MethodGet, "/v1/projects/sec/members", f.alice, nil)
 		if ls := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/links", f.alice, nil)); len(ls) != 1 {
@@ -198,7 +199,7 @@ func disListings(t *testing.T, f *disFix) {
 	}
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			for _, params := range []string{"include_total=true&include_completed=true&include=links&limit=500",
 				"include_total=true&include=links&limit=1", "q=task&include_total=true&include=links", "deleted=true&include_total=true",
 				"status_category=todo&include_total=true&include=links"} {
@@ -261,13 +262,13 @@ func disListings(t *testing.T, f *disFix) {
 		})
 	}
 	t.Run("alice's history of the pub task has the link", func(t *testing.T) {
-		evs := lstItems(lstSub(f.e, t).OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events", f.alice, nil))
+		evs := lstItems(f.e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("pub")+"/events", f.alice, nil))
 		if !slices.ContainsFunc(evs, func(ev map[string]any) bool { return ev["subject_type"] == "link" }) {
 			t.Fatalf("no link event in %v", evs)
 		}
 	})
 	t.Run("alice's own listing still has the link", func(t *testing.T) {
-		got := lstSub(f.e, t).OK(http.StatusOK, http.MethodGet, "/v1/tasks?include=links&limit=500", f.alice, nil)
+		got := f.e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tasks?include=links&limit=500", f.alice, nil)
 		if ls, _ := got["links"].([]any); len(ls) != 1 {
 			t.Fatalf("links %v", got["links"])
 		}
@@ -278,7 +279,7 @@ func disFilterReferences(t *testing.T, f *disFix) {
 	f = f.at(t)
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			for _, c := range []struct{ param, unseen, missing string }{
 				{"project", "sec", "nope"}, {"project", "gone", "nope"}, {"project", f.project["sec"]["id"].(string), uuid.NewString()},
 				{"parent", f.ref("sec"), "9999"}, {"parent", f.id("sec"), uuid.NewString()}, {"parent", f.ref("trashed"), "9999"},
@@ -333,7 +334,7 @@ func disWrites(t *testing.T, f *disFix) {
 		"/members": map[string]any{"username": "bob"}, "/roles/bob": map[string]any{"role": "viewer"}}
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			for _, w := range writes {
 				if w.path == "/v1/tokens" && caller == "narrowed token" {
 					// alice's account sees sec; only her credential is narrowed away
@@ -372,7 +373,7 @@ func disWrites(t *testing.T, f *disFix) {
 		})
 	}
 	t.Run("nothing changed", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		sec := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+f.ref("sec"), f.alice, nil)
 		if sec["title"] != "sec task" || lstNum(sec["version"]) != 1 || sec["claimed_by"] != nil {
 			t.Fatalf("the sec task changed: %v", sec)
@@ -404,6 +405,7 @@ func lstStr(v any) string {
 // a full and a narrowed credential, asking in turns, must each keep its own
 // sight, whichever asked first.
 func TestScopeSharedAcrossRequestsKeepsNarrowing(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	narrowed := f.callers["narrowed token"]
 	refs := func(token string) []string {

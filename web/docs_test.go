@@ -33,6 +33,7 @@ type docExample struct {
 // Every worked call of GET /v1/docs/examples is made, in order, against a
 // fresh instance, and answers as documented.
 func TestDocsExamplesRunAgainstAFreshInstance(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var examples []docExample
 	b, err := os.ReadFile("docs/examples.json")
@@ -111,6 +112,7 @@ func subset(want, got any) bool {
 }
 
 func TestDocsAgentGuide(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	page := e.Do(http.MethodGet, "/v1/docs/agent", e.Admin, nil)
 	text := string(page.Body)
@@ -132,6 +134,7 @@ func TestDocsAgentGuide(t *testing.T) {
 }
 
 func TestMCPResources(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin,
 		map[string]any{"title": "Every change has a test", "type": "decision", "body": "No change lands without a test that fails first."})

@@ -67,6 +67,7 @@ func (f *docDisFix) id(name string) string  { return f.doc[name]["id"].(string) 
 // answers on every route exactly like one that does not exist, and is
 // omitted from every listing, count, link and history.
 func TestDocumentDisclosure(t *testing.T) {
+	t.Parallel()
 	f := newDocDisFix(t)
 	missingID := uuid.NewString()
 	unseen := []string{"sec", "trashed", "in gone"}
@@ -82,7 +83,7 @@ func TestDocumentDisclosure(t *testing.T) {
 	}
 	for caller, tok := range f.callers {
 		t.Run(caller, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			for _, form := range []struct {
 				missing string
 				name    func(string) string
@@ -111,7 +112,7 @@ func TestDocumentDisclosure(t *testing.T) {
 		})
 	}
 	t.Run("nothing changed and alice still sees it all", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		sec := e.OK(http.StatusOK, http.MethodGet, docPath(f.doc["sec"]), f.alice, nil)
 		if sec["title"] != "sec doc" || lstNum(sec["version"]) != 1 {
 			t.Fatalf("the sec document changed: %v", sec)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestDocumentList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("web", "alpha")
@@ -125,6 +126,7 @@ func TestDocumentList(t *testing.T) {
 // documents are added between the pages: each document that existed when
 // the walk began is seen exactly once, in order.
 func TestDocumentCursorWalk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 23 {
 		e.docCreate(e.Admin, map[string]any{"title": fmt.Sprintf("Doc %02d", (i*7)%23), "body": strings.Repeat("x", i%5),
@@ -167,6 +169,7 @@ func TestDocumentCursorWalk(t *testing.T) {
 // TestDocumentPageQueryCountFixed: a page of documents costs the same
 // number of statements at any size.
 func TestDocumentPageQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")

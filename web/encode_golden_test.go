@@ -33,6 +33,7 @@ func goldenItems(t *testing.T, name string, body []byte) {
 // up here as a golden diff; go test ./web -run TestItemEncodingGolden -update
 // rewrites the files.
 func TestItemEncodingGolden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "ops", "title": "Ops <&> \"quoted\""})
 	parent := e.CreateTask(e.Admin, map[string]any{"title": "Parent", "project": "ops"})
@@ -54,7 +55,7 @@ func TestItemEncodingGolden(t *testing.T) {
 		{"item_link_end.json", tskPath(parent, "links")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := lstSub(e, t).Do(http.MethodGet, c.path, e.Admin, nil)
+			r := e.sub(t).Do(http.MethodGet, c.path, e.Admin, nil)
 			if r.Status != http.StatusOK {
 				t.Fatalf("%s: status %d\n%s", c.path, r.Status, r.Body)
 			}

@@ -46,6 +46,7 @@ func assertInternalLogged(t *testing.T, e *env, r webtest.Response, cause string
 // validation problem naming the field); any other failure answers 500
 // internal and is logged with its cause.
 func TestStoreFailureIsInternal(t *testing.T) {
+	t.Parallel()
 	t.Run("entity by id", func(t *testing.T) {
 		e := newEnv(t)
 		tag := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})

@@ -16,6 +16,7 @@ import (
 // meta's event_actions reports), each listed action must have been
 // recorded, and docs/feed.md must describe exactly that list.
 func TestEventActions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	do := func(want int, method, path string, body any) map[string]any {
 		t.Helper()

@@ -41,29 +41,6 @@ func (e *env) feed(path, token string) feedPage {
 	return p
 }
 
-func seqs(items []map[string]any) []int64 {
-	out := make([]int64, len(items))
-	for i, it := range items {
-		out[i] = lstNum(it["seq"])
-	}
-	return out
-}
-
-// allChanges reads the whole feed from the start through the cursor.
-func (e *env) allChanges(query, token string) []map[string]any {
-	e.T.Helper()
-	var out []map[string]any
-	path := "/v1/changes?since=0&limit=500" + query
-	for {
-		p := e.feed(path, token)
-		out = append(out, p.items...)
-		if !p.more {
-			return out
-		}
-		path = "/v1/changes?since=0&limit=500" + query + "&cursor=" + url.QueryEscape(p.cursor)
-	}
-}
-
 func (e *env) task(token, title, project string) map[string]any {
 	e.T.Helper()
 	body := map[string]any{"title": title}
@@ -74,6 +51,7 @@ func (e *env) task(token, title, project string) map[string]any {
 }
 
 func TestChangesResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 12 {
 		e.task(e.Admin, fmt.Sprintf("task %d", i), "")
@@ -85,29 +63,29 @@ func TestChangesResume(t *testing.T) {
 
 	t.Run("since is inclusive", func(t *testing.T) {
 		mid := lstNum(all[5]["seq"])
-		p := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3", mid), e.Admin)
+		p := e.sub(t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3", mid), e.Admin)
 		if got, want := seqs(p.items), seqs(all[5:8]); !reflect.DeepEqual(got, want) || !p.more || p.cursor == "" {
 			t.Fatalf("since=%d: %v (more %v), want %v and more", mid, got, p.more, want)
 		}
-		next := lstSub(e, t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3&cursor=%s", mid, url.QueryEscape(p.cursor)), e.Admin)
+		next := e.sub(t).feed(fmt.Sprintf("/v1/changes?since=%d&limit=3&cursor=%s", mid, url.QueryEscape(p.cursor)), e.Admin)
 		if got, want := seqs(next.items), seqs(all[8:11]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("next page %v, want %v", got, want)
 		}
 	})
 
 	t.Run("without since, the newest oldest first", func(t *testing.T) {
-		p := lstSub(e, t).feed("/v1/changes?limit=4", e.Admin)
+		p := e.sub(t).feed("/v1/changes?limit=4", e.Admin)
 		if got, want := seqs(p.items), seqs(all[len(all)-4:]); !reflect.DeepEqual(got, want) || !p.more {
 			t.Fatalf("newest page %v (more %v), want %v and more", got, p.more, want)
 		}
-		back := lstSub(e, t).feed("/v1/changes?limit=4&cursor="+url.QueryEscape(p.cursor), e.Admin)
+		back := e.sub(t).feed("/v1/changes?limit=4&cursor="+url.QueryEscape(p.cursor), e.Admin)
 		if got, want := seqs(back.items), seqs(all[len(all)-8:len(all)-4]); !reflect.DeepEqual(got, want) {
 			t.Fatalf("page before %v, want %v", got, want)
 		}
 	})
 
 	t.Run("paging while others write", func(t *testing.T) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		start := lstNum(all[len(all)-1]["seq"])
 		var wg sync.WaitGroup
 		for w := range 3 {
@@ -169,6 +147,7 @@ func TestChangesResume(t *testing.T) {
 }
 
 func TestChangesActor(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -208,6 +187,7 @@ func TestChangesActor(t *testing.T) {
 }
 
 func TestChangesCreatedAt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	day := func(d int) time.Time { return time.Date(2031, 3, d, 12, 0, 0, 0, time.UTC) }
 	for d := 1; d <= 4; d++ {
@@ -247,6 +227,7 @@ func TestChangesCreatedAt(t *testing.T) {
 // who cannot see it, not even the link whose far end is there; narrowed
 // credentials get what they may read, never a refusal.
 func TestChangesVisibility(t *testing.T) {
+	t.Parallel()
 	f := newDisFix(t)
 	e := f.e
 	secret := map[any]bool{f.project["sec"]["id"]: true, f.id("sec"): true}
@@ -258,7 +239,7 @@ func TestChangesVisibility(t *testing.T) {
 		return out
 	}
 	check := func(t *testing.T, name, token string, wantCovers []string, allowed func(map[string]any) bool) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		items := e.allChanges("&include_total=true", token)
 		first := e.feed("/v1/changes?since=0&limit=500&include_total=true", token)
 		j := e.feed("/v1/journal?limit=500&include_total=true", token)
@@ -289,7 +270,7 @@ func TestChangesVisibility(t *testing.T) {
 	})
 	t.Run("alice sees it all", func(t *testing.T) {
 		var link, sec bool
-		for _, it := range lstSub(e, t).allChanges("", f.alice) {
+		for _, it := range e.sub(t).allChanges("", f.alice) {
 			link = link || it["action"] == "link.created"
 			sec = sec || it["entity_id"] == f.id("sec")
 		}
@@ -311,17 +292,17 @@ func TestChangesVisibility(t *testing.T) {
 	t.Run("no item:read", func(t *testing.T) {
 		tok := e.Issue(f.callers["person"], map[string]any{"scopes": []string{"workspace:read", "project:read"}})["token"].(string)
 		check(t, "projects only", tok, []string{"project"}, func(it map[string]any) bool { return it["entity_type"] != "task" })
-		if ks := kinds(lstSub(e, t).allChanges("", tok)); !ks["project"] || !ks["workspace"] {
+		if ks := kinds(e.sub(t).allChanges("", tok)); !ks["project"] || !ks["workspace"] {
 			t.Fatalf("projects-only token should still get project and workspace events: %v", ks)
 		}
 	})
 	t.Run("item:read alone is not issued", func(t *testing.T) {
 		// It would cover nothing: items are read inside projects.
-		e.credT(t).Problem(http.StatusUnprocessableEntity, "token_scope_incomplete", http.MethodPost, "/v1/tokens", f.callers["person"],
+		e.sub(t).Problem(http.StatusUnprocessableEntity, "token_scope_incomplete", http.MethodPost, "/v1/tokens", f.callers["person"],
 			map[string]any{"scopes": []string{"item:read"}})
 	})
 	t.Run("other workspace", func(t *testing.T) {
-		far := lstSub(e, t).allChanges("&workspace_id=other", e.Admin)
+		far := e.sub(t).allChanges("&workspace_id=other", e.Admin)
 		if len(far) == 0 {
 			t.Fatal("the other workspace has events")
 		}
@@ -330,11 +311,12 @@ func TestChangesVisibility(t *testing.T) {
 				t.Fatalf("events of two workspaces in one feed: %v", it)
 			}
 		}
-		lstSub(e, t).Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=other", f.alice, nil)
+		e.sub(t).Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/changes?workspace_id=other", f.alice, nil)
 	})
 }
 
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -369,8 +351,8 @@ func TestJournal(t *testing.T) {
 	}
 
 	t.Run("oldest first", func(t *testing.T) {
-		a := lstSub(e, t).feed("/v1/journal?oldest=true&limit=500", e.Admin)
-		b := lstSub(e, t).feed("/v1/journal?order=seq&limit=500", e.Admin)
+		a := e.sub(t).feed("/v1/journal?oldest=true&limit=500", e.Admin)
+		b := e.sub(t).feed("/v1/journal?order=seq&limit=500", e.Admin)
 		if !reflect.DeepEqual(seqs(a.items), seqs(b.items)) || !slices.IsSorted(seqs(a.items)) || a.items[0]["action"] != "instance.created" &&
 			a.items[0]["action"] != "workspace.created" {
 			t.Fatalf("oldest first: %v / %v", seqs(a.items), seqs(b.items))
@@ -386,14 +368,14 @@ func TestJournal(t *testing.T) {
 		var got []int64
 		path := "/v1/journal?limit=3"
 		for {
-			p := lstSub(e, t).feed(path, e.Admin)
+			p := e.sub(t).feed(path, e.Admin)
 			got = append(got, seqs(p.items)...)
 			if !p.more {
 				break
 			}
 			path = "/v1/journal?limit=3&cursor=" + url.QueryEscape(p.cursor)
 		}
-		all := seqs(lstSub(e, t).allChanges("", e.Admin))
+		all := seqs(e.sub(t).allChanges("", e.Admin))
 		slices.Reverse(all)
 		if !reflect.DeepEqual(got, all) {
 			t.Fatalf("journal pages %v, feed reversed %v", got, all)
@@ -401,7 +383,7 @@ func TestJournal(t *testing.T) {
 	})
 
 	t.Run("compact", func(t *testing.T) {
-		m := lstSub(e, t).OK(http.StatusOK, http.MethodGet, "/v1/journal?limit=1&format=compact", e.Admin, nil)
+		m := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/journal?limit=1&format=compact", e.Admin, nil)
 		line, _ := m["items"].([]any)[0].(string)
 		if !strings.Contains(line, "alice") || !strings.Contains(line, "task.updated") || !strings.Contains(line, "#"+ref) {
 			t.Fatalf("compact line %q", line)
@@ -413,6 +395,7 @@ func TestJournal(t *testing.T) {
 // Comments are written by the documents work, so the row and its event are
 // put in place directly here.
 func TestJournalSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tk := e.task(e.Admin, "Commented on", "")
 	ctx := context.Background()
@@ -442,6 +425,7 @@ func TestJournalSaid(t *testing.T) {
 }
 
 func TestChangesRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for range 3 {
 		e.task(e.Admin, "x", "")
@@ -460,7 +444,7 @@ func TestChangesRefusals(t *testing.T) {
 		"/v1/journal?created_at.gte=soon", "/v1/journal?actor=nobody",
 	} {
 		t.Run(path, func(t *testing.T) {
-			lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, path, e.Admin, nil)
+			e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, path, e.Admin, nil)
 		})
 	}
 	e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/changes", "", nil)
@@ -470,6 +454,7 @@ func TestChangesRefusals(t *testing.T) {
 // TestChangesQueryCountFixed shows a page of the feed or the journal is a
 // fixed number of statements whatever its size, link events included.
 func TestChangesQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var refs []string
 	for i := range 60 {
@@ -498,6 +483,7 @@ func TestChangesQueryCountFixed(t *testing.T) {
 // TestChangesMeta holds GET /v1/meta to the truth about the two listings:
 // their fields are the keys of real items and every filter named is read.
 func TestChangesMeta(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.task(e.Admin, "something", "")
 	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)

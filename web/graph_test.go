@@ -59,6 +59,7 @@ func tref(ref int64) string { return fmt.Sprintf("/v1/tasks/%d", ref) }
 func dref(ref int64) string { return fmt.Sprintf("/v1/documents/%d", ref) }
 
 func TestBacklinks(t *testing.T) {
+	t.Parallel()
 	f := newGraphFix(t)
 	e := f.e
 	target := f.task(map[string]any{"title": "Fix the login"})
@@ -106,6 +107,7 @@ func TestBacklinks(t *testing.T) {
 }
 
 func TestGoverning(t *testing.T) {
+	t.Parallel()
 	f := newGraphFix(t)
 	e := f.e
 	work := f.task(map[string]any{"title": "Build the importer"})
@@ -151,6 +153,7 @@ func TestGoverning(t *testing.T) {
 }
 
 func TestProposedLinks(t *testing.T) {
+	t.Parallel()
 	f := newGraphFix(t)
 	e := f.e
 	work := f.task(map[string]any{"title": "Harden auth", "tags": []string{"auth"}})
@@ -203,6 +206,7 @@ func TestProposedLinks(t *testing.T) {
 }
 
 func TestTree(t *testing.T) {
+	t.Parallel()
 	f := newGraphFix(t)
 	e := f.e
 	root := f.task(map[string]any{"title": "Root"})

@@ -19,12 +19,13 @@ import (
 // TestInstantsOutOfRange: every time that comes in is one tend can store,
 // from 1970 to the end of 9999 (UTC), or the request is refused naming it.
 func TestInstantsOutOfRange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "dated"})
 	outside := []string{"9999-12-31T23:59:59-23:59", "0000-01-01T00:00:00+01:00", "1969-12-31T23:59:59Z", "10000-01-01T00:00:00Z"}
 
 	t.Run("task bodies", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, v := range outside[:3] {
 			for _, field := range []string{"due_at", "starts_at"} {
 				p := e.Problem(http.StatusUnprocessableEntity, "instant_out_of_range", http.MethodPost, "/v1/tasks", e.Admin,
@@ -47,14 +48,14 @@ func TestInstantsOutOfRange(t *testing.T) {
 		}
 	})
 	t.Run("token expiry", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, v := range outside[:2] {
 			p := e.Problem(http.StatusUnprocessableEntity, "instant_out_of_range", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"expires_at": v})
 			assertLoc(t, p, "body.expires_at")
 		}
 	})
 	t.Run("a malformed time names its field", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "x", "due_at": "next tuesday"})
 		assertLoc(t, p, "body.due_at")
 		p = e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, tskPath(task), e.Admin, map[string]any{"snoozed_until": "soon"})
@@ -65,7 +66,7 @@ func TestInstantsOutOfRange(t *testing.T) {
 		assertLoc(t, p, "body.title")
 	})
 	t.Run("filters", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, c := range []struct{ path, param string }{
 			{"/v1/tasks", "due_before"}, {"/v1/tasks", "due_after"},
 			{"/v1/changes", "created_at.gte"}, {"/v1/changes", "created_at.lt"},
@@ -79,7 +80,7 @@ func TestInstantsOutOfRange(t *testing.T) {
 		}
 	})
 	t.Run("cursors", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for i := 0; i < 3; i++ {
 			e.CreateTask(e.Admin, map[string]any{"title": "more", "due_at": "2027-01-01T00:00:00Z"})
 		}
@@ -112,11 +113,12 @@ func TestInstantsOutOfRange(t *testing.T) {
 // TestActionBodies: claim, release, complete and restore take no body, or
 // a JSON object of their own fields; anything else is refused, not ignored.
 func TestActionBodies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "act"})
 	for _, action := range []string{"claim", "release", "complete", "restore"} {
 		t.Run(action, func(t *testing.T) {
-			e := e.credT(t)
+			e := e.sub(t)
 			path := tskPath(task, action)
 			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.Admin, "not json")
 			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, path, e.Admin, "[1, 2]")
@@ -138,7 +140,7 @@ func TestActionBodies(t *testing.T) {
 		}
 	})
 	t.Run("claim minutes in the body", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		open := e.CreateTask(e.Admin, map[string]any{"title": "claimable"})
 		got := e.OK(http.StatusOK, http.MethodPost, tskPath(open, "claim"), e.Admin, map[string]any{"minutes": 5})
 		from, err1 := time.Parse(time.RFC3339, got["claimed_at"].(string))
@@ -155,6 +157,7 @@ func TestActionBodies(t *testing.T) {
 // TestNULRefused: U+0000 is refused in every text a body or query carries,
 // naming where it was.
 func TestNULRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "clean"})
 	cases := []struct {
@@ -188,6 +191,7 @@ func TestNULRefused(t *testing.T) {
 // only on items the caller cannot see, in pages, totals and cursors alike;
 // a tag used nowhere is the workspace's vocabulary and stays listed.
 func TestTagsDisclosure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -202,7 +206,7 @@ func TestTagsDisclosure(t *testing.T) {
 		var total float64
 		path := "/v1/tags?include_total=true&limit=" + itoa(limit)
 		for {
-			r := e.credT(t).OK(http.StatusOK, http.MethodGet, path, token, nil)
+			r := e.sub(t).OK(http.StatusOK, http.MethodGet, path, token, nil)
 			for _, it := range r["items"].([]any) {
 				out = append(out, it.(map[string]any)["name"].(string))
 			}
@@ -230,7 +234,7 @@ func TestTagsDisclosure(t *testing.T) {
 					t.Fatalf("limit %d: tags %v (total %v), want %v", limit, got, total, c.want)
 				}
 			}
-			meta := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/meta", c.token, nil)["tags"].(map[string]any)
+			meta := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/meta", c.token, nil)["tags"].(map[string]any)
 			if got := credStrings(t, meta["names"]); !reflect.DeepEqual(got, c.want) || meta["total"] != float64(len(c.want)) {
 				t.Fatalf("meta tags %v", meta)
 			}
@@ -242,7 +246,7 @@ func TestTagsDisclosure(t *testing.T) {
 			hush       bool
 		}{{"the owner", e.Admin, true}, {"a member without sight", alice, false}, {"a narrowed credential", narrowed, false}} {
 			for _, route := range []string{"/v1/changes?limit=500", "/v1/journal?limit=500"} {
-				body := string(e.credT(t).Do(http.MethodGet, route, c.token, nil).Body)
+				body := string(e.sub(t).Do(http.MethodGet, route, c.token, nil).Body)
 				if strings.Contains(body, "hush") != c.hush {
 					t.Errorf("%s: %s names hush: %v, want %v", c.who, route, !c.hush, c.hush)
 				}
@@ -253,7 +257,7 @@ func TestTagsDisclosure(t *testing.T) {
 		}
 	})
 	t.Run("declaring a tag used only where the caller cannot see answers as a new tag", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		got := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", alice, map[string]any{"name": "hush", "description": "quiet please"})
 		if got["name"] != "hush" || got["meaning"] != "quiet please" {
 			t.Fatalf("declared %v", got)
@@ -275,9 +279,9 @@ func TestTagsDisclosure(t *testing.T) {
 		}
 	})
 	t.Run("a cursor from a wider reach is refused", func(t *testing.T) {
-		r := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.Admin, nil)
+		r := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", e.Admin, nil)
 		c := r["page"].(map[string]any)["next_cursor"].(string)
-		e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=1&cursor="+url.QueryEscape(c), alice, nil)
+		e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=1&cursor="+url.QueryEscape(c), alice, nil)
 	})
 }
 
@@ -286,6 +290,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestOverLimit: every list a body carries is bounded by a limit named in
 // meta, and refused beyond it with 422 over_limit naming the field.
 func TestOverLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any)
 	n := func(name string) int {
@@ -321,7 +326,7 @@ func TestOverLimit(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := e.credT(t).Problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.Admin, c.body)
+			p := e.sub(t).Problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.Admin, c.body)
 			assertLoc(t, p, c.loc)
 		})
 	}
@@ -339,18 +344,18 @@ func TestOverLimit(t *testing.T) {
 			if c.method == http.MethodPost && c.path != tskPath(task, "comments") {
 				body["title"] = "x"
 			}
-			p := e.credT(t).Problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.Admin, body)
+			p := e.sub(t).Problem(http.StatusUnprocessableEntity, "over_limit", c.method, c.path, e.Admin, body)
 			assertLoc(t, p, "body."+c.field)
 		}
 	})
 	t.Run("tag length", func(t *testing.T) {
-		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
+		p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
 			map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length")+1)}})
 		assertLoc(t, p, "body.tags")
-		e.credT(t).CreateTask(e.Admin, map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length"))}})
+		e.sub(t).CreateTask(e.Admin, map[string]any{"title": "x", "tags": []string{strings.Repeat("a", n("max_tag_length"))}})
 	})
 	t.Run("description length", func(t *testing.T) {
-		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
+		p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
 			map[string]any{"title": "x", "description": strings.Repeat("a", n("max_description_length")+1)})
 		assertLoc(t, p, "body.description")
 	})
@@ -358,7 +363,7 @@ func TestOverLimit(t *testing.T) {
 		max := n("max_links_per_request")
 		var refs []string
 		for range max + 1 {
-			refs = append(refs, itoa(int(e.credT(t).CreateTask(e.Admin, map[string]any{"title": "end"})["ref"].(float64))))
+			refs = append(refs, itoa(int(e.sub(t).CreateTask(e.Admin, map[string]any{"title": "end"})["ref"].(float64))))
 		}
 		ls := app.LinkSet{Entity: "task", Refs: []string{itoa(int(other["ref"].(float64)))}, LinkType: "relates_to", Others: refs}
 		_, err := e.Svc.AddLinks(context.Background(), adminActor(t, e), "", ls)

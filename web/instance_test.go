@@ -7,6 +7,7 @@ import (
 )
 
 func TestInstanceUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -66,6 +67,7 @@ func TestInstanceUpdate(t *testing.T) {
 }
 
 func TestInstanceWorkspaces(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")

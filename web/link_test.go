@@ -8,49 +8,8 @@ import (
 	"tend/web/webtest"
 )
 
-// tskLinks reads the links of a task as token sees them.
-func (e *env) tskLinks(token string, task map[string]any) []map[string]any {
-	e.T.Helper()
-	res := e.OK(http.StatusOK, http.MethodGet, tskPath(task, "links"), token, nil)
-	if page := res["page"].(map[string]any); page["has_more"] != false {
-		e.T.Fatalf("a record's links are returned whole: %v", page)
-	}
-	items := res["items"].([]any)
-	out := make([]map[string]any, len(items))
-	for i, it := range items {
-		out[i] = it.(map[string]any)
-	}
-	return out
-}
-
-// tskLink finds the link with id among links, or fails.
-func tskLink(t *testing.T, links []map[string]any, id any) map[string]any {
-	t.Helper()
-	for _, l := range links {
-		if l["id"] == id {
-			return l
-		}
-	}
-	t.Fatalf("link %v is not among %v", id, links)
-	return nil
-}
-
-// tskLinkWant checks a link as seen from one end.
-func tskLinkWant(t *testing.T, l map[string]any, direction, label, linkType string, other map[string]any) {
-	t.Helper()
-	o := l["other"].(map[string]any)
-	if l["direction"] != direction || l["label"] != label || l["link_type"] != linkType || o["ref"] != other["ref"] || o["id"] != other["id"] {
-		t.Fatalf("link %v, want %s %q (%s) to #%v", l, direction, label, linkType, other["ref"])
-	}
-	if o["entity_type"] != "task" || o["title"] != other["title"] {
-		t.Fatalf("the far end names the task: %v", o)
-	}
-	if _, ok := o["description"]; ok {
-		t.Fatalf("a link end carries no description: %v", o)
-	}
-}
-
 func TestTaskLinks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.CreateTask(e.Admin, map[string]any{"title": "A"})
 	b := e.CreateTask(e.Admin, map[string]any{"title": "B", "description": "secret plans"})
@@ -171,6 +130,7 @@ func TestTaskLinks(t *testing.T) {
 // TestTaskLinksUnseen: a task the caller cannot see is answered like one that
 // does not exist, and a link to it is never reported to that caller.
 func TestTaskLinksUnseen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")

@@ -6,16 +6,8 @@ import (
 	"testing"
 )
 
-func memberRoles(items []any) map[string]string {
-	out := map[string]string{}
-	for _, it := range items {
-		m := it.(map[string]any)
-		out[m["user"].(map[string]any)["username"].(string)] = m["role"].(string)
-	}
-	return out
-}
-
 func TestMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -27,7 +19,7 @@ func TestMembers(t *testing.T) {
 	const members = "/v1/workspaces/default/members"
 
 	t.Run("join", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		m := e.OK(http.StatusCreated, http.MethodPost, members, e.Admin, map[string]any{"username": "CAROL", "role": "viewer"})
 		if m["role"] != "viewer" || m["user"].(map[string]any)["username"] != "carol" || m["workspace"].(map[string]any)["slug"] != "default" ||
 			m["created_at"] == nil {
@@ -57,7 +49,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("list", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		items, page := e.listing(members, carol)
 		want := map[string]string{"admin": "owner", "bob": "member", "dave": "admin", "carol": "viewer"}
 		if got := memberRoles(items); !reflect.DeepEqual(got, want) {
@@ -69,7 +61,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("a member cannot manage members", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, members, bob, map[string]any{"username": "erin", "role": "viewer"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/carol", bob, map[string]any{"role": "member"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, members+"/carol", bob, nil)
@@ -78,7 +70,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("an admin cannot reach above itself", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, members, dave, map[string]any{"username": "erin", "role": "owner"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/bob", dave, map[string]any{"role": "owner"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, members+"/admin", dave, map[string]any{"role": "viewer"})
@@ -92,7 +84,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("regrade", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		m := e.OK(http.StatusOK, http.MethodPatch, members+"/ERIN", dave, map[string]any{"role": "viewer"})
 		if m["role"] != "viewer" || m["user"].(map[string]any)["username"] != "erin" {
 			t.Fatalf("regraded: %v", m)
@@ -108,7 +100,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("remove", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		r := e.Do(http.MethodDelete, members+"/erin", dave, nil)
 		if r.Status != http.StatusNoContent || len(r.Body) != 0 {
 			t.Fatalf("remove: %d %s", r.Status, r.Body)
@@ -123,7 +115,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("anyone may leave", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		r := e.Do(http.MethodDelete, members+"/carol", carol, nil)
 		if r.Status != http.StatusNoContent {
 			t.Fatalf("a viewer leaving: %d %s", r.Status, r.Body)
@@ -133,7 +125,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("last owner", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.createWorkspace(bob, "solo", "Solo")
 		e.Problem(http.StatusConflict, "last_owner", http.MethodPatch, "/v1/workspaces/solo/members/bob", bob, map[string]any{"role": "admin"})
 		e.Problem(http.StatusConflict, "last_owner", http.MethodDelete, "/v1/workspaces/solo/members/bob", bob, nil)
@@ -155,7 +147,7 @@ func TestMembers(t *testing.T) {
 	})
 
 	t.Run("the instance administrator manages any workspace", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.createWorkspace(carol, "carols", "Carol's")
 		w := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/carols", e.Admin, nil)
 		if w["role"] != nil || len(w["permissions"].([]any)) != 0 {

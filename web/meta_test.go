@@ -16,6 +16,7 @@ var metaFields = []string{"api_version", "docs", "error_codes", "grammars", "ins
 	"settings", "source_url", "statuses", "tags", "vocabulary_not_shown", "workspace", "workspaces"}
 
 func TestMetaShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 
@@ -238,6 +239,7 @@ func TestMetaShape(t *testing.T) {
 }
 
 func TestMetaVocabularyNeedsAWorkspace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	second := e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "second", "name": "Second"})
 
@@ -291,6 +293,7 @@ func TestMetaVocabularyNeedsAWorkspace(t *testing.T) {
 }
 
 func TestHealthProbes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if got := e.OK(http.StatusOK, http.MethodGet, "/healthz", "", nil); got["status"] != "ok" {
 		t.Errorf("healthz %v", got)

@@ -11,6 +11,7 @@ import (
 // single read in the background whose result (or failure) the next get
 // reports.
 func TestCachedReadsInTheBackground(t *testing.T) {
+	t.Parallel()
 	reads, release := make(chan struct{}, 4), make(chan struct{})
 	next, fail := 1, error(nil)
 	c := &cached[int]{load: func() (int, error) {

@@ -38,7 +38,9 @@ func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 	logs := &webtest.LogBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m := web.NewMetrics(log, "test")
-	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "test.db"), store.Options{OnWriterWait: m.ObserveWriterWait})
+	path := filepath.Join(tb.TempDir(), "test.db")
+	admin := webtest.CopyBootstrapped(tb, path)
+	db, err := store.Open(context.Background(), path, store.Options{OnWriterWait: m.ObserveWriterWait})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,10 +50,6 @@ func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 	db.Now = clock.Now
 	g := &gatedStore{DB: db, held: make(chan struct{}), release: make(chan struct{})}
 	svc := app.New(g, app.Options{Version: "test", Limits: limits})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	me := &metricsEnv{gate: g, metrics: m}
 	m.Watch(web.MetricsSources{Files: db.FileSizes, OpenSessions: db.OpenSessions, NewestBackup: db.NewestBackup,
 		WritersWaiting: db.WritersWaiting, Now: clock.Now, Replication: func() []web.ReplicaStatus { return me.replicas }})
@@ -60,7 +58,7 @@ func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	t, _ := tb.(*testing.T) // a benchmark uses the server, not e.ok and e.problem
-	me.env = &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
+	me.env = &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}
 	return me
 }
 

@@ -12,6 +12,7 @@ import (
 // person's other credentials and change the account. Now it reaches only
 // itself and what it issued, and the account needs account:write.
 func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
@@ -22,7 +23,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	agent := narrowed["token"].(string)
 
 	t.Run("revoking the person's credential answers as if it did not exist", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, ref := range []string{full["prefix"].(string), full["id"].(string)} {
 			e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+ref, agent, nil)
 		}
@@ -34,7 +35,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 		e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)
 	})
 	t.Run("changing the account is refused", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, body := range []map[string]any{{"display_name": "Mallory"}, {"timezone": "Pacific/Apia"}} {
 			e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", agent, body)
 		}
@@ -44,7 +45,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 		}
 	})
 	t.Run("issuing for itself stays narrower", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		for _, scopes := range [][]string{{"credential:manage"}, {"account:write"}, {"*"}} {
 			e.Problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", agent, map[string]any{"scopes": scopes})
 		}
@@ -54,7 +55,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 		}
 	})
 	t.Run("lists and revokes only itself and what it issued", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		lister := e.Issue(agent, map[string]any{"title": "lister"})
 		child := e.Issue(lister["token"].(string), map[string]any{"title": "listed child"})
 		var got []string
@@ -72,13 +73,13 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+narrowed["prefix"].(string), lister["token"].(string), nil)
 	})
 	t.Run("the person's full credential still manages everything of the account", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		extra := e.Issue(agent, map[string]any{"title": "revoked by the person"})
 		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+extra["id"].(string), alice, nil)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", alice, map[string]any{"display_name": "Alice"})
 	})
 	t.Run("revoking itself stays allowed", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		self := e.Issue(alice, map[string]any{"scopes": []string{"item:read", "project:read"}})
 		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+self["prefix"].(string), self["token"].(string), nil)
 		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodGet, "/v1/me", self["token"].(string), nil)
@@ -91,13 +92,14 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 // credential:manage alone reaches every credential of the account; a
 // pinned credential holds neither, whatever its scopes.
 func TestAccountScopes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "member")
 	other := e.Issue(alice, map[string]any{"title": "other"})
 
 	t.Run("account:write changes the account and nothing else", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"scopes": []string{"account:write"}})["token"].(string)
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "Alice A.", "timezone": "Europe/Berlin"})
 		if u["display_name"] != "Alice A." {
@@ -106,13 +108,13 @@ func TestAccountScopes(t *testing.T) {
 		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
 	})
 	t.Run("credential:manage revokes the account's other credentials", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"scopes": []string{"credential:manage"}})["token"].(string)
 		e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPatch, "/v1/users/alice", tok, map[string]any{"display_name": "x"})
 		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), tok, nil)
 	})
 	t.Run("a pinned credential holds neither", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		pinned := e.Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
 		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", pinned, nil)
 		if got := credStrings(t, me["instance_permissions"]); len(got) != 0 {
@@ -122,7 +124,7 @@ func TestAccountScopes(t *testing.T) {
 		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+other["prefix"].(string), pinned, nil)
 	})
 	t.Run("meta names the scopes", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", alice, nil)
 		scopes := credStrings(t, m["scopes"])
 		var perms []string

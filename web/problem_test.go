@@ -69,6 +69,7 @@ func (e *env) probRaw(method, path, token, contentType string, body io.Reader) w
 
 // TestProblemGoldens pins the exact body of one problem per kind of refusal.
 func TestProblemGoldens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := `{"username":"` + strings.Repeat("a", 1<<20) + `"}`
 	cases := []struct {
@@ -106,6 +107,7 @@ func TestProblemGoldens(t *testing.T) {
 }
 
 func TestRouterProblems(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Run("unknown path", func(t *testing.T) {
 		for _, path := range []string{"/v1/nothing", "/nothing", "/v1/users/admin/nothing", "/v1/me/"} {
@@ -131,6 +133,7 @@ func TestRouterProblems(t *testing.T) {
 }
 
 func TestValidationProblemCarriesDetailArray(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name string

@@ -17,6 +17,7 @@ import (
 // assignees and blocks links, so every per-row field (tags, blocked,
 // blocking, subtask counts, parent ref, assignee) has something to find.
 func TestTaskPageQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
@@ -63,6 +64,7 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 	for _, query := range []string{"", "&include_completed=true", "&ready=true&to_act_on=true", "&include=links",
 		"&order=-priority_score,title", "&project=qa&include_total=true"} {
 		t.Run(query, func(t *testing.T) {
+			e := e.sub(t)
 			counts := map[int]int64{}
 			for _, limit := range []int{1, 5, 200} {
 				before := e.DB.QueryCount()

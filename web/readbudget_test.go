@@ -11,7 +11,6 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/store/storetest"
 	"tend/web"
 	"tend/web/webtest"
 )
@@ -45,16 +44,13 @@ func (g *gatedStore) View(ctx context.Context, fn func(app.Tx) error) error {
 // newGatedEnv is newEnv over a gatedStore with the given limits.
 func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 	t.Helper()
-	g := &gatedStore{DB: storetest.Open(t), held: make(chan struct{}), release: make(chan struct{})}
+	db, clock, admin := webtest.OpenBootstrapped(t)
+	g := &gatedStore{DB: db, held: make(chan struct{}), release: make(chan struct{})}
 	svc := app.New(g, app.Options{Version: "test", Limits: limits})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	logs := &webtest.LogBuffer{}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
 	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: g.DB, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}, g
+	return &env{&webtest.Env{T: t, DB: g.DB, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}, g
 }
 
 // TestExpensiveReadsBounded: with every slot for expensive reads taken by

@@ -10,6 +10,7 @@ import (
 // says about the private project is blank for a reader who cannot see it,
 // in the item's history, the change feed and the journal alike.
 func TestEventsNameNoUnseenProject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rita := e.Person("rita")
 	e.Join("rita", "member")

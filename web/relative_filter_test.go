@@ -12,6 +12,7 @@ import (
 // docs/time.md, resolved in the reader's zone at the request's clock
 // (Wednesday 2026-11-25 14:00 UTC, a reader in UTC).
 func TestRelativeFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC))
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
@@ -68,6 +69,7 @@ func TestRelativeFilters(t *testing.T) {
 // TestRelativeCreatedAt: the created_at bounds of /v1/changes and
 // /v1/journal take the same words.
 func TestRelativeCreatedAt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC))
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})

@@ -10,6 +10,7 @@ import (
 // TestTaskFromLine: a captured line makes the task it says, read at the
 // request's moment in the reader's zone; fields sent beside it win.
 func TestTaskFromLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)) // a Monday
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "home", "title": "Home"})
@@ -61,6 +62,7 @@ func (e *env) series(id any) []map[string]any {
 // bounded series ends, and finishing twice brings one next, even when 16
 // completions arrive at once.
 func TestRepeatCompleteSkip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	first := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin,
@@ -147,6 +149,7 @@ func TestRepeatCompleteSkip(t *testing.T) {
 // TestRepeatUpdate: applies_to decides whether a change reaches the next
 // occurrence; its absence and its presence on a plain task are refused.
 func TestRepeatUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Review", "repeat": "every week"})
@@ -222,6 +225,7 @@ func TestRepeatUpdate(t *testing.T) {
 // TestOccurrencesAndParse: the schedule is computed on request and cut
 // by limit and until; a phrase is read without storing anything.
 func TestOccurrencesAndParse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Clock.Set(time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC))
 	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Standup", "repeat": "every weekday at 9am"})
@@ -251,6 +255,7 @@ func TestOccurrencesAndParse(t *testing.T) {
 // TestMetaGrammars: GET /v1/meta describes each written language, from the
 // parsers' own tables, beside the search syntax.
 func TestMetaGrammars(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	meta := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 	gs, _ := meta["grammars"].(map[string]any)

@@ -16,27 +16,28 @@ import (
 	"tend/app"
 	"tend/store"
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // /readyz reports replication, from the store's real state: whether it
 // keeps up, since when, how many syncs failed; never where the replica is
 // or what the error said. A failing replica leaves the server ready.
 func TestReadyReportsReplication(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	blocked := filepath.Join(dir, "replica-somewhere")
 	if err := os.WriteFile(blocked, []byte("a file where the replica's directory should be"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, filepath.Join(dir, "tend.db"), store.Options{Replica: "file://" + blocked, ReplicaSyncInterval: time.Hour})
+	path := filepath.Join(dir, "tend.db")
+	webtest.CopyBootstrapped(t, path)
+	db, err := store.Open(ctx, path, store.Options{Replica: "file://" + blocked, ReplicaSyncInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	svc := app.New(db, app.Options{})
-	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"}); err != nil {
-		t.Fatal(err)
-	}
 	h := web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	h.SetReplication(db.Replication)
 	srv := httptest.NewServer(h)

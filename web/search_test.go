@@ -82,6 +82,7 @@ func titlesInOrder(items []map[string]any) []string {
 }
 
 func TestTaskSearch(t *testing.T) {
+	t.Parallel()
 	f := newSearchFix(t)
 	e := f.e
 	t.Run("words must all appear, best match first", func(t *testing.T) {
@@ -184,6 +185,7 @@ func sameWords(a, b []string) bool {
 }
 
 func TestDocumentSearch(t *testing.T) {
+	t.Parallel()
 	f := newSearchFix(t)
 	e := f.e
 	mk := func(body map[string]any) {
@@ -249,6 +251,7 @@ func TestDocumentSearch(t *testing.T) {
 // search_ranked_matches task matches, the newest of those the reader may
 // see, and says more exist; the listing still ranks every match.
 func TestSearchRanksNewestMatches(t *testing.T) {
+	t.Parallel()
 	e := newEnvWith(t, app.Options{Version: "test", Limits: app.Limits{SearchRankedMatches: 3}})
 	reader := e.Person("rita")
 	e.Join("rita", "member")

@@ -221,6 +221,7 @@ func (s *Server) routes() {
 	s.router.MethodNotAllowed = pg.Fallback(s.router.MethodNotAllowed, app.CodeMethodNotAllowed)
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
+	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 

@@ -16,6 +16,7 @@ import (
 // TestPanicAnswersInternalProblem registers a route that panics on the real
 // router: the client gets a bare internal problem, the log gets the cause.
 func TestPanicAnswersInternalProblem(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := NewServer(app.New(storetest.Open(t), app.Options{Version: "test"}), slog.New(slog.NewTextHandler(&logs, nil)))
 	const secret = "kaboom: secret internal state 0xdeadbeef"

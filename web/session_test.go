@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,12 +12,12 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/store/storetest"
 	"tend/web"
 	"tend/web/webtest"
 )
 
 func TestSignInLinkSpentOnceAndPreviewDoesNotSpend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.MintLink(e.Admin, map[string]any{})
 	for range 2 { // a link preview, then the person: neither spends it
@@ -59,6 +58,7 @@ func TestSignInLinkSpentOnceAndPreviewDoesNotSpend(t *testing.T) {
 }
 
 func TestSignInLinkExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.MintLink(e.Admin, map[string]any{"username": "admin"})
 	e.Clock.Advance(app.LoginLinkLifetime)
@@ -72,6 +72,7 @@ func TestSignInLinkExpires(t *testing.T) {
 }
 
 func TestSessionSlidesAndIsCapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	step := app.SessionIdleLifetime - time.Hour
@@ -92,6 +93,7 @@ func TestSessionSlidesAndIsCapped(t *testing.T) {
 }
 
 func TestSessionCrossSiteWriteRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	webtest.AssertProblem(t, e.Browser(http.MethodDelete, "/v1/session", c.Value, "https://evil.example", nil), http.StatusForbidden, "cross_origin")
@@ -113,6 +115,7 @@ func TestSessionCrossSiteWriteRefused(t *testing.T) {
 }
 
 func TestSessionSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	r := e.Browser(http.MethodDelete, "/v1/session", c.Value, e.Srv.URL, nil)
@@ -128,6 +131,7 @@ func TestSessionSignOut(t *testing.T) {
 }
 
 func TestSessionEndsWithDeactivation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	c := e.SignIn(e.MintLink(bob, map[string]any{"username": "bob"}))
@@ -145,6 +149,7 @@ func TestSessionEndsWithDeactivation(t *testing.T) {
 }
 
 func TestLoginLinkWhoMayMint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Person("carol")
@@ -156,15 +161,12 @@ func TestLoginLinkWhoMayMint(t *testing.T) {
 }
 
 func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
-	db, clock := storetest.OpenClock(t)
+	t.Parallel()
+	db, clock, admin := webtest.OpenBootstrapped(t)
 	svc := app.New(db, app.Options{Version: "test", PublicURL: "https://tend.example"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.DiscardHandler)))
 	t.Cleanup(srv.Close)
-	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: &webtest.LogBuffer{}}}
+	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: &webtest.LogBuffer{}}}
 	l := e.OK(http.StatusCreated, http.MethodPost, "/v1/login-links", e.Admin, map[string]any{})
 	if !strings.HasPrefix(l["url"].(string), "https://tend.example/signin?link=tend_") {
 		t.Fatalf("url %v", l["url"])
@@ -176,6 +178,7 @@ func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 }
 
 func TestSignOutEverywhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	carol := e.Person("carol")
@@ -200,6 +203,7 @@ func TestSignOutEverywhere(t *testing.T) {
 }
 
 func TestSessionActionRecordsNoToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
 	req, _ := http.NewRequest(http.MethodPost, e.Srv.URL+"/v1/tasks", strings.NewReader(`{"title":"from the browser"}`))
@@ -225,6 +229,7 @@ func TestSessionActionRecordsNoToken(t *testing.T) {
 }
 
 func TestLoginLinkRefusedForInactiveOrServiceAccounts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("bob")
 	e.Issue(e.Admin, map[string]any{"username": "robot", "answers_to": "admin"})

@@ -6,6 +6,7 @@ import (
 )
 
 func TestMeAnswersTheAdministrator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", e.Admin, nil)
 	if me["user"].(map[string]any)["username"] != "admin" {

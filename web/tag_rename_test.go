@@ -17,6 +17,7 @@ import (
 // the answer, the tag listing nor the change feed tells the caller anything
 // of the hidden items.
 func TestTagRenameOntoHiddenName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	e.Join("alice", "admin")
@@ -103,11 +104,11 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 	})
 
 	t.Run("onto a name the caller sees is a conflict", func(t *testing.T) {
-		e.credT(t).Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+before["seen"], alice, map[string]any{"name": "HUSH"})
+		e.sub(t).Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+before["seen"], alice, map[string]any{"name": "HUSH"})
 	})
 
 	t.Run("a tag the caller cannot see is not found", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.CreateTask(e.Admin, map[string]any{"title": "quiet", "project": "secret", "tags": []string{"murmur"}})
 		id := tagIDs(e.Admin)["murmur"]
 		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+id, alice, map[string]any{"name": "noisy"})
@@ -129,7 +130,7 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 
 	t.Run("alice's feed and tags show nothing of the hidden items", func(t *testing.T) {
 		for _, route := range []string{"/v1/changes?limit=500", "/v1/journal?limit=500", "/v1/tags"} {
-			body := string(e.credT(t).Do(http.MethodGet, route, alice, nil).Body)
+			body := string(e.sub(t).Do(http.MethodGet, route, alice, nil).Body)
 			for _, word := range []string{"memo", "hidden", "murmur", "rumble", "merged_into", "secret"} {
 				if strings.Contains(body, word) {
 					t.Errorf("%s names %q to alice", route, word)

@@ -19,6 +19,7 @@ import (
 // the priority score over each branch of its formula. The clock is fixed,
 // so the score's age term is the same for both.
 func TestTaskCreateAnswersAsRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	now := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)
 	e.DB.Now = func() time.Time { return now }

@@ -10,85 +10,12 @@ import (
 	"tend/web/webtest"
 )
 
-// tskPath is the address of a task (or of one of its sub-resources).
-func tskPath(task map[string]any, rest ...string) string {
-	p := fmt.Sprintf("/v1/tasks/%d", int64(task["ref"].(float64)))
-	for _, r := range rest {
-		p += "/" + r
-	}
-	return p
-}
-
-// tskProject creates a project (parent may be empty) as the administrator.
-func (e *env) tskProject(key, parent string) map[string]any {
-	e.T.Helper()
-	body := map[string]any{"key": key, "title": key}
-	if parent != "" {
-		body["parent"] = parent
-	}
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, body)
-}
-
-// tskEvents reads a task's whole history in the order asked for ("" or "seq").
-func (e *env) tskEvents(token string, task map[string]any, order string) []map[string]any {
-	e.T.Helper()
-	path := tskPath(task, "events") + "?limit=500"
-	if order != "" {
-		path += "&order=" + order
-	}
-	items := e.OK(http.StatusOK, http.MethodGet, path, token, nil)["items"].([]any)
-	out := make([]map[string]any, len(items))
-	for i, it := range items {
-		out[i] = it.(map[string]any)
-	}
-	return out
-}
-
-// tskActions lists the actions of events.
-func tskActions(evs []map[string]any) []string {
-	out := make([]string, len(evs))
-	for i, ev := range evs {
-		out[i] = ev["action"].(string)
-	}
-	return out
-}
-
-// tskAgent creates a service account answering to the administrator, joins
-// it to the default workspace as a member and returns its token.
-func (e *env) tskAgent(username string) string {
-	e.T.Helper()
-	tok := e.Issue(e.Admin, map[string]any{"username": username, "answers_to": "admin"})
-	if tok["account_created"] != true {
-		e.T.Fatalf("issuing for a new agent creates the account: %v", tok)
-	}
-	e.Join(username, "member")
-	return tok["token"].(string)
-}
-
-// tskGet reads a task by ref as the administrator.
-func (e *env) tskGet(task map[string]any) map[string]any {
-	e.T.Helper()
-	return e.OK(http.StatusOK, http.MethodGet, tskPath(task), e.Admin, nil)
-}
-
-func tskWant(t *testing.T, task map[string]any, want map[string]any) {
-	t.Helper()
-	for k, v := range want {
-		got, ok := task[k]
-		if !ok {
-			t.Errorf("%s is missing", k)
-		} else if fmt.Sprint(got) != fmt.Sprint(v) {
-			t.Errorf("%s = %v, want %v", k, got, v)
-		}
-	}
-}
-
 func TestTaskCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("web", "alpha")
 	e.tskProject("beta", "")
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "outsider"})
 
 	t.Run("defaults", func(t *testing.T) {
 		got := e.CreateTask(e.Admin, map[string]any{"title": "  Water the plants  "})
@@ -124,37 +51,28 @@ func TestTaskCreate(t *testing.T) {
 		tskWant(t, child, map[string]any{"project": "beta", "parent": parent["id"], "parent_ref": parent["ref"]})
 		same := e.CreateTask(e.Admin, map[string]any{"title": "Child by id", "parent": parent["id"], "project": "beta"})
 		tskWant(t, same, map[string]any{"project": "beta", "parent_ref": parent["ref"]})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
-			map[string]any{"title": "Elsewhere", "parent": parent["ref"], "project": "alpha"})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin,
-			map[string]any{"title": "Orphan", "parent": 9999})
 	})
+	// The domain's refusals are app's TestTaskCreate; here one of them, and
+	// the body's own, as the wire answers them.
 	refusals := []struct {
 		name string
 		body map[string]any
+		loc  string
 	}{
-		{"title missing", map[string]any{"description": "no title"}},
-		{"title blank", map[string]any{"title": "   "}},
-		{"importance 0", map[string]any{"title": "x", "importance": 0}},
-		{"importance 6", map[string]any{"title": "x", "importance": 6}},
-		{"urgency 9", map[string]any{"title": "x", "urgency": 9}},
-		{"unknown type", map[string]any{"title": "x", "type": "epic"}},
-		{"unknown status", map[string]any{"title": "x", "status": "someday"}},
-		{"unknown project", map[string]any{"title": "x", "project": "nowhere"}},
-		{"assignee not a member", map[string]any{"title": "x", "assignee": "outsider"}},
-		{"assignee unknown", map[string]any{"title": "x", "assignee": "nobody"}},
-		{"unknown field", map[string]any{"title": "x", "colour": "red"}},
-		{"title of the wrong type", map[string]any{"title": 42}},
+		{"title missing", map[string]any{"description": "no title"}, "body.title"},
+		{"unknown field", map[string]any{"title": "x", "colour": "red"}, "body.colour"},
+		{"title of the wrong type", map[string]any{"title": 42}, "body.title"},
 	}
 	for _, c := range refusals {
 		t.Run("refused: "+c.name, func(t *testing.T) {
-			r := e.Do(http.MethodPost, "/v1/tasks", e.Admin, c.body)
-			webtest.AssertProblem(t, r, http.StatusUnprocessableEntity, "validation")
+			p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, c.body)
+			assertLoc(t, p, c.loc)
 		})
 	}
 }
 
 func TestTaskGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Read me"})
 	byRef := e.OK(http.StatusOK, http.MethodGet, tskPath(task), e.Admin, nil)
@@ -168,8 +86,8 @@ func TestTaskGet(t *testing.T) {
 }
 
 func TestTaskUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "outsider"})
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Plan", "description": "first", "importance": 4, "urgency": 2,
 		"due_at": "2030-05-01T10:00:00Z", "assignee": "admin", "tags": []string{"home"}, "estimate_minutes": 30})
 	path := tskPath(task)
@@ -218,18 +136,15 @@ func TestTaskUpdate(t *testing.T) {
 		got := e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"title": "fresh", "expected_version": v})
 		tskWant(t, got, map[string]any{"title": "fresh", "version": v + 1})
 	})
+	// The domain's refusals are app's TestTaskUpdate; here the nulls a
+	// PATCH may not send and the bodies the wire refuses.
 	refusals := []struct {
 		name string
 		body any
 	}{
 		{"title null", map[string]any{"title": nil}},
-		{"title blank", map[string]any{"title": " "}},
 		{"status null", map[string]any{"status": nil}},
 		{"type null", map[string]any{"type": nil}},
-		{"unknown status", map[string]any{"status": "someday"}},
-		{"unknown type", map[string]any{"type": "epic"}},
-		{"importance 7", map[string]any{"importance": 7}},
-		{"assignee not a member", map[string]any{"assignee": "outsider"}},
 		{"unknown field", map[string]any{"colour": "red"}},
 		{"empty body", ""},
 	}
@@ -246,6 +161,7 @@ func TestTaskUpdate(t *testing.T) {
 }
 
 func TestTaskDeleteRestore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Throw away"})
 	gone := e.OK(http.StatusOK, http.MethodDelete, tskPath(task), e.Admin, nil)
@@ -271,6 +187,7 @@ func TestTaskDeleteRestore(t *testing.T) {
 }
 
 func TestTaskMove(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskProject("alpha", "")
 	e.tskProject("beta", "")
@@ -291,9 +208,7 @@ func TestTaskMove(t *testing.T) {
 		}
 	})
 	t.Run("a cycle is refused", func(t *testing.T) {
-		for _, target := range []map[string]any{b11, b1, a} {
-			e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(a, "move"), e.Admin, map[string]any{"parent": target["ref"]})
-		}
+		e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(a, "move"), e.Admin, map[string]any{"parent": a["ref"]})
 		e.Problem(http.StatusConflict, "cycle", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": b11["id"]})
 		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, tskPath(b), e.Admin, map[string]any{"parent": b1["ref"]})
 		tskWant(t, e.tskGet(a), map[string]any{"parent": nil})
@@ -316,13 +231,9 @@ func TestTaskMove(t *testing.T) {
 		got := e.OK(http.StatusOK, http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": nil})
 		tskWant(t, got, map[string]any{"parent": nil, "parent_ref": nil, "project": "alpha"})
 	})
-	t.Run("refusals", func(t *testing.T) {
+	t.Run("refusals", func(t *testing.T) { // the rest are app's TestTaskMove
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"parent": 9999})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"project": "nowhere"})
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b, "move"), e.Admin, map[string]any{"project": nil})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, tskPath(b1, "move"), e.Admin,
-			map[string]any{"parent": a["ref"], "project": "beta"})
 	})
 	moved := 0
 	for _, a := range tskActions(e.tskEvents(e.Admin, b, "")) {
@@ -336,6 +247,7 @@ func TestTaskMove(t *testing.T) {
 }
 
 func TestTaskComplete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Finish"})
 	got := e.OK(http.StatusOK, http.MethodPost, tskPath(task, "complete"), e.Admin, nil)
@@ -352,6 +264,7 @@ func TestTaskComplete(t *testing.T) {
 }
 
 func TestTaskVerifications(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bot := e.tskAgent("bot")
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Verify"})
@@ -389,6 +302,7 @@ func TestTaskVerifications(t *testing.T) {
 }
 
 func TestTaskComputedFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.tskAgent("bot")
 	e.tskProject("alpha", "")
@@ -440,6 +354,7 @@ func TestTaskComputedFields(t *testing.T) {
 }
 
 func TestTaskEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "History"})
 	other := e.CreateTask(e.Admin, map[string]any{"title": "Other"})

@@ -241,6 +241,7 @@ func (f *fltFix) cases() []fltCase {
 // TestTaskFieldFilters checks every field filter key and operator against
 // the model over one fixture, through GET /v1/tasks and service_list alike.
 func TestTaskFieldFilters(t *testing.T) {
+	t.Parallel()
 	f := newFltFix(t)
 	mc := f.e.Connect(t, f.me, webtest.EraStateless)
 	for _, c := range f.cases() {
@@ -255,7 +256,7 @@ func TestTaskFieldFilters(t *testing.T) {
 		sort.Strings(keys)
 		t.Run(strings.Join(keys, "&"), func(t *testing.T) {
 			want := f.where(c.keep)
-			got := lstTitles(lstItems(f.list(lstSub(f.e, t), v.Encode())))
+			got := lstTitles(lstItems(f.list(f.e.sub(t), v.Encode())))
 			if !slices.Equal(got, want) {
 				t.Fatalf("HTTP:\n got  %q\n want %q", got, want)
 			}
@@ -285,7 +286,7 @@ func TestTaskFieldFilters(t *testing.T) {
 				return r["completed_at"] == nil && r["importance"] != nil && hasTagRed(r)
 			},
 		} {
-			got := lstTitles(lstItems(f.list(lstSub(f.e, t), params+"&limit=500")))
+			got := lstTitles(lstItems(f.list(f.e.sub(t), params+"&limit=500")))
 			if want := f.where(keep); len(want) == 0 || !slices.Equal(got, want) {
 				t.Fatalf("%s: got %q, want %q", params, got, want)
 			}
@@ -322,7 +323,7 @@ func fltRefusals(t *testing.T, f *fltFix, mc *webtest.MCPClient) {
 		{"importance.gte=4&importance.gte=5", "validation", "importance.gte"},
 	} {
 		t.Run(c.params, func(t *testing.T) {
-			p := lstSub(f.e, t).Problem(http.StatusUnprocessableEntity, c.code, http.MethodGet, "/v1/tasks?"+c.params, f.me, nil)
+			p := f.e.sub(t).Problem(http.StatusUnprocessableEntity, c.code, http.MethodGet, "/v1/tasks?"+c.params, f.me, nil)
 			if !fltNames(p, "query."+c.loc) {
 				t.Fatalf("the problem does not name query.%s: %v", c.loc, p)
 			}
@@ -371,7 +372,7 @@ func fltMsgs(p map[string]any) string {
 // fltDisclosure: a filter naming a project or task carol cannot see
 // answers as one naming nothing at all.
 func fltDisclosure(t *testing.T, f *fltFix) {
-	e := lstSub(f.e, t)
+	e := f.e.sub(t)
 	for _, c := range []struct{ hidden, absent, name, none string }{
 		{"project.in=sec", "project.in=zzz", "sec", "zzz"},
 		{"under=" + lstItoa(f.secretRef), "under=99999", lstItoa(f.secretRef), "99999"},
@@ -393,7 +394,7 @@ func fltDisclosure(t *testing.T, f *fltFix) {
 // rows of one page, in the same order; a cursor of one filter is refused by
 // another.
 func fltWalk(t *testing.T, f *fltFix) {
-	e := lstSub(f.e, t)
+	e := f.e.sub(t)
 	for _, params := range []url.Values{
 		{"importance.gte": {"2"}, "order": {"-importance"}},
 		{"due_at.lte": {"+7d"}, "assignee.is": {"unset"}, "order": {"due_at"}},

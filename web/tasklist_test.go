@@ -172,6 +172,7 @@ func (f *lstFix) create(r *lstRow) {
 
 // TestTaskList runs every listing check over one fixture; none of them writes.
 func TestTaskList(t *testing.T) {
+	t.Parallel()
 	f := newLstFix(t)
 	t.Run("filters", func(t *testing.T) { lstFilters(t, f) })
 	t.Run("refusals", func(t *testing.T) { lstRefusals(t, f) })
@@ -185,7 +186,7 @@ func TestTaskList(t *testing.T) {
 // at is f answering to t.
 func (f *lstFix) at(t *testing.T) *lstFix {
 	c := *f
-	c.e = lstSub(f.e, t)
+	c.e = f.e.sub(t)
 	return &c
 }
 
@@ -332,14 +333,14 @@ func lstFilters(t *testing.T, f *lstFix) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := lstTitles(lstItems(f.list(lstSub(f.e, t), c.params)))
+			got := lstTitles(lstItems(f.list(f.e.sub(t), c.params)))
 			if want := f.where(c.keep); !reflect.DeepEqual(got, want) {
 				t.Fatalf("GET /v1/tasks?%s\n got %q\nwant %q", c.params, got, want)
 			}
 		})
 	}
 	t.Run("ready reads blocks links, claims and deferral", func(t *testing.T) {
-		got := lstTitles(lstItems(f.list(lstSub(f.e, t), lstQ("ready", "true"))))
+		got := lstTitles(lstItems(f.list(f.e.sub(t), lstQ("ready", "true"))))
 		for title, want := range map[string]bool{
 			"alpha blocked": false, "alpha blocker": true, "alpha freed": true, "alpha hand blocked": true,
 			"alpha snoozed": false, "alpha held by carol": false, "alpha held by me": true, "alpha expired claim": true,
@@ -351,7 +352,7 @@ func lstFilters(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("blocked flag", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		for title, want := range map[string]bool{"alpha blocked": true, "alpha freed": false, "gamma red": false, "alpha hand blocked": false} {
 			got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+lstItoa(f.by[title].ref), f.me, nil)
 			if got["blocked"] != want {
@@ -371,7 +372,7 @@ func lstRefusals(t *testing.T, f *lstFix) {
 		"group_by=status_category&group_limit=-1", "group_limit=x",
 	} {
 		t.Run(params, func(t *testing.T) {
-			p := lstSub(f.e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+params, f.me, nil)
+			p := f.e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?"+params, f.me, nil)
 			if p["instance"] != "/v1/tasks" {
 				t.Fatalf("instance %v", p["instance"])
 			}
@@ -482,7 +483,7 @@ func lstOrder(t *testing.T, f *lstFix) {
 	}
 	for _, order := range []string{"-importance,due_at", "due_at,-ref", "title", "-ref", "-importance", "importance,-due_at,title"} {
 		t.Run(order, func(t *testing.T) {
-			e := lstSub(f.e, t)
+			e := f.e.sub(t)
 			want := f.modelOrder(open, order)
 			if got := lstRefs(lstItems(f.list(e, lstQ("order", order)))); !reflect.DeepEqual(got, want) {
 				t.Fatalf("order=%s\n got %v\nwant %v", order, got, want)
@@ -496,7 +497,7 @@ func lstOrder(t *testing.T, f *lstFix) {
 		// The ranking sorts narrow rows before it reads the page whole: each
 		// row reports the score it was sorted by, and a walk meets the page
 		// order, ready or not.
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		scores := map[int64]float64{}
 		for _, it := range lstItems(f.list(e, lstQ())) {
 			scores[lstNum(it["ref"])] = it["priority_score"].(float64)
@@ -520,7 +521,7 @@ func lstOrder(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("default is ref", func(t *testing.T) {
-		got := lstRefs(lstItems(f.list(lstSub(f.e, t), lstQ())))
+		got := lstRefs(lstItems(f.list(f.e.sub(t), lstQ())))
 		if want := f.modelOrder(open, "ref"); !reflect.DeepEqual(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
@@ -533,20 +534,20 @@ func lstPaging(t *testing.T, f *lstFix) {
 	limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", f.me, nil)["limits"].(map[string]any)
 	open := len(f.where(func(r *lstRow) bool { return !r.trashed && r.open() }))
 	t.Run("no limit is the default page size, limit 0 is refused", func(t *testing.T) {
-		pg := lstPage(f.list(lstSub(e, t), ""))
+		pg := lstPage(f.list(e.sub(t), ""))
 		if pg["limit"] != limits["default_page_size"] || pg["has_more"] != false {
 			t.Fatalf("page %v, want limit %v", pg, limits["default_page_size"])
 		}
-		lstSub(e, t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=0", f.me, nil)
+		e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?limit=0", f.me, nil)
 	})
 	t.Run("a huge limit is capped", func(t *testing.T) {
-		pg := lstPage(f.list(lstSub(e, t), "limit=1000000"))
+		pg := lstPage(f.list(e.sub(t), "limit=1000000"))
 		if pg["limit"] != limits["max_page_size"] {
 			t.Fatalf("page %v, want limit %v", pg, limits["max_page_size"])
 		}
 	})
 	t.Run("include_total counts every match", func(t *testing.T) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		got := f.list(e, "limit=3&include_total=true")
 		pg := lstPage(got)
 		if len(lstItems(got)) != 3 || pg["has_more"] != true || pg["next_cursor"] == nil || lstNum(pg["total"]) != int64(open) {
@@ -561,7 +562,7 @@ func lstPaging(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("a cursor carries over to another limit", func(t *testing.T) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		first := f.list(e, "limit=2")
 		next := f.list(e, "limit=5&cursor="+url.QueryEscape(lstPage(first)["next_cursor"].(string)))
 		all := lstRefs(lstItems(f.list(e, "limit=7")))
@@ -570,7 +571,7 @@ func lstPaging(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("a cursor from another query is refused", func(t *testing.T) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		cur := url.QueryEscape(lstPage(f.list(e, "limit=2"))["next_cursor"].(string))
 		for _, other := range []string{"order=-importance", "order=ref,title", "project=a", "include_completed=true", "ready=true",
 			"tag=red", "q=alpha", "status_category=todo", "deferred=exclude"} {
@@ -584,7 +585,7 @@ func lstPaging(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("a garbage cursor is refused", func(t *testing.T) {
-		e := lstSub(e, t)
+		e := e.sub(t)
 		for _, c := range []string{"!!!", "abc", "eyJsIjoidGFza3MifQ", "bm90IGpzb24", "eyJsIjoidGFza3MiLCJmIjoiIiwiayI6eyJ2IjpbIngiXX19"} {
 			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tasks?cursor="+url.QueryEscape(c), f.me, nil)
 		}
@@ -596,7 +597,7 @@ func lstShapes(t *testing.T, f *lstFix) {
 	e := f.e
 	full := lstItems(f.list(e, "limit=500"))
 	t.Run("ids", func(t *testing.T) {
-		got := f.list(lstSub(e, t), "limit=500&format=ids")["items"].([]any)
+		got := f.list(e.sub(t), "limit=500&format=ids")["items"].([]any)
 		if len(got) != len(full) {
 			t.Fatalf("%d ids, want %d", len(got), len(full))
 		}
@@ -607,7 +608,7 @@ func lstShapes(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("compact", func(t *testing.T) {
-		got := f.list(lstSub(e, t), "limit=500&format=compact")["items"].([]any)
+		got := f.list(e.sub(t), "limit=500&format=compact")["items"].([]any)
 		if len(got) != len(full) {
 			t.Fatalf("%d lines, want %d", len(got), len(full))
 		}
@@ -619,12 +620,12 @@ func lstShapes(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("full is the default", func(t *testing.T) {
-		if got := lstItems(f.list(lstSub(e, t), "limit=500&format=full")); !reflect.DeepEqual(got, full) {
+		if got := lstItems(f.list(e.sub(t), "limit=500&format=full")); !reflect.DeepEqual(got, full) {
 			t.Fatal("format=full differs from the default")
 		}
 	})
 	t.Run("fields", func(t *testing.T) {
-		got := lstItems(f.list(lstSub(e, t), "limit=500&fields=ref,title,blocked"))
+		got := lstItems(f.list(e.sub(t), "limit=500&fields=ref,title,blocked"))
 		for i, it := range got {
 			want := map[string]any{"ref": full[i]["ref"], "title": full[i]["title"], "blocked": full[i]["blocked"]}
 			if !reflect.DeepEqual(it, want) {
@@ -659,7 +660,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		return out
 	}
 	t.Run("every group present, finished work included", func(t *testing.T) {
-		gs := groups(lstSub(f.e, t), "project=b")
+		gs := groups(f.e.sub(t), "project=b")
 		for _, g := range gs {
 			want := f.where(func(r *lstRow) bool { return !r.trashed && r.project == "b" && r.category() == g["key"] })
 			if got := lstTitles(lstItems(g)); !reflect.DeepEqual(got, want) {
@@ -671,7 +672,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("group_limit pages each group", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		for _, g := range groups(e, "project=a&group_limit=1&include_total=true") {
 			key := g["key"].(string)
 			want := f.where(func(r *lstRow) bool {
@@ -701,7 +702,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("group_limit default and cap", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		for params, want := range map[string]int64{"": 25, "group_limit=100": 100, "group_limit=101": 100, "group_limit=100000": 100} {
 			for _, g := range groups(e, params) {
 				if lstNum(lstPage(g)["limit"]) != want {
@@ -711,7 +712,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("a cursor is refused with group_by", func(t *testing.T) {
-		e := lstSub(f.e, t)
+		e := f.e.sub(t)
 		g := groups(e, "group_limit=1")
 		c := lstPage(g[0])["next_cursor"].(string)
 		for _, cur := range []string{c, "garbage"} {
@@ -720,7 +721,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("status_category narrows to one group", func(t *testing.T) {
-		for _, g := range groups(lstSub(f.e, t), "status_category=in_progress") {
+		for _, g := range groups(f.e.sub(t), "status_category=in_progress") {
 			want := f.where(func(r *lstRow) bool {
 				return !r.trashed && r.category() == g["key"] && g["key"] == app.CategoryInProgress
 			})
@@ -730,7 +731,7 @@ func lstGroups(t *testing.T, f *lstFix) {
 		}
 	})
 	t.Run("format applies inside groups", func(t *testing.T) {
-		for _, g := range groups(lstSub(f.e, t), "project=b&format=ids") {
+		for _, g := range groups(f.e.sub(t), "project=b&format=ids") {
 			for _, it := range g["items"].([]any) {
 				if _, ok := it.(string); !ok {
 					t.Fatalf("group %s item %v is not an id", g["key"], it)
@@ -785,13 +786,13 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 	}
 	for _, c := range cases {
 		t.Run(c.params, func(t *testing.T) {
-			if got := links(lstSub(f.e, t), c.params); !reflect.DeepEqual(got, c.want) {
+			if got := links(f.e.sub(t), c.params); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %+v, want %+v", got, c.want)
 			}
 		})
 	}
 	t.Run("absent unless asked", func(t *testing.T) {
-		if got, ok := f.list(lstSub(f.e, t), "project=a")["links"]; ok {
+		if got, ok := f.list(f.e.sub(t), "project=a")["links"]; ok {
 			t.Fatalf("links %v without include=links", got)
 		}
 	})
@@ -801,6 +802,7 @@ func lstIncludeLinks(t *testing.T, f *lstFix) {
 // another goroutine keeps adding tasks: every task that existed before the
 // walk is seen exactly once, and no task is seen twice.
 func TestTaskListCursorWalkUnderInserts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "walk", "title": "Walk"})
 	ctx := context.Background()
@@ -816,7 +818,7 @@ func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 	}
 	for _, order := range []string{"", "-importance,ref"} {
 		t.Run("order="+order, func(t *testing.T) {
-			e := lstSub(e, t)
+			e := e.sub(t)
 			before := map[string]bool{}
 			for _, it := range lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?project=walk&limit=500", e.Admin, nil)) {
 				before[it["id"].(string)] = true
@@ -940,6 +942,7 @@ func (ins *lstInsert) stop(t *testing.T) int64 {
 // TestTaskListTitleOrderWalk pins a keyset walk by title over titles that
 // do not start in ASCII: the cursor must hold the key the store sorts by.
 func TestTaskListTitleOrderWalk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, title := range []string{"Éclair", "apple", "Zebra", "éclat", "banana", "Ørsted", "zoo", "Apple pie"} {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title})

@@ -23,6 +23,7 @@ func (e *env) credProjects(refs ...string) []string {
 }
 
 func TestTokenIssueNeverWider(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	later := e.Clock.Now().Add(2 * time.Hour)
@@ -32,50 +33,50 @@ func TestTokenIssueNeverWider(t *testing.T) {
 
 	refused := func(t *testing.T, code, issuer string, body map[string]any) {
 		t.Helper()
-		p := e.credT(t).Problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
+		p := e.sub(t).Problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
 		if d, _ := p["detail"].(string); d == "" {
 			t.Fatalf("a refusal explains itself: %v", p)
 		}
 	}
 	t.Run("scopes", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"account:write"}})
 		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*", "item:read"}})
 	})
 	t.Run("projects", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})
 		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": nil})
 	})
 	t.Run("write projects", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": []string{"w2/inbox"}})
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil})
 		// A read limit alone does not lift the write limit.
 		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}, "project_write_scope": []string{"w2/inbox"}})
 	})
 	t.Run("expiry", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(time.Second))})
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(365 * 24 * time.Hour))})
 		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": nil})
 	})
 	t.Run("workspace", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"workspace": "default"})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"workspace": "default"})["token"].(string)
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": nil})
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": ""})
 		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": "w2"})
 		// A pinned member naming another workspace is refused the same way,
 		// whether or not that workspace exists.
-		pinned := e.credT(t).Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
+		pinned := e.sub(t).Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
 		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "w2"})
 		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "nowhere"})
 	})
 	t.Run("other account", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "bob"})
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "admin"})
 		refused(t, "token_for_other_account", alice, map[string]any{"username": "newbot", "answers_to": "alice"})
@@ -86,7 +87,7 @@ func TestTokenIssueNeverWider(t *testing.T) {
 		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 	t.Run("nothing was issued by the refusals", func(t *testing.T) {
-		list := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
+		list := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
 		for _, it := range list {
 			if u := it.(map[string]any)["username"]; u != "admin" && u != "alice" && u != "bob" {
 				t.Fatalf("a refused request left a credential for %v", u)
@@ -96,6 +97,7 @@ func TestTokenIssueNeverWider(t *testing.T) {
 }
 
 func TestTokenIssueNarrowerAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w2 := e.credWorkspace("w2")
 	defaultInbox := e.credProjects("default/inbox")[0]
@@ -106,36 +108,36 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 	later := e.Clock.Now().Add(2 * time.Hour)
 
 	t.Run("subset of scopes", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
-		got := e.credT(t).Issue(issuer, map[string]any{"scopes": []string{"project:read", "item:read"}})
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
+		got := e.sub(t).Issue(issuer, map[string]any{"scopes": []string{"project:read", "item:read"}})
 		if s := credStrings(t, got["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "project:read"}) {
 			t.Fatalf("scopes %v", s)
 		}
-		same := e.credT(t).Issue(issuer, map[string]any{"scopes": []string{"item:write", "project:read", "item:read", "item:read"}})
+		same := e.sub(t).Issue(issuer, map[string]any{"scopes": []string{"item:write", "project:read", "item:read", "item:read"}})
 		if s := credStrings(t, same["scopes"]); !reflect.DeepEqual(s, []string{"item:read", "item:write", "project:read"}) {
 			t.Fatalf("equal scopes, deduplicated and sorted, are allowed: %v", s)
 		}
 	})
 	t.Run("same pin and omitted pin", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"workspace": "w2"})
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"workspace": "w2"})
 		if issuer["workspace_id"] != w2 {
 			t.Fatalf("workspace_id %v, want %s", issuer["workspace_id"], w2)
 		}
 		for _, body := range []map[string]any{{}, {"workspace": "w2"}, {"workspace": w2}} {
-			got := e.credT(t).Issue(issuer["token"].(string), body)
+			got := e.sub(t).Issue(issuer["token"].(string), body)
 			if got["workspace_id"] != w2 {
 				t.Fatalf("%v: workspace_id %v, want the issuer's pin %s", body, got["workspace_id"], w2)
 			}
 		}
 	})
 	t.Run("earlier expiry", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
 		sooner := later.Add(-time.Hour)
-		got := e.credT(t).Issue(issuer, map[string]any{"expires_at": credTime(sooner)})
+		got := e.sub(t).Issue(issuer, map[string]any{"expires_at": credTime(sooner)})
 		if !credParse(t, got["expires_at"]).Equal(sooner) {
 			t.Fatalf("expires_at %v, want %s", got["expires_at"], sooner)
 		}
-		same := e.credT(t).Issue(issuer, map[string]any{"expires_at": credTime(later)})
+		same := e.sub(t).Issue(issuer, map[string]any{"expires_at": credTime(later)})
 		if !credParse(t, same["expires_at"]).Equal(later) {
 			t.Fatalf("the issuer's own expiry is allowed: %v", same["expires_at"])
 		}
@@ -144,26 +146,26 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 		// Expiry is kept to the millisecond; asking for exactly what the
 		// issuer itself was asked for is not later than the issuer.
 		fine := later.Add(500 * time.Microsecond).Format(time.RFC3339Nano)
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"expires_at": fine})
-		got := e.credT(t).Issue(issuer["token"].(string), map[string]any{"expires_at": fine})
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"expires_at": fine})
+		got := e.sub(t).Issue(issuer["token"].(string), map[string]any{"expires_at": fine})
 		if got["expires_at"] != issuer["expires_at"] {
 			t.Fatalf("expires_at %v, issuer's %v", got["expires_at"], issuer["expires_at"])
 		}
 	})
 	t.Run("subset of projects", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
-		got := e.credT(t).Issue(issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.sub(t).Issue(issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
 		if ids := credStrings(t, got["project_scope"]); !reflect.DeepEqual(ids, []string{w2Inbox}) {
 			t.Fatalf("project_scope %v, want [%s]", ids, w2Inbox)
 		}
-		byID := e.credT(t).Issue(issuer, map[string]any{"project_scope": []string{defaultInbox}, "project_write_scope": []string{defaultInbox}})
+		byID := e.sub(t).Issue(issuer, map[string]any{"project_scope": []string{defaultInbox}, "project_write_scope": []string{defaultInbox}})
 		if ids := credStrings(t, byID["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
 			t.Fatalf("project_write_scope %v, want [%s]", ids, defaultInbox)
 		}
 	})
 	t.Run("subset of write projects", func(t *testing.T) {
-		issuer := e.credT(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
-		got := e.credT(t).Issue(issuer, map[string]any{"project_write_scope": []string{"default/inbox"}})
+		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox", "w2/inbox"}})["token"].(string)
+		got := e.sub(t).Issue(issuer, map[string]any{"project_write_scope": []string{"default/inbox"}})
 		if ids := credStrings(t, got["project_write_scope"]); !reflect.DeepEqual(ids, []string{defaultInbox}) {
 			t.Fatalf("project_write_scope %v", ids)
 		}
@@ -172,7 +174,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 		}
 	})
 	t.Run("unlimited issuer grants limits", func(t *testing.T) {
-		got := e.credT(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "workspace": "default",
+		got := e.sub(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "workspace": "default",
 			"project_scope": []string{"inbox"}, "expires_at": credTime(later)})
 		if got["narrows"] != true || got["workspace_id"] == nil || len(credStrings(t, got["project_scope"])) != 1 {
 			t.Fatalf("issued %v", got)
@@ -181,6 +183,7 @@ func TestTokenIssueNarrowerAllowed(t *testing.T) {
 }
 
 func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	later := e.Clock.Now().Add(3 * time.Hour)
@@ -201,7 +204,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 	}
 
 	t.Run("the first administrator token passes on no limits", func(t *testing.T) {
-		got := e.credT(t).Issue(e.Admin, map[string]any{})
+		got := e.sub(t).Issue(e.Admin, map[string]any{})
 		if got["narrows"] != false || !reflect.DeepEqual(credStrings(t, got["scopes"]), []string{"*"}) || got["expires_at"] != nil ||
 			got["workspace_id"] != nil || got["project_scope"] != nil || got["project_write_scope"] != nil {
 			t.Fatalf("issued %v", got)
@@ -213,6 +216,7 @@ func TestTokenIssueInheritsIssuerLimits(t *testing.T) {
 }
 
 func TestTokenIssuedShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tok := e.Issue(e.Admin, map[string]any{"title": "ci", "scopes": []string{"item:read", "project:read"}, "project_scope": []string{"inbox"}})
 	secret, _ := tok["token"].(string)
@@ -247,7 +251,7 @@ func TestTokenIssuedShape(t *testing.T) {
 	e.credAuthorized(secret, "admin")
 
 	t.Run("the secret is never shown again", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tail := secret[len(prefix):]
 		check := func(what string, body []byte) {
 			t.Helper()
@@ -283,11 +287,12 @@ func TestTokenIssuedShape(t *testing.T) {
 }
 
 func TestTokenValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.credWorkspace("w2")
 	invalid := func(t *testing.T, body any, loc string) {
 		t.Helper()
-		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, body)
+		p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, body)
 		for _, it := range p["detail"].([]any) {
 			if strings.Join(credStrings(t, it.(map[string]any)["loc"]), ".") == loc {
 				return
@@ -323,7 +328,7 @@ func TestTokenValidation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { invalid(t, c.body, c.loc) })
 	}
 	t.Run("unknown scope names the valid ones", func(t *testing.T) {
-		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
+		p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
 			map[string]any{"scopes": []string{"item:fly"}})
 		msg := p["detail"].([]any)[0].(map[string]any)["msg"].(string)
 		if !strings.Contains(msg, "item:fly") || !strings.Contains(msg, "item:read") {
@@ -331,7 +336,7 @@ func TestTokenValidation(t *testing.T) {
 		}
 	})
 	t.Run("every error is reported at once", func(t *testing.T) {
-		p := e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
+		p := e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin,
 			map[string]any{"scopes": []string{"nope"}, "username": "not a name"})
 		if n := len(p["detail"].([]any)); n < 2 {
 			t.Fatalf("detail %v", p["detail"])
@@ -339,19 +344,20 @@ func TestTokenValidation(t *testing.T) {
 	})
 	t.Run("nothing was issued", func(t *testing.T) {
 		// Only the first administrator token exists.
-		if n := len(e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)); n != 1 {
+		if n := len(e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)); n != 1 {
 			t.Fatalf("%d credentials exist after refused requests, want 1", n)
 		}
 	})
 }
 
 func TestTokenIssueForOtherAccount(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("alice")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bob"})
 
 	t.Run("existing account", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(e.Admin, map[string]any{"username": "bob", "title": "for bob"})
 		if tok["username"] != "bob" || tok["account_created"] != false {
 			t.Fatalf("issued %v", tok)
@@ -367,7 +373,7 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 		}
 	})
 	t.Run("new service account", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(e.Admin, map[string]any{"username": "helper", "answers_to": "alice"})
 		if tok["username"] != "helper" || tok["account_created"] != true {
 			t.Fatalf("issued %v", tok)
@@ -387,20 +393,20 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 		}
 	})
 	t.Run("new name without answers_to", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "ghost"})
 		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", e.Admin, nil)
 	})
 	t.Run("answers_to an unknown account", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "orphan", "answers_to": "nobody"})
 		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/orphan", e.Admin, nil)
 	})
 	t.Run("existing account handed over by answers_to is refused", func(t *testing.T) {
-		e.credT(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "helper", "answers_to": "bob"})
+		e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "helper", "answers_to": "bob"})
 	})
 	t.Run("an administrator credential with instance:user_create only", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:user_create"}})["token"].(string)
 		tok := e.Issue(narrow, map[string]any{"username": "bob"})
 		if tok["username"] != "bob" || !reflect.DeepEqual(credStrings(t, tok["scopes"]), []string{"instance:user_create"}) {
@@ -411,6 +417,7 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 }
 
 func TestTokenList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	bob := e.Person("bob")
@@ -418,7 +425,7 @@ func TestTokenList(t *testing.T) {
 
 	ids := func(t *testing.T, token string) []string {
 		t.Helper()
-		r := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", token, nil)
+		r := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", token, nil)
 		if p := r["page"].(map[string]any); p["has_more"] != false {
 			t.Fatalf("page %v", p)
 		}
@@ -430,7 +437,7 @@ func TestTokenList(t *testing.T) {
 	}
 	idOf := func(t *testing.T, secret string) string {
 		t.Helper()
-		return e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)["credential"].(map[string]any)["id"].(string)
+		return e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/me", secret, nil)["credential"].(map[string]any)["id"].(string)
 	}
 	adminID, aliceID, bobID := idOf(t, e.Admin), idOf(t, alice), idOf(t, bob)
 
@@ -452,7 +459,7 @@ func TestTokenList(t *testing.T) {
 		}
 	})
 	t.Run("an administrator credential without credential:manage sees itself and what it issued", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:admin", "instance:user_create"}})
 		issued := e.Issue(narrow["token"].(string), map[string]any{"username": "bot", "answers_to": "alice"})
 		got := ids(t, narrow["token"].(string))
@@ -462,7 +469,7 @@ func TestTokenList(t *testing.T) {
 		}
 	})
 	t.Run("credential:manage without instance:admin reaches the account's own and what it issued", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"credential:manage"}})
 		got := ids(t, narrow["token"].(string))
 		want := slices.DeleteFunc(ids(t, e.Admin), func(id string) bool { return id == aliceOwn["id"] })
@@ -471,7 +478,7 @@ func TestTokenList(t *testing.T) {
 		}
 	})
 	t.Run("listed fields", func(t *testing.T) {
-		r := e.credT(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)
+		r := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", alice, nil)
 		first := r["items"].([]any)[0].(map[string]any)
 		if first["title"] != "alice's own" || first["username"] != "alice" || first["issued_by"] != "alice" || first["usable"] != true ||
 			first["revoked_at"] != nil || first["prefix"] != aliceOwn["prefix"] {
@@ -489,6 +496,7 @@ func TestTokenList(t *testing.T) {
 }
 
 func TestTokenRevoke(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	alice := e.Person("alice")
 	bob := e.Person("bob")
@@ -505,7 +513,7 @@ func TestTokenRevoke(t *testing.T) {
 	}
 
 	t.Run("by id", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"title": "by id"})
 		e.credAuthorized(tok["token"].(string), "alice")
 		rec := e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
@@ -517,7 +525,7 @@ func TestTokenRevoke(t *testing.T) {
 		e.credAuthorized(alice, "alice")
 	})
 	t.Run("by prefix", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"title": "by prefix"})
 		rec := e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["prefix"].(string), alice, nil)
 		revoked(t, rec)
@@ -527,13 +535,13 @@ func TestTokenRevoke(t *testing.T) {
 		e.credRefused(tok["token"].(string))
 	})
 	t.Run("a credential revoking itself", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"title": "self"})
 		revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), tok["token"].(string), nil))
 		e.credRefused(tok["token"].(string))
 	})
 	t.Run("twice keeps the first revocation time", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"title": "twice"})
 		first := revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil))
 		e.Clock.Advance(time.Hour)
@@ -550,7 +558,7 @@ func TestTokenRevoke(t *testing.T) {
 		}
 	})
 	t.Run("somebody else's credential is not found", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		bobTok := e.Issue(bob, map[string]any{"title": "bob's"})
 		missing := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/00000000-0000-4000-8000-000000000000", alice, nil)
 		byID := e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+bobTok["id"].(string), alice, nil)
@@ -565,20 +573,20 @@ func TestTokenRevoke(t *testing.T) {
 		e.credAuthorized(bob, "bob")
 	})
 	t.Run("an administrator revokes anyone's", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(bob, map[string]any{"title": "bob's second"})
 		revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), e.Admin, nil))
 		e.credRefused(tok["token"].(string))
 	})
 	t.Run("an administrator credential without instance:admin cannot", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(bob, map[string]any{"title": "bob's third"})
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
 		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
 		e.credAuthorized(tok["token"].(string), "bob")
 	})
 	t.Run("a revoked credential cannot revoke or issue", func(t *testing.T) {
-		e := e.credT(t)
+		e := e.sub(t)
 		tok := e.Issue(alice, map[string]any{"title": "spent"})
 		e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), alice, nil)
 		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/tokens", tok["token"].(string), map[string]any{})
@@ -587,6 +595,7 @@ func TestTokenRevoke(t *testing.T) {
 }
 
 func TestTokenConcurrentIssueAndRevoke(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const workers = 20
 	shared := make([]map[string]any, workers/2)

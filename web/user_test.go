@@ -9,100 +9,20 @@ import (
 	"testing"
 )
 
-// forSubtest rebinds e to t, so that a helper failing inside a subtest fails
-// that subtest from its own goroutine rather than the parent test.
-func (e *env) forSubtest(t *testing.T) *env {
-	c := *e
-	c.T = t
-	return &c
-}
-
-// account creates an account through POST /v1/users as the administrator.
-func (e *env) account(body map[string]any) map[string]any {
-	e.T.Helper()
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, body)
-}
-
-// agentOf creates a service account answering to boss.
-func (e *env) agentOf(username, boss string) map[string]any {
-	e.T.Helper()
-	return e.account(map[string]any{"username": username, "is_service_account": true, "answers_to": boss})
-}
-
-// tokenOf issues a credential for an existing account, as the administrator.
-func (e *env) tokenOf(username string) string {
-	e.T.Helper()
-	return e.Issue(e.Admin, map[string]any{"username": username})["token"].(string)
-}
-
-// listing sends a GET for a listing and returns its items and page.
-func (e *env) listing(path, token string) ([]any, map[string]any) {
-	e.T.Helper()
-	body := e.OK(http.StatusOK, http.MethodGet, path, token, nil)
-	items, ok := body["items"].([]any)
-	if !ok {
-		e.T.Fatalf("GET %s: items is not an array: %v", path, body)
-	}
-	page, ok := body["page"].(map[string]any)
-	if !ok {
-		e.T.Fatalf("GET %s: page is not an object: %v", path, body)
-	}
-	return items, page
-}
-
-// field collects one string field of each item.
-func field(items []any, name string) []string {
-	out := []string{}
-	for _, it := range items {
-		s, _ := it.(map[string]any)[name].(string)
-		out = append(out, s)
-	}
-	return out
-}
-
-// assertNoInternalErrors fails if the server logged an internal error: a
-// refusal must always be a deliberate problem, never a 500.
-func assertNoInternalErrors(t *testing.T, e *env) {
-	t.Helper()
-	if logs := e.LogText(); strings.Contains(logs, "level=ERROR") {
-		t.Fatalf("the server logged an internal error:\n%s", logs)
-	}
-}
-
-// assertLoc fails unless one of a 422's validation items points at want
-// (dotted, such as "body.username").
-func assertLoc(t *testing.T, p map[string]any, want string) {
-	t.Helper()
-	d, _ := p["detail"].([]any)
-	var got []string
-	for _, it := range d {
-		var parts []string
-		for _, s := range it.(map[string]any)["loc"].([]any) {
-			parts = append(parts, s.(string))
-		}
-		got = append(got, strings.Join(parts, "."))
-	}
-	for _, g := range got {
-		if g == want {
-			return
-		}
-	}
-	t.Fatalf("detail locs %v, want one of them to be %s", got, want)
-}
-
 func TestUserCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
 
 	t.Run("needs instance:user_create", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/users", bob, map[string]any{"username": "mallory"})
 		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/mallory", e.Admin, nil)
 	})
 
 	t.Run("unauthenticated", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusUnauthorized, "unauthorized", http.MethodPost, "/v1/users", "", map[string]any{"username": "mallory"})
 	})
 
@@ -130,14 +50,14 @@ func TestUserCreate(t *testing.T) {
 	}
 	for _, tc := range invalid {
 		t.Run(tc.name, func(t *testing.T) {
-			e := e.forSubtest(t)
+			e := e.sub(t)
 			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, tc.body)
 			assertLoc(t, p, tc.loc)
 		})
 	}
 
 	t.Run("several problems at once", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin,
 			map[string]any{"username": "me", "timezone": "Nowhere/Land"})
 		assertLoc(t, p, "body.username")
@@ -145,7 +65,7 @@ func TestUserCreate(t *testing.T) {
 	})
 
 	t.Run("a person", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		u := e.account(map[string]any{"username": "Alice", "display_name": "Alice A.", "email": "alice@example.com", "timezone": "Europe/Berlin"})
 		got := []any{u["username"], u["display_name"], u["timezone"], u["is_service_account"], u["is_superuser"], u["active"], u["answers_to"], u["version"]}
 		want := []any{"Alice", "Alice A.", "Europe/Berlin", false, false, true, nil, float64(1)}
@@ -169,14 +89,14 @@ func TestUserCreate(t *testing.T) {
 	})
 
 	t.Run("duplicate username ignoring case", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		for _, name := range []string{"alice", "ALICE", "Bob"} {
 			e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": name})
 		}
 	})
 
 	t.Run("an agent", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		u := e.agentOf("robo", "BOB")
 		if u["is_service_account"] != true || u["answers_to"] != "bob" || u["responsible"] != "bob" {
 			t.Fatalf("got %v", u)
@@ -188,7 +108,7 @@ func TestUserCreate(t *testing.T) {
 	})
 
 	t.Run("only an administrator makes an administrator", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		u := e.account(map[string]any{"username": "root2", "is_superuser": true})
 		if u["is_superuser"] != true {
 			t.Fatalf("got %v", u)
@@ -196,7 +116,7 @@ func TestUserCreate(t *testing.T) {
 	})
 
 	t.Run("agent of a deactivated account", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.account(map[string]any{"username": "gone"})
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/gone", e.Admin, map[string]any{"active": false})
 		e.Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/users", e.Admin,
@@ -204,13 +124,14 @@ func TestUserCreate(t *testing.T) {
 	})
 
 	t.Run("body that is not JSON", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, `{"username":`)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/users", e.Admin, `{"username":"a"} {"username":"b"}`)
 	})
 }
 
 func TestUserGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -238,6 +159,7 @@ func TestUserGet(t *testing.T) {
 }
 
 func TestUserList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -250,7 +172,7 @@ func TestUserList(t *testing.T) {
 	all := []string{"admin", "bob", "alice", "a1", "a2", "b1", "carol", "a3"}
 
 	t.Run("oldest first", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		items, page := e.listing("/v1/users", bob)
 		if got := field(items, "username"); !reflect.DeepEqual(got, all) {
 			t.Fatalf("got %v, want %v", got, all)
@@ -266,7 +188,7 @@ func TestUserList(t *testing.T) {
 	})
 
 	t.Run("paging walks every account once", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		for _, limit := range []int{1, 3, 7, 8, 9} {
 			var seen []string
 			cursor := ""
@@ -301,7 +223,7 @@ func TestUserList(t *testing.T) {
 	})
 
 	t.Run("limit bounds", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		limits := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", bob, nil)["limits"].(map[string]any)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=0", bob, nil)
 		_, page := e.listing("/v1/users", bob)
@@ -321,7 +243,7 @@ func TestUserList(t *testing.T) {
 	})
 
 	t.Run("cursor belongs to its query", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		_, page := e.listing("/v1/users?answers_to=alice&limit=1", bob)
 		cur := page["next_cursor"].(string)
 		// The same query accepts it.
@@ -340,7 +262,7 @@ func TestUserList(t *testing.T) {
 	})
 
 	t.Run("format and fields", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		full, _ := e.listing("/v1/users", bob)
 		ids, _ := e.listing("/v1/users?format=ids", bob)
 		want := field(full, "id")
@@ -382,7 +304,7 @@ func TestUserList(t *testing.T) {
 	})
 
 	t.Run("answers_to", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		items, page := e.listing("/v1/users?answers_to=alice&include_total=true", bob)
 		if got, want := field(items, "username"), []string{"a1", "a2", "a3"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("answers_to=alice: %v, want %v", got, want)
@@ -408,6 +330,7 @@ func TestUserList(t *testing.T) {
 }
 
 func TestUserTimezone(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -439,6 +362,7 @@ func TestUserTimezone(t *testing.T) {
 }
 
 func TestUserDeactivate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -476,6 +400,7 @@ func TestUserDeactivate(t *testing.T) {
 }
 
 func TestUserLastAdministrator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -507,16 +432,8 @@ func TestUserLastAdministrator(t *testing.T) {
 	assertLoc(t, p, "body.is_superuser")
 }
 
-func containsAny(xs []any, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func TestUserHandover(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	alice := e.Person("alice")
@@ -528,13 +445,13 @@ func TestUserHandover(t *testing.T) {
 	robo2 := e.tokenOf("robo2")
 
 	t.Run("needs instance:user_create", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", alice, map[string]any{"answers_to": "bob"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/users/robo", bob, map[string]any{"answers_to": "bob"})
 	})
 
 	t.Run("to another person", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "BOB"})
 		if u["answers_to"] != "bob" || u["responsible"] != "bob" {
 			t.Fatalf("handed over: %v", u)
@@ -554,7 +471,7 @@ func TestUserHandover(t *testing.T) {
 	})
 
 	t.Run("would loop", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "robo2"})
 		e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "robo"})
 		// A person's agents cannot be handed to an agent below that person.
@@ -565,14 +482,14 @@ func TestUserHandover(t *testing.T) {
 	})
 
 	t.Run("to a deactivated account", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.Admin, map[string]any{"active": false})
 		e.Problem(http.StatusConflict, "account_inactive", http.MethodPatch, "/v1/users/robo", e.Admin, map[string]any{"answers_to": "carol"})
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/carol", e.Admin, map[string]any{"active": true})
 	})
 
 	t.Run("invalid", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		for _, body := range []map[string]any{{"answers_to": "ghost"}, {"answers_to": ""}, {"answers_to": nil}} {
 			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/users/robo", e.Admin, body)
 			assertLoc(t, p, "body.answers_to")
@@ -580,7 +497,7 @@ func TestUserHandover(t *testing.T) {
 	})
 
 	t.Run("handover then deactivation in one PATCH", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		// Alice leaves; her agent moves to bob first, so it keeps working.
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false, "answers_to": "bob"})
 		if u["active"] != false {
@@ -599,7 +516,7 @@ func TestUserHandover(t *testing.T) {
 	})
 
 	t.Run("an agent handed over and stopped at once", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		u := e.OK(http.StatusOK, http.MethodPatch, "/v1/users/robo2", e.Admin, map[string]any{"answers_to": "carol", "active": false})
 		if u["answers_to"] != "carol" || u["active"] != false {
 			t.Fatalf("robo2: %v", u)

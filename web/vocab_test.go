@@ -56,6 +56,7 @@ func prjDefault(items []map[string]any) string {
 }
 
 func TestStatusList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range []struct {
 		entity, def string
@@ -86,6 +87,7 @@ func TestStatusList(t *testing.T) {
 }
 
 func TestStatusCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	st := e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "review", "label": "In review", "category": "in_progress", "position": 2})
@@ -134,6 +136,7 @@ func TestStatusCreate(t *testing.T) {
 }
 
 func TestStatusUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	items := e.prjStatuses("task")
 	blocked := prjStatusID(t, items, "blocked")
@@ -188,6 +191,7 @@ func TestStatusUpdate(t *testing.T) {
 }
 
 func TestStatusDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	mem := e.Person("mem")
 	e.Join("mem", "member")
@@ -227,6 +231,7 @@ func TestStatusDelete(t *testing.T) {
 }
 
 func TestLinkTypes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	mem := e.Person("mem")
 	e.Join("mem", "member")
@@ -313,6 +318,7 @@ func TestLinkTypes(t *testing.T) {
 }
 
 func TestTags(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	tagsOf := func(task map[string]any) []string {
 		got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.Admin, nil)
@@ -445,6 +451,7 @@ func TestTags(t *testing.T) {
 // TestTagsPageBeyondASCII walks tags whose lower-case forms SQLite and Go
 // disagree on: every tag is seen exactly once.
 func TestTagsPageBeyondASCII(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	want := map[string]bool{}
 	for _, n := range []string{"Éz", "Öa", "zeta", "éclair", "Ünder", "apple"} {

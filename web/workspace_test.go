@@ -13,12 +13,6 @@ import (
 	"tend/web/webtest"
 )
 
-// createWorkspace creates a workspace as the holder of token.
-func (e *env) createWorkspace(token, slug, name string) map[string]any {
-	e.T.Helper()
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", token, map[string]any{"slug": slug, "name": name})
-}
-
 // withoutInstance returns a problem without its instance member, which names
 // the path asked for and so differs between otherwise identical answers.
 func withoutInstance(p map[string]any) map[string]any {
@@ -41,12 +35,13 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func TestWorkspaceCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
 
 	t.Run("creator becomes owner", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		w := e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", bob,
 			map[string]any{"slug": "Bobs-Place", "name": "  Bob's place ", "timezone": "Europe/Paris"})
 		if w["slug"] != "bobs-place" || w["name"] != "Bob's place" || w["timezone"] != "Europe/Paris" || w["role"] != "owner" ||
@@ -71,7 +66,7 @@ func TestWorkspaceCreate(t *testing.T) {
 	})
 
 	t.Run("timezone defaults to the instance's", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		w := e.createWorkspace(e.Admin, "ops", "Ops")
 		if w["timezone"] != "UTC" {
 			t.Fatalf("timezone %v", w["timezone"])
@@ -95,21 +90,21 @@ func TestWorkspaceCreate(t *testing.T) {
 	}
 	for _, tc := range invalid {
 		t.Run(tc.name, func(t *testing.T) {
-			e := e.forSubtest(t)
+			e := e.sub(t)
 			p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/workspaces", bob, tc.body)
 			assertLoc(t, p, tc.loc)
 		})
 	}
 
 	t.Run("duplicate slug", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		for _, slug := range []string{"default", "DEFAULT", "bobs-place"} {
 			e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": slug, "name": "Again"})
 		}
 	})
 
 	t.Run("list and get", func(t *testing.T) {
-		e := e.forSubtest(t)
+		e := e.sub(t)
 		items, page := e.listing("/v1/workspaces", e.Admin)
 		if got, want := field(items, "slug"), []string{"default", "ops"}; !reflect.DeepEqual(got, want) {
 			t.Fatalf("admin's workspaces %v, want %v", got, want)
@@ -132,6 +127,7 @@ func TestWorkspaceCreate(t *testing.T) {
 }
 
 func TestWorkspaceUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -204,6 +200,7 @@ func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
 }
 
 func TestWorkspaceTrash(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	ws := e.createWorkspace(e.Admin, "ops", "Ops")
@@ -256,6 +253,7 @@ func TestWorkspaceTrash(t *testing.T) {
 }
 
 func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	e.Person("bob")
@@ -312,6 +310,7 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 }
 
 func TestWorkspacePinnedToken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	bob := e.Person("bob")
@@ -327,7 +326,7 @@ func TestWorkspacePinnedToken(t *testing.T) {
 		{"administrator", e.Admin, []string{"default"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := e.forSubtest(t)
+			e := e.sub(t)
 			pinned := e.Issue(tc.issuer, map[string]any{"workspace": "default"})
 			if pinned["workspace_id"] == nil || pinned["narrows"] != true {
 				t.Fatalf("issued %v", pinned)

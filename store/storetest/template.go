@@ -33,17 +33,24 @@ func NewTemplate(seed func(ctx context.Context, db *store.DB) error) *Template {
 // at Epoch, closed when the test ends.
 func (tp *Template) Open(tb testing.TB) (*store.DB, *Clock) {
 	tb.Helper()
+	return openFile(tb, tp.Copy(tb, filepath.Join(tb.TempDir(), "test.db")))
+}
+
+// Copy writes a copy of the template's files at path, for a test that opens
+// the database itself (with options of its own, or as a child process
+// does), and returns path.
+func (tp *Template) Copy(tb testing.TB, path string) string {
+	tb.Helper()
 	tp.once.Do(tp.prepare)
 	if tp.err != nil {
 		tb.Fatal(tp.err)
 	}
-	path := filepath.Join(tb.TempDir(), "test.db")
 	for suffix, b := range tp.files {
 		if err := os.WriteFile(path+suffix, b, 0o600); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	return openFile(tb, path)
+	return path
 }
 
 // prepare builds the template in a directory of its own, removed once the

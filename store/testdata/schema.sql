@@ -31,6 +31,9 @@ CREATE INDEX events_subject ON events (subject_id, seq) WHERE subject_id IS NOT 
 -- index events_workspace on events
 CREATE INDEX events_workspace ON events (workspace_id, seq);
 
+-- index external_ids_entity on external_ids
+CREATE INDEX external_ids_entity ON external_ids (entity_id);
+
 -- index item_types_one_default on item_types
 CREATE UNIQUE INDEX item_types_one_default ON item_types (workspace_id, entity_type) WHERE is_default = 1;
 
@@ -215,6 +218,17 @@ CREATE TABLE events (
     item_title      TEXT,
     created_at      TEXT NOT NULL
 , project_id TEXT) STRICT;
+
+-- table external_ids on external_ids
+CREATE TABLE external_ids (
+    workspace_id TEXT NOT NULL REFERENCES workspaces (id),
+    source       TEXT NOT NULL,
+    external_id  TEXT NOT NULL,
+    entity_type  TEXT NOT NULL CHECK (entity_type IN ('task', 'document', 'project', 'comment')),
+    entity_id    TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, source, external_id)
+) STRICT, WITHOUT ROWID;
 
 -- table instance on instance
 CREATE TABLE instance (

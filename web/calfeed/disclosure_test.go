@@ -14,6 +14,7 @@ import (
 // TestCalendarDisclosure: a feed shows what its owner may see at the
 // moment of the fetch, inside the feed's narrowing, and nothing else.
 func TestCalendarDisclosure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")

@@ -15,6 +15,7 @@ import (
 )
 
 func TestCalendarFeedEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	day := storetest.Epoch.AddDate(0, 0, 3)
 	allDay := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Pay rent; call, bank\\now",
@@ -99,6 +100,7 @@ func TestCalendarFeedEvents(t *testing.T) {
 }
 
 func TestCalendarConditionalAndPolled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "admin"})
 	url, c := e.Calendar(e.Admin, map[string]any{"audience": "me"})
@@ -138,6 +140,7 @@ func TestCalendarConditionalAndPolled(t *testing.T) {
 }
 
 func TestCalendarRevokeResetDeactivate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")

@@ -5,6 +5,7 @@ import "testing"
 // TestAppendText: a TEXT value escapes what RFC 5545 3.3.11 names and
 // drops the control characters it does not allow; line ends become \n.
 func TestAppendText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"plain words", "plain words"},
 		{`a,b;c\d`, `a\,b\;c\\d`},

@@ -20,6 +20,7 @@ import (
 // names a directory writes them there for .ci/run's independent validator
 // (web/calfeed/testdata/icalcheck.py, Debian's python3-icalendar).
 func TestCalendarSamples(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ny, _ := time.LoadLocation("America/New_York")
 	for _, k := range []string{"allday", "timed", "dst", "repeat", "escape", "long", "empty"} {

@@ -13,6 +13,7 @@ import (
 // meant and the names there are, never reported as the required argument
 // it left out; nested objects are held to the same.
 func TestMCPUnknownArgumentsNamed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
@@ -55,6 +56,7 @@ func TestMCPUnknownArgumentsNamed(t *testing.T) {
 // A ref that cannot name an item is a validation error naming the
 // argument; a well-formed ref that names nothing visible stays not_found.
 func TestMCPMalformedRefsNamed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
@@ -102,6 +104,7 @@ func TestMCPMalformedRefsNamed(t *testing.T) {
 // the listing's own or the Service's, names the argument where the caller
 // wrote it, at the top level or in filter.
 func TestMCPListRefusalsNameTheArgument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	for _, c := range []struct {

@@ -23,6 +23,7 @@ import (
 // with the same status and text. (What tend refuses before the SDK sees
 // it is TestMCPPostMalformed's.)
 func TestMCPFastPathMatchesSDK(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Write the <report>", "description": "with \"quotes\" & more"})
 	e.TaskRef(e.Admin, map[string]any{"title": "Second task", "importance": 4})

@@ -15,6 +15,7 @@ import (
 // A private project's items are, through every MCP read, exactly as absent
 // as items that never existed.
 func TestMCPDisclosure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bob := e.Person("bob")
 	e.Join("bob", "member")

@@ -22,6 +22,7 @@ const loopTextBudget = 6 << 10
 // states the same figures: the text a host shows the model, and the
 // structuredContent beside it.
 func TestMCPAgentLoop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test", "importance": 4, "urgency": 3,
 		"tags": []string{"testing"}, "description": "The login test fails one run in twenty on CI."})
@@ -81,6 +82,7 @@ func thousands(n int) string {
 // 8 KB of structuredContent: a list carries list fields, service_show the
 // whole record.
 func TestMCPListPageSize(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "backend", "title": "Backend"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "auth", "title": "Auth", "parent": "backend"})

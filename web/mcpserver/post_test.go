@@ -64,6 +64,7 @@ func (e *env) post(t *testing.T, headers map[string]string, body string) rawPost
 // 400 with a JSON-RPC error (-32700 not JSON, -32600 no valid message),
 // its id echoed when one can be read; the stdio lines' table, over HTTP.
 func TestMCPPostMalformed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	handshake := map[string]string{"Mcp-Protocol-Version": webtest.EraHandshake}
 	for _, c := range malformedLines {
@@ -93,6 +94,7 @@ func TestMCPPostMalformed(t *testing.T) {
 // the limit, are answered as JSON-RPC errors with the HTTP status of the
 // refusal.
 func TestMCPPostRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
 	cases := []struct {
@@ -136,6 +138,7 @@ func TestMCPPostRefusals(t *testing.T) {
 // both eras, whether tend's fast path or the SDK answers, with a result or
 // an error.
 func TestMCPPostEchoesIDs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	stateless := func(method, name string) map[string]string {

@@ -27,6 +27,7 @@ type schemaNested struct {
 // out. So no tool can bring back the `"body": true` that made the
 // TypeScript SDK refuse tools/list.
 func TestNoBooleanSchemas(t *testing.T) {
+	t.Parallel()
 	for name, build := range map[string]func(){
 		"input":  func() { inputSchema[schemaAnyArg]() },
 		"output": func() { outputSchema[schemaAnyArg]() },

@@ -50,6 +50,7 @@ func (e *env) rawToolsList(t *testing.T) json.RawMessage {
 // subschema anywhere but additionalProperties: false (the TypeScript SDK
 // 1.32 refused the whole list over one `"body": true`).
 func TestMCPToolSchemasAccepted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var list struct {
 		Tools []struct {
@@ -75,6 +76,7 @@ func TestMCPToolSchemasAccepted(t *testing.T) {
 
 // The checks are not empty: each refuses what it is there to refuse.
 func TestSchemaProblemsFindsWhatClientsRefuse(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ schema, want string }{
 		{`{"type":"object","properties":{"body":true,"status":{"type":"integer"}}}`, "$.properties.body is the boolean schema true"},
 		{`{"type":"object","properties":{"a":{"type":"array","items":false}}}`, "$.properties.a.items is the boolean schema false"},
@@ -181,6 +183,7 @@ func booleanSubschemas(s map[string]any, at string) []string {
 // tools/list stays within its budget, counted as the bytes of the result
 // POST /mcp sends. Recorded in BENCHMARKS.md (MCP).
 func TestMCPToolsListSize(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	n := len(e.rawToolsList(t))
 	t.Logf("tools/list: %d bytes (budget %d)", n, toolsListBudget)

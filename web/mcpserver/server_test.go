@@ -46,6 +46,7 @@ var specTools = map[string]struct {
 }
 
 func TestMCPToolsListMatchesSpec(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.Connect(t, e.Admin, webtest.EraHandshake)
 	res, err := m.Session.ListTools(context.Background(), nil)
@@ -148,6 +149,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestMCPBothErasOnOneURL(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Write the report"})
 	for _, era := range webtest.Eras {
@@ -206,6 +208,7 @@ func (e *env) postMCP(token, host, origin string) *http.Response {
 }
 
 func TestMCPRefusesWithoutCredentialHostOrOrigin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if res := e.postMCP("", "", ""); res.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {
 		t.Fatalf("no credential: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
@@ -232,6 +235,7 @@ func TestMCPRefusesWithoutCredentialHostOrOrigin(t *testing.T) {
 }
 
 func TestMCPRevocationAndDeactivationStopTheNextCall(t *testing.T) {
+	t.Parallel()
 	for _, era := range webtest.Eras {
 		t.Run(era, func(t *testing.T) {
 			e := newEnv(t)

@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"tend/app"
-	"tend/store/storetest"
 	"tend/web"
+	"tend/web/webtest"
 )
 
 // The lines issue 19 found to stop `tend mcp`, and their neighbours; each
@@ -65,13 +65,8 @@ var malformedLines = []struct {
 // stdioServer is one server of the test's instance.
 func stdioServer(tb testing.TB) (*web.Server, string) {
 	tb.Helper()
-	db := storetest.Open(tb)
-	svc := app.New(db, app.Options{Version: "test"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))), first.Token.Secret
+	db, _, admin := webtest.OpenBootstrapped(tb)
+	return web.NewServer(app.New(db, app.Options{Version: "test"}), slog.New(slog.NewTextHandler(io.Discard, nil))), admin
 }
 
 // serveLines runs the stdio server on the lines, input ending right after
@@ -124,6 +119,7 @@ func byID(t *testing.T, lines []string) map[string]rpcLine {
 const pingAfter = `{"jsonrpc":"2.0","id":"after","method":"ping"}`
 
 func TestMCPStdioMalformedLines(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	for _, c := range malformedLines {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,6 +146,7 @@ func TestMCPStdioMalformedLines(t *testing.T) {
 }
 
 func TestMCPStdioRefusesALineOverTheLimit(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 1<<20) + `"}}`
 	got := serveLines(t, s, secret, big, pingAfter, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
@@ -170,6 +167,7 @@ func TestMCPStdioRefusesALineOverTheLimit(t *testing.T) {
 // TestMCPStdioEchoesIDs: every id comes back byte for byte, whatever the
 // SDK would make of it, on a ping, a refusal and a tool call.
 func TestMCPStdioEchoesIDs(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	ids := []string{`99999999999999999999999999`, `-99999999999999999999999999`, `1.50`, `1e3`, `-0`, `0`, `9007199254740993`,
 		`"\u0041b"`, `"é"`, `"<&>"`, `"a\/b"`, `""`, `"1"`}
@@ -203,6 +201,7 @@ func TestMCPStdioEchoesIDs(t *testing.T) {
 // TestMCPStdioSameIDTwice: two calls in flight under one id are both
 // answered under it (the SDK would refuse the second).
 func TestMCPStdioSameIDTwice(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	got := serveLines(t, s, secret, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	if len(got) != 2 || got[0] != `{"jsonrpc":"2.0","id":1,"result":{}}` || got[1] != got[0] {
@@ -213,6 +212,7 @@ func TestMCPStdioSameIDTwice(t *testing.T) {
 // TestMCPStdioAnswersEveryCallBeforeEnding: input ends right after many
 // calls; every one is answered before ServeStdio returns.
 func TestMCPStdioAnswersEveryCallBeforeEnding(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	lines := []string{initLine("0"), `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
 	const n = 60
@@ -235,6 +235,7 @@ func TestMCPStdioAnswersEveryCallBeforeEnding(t *testing.T) {
 // TestMCPStdioListenKeepsItsID: subscriptions/listen names its own id in
 // its acknowledgement and its answer; both carry the client's.
 func TestMCPStdioListenKeepsItsID(t *testing.T) {
+	t.Parallel()
 	s, secret := stdioServer(t)
 	listen := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{},"_meta":{` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`

@@ -11,6 +11,7 @@ import (
 )
 
 func TestMCPReadTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := e.Connect(t, e.Admin, webtest.EraStateless)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
@@ -132,6 +133,7 @@ func TestMCPReadTools(t *testing.T) {
 }
 
 func TestMCPWriteTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.Person("alice")
 	e.Join("alice", "member")

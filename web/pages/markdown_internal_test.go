@@ -9,6 +9,7 @@ import (
 // TestMarkdown: mentions become links except in code and inside words,
 // and nothing a writer sends can run in the reader's browser.
 func TestMarkdown(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"see #42", `<p>see <a href="/items/42">#42</a></p>`},
 		{"(#7) and #8.", `<p>(<a href="/items/7">#7</a>) and <a href="/items/8">#8</a>.</p>`},

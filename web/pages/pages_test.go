@@ -66,6 +66,7 @@ func contains(t *testing.T, what, body string, wants ...string) {
 // the board's move and its conflict, the task page's edit, comment, claim
 // and complete, a document, search, projects and the account.
 func TestPagesRenderAndAct(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "web", "title": "Web site"})
 	p.CreateTask(p.Admin, map[string]any{"title": "Write the copy", "project": "web", "tags": []string{"words"}})
@@ -151,6 +152,7 @@ func TestPagesRenderAndAct(t *testing.T) {
 // TestPageTokenAndFeedShownOnce: a token's secret and a feed's URL appear on
 // the answer that issued them and never again; both can be revoked.
 func TestPageTokenAndFeedShownOnce(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	r := p.post(t, "/account/tokens", url.Values{"title": {"laptop"}, "expires_days": {"30"}})
 	if r.Status != http.StatusOK || r.Header.Get("Cache-Control") != "no-store" {
@@ -200,6 +202,7 @@ func TestPageTokenAndFeedShownOnce(t *testing.T) {
 // page with its status and code; a cross-site form is refused; text with
 // U+0000 is refused; signing out ends the session.
 func TestPageRefusals(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	for _, path := range []string{"/", "/tasks", "/board", "/account", "/tasks/1"} {
 		r := p.Browser(http.MethodGet, path, "", "", nil)
@@ -241,6 +244,7 @@ func TestPageRefusals(t *testing.T) {
 // of someone who cannot see it, and its page answers exactly as a missing
 // one does.
 func TestPagesDisclosure(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	bob := p.Person("bob")
 	p.Join("bob", "member")
@@ -268,6 +272,7 @@ func TestPagesDisclosure(t *testing.T) {
 // TestPageLiveWakesOnWrite: the long poll answers at once without after,
 // and with it, wakes when a write lands.
 func TestPageLiveWakesOnWrite(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	first := p.Browser(http.MethodGet, "/live", p.session, "", nil).JSON(t)["seq"].(float64)
 	var wg sync.WaitGroup
@@ -294,6 +299,7 @@ func TestPageLiveWakesOnWrite(t *testing.T) {
 // into the open tasks the store keeps (a statement or two, however many
 // tasks changed), and the count compares like with like.
 func TestPageQueryCountFixed(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	counts := map[int]map[string]int64{}
 	made := 0

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/store"
@@ -38,15 +39,41 @@ func New(t *testing.T) *Env {
 	return NewWith(t, app.Options{Version: "test"})
 }
 
-// NewWith is New with the service's options (limits, public URL).
+// NewWith is New with the service's options (limits, public URL). Unless
+// opts sets one, the read budget is ten minutes: it is wall-clock time, and a
+// page that takes milliseconds on a quiet machine can take seconds under the
+// race detector with the suite's tests running in parallel on a loaded one.
+// The tests of the budget set their own.
 func NewWith(t *testing.T, opts app.Options) *Env {
 	t.Helper()
-	db, clock := bootstrapped.Open(t)
+	if opts.Limits.ReadBudgetMillis == 0 {
+		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
+	}
+	db, clock, admin := OpenBootstrapped(t)
 	svc := app.New(db, opts)
 	logs := &LogBuffer{}
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
 	t.Cleanup(srv.Close)
-	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: adminSecret, Logs: logs}
+	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}
+}
+
+// OpenBootstrapped opens a fresh copy of a first start (migrated, the
+// instance, the default workspace and vocabularies, the administrator) on a
+// fixed clock at storetest.Epoch, for a test that builds its own service or
+// server around it, and returns the administrator's token.
+func OpenBootstrapped(tb testing.TB) (*store.DB, *storetest.Clock, string) {
+	tb.Helper()
+	db, clock := bootstrapped.Open(tb)
+	return db, clock, adminSecret
+}
+
+// CopyBootstrapped writes a copy of the first start's files at path, for a
+// test that opens the database itself with options of its own, and returns
+// the administrator's token.
+func CopyBootstrapped(tb testing.TB, path string) string {
+	tb.Helper()
+	bootstrapped.Copy(tb, path)
+	return adminSecret
 }
 
 // bootstrapped is a first start (migrated, the instance, the default

@@ -1,4 +1,4 @@
-package web_test
+package store_test
 
 import (
 	"context"
@@ -11,27 +11,45 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // TestAgendaCacheMatchesAFreshRead changes tasks and links at random and,
 // after each change, compares the agenda of the running service, whose open
 // tasks are merged from the changes into its copy in memory, with that of a
-// service newly opened on the same file, which reads them whole.
+// service on a second database opened on the same file, its caches emptied
+// before each read as a newly opened one has them, which reads them whole.
 func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
-	e := newEnv(t)
-	e.Clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	e.Person("carol")
-	e.Join("carol", "member")
+	t.Parallel()
+	db, clock := storetest.OpenClock(t)
+	clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
+	svc := app.New(db, app.Options{Version: "test"})
 	ctx := context.Background()
-	admin, err := e.Svc.Authenticate(ctx, e.Admin, "test")
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	admin, err := svc.Authenticate(ctx, first.Token.Secret, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateUser(ctx, admin, app.UserCreate{Username: "carol"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.AddMember(ctx, admin, "default", app.Join{Username: "carol", Role: app.RoleMember}); err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range []string{"home", "work"} {
-		if _, err := e.Svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: p, Title: p}); err != nil {
+		if _, err := svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: p, Title: p}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	fresh, err := store.Open(ctx, db.Path(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	fresh.Now = clock.Now
 	rng := rand.New(rand.NewPCG(11, 12))
 	day := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
 	dueIn := func() *time.Time {
@@ -46,7 +64,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 	add := func() {
 		in := app.TaskCreate{Title: "t", Project: []string{"home", "work"}[rng.IntN(2)], DueAt: dueIn(),
 			Assignee: []string{"", "carol"}[rng.IntN(2)], Status: []string{"", "in_progress"}[rng.IntN(2)]}
-		task, err := e.Svc.CreateTask(ctx, admin, "", in)
+		task, err := svc.CreateTask(ctx, admin, "", in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +74,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 		add()
 	}
 	link := func() error {
-		ls, err := e.Svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
+		ls, err := svc.AddLinks(ctx, admin, "", app.LinkRequest{LinkType: "blocks",
 			Target: app.FlexRef(refs[rng.IntN(len(refs))])}.Set("task", refs[rng.IntN(len(refs))]))
 		links = append(links, ls...)
 		return err
@@ -71,7 +89,7 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			if d := dueIn(); d != nil {
 				u.DueAt = app.PatchOf(*d)
 			}
-			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
@@ -79,25 +97,25 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				u.Assignee = app.Patch[string]{Set: true, Null: true}
 			}
-			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
-			u := app.TaskUpdate{SnoozedUntil: app.PatchOf(e.Clock.Now().Add(time.Duration(rng.IntN(48)) * time.Hour))}
-			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			u := app.TaskUpdate{SnoozedUntil: app.PatchOf(clock.Now().Add(time.Duration(rng.IntN(48)) * time.Hour))}
+			_, err := svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		func() error {
-			_, err := e.Svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.Completion{})
+			_, err := svc.CompleteTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.Completion{})
 			return err
 		},
 		func() error {
-			_, err := e.Svc.DeleteTask(ctx, admin, "", refs[rng.IntN(len(refs))])
+			_, err := svc.DeleteTask(ctx, admin, "", refs[rng.IntN(len(refs))])
 			return err
 		},
 		func() error {
 			u := app.TaskUpdate{Project: app.PatchOf([]string{"home", "work"}[rng.IntN(2)]), Importance: app.PatchOf(1 + rng.IntN(5))}
-			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
+			_, err := svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], u)
 			return err
 		},
 		link,
@@ -108,29 +126,35 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 			i := rng.IntN(len(links))
 			l := links[i]
 			links = append(links[:i], links[i+1:]...)
-			return e.Svc.RemoveLink(ctx, admin, "", "task", l.SourceID, l.ID)
+			return svc.RemoveLink(ctx, admin, "", "task", l.SourceID, l.ID)
 		},
 		func() error {
-			_, err := e.Svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.TaskUpdate{Status: app.PatchOf("todo")})
+			_, err := svc.UpdateTask(ctx, admin, "", refs[rng.IntN(len(refs))], app.TaskUpdate{Status: app.PatchOf("todo")})
 			return err
 		},
 		func() error {
-			_, err := e.Svc.RestoreTask(ctx, admin, "", refs[rng.IntN(len(refs))])
+			_, err := svc.RestoreTask(ctx, admin, "", refs[rng.IntN(len(refs))])
 			return err
 		},
-		func() error { e.Clock.Advance(time.Duration(rng.IntN(12)) * time.Hour); return nil },
+		func() error { clock.Advance(time.Duration(rng.IntN(12)) * time.Hour); return nil },
+	}
+	// 300 changes; under -short (the README's everyday command) 100, the
+	// full run left to CI.
+	rounds := 300
+	if testing.Short() {
+		rounds = 100
 	}
 	blocked := 0
-	for i := range 300 {
+	for i := range rounds {
 		if err := changes[rng.IntN(len(changes))](); err != nil && app.CodeOf(err) != app.CodeConflict &&
 			app.CodeOf(err) != app.CodeValidation && app.CodeOf(err) != app.CodeNotFound {
 			t.Fatalf("change %d: %v", i, err)
 		}
-		got, err := e.Svc.Agenda(ctx, admin, app.AgendaQuery{Timezone: "Europe/Berlin"})
+		got, err := svc.Agenda(ctx, admin, app.AgendaQuery{Timezone: "Europe/Berlin"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := freshAgenda(t, e, admin); !reflect.DeepEqual(got, want) {
+		if want := freshAgenda(t, fresh, admin); !reflect.DeepEqual(got, want) {
 			t.Fatalf("after change %d the agenda differs from a fresh read:\n got %s\nwant %s", i, agendaRefs(got), agendaRefs(want))
 		}
 		if got.BlockedByOthersTotal > 0 {
@@ -139,21 +163,16 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 	}
 	// The blockers are what a merge is most likely to get wrong: make sure
 	// the changes kept some in play.
-	if blocked < 100 {
-		t.Fatalf("work was blocked by others after only %d of 300 changes", blocked)
+	if blocked < rounds/3 {
+		t.Fatalf("work was blocked by others after only %d of %d changes", blocked, rounds)
 	}
 }
 
-// freshAgenda is the agenda read by a service on its own connection to the
-// file, with nothing in memory yet.
-func freshAgenda(t *testing.T, e *env, a app.Actor) app.Agenda {
+// freshAgenda is the agenda read by a new service on db, its caches emptied
+// first: with nothing in memory, it reads the open tasks whole.
+func freshAgenda(t *testing.T, db *store.DB, a app.Actor) app.Agenda {
 	t.Helper()
-	db, err := store.Open(context.Background(), e.DB.Path(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.Now = e.Clock.Now
+	db.ForgetCaches()
 	ag, err := app.New(db, app.Options{Version: "test"}).Agenda(context.Background(), a, app.AgendaQuery{Timezone: "Europe/Berlin"})
 	if err != nil {
 		t.Fatal(err)

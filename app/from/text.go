@@ -1,0 +1,31 @@
+package from
+
+import (
+	"html"
+	"regexp"
+	"strings"
+)
+
+var (
+	htmlPara  = regexp.MustCompile(`(?i)</(p|div|h[1-6]|blockquote|pre|ul|ol)>`)
+	htmlBreak = regexp.MustCompile(`(?i)<br\s*/?>|</li>`)
+	htmlItem  = regexp.MustCompile(`(?i)<li[^>]*>`)
+	htmlTag   = regexp.MustCompile(`<[^>]*>`)
+	blankRuns = regexp.MustCompile(`\n{3,}`)
+)
+
+// htmlText turns the HTML a rich-text editor stores (Vikunja's) into the
+// plain text tend's Markdown reads: paragraphs and breaks as new lines,
+// list items as "- ", other tags dropped, entities decoded. Text without
+// tags is left as it is.
+func htmlText(s string) string {
+	if !strings.Contains(s, "<") || !htmlTag.MatchString(s) {
+		return s
+	}
+	s = htmlItem.ReplaceAllString(s, "- ")
+	s = htmlPara.ReplaceAllString(s, "\n\n")
+	s = htmlBreak.ReplaceAllString(s, "\n")
+	s = htmlTag.ReplaceAllString(s, "")
+	s = html.UnescapeString(s)
+	return strings.TrimSpace(blankRuns.ReplaceAllString(s, "\n\n"))
+}

@@ -1,0 +1,394 @@
+package from
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"tend/app"
+)
+
+// The records of Vikunja's data.json (its models.ProjectWithTasksAndBuckets,
+// TaskWithComments and TaskComment), only the fields tend keeps or reports.
+type (
+	vikProject struct {
+		ID              int64        `json:"id"`
+		Title           string       `json:"title"`
+		Description     string       `json:"description"`
+		Identifier      string       `json:"identifier"`
+		ParentProjectID *int64       `json:"parent_project_id"`
+		IsArchived      bool         `json:"is_archived"`
+		ChildProjects   []vikProject `json:"child_projects"`
+		Tasks           []vikTask    `json:"tasks"`
+		Buckets         []struct {
+			Title string `json:"title"`
+		} `json:"buckets"`
+	}
+	vikTask struct {
+		ID           int64                    `json:"id"`
+		Title        string                   `json:"title"`
+		Description  string                   `json:"description"`
+		Done         bool                     `json:"done"`
+		DueDate      time.Time                `json:"due_date"`
+		StartDate    time.Time                `json:"start_date"`
+		EndDate      time.Time                `json:"end_date"`
+		RepeatAfter  int64                    `json:"repeat_after"`
+		RepeatMode   int                      `json:"repeat_mode"`
+		Priority     int                      `json:"priority"`
+		PercentDone  float64                  `json:"percent_done"`
+		Labels       []struct{ Title string } `json:"labels"`
+		Assignees    []vikUser                `json:"assignees"`
+		RelatedTasks map[string][]struct {
+			ID int64 `json:"id"`
+		} `json:"related_tasks"`
+		Attachments   []json.RawMessage `json:"attachments"`
+		Reminders     []json.RawMessage `json:"reminders"`
+		ReminderDates []json.RawMessage `json:"reminder_dates"`
+		Comments      []vikComment      `json:"comments"`
+	}
+	vikUser struct {
+		Username string `json:"username"`
+		Name     string `json:"name"`
+	}
+	vikComment struct {
+		ID      int64     `json:"id"`
+		Comment string    `json:"comment"`
+		Author  *vikUser  `json:"author"`
+		Created time.Time `json:"created"`
+	}
+)
+
+// vikLinks is how Vikunja's relation kinds become links: each relation is
+// stored from both tasks, so only one direction of each is read, and a
+// subtask becomes a subtask (within one project) rather than a link.
+var vikLinks = map[string]string{
+	"blocking":    "blocks",
+	"precedes":    "precedes",
+	"duplicateof": "duplicates",
+	"related":     "relates_to",
+	"copiedfrom":  "copied_from",
+}
+
+// vikMirrors are the relation kinds read from the other task's side.
+var vikMirrors = []string{"blocked", "follows", "duplicates", "copiedto", "parenttask"}
+
+// Vikunja reads the archive Vikunja's "Export your data" makes (the zip,
+// or the data.json in it): its projects with their child projects, tasks
+// with labels, assignees, priority, done, due, start and repeat settings
+// and comments, and the relations between tasks.
+func Vikunja(r io.Reader) (app.Migration, error) {
+	data, extra, err := vikunjaData(r)
+	if err != nil {
+		return app.Migration{}, err
+	}
+	var projects []vikProject
+	if err := json.Unmarshal(data, &projects); err != nil {
+		return app.Migration{}, jsonError("data.json", data, err)
+	}
+	v := &vikunja{m: app.Migration{Source: "vikunja", Unmapped: extra}}
+	var flat []vikProject
+	var walk func(ps []vikProject, parent int64)
+	walk = func(ps []vikProject, parent int64) {
+		for _, p := range ps {
+			if p.ParentProjectID == nil || *p.ParentProjectID == 0 {
+				p.ParentProjectID = &parent
+			}
+			flat = append(flat, p)
+			walk(p.ChildProjects, p.ID)
+		}
+	}
+	walk(projects, 0)
+	if err := vikunjaUnique(flat); err != nil {
+		return app.Migration{}, err
+	}
+	for _, p := range parentsBefore(flat) {
+		v.project(p)
+	}
+	v.relations(flat)
+	return v.m, nil
+}
+
+// vikunjaUnique refuses a project or task id that appears twice: each
+// is what a later import finds the first by.
+func vikunjaUnique(ps []vikProject) error {
+	projects, tasks := map[int64]bool{}, map[int64]bool{}
+	for _, p := range ps {
+		if projects[p.ID] {
+			return app.Errorf(app.CodeInvalid, "data.json: project %d is in it twice", p.ID)
+		}
+		projects[p.ID] = true
+		for _, t := range p.Tasks {
+			if tasks[t.ID] {
+				return app.Errorf(app.CodeInvalid, "data.json: task %d is in it twice", t.ID)
+			}
+			tasks[t.ID] = true
+		}
+	}
+	return nil
+}
+
+// vikunjaData finds data.json, in a zip or as it is, and reports what else
+// the archive holds that tend leaves out.
+func vikunjaData(r io.Reader) ([]byte, []app.Unmapped, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bytes.HasPrefix(b, []byte("PK\x03\x04")) {
+		return b, nil, nil
+	}
+	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, nil, app.Errorf(app.CodeInvalid, "the archive does not open as a zip: %v", err)
+	}
+	var data []byte
+	var extra []app.Unmapped
+	files := 0
+	for _, f := range z.File {
+		switch {
+		case f.Name == "data.json":
+			rc, err := f.Open()
+			if err != nil {
+				return nil, nil, app.Errorf(app.CodeInvalid, "data.json in the archive does not open: %v", err)
+			}
+			data, err = io.ReadAll(rc)
+			_ = rc.Close()
+			if err != nil {
+				return nil, nil, app.Errorf(app.CodeInvalid, "data.json in the archive does not read: %v", err)
+			}
+		case f.Name == "filters.json" && f.UncompressedSize64 > 2:
+			extra = append(extra, app.Unmapped{Where: "filters.json", What: "saved filters", Why: "tend's listings take their filters in the query: left out"})
+		case strings.HasPrefix(f.Name, "files/"):
+			files++
+		}
+	}
+	if data == nil {
+		return nil, nil, app.Errorf(app.CodeInvalid, "the archive holds no data.json: it is not a Vikunja export")
+	}
+	if files > 0 {
+		extra = append(extra, app.Unmapped{Where: "files/", What: fmt.Sprintf("files: %d", files), Why: "tend keeps no attachments or backgrounds: left out"})
+	}
+	return data, extra, nil
+}
+
+// parentsBefore orders projects so that each comes after its parent; a
+// project in a cycle of parents goes in at the top.
+func parentsBefore(ps []vikProject) []vikProject {
+	byID := map[int64]bool{}
+	for _, p := range ps {
+		byID[p.ID] = true
+	}
+	out := make([]vikProject, 0, len(ps))
+	placed := make([]bool, len(ps))
+	done := map[int64]bool{}
+	for len(out) < len(ps) {
+		moved := false
+		for i, p := range ps {
+			parent := *p.ParentProjectID
+			if !placed[i] && (parent == 0 || !byID[parent] || done[parent]) {
+				out, placed[i], done[p.ID], moved = append(out, p), true, true, true
+			}
+		}
+		for i := range ps {
+			if !moved && !placed[i] {
+				zero := int64(0)
+				p := ps[i]
+				p.ParentProjectID = &zero
+				out, placed[i], done[p.ID], moved = append(out, p), true, true, true
+			}
+		}
+	}
+	return out
+}
+
+// vikunja is one export being read.
+type vikunja struct{ m app.Migration }
+
+func (v *vikunja) unmapped(where, what, why string, args ...any) {
+	v.m.Unmapped = append(v.m.Unmapped, app.Unmapped{Where: where, What: what, Why: fmt.Sprintf(why, args...)})
+}
+
+func (v *vikunja) project(p vikProject) {
+	where := fmt.Sprintf("project %d", p.ID)
+	mp := app.MigratedProject{ExternalID: strconv.FormatInt(p.ID, 10), Where: where, Key: p.Identifier, Title: strings.TrimSpace(p.Title),
+		Description: htmlText(p.Description)}
+	if mp.Title == "" {
+		mp.Title = "Untitled " + mp.ExternalID
+	}
+	if parent := *p.ParentProjectID; parent != 0 && slices.ContainsFunc(v.m.Projects, func(x app.MigratedProject) bool {
+		return x.ExternalID == strconv.FormatInt(parent, 10)
+	}) {
+		mp.Parent = strconv.FormatInt(parent, 10)
+	}
+	if p.IsArchived {
+		v.unmapped(where, mp.Title, "archived in Vikunja: imported as a project in use")
+	}
+	if len(p.Buckets) > 1 {
+		v.unmapped(where, fmt.Sprintf("kanban buckets: %d", len(p.Buckets)), "a task's status says where it is: left out")
+	}
+	for _, t := range p.Tasks {
+		mp.Tasks = append(mp.Tasks, v.task(t))
+	}
+	v.m.Projects = append(v.m.Projects, mp)
+}
+
+func (v *vikunja) task(t vikTask) app.MigratedTask {
+	where := fmt.Sprintf("task %d", t.ID)
+	mt := app.MigratedTask{ExternalID: strconv.FormatInt(t.ID, 10), Where: where, Title: strings.TrimSpace(t.Title),
+		Description: htmlText(t.Description)}
+	if mt.Title == "" {
+		mt.Title = "Untitled " + mt.ExternalID
+	}
+	if t.Done {
+		mt.Status = "done"
+	}
+	if t.Priority >= 1 && t.Priority <= 5 {
+		p := t.Priority
+		mt.Importance = &p
+	}
+	if !t.DueDate.IsZero() {
+		d := t.DueDate.UTC()
+		mt.Due = &d
+	}
+	if !t.StartDate.IsZero() {
+		s := t.StartDate.UTC()
+		mt.Starts = &s
+	}
+	if !t.EndDate.IsZero() {
+		v.unmapped(where, t.EndDate.UTC().Format(time.RFC3339), "an end date: tend's tasks have a due date and a start: left out")
+	}
+	mt.Repeat = v.repeat(t, where)
+	for _, l := range t.Labels {
+		mt.Tags = append(mt.Tags, l.Title)
+	}
+	for i, a := range t.Assignees {
+		if i == 0 {
+			mt.Assignee = a.Username
+		} else {
+			v.unmapped(where, a.Username, "a second assignee: a tend task has one")
+		}
+	}
+	if n := len(t.Reminders) + len(t.ReminderDates); n > 0 {
+		v.unmapped(where, fmt.Sprintf("reminders: %d", n), "tend sends no reminders: left out")
+	}
+	if n := len(t.Attachments); n > 0 {
+		v.unmapped(where, fmt.Sprintf("attachments: %d", n), "tend keeps no files: left out")
+	}
+	for _, c := range t.Comments {
+		mc := app.MigratedComment{ExternalID: strconv.FormatInt(c.ID, 10), Where: fmt.Sprintf("comment %d", c.ID), Body: htmlText(c.Comment)}
+		if c.Author != nil {
+			mc.Author = c.Author.Username
+		}
+		if !c.Created.IsZero() {
+			at := c.Created.UTC()
+			mc.At = &at
+		}
+		mt.Comments = append(mt.Comments, mc)
+	}
+	return mt
+}
+
+// repeat writes Vikunja's repeat settings as a repeat phrase: repeat_after
+// seconds (whole days or weeks), monthly (mode 1), from the day it is done
+// (mode 2).
+func (v *vikunja) repeat(t vikTask, where string) string {
+	bang := ""
+	if t.RepeatMode == 2 {
+		bang = "!"
+	}
+	switch {
+	case t.RepeatMode == 1:
+		return "every month"
+	case t.RepeatAfter <= 0:
+		return ""
+	case t.RepeatAfter%(7*86400) == 0:
+		return every(bang, t.RepeatAfter/(7*86400), "week")
+	case t.RepeatAfter%86400 == 0:
+		return every(bang, t.RepeatAfter/86400, "day")
+	}
+	v.unmapped(where, fmt.Sprintf("every %d seconds", t.RepeatAfter), "tend repeats by whole days: the task does not repeat")
+	return ""
+}
+
+// every writes a repeat phrase: "every week", "every! 3 days".
+func every(bang string, n int64, unit string) string {
+	if n == 1 {
+		return "every" + bang + " " + unit
+	}
+	return fmt.Sprintf("every%s %d %ss", bang, n, unit)
+}
+
+// relations reads each relation once, from the side vikLinks names, and
+// the subtasks as parents.
+func (v *vikunja) relations(ps []vikProject) {
+	tasks := map[string]*app.MigratedTask{}
+	for i := range v.m.Projects {
+		for j := range v.m.Projects[i].Tasks {
+			t := &v.m.Projects[i].Tasks[j]
+			tasks[t.ExternalID] = t
+		}
+	}
+	for _, p := range ps {
+		for _, t := range p.Tasks {
+			id := strconv.FormatInt(t.ID, 10)
+			kinds := make([]string, 0, len(t.RelatedTasks))
+			for k := range t.RelatedTasks {
+				kinds = append(kinds, k)
+			}
+			slices.Sort(kinds)
+			for _, kind := range kinds {
+				for _, o := range t.RelatedTasks[kind] {
+					v.relation(tasks, id, kind, strconv.FormatInt(o.ID, 10))
+				}
+			}
+		}
+	}
+}
+
+func (v *vikunja) relation(tasks map[string]*app.MigratedTask, from, kind, to string) {
+	where := fmt.Sprintf("task %s", from)
+	switch {
+	case kind == "subtask":
+		child := tasks[to]
+		switch {
+		case child == nil:
+			v.unmapped(where, "subtask "+to, "a subtask that is not in the export: left out")
+		case child.Parent != "" && child.Parent != from:
+			v.unmapped(where, "subtask "+to, "task %s is a subtask of %s too: a tend task has one parent", to, child.Parent)
+		default:
+			child.Parent = from
+		}
+	case kind == "related" && from > to && tasks[to] != nil:
+		// Symmetric: read from the side whose id sorts first.
+	case vikLinks[kind] != "":
+		v.m.Links = append(v.m.Links, app.MigratedLink{From: from, To: to, Type: vikLinks[kind], Where: where})
+	case slices.Contains(vikMirrors, kind):
+	default:
+		v.unmapped(where, kind, "a relation kind tend has no link type for: left out")
+	}
+}
+
+// jsonError names where in a JSON document decoding stopped.
+func jsonError(name string, data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return app.Errorf(app.CodeInvalid, "%s, line %d: not JSON: %v", name, lineAt(data, se.Offset), se)
+	case errors.As(err, &te):
+		return app.Errorf(app.CodeInvalid, "%s, line %d: %s holds %s where the format has %s", name, lineAt(data, te.Offset), te.Field, te.Value, te.Type)
+	}
+	return app.Errorf(app.CodeInvalid, "%s: %v", name, err)
+}
+
+// lineAt is the line of data that byte offset falls on.
+func lineAt(data []byte, offset int64) int {
+	return bytes.Count(data[:min(int(offset), len(data))], []byte("\n")) + 1
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tend/app"
+	"tend/store"
+)
+
+// exported sets up an instance on a new database with one task and returns
+// the database and its export.
+func exported(t *testing.T) (dbPath, file string) {
+	t.Helper()
+	dbPath = freshDB(t)
+	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue", "--user", "alice"))
+	db, svc, err := openService(t.Context(), dbPath, store.Options{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, err := svc.Authenticate(t.Context(), secret, "cli")
+	if err == nil {
+		_, err = svc.CreateTask(t.Context(), alice, "default", app.TaskCreate{Text: "water the plants every monday #home"})
+	}
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	file = filepath.Join(t.TempDir(), "tend.jsonl")
+	if err := os.WriteFile(file, []byte(mustRun(t, "--db", dbPath, "export")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dbPath, file
+}
+
+func TestExportImportCommands(t *testing.T) {
+	_, file := exported(t)
+	first, _ := os.ReadFile(file)
+	into := filepath.Join(t.TempDir(), "new", "tend.db")
+	dry := mustRun(t, "--db", into, "import", file, "--dry-run")
+	if !strings.HasPrefix(dry, "dry run: nothing was written") || !strings.Contains(dry, "account    alice") {
+		t.Errorf("dry run printed\n%s", dry)
+	}
+	if _, err := os.Stat(into); !os.IsNotExist(err) {
+		t.Fatalf("a dry run into a new database left it behind: %v", err)
+	}
+	out := mustRun(t, "--db", into, "import", file)
+	for _, want := range []string{"the instance, from the file", "workspace  default", "account    admin", "records    task"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("import printed no %q:\n%s", want, out)
+		}
+	}
+	second := mustRun(t, "--db", into, "export", "--workspace", "default")
+	_, firstBody, _ := strings.Cut(string(first), "\n")
+	_, secondBody, _ := strings.Cut(second, "\n")
+	if firstBody != secondBody {
+		t.Errorf("the import's export differs:\n%s\n---\n%s", firstBody, secondBody)
+	}
+	again := mustRun(t, "--db", into, "import", file)
+	if !strings.Contains(again, "new ids for every row") || !strings.Contains(again, "as default-2 (default is taken)") {
+		t.Errorf("a second import printed\n%s", again)
+	}
+	fromStdin, _, err := runStdin(t, string(first), "--db", filepath.Join(t.TempDir(), "stdin.db"), "import", "-")
+	if err != nil || !strings.Contains(fromStdin, "records    task") {
+		t.Errorf("import - : %v\n%s", err, fromStdin)
+	}
+}
+
+// TestImportRefusals: each malformed file is refused with its code and the
+// line it is about, and writes nothing: not even the database it would
+// have created.
+func TestImportRefusals(t *testing.T) {
+	dbPath, file := exported(t)
+	good, _ := os.ReadFile(file)
+	lines := strings.Split(strings.TrimSuffix(string(good), "\n"), "\n")
+	n := len(lines)
+	edit := func(f func(ls []string) []string) string {
+		return strings.Join(f(append([]string(nil), lines...)), "\n") + "\n"
+	}
+	find := func(kind string) int {
+		for i, l := range lines {
+			if strings.HasPrefix(l, `{"kind":"`+kind+`"`) {
+				return i
+			}
+		}
+		t.Fatalf("no %s record", kind)
+		return 0
+	}
+	task := find("task")
+	for _, tc := range []struct {
+		name, file string
+		code       app.Code
+		detail     string
+	}{
+		{"empty", "", app.CodeInvalid, "the file is empty"},
+		{"not an export", "TYPE,CONTENT\ntask,x\n", app.CodeInvalid, "line 1: this is not a tend export"},
+		{"another format", edit(func(ls []string) []string { ls[0] = strings.Replace(ls[0], `"format":1`, `"format":2`, 1); return ls }),
+			app.CodeInvalid, "line 1: this is an export of format 2"},
+		{"a newer schema", edit(func(ls []string) []string {
+			ls[0] = strings.Replace(ls[0], `"schema":"0`, `"schema":"9`, 1)
+			return ls
+		}), app.CodeSchemaTooNew, "line 1: the export was written at schema 9"},
+		{"not JSON", edit(func(ls []string) []string { ls[task] = "{task"; return ls }), app.CodeInvalid, "line %d: not a JSON object"},
+		{"no kind", edit(func(ls []string) []string { ls[task] = `{"id":"x"}`; return ls }), app.CodeInvalid, "line %d: a record names its kind"},
+		{"an unknown kind", edit(func(ls []string) []string { ls[task] = `{"kind":"token","id":"x"}`; return ls }),
+			app.CodeInvalid, `line %d: an export holds no record of kind "token"`},
+		{"an unknown field", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"seq":`, `"colour":"red","seq":`, 1)
+			return ls
+		}),
+			app.CodeInvalid, `line %d: a task record has no field "colour"`},
+		{"a secret's hash", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"seq":`, `"hash":"00","seq":`, 1)
+			return ls
+		}),
+			app.CodeInvalid, `line %d: a task record has no field "hash"`},
+		{"text for a number", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"ref":1`, `"ref":"one"`, 1)
+			return ls
+		}),
+			app.CodeInvalid, `line %d: field "ref" of a task record holds a string, not an integer`},
+		{"a fraction", edit(func(ls []string) []string { ls[task] = strings.Replace(ls[task], `"ref":1`, `"ref":1.5`, 1); return ls }),
+			app.CodeInvalid, `line %d: field "ref": a number that is not a whole number`},
+		{"a time in another layout", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"deleted_at":null`, `"deleted_at":"yesterday"`, 1)
+			return ls
+		}), app.CodeInvalid, `line %d: field "deleted_at" of a task record holds a string, not an instant`},
+		{"a rule of the schema", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"importance":null`, `"importance":9`, 1)
+			return ls
+		}), app.CodeInvalid, "line %d: a task record breaks a rule of the schema (CHECK constraint failed: importance BETWEEN 1 AND 5)"},
+		{"a record twice", edit(func(ls []string) []string {
+			ls = append(ls[:task+1], ls[task:]...)
+			ls[len(ls)-1] = fmt.Sprintf(`{"kind":"end","records":%d}`, len(ls)-2)
+			return ls
+		}), app.CodeConflict, "line %d: a task record repeats one already there"},
+		{"a reference to nothing", edit(func(ls []string) []string {
+			ls[task] = strings.Replace(ls[task], `"parent_id":null`, `"parent_id":"01234567-89ab-7def-8123-456789abcdef"`, 1)
+			return ls
+		}), app.CodeInvalid, "a task record (id "},
+		{"cut short", edit(func(ls []string) []string { return ls[:n-1] }), app.CodeInvalid, "line %d: the file ends without its last line"},
+		{"a wrong count", edit(func(ls []string) []string { ls[n-1] = `{"kind":"end","records":3}`; return ls }),
+			app.CodeInvalid, "line %d: the last line counts 3 records"},
+		{"a line after the end", edit(func(ls []string) []string { return append(ls, ls[task]) }), app.CodeInvalid, "line %d: a line after the export's last line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(t.TempDir(), "in.jsonl")
+			if err := os.WriteFile(in, []byte(tc.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			into := filepath.Join(t.TempDir(), "tend.db")
+			_, _, err := run(t, "--db", into, "import", in)
+			want := strings.Replace(tc.detail, "%d", lineOfChange(lines, tc.file), 1)
+			if app.CodeOf(err) != tc.code || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err = %v; want %s: …%s…", err, tc.code, want)
+			}
+			if _, err := os.Stat(into); !os.IsNotExist(err) {
+				t.Errorf("a refused import left a database behind: %v", err)
+			}
+		})
+	}
+	t.Run("no file", func(t *testing.T) {
+		_, _, err := run(t, "--db", dbPath, "import", filepath.Join(t.TempDir(), "nope.jsonl"))
+		if app.CodeOf(err) != app.CodeNotFound {
+			t.Fatalf("err = %v; want not_found", err)
+		}
+	})
+	t.Run("no such workspace", func(t *testing.T) {
+		_, _, err := run(t, "--db", dbPath, "export", "--workspace", "nope")
+		if app.CodeOf(err) != app.CodeNotFound {
+			t.Fatalf("err = %v; want not_found", err)
+		}
+	})
+	t.Run("no database to export", func(t *testing.T) {
+		_, _, err := run(t, "--db", tempDB(t), "export")
+		if app.CodeOf(err) != app.CodeNotFound {
+			t.Fatalf("err = %v; want not_found", err)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		status, stderr := runMain(t, "--db", dbPath, "import")
+		if status != 2 || !strings.HasPrefix(stderr, "error: accepts 1 arg") {
+			t.Fatalf("exit %d: %s", status, stderr)
+		}
+	})
+}
+
+// lineOfChange is the number of the first line where file differs from
+// lines, or the line past the last of the shorter.
+func lineOfChange(lines []string, file string) string {
+	got := strings.Split(strings.TrimSuffix(file, "\n"), "\n")
+	for i := range max(len(lines), len(got)) {
+		if i >= len(lines) || i >= len(got) || lines[i] != got[i] {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	return strconv.Itoa(len(got) + 1)
+}
+
+// runStdin is run with stdin.
+func runStdin(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb lockedBuffer
+	cmd := newRootCmd(&out, &errb)
+	cmd.SetIn(bytes.NewReader([]byte(stdin)))
+	cmd.SetArgs(args)
+	err = cmd.ExecuteContext(t.Context())
+	return out.String(), errb.String(), err
+}
+
+func TestImportFromTodoist(t *testing.T) {
+	dbPath := freshDB(t)
+	mustRun(t, "--db", dbPath, "token", "issue")
+	file := filepath.Join("app", "from", "testdata", "todoist", "Groceries.csv")
+	dry := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--dry-run")
+	want := []string{
+		"dry run: nothing was written; importing from todoist would write:",
+		"project  groceries          created; tasks 5 created, 0 updated, 0 unchanged; comments 1 created, 0 updated; links 0 created",
+		"project  groceries/weekend  created; tasks 4 created, 0 updated, 0 unchanged; comments 0 created, 0 updated; links 0 created",
+		"not imported as it was (4):",
+		`  line 13: "ev mon": not a date or repeat tend reads: the task is left undated, the words kept in its description`,
+	}
+	for _, w := range want {
+		if !strings.Contains(dry, w+"\n") {
+			t.Errorf("the dry run printed no line %q:\n%s", w, dry)
+		}
+	}
+	out := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--project", "shop")
+	if !strings.HasPrefix(out, "project  shop          created; tasks 5 created") {
+		t.Errorf("the import printed\n%s", out)
+	}
+	again := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file, "--project", "shop")
+	if !strings.Contains(again, "existing; tasks 0 created, 0 updated, 5 unchanged") {
+		t.Errorf("the second import printed\n%s", again)
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		stderr string
+	}{
+		{"an unknown tool", []string{"--db", dbPath, "import", "--from", "trello", file}, 2, "error: --from is one of todoist, vikunja, beads, github, not \"trello\""},
+		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace and --as go with --from"},
+		{"no database", []string{"--db", tempDB(t), "import", "--from", "todoist", file}, 1, "error: not_found: no database at "},
+		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no such account"},
+		{"no such workspace", []string{"--db", dbPath, "import", "--from", "todoist", file, "--workspace", "nowhere"}, 1, "error: not_found: "},
+		{"a bad key", []string{"--db", dbPath, "import", "--from", "todoist", file, "--project", "Shop!"}, 1, "error: validation: "},
+		{"a file that is not Todoist's", []string{"--db", dbPath, "import", "--from", "todoist", "go.mod"}, 1, "error: invalid: line 1: no TYPE column"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, stderr := runMain(t, tc.args...)
+			if status != tc.status || !strings.HasPrefix(stderr, tc.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d, %q…", status, stderr, tc.status, tc.stderr)
+			}
+		})
+	}
+}
+
+// vikunjaArchive packs the Vikunja sample as Vikunja's export mails it.
+func vikunjaArchive(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "vikunja-export.zip")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := zip.NewWriter(f)
+	for _, name := range []string{"data.json", "filters.json", "VERSION"} {
+		body, err := os.ReadFile(filepath.Join("app", "from", "testdata", "vikunja", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, _ := z.Create(name)
+		_, _ = w.Write(body)
+	}
+	if err := errors.Join(z.Close(), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestImportFromTools imports each tool's sample from the command line,
+// then again: the second import finds everything the first wrote.
+func TestImportFromTools(t *testing.T) {
+	for _, tc := range []struct {
+		tool, file string
+		first      []string
+		again      string
+	}{
+		{"vikunja", "", []string{"project inbox-2 created; tasks 2 created", "link type copied_from created",
+			`  task 6: "every 7200 seconds": tend repeats by whole days: the task does not repeat`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
+		{"beads", filepath.Join("app", "from", "testdata", "beads", "issues.jsonl"), []string{"project tnd created; tasks 5 created, 0 updated, 0 unchanged; comments 2 created, 0 updated; links 3 created",
+			`  line 7: "tnd-k1l2": a message, not work: left out`}, "existing; tasks 0 created, 0 updated, 5 unchanged"},
+		{"github", filepath.Join("app", "from", "testdata", "github", "issues.json"), []string{"project acme-widgets created; tasks 3 created, 0 updated, 0 unchanged; comments 3 created",
+			`  issue #14: "bob": a second assignee: a tend task has one`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			dbPath := freshDB(t)
+			mustRun(t, "--db", dbPath, "token", "issue")
+			file := tc.file
+			if file == "" {
+				file = vikunjaArchive(t)
+			}
+			out := strings.Join(strings.Fields(mustRun(t, "--db", dbPath, "import", "--from", tc.tool, file)), " ")
+			for _, w := range tc.first {
+				if !strings.Contains(out, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("the import printed no %q:\n%s", w, out)
+				}
+			}
+			if again := mustRun(t, "--db", dbPath, "import", "--from", tc.tool, file); !strings.Contains(again, tc.again) {
+				t.Errorf("the second import printed\n%s", again)
+			}
+			_, _, err := run(t, "--db", dbPath, "import", "--from", tc.tool, "go.sum")
+			if app.CodeOf(err) != app.CodeInvalid {
+				t.Errorf("a file of another kind: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"tend/app"
+)
+
+// importCacheKiB is the writer's page cache while an import runs: with
+// SQLite's default of 2 MiB the indexes of a 100,000-task import no longer
+// fit, and every insert reads back pages it just wrote (-13 % CPU time,
+// BENCHMARKS.md "Export and import").
+const importCacheKiB = 65536
+
+// ImportBegin readies the transaction for an import: foreign keys are
+// checked at its end (ImportCheck), since some tables refer to themselves
+// in an order no single pass can follow (a task moved under one written
+// after it, an agent handed to an account created after it), and the page
+// cache is enlarged until ImportEnd.
+func (t *Tx) ImportBegin(ctx context.Context) error {
+	t.seqs = map[string]int64{}
+	if err := t.tx.GetContext(ctx, &t.cacheSize, "PRAGMA cache_size"); err != nil {
+		return mapErr(err)
+	}
+	_, err := t.tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON")
+	if err == nil {
+		_, err = t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", importCacheKiB))
+	}
+	return mapErr(err)
+}
+
+// ImportEnd gives the writer its page cache back, whether the import
+// succeeded or not.
+func (t *Tx) ImportEnd(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", t.cacheSize))
+	return mapErr(err)
+}
+
+// ImportRecord writes one record of an export: each field into its column,
+// ids through m. The record's fields may come in any order; a field the
+// record's kind does not have is refused, and so is a value of the wrong
+// kind for its column.
+func (t *Tx) ImportRecord(ctx context.Context, rec *app.Record, m app.ImportMap) error {
+	d := dumpTableOf(rec.Kind)
+	if d == nil {
+		return app.Errorf(app.CodeInvalid, "an export holds no record of kind %q", rec.Kind)
+	}
+	vals := make([]any, len(d.cols))
+	set := make([]bool, len(d.cols))
+	for _, f := range rec.Fields {
+		i, ok := d.byName[f.Name]
+		if !ok || d.cols[i].kind == dSecret {
+			return app.Errorf(app.CodeInvalid, "a %s record has no field %q", rec.Kind, f.Name)
+		}
+		v, err := t.importValue(ctx, d, d.cols[i], f.Value, m)
+		if err != nil {
+			return err
+		}
+		vals[i], set[i] = v, true
+	}
+	var names, marks []string
+	var args []any
+	for i, c := range d.cols {
+		if c.kind == dSecret {
+			vals[i], set[i] = m.UnknownSecretHash(), true
+		}
+		if set[i] {
+			names = append(names, c.name)
+			marks = append(marks, "?")
+			args = append(args, vals[i])
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, "INSERT INTO "+d.table+" ("+strings.Join(names, ", ")+") VALUES ("+strings.Join(marks, ", ")+")", args...)
+	return importErr(rec.Kind, err)
+}
+
+// importValue checks one value against its column and maps it.
+func (t *Tx) importValue(ctx context.Context, d *dumpTable, c dumpCol, v any, m app.ImportMap) (any, error) {
+	wrong := func(want string) error {
+		return app.Errorf(app.CodeInvalid, "field %q of a %s record holds %s, not %s", c.name, d.kind, describeValue(v), want)
+	}
+	if v == nil {
+		return nil, nil
+	}
+	switch c.kind {
+	case dInt:
+		if _, ok := v.(int64); !ok {
+			return nil, wrong("an integer")
+		}
+		return v, nil
+	case dSeq:
+		n, ok := v.(int64)
+		if !ok {
+			return nil, wrong("an integer")
+		}
+		return t.importSeq(ctx, d.table, n)
+	case dJSON:
+		var s string
+		switch x := v.(type) {
+		case app.JSONText:
+			s = string(x)
+		case string:
+			if !json.Valid([]byte(x)) {
+				return nil, wrong("JSON")
+			}
+			s = x
+		default:
+			return nil, wrong("JSON")
+		}
+		return m.JSON(s), nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return nil, wrong("a string")
+	}
+	switch c.kind {
+	case dTime:
+		if _, ok := parseStored(s); !ok {
+			return nil, wrong("an instant written as 2006-01-02T15:04:05.000Z")
+		}
+	case dID:
+		return m.ID(s), nil
+	case dUser:
+		return m.User(s), nil
+	case dOwnID:
+		return m.OwnID(s), nil
+	case dPrefix:
+		return m.FeedPrefix(s), nil
+	}
+	return s, nil
+}
+
+// importSeq keeps a row's place in its table while it still comes after
+// every row there, and otherwise gives it the next: rows of one table come
+// in the order they were written, so that order is kept either way, and an
+// import into an empty instance keeps every number.
+func (t *Tx) importSeq(ctx context.Context, table string, n int64) (int64, error) {
+	last, ok := t.seqs[table]
+	if !ok {
+		if err := t.tx.GetContext(ctx, &last, "SELECT coalesce(max(seq), 0) FROM "+table); err != nil {
+			return 0, mapErr(err)
+		}
+	}
+	if n <= last {
+		n = last + 1
+	}
+	t.seqs[table] = n
+	return n, nil
+}
+
+// importErr names what a rejected row broke: a uniqueness rule is a
+// conflict, any other rule of the schema makes the record invalid.
+func importErr(kind string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return &app.Error{Code: app.CodeConflict, Detail: fmt.Sprintf("a %s record repeats one already there (%s)", kind, constraintOf(se)), Err: err}
+		case sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL, sqlite3.SQLITE_CONSTRAINT_DATATYPE:
+			return &app.Error{Code: app.CodeInvalid, Detail: fmt.Sprintf("a %s record breaks a rule of the schema (%s)", kind, constraintOf(se)), Err: err}
+		}
+	}
+	return mapErr(err)
+}
+
+// constraintOf is the part of SQLite's message that names the rule, such
+// as "CHECK constraint failed: importance BETWEEN 1 AND 5": it describes
+// the file being read, never the server.
+func constraintOf(se *sqlite.Error) string {
+	msg := strings.TrimPrefix(se.Error(), "constraint failed: ")
+	if i := strings.LastIndex(msg, " ("); i > 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}
+
+func describeValue(v any) string {
+	switch v.(type) {
+	case int64:
+		return "a number"
+	case string:
+		return "a string"
+	case app.JSONText:
+		return "an object or array"
+	case bool:
+		return "true or false"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// ImportRepointUser makes the accounts written so far that answer to old
+// answer to now instead: an account the file names before the one it
+// answers to, which turned out to be an account already here.
+func (t *Tx) ImportRepointUser(ctx context.Context, old, now string) error {
+	_, err := t.tx.ExecContext(ctx, "UPDATE users SET answers_to = ? WHERE answers_to = ?", now, old)
+	return mapErr(err)
+}
+
+// ImportCheck finds a row the import wrote that refers to one that is not
+// there, which the deferred foreign keys would otherwise refuse only at
+// commit, without naming it.
+func (t *Tx) ImportCheck(ctx context.Context) error {
+	var r struct {
+		Table  string        `db:"table"`
+		RowID  sql.NullInt64 `db:"rowid"`
+		Parent string        `db:"parent"`
+	}
+	err := t.tx.GetContext(ctx, &r, `SELECT "table", rowid, parent FROM pragma_foreign_key_check LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return mapErr(err)
+	}
+	what := r.Table
+	if d := dumpTableFor(r.Table); d != nil {
+		what = "a " + d.kind + " record"
+		if _, ok := d.byName["id"]; ok && r.RowID.Valid {
+			var id string
+			if t.tx.GetContext(ctx, &id, "SELECT id FROM "+r.Table+" WHERE rowid = ?", r.RowID.Int64) == nil {
+				what += " (id " + id + ")"
+			}
+		}
+	}
+	return app.Errorf(app.CodeInvalid, "%s refers to a row of %s that is neither in the file nor in this database", what, r.Parent)
+}
+
+func dumpTableFor(table string) *dumpTable {
+	for _, d := range dumpTables {
+		if d.table == table {
+			return d
+		}
+	}
+	return nil
+}
