@@ -302,11 +302,12 @@
   // ---- Live refresh in place ----------------------------------------------
   // acted counts the row actions put in place: a list read before one of
   // them landed shows the row as it was, so it is read again instead.
-  var refreshing = false, again = false, waiting = false, acted = 0;
-  // Not while a card is dragged, a field in a list is in use or a row's
+  var refreshing = false, again = false, waiting = false, acted = 0, pressing = false;
+  // Not while a pointer is pressed (a row put in place under a press loses
+  // its click), a card is dragged, a field in a list is in use or a row's
   // action is on its way: then once that is over.
   function inUse() {
-    if (q("#board-columns .dragging, main [data-ref][aria-busy=true]")) return true;
+    if (pressing || q("#board-columns .dragging, main [data-ref][aria-busy=true]")) return true;
     var a = document.activeElement;
     return a && a.closest && a.closest("[data-region]") && /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName);
   }
@@ -388,8 +389,11 @@
     var row = lastRef && byRef(lastRef);
     if (row) select(row, document.activeElement === document.body);
   });
+  function released() { pressing = false; later(); }
+  document.addEventListener("pointerdown", function () { pressing = true; }, true);
+  document.addEventListener("pointerup", released);
+  document.addEventListener("pointercancel", released);
   document.addEventListener("focusout", later);
-  document.addEventListener("pointerup", later);
   window.tendRefresh = refresh;
   window.tendLists = { selected: selected, select: select, act: act, toast: toast, refresh: refresh, later: later, holding: holding };
 })();
