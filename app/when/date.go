@@ -290,7 +290,13 @@ func matchCalendarDate(t texts, j int, today time.Time) (Moment, int) {
 	return Moment{}, 0
 }
 
-func validYear(t time.Time) bool { return t.Year() >= 1 && t.Year() <= 9999 }
+// validYear keeps a time within the years 1 to 9999 both where it is read
+// and in UTC, where it is stored and written back: a zone's offset must not
+// carry 0001-01-01 into year 0, which RFC 3339 cannot say.
+func validYear(t time.Time) bool {
+	u := t.UTC()
+	return t.Year() >= 1 && t.Year() <= 9999 && u.Year() >= 1 && u.Year() <= 9999
+}
 
 // isoLike is a cheap test before time.Parse, which allocates its error:
 // at least min bytes, starting "dddd-".
