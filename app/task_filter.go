@@ -259,6 +259,12 @@ func fieldFilter(ctx context.Context, tx Tx, sc *scope, key, ref, val string, lo
 func timeCond(c TaskCond, op, key, ref, val string, now time.Time, loc *time.Location) (TaskCond, error) {
 	m, err := when.ParseTime(val, now, loc)
 	if err != nil {
+		// when reads only instants whose year stays in 1..9999 in UTC
+		// too; a well-formed instant past that is out of range, not
+		// unreadable.
+		if inst, perr := time.Parse(time.RFC3339, strings.ToUpper(val)); perr == nil {
+			return c, checkInstant(ref, &inst)
+		}
 		return c, Invalidf(ref, "%s takes a time: an RFC 3339 instant, a date, or words like tomorrow, -7d or next week: %v", key, err)
 	}
 	start, end := m.Time, m.Time
