@@ -168,6 +168,9 @@ func TestStatusEntities(t *testing.T) {
 	f.project(f.admin, app.ProjectCreate{Key: "paused", Status: "on_hold"})
 	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "active").ID), app.CodeStatusIsDefault)
 	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "on_hold").ID), app.CodeStatusInUse)
+	// Out of the status, it can go.
+	must(f.svc.UpdateProject(f.ctx, f.admin, "", "paused", app.ProjectUpdate{Status: app.PatchOf("active")}))(t)
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "on_hold").ID), "")
 
 	// Moved past the end, a status goes last.
 	if st := must(f.svc.ChangeStatus(f.ctx, f.admin, byKey("task", "blocked").ID, app.UpdateStatus{Position: app.PatchOf(99)}))(t); st.Position != 5 {
