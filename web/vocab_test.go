@@ -175,7 +175,7 @@ func TestStatusDelete(t *testing.T) {
 	e.Join("mem", "member")
 	items := e.prjStatuses("task")
 	blocked, todo, cancelled := prjStatusID(t, items, "blocked"), prjStatusID(t, items, "todo"), prjStatusID(t, items, "cancelled")
-	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
 
 	// The domain's refusals are app's TestStatuses and TestStatusEntities;
 	// one of each code here for the wire.
@@ -191,9 +191,6 @@ func TestStatusDelete(t *testing.T) {
 	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, []string{"todo", "in_progress", "blocked", "done"}) {
 		t.Fatalf("after deleting cancelled: %v", got)
-	}
-	if task["status"] != "blocked" {
-		t.Fatalf("task %v", task)
 	}
 }
 
