@@ -186,3 +186,11 @@ func day(s string) time.Time {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// secretOf creates an account and returns the secret of a credential the
+// administrator issues for it.
+func (f *fixture) secretOf(in app.UserCreate) string {
+	f.t.Helper()
+	must(f.svc.CreateUser(f.ctx, f.admin, in))(f.t)
+	return f.issue(app.TokenCreate{Username: in.Username})
+}

@@ -155,3 +155,60 @@ func TestTagPages(t *testing.T) {
 	_, err = f.svc.Tags(f.ctx, f.admin, "", 2, "nonsense", false)
 	wantCode(t, err, app.CodeValidation)
 }
+
+// TestTagRefusals checks who may change tags, the names they take, and
+// what answers as absent.
+func TestTagRefusals(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	mem := f.person("mem", app.RoleMember)
+	viewer := f.person("vera", app.RoleViewer)
+	f.task(f.admin, app.TaskCreate{Title: "one", Tags: []string{"alpha", "beta"}})
+	alpha := tagID(t, f, viewer, "alpha")
+	beta := tagID(t, f, f.admin, "beta")
+	f.person("bob", "")
+	users := must(f.svc.Users(f.ctx, f.admin, app.UserQuery{Limit: 1}))(t)
+
+	cases := []struct {
+		name string
+		call func() error
+		code app.Code
+	}{
+		{"a task tagged with a name that is no tag", func() error {
+			_, err := f.svc.CreateTask(f.ctx, f.admin, "", app.TaskCreate{Title: "bad", Tags: []string{"no spaces"}})
+			return err
+		}, app.CodeValidation},
+		{"a member declares", func() error { _, err := f.svc.AddTag(f.ctx, mem, "", app.CreateTag{Name: "members"}); return err }, ""},
+		{"a viewer declares", func() error { _, err := f.svc.AddTag(f.ctx, viewer, "", app.CreateTag{Name: "viewers"}); return err },
+			app.CodeForbidden},
+		{"a member renames", func() error {
+			_, err := f.svc.ChangeTag(f.ctx, mem, alpha, app.UpdateTag{Name: app.PatchOf("mine")})
+			return err
+		}, app.CodeForbidden},
+		{"a member removes", func() error { return f.svc.RemoveTag(f.ctx, mem, alpha) }, app.CodeForbidden},
+		{"renamed to a name that is no tag", func() error {
+			_, err := f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("two words")})
+			return err
+		}, app.CodeValidation},
+		{"renamed onto another, in capitals", func() error {
+			_, err := f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("BETA")})
+			return err
+		}, app.CodeConflict},
+		{"an unknown id renamed", func() error {
+			_, err := f.svc.ChangeTag(f.ctx, f.admin, "00000000-0000-4000-8000-000000000000", app.UpdateTag{Name: app.PatchOf("x")})
+			return err
+		}, app.CodeNotFound},
+		{"removed", func() error { return f.svc.RemoveTag(f.ctx, f.admin, beta) }, ""},
+		{"removed twice", func() error { return f.svc.RemoveTag(f.ctx, f.admin, beta) }, app.CodeNotFound},
+		{"paged with another listing's cursor", func() error {
+			_, err := f.svc.Tags(f.ctx, f.admin, "", 2, users.Page.NextCursor, false)
+			return err
+		}, app.CodeValidation},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })
+	}
+	if got, _ := tagNames(t, f, f.admin); !slices.Equal(got, []string{"alpha", "members"}) {
+		t.Errorf("tags %v", got)
+	}
+}

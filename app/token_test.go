@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,6 +145,13 @@ func TestTokenRevoke(t *testing.T) {
 		wantCode(t, err, app.CodeNotFound)
 	})
 
+	t.Run("an administrator's credential without instance:admin reaches only its own", func(t *testing.T) {
+		narrow := f.login(f.issue(app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermProjectRead}}))
+		_, err := f.svc.RevokeToken(f.ctx, narrow, tok.ID)
+		wantCode(t, err, app.CodeNotFound)
+		f.login(secret)
+	})
+
 	f.clock.Advance(time.Minute)
 	first := must(f.svc.RevokeToken(f.ctx, bob, tok.Prefix))(t)
 	f.clock.Advance(time.Minute)
@@ -181,4 +189,137 @@ func TestAuthenticate(t *testing.T) {
 	f.clock.Advance(time.Hour)
 	_, err := f.svc.Authenticate(f.ctx, short, "test")
 	wantCode(t, err, app.CodeUnauthorized)
+}
+
+// TestTokenNeverWider checks the issuing rule axis by axis, with issuers
+// limited on one axis each, across two workspaces.
+func TestTokenNeverWider(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	must(f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "w2", Name: "W2"}))(t)
+	alice := f.person("alice", app.RoleMember)
+	f.person("bob", "")
+	later := storetest.Epoch.Add(2 * time.Hour)
+	issuer := func(in app.TokenCreate) app.Actor { return f.login(f.issue(in)) }
+	null := app.Patch[[]string]{Set: true, Null: true}
+
+	scopes := issuer(app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermProjectRead}})
+	projects := issuer(app.TokenCreate{ProjectScope: app.PatchOf([]string{"default/inbox"})})
+	writes := issuer(app.TokenCreate{ProjectWriteScope: app.PatchOf([]string{"default/inbox"})})
+	expiring := issuer(app.TokenCreate{ExpiresAt: app.PatchOf(later)})
+	pinned := issuer(app.TokenCreate{Workspace: app.PatchOf("default")})
+	alicePinned := f.login(must(f.svc.CreateToken(f.ctx, alice, app.TokenCreate{Workspace: app.PatchOf("default")}))(t).Secret)
+	adminNoCreate := issuer(app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead, app.PermInstanceAdmin}})
+	createOnly := issuer(app.TokenCreate{Scopes: []string{app.PermUserCreate}})
+	before := len(must(f.svc.Tokens(f.ctx, f.admin))(t))
+
+	cases := []struct {
+		name string
+		a    app.Actor
+		in   app.TokenCreate
+		code app.Code
+		loc  string
+	}{
+		{"a scope more", scopes, app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead}},
+			app.CodeTokenScopeWider, "body.scopes"},
+		{"every scope", scopes, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
+		{"another scope", scopes, app.TokenCreate{Scopes: []string{app.PermAccountWrite}}, app.CodeTokenScopeWider, "body.scopes"},
+		{"every scope beside one held", scopes, app.TokenCreate{Scopes: []string{app.ScopeAll, app.PermItemRead}}, app.CodeTokenScopeWider,
+			"body.scopes"},
+		{"a project in another workspace", projects, app.TokenCreate{ProjectScope: app.PatchOf([]string{"w2/inbox"})},
+			app.CodeTokenProjectsWider, "body.project_scope"},
+		{"a project more", projects, app.TokenCreate{ProjectScope: app.PatchOf([]string{"default/inbox", "w2/inbox"})},
+			app.CodeTokenProjectsWider, "body.project_scope"},
+		{"every project", projects, app.TokenCreate{ProjectScope: null}, app.CodeTokenProjectsWider, "body.project_scope"},
+		{"writing elsewhere", writes, app.TokenCreate{ProjectWriteScope: app.PatchOf([]string{"w2/inbox"})}, app.CodeTokenWriteWider,
+			"body.project_write_scope"},
+		{"writing everywhere", writes, app.TokenCreate{ProjectWriteScope: null}, app.CodeTokenWriteWider, "body.project_write_scope"},
+		{"a read limit does not lift the write limit", writes, app.TokenCreate{ProjectScope: app.PatchOf([]string{"w2/inbox"}),
+			ProjectWriteScope: app.PatchOf([]string{"w2/inbox"})}, app.CodeTokenWriteWider, "body.project_write_scope"},
+		{"a second later", expiring, app.TokenCreate{ExpiresAt: app.PatchOf(later.Add(time.Second))}, app.CodeTokenExpiryLater, "body.expires_at"},
+		{"a year later", expiring, app.TokenCreate{ExpiresAt: app.PatchOf(later.Add(365 * 24 * time.Hour))}, app.CodeTokenExpiryLater,
+			"body.expires_at"},
+		{"never", expiring, app.TokenCreate{ExpiresAt: app.Patch[time.Time]{Set: true, Null: true}}, app.CodeTokenExpiryLater, "body.expires_at"},
+		{"unpinned", pinned, app.TokenCreate{Workspace: app.Patch[string]{Set: true, Null: true}}, app.CodeTokenWorkspaceWider, "body.workspace"},
+		{"pinned to nothing", pinned, app.TokenCreate{Workspace: app.PatchOf("")}, app.CodeTokenWorkspaceWider, "body.workspace"},
+		{"pinned to another workspace", pinned, app.TokenCreate{Workspace: app.PatchOf("w2")}, app.CodeTokenWorkspaceWider, "body.workspace"},
+		{"a pinned member naming another workspace", alicePinned, app.TokenCreate{Workspace: app.PatchOf("w2")}, app.CodeTokenWorkspaceWider,
+			"body.workspace"},
+		{"a pinned member naming no workspace there is", alicePinned, app.TokenCreate{Workspace: app.PatchOf("nowhere")},
+			app.CodeTokenWorkspaceWider, "body.workspace"},
+		{"a member, for another person", alice, app.TokenCreate{Username: "bob"}, app.CodeTokenForOther, ""},
+		{"a member, for the administrator", alice, app.TokenCreate{Username: "admin"}, app.CodeTokenForOther, ""},
+		{"a member, for a new agent", alice, app.TokenCreate{Username: "newbot", AnswersTo: "alice"}, app.CodeTokenForOther, ""},
+		{"an administrator's credential without instance:user_create", adminNoCreate, app.TokenCreate{Username: "bob"}, app.CodeTokenForOther, ""},
+		{"the same, narrower", adminNoCreate, app.TokenCreate{Username: "bob", Scopes: []string{app.PermItemRead, app.PermProjectRead}},
+			app.CodeTokenForOther, ""},
+		{"instance:user_create alone, for more", createOnly, app.TokenCreate{Username: "bob", Scopes: []string{app.PermItemRead,
+			app.PermProjectRead}}, app.CodeTokenScopeWider, "body.scopes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
+			wantRefusal(t, err, c.code, c.loc)
+		})
+	}
+	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
+		t.Errorf("%d credentials after the refusals, %d before", after, before)
+	}
+	_, err := f.svc.User(f.ctx, f.admin, "newbot")
+	wantCode(t, err, app.CodeNotFound)
+}
+
+// TestTokenValidation checks the requests no issuer may make.
+func TestTokenValidation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	must(f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "w2", Name: "W2"}))(t)
+	f.person("alice", "")
+	must(f.svc.CreateUser(f.ctx, f.admin, app.UserCreate{Username: "helper", IsServiceAccount: true, AnswersTo: "alice"}))(t)
+	f.person("bob", "")
+	before := len(must(f.svc.Tokens(f.ctx, f.admin))(t))
+
+	cases := []struct {
+		name string
+		in   app.TokenCreate
+		loc  string
+	}{
+		{"an unknown scope", app.TokenCreate{Scopes: []string{app.PermItemRead, "item:fly"}}, "body.scopes"},
+		{"a blank title", app.TokenCreate{Title: "   "}, "body.title"},
+		{"writing outside the read scope", app.TokenCreate{ProjectScope: app.PatchOf([]string{"default/inbox"}),
+			ProjectWriteScope: app.PatchOf([]string{"w2/inbox"})}, "body.project_write_scope"},
+		{"an unknown project", app.TokenCreate{ProjectScope: app.PatchOf([]string{"default/nothing"})}, "body.project_scope"},
+		{"a project key in two workspaces", app.TokenCreate{ProjectScope: app.PatchOf([]string{"inbox"})}, "body.project_scope"},
+		{"a project outside the pin", app.TokenCreate{Workspace: app.PatchOf("default"), ProjectScope: app.PatchOf([]string{"w2/inbox"})},
+			"body.project_scope"},
+		{"answers_to for oneself", app.TokenCreate{AnswersTo: "admin"}, "body.answers_to"},
+		{"a username that is none", app.TokenCreate{Username: "no spaces allowed"}, "body.username"},
+		{"a new agent answering to an unknown account", app.TokenCreate{Username: "orphan", AnswersTo: "nobody"}, "body.answers_to"},
+		{"an agent handed over by answers_to", app.TokenCreate{Username: "helper", AnswersTo: "bob"}, "body.answers_to"},
+		{"a person made an agent by answers_to", app.TokenCreate{Username: "bob", AnswersTo: "alice"}, "body.answers_to"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := f.svc.CreateToken(f.ctx, f.admin, c.in)
+			wantRefusal(t, err, app.CodeValidation, c.loc)
+		})
+	}
+	t.Run("an unknown scope names the valid ones", func(t *testing.T) {
+		_, err := f.svc.CreateToken(f.ctx, f.admin, app.TokenCreate{Scopes: []string{"item:fly"}})
+		wantCode(t, err, app.CodeValidation)
+		if fs := app.AsError(err).Fields; len(fs) != 1 || !strings.Contains(fs[0].Msg, "item:fly") || !strings.Contains(fs[0].Msg, app.PermItemRead) {
+			t.Errorf("%+v does not name the scope and the valid ones", fs)
+		}
+	})
+	t.Run("every problem at once", func(t *testing.T) {
+		_, err := f.svc.CreateToken(f.ctx, f.admin, app.TokenCreate{Scopes: []string{"nope"}, Username: "not a name"})
+		wantCode(t, err, app.CodeValidation)
+		wantField(t, err, "body.scopes")
+		wantField(t, err, "body.username")
+	})
+	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
+		t.Errorf("%d credentials after the refusals, %d before", after, before)
+	}
+	_, err := f.svc.User(f.ctx, f.admin, "orphan")
+	wantCode(t, err, app.CodeNotFound)
 }

@@ -58,6 +58,14 @@ func TestStatuses(t *testing.T) {
 			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "later"})
 			return err
 		}, app.CodeValidation},
+		{"a key that is none", func() error {
+			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "Bad Key", Label: "x", Category: "todo"})
+			return err
+		}, app.CodeValidation},
+		{"no label", func() error {
+			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Category: "todo"})
+			return err
+		}, app.CodeValidation},
 		{"an unknown entity", func() error {
 			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "comment", Key: "x", Label: "x", Category: "todo"})
 			return err
@@ -70,6 +78,22 @@ func TestStatuses(t *testing.T) {
 			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf("done")})
 			return err
 		}, app.CodeValidation},
+		{"its own category again", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf(app.CategoryInProgress)})
+			return err
+		}, app.CodeValidation},
+		{"renamed to a key that is none", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("Not A Key")})
+			return err
+		}, app.CodeValidation},
+		{"an empty label", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Label: app.PatchOf("")})
+			return err
+		}, app.CodeValidation},
+		{"a member changes", func() error {
+			_, err := f.svc.ChangeStatus(f.ctx, member, review.ID, app.UpdateStatus{Label: app.PatchOf("Mine")})
+			return err
+		}, app.CodeForbidden},
 		{"no longer the default", func() error {
 			_, err := f.svc.ChangeStatus(f.ctx, f.admin, triage.ID, app.UpdateStatus{IsDefault: app.PatchOf(false)})
 			return err
@@ -105,6 +129,66 @@ func TestStatuses(t *testing.T) {
 	}
 	_, err := f.svc.Statuses(f.ctx, f.admin, "", "comment")
 	wantCode(t, err, app.CodeValidation)
+}
+
+// TestStatusEntities checks what holds for every entity type's statuses:
+// the defaults, a key reused under another entity type, a default
+// status or one in use kept, and a removed status gone from use.
+func TestStatusEntities(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if all := must(f.svc.Statuses(f.ctx, f.admin, "", ""))(t); len(all) != 14 {
+		t.Errorf("%d statuses, want 14", len(all))
+	}
+	for entity, want := range map[string][]string{
+		"task":     {"todo*", "in_progress", "blocked", "done", "cancelled"},
+		"project":  {"active*", "planned", "on_hold", "completed", "cancelled"},
+		"document": {"current*", "draft", "archived", "superseded"},
+	} {
+		if got := statusKeys(t, f, entity); !slices.Equal(got, want) {
+			t.Errorf("%s statuses %v, want %v", entity, got, want)
+		}
+	}
+	byKey := func(entity, key string) app.Status {
+		t.Helper()
+		for _, st := range must(f.svc.Statuses(f.ctx, f.admin, "", entity))(t) {
+			if st.Key == key {
+				return st
+			}
+		}
+		t.Fatalf("no %s status %s", entity, key)
+		return app.Status{}
+	}
+
+	must(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "review", Label: "Review", Category: app.CategoryTodo}))(t)
+	if st := must(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "document", Key: "review", Label: "Review",
+		Category: app.CategoryTodo}))(t); st.EntityType != "document" {
+		t.Errorf("added %+v", st)
+	}
+	f.project(f.admin, app.ProjectCreate{Key: "paused", Status: "on_hold"})
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "active").ID), app.CodeStatusIsDefault)
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "on_hold").ID), app.CodeStatusInUse)
+	// Out of the status, it can go.
+	must(f.svc.UpdateProject(f.ctx, f.admin, "", "paused", app.ProjectUpdate{Status: app.PatchOf("active")}))(t)
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, byKey("project", "on_hold").ID), "")
+
+	// Moved past the end, a status goes last.
+	if st := must(f.svc.ChangeStatus(f.ctx, f.admin, byKey("task", "blocked").ID, app.UpdateStatus{Position: app.PatchOf(99)}))(t); st.Position != 5 {
+		t.Errorf("moved to %d, want 5", st.Position)
+	}
+	must(f.svc.ChangeStatus(f.ctx, f.admin, byKey("task", "in_progress").ID, app.UpdateStatus{IsDefault: app.PatchOf(true)}))(t)
+	if got, want := statusKeys(t, f, "task"), []string{"todo", "in_progress*", "done", "cancelled", "review", "blocked"}; !slices.Equal(got, want) {
+		t.Errorf("task statuses %v, want %v", got, want)
+	}
+	if tk := f.task(f.admin, app.TaskCreate{Title: "fresh"}); tk.Status.Key != "in_progress" {
+		t.Errorf("a new task is %s, want the new default", tk.Status.Key)
+	}
+
+	cancelled := byKey("task", "cancelled").ID
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, cancelled), "")
+	wantCode(t, f.svc.RemoveStatus(f.ctx, f.admin, cancelled), app.CodeNotFound)
+	_, err := f.svc.CreateTask(f.ctx, f.admin, "", app.TaskCreate{Title: "t", Status: "cancelled"})
+	wantRefusal(t, err, app.CodeValidation, "body.status")
 }
 
 func TestLinkTypes(t *testing.T) {
@@ -157,10 +241,27 @@ func TestLinkTypes(t *testing.T) {
 			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: "friendship"})
 			return err
 		}, app.CodeValidation},
+		{"a key that is none", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "Bad", Title: "x", InverseTitle: "y", Category: app.LinkAssociation})
+			return err
+		}, app.CodeValidation},
+		{"no title", func() error {
+			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", InverseTitle: "y", Category: app.LinkAssociation})
+			return err
+		}, app.CodeValidation},
 		{"a member adds", func() error {
 			_, err := f.svc.AddLinkType(f.ctx, member, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: app.LinkAssociation})
 			return err
 		}, app.CodeForbidden},
+		{"a member changes", func() error {
+			_, err := f.svc.ChangeLinkType(f.ctx, member, mentors.ID, app.UpdateLinkType{Title: app.PatchOf("mine")})
+			return err
+		}, app.CodeForbidden},
+		{"blocks reworded", func() error {
+			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Title: app.PatchOf("holds up"),
+				InverseTitle: app.PatchOf("is held up by")})
+			return err
+		}, ""},
 		{"blocks renamed", func() error {
 			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Key: app.PatchOf("stops")})
 			return err
@@ -185,6 +286,11 @@ func TestLinkTypes(t *testing.T) {
 	if got := keys(); len(got) != 8 || got[7] != "mentors" {
 		t.Errorf("link types %v, want the defaults and mentors", got)
 	}
+	if got := must(f.svc.LinkTypes(f.ctx, member, ""))(t)[0]; got.Key != "blocks" || got.Title != "holds up" || got.InverseTitle != "is held up by" {
+		t.Errorf("blocks after rewording: %+v", got)
+	}
+	_, err := f.svc.AddLinks(f.ctx, f.admin, "", link("pairs", a.Ref, b.Ref))
+	wantCode(t, err, app.CodeValidation)
 }
 
 // TestVocabularyOtherWorkspace checks that an entry of a workspace the

@@ -22,6 +22,9 @@ func (e *env) credProjects(refs ...string) []string {
 	return credStrings(e.T, tok["project_scope"])
 }
 
+// TestTokenIssueNeverWider keeps one refusal of each code of the issuing
+// rule for the wire: 403, the code and a detail that explains.
+// The rule's cases are app's TestTokenIssuing and TestTokenNeverWider.
 func TestTokenIssueNeverWider(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -31,67 +34,30 @@ func TestTokenIssueNeverWider(t *testing.T) {
 	e.Join("alice", "member")
 	e.Person("bob")
 
-	refused := func(t *testing.T, code, issuer string, body map[string]any) {
-		t.Helper()
-		p := e.sub(t).Problem(http.StatusForbidden, code, http.MethodPost, "/v1/tokens", issuer, body)
-		if d, _ := p["detail"].(string); d == "" {
-			t.Fatalf("a refusal explains itself: %v", p)
-		}
+	issuer := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "project_scope": []string{"default/inbox"},
+		"project_write_scope": []string{"default/inbox"}, "expires_at": credTime(later), "workspace": "default"})["token"].(string)
+	for _, c := range []struct {
+		code, issuer string
+		body         map[string]any
+	}{
+		{"token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}}},
+		{"token_projects_wider", issuer, map[string]any{"project_scope": nil}},
+		{"token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil}},
+		{"token_expiry_later", issuer, map[string]any{"expires_at": nil}},
+		{"token_workspace_wider", issuer, map[string]any{"workspace": "w2"}},
+		{"token_for_other_account", alice, map[string]any{"username": "bob"}},
+	} {
+		t.Run(c.code, func(t *testing.T) {
+			p := e.sub(t).Problem(http.StatusForbidden, c.code, http.MethodPost, "/v1/tokens", c.issuer, c.body)
+			if d, _ := p["detail"].(string); d == "" {
+				t.Fatalf("a refusal explains itself: %v", p)
+			}
+		})
 	}
-	t.Run("scopes", func(t *testing.T) {
-		issuer := e.sub(t).Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*"}})
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"account:write"}})
-		refused(t, "token_scope_wider", issuer, map[string]any{"scopes": []string{"*", "item:read"}})
-	})
-	t.Run("projects", func(t *testing.T) {
-		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_scope": []string{"default/inbox"}})["token"].(string)
-		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}})
-		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": []string{"default/inbox", "w2/inbox"}})
-		refused(t, "token_projects_wider", issuer, map[string]any{"project_scope": nil})
-	})
-	t.Run("write projects", func(t *testing.T) {
-		issuer := e.sub(t).Issue(e.Admin, map[string]any{"project_write_scope": []string{"default/inbox"}})["token"].(string)
-		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": []string{"w2/inbox"}})
-		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil})
-		// A read limit alone does not lift the write limit.
-		refused(t, "token_write_projects_wider", issuer, map[string]any{"project_scope": []string{"w2/inbox"}, "project_write_scope": []string{"w2/inbox"}})
-	})
-	t.Run("expiry", func(t *testing.T) {
-		issuer := e.sub(t).Issue(e.Admin, map[string]any{"expires_at": credTime(later)})["token"].(string)
-		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(time.Second))})
-		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": credTime(later.Add(365 * 24 * time.Hour))})
-		refused(t, "token_expiry_later", issuer, map[string]any{"expires_at": nil})
-	})
-	t.Run("workspace", func(t *testing.T) {
-		issuer := e.sub(t).Issue(e.Admin, map[string]any{"workspace": "default"})["token"].(string)
-		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": nil})
-		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": ""})
-		refused(t, "token_workspace_wider", issuer, map[string]any{"workspace": "w2"})
-		// A pinned member naming another workspace is refused the same way,
-		// whether or not that workspace exists.
-		pinned := e.sub(t).Issue(alice, map[string]any{"workspace": "default"})["token"].(string)
-		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "w2"})
-		refused(t, "token_workspace_wider", pinned, map[string]any{"workspace": "nowhere"})
-	})
-	t.Run("other account", func(t *testing.T) {
-		e := e.sub(t)
-		refused(t, "token_for_other_account", alice, map[string]any{"username": "bob"})
-		refused(t, "token_for_other_account", alice, map[string]any{"username": "admin"})
-		refused(t, "token_for_other_account", alice, map[string]any{"username": "newbot", "answers_to": "alice"})
-		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/newbot", e.Admin, nil)
-		// An administrator whose credential lacks instance:user_create is refused too.
-		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "item:write", "project:read", "instance:admin"}})["token"].(string)
-		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob"})
-		refused(t, "token_for_other_account", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
-	})
 	t.Run("nothing was issued by the refusals", func(t *testing.T) {
 		list := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
-		for _, it := range list {
-			if u := it.(map[string]any)["username"]; u != "admin" && u != "alice" && u != "bob" {
-				t.Fatalf("a refused request left a credential for %v", u)
-			}
+		if len(list) != 4 {
+			t.Fatalf("%d credentials, want the administrator's, alice's, bob's and the issuer", len(list))
 		}
 	})
 }
@@ -307,7 +273,6 @@ func TestTokenValidation(t *testing.T) {
 		loc  string
 	}{
 		{"unknown scope", map[string]any{"scopes": []string{"item:read", "item:fly"}}, "body.scopes"},
-		{"no scopes", map[string]any{"scopes": []string{}}, "body.scopes"},
 		{"expiry in the past", map[string]any{"expires_at": past}, "body.expires_at"},
 		{"expiry not a time", map[string]any{"expires_at": "next tuesday"}, "body.expires_at"},
 		{"unknown field", map[string]any{"title": "x", "scope": []string{"item:read"}}, "body.scope"},
@@ -315,14 +280,6 @@ func TestTokenValidation(t *testing.T) {
 		{"not JSON", `title=x`, "body"},
 		{"trailing data", `{"title": "x"} {}`, "body"},
 		{"scopes not an array", map[string]any{"scopes": "item:read"}, "body.scopes"},
-		{"empty title", map[string]any{"title": "   "}, "body.title"},
-		{"write scope outside read scope", map[string]any{"project_scope": []string{"default/inbox"}, "project_write_scope": []string{"w2/inbox"}}, "body.project_write_scope"},
-		{"unknown project", map[string]any{"project_scope": []string{"default/nothing"}}, "body.project_scope"},
-		{"ambiguous project key", map[string]any{"project_scope": []string{"inbox"}}, "body.project_scope"},
-		{"project outside the pin", map[string]any{"workspace": "default", "project_scope": []string{"w2/inbox"}}, "body.project_scope"},
-		{"unknown workspace", map[string]any{"workspace": "nowhere"}, "body.workspace"},
-		{"answers_to for oneself", map[string]any{"answers_to": "admin"}, "body.answers_to"},
-		{"bad username", map[string]any{"username": "no spaces allowed"}, "body.username"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { invalid(t, c.body, c.loc) })
@@ -397,14 +354,6 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "ghost"})
 		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/ghost", e.Admin, nil)
 	})
-	t.Run("answers_to an unknown account", func(t *testing.T) {
-		e := e.sub(t)
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "orphan", "answers_to": "nobody"})
-		e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/users/orphan", e.Admin, nil)
-	})
-	t.Run("existing account handed over by answers_to is refused", func(t *testing.T) {
-		e.sub(t).Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "helper", "answers_to": "bob"})
-	})
 	t.Run("an administrator credential with instance:user_create only", func(t *testing.T) {
 		e := e.sub(t)
 		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"instance:user_create"}})["token"].(string)
@@ -412,7 +361,6 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 		if tok["username"] != "bob" || !reflect.DeepEqual(credStrings(t, tok["scopes"]), []string{"instance:user_create"}) {
 			t.Fatalf("issued %v", tok)
 		}
-		e.Problem(http.StatusForbidden, "token_scope_wider", http.MethodPost, "/v1/tokens", narrow, map[string]any{"username": "bob", "scopes": []string{"item:read", "project:read"}})
 	})
 }
 
@@ -577,13 +525,6 @@ func TestTokenRevoke(t *testing.T) {
 		tok := e.Issue(bob, map[string]any{"title": "bob's second"})
 		revoked(t, e.OK(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), e.Admin, nil))
 		e.credRefused(tok["token"].(string))
-	})
-	t.Run("an administrator credential without instance:admin cannot", func(t *testing.T) {
-		e := e.sub(t)
-		tok := e.Issue(bob, map[string]any{"title": "bob's third"})
-		narrow := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}})["token"].(string)
-		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tokens/"+tok["id"].(string), narrow, nil)
-		e.credAuthorized(tok["token"].(string), "bob")
 	})
 	t.Run("a revoked credential cannot revoke or issue", func(t *testing.T) {
 		e := e.sub(t)

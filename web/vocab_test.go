@@ -120,19 +120,12 @@ func TestStatusCreate(t *testing.T) {
 		t.Fatalf("project default %q", got)
 	}
 
-	for _, body := range []map[string]any{
-		{"entity_type": "task", "key": "Bad Key", "label": "L", "category": "todo"},
-		{"entity_type": "task", "key": "ok", "label": "", "category": "todo"},
-		{"entity_type": "task", "key": "ok", "label": "L", "category": "someday"},
-		{"entity_type": "comment", "key": "ok", "label": "L", "category": "todo"},
-	} {
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/statuses", e.Admin, body)
-	}
+	// The domain's refusals are app's TestStatuses; one each here for the wire.
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/statuses", e.Admin,
+		map[string]any{"entity_type": "task", "key": "Bad Key", "label": "L", "category": "todo"})
+	assertLoc(t, p, "body.key")
 	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/statuses", e.Admin,
 		map[string]any{"entity_type": "task", "key": "review", "label": "Again", "category": "todo"})
-	// The same key under another entity type is a different status.
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/statuses", e.Admin,
-		map[string]any{"entity_type": "document", "key": "review", "label": "In review", "category": "todo"})
 }
 
 func TestStatusUpdate(t *testing.T) {
@@ -158,21 +151,10 @@ func TestStatusUpdate(t *testing.T) {
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after moving to 0: %v, want %v", got, want)
 	}
-	e.OK(http.StatusOK, http.MethodPatch, path, e.Admin, map[string]any{"position": 99})
-	want = []string{"todo", "in_progress", "done", "cancelled", "stuck"}
-	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, want) {
-		t.Fatalf("after moving past the end: %v, want %v", got, want)
-	}
 
-	for _, body := range []map[string]any{
-		{"category": "done"},
-		{"category": "todo"},
-		{"key": "Not A Key"},
-		{"label": ""},
-		{"is_default": false},
-	} {
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, path, e.Admin, body)
-	}
+	// The domain's refusals are app's TestStatuses; one each here for the wire.
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, path, e.Admin, map[string]any{"category": "done"})
+	assertLoc(t, p, "body.category")
 	e.Problem(http.StatusConflict, "conflict", http.MethodPatch, path, e.Admin, map[string]any{"key": "done"})
 	e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/statuses/00000000-0000-4000-8000-000000000000", e.Admin, map[string]any{"label": "X"})
 
@@ -181,12 +163,8 @@ func TestStatusUpdate(t *testing.T) {
 	if st["is_default"] != true {
 		t.Fatalf("make default: %v", st)
 	}
-	items = e.prjStatuses("task")
-	if prjDefault(items) != "in_progress" {
-		t.Fatalf("default is %q", prjDefault(items))
-	}
-	if task := e.prjTask(e.Admin, "fresh", ""); task["status"] != "in_progress" {
-		t.Fatalf("a new task lands in %v", task["status"])
+	if got := prjDefault(e.prjStatuses("task")); got != "in_progress" {
+		t.Fatalf("default is %q", got)
 	}
 }
 
@@ -197,37 +175,23 @@ func TestStatusDelete(t *testing.T) {
 	e.Join("mem", "member")
 	items := e.prjStatuses("task")
 	blocked, todo, cancelled := prjStatusID(t, items, "blocked"), prjStatusID(t, items, "todo"), prjStatusID(t, items, "cancelled")
-	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
 
+	// The domain's refusals are app's TestStatuses and TestStatusEntities;
+	// one of each code here for the wire.
 	e.Problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+blocked, e.Admin, nil)
 	e.Problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+todo, e.Admin, nil)
-	active := prjStatusID(t, e.prjStatuses("project"), "active")
-	e.Problem(http.StatusConflict, "status_is_default", http.MethodDelete, "/v1/statuses/"+active, e.Admin, nil)
-	onHold := prjStatusID(t, e.prjStatuses("project"), "on_hold")
-	e.prjNew(e.Admin, map[string]any{"key": "paused", "title": "Paused", "status": "on_hold"})
-	e.Problem(http.StatusConflict, "status_in_use", http.MethodDelete, "/v1/statuses/"+onHold, e.Admin, nil)
+	e.OK(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type=task", mem, nil)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/statuses/"+cancelled, mem, nil)
 
-	t.Run("non-admin", func(t *testing.T) {
-		e.OK(http.StatusOK, http.MethodGet, "/v1/statuses?entity_type=task", mem, nil)
-		e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/statuses/"+cancelled, mem, nil)
-		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/statuses/"+cancelled, mem, map[string]any{"label": "Mine"})
-		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/statuses", mem,
-			map[string]any{"entity_type": "task", "key": "mine", "label": "Mine", "category": "todo"})
-	})
-
-	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
+	r := e.Do(http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
+	if r.Status != http.StatusNoContent || len(r.Body) != 0 {
+		t.Fatalf("DELETE: %d %s", r.Status, r.Body)
+	}
 	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/statuses/"+cancelled, e.Admin, nil)
 	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, []string{"todo", "in_progress", "blocked", "done"}) {
 		t.Fatalf("after deleting cancelled: %v", got)
 	}
-
-	// Out of the status, it can go; positions close up.
-	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+prjRef(task), e.Admin, map[string]any{"status": "todo"})
-	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/statuses/"+blocked, e.Admin, nil)
-	if got := prjStrings(e.prjStatuses("task"), "key"); !reflect.DeepEqual(got, []string{"todo", "in_progress", "done"}) {
-		t.Fatalf("after deleting blocked: %v", got)
-	}
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "t", "status": "blocked"})
 }
 
 func TestLinkTypes(t *testing.T) {
@@ -252,8 +216,10 @@ func TestLinkTypes(t *testing.T) {
 		t.Fatalf("relates_to %v", rt)
 	}
 
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.Admin,
+	// The domain's refusals are app's TestLinkTypes; one of each code here for the wire.
+	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "mirrors", "title": "mirrors", "inverse_title": "is mirrored by", "is_symmetric": true, "category": "association"})
+	assertLoc(t, p, "body.inverse_title")
 	sym := e.OK(http.StatusCreated, http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "mirrors", "title": "mirrors", "inverse_title": "mirrors", "is_symmetric": true, "category": "association"})
 	if sym["is_symmetric"] != true || sym["id"] == nil {
@@ -263,13 +229,6 @@ func TestLinkTypes(t *testing.T) {
 		map[string]any{"key": "tests", "title": "tests", "inverse_title": "is tested by", "category": "provenance"})
 	if tests["is_symmetric"] != false || tests["inverse_title"] != "is tested by" {
 		t.Fatalf("created %v", tests)
-	}
-	for _, body := range []map[string]any{
-		{"key": "Bad", "title": "t", "inverse_title": "i", "category": "association"},
-		{"key": "nocat", "title": "t", "inverse_title": "i", "category": "whatever"},
-		{"key": "notitle", "title": "", "inverse_title": "i", "category": "association"},
-	} {
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/link-types", e.Admin, body)
 	}
 	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/link-types", e.Admin,
 		map[string]any{"key": "tests", "title": "t", "inverse_title": "i", "category": "association"})
@@ -284,19 +243,10 @@ func TestLinkTypes(t *testing.T) {
 	if lt = e.OK(http.StatusOK, http.MethodPatch, testsPath, e.Admin, map[string]any{"key": "verifies"}); lt["key"] != "verifies" {
 		t.Fatalf("renamed %v", lt)
 	}
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.Admin,
-		map[string]any{"inverse_title": "is mirrored by"})
 	if lt = e.OK(http.StatusOK, http.MethodPatch, "/v1/link-types/"+sym["id"].(string), e.Admin, map[string]any{"title": "reflects"}); lt["inverse_title"] != "reflects" {
 		t.Fatalf("a symmetric type's two ends move together: %v", lt)
 	}
-	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, testsPath, mem, map[string]any{"title": "mine"})
-
-	blocks := "/v1/link-types/" + lts["blocks"]["id"].(string)
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, blocks, e.Admin, map[string]any{"key": "stops"})
-	if lt = e.OK(http.StatusOK, http.MethodPatch, blocks, e.Admin, map[string]any{"title": "holds up", "inverse_title": "is held up by"}); lt["key"] != "blocks" {
-		t.Fatalf("blocks reworded %v", lt)
-	}
-	if got := byKey()["blocks"]; got["title"] != "holds up" {
+	if got := byKey()["verifies"]; got["title"] != "verifies" {
 		t.Fatalf("listing after rewording: %v", got)
 	}
 
@@ -307,14 +257,12 @@ func TestLinkTypes(t *testing.T) {
 		t.Fatalf("link %v", link)
 	}
 	e.Problem(http.StatusConflict, "link_type_in_use", http.MethodDelete, testsPath, e.Admin, nil)
-	e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, testsPath, mem, nil)
 	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tasks/"+prjRef(a)+"/links/"+link["id"].(string), e.Admin, nil)
 	e.OK(http.StatusNoContent, http.MethodDelete, testsPath, e.Admin, nil)
 	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, testsPath, e.Admin, nil)
 	if byKey()["verifies"] != nil {
 		t.Fatal("deleted link type still listed")
 	}
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks/"+prjRef(a)+"/links", e.Admin, map[string]any{"link_type": "verifies", "target": b["ref"]})
 }
 
 func TestTags(t *testing.T) {
@@ -352,7 +300,6 @@ func TestTags(t *testing.T) {
 	if !reflect.DeepEqual(filtered, []string{"one", "two"}) {
 		t.Fatalf("?tag=ALPHA lists %v", filtered)
 	}
-	e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "bad", "tags": []string{"no spaces"}})
 
 	t.Run("paged by name", func(t *testing.T) {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "three", "tags": []string{"Gamma", "delta", "Epsilon"}})
@@ -390,11 +337,8 @@ func TestTags(t *testing.T) {
 		if page := plain["page"].(map[string]any); page["total"] != nil || page["has_more"] != true {
 			t.Fatalf("total only when asked: %v", page)
 		}
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor=garbage", e.Admin, nil)
-		evCursor := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/inbox/events?limit=1", e.Admin, nil)["page"].(map[string]any)["next_cursor"]
-		if evCursor != nil {
-			e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor="+url.QueryEscape(evCursor.(string)), e.Admin, nil)
-		}
+		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?cursor=garbage", e.Admin, nil)
+		assertLoc(t, p, "query.cursor")
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?limit=-1", e.Admin, nil)
 		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/tags?include_total=perhaps", e.Admin, nil)
 	})
@@ -408,8 +352,6 @@ func TestTags(t *testing.T) {
 		if got := tagsOf(one); !reflect.DeepEqual(got, []string{"Aleph"}) {
 			t.Fatalf("task one tags %v", got)
 		}
-		e.Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "BETA"})
-		e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "two words"})
 		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/00000000-0000-4000-8000-000000000000", e.Admin, map[string]any{"name": "x"})
 	})
 
@@ -435,16 +377,11 @@ func TestTags(t *testing.T) {
 		}
 	})
 
-	t.Run("who may", func(t *testing.T) {
+	t.Run("who may", func(t *testing.T) { // the domain's rules are app's TestTagRefusals
 		vera := e.Person("vera")
 		e.Join("vera", "viewer")
-		mem := e.Person("mem")
-		e.Join("mem", "member")
-		id := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", vera, nil))[0]["id"].(string)
+		e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", vera, nil)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tags", vera, map[string]any{"name": "viewers"})
-		e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", mem, map[string]any{"name": "members"})
-		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/tags/"+id, mem, map[string]any{"name": "mine"})
-		e.Problem(http.StatusForbidden, "forbidden", http.MethodDelete, "/v1/tags/"+id, mem, nil)
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 
 	"tend/web/webtest"
@@ -73,19 +72,13 @@ func TestWorkspaceCreate(t *testing.T) {
 		}
 	})
 
+	// The domain's refusals are app's TestWorkspaceCreate; one here, and the wire's own.
 	invalid := []struct {
 		name string
 		body map[string]any
 		loc  string
 	}{
-		{"empty slug", map[string]any{"slug": "", "name": "X"}, "body.slug"},
 		{"space in slug", map[string]any{"slug": "two words", "name": "X"}, "body.slug"},
-		{"leading dash", map[string]any{"slug": "-x", "name": "X"}, "body.slug"},
-		{"underscore", map[string]any{"slug": "a_b", "name": "X"}, "body.slug"},
-		{"too long", map[string]any{"slug": strings.Repeat("a", 64), "name": "X"}, "body.slug"},
-		{"no name", map[string]any{"slug": "noname"}, "body.name"},
-		{"blank name", map[string]any{"slug": "noname", "name": "   "}, "body.name"},
-		{"bad timezone", map[string]any{"slug": "tz", "name": "X", "timezone": "Moon/Tranquility"}, "body.timezone"},
 		{"unknown field", map[string]any{"slug": "x", "name": "X", "owner": "bob"}, "body.owner"},
 	}
 	for _, tc := range invalid {
@@ -97,10 +90,7 @@ func TestWorkspaceCreate(t *testing.T) {
 	}
 
 	t.Run("duplicate slug", func(t *testing.T) {
-		e := e.sub(t)
-		for _, slug := range []string{"default", "DEFAULT", "bobs-place"} {
-			e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": slug, "name": "Again"})
-		}
+		e.sub(t).Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "DEFAULT", "name": "Again"})
 	})
 
 	t.Run("list and get", func(t *testing.T) {
@@ -148,23 +138,15 @@ func TestWorkspaceUpdate(t *testing.T) {
 		t.Fatalf("after rename: %v", got)
 	}
 
+	// The domain's refusals are app's TestWorkspaceUpdate; one of each code here, and the wire's own.
 	e.Problem(http.StatusConflict, "version_conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Stale", "expected_version": 1})
-	e.Problem(http.StatusConflict, "conflict", http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"slug": "taken"})
 	for body, loc := range map[string]string{
 		`{"slug":"Not A Slug"}`:    "body.slug",
-		`{"name":""}`:              "body.name",
-		`{"timezone":"Mars/X"}`:    "body.timezone",
-		`{"timezone":""}`:          "body.timezone",
 		`{"color":"red"}`:          "body.color",
 		`{"expected_version":"2"}`: "body.expected_version",
 	} {
 		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodPatch, "/v1/workspaces/main", carol, body)
 		assertLoc(t, p, loc)
-	}
-
-	// A PATCH that changes nothing keeps the version.
-	if got := e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/main", carol, map[string]any{"name": "Main", "expected_version": 2}); got["version"] != float64(2) {
-		t.Fatalf("no-op PATCH: %v", got)
 	}
 
 	checkRenameEvent(t, e, w["id"].(string))
@@ -218,10 +200,8 @@ func TestWorkspaceTrash(t *testing.T) {
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default"}) {
 		t.Fatalf("live workspaces %v", got)
 	}
+	// What a trashed workspace refuses is app's TestWorkspaceTrash.
 	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/ops", e.Admin, nil)
-	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+ws["id"].(string), e.Admin, nil)
-	e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/workspaces/ops", e.Admin, map[string]any{"name": "X"})
-	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/workspaces/ops", e.Admin, nil)
 	items, _ = e.listing("/v1/workspaces?deleted=true", e.Admin)
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"ops"}) {
 		t.Fatalf("trashed workspaces %v", got)
@@ -232,15 +212,10 @@ func TestWorkspaceTrash(t *testing.T) {
 	p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/workspaces?deleted=maybe", e.Admin, nil)
 	assertLoc(t, p, "query.deleted")
 
-	// The slug stays taken while the workspace is in the trash.
-	e.Problem(http.StatusConflict, "conflict", http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "ops", "name": "Ops again"})
-
-	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces/ops/restore", carol, nil)
 	res := e.OK(http.StatusOK, http.MethodPost, "/v1/workspaces/ops/restore", e.Admin, nil)
 	if res["deleted_at"] != nil || res["version"] != float64(3) {
 		t.Fatalf("restored: %v", res)
 	}
-	e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/ops/restore", e.Admin, nil)
 	items, _ = e.listing("/v1/workspaces", e.Admin)
 	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default", "ops"}) {
 		t.Fatalf("after restore %v", got)
@@ -262,19 +237,16 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 	def := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.Admin, nil)
 	e.OK(http.StatusOK, http.MethodDelete, "/v1/workspaces/"+e.createWorkspace(e.Admin, "trashed", "Trashed")["slug"].(string), e.Admin, nil)
 
+	// Every Service call answers a non-member as an absent workspace (app's
+	// TestWorkspaceDisclosure); here the wire answers alike, body and all,
+	// for a read, a write and a member route.
 	routes := []struct {
 		method, path string
 		body         any
 	}{
 		{http.MethodGet, "", nil},
 		{http.MethodPatch, "", map[string]any{"name": "Mine"}},
-		{http.MethodDelete, "", nil},
-		{http.MethodPost, "/restore", nil},
-		{http.MethodGet, "/members", nil},
 		{http.MethodPost, "/members", map[string]any{"username": "mallory", "role": "owner"}},
-		{http.MethodPatch, "/members/bob", map[string]any{"role": "viewer"}},
-		{http.MethodDelete, "/members/bob", nil},
-		{http.MethodDelete, "/members/mallory", nil},
 	}
 	for _, ref := range []string{"default", def["id"].(string), "trashed"} {
 		for _, rt := range routes {
@@ -309,6 +281,8 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 	}
 }
 
+// TestWorkspacePinnedToken checks a pinned credential on the wire; the
+// rule, for people and the administrator, is app's TestWorkspacePinnedCredential.
 func TestWorkspacePinnedToken(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -316,35 +290,18 @@ func TestWorkspacePinnedToken(t *testing.T) {
 	bob := e.Person("bob")
 	e.Join("bob", "owner")
 	e.createWorkspace(bob, "bobs", "Bob's")
-	e.createWorkspace(e.Admin, "ops", "Ops")
 
-	for _, tc := range []struct {
-		name, issuer string
-		want         []string
-	}{
-		{"person", bob, []string{"default"}},
-		{"administrator", e.Admin, []string{"default"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.sub(t)
-			pinned := e.Issue(tc.issuer, map[string]any{"workspace": "default"})
-			if pinned["workspace_id"] == nil || pinned["narrows"] != true {
-				t.Fatalf("issued %v", pinned)
-			}
-			tok := pinned["token"].(string)
-			e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces", tok, map[string]any{"slug": "another", "name": "Another"})
-			items, _ := e.listing("/v1/workspaces", tok)
-			if got := field(items, "slug"); !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("a pinned token lists %v, want %v", got, tc.want)
-			}
-			e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", tok, nil)
-			for _, other := range []string{"bobs", "ops"} {
-				e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other, tok, nil)
-				e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/"+other+"/members", tok, nil)
-				e.Problem(http.StatusNotFound, "not_found", http.MethodPost, "/v1/workspaces/"+other+"/members", tok,
-					map[string]any{"username": "admin", "role": "viewer"})
-			}
-		})
+	pinned := e.Issue(bob, map[string]any{"workspace": "default"})
+	if pinned["workspace_id"] == nil || pinned["narrows"] != true {
+		t.Fatalf("issued %v", pinned)
 	}
+	tok := pinned["token"].(string)
+	e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/workspaces", tok, map[string]any{"slug": "another", "name": "Another"})
+	items, _ := e.listing("/v1/workspaces", tok)
+	if got := field(items, "slug"); !reflect.DeepEqual(got, []string{"default"}) {
+		t.Fatalf("a pinned token lists %v, want [default]", got)
+	}
+	e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", tok, nil)
+	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/bobs", tok, nil)
 	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/workspaces/another", e.Admin, nil)
 }
