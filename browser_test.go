@@ -63,17 +63,43 @@ func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 3*time.M
 
 // browserCtxFor is browserCtx for a test that may take up to limit.
 func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
+	profile, err := os.MkdirTemp("", "tend-browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.NoFirstRun, chromedp.UserDataDir(t.TempDir()))
+		chromedp.NoFirstRun, chromedp.UserDataDir(profile))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, limit)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() {
+		cancelT()
+		cancelC()
+		cancelA()
+		removeProfile(t, profile)
+	})
 	return ctx
+}
+
+// removeProfile removes a browser's profile directory. Chromium's helper
+// processes can still be writing into it just after the browser exits (on
+// a loaded machine t.TempDir's own removal then failed the test), so the
+// removal is tried again for a while, and a profile that will not go is
+// only logged: it is a leftover in the temporary directory, not a fault of
+// the page under test.
+func removeProfile(t *testing.T, dir string) {
+	var err error
+	for range 50 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("browser profile %s left behind: %v", dir, err)
 }
 
 var signinLinkRE = regexp.MustCompile(`http://\S+/signin\?link=\S+`)
