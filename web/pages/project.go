@@ -144,10 +144,10 @@ func (s *Server) pageProject(w http.ResponseWriter, r *http.Request, a app.Actor
 func rolesHere(people []app.Member, holders []app.ProjectRoleHolder) map[string]string {
 	out := make(map[string]string, len(people))
 	for _, m := range people {
-		out[m.UserID] = m.Role + " (workspace role)"
+		out[m.UserID] = "workspace role: " + m.Role
 	}
 	for _, h := range holders {
-		out[h.User.ID] = h.Role + " here"
+		out[h.User.ID] = "role here: " + h.Role
 	}
 	return out
 }

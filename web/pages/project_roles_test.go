@@ -20,7 +20,7 @@ func TestPageProjectRoles(t *testing.T) {
 	p.Join("cy", "member")
 	p.seeOther(t, "/projects", url.Values{"key": {"home"}, "title": {"Home"}})
 	page := p.get(t, "/projects/home", http.StatusOK)
-	contains(t, "a project without roles of its own", page, `id="project-roles-none"`, "owner (workspace role)")
+	contains(t, "a project without roles of its own", page, `id="project-roles-none"`, "workspace role: owner")
 
 	p.seeOther(t, "/projects/home/members", url.Values{"username": {"cy"}})
 	p.seeOther(t, "/projects/home/roles", url.Values{"username": {"bob"}, "role": {"viewer"}})
@@ -32,7 +32,7 @@ func TestPageProjectRoles(t *testing.T) {
 	if strings.Index(roles, "· bob ·") > strings.Index(roles, "· cy ·") {
 		t.Fatal("the holders are not listed by username")
 	}
-	contains(t, "the members list", page, "· cy · since", "· admin here</span>")
+	contains(t, "the members list", page, "· cy · since", "· role here: admin</span>")
 
 	bp := &pageEnv{env: p.env, session: p.SignIn(p.MintLink(bob, map[string]any{})).Value}
 	contains(t, "bob's view of the page", bp.get(t, "/projects/home", http.StatusOK), "viewer here", "admin here")
