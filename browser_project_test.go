@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -12,8 +13,9 @@ import (
 // other, share it with a member and give them a role of its own, take both
 // back, trash it and restore it, archive it and reopen it, start a
 // subproject; then a repeating task in it: move this one only, change the
-// rest from now on, add a subtask, claim and release it, skip it and open
-// the next; and a document taken out of force by its status. Each step is
+// rest from now on, add a subtask, claim and release it, skip it and land
+// on the next, complete that and land on the one after, and Undo; and a
+// document taken out of force by its status. Each step is
 // read back from the page, the history in words among it.
 // TestBrowserProjectNoScript walks the same without JavaScript. Every page
 // is photographed at 1280 and 390 px, light and dark, checked to keep to
@@ -108,8 +110,10 @@ func browserProject(t *testing.T, noScript bool) {
 }
 
 // browserRepeatingTask adds a repeating task to the garden and works it
-// from its page, skipping it last: the next occurrence is a task of its
-// own, and the project lists it in place of the one skipped.
+// from its page, skipping it last: the page gives way to the next
+// occurrence, a task of its own, which the project lists in place of the
+// one skipped; completing that lands on the one after, and its toast's
+// Undo reopens it.
 func browserRepeatingTask(w *walk) {
 	w.open("/projects/garden", `#project-task-add`)
 	w.send("add a repeating task", chromedp.SendKeys(css(`#pt-text`), "Water the tomatoes every day"), chromedp.Submit(css(`#pt-text`)))
@@ -141,24 +145,55 @@ func browserRepeatingTask(w *walk) {
 	w.has(`#history`, "admin released the claim of admin")
 	w.shot("task-repeating")
 
-	skipped, err := chromedp.Run(w.ctx, chromedp.Location())
-	if err != nil {
-		w.t.Fatal(err)
-	}
+	skipped := w.location()
 	w.send("skip this one", chromedp.Click(css(`form[action$="/skip"] button`)))
-	w.has(`#status`, "Cancelled")
-	w.has(`#history`, "admin skipped this occurrence")
-	w.open("/projects/garden", `#project-tasks`)
-	w.send("open the next one", chromedp.Click(chromedp.Search(`//ul[@id="project-tasks"]/li[contains(., "Water the tomatoes")]//a[@class="title"]`)))
-	next, err := chromedp.Run(w.ctx, chromedp.Location())
-	if err != nil || next == skipped {
-		w.t.Fatalf("the project lists %q after skipping %q (%v)", next, skipped, err)
+	next := w.location()
+	if next == skipped {
+		w.t.Fatalf("Skip stayed on %s", skipped)
 	}
+	w.has(`#notice`, "This is the next occurrence.")
+	w.has(`#toast`, "Skipped Water the tomatoes")
 	w.has(`#status`, "To do")
 	w.has(`dl.fields`, "Repeats", "4 / –")
 	if due := w.text(`#due`); due == moved {
 		w.t.Fatalf("the next one is due %q, as the one skipped", due)
 	}
+	w.shot("task-next")
+	w.send("open the one skipped from the toast", chromedp.Click(css(`#toast a`)))
+	w.has(`#status`, "Cancelled")
+	w.has(`#history`, "admin skipped this occurrence")
+	w.open("/projects/garden", `#project-tasks`)
+	w.send("the project lists the next one", chromedp.Click(chromedp.Search(`//ul[@id="project-tasks"]/li[contains(., "Water the tomatoes")]//a[@class="title"]`)))
+	if got := w.location(); got != next {
+		w.t.Fatalf("the project lists %s, not the next one %s", got, next)
+	}
+
+	w.send("complete it", chromedp.Click(css(`form[action$="/complete"] button`)))
+	third := w.location()
+	if third == next {
+		w.t.Fatalf("Complete stayed on %s", next)
+	}
+	w.has(`#notice`, "This is the next occurrence.")
+	w.has(`#toast`, "Completed Water the tomatoes")
+	w.send("Undo", chromedp.Click(css(`#toast button`)))
+	if got := w.location(); got != third {
+		w.t.Fatalf("Undo went to %s, not back to %s", got, third)
+	}
+	w.run("the one completed", chromedp.Navigate(next), chromedp.WaitVisible(css(`#status`)))
+	w.has(`#status`, "To do")
+}
+
+// location is the address of the page the browser shows, without its
+// query and fragment.
+func (w *walk) location() string {
+	w.t.Helper()
+	u, err := chromedp.Run(w.ctx, chromedp.Location())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	u, _, _ = strings.Cut(u, "?")
+	u, _, _ = strings.Cut(u, "#")
+	return u
 }
 
 // css names an element by a CSS selector, as chromedp.CSS does.

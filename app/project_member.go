@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"sort"
 	"strings"
 )
 
@@ -155,6 +156,47 @@ func (s *Service) RemoveProjectRole(ctx context.Context, a Actor, workspace, idO
 		}
 		return NotFound("project role")
 	})
+}
+
+// ProjectRoleHolder is an account holding a role of a project's own, which
+// replaces its workspace role inside the project.
+type ProjectRoleHolder struct {
+	ProjectKey string
+	User       User
+	Role       string
+}
+
+// ProjectRoleHolders lists who holds a role of the project's own, by
+// username, to whoever may see the project. A role kept by someone who has
+// since left the workspace gives them nothing there, and is not listed.
+func (s *Service) ProjectRoleHolders(ctx context.Context, a Actor, workspace, idOrKey string) ([]ProjectRoleHolder, error) {
+	out := []ProjectRoleHolder{}
+	err := s.store.View(ctx, func(tx Tx) error {
+		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		if err != nil {
+			return err
+		}
+		roles, err := tx.ProjectRoles(ctx, n.ID)
+		if err != nil || len(roles) == 0 {
+			return err
+		}
+		members, err := tx.Members(ctx, n.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]User, len(members))
+		for _, m := range members {
+			byID[m.UserID] = m.User
+		}
+		for _, r := range roles {
+			if u, ok := byID[r.UserID]; ok {
+				out = append(out, ProjectRoleHolder{ProjectKey: n.Key, User: u, Role: r.Role})
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].User.Username < out[j].User.Username })
+		return nil
+	})
+	return out, err
 }
 
 func (s *Service) roleTarget(ctx context.Context, tx Tx, a Actor, workspace, idOrKey, username, role string) (*projectNode, User, error) {

@@ -237,7 +237,15 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 // workspace's first cancelled status (it was not done) and the next
 // occurrence is brought as completing would.
 func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
-	var out Task
+	c, err := s.SkipOccurrence(ctx, a, workspace, idOrRef)
+	return c.Task, err
+}
+
+// SkipOccurrence is SkipTask answering as CompleteTask does: the occurrence
+// skipped, and beside it the next one it brought (nil when the series has
+// ended, or when it was skipped already), for a page to go on to.
+func (s *Service) SkipOccurrence(ctx context.Context, a Actor, workspace, idOrRef string) (Completed, error) {
+	var out Completed
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
@@ -247,7 +255,7 @@ func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef stri
 			return Errorf(CodeNotRepeating, "task #%d does not repeat: only an occurrence of a repeating task can be skipped; "+
 				"complete it or set its status", t.Ref)
 		}
-		out, _, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
+		out.Task, out.Next, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
 		return err
 	})
 	return out, err

@@ -79,6 +79,7 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 var notices = map[string]string{
 	"conflict": "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
 	"edited":   "Saved.",
+	"next":     "This is the next occurrence.",
 	"trashed":  "Moved to the trash, with everything filed in it. Restore it from the trash below.",
 	"conflict_project": "Someone changed this project since you loaded the page, so your change was not saved. " +
 		"It is shown as it is now; try again.",

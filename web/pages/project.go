@@ -59,9 +59,14 @@ type projectData struct {
 	DocsMore  bool
 	Members   []app.ProjectMember
 	People    []app.Member
-	Statuses  []app.Status
-	Roles     []app.Role
-	New       docNew
+	// RoleHolders hold a role of the project's own; RoleOf says, by user
+	// id, the role each person has inside the project and where it comes
+	// from.
+	RoleHolders []app.ProjectRoleHolder
+	RoleOf      map[string]string
+	Statuses    []app.Status
+	Roles       []app.Role
+	New         docNew
 	// Closed: the project's status is finished (done or cancelled), which
 	// is how a project is archived; Archive and Reopen are the statuses
 	// the one-click buttons set: the first finished, the first active.
@@ -102,6 +107,10 @@ func (s *Server) pageProject(w http.ResponseWriter, r *http.Request, a app.Actor
 	if d.People, err = s.app.Members(ctx, a, p.WorkspaceID); err != nil {
 		return err
 	}
+	if d.RoleHolders, err = s.app.ProjectRoleHolders(ctx, a, ws, p.Key); err != nil {
+		return err
+	}
+	d.RoleOf = rolesHere(d.People, d.RoleHolders)
 	meta, err := s.app.Meta(ctx, a, p.WorkspaceID)
 	if err != nil {
 		return err
@@ -127,6 +136,20 @@ func (s *Server) pageProject(w http.ResponseWriter, r *http.Request, a app.Actor
 	}
 	d.Told, d.HistoryMore = tell(hist.Items, hist.Actors, d.Statuses, "", paths), hist.Page.HasMore
 	return s.render(w, http.StatusOK, "project", s.view(r, a, p.Title, "projects", d))
+}
+
+// rolesHere says the role each member of the workspace has inside a
+// project, by user id: the project's own where they hold one, else their
+// workspace role.
+func rolesHere(people []app.Member, holders []app.ProjectRoleHolder) map[string]string {
+	out := make(map[string]string, len(people))
+	for _, m := range people {
+		out[m.UserID] = "workspace role: " + m.Role
+	}
+	for _, h := range holders {
+		out[h.User.ID] = "role here: " + h.Role
+	}
+	return out
 }
 
 // placeOf places p in the tree of all (in tree order): the projects above

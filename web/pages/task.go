@@ -2,6 +2,7 @@ package pages
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"tend/app"
@@ -132,7 +133,7 @@ func (s *Server) pageComment(w http.ResponseWriter, r *http.Request, a app.Actor
 	return seeOther(w, r, back+ref+"#comments")
 }
 
-// taskButton runs one of the task's actions (claim, release, complete)
+// taskButton runs one of the task's actions (claim, release)
 // from its button and shows the task again.
 func (s *Server) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, ref string) error) error {
 	if _, err := s.form(w, r); err != nil {
@@ -169,9 +170,33 @@ func (s *Server) pageTaskRelease(w http.ResponseWriter, r *http.Request, a app.A
 	})
 }
 
+// pageTaskComplete completes the task; a repeating one's page gives way to
+// the next occurrence it brought (onToNext).
 func (s *Server) pageTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return s.taskButton(w, r, func(ws, ref string) error {
-		_, err := s.app.CompleteTask(r.Context(), a, ws, ref, app.Completion{})
-		return err
+	return s.onToNext(w, r, func(ws, ref string) (app.Completed, error) {
+		return s.app.CompleteTask(r.Context(), a, ws, ref, app.Completion{})
 	})
+}
+
+// onToNext runs a task page's Complete or Skip. When it brought the next
+// occurrence of a repeating task, the person lands on that one, saying so,
+// with the Undo toast of the one just finished (its status before, the
+// form's was, to go back to); else on the task again.
+func (s *Server) onToNext(w http.ResponseWriter, r *http.Request, do func(ws, ref string) (app.Completed, error)) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	c, err := do(workspaceOf(r), wire.Param(r, "ref"))
+	if err != nil {
+		return err
+	}
+	if c.Next == nil {
+		return seeOther(w, r, "/tasks/"+wire.Itoa64(c.Task.Ref))
+	}
+	set := url.Values{"done": {wire.Itoa64(c.Task.Ref)}, "notice": {"next"}}
+	if was := f.str("was"); was != "" {
+		set.Set("was", was)
+	}
+	return seeOther(w, r, "/tasks/"+wire.Itoa64(c.Next.Ref)+"?"+set.Encode())
 }

@@ -42,11 +42,11 @@ func taskEdit(f *pageForm) (app.TaskUpdate, error) {
 	return in, nil
 }
 
-// pageTaskSkip lets one occurrence of a repeating task go by.
+// pageTaskSkip lets one occurrence of a repeating task go by, and goes on
+// to the next (onToNext).
 func (s *Server) pageTaskSkip(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return s.taskButton(w, r, func(ws, ref string) error {
-		_, err := s.app.SkipTask(r.Context(), a, ws, ref)
-		return err
+	return s.onToNext(w, r, func(ws, ref string) (app.Completed, error) {
+		return s.app.SkipOccurrence(r.Context(), a, ws, ref)
 	})
 }
 
