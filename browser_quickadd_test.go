@@ -66,7 +66,7 @@ func (b *quickAddBrowser) run(what string, steps ...chromedp.Action[chromedp.Voi
 
 func (b *quickAddBrowser) text(sel string) string {
 	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	v, err := pageText(b.ctx, sel)
 	if err != nil {
 		b.t.Fatalf("reading %s: %v", sel, err)
 	}

@@ -85,6 +85,20 @@ func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
 	return ctx
 }
 
+// pageText reads the text of sel. A live update can replace the element
+// between the query that finds it and the read (Chromium then answers "No
+// node with given id found"), so a read that lost its node queries again.
+func pageText(ctx context.Context, sel string) (string, error) {
+	var err error
+	for range 5 {
+		var v string
+		if v, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel))); err == nil || !strings.Contains(err.Error(), "No node with given id") {
+			return v, err
+		}
+	}
+	return "", err
+}
+
 // removeProfile removes a browser's profile directory. Chromium's helper
 // processes can still be writing into it just after the browser exits (on
 // a loaded machine t.TempDir's own removal then failed the test), so the
@@ -277,7 +291,7 @@ func TestBrowserFlow(t *testing.T) {
 	}
 	text := func(sel string) string {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		v, err := pageText(ctx, sel)
 		if err != nil {
 			t.Fatalf("reading %s: %v", sel, err)
 		}

@@ -76,23 +76,13 @@ func (w *walk) open(path, sel string) {
 	w.run("open "+path, chromedp.Navigate(w.base+path), chromedp.WaitVisible(chromedp.CSS(sel)))
 }
 
-// text reads the text of sel. A live update can replace the element
-// between the query that finds it and the read (Chromium then answers "No
-// node with given id found"), so a read that lost its node queries again.
 func (w *walk) text(sel string) string {
 	w.t.Helper()
-	var err error
-	for range 5 {
-		var v string
-		if v, err = chromedp.Run(w.ctx, chromedp.Text(chromedp.CSS(sel))); err == nil {
-			return v
-		}
-		if !strings.Contains(err.Error(), "No node with given id") {
-			break
-		}
+	v, err := pageText(w.ctx, sel)
+	if err != nil {
+		w.t.Fatalf("reading %s: %v", sel, err)
 	}
-	w.t.Fatalf("reading %s: %v", sel, err)
-	return ""
+	return v
 }
 
 // has wants each of wants in the text of sel.
