@@ -26,8 +26,6 @@ type tagTx interface {
 	TagByName(ctx context.Context, workspaceID, name string) (Tag, error)
 	InsertTag(ctx context.Context, t *Tag) error
 	UpdateTag(ctx context.Context, t *Tag) error
-	// DeleteTag removes the tag and every application of it.
-	DeleteTag(ctx context.Context, id string) error
 	// TagPage lists the tags the filter admits by name after f.After.
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
 	// TagSeen reports whether the filter admits the tag with this id.
@@ -364,9 +362,12 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 	return out, err
 }
 
-// RemoveTag deletes a tag and takes it off everything it was on.
+// RemoveTag deletes a tag and takes it off everything it was on. The tag
+// is gone for every reader when it returns; its applications, which can
+// number hundreds of thousands, are removed afterwards in steps by the
+// worker (bulk.go).
 func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
-	return s.store.Update(ctx, func(tx Tx) error {
+	err := s.store.Update(ctx, func(tx Tx) error {
 		t, _, err := tagEntry(ctx, tx, a, id)
 		if err != nil {
 			return err
@@ -375,9 +376,13 @@ func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.DeleteTag(ctx, id); err != nil {
+		if err := tx.HideTag(ctx, id); err != nil {
 			return err
 		}
 		return recordTagEvent(ctx, tx, a, t, projects, "tag.deleted", map[string]any{"name": t.Name})
 	})
+	if err == nil {
+		s.kick()
+	}
+	return err
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 
 	"tend/app"
@@ -207,9 +208,9 @@ func (t *Tx) Tags(ctx context.Context, f app.TagFilter) (app.TagSummary, error) 
 // applied to an item in a readable project.
 func tagWhere(f app.TagFilter) (string, []any) {
 	if f.AllReadable {
-		return "g.workspace_id = ?", []any{f.WorkspaceID}
+		return "g.workspace_id = ? AND g.deleted_at IS NULL", []any{f.WorkspaceID}
 	}
-	return `g.workspace_id = ?1 AND (g.declared = 1
+	return `g.workspace_id = ?1 AND g.deleted_at IS NULL AND (g.declared = 1
 		OR EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
 			WHERE tt.tag_id = g.id AND k.project_id IN (SELECT value FROM json_each(?2)))
 		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
@@ -275,14 +276,15 @@ func (r tagRow) tag() app.Tag {
 // TagByID reads one tag.
 func (t *Tx) TagByID(ctx context.Context, id string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE id = ?`, id)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE id = ? AND deleted_at IS NULL`, id)
 	return r.tag(), mapErr(err)
 }
 
 // TagByName reads a tag by name, case-insensitively.
 func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE workspace_id = ? AND name = ?`, workspaceID, name)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE workspace_id = ? AND name = ?
+		AND deleted_at IS NULL`, workspaceID, name)
 	return r.tag(), mapErr(err)
 }
 
@@ -308,8 +310,8 @@ func (t *Tx) TagSeen(ctx context.Context, f app.TagFilter, id string) (bool, err
 	return seen, mapErr(err)
 }
 
-// DeleteTag removes a tag and every application of it.
-func (t *Tx) DeleteTag(ctx context.Context, id string) error {
+// deleteTag removes a tag and every application of it.
+func (t *Tx) deleteTag(ctx context.Context, id string) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE tag_id = ?`, id); err != nil {
 		return mapErr(err)
 	}
@@ -317,6 +319,46 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 		return mapErr(err)
 	}
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ?`, id)
+	return mapErr(err)
+}
+
+// HideTag marks a tag deleted and frees its name, in one statement: every
+// reader leaves out a tag with deleted_at set, so the tag is gone at once,
+// while its applications are taken off afterwards by PurgeTag.
+func (t *Tx) HideTag(ctx context.Context, id string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, name = char(0) || id WHERE id = ? AND deleted_at IS NULL`,
+		fmtTime(t.now), id)
+	return mapErr(err)
+}
+
+// NextHiddenTag names the oldest tag marked deleted (HideTag) whose
+// applications are not all taken off yet, "" when there is none.
+func (t *Tx) NextHiddenTag(ctx context.Context) (string, error) {
+	var id string
+	err := t.tx.GetContext(ctx, &id, `SELECT id FROM tags WHERE deleted_at IS NOT NULL ORDER BY deleted_at, id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, mapErr(err)
+}
+
+// PurgeTag takes at most limit applications of a hidden tag off the items
+// carrying it, tasks first, and removes the tag itself in the step that
+// finds fewer than limit left.
+func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) error {
+	n := 0
+	for _, j := range [][2]string{{"task_tags", "task_id"}, {"document_tags", "document_id"}} {
+		res, err := t.tx.ExecContext(ctx, `DELETE FROM `+j[0]+` WHERE tag_id = ?1 AND `+j[1]+` IN
+			(SELECT `+j[1]+` FROM `+j[0]+` WHERE tag_id = ?1 LIMIT ?2)`, id, limit-n)
+		if err != nil {
+			return mapErr(err)
+		}
+		k, _ := res.RowsAffected()
+		if n += int(k); n >= limit {
+			return nil
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ? AND deleted_at IS NOT NULL`, id)
 	return mapErr(err)
 }
 
@@ -329,7 +371,7 @@ func (t *Tx) MergeTag(ctx context.Context, from, into string) error {
 			return mapErr(err)
 		}
 	}
-	return t.DeleteTag(ctx, from)
+	return t.deleteTag(ctx, from)
 }
 
 // TagProjects lists the projects of the items, live or in the trash, that
