@@ -73,7 +73,7 @@ func cols(spec string) []dumpCol {
 // (gone: see Tx.HideTag); dumpHiddenCTE adds the items filed in those (hitem) and the
 // comments on any of them (hnote).
 const (
-	dumpCTE       = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
+	dumpCTE = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
 	gone(id) AS (SELECT id FROM tags WHERE deleted_at IS NOT NULL)`
 	dumpHiddenCTE = `, hitem(id) AS (SELECT id FROM tasks WHERE project_id IN hid UNION ALL SELECT id FROM documents WHERE project_id IN hid),
 	hnote(id) AS (SELECT id FROM comments WHERE entity_id IN hid OR entity_id IN hitem)`
