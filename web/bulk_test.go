@@ -1,0 +1,195 @@
+package web_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"tend/app"
+	"tend/store"
+	"tend/web"
+	"tend/web/webtest"
+)
+
+// bulkEnv is an instance on a database file of the test's own, so that the
+// test can stop its server as a crash would and start another on the same
+// file. Bulk work runs stepRows rows a step, and each step first calls
+// before (nil: run on).
+func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error) *env {
+	t.Helper()
+	db, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, BeforeWorkStep: before})
+	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}
+}
+
+// rowCount counts rows in the database file, below every reader: what the
+// worker has left to remove.
+func rowCount(t *testing.T, path, query string, args ...any) int {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestTagDeleteInSteps: deleting a tag on many items answers at once with
+// the tag gone for every reader; its applications are removed afterwards,
+// a few rows a transaction, and between two steps no listing, filter,
+// item, feed or export shows any of them. A server stopped in the middle
+// (here: its worker stopped as a crash would stop it, and the database
+// reopened by a new server) finishes the work at its start.
+func TestTagDeleteInSteps(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "tend.db")
+	admin := webtest.CopyBootstrapped(t, path)
+	entered := make(chan struct{})
+	gate := make(chan error)
+	e := bulkEnv(t, path, admin, 3, func() error {
+		entered <- struct{}{}
+		return <-gate
+	})
+
+	var tasks []map[string]any
+	for _, title := range []string{"one", "two", "three", "four", "five", "six", "seven"} {
+		tasks = append(tasks, e.CreateTask(e.Admin, map[string]any{"title": title, "tags": []string{"bulk", "keep"}}))
+	}
+	doc := e.docCreate(e.Admin, map[string]any{"title": "memo", "tags": []string{"bulk"}})
+	var bulkID string
+	for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)) {
+		if tg["name"] == "bulk" {
+			bulkID = tg["id"].(string)
+		}
+	}
+	applied := func(t *testing.T) int {
+		return rowCount(t, path, `SELECT (SELECT count(*) FROM task_tags WHERE tag_id = ?1) + (SELECT count(*) FROM document_tags WHERE tag_id = ?1)
+			+ (SELECT count(*) FROM tags WHERE id = ?1)`, bulkID)
+	}
+	// feed is the actions of the change feed after the first since ones.
+	feed := func(e *env, since int) []string {
+		var out []string
+		for _, ev := range e.allChanges("", e.Admin)[since:] {
+			out = append(out, ev["action"].(string))
+		}
+		return out
+	}
+
+	var since int // the feed's length before the delete
+	// gone is what every reader must tell from the moment the delete answers.
+	gone := func(t *testing.T) {
+		t.Helper()
+		e := e.sub(t)
+		for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)) {
+			if tg["id"] == bulkID {
+				t.Fatalf("GET /v1/tags lists the deleted tag: %v", tg)
+			}
+		}
+		for _, task := range tasks {
+			if got := credStrings(t, e.OK(http.StatusOK, http.MethodGet, tskPath(task), e.Admin, nil)["tags"]); !slices.Equal(got, []string{"keep"}) {
+				t.Fatalf("task %v carries %v, want [keep]", task["ref"], got)
+			}
+		}
+		if got := credStrings(t, e.OK(http.StatusOK, http.MethodGet, docPath(doc), e.Admin, nil)["tags"]); len(got) != 0 {
+			t.Fatalf("the document carries %v", got)
+		}
+		// Only a task given the new tag of that name, if any, carries it.
+		for _, it := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag=bulk", e.Admin, nil)) {
+			if it["title"] != "fresh" {
+				t.Fatalf("tag=bulk lists %v", it["title"])
+			}
+		}
+		if items := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/documents?tag=bulk", e.Admin, nil)); len(items) != 0 {
+			t.Fatalf("documents tag=bulk lists %d", len(items))
+		}
+		// A task with no tags but the deleted one counts as without tags.
+		if items := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag.is=unset", e.Admin, nil)); len(items) != 1 {
+			t.Fatalf("tag.is=unset lists %d tasks, want the one whose only tag was deleted", len(items))
+		}
+		if got := feed(e, since); !slices.Equal(got, []string{"tag.deleted"}) && !slices.Equal(got, []string{"tag.deleted", "tag.created", "task.created"}) {
+			t.Fatalf("the feed after the delete: %v, want one tag.deleted (and the new task)", got)
+		}
+		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+bulkID, e.Admin, nil)
+		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+bulkID, e.Admin, map[string]any{"name": "again"})
+	}
+
+	// Only the first task loses its other tag, so that one task is left
+	// with the deleted tag alone.
+	e.OK(http.StatusOK, http.MethodPatch, tskPath(tasks[0]), e.Admin, map[string]any{"tags": []string{"bulk"}})
+	tasks = tasks[1:]
+	since = len(e.allChanges("", e.Admin))
+	if n := applied(t); n != 9 {
+		t.Fatalf("%d rows to remove before the delete, want 9 (7 tasks, 1 document, the tag)", n)
+	}
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+bulkID, e.Admin, nil)
+	<-entered
+	t.Run("at once", func(t *testing.T) {
+		if n := applied(t); n != 9 {
+			t.Fatalf("%d rows left before the first step, want all 9", n)
+		}
+		gone(t)
+	})
+	// The name is free at once: a new tag of that name is another tag.
+	fresh := e.CreateTask(e.Admin, map[string]any{"title": "fresh", "tags": []string{"bulk"}})
+
+	gate <- nil
+	<-entered
+	t.Run("between steps", func(t *testing.T) {
+		if n := applied(t); n != 6 {
+			t.Fatalf("%d rows left after one step of 3, want 6", n)
+		}
+		gone(t)
+	})
+	gate <- errors.New("killed")
+	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
+		t.Fatalf("the stopped worker reports %v", err)
+	}
+	srvClose(e.Env)
+
+	// The next start finishes the work.
+	e = bulkEnv(t, path, admin, 3, nil)
+	if n := applied(t); n != 6 {
+		t.Fatalf("%d rows left at the next start, want 6", n)
+	}
+	gone(t)
+	e.Svc.ResumeWork()
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
+	if n := applied(t); n != 0 {
+		t.Fatalf("%d rows left after the work, want none", n)
+	}
+	gone(t)
+	if got := credStrings(t, e.OK(http.StatusOK, http.MethodGet, tskPath(fresh), e.Admin, nil)["tags"]); !slices.Equal(got, []string{"bulk"}) {
+		t.Fatalf("the new tag of the same name lost its task: %v", got)
+	}
+	if items := prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag=bulk", e.Admin, nil)); len(items) != 1 {
+		t.Fatalf("tag=bulk lists %d tasks, want the new tag's one", len(items))
+	}
+}
+
+// srvClose stops a bulkEnv's server and closes its database, as a crash
+// would leave them: the work left is in the file.
+func srvClose(e *webtest.Env) {
+	e.Srv.Close()
+	if err := e.DB.Close(); err != nil {
+		e.T.Fatal(err)
+	}
+}
