@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -125,6 +126,12 @@ func TestTagDeleteInSteps(t *testing.T) {
 		}
 		if got := feed(e, since); !slices.Equal(got, []string{"tag.deleted"}) && !slices.Equal(got, []string{"tag.deleted", "tag.created", "task.created"}) {
 			t.Fatalf("the feed after the delete: %v, want one tag.deleted (and the new task)", got)
+		}
+		// The history keeps the tag's events; no record carries the tag.
+		for _, line := range bytes.Split(e.export(e.Admin, ""), []byte("\n")) {
+			if bytes.Contains(line, []byte(bulkID)) && !bytes.HasPrefix(line, []byte(`{"kind":"event"`)) {
+				t.Fatalf("the export carries the deleted tag: %s", line)
+			}
 		}
 		e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/tags/"+bulkID, e.Admin, nil)
 		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+bulkID, e.Admin, map[string]any{"name": "again"})
