@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"sync"
 )
 
@@ -27,14 +29,21 @@ const DefaultBulkStepRows = 1000
 // bulkTx is what the worker reads and writes.
 type bulkTx interface {
 	// HideTag marks a tag deleted: every read leaves it out from then on,
-	// and its name is free for a new tag.
-	HideTag(ctx context.Context, id string) error
-	// NextHiddenTag names a tag marked deleted whose rows are not all
-	// removed yet, "" when there is none.
-	NextHiddenTag(ctx context.Context) (string, error)
+	// and its name is free for a new tag. deletion is kept with it until
+	// the tag is purged: the event to file as the work goes.
+	HideTag(ctx context.Context, id, deletion string) error
+	// TagUsed reports whether any item, live or in the trash, carries the tag.
+	TagUsed(ctx context.Context, id string) (bool, error)
+	// NextHiddenTag reads a tag marked deleted whose rows are not all
+	// removed yet, and its deletion; the tag's ID is "" when there is none.
+	NextHiddenTag(ctx context.Context) (Tag, string, error)
 	// PurgeTag removes at most limit applications of a hidden tag, and the
-	// tag itself in the step that finds fewer than limit left.
-	PurgeTag(ctx context.Context, id string, limit int) error
+	// tag itself in the step that finds fewer than limit left; it answers
+	// the projects of the items it took the tag off.
+	PurgeTag(ctx context.Context, id string, limit int) ([]string, error)
+	// TagEventProjects lists the projects in which an event with this
+	// action was filed on the tag.
+	TagEventProjects(ctx context.Context, id, action string) ([]string, error)
 }
 
 // worker runs the steps of bulk work one after another, on one goroutine
@@ -126,13 +135,44 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 	}
 	more := false
 	err := s.raw.Update(ctx, func(tx Tx) error {
-		id, err := tx.NextHiddenTag(ctx)
-		if err != nil || id == "" {
+		t, deletion, err := tx.NextHiddenTag(ctx)
+		if err != nil || t.ID == "" {
 			return err
 		}
 		// The next step looks again: for the rest of this tag, or the next.
 		more = true
-		return tx.PurgeTag(ctx, id, s.opts.BulkStepRows)
+		projects, err := tx.PurgeTag(ctx, t.ID, s.opts.BulkStepRows)
+		if err != nil || t.Declared || len(projects) == 0 {
+			return err
+		}
+		return fileTagDeleted(ctx, tx, t, deletion, projects)
 	})
 	return more, err
+}
+
+// fileTagDeleted files a deleted tag's event in each of projects it was not
+// filed in yet. A tag made by use is seen where it is applied (TagFilter),
+// so its deletion is told where it was applied, and finding where takes
+// reading every application: the worker files the event in each project as
+// its steps come upon the tag's items there (RemoveTag).
+func fileTagDeleted(ctx context.Context, tx Tx, t Tag, deletion string, projects []string) error {
+	filed, err := tx.TagEventProjects(ctx, t.ID, "tag.deleted")
+	if err != nil {
+		return err
+	}
+	for _, p := range projects {
+		if slices.Contains(filed, p) {
+			continue
+		}
+		var e Event
+		if err := json.Unmarshal([]byte(deletion), &e); err != nil {
+			return err
+		}
+		e.ID, e.ProjectID, e.CreatedAt = newID(), p, tx.Now()
+		if err := tx.InsertEvent(ctx, &e); err != nil {
+			return err
+		}
+		filed = append(filed, p)
+	}
+	return nil
 }

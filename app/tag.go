@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -372,14 +373,31 @@ func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 		if err != nil {
 			return err
 		}
-		projects, err := tx.TagProjects(ctx, id)
+		changes := map[string]any{"name": t.Name}
+		used, err := tx.TagUsed(ctx, id)
 		if err != nil {
 			return err
 		}
-		if err := tx.HideTag(ctx, id); err != nil {
+		// Vocabulary is told of at once, at workspace level; a tag made by
+		// use where the worker finds its items (fileTagDeleted).
+		var deletion []byte
+		if !t.Declared && used {
+			e := Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.deleted", Changes: changes,
+				ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
+			if !a.system {
+				e.ActorUserID = a.User.ID
+			}
+			if deletion, err = json.Marshal(e); err != nil {
+				return err
+			}
+		}
+		if err := tx.HideTag(ctx, id, string(deletion)); err != nil {
 			return err
 		}
-		return recordTagEvent(ctx, tx, a, t, projects, "tag.deleted", map[string]any{"name": t.Name})
+		if len(deletion) > 0 {
+			return nil
+		}
+		return recordTagEvent(ctx, tx, a, t, nil, "tag.deleted", changes)
 	})
 	if err == nil {
 		s.kick()

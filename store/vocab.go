@@ -324,42 +324,72 @@ func (t *Tx) deleteTag(ctx context.Context, id string) error {
 
 // HideTag marks a tag deleted and frees its name, in one statement: every
 // reader leaves out a tag with deleted_at set, so the tag is gone at once,
-// while its applications are taken off afterwards by PurgeTag.
-func (t *Tx) HideTag(ctx context.Context, id string) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, name = char(0) || id WHERE id = ? AND deleted_at IS NULL`,
-		fmtTime(t.now), id)
+// while its applications are taken off afterwards by PurgeTag. deletion is
+// kept with it for the app (the event to file as the work goes).
+func (t *Tx) HideTag(ctx context.Context, id, deletion string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, deletion = ?, name = char(0) || id
+		WHERE id = ? AND deleted_at IS NULL`, fmtTime(t.now), deletion, id)
 	return mapErr(err)
 }
 
-// NextHiddenTag names the oldest tag marked deleted (HideTag) whose
-// applications are not all taken off yet, "" when there is none.
-func (t *Tx) NextHiddenTag(ctx context.Context) (string, error) {
-	var id string
-	err := t.tx.GetContext(ctx, &id, `SELECT id FROM tags WHERE deleted_at IS NOT NULL ORDER BY deleted_at, id LIMIT 1`)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+// TagUsed reports whether any item, live or in the trash, carries the tag.
+func (t *Tx) TagUsed(ctx context.Context, id string) (bool, error) {
+	var used bool
+	err := t.tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM task_tags WHERE tag_id = ?1)
+		OR EXISTS (SELECT 1 FROM document_tags WHERE tag_id = ?1)`, id)
+	return used, mapErr(err)
+}
+
+// NextHiddenTag reads the oldest tag marked deleted (HideTag) whose
+// applications are not all taken off yet, and what HideTag kept with it;
+// its ID is "" when there is none.
+func (t *Tx) NextHiddenTag(ctx context.Context) (app.Tag, string, error) {
+	var r struct {
+		tagRow
+		Deletion sql.NullString `db:"deletion"`
 	}
-	return id, mapErr(err)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared, deletion FROM tags
+		WHERE deleted_at IS NOT NULL ORDER BY deleted_at, id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return app.Tag{}, "", nil
+	}
+	return r.tag(), r.Deletion.String, mapErr(err)
 }
 
 // PurgeTag takes at most limit applications of a hidden tag off the items
-// carrying it, tasks first, and removes the tag itself in the step that
-// finds fewer than limit left.
-func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) error {
+// carrying them, tasks first, and answers the projects of those items; the
+// step that finds fewer than limit left removes the tag itself.
+func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) ([]string, error) {
+	projects := []string{}
 	n := 0
-	for _, j := range [][2]string{{"task_tags", "task_id"}, {"document_tags", "document_id"}} {
-		res, err := t.tx.ExecContext(ctx, `DELETE FROM `+j[0]+` WHERE tag_id = ?1 AND `+j[1]+` IN
-			(SELECT `+j[1]+` FROM `+j[0]+` WHERE tag_id = ?1 LIMIT ?2)`, id, limit-n)
+	for _, j := range [][3]string{{"task_tags", "task_id", "tasks"}, {"document_tags", "document_id", "documents"}} {
+		chunk := `SELECT ` + j[1] + ` FROM ` + j[0] + ` WHERE tag_id = ?1 LIMIT ?2`
+		var ps []string
+		if err := t.tx.SelectContext(ctx, &ps, `SELECT DISTINCT x.project_id FROM `+j[2]+` x WHERE x.id IN (`+chunk+`)`,
+			id, limit-n); err != nil {
+			return nil, mapErr(err)
+		}
+		projects = append(projects, ps...)
+		res, err := t.tx.ExecContext(ctx, `DELETE FROM `+j[0]+` WHERE tag_id = ?1 AND `+j[1]+` IN (`+chunk+`)`, id, limit-n)
 		if err != nil {
-			return mapErr(err)
+			return nil, mapErr(err)
 		}
 		k, _ := res.RowsAffected()
 		if n += int(k); n >= limit {
-			return nil
+			return projects, nil
 		}
 	}
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ? AND deleted_at IS NOT NULL`, id)
-	return mapErr(err)
+	return projects, mapErr(err)
+}
+
+// TagEventProjects lists the projects in which an event with this action
+// was filed on the tag.
+func (t *Tx) TagEventProjects(ctx context.Context, id, action string) ([]string, error) {
+	out := []string{}
+	err := t.tx.SelectContext(ctx, &out, `SELECT DISTINCT project_id FROM events WHERE entity_id = ? AND action = ?
+		AND project_id IS NOT NULL`, id, action)
+	return out, mapErr(err)
 }
 
 // MergeTag moves every application of the tag from onto the tag into (an

@@ -386,7 +386,7 @@ CREATE TABLE tags (
     workspace_id TEXT NOT NULL REFERENCES workspaces (id),
     name         TEXT NOT NULL COLLATE NOCASE,
     description  TEXT,
-    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0, deleted_at TEXT,
+    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0, deleted_at TEXT, deletion TEXT,
     UNIQUE (workspace_id, name)
 ) STRICT;
 
