@@ -70,8 +70,8 @@ func cols(spec string) []dumpCol {
 
 // dumpCTE names the selected workspaces (ws), the projects left out (hid)
 // and the tags marked deleted whose applications are still being taken off
-// (gone: see Tx.HideTag); dumpHiddenCTE adds the items filed in those (hitem) and the
-// comments on any of them (hnote).
+// (gone: see Tx.HideTag); dumpHiddenCTE adds the items filed in the
+// projects left out (hitem) and the comments on any of them (hnote).
 const (
 	dumpCTE = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
 	gone(id) AS (SELECT id FROM tags WHERE deleted_at IS NOT NULL)`
