@@ -143,7 +143,8 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		// The next step looks again: for the rest of this tag, or the next.
 		more = true
 		projects, err := tx.PurgeTag(ctx, t.ID, s.opts.BulkStepRows)
-		if err != nil || t.Declared || len(projects) == 0 {
+		// No deletion kept: the event was filed at once (RemoveTag).
+		if err != nil || deletion == "" || len(projects) == 0 {
 			return err
 		}
 		return fileTagDeleted(ctx, tx, t, deletion, projects)

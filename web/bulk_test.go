@@ -226,3 +226,51 @@ func srvClose(e *webtest.Env) {
 		e.T.Fatal(err)
 	}
 }
+
+// TestTagDeleteDeclaredToldAtOnce: a declared tag is the workspace's
+// vocabulary, so its deletion is in the feed, at workspace level, when the
+// request answers, before the worker's first step; the steps add nothing.
+func TestTagDeleteDeclaredToldAtOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "tend.db")
+	admin := webtest.CopyBootstrapped(t, path)
+	entered, gate := make(chan struct{}), make(chan error)
+	e := bulkEnv(t, path, admin, 1, func() error {
+		entered <- struct{}{}
+		return <-gate
+	})
+	id := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})["id"].(string)
+	e.CreateTask(e.Admin, map[string]any{"title": "one", "tags": []string{"garden"}})
+	e.CreateTask(e.Admin, map[string]any{"title": "two", "tags": []string{"garden"}})
+	told := func() int {
+		n := 0
+		for _, ev := range e.allChanges("", e.Admin) {
+			if ev["entity_id"] == id && ev["action"] == "tag.deleted" {
+				n++
+			}
+		}
+		return n
+	}
+	e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+id, e.Admin, nil)
+	<-entered
+	if n := told(); n != 1 {
+		t.Fatalf("%d tag.deleted in the feed before the first step, want 1", n)
+	}
+	if n := rowCount(t, path, `SELECT count(*) FROM events WHERE entity_id = ? AND action = 'tag.deleted' AND project_id IS NULL`, id); n != 1 {
+		t.Fatalf("%d workspace-level tag.deleted, want 1", n)
+	}
+	for range 3 { // two applications, one a step, then the tag
+		gate <- nil
+		<-entered
+	}
+	close(gate)
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
+	if n := rowCount(t, path, `SELECT count(*) FROM task_tags WHERE tag_id = ?1`, id) + rowCount(t, path, `SELECT count(*) FROM tags WHERE id = ?1`, id); n != 0 {
+		t.Fatalf("%d rows of the tag left", n)
+	}
+	if n := told(); n != 1 {
+		t.Fatalf("%d tag.deleted in the feed after the work, want 1", n)
+	}
+}
