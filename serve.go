@@ -98,6 +98,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if err != nil {
 		return err
 	}
+	// Bulk work a stopped server left unfinished is finished first thing;
+	// at shutdown the step under way ends before the database closes.
+	svc.ResumeWork()
+	defer svc.StopWork()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err

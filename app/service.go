@@ -71,6 +71,7 @@ type Tx interface {
 	exportTx
 	importTx
 	externalTx
+	bulkTx
 }
 
 // Options configures a Service.
@@ -81,11 +82,19 @@ type Options struct {
 	PublicURL string
 	// Limits overrides the built-in limits; zero fields keep the defaults.
 	Limits Limits
+	// BulkStepRows is how many rows one step of bulk work removes (bulk.go);
+	// 0 is DefaultBulkStepRows. Tests set a few to see the work between steps.
+	BulkStepRows int
+	// BeforeWorkStep, when set, is called before each step of bulk work; an
+	// error stops the worker there, as a crash would. For tests.
+	BeforeWorkStep func() error
 }
 
 // Service is the one entry point to the domain.
 type Service struct {
 	store     Store
+	raw       Store   // the store unwatched, for steps of bulk work (bulk.go)
+	work      *worker // runs bulk work in steps (bulk.go)
 	opts      Options
 	limits    Limits
 	expensive chan struct{} // one token per expensive read under way (readbudget.go)
@@ -102,8 +111,11 @@ func New(st Store, opts Options) *Service {
 	if limits.ExpensiveReads == 0 {
 		limits.ExpensiveReads = defaultExpensiveReads()
 	}
+	if opts.BulkStepRows <= 0 {
+		opts.BulkStepRows = DefaultBulkStepRows
+	}
 	w := newWatch()
-	return &Service{store: watchedStore{Store: st, w: w}, watch: w, opts: opts, limits: limits,
+	return &Service{store: watchedStore{Store: st, w: w}, raw: st, work: newWorker(), watch: w, opts: opts, limits: limits,
 		expensive: make(chan struct{}, limits.ExpensiveReads)}
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,8 +27,6 @@ type tagTx interface {
 	TagByName(ctx context.Context, workspaceID, name string) (Tag, error)
 	InsertTag(ctx context.Context, t *Tag) error
 	UpdateTag(ctx context.Context, t *Tag) error
-	// DeleteTag removes the tag and every application of it.
-	DeleteTag(ctx context.Context, id string) error
 	// TagPage lists the tags the filter admits by name after f.After.
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
 	// TagSeen reports whether the filter admits the tag with this id.
@@ -364,20 +363,44 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 	return out, err
 }
 
-// RemoveTag deletes a tag and takes it off everything it was on.
+// RemoveTag deletes a tag and takes it off everything it was on. The tag
+// is gone for every reader when it returns; its applications, which can
+// number hundreds of thousands, are removed afterwards in steps by the
+// worker (bulk.go).
 func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
-	return s.store.Update(ctx, func(tx Tx) error {
+	err := s.store.Update(ctx, func(tx Tx) error {
 		t, _, err := tagEntry(ctx, tx, a, id)
 		if err != nil {
 			return err
 		}
-		projects, err := tx.TagProjects(ctx, id)
+		changes := map[string]any{"name": t.Name}
+		used, err := tx.TagUsed(ctx, id)
 		if err != nil {
 			return err
 		}
-		if err := tx.DeleteTag(ctx, id); err != nil {
+		// Vocabulary is told of at once, at workspace level; a tag made by
+		// use where the worker finds its items (fileTagDeleted).
+		var deletion []byte
+		if !t.Declared && used {
+			e := Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.deleted", Changes: changes,
+				ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
+			if !a.system {
+				e.ActorUserID = a.User.ID
+			}
+			if deletion, err = json.Marshal(e); err != nil {
+				return err
+			}
+		}
+		if err := tx.HideTag(ctx, id, string(deletion)); err != nil {
 			return err
 		}
-		return recordTagEvent(ctx, tx, a, t, projects, "tag.deleted", map[string]any{"name": t.Name})
+		if len(deletion) > 0 {
+			return nil
+		}
+		return recordTagEvent(ctx, tx, a, t, nil, "tag.deleted", changes)
 	})
+	if err == nil {
+		s.kick()
+	}
+	return err
 }

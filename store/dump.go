@@ -68,11 +68,13 @@ func cols(spec string) []dumpCol {
 	return out
 }
 
-// dumpCTE names the selected workspaces (ws) and the projects left out
-// (hid); dumpHiddenCTE adds the items filed in those (hitem) and the
-// comments on any of them (hnote).
+// dumpCTE names the selected workspaces (ws), the projects left out (hid)
+// and the tags marked deleted whose applications are still being taken off
+// (gone: see Tx.HideTag); dumpHiddenCTE adds the items filed in the
+// projects left out (hitem) and the comments on any of them (hnote).
 const (
-	dumpCTE       = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2))`
+	dumpCTE = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
+	gone(id) AS (SELECT id FROM tags WHERE deleted_at IS NOT NULL)`
 	dumpHiddenCTE = `, hitem(id) AS (SELECT id FROM tasks WHERE project_id IN hid UNION ALL SELECT id FROM documents WHERE project_id IN hid),
 	hnote(id) AS (SELECT id FROM comments WHERE entity_id IN hid OR entity_id IN hitem)`
 )
@@ -100,7 +102,7 @@ var dumpTables = indexDump([]*dumpTable{
 		is_symmetric:int category:text created_at:time`),
 		from: `link_types WHERE workspace_id IN ws`, order: `rowid`},
 	{kind: "tag", table: "tags", cols: cols(`id:id workspace_id:id name:text description:text declared:int created_at:time`),
-		from: `tags WHERE workspace_id IN ws`, order: `rowid`},
+		from: `tags WHERE workspace_id IN ws AND deleted_at IS NULL`, order: `rowid`},
 	{kind: "project", table: "projects", cols: cols(`id:id workspace_id:id key:text title:text description:text parent_id:id
 		visibility:text is_inbox:int owner_id:user status_id:id template:text colour:text settings:json hidden_statuses:json
 		archived_at:time created_by:user created_at:time updated_at:time deleted_at:time version:int`),
@@ -118,14 +120,14 @@ var dumpTables = indexDump([]*dumpTable{
 		completed_at:time created_by:user updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
 		from: `tasks WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "task_tag", table: "task_tags", cols: cols(`task_id:id tag_id:id`),
-		from: `task_tags WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws)`, hidden: `task_id NOT IN hitem`,
+		from: `task_tags WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws) AND tag_id NOT IN gone`, hidden: `task_id NOT IN hitem`,
 		order: `task_id, tag_id`},
 	{kind: "document", table: "documents", cols: cols(`seq:seq id:id workspace_id:id ref:int project_id:id parent_id:id title:text
 		body:text type_id:id status_id:id owner_id:user revisions:int revised_at:time revised_by:user archived_at:time created_by:user
 		updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
 		from: `documents WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "document_tag", table: "document_tags", cols: cols(`document_id:id tag_id:id`),
-		from: `document_tags WHERE document_id IN (SELECT id FROM documents WHERE workspace_id IN ws)`, hidden: `document_id NOT IN hitem`,
+		from: `document_tags WHERE document_id IN (SELECT id FROM documents WHERE workspace_id IN ws) AND tag_id NOT IN gone`, hidden: `document_id NOT IN hitem`,
 		order: `document_id, tag_id`},
 	{kind: "link", table: "links", cols: cols(`id:id workspace_id:id link_type_id:id source_type:text source_id:id target_type:text
 		target_id:id created_by:user created_at:time`),
@@ -175,6 +177,8 @@ var dumpLeftOut = map[string]string{
 	"workspaces.vocab_rev": "a revision triggers move (store/cache.go)",
 	"workspaces.task_rev":  "a revision triggers move (store/cache.go)",
 	"workspaces.task_gen":  "a revision triggers move (store/cache.go)",
+	"tags.deleted_at":      "a tag marked deleted is not exported, nor its applications: it is gone (0017)",
+	"tags.deletion":        "kept only while a tag marked deleted is purged (0017)",
 	"tasks.links_in":       "counted by triggers as links are written",
 	"tasks.links_out":      "counted by triggers as links are written",
 	"tasks.fact_rev":       "a revision triggers move (store/open_tasks.go)",

@@ -84,7 +84,7 @@ func (t *Tx) SharedTagDocuments(ctx context.Context, itemID string) (map[string]
 		JOIN document_tags dt ON dt.tag_id = mine.tag_id
 		JOIN documents d ON d.id = dt.document_id
 		JOIN tags g ON g.id = dt.tag_id
-		WHERE dt.document_id <> ?1 AND d.deleted_at IS NULL
+		WHERE dt.document_id <> ?1 AND d.deleted_at IS NULL AND g.deleted_at IS NULL
 		GROUP BY dt.document_id`, itemID)
 	out := map[string][]string{}
 	for _, r := range rows {

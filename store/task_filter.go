@@ -51,7 +51,7 @@ func (b *itemQuery) taskCond(c app.TaskCond) string {
 	case "claimed_by":
 		return setOrIn(c.Op, "(t.claimed_by IS NOT NULL AND t.claim_expires_at > :now)", heldBy(ids))
 	case "tag":
-		return setOrIn(c.Op, "EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id)",
+		return setOrIn(c.Op, "EXISTS (SELECT 1 FROM task_tags x JOIN tags g ON g.id = x.tag_id WHERE x.task_id = t.id AND g.deleted_at IS NULL)",
 			"EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id IN "+ids+")")
 	case "under":
 		return `t.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tasks WHERE parent_id IN ` + ids + `

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 
 	"tend/app"
@@ -207,9 +208,9 @@ func (t *Tx) Tags(ctx context.Context, f app.TagFilter) (app.TagSummary, error) 
 // applied to an item in a readable project.
 func tagWhere(f app.TagFilter) (string, []any) {
 	if f.AllReadable {
-		return "g.workspace_id = ?", []any{f.WorkspaceID}
+		return "g.workspace_id = ? AND g.deleted_at IS NULL", []any{f.WorkspaceID}
 	}
-	return `g.workspace_id = ?1 AND (g.declared = 1
+	return `g.workspace_id = ?1 AND g.deleted_at IS NULL AND (g.declared = 1
 		OR EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
 			WHERE tt.tag_id = g.id AND k.project_id IN (SELECT value FROM json_each(?2)))
 		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
@@ -275,14 +276,15 @@ func (r tagRow) tag() app.Tag {
 // TagByID reads one tag.
 func (t *Tx) TagByID(ctx context.Context, id string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE id = ?`, id)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE id = ? AND deleted_at IS NULL`, id)
 	return r.tag(), mapErr(err)
 }
 
 // TagByName reads a tag by name, case-insensitively.
 func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, error) {
 	var r tagRow
-	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE workspace_id = ? AND name = ?`, workspaceID, name)
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared FROM tags WHERE workspace_id = ? AND name = ?
+		AND deleted_at IS NULL`, workspaceID, name)
 	return r.tag(), mapErr(err)
 }
 
@@ -308,8 +310,8 @@ func (t *Tx) TagSeen(ctx context.Context, f app.TagFilter, id string) (bool, err
 	return seen, mapErr(err)
 }
 
-// DeleteTag removes a tag and every application of it.
-func (t *Tx) DeleteTag(ctx context.Context, id string) error {
+// deleteTag removes a tag and every application of it.
+func (t *Tx) deleteTag(ctx context.Context, id string) error {
 	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE tag_id = ?`, id); err != nil {
 		return mapErr(err)
 	}
@@ -318,6 +320,76 @@ func (t *Tx) DeleteTag(ctx context.Context, id string) error {
 	}
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ?`, id)
 	return mapErr(err)
+}
+
+// HideTag marks a tag deleted and frees its name, in one statement: every
+// reader leaves out a tag with deleted_at set, so the tag is gone at once,
+// while its applications are taken off afterwards by PurgeTag. deletion is
+// kept with it for the app (the event to file as the work goes).
+func (t *Tx) HideTag(ctx context.Context, id, deletion string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, deletion = ?, name = char(0) || id
+		WHERE id = ? AND deleted_at IS NULL`, fmtTime(t.now), deletion, id)
+	return mapErr(err)
+}
+
+// TagUsed reports whether any item, live or in the trash, carries the tag.
+func (t *Tx) TagUsed(ctx context.Context, id string) (bool, error) {
+	var used bool
+	err := t.tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM task_tags WHERE tag_id = ?1)
+		OR EXISTS (SELECT 1 FROM document_tags WHERE tag_id = ?1)`, id)
+	return used, mapErr(err)
+}
+
+// NextHiddenTag reads the oldest tag marked deleted (HideTag) whose
+// applications are not all taken off yet, and what HideTag kept with it;
+// its ID is "" when there is none.
+func (t *Tx) NextHiddenTag(ctx context.Context) (app.Tag, string, error) {
+	var r struct {
+		tagRow
+		Deletion sql.NullString `db:"deletion"`
+	}
+	err := t.tx.GetContext(ctx, &r, `SELECT id, workspace_id, name, description, declared, deletion FROM tags
+		WHERE deleted_at IS NOT NULL ORDER BY deleted_at, id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return app.Tag{}, "", nil
+	}
+	return r.tag(), r.Deletion.String, mapErr(err)
+}
+
+// PurgeTag takes at most limit applications of a hidden tag off the items
+// carrying them, tasks first, and answers the projects of those items; the
+// step that finds fewer than limit left removes the tag itself.
+func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) ([]string, error) {
+	projects := []string{}
+	n := 0
+	for _, j := range [][3]string{{"task_tags", "task_id", "tasks"}, {"document_tags", "document_id", "documents"}} {
+		chunk := `SELECT ` + j[1] + ` FROM ` + j[0] + ` WHERE tag_id = ?1 LIMIT ?2`
+		var ps []string
+		if err := t.tx.SelectContext(ctx, &ps, `SELECT DISTINCT x.project_id FROM `+j[2]+` x WHERE x.id IN (`+chunk+`)`,
+			id, limit-n); err != nil {
+			return nil, mapErr(err)
+		}
+		projects = append(projects, ps...)
+		res, err := t.tx.ExecContext(ctx, `DELETE FROM `+j[0]+` WHERE tag_id = ?1 AND `+j[1]+` IN (`+chunk+`)`, id, limit-n)
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		k, _ := res.RowsAffected()
+		if n += int(k); n >= limit {
+			return projects, nil
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ? AND deleted_at IS NOT NULL`, id)
+	return projects, mapErr(err)
+}
+
+// TagEventProjects lists the projects in which an event with this action
+// was filed on the tag.
+func (t *Tx) TagEventProjects(ctx context.Context, id, action string) ([]string, error) {
+	out := []string{}
+	err := t.tx.SelectContext(ctx, &out, `SELECT DISTINCT project_id FROM events WHERE entity_id = ? AND action = ?
+		AND project_id IS NOT NULL`, id, action)
+	return out, mapErr(err)
 }
 
 // MergeTag moves every application of the tag from onto the tag into (an
@@ -329,7 +401,7 @@ func (t *Tx) MergeTag(ctx context.Context, from, into string) error {
 			return mapErr(err)
 		}
 	}
-	return t.DeleteTag(ctx, from)
+	return t.deleteTag(ctx, from)
 }
 
 // TagProjects lists the projects of the items, live or in the trash, that

@@ -117,6 +117,11 @@ func TestTagRenameOntoHiddenName(t *testing.T) {
 		// used, so alice's feed names it no more than her tag list does.
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/tags/"+id, e.Admin, map[string]any{"name": "rumble"})
 		e.OK(http.StatusNoContent, http.MethodDelete, "/v1/tags/"+id, e.Admin, nil)
+		// The deletion of a tag made by use is filed where the worker
+		// finds its items (docs/api.md, "Work done in steps").
+		if err := e.Svc.SettleWork(); err != nil {
+			t.Fatal(err)
+		}
 		var seen []string
 		for _, ev := range e.allChanges("", e.Admin) {
 			if ev["entity_id"] == id {

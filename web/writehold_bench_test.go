@@ -144,6 +144,7 @@ func BenchmarkWriteHold(b *testing.B) {
 		for range b.N {
 			h.must(b, h.svc.RemoveTag(ctx, h.admin, h.tag.ID))
 			b.StopTimer()
+			settle(b, h.svc)
 			h.must(b, h.tagAll(ctx))
 			b.StartTimer()
 		}

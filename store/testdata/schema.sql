@@ -64,6 +64,9 @@ CREATE INDEX sessions_user ON sessions (user_id) WHERE revoked_at IS NULL;
 -- index statuses_one_default on statuses
 CREATE UNIQUE INDEX statuses_one_default ON statuses (workspace_id, entity_type) WHERE is_default = 1;
 
+-- index tags_deleting on tags
+CREATE INDEX tags_deleting ON tags (deleted_at) WHERE deleted_at IS NOT NULL;
+
 -- index task_tags_tag on task_tags
 CREATE INDEX task_tags_tag ON task_tags (tag_id, task_id);
 
@@ -383,7 +386,7 @@ CREATE TABLE tags (
     workspace_id TEXT NOT NULL REFERENCES workspaces (id),
     name         TEXT NOT NULL COLLATE NOCASE,
     description  TEXT,
-    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0,
+    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0, deleted_at TEXT, deletion TEXT,
     UNIQUE (workspace_id, name)
 ) STRICT;
 
