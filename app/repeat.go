@@ -232,7 +232,9 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 		return "", err
 	}
 	n.StatusID, n.Status, n.CreatedBy, n.UpdatedBy = st.ID, st, a.User.ID, a.User.ID
-	n.Ref = 0 // the workspace's next, taken by InsertTask
+	if n.Ref, err = tx.NextRef(ctx, n.WorkspaceID); err != nil {
+		return "", err
+	}
 	if err := tx.InsertTask(ctx, &n); err != nil {
 		return "", err
 	}

@@ -86,9 +86,6 @@ func (t Task) SubTasksDone() bool { return t.SubTasksOpen == 0 }
 type taskTx interface {
 	// NextRef takes the next ref of a workspace (shared by tasks and documents).
 	NextRef(ctx context.Context, workspaceID string) (int64, error)
-	// InsertTask stores a new task; one whose Ref is 0 takes its
-	// workspace's next, in the same write that moves the workspace's task
-	// revision.
 	InsertTask(ctx context.Context, t *Task) error
 	// OccurrenceExists reports whether a series has a task (live or not)
 	// numbered occurrence.
@@ -305,6 +302,9 @@ func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in 
 	}
 	t := d.task
 	t.ID = newID()
+	if t.Ref, err = tx.NextRef(ctx, t.WorkspaceID); err != nil {
+		return Task{}, err
+	}
 	if err := tx.InsertTask(ctx, &t); err != nil {
 		return Task{}, err
 	}

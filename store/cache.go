@@ -21,8 +21,7 @@ import "tend/app"
 //	linkTypes  workspace               workspaces.vocab_rev  one revision
 //	openTasks  workspace               workspaces.task_rev,  tasks: INSERT, UPDATE OF every column the agenda places
 //	                                   task_gen, vocab_rev   by, DELETE; links: INSERT, UPDATE, DELETE (*_rev_*,
-//	                                                         0014; a new task's by InsertTask, 0018); a newer
-//	                                                         revision merges the tasks changed since
+//	                                                         0014); a newer revision merges the tasks changed since
 //	                                                         (tasks.fact_rev) instead of missing (open_tasks.go)
 //
 // Cached values are shared between requests, so nothing changes one in

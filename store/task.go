@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 
 	"tend/app"
@@ -50,7 +49,7 @@ var taskTable = newItemTable("tasks", []column[app.Task]{
 }, map[string]string{
 	"links_in":  "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
 	"links_out": "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
-	"fact_rev":  "set by InsertTask, kept by triggers (migrations 0014, 0018); only the agenda's SQL reads it",
+	"fact_rev":  "kept by triggers (migrations 0014, 0018; 0 until a task first changes); only the agenda's SQL reads it",
 })
 
 // taskComputed are the columns the listing query adds to the table's: the
@@ -117,45 +116,22 @@ func (t *Tx) NextRef(ctx context.Context, workspaceID string) (int64, error) {
 	return ref, mapErr(err)
 }
 
-// taskStamp takes what a new task's row needs from its workspace in one
-// write: the next ref, when the task has none yet, and the next task_rev,
-// which the row stores as its fact_rev (see taskInsert).
-const (
-	taskStampRef = `UPDATE workspaces SET next_ref = next_ref + 1, task_rev = task_rev + 1 WHERE id = ? RETURNING next_ref - 1, task_rev`
-	taskStampRev = `UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = ? RETURNING 0, task_rev`
-)
+// taskInsert stores a new task and returns its seq and its priority score,
+// computed by the listing's own expression for the status category bound
+// after the table's columns.
+var taskInsert = taskTable.insert + " RETURNING seq, " + priorityOf("created_at", "0", "0", "?") + " AS priority_score"
 
-// taskInsert stores a new task with its fact_rev, bound after the table's
-// columns, and returns its seq and its priority score, computed by the
-// listing's own expression for the status category bound last. Stored
-// with the row, fact_rev makes the insert trigger (tasks_rev_ins, 0018)
-// skip the row instead of writing it a second time.
-var taskInsert = strings.TrimSuffix(strings.Replace(taskTable.insert, ") VALUES (", ", fact_rev) VALUES (", 1), ")") +
-	", ?) RETURNING seq, " + priorityOf("created_at", "0", "0", "?") + " AS priority_score"
-
-// InsertTask stores a new task; one without a ref (0) takes its
-// workspace's next. It sets Seq, sets the times to what was stored (whole
-// milliseconds, UTC, as a read would give them), and sets PriorityScore to
-// the new task's score, computed by the listing's own expression for the
-// category of k.Status: a new task has no links, so it blocks nothing and
-// nothing blocks it, and it is scored at its creation. It moves the
-// workspace's task_rev, as every change the agenda places by does.
+// InsertTask stores a new task. It sets Seq, sets the times to what was
+// stored (whole milliseconds, UTC, as a read would give them), and sets
+// PriorityScore to the new task's score, computed by the listing's own
+// expression for the category of k.Status: a new task has no links, so it
+// blocks nothing and nothing blocks it, and it is scored at its creation.
 func (t *Tx) InsertTask(ctx context.Context, k *app.Task) error {
-	stamp := taskStampRev
-	if k.Ref == 0 {
-		stamp = taskStampRef
-	}
-	var ref, rev int64
-	if err := t.tx.QueryRowxContext(ctx, stamp, k.WorkspaceID).Scan(&ref, &rev); err != nil {
-		return mapErr(err)
-	}
-	if k.Ref == 0 {
-		k.Ref = ref
-	}
 	var score sql.NullFloat64
 	var buf [maxArgs]any
-	args := append(taskTable.args(buf[:0], k, taskTable.ins), rev, k.Status.Category)
-	if err := t.tx.QueryRowxContext(ctx, taskInsert, args...).Scan(&k.Seq, &score); err != nil {
+	err := t.tx.QueryRowxContext(ctx, taskInsert, append(taskTable.args(buf[:0], k, taskTable.ins), k.Status.Category)...).
+		Scan(&k.Seq, &score)
+	if err != nil {
 		return mapErr(err)
 	}
 	k.PriorityScore = score.Float64
