@@ -72,11 +72,17 @@ func (t *Tx) setTags(ctx context.Context, table, column, itemID string, tagIDs [
 	return t.addTags(ctx, table, column, itemID, tagIDs)
 }
 
+// addTags applies tags to an item, a row a statement: an item has a few
+// tags, and a one-row insert neither binds and walks a JSON array nor, by
+// writing more than one row, needs a statement journal, whose savepoint
+// makes the full-text index write out what it holds for the transaction
+// mid-way (FTS5 flushes at every savepoint).
 func (t *Tx) addTags(ctx context.Context, table, column, itemID string, tagIDs []string) error {
-	if len(tagIDs) == 0 {
-		return nil
+	q := `INSERT OR IGNORE INTO ` + table + ` (` + column + `, tag_id) VALUES (?, ?)`
+	for _, id := range tagIDs {
+		if _, err := t.tx.ExecContext(ctx, q, itemID, id); err != nil {
+			return mapErr(err)
+		}
 	}
-	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO `+table+` (`+column+`, tag_id) SELECT ?, value FROM json_each(?)`,
-		itemID, jsonText(tagIDs))
-	return mapErr(err)
+	return nil
 }

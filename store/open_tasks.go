@@ -25,6 +25,7 @@ type openTasksCache struct {
 
 type openTasksEntry struct {
 	rev, gen, vocab int64
+	seq             int64 // the highest task seq in the snapshot the copy was read in
 	open            *app.OpenTasks
 }
 
@@ -63,8 +64,8 @@ func (c *openTasksCache) put(workspaceID string, e openTasksEntry) {
 // has committed (see revCache). The value is shared and read-only.
 func (t *Tx) OpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
 	var cur openTasksEntry
-	if err := t.tx.QueryRowxContext(ctx, `SELECT task_rev, task_gen, vocab_rev FROM workspaces WHERE id = ?`,
-		workspaceID).Scan(&cur.rev, &cur.gen, &cur.vocab); err != nil {
+	if err := t.tx.QueryRowxContext(ctx, `SELECT task_rev, task_gen, vocab_rev, (SELECT coalesce(max(seq), 0) FROM tasks)
+		FROM workspaces WHERE id = ?`, workspaceID).Scan(&cur.rev, &cur.gen, &cur.vocab, &cur.seq); err != nil {
 		return nil, mapErr(err)
 	}
 	old, ok := t.db.openTasks.get(workspaceID)
@@ -105,11 +106,12 @@ func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTas
 // that block them, and merges them into a copy of old: a changed task that
 // is no longer open leaves it. A task that joins it (new, or open again)
 // may block tasks whose links did not change; those find their blockers
-// again.
+// again. A task changed since is one whose fact_rev passed old's revision
+// (tasks_fact_rev) or one stored since, past old's highest seq (a range of
+// the table itself): a new task keeps fact_rev 0 until it changes, so that
+// a create writes no entry into tasks_fact_rev (migration 0018).
 func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTasksEntry) (*app.OpenTasks, error) {
-	open, closed, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks
-		WHERE workspace_id = ? AND fact_rev > ? AND fact_rev > 0`,
-		workspaceID, old.rev)
+	open, closed, err := t.scanOpenTasks(ctx, openTasksSinceSQL, workspaceID, old.rev, old.seq)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +139,13 @@ func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTas
 	slices.Sort(closed)
 	return old.open.Merge(open, closed, reblock), nil
 }
+
+// openTasksSinceSQL reads the tasks of a workspace changed since a
+// revision (?1, ?2) or stored past a seq (?3) and not changed since, so
+// that no task is read twice. The unary + keeps the second part on the
+// table's range of seqs rather than an index led by workspace_id.
+const openTasksSinceSQL = `SELECT ` + openTaskColumns + ` FROM tasks WHERE workspace_id = ?1 AND fact_rev > ?2 AND fact_rev > 0
+	UNION ALL SELECT ` + openTaskColumns + ` FROM tasks WHERE seq > ?3 AND +workspace_id = ?1 AND fact_rev <= ?2`
 
 func byID(o app.OpenTask, id string) int { return strings.Compare(o.ID, id) }
 

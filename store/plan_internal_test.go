@@ -39,9 +39,9 @@ func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
 			t.Errorf("%s reads tasks_fact_rev:\n%s", name, plan)
 		}
 	}
-	plan := planOf(t, db, `SELECT `+openTaskColumns+` FROM tasks WHERE workspace_id = ? AND fact_rev > ? AND fact_rev > 0`, "w", 5)
-	if !strings.Contains(plan, "tasks_fact_rev") {
-		t.Errorf("the agenda's read of what changed does not use tasks_fact_rev:\n%s", plan)
+	plan := planOf(t, db, openTasksSinceSQL, "w", 5, 100)
+	if !strings.Contains(plan, "tasks_fact_rev") || !strings.Contains(plan, "INTEGER PRIMARY KEY (rowid>?)") {
+		t.Errorf("the agenda's read of what changed does not use tasks_fact_rev and the range of seqs:\n%s", plan)
 	}
 }
 

@@ -49,7 +49,7 @@ var taskTable = newItemTable("tasks", []column[app.Task]{
 }, map[string]string{
 	"links_in":  "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
 	"links_out": "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
-	"fact_rev":  "kept by triggers (migration 0014); only the agenda's SQL reads it",
+	"fact_rev":  "kept by triggers (migrations 0014, 0018; 0 until a task first changes); only the agenda's SQL reads it",
 })
 
 // taskComputed are the columns the listing query adds to the table's: the

@@ -697,7 +697,6 @@ END;
 -- trigger tasks_rev_ins on tasks
 CREATE TRIGGER tasks_rev_ins AFTER INSERT ON tasks BEGIN
     UPDATE workspaces SET task_rev = task_rev + 1 WHERE id = NEW.workspace_id;
-    UPDATE tasks SET fact_rev = (SELECT task_rev FROM workspaces WHERE id = NEW.workspace_id) WHERE seq = NEW.seq;
 END;
 
 -- trigger tasks_rev_upd on tasks
