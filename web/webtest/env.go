@@ -22,7 +22,8 @@ import (
 )
 
 // Env is one test's instance: a real database file, the real router behind
-// httptest, and the administrator's token from the first start.
+// httptest (every request and answer checked against the OpenAPI document:
+// Validated), and the administrator's token from the first start.
 type Env struct {
 	T     *testing.T
 	DB    *store.DB
@@ -52,7 +53,7 @@ func NewWith(t *testing.T, opts app.Options) *Env {
 	db, clock, admin := OpenBootstrapped(t)
 	svc := app.New(db, opts)
 	logs := &LogBuffer{}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	srv := httptest.NewServer(Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
 	t.Cleanup(srv.Close)
 	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}
 }
