@@ -41,6 +41,7 @@ type op struct {
 	out          any         // the success body: a zero value of its type, a listing, a jsonSchema; nil for none
 	media        string      // the success body's media types (comma-separated), when not application/json
 	also         map[int]any // other answers that are not problems: status to body (nil for none)
+	plainRefusal bool        // a refusal may also be plain text (the MCP SDK's own)
 }
 
 // access is who may call an operation.
@@ -90,7 +91,7 @@ var apiOps = []op{
 	{method: "GET", path: "/metrics", summary: "Prometheus metrics (404 unless the server collects them)", status: 200, out: jsonSchema{}, media: "text/plain"},
 	{method: "GET", path: "/openapi.json", summary: "This document", auth: public, status: 200, out: jsonSchema{"type": "object"}},
 	{method: "POST", path: "/mcp", summary: "The MCP server (streamable HTTP, stateless: JSON-RPC over POST)", status: 200, in: jsonSchema{}, out: jsonSchema{},
-		also: map[int]any{202: nil}}, // a notification or a response: accepted, no body
+		also: map[int]any{202: nil}, plainRefusal: true}, // 202: a notification or a response, accepted, no body
 
 	{method: "GET", path: "/v1/me", summary: "The caller: account, credential, workspaces", status: 200, out: wire.Me{}},
 	{method: "GET", path: "/v1/meta", summary: "What this instance accepts: vocabularies, limits, grammars, error codes", status: 200, out: metaJSON{}},
@@ -130,7 +131,8 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/calendars", summary: "Create a calendar feed", in: wire.CalendarCreate{}, status: 201, out: issuedCalendarJSON{}},
 	{method: "DELETE", path: "/v1/calendars/:calendar", summary: "Revoke a calendar feed", status: 200, out: calendarJSON{}},
 	{method: "POST", path: "/v1/calendars/:calendar/reset", summary: "Give a calendar feed a new secret", status: 200, out: issuedCalendarJSON{}},
-	{method: "GET", path: "/v1/calendars/:calendar/:secret", summary: "The iCalendar feed (the secret in the path is the credential)", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/calendar"},
+	{method: "GET", path: "/v1/calendars/:calendar/:secret", summary: "The iCalendar feed (the secret in the path is the credential)", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/calendar",
+		also: map[int]any{304: nil}}, // If-None-Match or If-Modified-Since
 
 	{method: "GET", path: "/v1/me/projects", summary: "The projects the caller reaches, with its permissions in each", status: 200, out: listing{item: projectAccessJSON{}}},
 	{method: "GET", path: "/v1/projects", summary: "List projects", status: 200, out: listing{item: wire.Project{}, shaped: true}},
@@ -612,6 +614,11 @@ func buildOpenAPI() ([]byte, error) {
 				responses["304"] = map[string]any{"description": "Not modified: the If-None-Match names this document's ETag"}
 			}
 			responses["default"] = problem
+			if o.plainRefusal {
+				responses["default"] = map[string]any{"description": "A refusal: a problem document, or plain text",
+					"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}},
+						"text/plain": map[string]any{"schema": map[string]any{"type": "string"}}}}
+			}
 		}
 		operation["responses"] = responses
 		item[m] = operation

@@ -161,7 +161,7 @@ func (e *Env) Agent(name, person string) string {
 }
 
 // Handler is the web.Server behind the test server.
-func (e *Env) Handler() *web.Server { return e.Srv.Config.Handler.(*web.Server) }
+func (e *Env) Handler() *web.Server { return e.server }
 
 // With is the client reporting to t, for use in a subtest.
 func (m *MCPClient) With(t *testing.T) *MCPClient {
