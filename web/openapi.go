@@ -41,7 +41,8 @@ type op struct {
 	out          any         // the success body: a zero value of its type, a listing, a jsonSchema; nil for none
 	media        string      // the success body's media types (comma-separated), when not application/json
 	also         map[int]any // other answers that are not problems: status to body (nil for none)
-	plainRefusal bool        // a refusal may also be plain text (the MCP SDK's own)
+	mcpRefusal   bool        // a refusal may also be a JSON-RPC error or plain text (the MCP SDK's own)
+	pageRefusal  bool        // a refusal is rendered as a page (the web app)
 }
 
 // access is who may call an operation.
@@ -75,7 +76,7 @@ const (
 // Page routes answer HTML (200), redirect after a write (303), and render a
 // refusal as an HTML page.
 func page(method, path, summary string) op {
-	o := op{method: method, path: path, summary: summary, media: mediaHTML, status: http.StatusOK}
+	o := op{method: method, path: path, summary: summary, media: mediaHTML, status: http.StatusOK, pageRefusal: true}
 	if method == http.MethodPost {
 		o.form, o.status = true, http.StatusSeeOther
 	}
@@ -91,7 +92,7 @@ var apiOps = []op{
 	{method: "GET", path: "/metrics", summary: "Prometheus metrics (404 unless the server collects them)", status: 200, out: jsonSchema{}, media: "text/plain"},
 	{method: "GET", path: "/openapi.json", summary: "This document", auth: public, status: 200, out: jsonSchema{"type": "object"}},
 	{method: "POST", path: "/mcp", summary: "The MCP server (streamable HTTP, stateless: JSON-RPC over POST)", status: 200, in: jsonSchema{}, out: jsonSchema{},
-		also: map[int]any{202: nil}, plainRefusal: true}, // 202: a notification or a response, accepted, no body
+		also: map[int]any{202: nil}, mcpRefusal: true}, // 202: a notification or a response, accepted, no body
 
 	{method: "GET", path: "/v1/me", summary: "The caller: account, credential, workspaces", status: 200, out: wire.Me{}},
 	{method: "GET", path: "/v1/meta", summary: "What this instance accepts: vocabularies, limits, grammars, error codes", status: 200, out: metaJSON{}},
@@ -232,7 +233,8 @@ var apiOps = []op{
 	withAuth(page("POST", "/signin", "Sign in: spend a sign-in link, set the session cookie"), public),
 	page("GET", "/", "Today"),
 	page("POST", "/workspace", "Choose the workspace the pages show"),
-	page("GET", "/live", "Whether a page's list changed since it was rendered"),
+	{method: "GET", path: "/live", summary: "Wait until what a page shows may have changed (the live refresh)", pageRefusal: true, status: 200,
+		out: jsonSchema{"type": "object", "properties": map[string]any{"seq": map[string]any{"type": "integer"}}, "additionalProperties": false}},
 	page("GET", "/tasks", "Tasks"),
 	page("POST", "/tasks", "Add a task"),
 	page("GET", "/tasks/:ref", "A task"),
@@ -599,12 +601,13 @@ func buildOpenAPI() ([]byte, error) {
 			}
 			responses[fmt.Sprint(status)] = r
 		}
-		if o.media == mediaHTML {
+		if o.pageRefusal {
 			// A page answers a refusal as a page, and the pages' writes
 			// redirect; a page that renders a form again after a refusal
 			// answers 4xx with HTML.
-			html := map[string]any{"description": "A page", "content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}}}}
-			responses["200"] = html
+			if o.media == mediaHTML {
+				responses["200"] = map[string]any{"description": "A page", "content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}}}}
+			}
 			responses["303"] = map[string]any{"description": "See other: the page to show next"}
 			responses["default"] = map[string]any{"description": "A refusal, as a page or a problem document",
 				"content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}},
@@ -614,10 +617,11 @@ func buildOpenAPI() ([]byte, error) {
 				responses["304"] = map[string]any{"description": "Not modified: the If-None-Match names this document's ETag"}
 			}
 			responses["default"] = problem
-			if o.plainRefusal {
-				responses["default"] = map[string]any{"description": "A refusal: a problem document, or plain text",
+			if o.mcpRefusal {
+				responses["default"] = map[string]any{"description": "A refusal: a problem document, a JSON-RPC error, or plain text",
 					"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}},
-						"text/plain": map[string]any{"schema": map[string]any{"type": "string"}}}}
+						"application/json": map[string]any{"schema": map[string]any{"type": "object"}},
+						"text/plain":       map[string]any{"schema": map[string]any{"type": "string"}}}}
 			}
 		}
 		operation["responses"] = responses
