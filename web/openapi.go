@@ -57,8 +57,9 @@ const (
 // shaped listings also answer format=ids and format=compact, whose items
 // are strings, and fields=, whose items carry some of the fields.
 type listing struct {
-	item   any
-	shaped bool
+	item    any
+	shaped  bool
+	unpaged bool // items alone, no page
 }
 
 // shapedOne is a single record that format= and fields= may shape as they
@@ -224,7 +225,7 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/changes", summary: "The change feed", status: 200, out: changesJSON{}},
 	{method: "GET", path: "/v1/journal", summary: "The journal: what people did", status: 200, out: changesJSON{}},
 
-	{method: "GET", path: "/v1/admin/backups", summary: "List backups", status: 200, out: jsonSchema{"type": "object", "properties": map[string]any{"items": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/Backup"}}}}},
+	{method: "GET", path: "/v1/admin/backups", summary: "List backups", status: 200, out: listing{item: backupJSON{}, unpaged: true}},
 	{method: "POST", path: "/v1/admin/backups", summary: "Take a backup", in: backupCreateJSON{}, inOptional: true, status: 201, out: backupJSON{}},
 	{method: "GET", path: "/v1/export", summary: "Export a workspace or the instance (JSON Lines, streamed)", status: 200, out: jsonSchema{"type": "string"}, media: wire.ExportMediaType},
 
@@ -366,10 +367,11 @@ func (sc *schemaSet) ref(v any) (any, error) {
 		if v.shaped {
 			item = map[string]any{"anyOf": []any{item, map[string]any{"type": "string"}}}
 		}
-		return map[string]any{"type": "object", "properties": map[string]any{
-			"items": map[string]any{"type": "array", "items": item},
-			"page":  map[string]any{"$ref": "#/components/schemas/Page"},
-		}, "additionalProperties": false}, nil
+		props := map[string]any{"items": map[string]any{"type": "array", "items": item}}
+		if !v.unpaged {
+			props["page"] = map[string]any{"$ref": "#/components/schemas/Page"}
+		}
+		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}, nil
 	case shapedOne:
 		item, err := sc.ref(v.item)
 		if err != nil {

@@ -37,8 +37,8 @@ var (
 	validatorErr  error
 )
 
-// Validator is the validator of the document, built on first use.
-func Validator() (validator.Validator, error) {
+// openapiValidator is the validator of the document, built on first use.
+func openapiValidator() (validator.Validator, error) {
 	validatorOnce.Do(func() {
 		doc, err := libopenapi.NewDocument(web.OpenAPI())
 		if err != nil {
@@ -59,7 +59,7 @@ func Validator() (validator.Validator, error) {
 // gives is checked against the document; a mismatch fails t, naming the
 // operation.
 func Validated(t testing.TB, h http.Handler) http.Handler {
-	v, err := Validator()
+	v, err := openapiValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
