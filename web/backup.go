@@ -34,10 +34,13 @@ func (s *Server) handleBackupList(w http.ResponseWriter, r *http.Request, a app.
 	return wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
 }
 
+// backupCreateJSON is the body of POST /v1/admin/backups.
+type backupCreateJSON struct {
+	Keep *int `json:"keep"`
+}
+
 func (s *Server) handleBackupCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in struct {
-		Keep *int `json:"keep"`
-	}
+	var in backupCreateJSON
 	if err := s.decodeJSON(w, r, &in, true); err != nil {
 		return err
 	}

@@ -146,10 +146,13 @@ func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a 
 	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
 }
 
+// projectShareJSON is the body of POST /v1/projects/{project}/members.
+type projectShareJSON struct {
+	Username string `json:"username"`
+}
+
 func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in struct {
-		Username string `json:"username"`
-	}
+	var in projectShareJSON
 	if err := s.decodeJSON(w, r, &in, false); err != nil {
 		return err
 	}

@@ -33,11 +33,17 @@ type Server struct {
 // router is httprouter's with one addition: every route registered through
 // Handler or HandlerFunc records its pattern on the statusWriter, so the
 // access log and the metrics name a request by the route it matched, never
-// by its path. Register routes through these two only.
-type router struct{ *httprouter.Router }
+// by its path, and keeps the list of what it registered, which
+// TestOpenAPIRoutes compares with the OpenAPI document. Register routes
+// through these two only.
+type router struct {
+	*httprouter.Router
+	registered *[]string // "METHOD /pattern", in the order registered
+}
 
 // Handler registers h for method and the route pattern path.
 func (rt router) Handler(method, path string, h http.Handler) {
+	*rt.registered = append(*rt.registered, method+" "+path)
 	rt.Router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sw, ok := w.(*statusWriter); ok {
 			sw.route = path
@@ -52,7 +58,7 @@ func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handl
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: router{httprouter.New()}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, router: router{httprouter.New(), new([]string)}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -80,6 +86,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
 func (s *Server) routes() {
 	s.router.HandlerFunc(http.MethodGet, "/healthz", s.handleHealth)
 	s.router.HandlerFunc(http.MethodGet, "/readyz", s.handleReady)
+	s.router.HandlerFunc(http.MethodGet, "/openapi.json", s.handleOpenAPI)
 	s.handle(http.MethodGet, "/metrics", s.handleMetrics)
 
 	s.handle(http.MethodGet, "/v1/me", s.handleMe)

@@ -22,7 +22,8 @@ import (
 )
 
 // Env is one test's instance: a real database file, the real router behind
-// httptest, and the administrator's token from the first start.
+// httptest (every request and answer checked against the OpenAPI document:
+// Validated), and the administrator's token from the first start.
 type Env struct {
 	T     *testing.T
 	DB    *store.DB
@@ -31,6 +32,8 @@ type Env struct {
 	Srv   *httptest.Server
 	Admin string // the first administrator's secret
 	Logs  *LogBuffer
+
+	server *web.Server // behind Srv, inside Validated
 }
 
 // New starts a test instance: a bootstrapped database on the fixed clock, served by web.NewServer on httptest.
@@ -52,9 +55,10 @@ func NewWith(t *testing.T, opts app.Options) *Env {
 	db, clock, admin := OpenBootstrapped(t)
 	svc := app.New(db, opts)
 	logs := &LogBuffer{}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	server := web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))
+	srv := httptest.NewServer(Validated(t, server))
 	t.Cleanup(srv.Close)
-	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}
+	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs, server: server}
 }
 
 // OpenBootstrapped opens a fresh copy of a first start (migrated, the

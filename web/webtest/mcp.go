@@ -160,8 +160,14 @@ func (e *Env) Agent(name, person string) string {
 	return e.Issue(e.Admin, map[string]any{"username": name})["token"].(string)
 }
 
-// Handler is the web.Server behind the test server.
-func (e *Env) Handler() *web.Server { return e.Srv.Config.Handler.(*web.Server) }
+// Handler is the web.Server behind the test server (inside Validated,
+// for an Env that New made).
+func (e *Env) Handler() *web.Server {
+	if e.server != nil {
+		return e.server
+	}
+	return e.Srv.Config.Handler.(*web.Server)
+}
 
 // With is the client reporting to t, for use in a subtest.
 func (m *MCPClient) With(t *testing.T) *MCPClient {

@@ -1,0 +1,134 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"tend/app"
+	"tend/web/webtest"
+)
+
+// TestOpenAPIGolden keeps docs/openapi.json equal to what GET /openapi.json
+// serves, with no credential; `go test ./web/ -run TestOpenAPIGolden
+// -update` writes it anew after a change to a route or a wire type.
+func TestOpenAPIGolden(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := e.Do(http.MethodGet, "/openapi.json", "", nil)
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /openapi.json: %d %s\n%.500s", r.Status, r.Header.Get("Content-Type"), r.Body)
+	}
+	const golden = "../docs/openapi.json"
+	if *update {
+		if err := os.WriteFile(golden, r.Body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(r.Body, want) {
+		t.Fatalf("docs/openapi.json differs from GET /openapi.json: run go test ./web/ -run TestOpenAPIGolden -update")
+	}
+}
+
+// TestOpenAPIIsValid checks the document against the OpenAPI 3.1
+// specification's own schema.
+func TestOpenAPIIsValid(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	doc, err := libopenapi.NewDocument(e.Do(http.MethodGet, "/openapi.json", "", nil).Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.GetVersion() != "3.1.0" {
+		t.Errorf("openapi %q, want 3.1.0", doc.GetVersion())
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if ok, errs := v.ValidateDocument(); !ok {
+		for _, e := range errs {
+			t.Errorf("%s: %s", e.Message, e.Reason)
+		}
+	}
+}
+
+// TestOpenAPIETag: the document carries an ETag; asked again with it in
+// If-None-Match it answers 304 with no body, and with another 200.
+func TestOpenAPIETag(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := e.Do(http.MethodGet, "/openapi.json", "", nil)
+	etag := r.Header.Get("ETag")
+	if r.Status != http.StatusOK || len(etag) < 10 || etag[0] != '"' {
+		t.Fatalf("status %d, ETag %q", r.Status, etag)
+	}
+	for _, inm := range []string{etag, `"other", ` + etag, "W/" + etag, "*"} {
+		if got := cond(t, e, inm); got.Status != http.StatusNotModified || len(got.Body) != 0 || got.Header.Get("ETag") != etag {
+			t.Errorf("If-None-Match %s: %d, %d bytes, ETag %q; want 304, none, the same", inm, got.Status, len(got.Body), got.Header.Get("ETag"))
+		}
+	}
+	if got := cond(t, e, `"stale"`); got.Status != http.StatusOK || !bytes.Equal(got.Body, r.Body) {
+		t.Errorf("a stale ETag: %d, want 200 and the document", got.Status)
+	}
+}
+
+func cond(t *testing.T, e *env, inm string) webtest.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, e.Srv.URL+"/openapi.json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("If-None-Match", inm)
+	res, err := e.Srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(res.Body); err != nil {
+		t.Fatal(err)
+	}
+	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b.Bytes()}
+}
+
+// TestOpenAPIProblemCodes: the problem schema's code is an enum of exactly
+// the app's codes, in their order (app.AllCodes, which
+// TestProblemTypesCoverAllCodes keeps equal to wire's table of codes).
+func TestOpenAPIProblemCodes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				Problem struct {
+					Properties struct {
+						Code struct {
+							Enum []string `json:"enum"`
+						} `json:"code"`
+					} `json:"properties"`
+				} `json:"Problem"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(e.Do(http.MethodGet, "/openapi.json", "", nil).Body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, len(app.AllCodes))
+	for i, c := range app.AllCodes {
+		want[i] = string(c)
+	}
+	if got := doc.Components.Schemas.Problem.Properties.Code.Enum; !slices.Equal(got, want) {
+		t.Errorf("problem code enum %v\nwant %v", got, want)
+	}
+}
