@@ -30,7 +30,7 @@ func newLogEnv(t *testing.T, format string, onActive func()) *env {
 	if format == "json" {
 		h = slog.NewJSONHandler(logs, opts)
 	}
-	srv := httptest.NewUnstartedServer(web.NewServer(svc, slog.New(h)))
+	srv := httptest.NewUnstartedServer(webtest.Validated(t, web.NewServer(svc, slog.New(h))))
 	if onActive != nil {
 		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
 			if s == http.StateActive {

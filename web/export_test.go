@@ -142,7 +142,7 @@ func imported(t *testing.T, from *env, export []byte) (*env, app.ImportReport) {
 		t.Fatal(err)
 	}
 	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: tok.Secret, Logs: logs}}, rep
 }
@@ -412,7 +412,7 @@ func elsewhere(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
 }

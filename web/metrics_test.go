@@ -55,7 +55,7 @@ func newMetricsEnv(tb testing.TB, limits app.Limits) *metricsEnv {
 		WritersWaiting: db.WritersWaiting, Now: clock.Now, Replication: func() []web.ReplicaStatus { return me.replicas }})
 	h := web.NewServer(svc, log)
 	h.ServeMetrics(m)
-	srv := httptest.NewServer(h)
+	srv := httptest.NewServer(webtest.Validated(tb, h))
 	tb.Cleanup(srv.Close)
 	t, _ := tb.(*testing.T) // a benchmark uses the server, not e.ok and e.problem
 	me.env = &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}

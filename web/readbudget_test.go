@@ -48,7 +48,7 @@ func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 	g := &gatedStore{DB: db, held: make(chan struct{}), release: make(chan struct{})}
 	svc := app.New(g, app.Options{Version: "test", Limits: limits})
 	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil))))
+	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: g.DB, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}, g
 }

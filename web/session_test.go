@@ -164,7 +164,7 @@ func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 	t.Parallel()
 	db, clock, admin := webtest.OpenBootstrapped(t)
 	svc := app.New(db, app.Options{Version: "test", PublicURL: "https://tend.example"})
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.DiscardHandler)))
+	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.DiscardHandler))))
 	t.Cleanup(srv.Close)
 	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: &webtest.LogBuffer{}}}
 	l := e.OK(http.StatusCreated, http.MethodPost, "/v1/login-links", e.Admin, map[string]any{})

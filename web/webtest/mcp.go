@@ -160,13 +160,16 @@ func (e *Env) Agent(name, person string) string {
 	return e.Issue(e.Admin, map[string]any{"username": name})["token"].(string)
 }
 
-// Handler is the web.Server behind the test server (inside Validated,
-// for an Env that New made).
+// Handler is the web.Server behind the test server (inside Validated).
 func (e *Env) Handler() *web.Server {
 	if e.server != nil {
 		return e.server
 	}
-	return e.Srv.Config.Handler.(*web.Server)
+	h := e.Srv.Config.Handler
+	if v, ok := h.(validated); ok {
+		h = v.inner
+	}
+	return h.(*web.Server)
 }
 
 // With is the client reporting to t, for use in a subtest.

@@ -63,7 +63,7 @@ func Validated(t testing.TB, h http.Handler) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return validated{inner: h, HandlerFunc: func(w http.ResponseWriter, r *http.Request) {
 		// A chunked body is refused before a byte of it is read (and may
 		// never end); an OPTIONS request is the router's own answer.
 		if slices.Contains(r.TransferEncoding, "chunked") || r.Method == http.MethodOptions {
@@ -79,7 +79,14 @@ func Validated(t testing.TB, h http.Handler) http.Handler {
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(rec, r)
 		check(t, v, r, body, rec)
-	})
+	}}
+}
+
+// validated is what Validated serves: the checking handler, and the one
+// it checks, for Env.Handler to find behind it.
+type validated struct {
+	http.HandlerFunc
+	inner http.Handler
 }
 
 // check validates one exchange.
