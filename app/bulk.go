@@ -48,9 +48,10 @@ type bulkTx interface {
 	// QueueTagNotice keeps event, a change to the tag, for the worker to
 	// file in each project the tag's items are in.
 	QueueTagNotice(ctx context.Context, tagID, event string) error
-	// NextTagNotice reads the oldest notice not filed everywhere yet; its
-	// Seq is 0 when there is none.
-	NextTagNotice(ctx context.Context) (TagNotice, error)
+	// NextTagNotice reads the oldest notice not filed everywhere yet, of
+	// the tag with this id or of any tag when it is ""; its Seq is 0 when
+	// there is none.
+	NextTagNotice(ctx context.Context, tagID string) (TagNotice, error)
 	// ReadTagNotice reads the projects of the next limit items carrying the
 	// notice's tag, moves the notice past them, and reports whether it has
 	// read them all.
@@ -161,20 +162,14 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 	err := s.raw.Update(ctx, func(tx Tx) error {
 		// Notices first: a tag renamed and then deleted is told of in that
 		// order, and the purge would take away the items the notice reads.
-		n, err := tx.NextTagNotice(ctx)
+		n, err := tx.NextTagNotice(ctx, "")
 		if err != nil {
 			return err
 		}
 		if n.Seq != 0 {
 			more = true
-			projects, done, err := tx.ReadTagNotice(ctx, n.Seq, s.opts.BulkStepRows)
-			if err != nil {
-				return err
-			}
-			if n.Filed, err = fileTagEvent(ctx, tx, n.Event, projects, n.Filed); err != nil {
-				return err
-			}
-			return tx.FileTagNotice(ctx, n.Seq, n.Filed, done)
+			_, err := noticeStep(ctx, tx, n, s.opts.BulkStepRows)
+			return err
 		}
 		t, deletion, err := tx.NextHiddenTag(ctx)
 		if err != nil || t.ID == "" {
@@ -195,6 +190,19 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		return err
 	})
 	return more, err
+}
+
+// noticeStep files a kept change to a tag in the projects of the next
+// limit items carrying it, and reports whether it has read them all.
+func noticeStep(ctx context.Context, tx Tx, n TagNotice, limit int) (bool, error) {
+	projects, done, err := tx.ReadTagNotice(ctx, n.Seq, limit)
+	if err != nil {
+		return false, err
+	}
+	if n.Filed, err = fileTagEvent(ctx, tx, n.Event, projects, n.Filed); err != nil {
+		return false, err
+	}
+	return done, tx.FileTagNotice(ctx, n.Seq, n.Filed, done)
 }
 
 // fileTagEvent files event, a change to a tag made by use, in each of

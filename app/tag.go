@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -360,8 +361,14 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 			// of both tags here. The event is filed where the renamed tag
 			// was before, not where the merge brings it, whose readers are
 			// told of the merge alone.
+			// Changes still kept for the worker are filed first, where the
+			// tag is now: read after the merge, they would be told to the
+			// hidden tag's readers.
 			var mine []string
-			if mine, err = tx.TagProjects(ctx, t.ID); err == nil {
+			if err = fileTagNotices(ctx, tx, t.ID); err == nil {
+				mine, err = tx.TagProjects(ctx, t.ID)
+			}
+			if err == nil {
 				err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
 			}
 			if err != nil {
@@ -388,6 +395,20 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		s.kick()
 	}
 	return out, err
+}
+
+// fileTagNotices files, in one go, every change to the tag still kept for
+// the worker.
+func fileTagNotices(ctx context.Context, tx Tx, tagID string) error {
+	for {
+		n, err := tx.NextTagNotice(ctx, tagID)
+		if err != nil || n.Seq == 0 {
+			return err
+		}
+		if _, err := noticeStep(ctx, tx, n, math.MaxInt32); err != nil {
+			return err
+		}
+	}
 }
 
 // pendingTagEvent is the event of a change to a tag made by use, as the

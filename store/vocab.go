@@ -437,16 +437,18 @@ func (t *Tx) QueueTagNotice(ctx context.Context, tagID, event string) error {
 	return mapErr(err)
 }
 
-// NextTagNotice reads the oldest notice not filed everywhere yet; its Seq
-// is 0 when there is none.
-func (t *Tx) NextTagNotice(ctx context.Context) (app.TagNotice, error) {
+// NextTagNotice reads the oldest notice not filed everywhere yet, of the
+// tag with this id or of any tag when it is ""; its Seq is 0 when there is
+// none.
+func (t *Tx) NextTagNotice(ctx context.Context, tagID string) (app.TagNotice, error) {
 	var r struct {
 		Seq   int64  `db:"seq"`
 		TagID string `db:"tag_id"`
 		Event string `db:"event"`
 		Filed string `db:"filed"`
 	}
-	err := t.tx.GetContext(ctx, &r, `SELECT seq, tag_id, event, filed FROM tag_notices ORDER BY seq LIMIT 1`)
+	err := t.tx.GetContext(ctx, &r, `SELECT seq, tag_id, event, filed FROM tag_notices WHERE ?1 IN ('', tag_id)
+		ORDER BY seq LIMIT 1`, tagID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return app.TagNotice{}, nil
 	}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -18,13 +19,7 @@ import (
 // stopped between two steps finishes at the next start on the same file.
 func TestTagRenameInSteps(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
-	entered, gate := make(chan struct{}), make(chan error)
-	e := bulkEnv(t, path, admin, 3, func() error {
-		entered <- struct{}{}
-		return <-gate
-	})
+	e, path, admin, entered, gate := gatedBulkEnv(t, 3)
 
 	s := seedBulkTagged(e)
 	tasks, doc, def, side, bulkID := s.tasks, s.doc, s.def, s.side, s.bulkID
@@ -152,5 +147,52 @@ func TestTagRenameDeclaredToldAtOnce(t *testing.T) {
 	}
 	if k := rowCount(t, path, `SELECT count(*) FROM tag_notices`); k != 0 {
 		t.Fatalf("%d notices kept for a declared tag", k)
+	}
+}
+
+// TestTagRenameKeptThenMerged: a rename still kept for the worker when a
+// second rename merges a hidden tag into the same tag is filed by the
+// merging request, where the tag was before the merge; read after it, it
+// would tell the hidden tag's readers of a name they never saw.
+func TestTagRenameKeptThenMerged(t *testing.T) {
+	t.Parallel()
+	e, path, _, entered, gate := gatedBulkEnv(t, 3)
+	alice := e.Person("alice")
+	e.Join("alice", "admin")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
+	hidden := e.CreateTask(e.Admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush"}})
+	open := e.CreateTask(alice, map[string]any{"title": "open", "tags": []string{"mine"}})
+	var mine string
+	for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", alice, nil)) {
+		if tg["name"] == "mine" {
+			mine = tg["id"].(string)
+		}
+	}
+	inProject := func(p string) int {
+		return rowCount(t, path, `SELECT count(*) FROM events WHERE entity_id = ? AND action = 'tag.updated' AND project_id = ?`, mine, p)
+	}
+	def, secret := fmt.Sprint(open["project_id"]), fmt.Sprint(hidden["project_id"])
+
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tags/"+mine, alice, map[string]any{"name": "first"})
+	<-entered // the worker waits before its first step: the rename is kept
+	if n := rowCount(t, path, `SELECT count(*) FROM tag_notices`); n != 1 {
+		t.Fatalf("%d notices kept, want 1", n)
+	}
+	e.OK(http.StatusOK, http.MethodPatch, "/v1/tags/"+mine, alice, map[string]any{"name": "hush"})
+	if n := rowCount(t, path, `SELECT count(*) FROM tag_notices`); n != 0 {
+		t.Fatalf("%d notices kept after the merge, want none", n)
+	}
+	if a, b := inProject(def), inProject(secret); a != 2 || b != 0 {
+		t.Fatalf("tag.updated filed %d times in the default project and %d in the hidden one, want 2 and 0", a, b)
+	}
+	gate <- nil
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
+	if b := inProject(secret); b != 0 {
+		t.Fatalf("the worker filed %d tag.updated in the hidden project", b)
+	}
+	if got := credStrings(t, e.OK(http.StatusOK, http.MethodGet, tskPath(hidden), e.Admin, nil)["tags"]); !slices.Equal(got, []string{"hush"}) {
+		t.Fatalf("the hidden task carries %v, want [hush]", got)
 	}
 }

@@ -61,14 +61,7 @@ func rowCount(t *testing.T, path, query string, args ...any) int {
 // reopened by a new server) finishes the work at its start.
 func TestTagDeleteInSteps(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
-	entered := make(chan struct{})
-	gate := make(chan error)
-	e := bulkEnv(t, path, admin, 3, func() error {
-		entered <- struct{}{}
-		return <-gate
-	})
+	e, path, admin, entered, gate := gatedBulkEnv(t, 3)
 
 	s := seedBulkTagged(e)
 	tasks, doc, def, side, bulkID := s.tasks, s.doc, s.def, s.side, s.bulkID
@@ -235,6 +228,21 @@ func seedBulkTagged(e *env) bulkTagged {
 	return s
 }
 
+// gatedBulkEnv is a bulkEnv on a file of the test's own whose worker, before
+// each step, signals entered and then waits for gate: the error it gets
+// there (nil: step) is what the step returns.
+func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, entered chan struct{}, gate chan error) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "tend.db")
+	admin = webtest.CopyBootstrapped(t, path)
+	entered, gate = make(chan struct{}), make(chan error)
+	e = bulkEnv(t, path, admin, stepRows, func() error {
+		entered <- struct{}{}
+		return <-gate
+	})
+	return e, path, admin, entered, gate
+}
+
 // srvClose stops a bulkEnv's server and closes its database, as a crash
 // would leave them: the work left is in the file.
 func srvClose(e *webtest.Env) {
@@ -249,13 +257,7 @@ func srvClose(e *webtest.Env) {
 // request answers, before the worker's first step; the steps add nothing.
 func TestTagDeleteDeclaredToldAtOnce(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
-	entered, gate := make(chan struct{}), make(chan error)
-	e := bulkEnv(t, path, admin, 1, func() error {
-		entered <- struct{}{}
-		return <-gate
-	})
+	e, path, _, entered, gate := gatedBulkEnv(t, 1)
 	id := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})["id"].(string)
 	e.CreateTask(e.Admin, map[string]any{"title": "one", "tags": []string{"garden"}})
 	e.CreateTask(e.Admin, map[string]any{"title": "two", "tags": []string{"garden"}})
