@@ -360,10 +360,9 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 			// A merge is not in steps: it reads and moves every application
 			// of both tags here. The event is filed where the renamed tag
 			// was before, not where the merge brings it, whose readers are
-			// told of the merge alone.
-			// Changes still kept for the worker are filed first, where the
-			// tag is now: read after the merge, they would be told to the
-			// hidden tag's readers.
+			// told of the merge alone; so are the changes still kept for
+			// the worker, filed first: read after the merge, they would be
+			// told to the hidden tag's readers.
 			var mine []string
 			if err = fileTagNotices(ctx, tx, t.ID); err == nil {
 				mine, err = tx.TagProjects(ctx, t.ID)
