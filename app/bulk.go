@@ -45,6 +45,30 @@ type bulkTx interface {
 	// TagEventProjects lists the projects in which an event with this
 	// action was filed on the tag.
 	TagEventProjects(ctx context.Context, id, action string) ([]string, error)
+	// QueueTagNotice keeps event, a change to the tag, for the worker to
+	// file in each project the tag's items are in.
+	QueueTagNotice(ctx context.Context, tagID, event string) error
+	// NextTagNotice reads the oldest notice not filed everywhere yet, of
+	// the tag with this id or of any tag when it is ""; its Seq is 0 when
+	// there is none.
+	NextTagNotice(ctx context.Context, tagID string) (TagNotice, error)
+	// ReadTagNotice reads the projects of the next limit items carrying the
+	// notice's tag, moves the notice past them, and reports whether it has
+	// read them all.
+	ReadTagNotice(ctx context.Context, seq int64, limit int) ([]string, bool, error)
+	// FileTagNotice records the projects the notice is filed in, or
+	// removes it when done.
+	FileTagNotice(ctx context.Context, seq int64, filed []string, done bool) error
+}
+
+// TagNotice is a change to a tag made by use, still to be filed in some of
+// the projects its items are in (ChangeTag): Event is the event as the
+// request wrote it, Filed the projects it is filed in so far.
+type TagNotice struct {
+	Seq   int64
+	TagID string
+	Event string
+	Filed []string
 }
 
 // worker runs the steps of bulk work one after another, on one goroutine
@@ -136,6 +160,17 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 	}
 	more := false
 	err := s.raw.Update(ctx, func(tx Tx) error {
+		// Notices first: a tag renamed and then deleted is told of in that
+		// order, and the purge would take away the items the notice reads.
+		n, err := tx.NextTagNotice(ctx, "")
+		if err != nil {
+			return err
+		}
+		if n.Seq != 0 {
+			more = true
+			_, err := noticeStep(ctx, tx, n, s.opts.BulkStepRows)
+			return err
+		}
 		t, deletion, err := tx.NextHiddenTag(ctx)
 		if err != nil || t.ID == "" {
 			return err
@@ -147,34 +182,49 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		if err != nil || deletion == "" || len(projects) == 0 {
 			return err
 		}
-		return fileTagDeleted(ctx, tx, t, deletion, projects)
+		filed, err := tx.TagEventProjects(ctx, t.ID, "tag.deleted")
+		if err != nil {
+			return err
+		}
+		_, err = fileTagEvent(ctx, tx, deletion, projects, filed)
+		return err
 	})
 	return more, err
 }
 
-// fileTagDeleted files a deleted tag's event in each of projects it was not
-// filed in yet. A tag made by use is seen where it is applied (TagFilter),
-// so its deletion is told where it was applied, and finding where takes
-// reading every application: the worker files the event in each project as
-// its steps come upon the tag's items there (RemoveTag).
-func fileTagDeleted(ctx context.Context, tx Tx, t Tag, deletion string, projects []string) error {
-	filed, err := tx.TagEventProjects(ctx, t.ID, "tag.deleted")
+// noticeStep files a kept change to a tag in the projects of the next
+// limit items carrying it, and reports whether it has read them all.
+func noticeStep(ctx context.Context, tx Tx, n TagNotice, limit int) (bool, error) {
+	projects, done, err := tx.ReadTagNotice(ctx, n.Seq, limit)
 	if err != nil {
-		return err
+		return false, err
 	}
+	if n.Filed, err = fileTagEvent(ctx, tx, n.Event, projects, n.Filed); err != nil {
+		return false, err
+	}
+	return done, tx.FileTagNotice(ctx, n.Seq, n.Filed, done)
+}
+
+// fileTagEvent files event, a change to a tag made by use, in each of
+// projects not in filed yet, and answers filed with them. Such a tag is
+// seen where it is applied (TagFilter), so its changes are told where it
+// is applied, and finding where takes reading every application: the
+// worker files the event in each project as its steps come upon the tag's
+// items there (RemoveTag, ChangeTag).
+func fileTagEvent(ctx context.Context, tx Tx, event string, projects, filed []string) ([]string, error) {
 	for _, p := range projects {
 		if slices.Contains(filed, p) {
 			continue
 		}
 		var e Event
-		if err := json.Unmarshal([]byte(deletion), &e); err != nil {
-			return err
+		if err := json.Unmarshal([]byte(event), &e); err != nil {
+			return nil, err
 		}
 		e.ID, e.ProjectID, e.CreatedAt = newID(), p, tx.Now()
 		if err := tx.InsertEvent(ctx, &e); err != nil {
-			return err
+			return nil, err
 		}
 		filed = append(filed, p)
 	}
-	return nil
+	return filed, nil
 }

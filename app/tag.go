@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -259,10 +260,10 @@ func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
 // from the caller), and into a conflict when it can. The renamed tag keeps
 // its id and meaning and takes over the hidden tag's items, which keep
 // their tag's name; the hidden tag's end is recorded for those who could
-// see it. mine lists the projects the renamed tag was on: a tag on nothing
-// was vocabulary every reader saw, and is declared so that carrying hidden
-// items does not take it out of sight.
-func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, mine []string) error {
+// see it. used tells whether the renamed tag was on anything: a tag on
+// nothing was vocabulary every reader saw, and is declared so that carrying
+// hidden items does not take it out of sight.
+func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, used bool) error {
 	have, err := unseenHolder(ctx, tx, sc, t)
 	if err != nil {
 		return err
@@ -277,7 +278,7 @@ func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, mine
 	if err := recordTagEvent(ctx, tx, a, have, theirs, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID}); err != nil {
 		return err
 	}
-	t.Declared = t.Declared || len(mine) == 0
+	t.Declared = t.Declared || !used
 	return tx.UpdateTag(ctx, t)
 }
 
@@ -326,7 +327,10 @@ func tagEntry(ctx context.Context, tx Tx, a Actor, id string) (Tag, *scope, erro
 
 // ChangeTag renames a tag or changes its meaning. A rename onto the name
 // of a tag the caller cannot see answers as onto a free name (see
-// mergeUnseenTag).
+// mergeUnseenTag). The tag is changed for every reader when it returns; a
+// tag made by use is told of in each project it is applied in, and the
+// worker files those events in steps (bulk.go), since finding the projects
+// takes reading every application.
 func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTag) (Tag, error) {
 	if in.Name.Set {
 		n, err := s.normalTag("body.name", in.Name.Value)
@@ -336,12 +340,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		in.Name.Value = n
 	}
 	var out Tag
+	queued := false
 	err := s.store.Update(ctx, func(tx Tx) error {
 		t, sc, err := tagEntry(ctx, tx, a, id)
 		if err != nil {
 			return err
 		}
-		projects, err := tx.TagProjects(ctx, t.ID)
+		used, err := tx.TagUsed(ctx, t.ID)
 		if err != nil {
 			return err
 		}
@@ -352,15 +357,68 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		}
 		err = tx.UpdateTag(ctx, &t)
 		if CodeOf(err) == CodeConflict {
-			err = mergeUnseenTag(ctx, tx, a, sc, &t, projects)
+			// A merge is not in steps: it reads and moves every application
+			// of both tags here. The event is filed where the renamed tag
+			// was before, not where the merge brings it, whose readers are
+			// told of the merge alone; so are the changes still kept for
+			// the worker, filed first: read after the merge, they would be
+			// told to the hidden tag's readers.
+			var mine []string
+			if err = fileTagNotices(ctx, tx, t.ID); err == nil {
+				mine, err = tx.TagProjects(ctx, t.ID)
+			}
+			if err == nil {
+				err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
+			}
+			if err != nil {
+				return err
+			}
+			out = t
+			return recordTagEvent(ctx, tx, a, t, mine, "tag.updated", changes)
 		}
 		if err != nil {
 			return err
 		}
 		out = t
-		return recordTagEvent(ctx, tx, a, t, projects, "tag.updated", changes)
+		if t.Declared || !used {
+			return recordTagEvent(ctx, tx, a, t, nil, "tag.updated", changes)
+		}
+		e, err := pendingTagEvent(a, t, "tag.updated", changes)
+		if err == nil {
+			err = tx.QueueTagNotice(ctx, t.ID, string(e))
+		}
+		queued = err == nil
+		return err
 	})
+	if queued {
+		s.kick()
+	}
 	return out, err
+}
+
+// fileTagNotices files, in one go, every change to the tag still kept for
+// the worker.
+func fileTagNotices(ctx context.Context, tx Tx, tagID string) error {
+	for {
+		n, err := tx.NextTagNotice(ctx, tagID)
+		if err != nil || n.Seq == 0 {
+			return err
+		}
+		if _, err := noticeStep(ctx, tx, n, math.MaxInt32); err != nil {
+			return err
+		}
+	}
+}
+
+// pendingTagEvent is the event of a change to a tag made by use, as the
+// worker files it in each project the tag is applied in (fileTagEvent).
+func pendingTagEvent(a Actor, t Tag, action string, changes map[string]any) ([]byte, error) {
+	e := Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: action, Changes: changes,
+		ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
+	if !a.system {
+		e.ActorUserID = a.User.ID
+	}
+	return json.Marshal(e)
 }
 
 // RemoveTag deletes a tag and takes it off everything it was on. The tag
@@ -379,15 +437,10 @@ func (s *Service) RemoveTag(ctx context.Context, a Actor, id string) error {
 			return err
 		}
 		// Vocabulary is told of at once, at workspace level; a tag made by
-		// use where the worker finds its items (fileTagDeleted).
+		// use where the worker finds its items (fileTagEvent).
 		var deletion []byte
 		if !t.Declared && used {
-			e := Event{WorkspaceID: t.WorkspaceID, EntityType: "tag", EntityID: t.ID, Action: "tag.deleted", Changes: changes,
-				ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
-			if !a.system {
-				e.ActorUserID = a.User.ID
-			}
-			if deletion, err = json.Marshal(e); err != nil {
+			if deletion, err = pendingTagEvent(a, t, "tag.deleted", changes); err != nil {
 				return err
 			}
 		}

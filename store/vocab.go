@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"slices"
 
@@ -426,4 +427,96 @@ func (t *Tx) TagPage(ctx context.Context, f app.TagFilter) ([]app.Tag, error) {
 		out[i] = r.tag()
 	}
 	return out, mapErr(err)
+}
+
+// QueueTagNotice keeps event, a change to the tag as the app wrote it, to
+// be filed by the worker in each project the tag's items are in
+// (NextTagNotice, ReadTagNotice, FileTagNotice).
+func (t *Tx) QueueTagNotice(ctx context.Context, tagID, event string) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tag_notices (tag_id, event) VALUES (?, ?)`, tagID, event)
+	return mapErr(err)
+}
+
+// NextTagNotice reads the oldest notice not filed everywhere yet, of the
+// tag with this id or of any tag when it is ""; its Seq is 0 when there is
+// none.
+func (t *Tx) NextTagNotice(ctx context.Context, tagID string) (app.TagNotice, error) {
+	var r struct {
+		Seq   int64  `db:"seq"`
+		TagID string `db:"tag_id"`
+		Event string `db:"event"`
+		Filed string `db:"filed"`
+	}
+	err := t.tx.GetContext(ctx, &r, `SELECT seq, tag_id, event, filed FROM tag_notices WHERE ?1 IN ('', tag_id)
+		ORDER BY seq LIMIT 1`, tagID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return app.TagNotice{}, nil
+	}
+	if err != nil {
+		return app.TagNotice{}, mapErr(err)
+	}
+	n := app.TagNotice{Seq: r.Seq, TagID: r.TagID, Event: r.Event}
+	return n, json.Unmarshal([]byte(r.Filed), &n.Filed)
+}
+
+// ReadTagNotice reads the projects of the next limit items carrying the
+// notice's tag, tasks then documents, each in id order after the last one
+// read, and moves the notice past them; it reports whether it has read
+// them all.
+func (t *Tx) ReadTagNotice(ctx context.Context, seq int64, limit int) ([]string, bool, error) {
+	var at struct {
+		TagID string         `db:"tag_id"`
+		Task  string         `db:"after_task"`
+		Doc   sql.NullString `db:"after_document"`
+	}
+	if err := t.tx.GetContext(ctx, &at, `SELECT tag_id, after_task, after_document FROM tag_notices WHERE seq = ?`, seq); err != nil {
+		return nil, false, mapErr(err)
+	}
+	type hit struct {
+		ID      string `db:"id"`
+		Project string `db:"project_id"`
+	}
+	var hits []hit
+	col, q := "after_task", `SELECT tt.task_id AS id, k.project_id FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
+		WHERE tt.tag_id = ? AND tt.task_id > ? ORDER BY tt.task_id LIMIT ?`
+	after := at.Task
+	if at.Doc.Valid {
+		col, q = "after_document", `SELECT dt.document_id AS id, d.project_id FROM document_tags dt JOIN documents d ON d.id = dt.document_id
+			WHERE dt.tag_id = ? AND dt.document_id > ? ORDER BY dt.document_id LIMIT ?`
+		after = at.Doc.String
+	}
+	if err := t.tx.SelectContext(ctx, &hits, q, at.TagID, after, limit); err != nil {
+		return nil, false, mapErr(err)
+	}
+	projects := []string{}
+	for _, h := range hits {
+		if !slices.Contains(projects, h.Project) {
+			projects = append(projects, h.Project)
+		}
+	}
+	if len(hits) == limit {
+		_, err := t.tx.ExecContext(ctx, `UPDATE tag_notices SET `+col+` = ? WHERE seq = ?`, hits[len(hits)-1].ID, seq)
+		return projects, false, mapErr(err)
+	}
+	// Fewer than limit: this kind of item is read to its end.
+	if at.Doc.Valid {
+		return projects, true, nil
+	}
+	_, err := t.tx.ExecContext(ctx, `UPDATE tag_notices SET after_document = '' WHERE seq = ?`, seq)
+	return projects, false, mapErr(err)
+}
+
+// FileTagNotice records the projects the notice has been filed in, or
+// removes it when done.
+func (t *Tx) FileTagNotice(ctx context.Context, seq int64, filed []string, done bool) error {
+	if done {
+		_, err := t.tx.ExecContext(ctx, `DELETE FROM tag_notices WHERE seq = ?`, seq)
+		return mapErr(err)
+	}
+	b, err := json.Marshal(filed)
+	if err != nil {
+		return err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE tag_notices SET filed = ? WHERE seq = ?`, string(b), seq)
+	return mapErr(err)
 }

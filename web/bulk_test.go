@@ -61,59 +61,15 @@ func rowCount(t *testing.T, path, query string, args ...any) int {
 // reopened by a new server) finishes the work at its start.
 func TestTagDeleteInSteps(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
-	entered := make(chan struct{})
-	gate := make(chan error)
-	e := bulkEnv(t, path, admin, 3, func() error {
-		entered <- struct{}{}
-		return <-gate
-	})
+	e, path, admin, entered, gate := gatedBulkEnv(t, 3)
 
-	var tasks []map[string]any
-	// The last task is in a project of its own, which the worker comes to
-	// in its last step.
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "side", "title": "Side"})
-	for _, title := range []string{"one", "two", "three", "four", "five", "six", "seven"} {
-		body := map[string]any{"title": title, "tags": []string{"bulk", "keep"}}
-		if title == "seven" {
-			body["project"] = "side"
-		}
-		tasks = append(tasks, e.CreateTask(e.Admin, body))
-	}
-	doc := e.docCreate(e.Admin, map[string]any{"title": "memo", "tags": []string{"bulk"}})
-	def, side := fmt.Sprint(tasks[0]["project_id"]), fmt.Sprint(tasks[6]["project_id"])
-	var bulkID string
-	for _, tg := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)) {
-		if tg["name"] == "bulk" {
-			bulkID = tg["id"].(string)
-		}
-	}
+	s := seedBulkTagged(e)
+	tasks, doc, def, side, bulkID := s.tasks, s.doc, s.def, s.side, s.bulkID
 	applied := func(t *testing.T) int {
 		return rowCount(t, path, `SELECT (SELECT count(*) FROM task_tags WHERE tag_id = ?1) + (SELECT count(*) FROM document_tags WHERE tag_id = ?1)
 			+ (SELECT count(*) FROM tags WHERE id = ?1)`, bulkID)
 	}
-	// deleted is the projects the feed has told of the tag's deletion in:
-	// the feed's records do not carry the project, so the events are
-	// counted in the feed and their projects read in the file.
-	deleted := func(e *env) []string {
-		n := 0
-		for _, ev := range e.allChanges("", e.Admin) {
-			if ev["entity_id"] == bulkID && ev["action"] == "tag.deleted" {
-				n++
-			}
-		}
-		var out []string
-		for _, p := range []string{def, side} {
-			if rowCount(e.T, path, `SELECT count(*) FROM events WHERE entity_id = ? AND action = 'tag.deleted' AND project_id = ?`, bulkID, p) == 1 {
-				out = append(out, p)
-			}
-		}
-		if len(out) != n {
-			e.T.Fatalf("the feed tells of %d deletions, the file holds them in %v", n, out)
-		}
-		return out
-	}
+	deleted := func(e *env) []string { return toldIn(e, path, bulkID, "tag.deleted", def, side) }
 
 	// gone is what every reader must tell from the moment the delete answers.
 	gone := func(t *testing.T) {
@@ -218,6 +174,75 @@ func TestTagDeleteInSteps(t *testing.T) {
 	}
 }
 
+// toldIn lists which of projects the feed has told of the tag's action in,
+// and fails if it told of it more than once in any: the feed's records do
+// not carry the project, so the events are counted in the feed and their
+// projects read in the file.
+func toldIn(e *env, path, tagID, action string, projects ...string) []string {
+	e.T.Helper()
+	n := 0
+	for _, ev := range e.allChanges("", e.Admin) {
+		if ev["entity_id"] == tagID && ev["action"] == action {
+			n++
+		}
+	}
+	var out []string
+	for _, p := range projects {
+		if rowCount(e.T, path, `SELECT count(*) FROM events WHERE entity_id = ? AND action = ? AND project_id = ?`, tagID, action, p) == 1 {
+			out = append(out, p)
+		}
+	}
+	if len(out) != n {
+		e.T.Fatalf("the feed tells of %d %s, the file holds one in each of %v", n, action, out)
+	}
+	return out
+}
+
+// bulkTagged is a bulk test's data: seven tasks carrying the tag "bulk"
+// (and "keep"), the last in a project of its own (side) that the worker
+// comes to in its last step over tasks, and a document carrying "bulk";
+// def is the default project.
+type bulkTagged struct {
+	tasks             []map[string]any
+	doc               map[string]any
+	def, side, bulkID string
+}
+
+func seedBulkTagged(e *env) bulkTagged {
+	var s bulkTagged
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "side", "title": "Side"})
+	for _, title := range []string{"one", "two", "three", "four", "five", "six", "seven"} {
+		body := map[string]any{"title": title, "tags": []string{"bulk", "keep"}}
+		if title == "seven" {
+			body["project"] = "side"
+		}
+		s.tasks = append(s.tasks, e.CreateTask(e.Admin, body))
+	}
+	s.doc = e.docCreate(e.Admin, map[string]any{"title": "memo", "tags": []string{"bulk"}})
+	s.def, s.side = fmt.Sprint(s.tasks[0]["project_id"]), fmt.Sprint(s.tasks[6]["project_id"])
+	for _, tg := range prjItems(e.T, e.OK(http.StatusOK, http.MethodGet, "/v1/tags", e.Admin, nil)) {
+		if tg["name"] == "bulk" {
+			s.bulkID = tg["id"].(string)
+		}
+	}
+	return s
+}
+
+// gatedBulkEnv is a bulkEnv on a file of the test's own whose worker, before
+// each step, signals entered and then waits for gate: the error it gets
+// there (nil: step) is what the step returns.
+func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, entered chan struct{}, gate chan error) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "tend.db")
+	admin = webtest.CopyBootstrapped(t, path)
+	entered, gate = make(chan struct{}), make(chan error)
+	e = bulkEnv(t, path, admin, stepRows, func() error {
+		entered <- struct{}{}
+		return <-gate
+	})
+	return e, path, admin, entered, gate
+}
+
 // srvClose stops a bulkEnv's server and closes its database, as a crash
 // would leave them: the work left is in the file.
 func srvClose(e *webtest.Env) {
@@ -232,13 +257,7 @@ func srvClose(e *webtest.Env) {
 // request answers, before the worker's first step; the steps add nothing.
 func TestTagDeleteDeclaredToldAtOnce(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
-	entered, gate := make(chan struct{}), make(chan error)
-	e := bulkEnv(t, path, admin, 1, func() error {
-		entered <- struct{}{}
-		return <-gate
-	})
+	e, path, _, entered, gate := gatedBulkEnv(t, 1)
 	id := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})["id"].(string)
 	e.CreateTask(e.Admin, map[string]any{"title": "one", "tags": []string{"garden"}})
 	e.CreateTask(e.Admin, map[string]any{"title": "two", "tags": []string{"garden"}})

@@ -72,6 +72,17 @@ func BenchmarkBulkHold(b *testing.B) {
 		b.ReportMetric(float64(took.Milliseconds())/float64(b.N), "done-ms/op")
 	}
 
+	b.Run("tag_rename_on_100k_tasks", func(b *testing.B) {
+		i := 0
+		run(b, func() {
+			i++
+			_, err := h.svc.ChangeTag(ctx, h.admin, h.tag.ID, app.UpdateTag{Name: app.PatchOf(h.tag.Name + "-" + strconv.Itoa(i))})
+			h.must(b, err)
+		}, func() {
+			_, err := h.svc.ChangeTag(ctx, h.admin, h.tag.ID, app.UpdateTag{Name: app.PatchOf(h.tag.Name)})
+			h.must(b, err)
+		})
+	})
 	b.Run("tag_delete_on_100k_tasks", func(b *testing.B) {
 		run(b, func() { h.must(b, h.svc.RemoveTag(ctx, h.admin, h.tag.ID)) }, func() { h.must(b, h.tagAll(ctx)) })
 	})

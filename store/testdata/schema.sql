@@ -64,6 +64,9 @@ CREATE INDEX sessions_user ON sessions (user_id) WHERE revoked_at IS NULL;
 -- index statuses_one_default on statuses
 CREATE UNIQUE INDEX statuses_one_default ON statuses (workspace_id, entity_type) WHERE is_default = 1;
 
+-- index tag_notices_tag on tag_notices
+CREATE INDEX tag_notices_tag ON tag_notices (tag_id);
+
 -- index tags_deleting on tags
 CREATE INDEX tags_deleting ON tags (deleted_at) WHERE deleted_at IS NOT NULL;
 
@@ -378,6 +381,16 @@ CREATE TABLE statuses (
     created_at   TEXT NOT NULL,
     updated_at   TEXT NOT NULL,
     UNIQUE (workspace_id, entity_type, key)
+) STRICT;
+
+-- table tag_notices on tag_notices
+CREATE TABLE tag_notices (
+    seq            INTEGER PRIMARY KEY,
+    tag_id         TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+    event          TEXT NOT NULL,
+    after_task     TEXT NOT NULL DEFAULT '',
+    after_document TEXT,
+    filed          TEXT NOT NULL DEFAULT '[]'
 ) STRICT;
 
 -- table tags on tags
