@@ -80,6 +80,8 @@ func TestLinkAdd(t *testing.T) {
 		{"a viewer", viewer, link("precedes", c.Ref, a.Ref), app.CodeForbidden, ""},
 		// All or none: the first pair is fine, the second is not.
 		{"one bad pair of two", f.admin, link("precedes", c.Ref, b.Ref, 99999), app.CodeValidation, "body.target"},
+		// The links of one request are checked against each other too.
+		{"the same pair twice in one request", f.admin, link("precedes", c.Ref, b.Ref, b.Ref), app.CodeConflict, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
