@@ -84,13 +84,13 @@ func (t *Tx) InsertEvents(ctx context.Context, es []app.Event) error {
 			nullStr(e.ActorTokenID), nullStr(e.ActorInterface), nullStr(e.SubjectType), nullStr(e.SubjectID), changes, e.ItemRef,
 			nullStr(e.ItemTitle), fmtTime(e.CreatedAt), nullStr(e.ProjectID)}
 	}
-	f := func(i int) string { return "value ->> " + strconv.Itoa(i) }
+	f := func(i int) string { return "j.value ->> " + strconv.Itoa(i) }
 	cols := make([]string, 14)
 	for i := range cols {
 		cols[i] = f(i)
 	}
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO events (`+eventColumns+`)
-		SELECT `+strings.Join(cols, ", ")+`, `+eventProject(f(14), f(3), f(9))+` FROM json_each(?) ORDER BY key`, jsonText(rows))
+		SELECT `+strings.Join(cols, ", ")+`, `+eventProject(f(14), f(3), f(9))+` FROM json_each(?) j ORDER BY j.key`, jsonText(rows))
 	return mapErr(err)
 }
 

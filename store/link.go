@@ -64,8 +64,8 @@ func (t *Tx) InsertLinks(ctx context.Context, ls []app.Link) error {
 	}
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO links (id, workspace_id, link_type_id, source_type, source_id, target_type,
 		target_id, created_by, created_at)
-		SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8
-		FROM json_each(?) ORDER BY key`, jsonText(rows))
+		SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8
+		FROM json_each(?) j ORDER BY j.key`, jsonText(rows))
 	return mapErr(err)
 }
 
