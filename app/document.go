@@ -213,6 +213,13 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 	if err := s.validateDocumentCreate(&in); err != nil {
 		return Document{}, err
 	}
+	title, body := strings.TrimSpace(in.Title), ""
+	if in.Body != nil {
+		body = *in.Body
+	}
+	// Up to max_body_bytes of text is scanned for mentions before the
+	// transaction, so that other writers do not wait on it.
+	mentions := mentionedRefs(title, body)
 	var out Document
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, err := inWorkspace(ctx, tx, a, workspace)
@@ -220,11 +227,8 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 			return err
 		}
 		now := tx.Now()
-		d := Document{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), OwnerID: a.User.ID,
+		d := Document{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: title, Body: body, OwnerID: a.User.ID,
 			CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now, Version: 1}
-		if in.Body != nil {
-			d.Body = *in.Body
-		}
 		n, parent, err := placeItem(ctx, tx, sc, in.Project, string(in.Parent), "document", "sub-document", findDocumentIn)
 		if err != nil {
 			return err
@@ -247,8 +251,8 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 		if err := applyTags(ctx, tx, a, d.WorkspaceID, d.ProjectID, d.ID, in.Tags, tx.SetDocumentTags); err != nil {
 			return err
 		}
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: d.WorkspaceID, Type: "document", ID: d.ID, Self: d.ID, New: true},
-			d.Title, d.Body); err != nil {
+		if err := noteRefs(ctx, tx, mentionSource{WorkspaceID: d.WorkspaceID, Type: "document", ID: d.ID, Self: d.ID, New: true},
+			mentions); err != nil {
 			return err
 		}
 		ref := d.Ref

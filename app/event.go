@@ -33,6 +33,8 @@ type Event struct {
 
 type eventTx interface {
 	InsertEvent(ctx context.Context, e *Event) error
+	// InsertEvents appends events in one statement, in the order given.
+	InsertEvents(ctx context.Context, es []Event) error
 	// InsertEventsAlong records e once for each item (of e.EntityType) in
 	// itemIDs, under the event id at the same index, with each item's
 	// workspace, project, ref and title, in ref order: one statement for a
@@ -63,6 +65,12 @@ var Actions = []string{
 
 // record stamps an event with the actor and the transaction's clock and stores it.
 func record(ctx context.Context, tx Tx, a Actor, e Event) error {
+	e = stamp(tx, a, e)
+	return tx.InsertEvent(ctx, &e)
+}
+
+// stamp gives an event to record its id, the actor and the transaction's clock.
+func stamp(tx Tx, a Actor, e Event) Event {
 	e.ID = newID()
 	e.CreatedAt = tx.Now()
 	if !a.system {
@@ -70,5 +78,5 @@ func record(ctx context.Context, tx Tx, a Actor, e Event) error {
 	}
 	e.ActorTokenID = a.tokenID()
 	e.ActorInterface = a.Interface
-	return tx.InsertEvent(ctx, &e)
+	return e
 }

@@ -48,6 +48,8 @@ func (e LinkEnd) Ref() int64 {
 
 type linkTx interface {
 	InsertLink(ctx context.Context, l *Link) error
+	// InsertLinks stores links in one statement, in the order given.
+	InsertLinks(ctx context.Context, ls []Link) error
 	LinkByID(ctx context.Context, id string) (Link, error)
 	DeleteLink(ctx context.Context, id string) error
 	// LinksOf lists every link touching an item.
@@ -151,8 +153,14 @@ func linkedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef 
 
 // record records a link event in the history of the item addressed.
 func (ls linkSelf) record(ctx context.Context, tx Tx, a Actor, action, linkID string, changes map[string]any) error {
+	e := ls.event(tx, a, action, linkID, changes)
+	return tx.InsertEvent(ctx, &e)
+}
+
+// event is a link event in the history of the item addressed, to record.
+func (ls linkSelf) event(tx Tx, a Actor, action, linkID string, changes map[string]any) Event {
 	ref := ls.Ref
-	return record(ctx, tx, a, Event{WorkspaceID: ls.sc.ws.Workspace.ID, EntityType: ls.Type, EntityID: ls.ID, Action: action,
+	return stamp(tx, a, Event{WorkspaceID: ls.sc.ws.Workspace.ID, EntityType: ls.Type, EntityID: ls.ID, Action: action,
 		ItemRef: &ref, ItemTitle: ls.Title, SubjectType: "link", SubjectID: linkID, Changes: changes})
 }
 
@@ -269,7 +277,10 @@ func addLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, in LinkSet) ([
 	if in.OtherType == "document" {
 		find = findDocumentIn
 	}
-	var ids []string
+	batch, err := newLinkBatch(ctx, tx, self)
+	if err != nil {
+		return nil, err
+	}
 	for _, target := range in.Others {
 		other, err := find(ctx, tx, self.sc, target)
 		if err != nil {
@@ -278,40 +289,92 @@ func addLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, in LinkSet) ([
 		if other.ID == self.ID {
 			return nil, Invalidf("body.target", "an item cannot be linked to itself")
 		}
-		l, err := insertLink(ctx, tx, a, self, lt, in.Direction, other, in.OtherType)
-		if err != nil {
+		if _, err := batch.add(tx, a, lt, in.Direction, other, in.OtherType); err != nil {
 			return nil, err
 		}
-		ids = append(ids, l.ID)
 	}
-	views, err := linkViews(ctx, tx, self.sc, self.ID)
-	out := make([]LinkView, 0, len(ids))
-	for _, id := range ids {
-		for _, v := range views {
-			if v.ID == id {
-				out = append(out, v)
-			}
-		}
-	}
-	return out, err
+	return batch.stored(ctx, tx)
 }
 
 // insertLink joins self to other with a link of type lt, pointing the way
 // direction says, and records it in self's history.
 func insertLink(ctx context.Context, tx Tx, a Actor, self linkSelf, lt LinkType, direction string, other ItemLocation, otherType string) (Link, error) {
+	b, err := newLinkBatch(ctx, tx, self)
+	if err != nil {
+		return Link{}, err
+	}
+	l, err := b.add(tx, a, lt, direction, other, otherType)
+	if err != nil {
+		return Link{}, err
+	}
+	return l, b.store(ctx, tx)
+}
+
+// linkBatch gathers the links one request makes from self, checking each
+// as it is added against the links self has and those added before it, and
+// stores them and their events in two statements however many there are:
+// the refusals, links and events are those of making them one by one.
+type linkBatch struct {
+	self   linkSelf
+	had    []Link
+	links  []Link
+	events []Event
+}
+
+// newLinkBatch starts a batch of links from self.
+func newLinkBatch(ctx context.Context, tx Tx, self linkSelf) (*linkBatch, error) {
+	had, err := tx.LinksOf(ctx, self.ID)
+	return &linkBatch{self: self, had: had}, err
+}
+
+// add joins self to other with a link of type lt, pointing the way
+// direction says, to be stored with its event in self's history.
+func (b *linkBatch) add(tx Tx, a Actor, lt LinkType, direction string, other ItemLocation, otherType string) (Link, error) {
+	self := b.self
 	l := Link{ID: newID(), WorkspaceID: self.sc.ws.Workspace.ID, Type: lt, SourceType: self.Type, SourceID: self.ID,
 		TargetType: otherType, TargetID: other.ID, CreatedBy: a.User.ID, CreatedAt: tx.Now()}
 	if direction == "incoming" {
 		l.SourceType, l.SourceID, l.TargetType, l.TargetID = l.TargetType, l.TargetID, l.SourceType, l.SourceID
 	}
-	if err := checkNewLink(ctx, tx, l); err != nil {
-		return Link{}, err
+	if linked(l, b.had) || linked(l, b.links) {
+		return Link{}, Errorf(CodeConflict, "these items are already linked with %q", l.Type.Key)
 	}
-	if err := tx.InsertLink(ctx, &l); err != nil {
-		return Link{}, err
+	b.links = append(b.links, l)
+	b.events = append(b.events, self.event(tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key,
+		"direction": direction, "other": other.Ref, "other_type": otherType}))
+	return l, nil
+}
+
+// stored stores the links added and their events, and reads the links
+// back seen from self, in the order added.
+func (b *linkBatch) stored(ctx context.Context, tx Tx) ([]LinkView, error) {
+	if err := b.store(ctx, tx); err != nil {
+		return nil, err
 	}
-	return l, self.record(ctx, tx, a, "link.created", l.ID, map[string]any{"link_type": lt.Key, "direction": direction,
-		"other": other.Ref, "other_type": otherType})
+	views, err := linkViews(ctx, tx, b.self.sc, b.self.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]LinkView, len(views))
+	for _, v := range views {
+		byID[v.ID] = v
+	}
+	out := make([]LinkView, len(b.links))
+	for i, l := range b.links {
+		out[i] = byID[l.ID]
+	}
+	return out, nil
+}
+
+// store writes the links added and their events.
+func (b *linkBatch) store(ctx context.Context, tx Tx) error {
+	if len(b.links) == 0 {
+		return nil
+	}
+	if err := tx.InsertLinks(ctx, b.links); err != nil {
+		return err
+	}
+	return tx.InsertEvents(ctx, b.events)
 }
 
 // deleteLink removes the link v shows from self and records it.
@@ -323,13 +386,9 @@ func deleteLink(ctx context.Context, tx Tx, a Actor, self linkSelf, v LinkView) 
 		"other_type": v.Other.EntityType})
 }
 
-// checkNewLink refuses a link that exists already, in either direction for
-// a symmetric type.
-func checkNewLink(ctx context.Context, tx Tx, l Link) error {
-	ls, err := tx.LinksOf(ctx, l.SourceID)
-	if err != nil {
-		return err
-	}
+// linked reports whether l is among ls already: the same ends, or, for a
+// symmetric type, the same ends either way round.
+func linked(l Link, ls []Link) bool {
 	for _, x := range ls {
 		if x.Type.ID != l.Type.ID {
 			continue
@@ -337,10 +396,10 @@ func checkNewLink(ctx context.Context, tx Tx, l Link) error {
 		same := x.SourceID == l.SourceID && x.TargetID == l.TargetID
 		mirrored := x.SourceID == l.TargetID && x.TargetID == l.SourceID
 		if same || (mirrored && l.Type.IsSymmetric) {
-			return Errorf(CodeConflict, "these items are already linked with %q", l.Type.Key)
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // RemoveLink deletes a link touching a task or document.
@@ -392,7 +451,10 @@ func fileLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, links []LinkR
 	if len(links) == 0 {
 		return nil, nil
 	}
-	ids := make([]string, len(links))
+	batch, err := newLinkBatch(ctx, tx, self)
+	if err != nil {
+		return nil, err
+	}
 	for i, l := range links {
 		at := loc + "." + strconv.Itoa(i)
 		lt, err := linkTypeByKey(ctx, tx, self.sc.ws.Workspace.ID, l.LinkType, at+".link_type")
@@ -411,25 +473,11 @@ func fileLinks(ctx context.Context, tx Tx, a Actor, self linkSelf, links []LinkR
 		if dir == "" {
 			dir = "outgoing"
 		}
-		made, err := insertLink(ctx, tx, a, self, lt, dir, other, kind)
-		if err != nil {
+		if _, err := batch.add(tx, a, lt, dir, other, kind); err != nil {
 			return nil, err
 		}
-		ids[i] = made.ID
 	}
-	views, err := linkViews(ctx, tx, self.sc, self.ID)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]LinkView, len(views))
-	for _, v := range views {
-		byID[v.ID] = v
-	}
-	out := make([]LinkView, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, byID[id])
-	}
-	return out, nil
+	return batch.stored(ctx, tx)
 }
 
 // linkTarget finds the live item a filed link points at: of the kind

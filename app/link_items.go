@@ -58,8 +58,16 @@ func (s *Service) LinkItems(ctx context.Context, a Actor, in LinkItems) ([]LinkV
 			if err != nil {
 				return err
 			}
+			if !in.Remove {
+				made, err := linkOthers(ctx, tx, a, self, lt, in.Others)
+				if err != nil {
+					return err
+				}
+				out = append(out, made...)
+				continue
+			}
 			for _, o := range in.Others {
-				v, err := linkPair(ctx, tx, a, self, lt, o, in.Remove)
+				v, err := unlinkPair(ctx, tx, a, self, lt, o)
 				if err != nil {
 					return err
 				}
@@ -71,42 +79,45 @@ func (s *Service) LinkItems(ctx context.Context, a Actor, in LinkItems) ([]LinkV
 	return out, err
 }
 
-// linkPair makes or removes one link of type lt between self and other.
-func linkPair(ctx context.Context, tx Tx, a Actor, self linkSelf, lt LinkType, other string, remove bool) (LinkView, error) {
-	other = strings.TrimPrefix(other, "#")
-	if remove {
-		views, err := linkViews(ctx, tx, self.sc, self.ID)
-		if err != nil {
-			return LinkView{}, err
-		}
-		for _, v := range views {
-			if v.Type.ID == lt.ID && (itoa(int(v.Other.Ref())) == other || v.Other.Task.ID == other || v.Other.Document.ID == other) {
-				return v, deleteLink(ctx, tx, a, self, v)
-			}
-		}
-		return LinkView{}, &Error{Code: CodeNotFound, Detail: "#" + itoa(int(self.Ref)) + " has no " + lt.Key + " link with " + other}
-	}
-	kind := "task"
-	loc, err := findTaskIn(ctx, tx, self.sc, other)
-	if CodeOf(err) == CodeNotFound {
-		kind = "document"
-		loc, err = findDocumentIn(ctx, tx, self.sc, other)
-	}
+// linkOthers makes a link of type lt from self to each of others, tasks or
+// documents, and returns them seen from self, in the order asked.
+func linkOthers(ctx context.Context, tx Tx, a Actor, self linkSelf, lt LinkType, others []string) ([]LinkView, error) {
+	batch, err := newLinkBatch(ctx, tx, self)
 	if err != nil {
-		return LinkView{}, bodyRef(err, "arguments.other", "no such task or document: "+other)
+		return nil, err
 	}
-	if loc.ID == self.ID {
-		return LinkView{}, Invalidf("arguments.other", "an item cannot be linked to itself")
+	for _, other := range others {
+		other = strings.TrimPrefix(other, "#")
+		kind := "task"
+		loc, err := findTaskIn(ctx, tx, self.sc, other)
+		if CodeOf(err) == CodeNotFound {
+			kind = "document"
+			loc, err = findDocumentIn(ctx, tx, self.sc, other)
+		}
+		if err != nil {
+			return nil, bodyRef(err, "arguments.other", "no such task or document: "+other)
+		}
+		if loc.ID == self.ID {
+			return nil, Invalidf("arguments.other", "an item cannot be linked to itself")
+		}
+		if _, err := batch.add(tx, a, lt, "outgoing", loc, kind); err != nil {
+			return nil, err
+		}
 	}
-	l, err := insertLink(ctx, tx, a, self, lt, "outgoing", loc, kind)
+	return batch.stored(ctx, tx)
+}
+
+// unlinkPair removes the link of type lt between self and other.
+func unlinkPair(ctx context.Context, tx Tx, a Actor, self linkSelf, lt LinkType, other string) (LinkView, error) {
+	other = strings.TrimPrefix(other, "#")
+	views, err := linkViews(ctx, tx, self.sc, self.ID)
 	if err != nil {
 		return LinkView{}, err
 	}
-	views, err := linkViews(ctx, tx, self.sc, self.ID)
 	for _, v := range views {
-		if v.ID == l.ID {
-			return v, err
+		if v.Type.ID == lt.ID && (itoa(int(v.Other.Ref())) == other || v.Other.Task.ID == other || v.Other.Document.ID == other) {
+			return v, deleteLink(ctx, tx, a, self, v)
 		}
 	}
-	return LinkView{}, err
+	return LinkView{}, &Error{Code: CodeNotFound, Detail: "#" + itoa(int(self.Ref)) + " has no " + lt.Key + " link with " + other}
 }

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"fmt"
 	"maps"
 	"testing"
 
@@ -80,6 +81,8 @@ func TestLinkAdd(t *testing.T) {
 		{"a viewer", viewer, link("precedes", c.Ref, a.Ref), app.CodeForbidden, ""},
 		// All or none: the first pair is fine, the second is not.
 		{"one bad pair of two", f.admin, link("precedes", c.Ref, b.Ref, 99999), app.CodeValidation, "body.target"},
+		// The links of one request are checked against each other too.
+		{"the same pair twice in one request", f.admin, link("precedes", c.Ref, b.Ref, b.Ref), app.CodeConflict, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -132,4 +135,38 @@ func TestLinkRemove(t *testing.T) {
 	}
 	_, err := f.svc.LinkItems(f.ctx, f.admin, in)
 	wantCode(t, err, app.CodeNotFound)
+}
+
+// The links of one request are stored together, and their events read as
+// if each had been made alone: one per link, in the order asked, each in
+// the history of the item the request was addressed to.
+func TestLinksOfOneRequestRecordedInOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.task(f.admin, app.TaskCreate{Title: "a"})
+	others := []app.Task{f.task(f.admin, app.TaskCreate{Title: "c"}), f.task(f.admin, app.TaskCreate{Title: "b"}),
+		f.task(f.admin, app.TaskCreate{Title: "d"})}
+	made := must(f.svc.AddLinks(f.ctx, f.admin, "", link("blocks", a.Ref, others[0].Ref, others[1].Ref, others[2].Ref)))(t)
+	if len(made) != len(others) {
+		t.Fatalf("made %d links, want %d", len(made), len(others))
+	}
+	var got []app.Event
+	for _, e := range must(f.svc.TaskEvents(f.ctx, f.admin, "", ref(a.Ref), app.EventQuery{}))(t).Items {
+		if e.Action == "link.created" {
+			got = append([]app.Event{e}, got...) // the history is newest first
+		}
+	}
+	if len(got) != len(others) {
+		t.Fatalf("%d link.created events, want %d", len(got), len(others))
+	}
+	for i, e := range got {
+		if made[i].Other.Ref() != others[i].Ref || e.SubjectID != made[i].ID || fmt.Sprint(e.Changes["other"]) != fmt.Sprint(others[i].Ref) ||
+			e.ItemRef == nil || *e.ItemRef != a.Ref || e.EntityID != a.ID {
+			t.Errorf("event %d: link %s, other %v, entity %s; want link %s to #%d (as made: #%d), entity %s",
+				i, e.SubjectID, e.Changes["other"], e.EntityID, made[i].ID, others[i].Ref, made[i].Other.Ref(), a.ID)
+		}
+		if i > 0 && e.Seq <= got[i-1].Seq {
+			t.Errorf("event %d has seq %d after %d", i, e.Seq, got[i-1].Seq)
+		}
+	}
 }

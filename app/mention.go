@@ -71,7 +71,12 @@ type mentionSource struct {
 // backlinks are read from a table and never found by scanning text. Call it
 // only when the text changed. A ref that names nothing yet is not recorded.
 func noteMentions(ctx context.Context, tx Tx, src mentionSource, texts ...string) error {
-	refs := mentionedRefs(texts...)
+	return noteRefs(ctx, tx, src, mentionedRefs(texts...))
+}
+
+// noteRefs is noteMentions given the refs the texts mention, found before
+// the transaction: finding them in a large text takes longer than writing them.
+func noteRefs(ctx context.Context, tx Tx, src mentionSource, refs []int64) error {
 	if len(refs) == 0 && src.New {
 		return nil
 	}

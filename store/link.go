@@ -54,6 +54,21 @@ func (t *Tx) InsertLink(ctx context.Context, l *app.Link) error {
 	return mapErr(err)
 }
 
+// InsertLinks stores links in one statement, in the order given (see
+// app.linkTx).
+func (t *Tx) InsertLinks(ctx context.Context, ls []app.Link) error {
+	rows := make([][9]any, len(ls))
+	for i, l := range ls {
+		rows[i] = [9]any{l.ID, l.WorkspaceID, l.Type.ID, l.SourceType, l.SourceID, l.TargetType, l.TargetID,
+			nullStr(l.CreatedBy), fmtTime(l.CreatedAt)}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO links (id, workspace_id, link_type_id, source_type, source_id, target_type,
+		target_id, created_by, created_at)
+		SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, j.value ->> 8
+		FROM json_each(?) j ORDER BY j.key`, jsonText(rows))
+	return mapErr(err)
+}
+
 // LinkByID reads one link.
 func (t *Tx) LinkByID(ctx context.Context, id string) (app.Link, error) {
 	ls, err := t.selectLinks(ctx, linkSelect+` WHERE l.id = ?`, id)
