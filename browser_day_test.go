@@ -26,6 +26,7 @@ import (
 // click on the top bar. The log lists each step's presses and wall time
 // (BENCHMARKS.md, "A person's day").
 func TestBrowserDay(t *testing.T) {
+	t.Parallel()
 	ctx := browserCtxFor(t, 6*time.Minute)
 	s := startServe(t, tempDB(t))
 	link := signinLinkRE.FindString(s.out.String())

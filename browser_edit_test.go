@@ -24,6 +24,7 @@ func TestBrowserEdit(t *testing.T) { browserEdit(t, false) }
 func TestBrowserEditNoScript(t *testing.T) { browserEdit(t, true) }
 
 func browserEdit(t *testing.T, noScript bool) {
+	t.Parallel()
 	w := newWalk(t, noScript)
 	ctx, base, run, has, shot, until := w.ctx, w.base, w.run, w.has, w.shot, w.until
 

@@ -30,6 +30,7 @@ import (
 // "one key" are asserted, not assumed. Each state is photographed in light
 // and dark and checked with axe.
 func TestBrowserLists(t *testing.T) {
+	t.Parallel()
 	ctx := browserCtxFor(t, 10*time.Minute)
 	s := startServe(t, tempDB(t))
 	link := signinLinkRE.FindString(s.out.String())

@@ -27,6 +27,7 @@ func TestBrowserProject(t *testing.T) { browserProject(t, false) }
 func TestBrowserProjectNoScript(t *testing.T) { browserProject(t, true) }
 
 func browserProject(t *testing.T, noScript bool) {
+	t.Parallel()
 	w := newWalk(t, noScript)
 	w.api(http.MethodPost, "/v1/users", map[string]string{"username": "bob"}, http.StatusCreated)
 	w.api(http.MethodPost, "/v1/workspaces/default/members", map[string]string{"username": "bob", "role": "member"}, http.StatusCreated)

@@ -132,6 +132,7 @@ func (b *quickAddBrowser) field(name string) string {
 // will become, from the server's parser; Enter adds it, and what Today
 // then says was understood is what the preview said.
 func TestBrowserQuickAddPreview(t *testing.T) {
+	t.Parallel()
 	b := newQuickAddBrowser(t)
 	b.debounced()
 	for i, c := range []struct{ line, title, repeat, tags, importance string }{
@@ -195,6 +196,7 @@ func (b *quickAddBrowser) debounced() {
 // typing, and Enter says it again, nothing added) and without (the form
 // post comes back with the line and the refusal).
 func TestBrowserQuickAddRefused(t *testing.T) {
+	t.Parallel()
 	b := newQuickAddBrowser(t)
 	const line = "tomorrow #errands !4"
 	before := b.tasks()

@@ -147,18 +147,8 @@ func (s *shooter) page(name string) {
 			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(w, 900), colourScheme(scheme)); err != nil {
 				s.t.Fatalf("viewing %s at %d px, %s: %v", name, w, scheme, err)
 			}
-			png, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(100))
-			if err != nil {
-				s.t.Fatalf("screenshot of %s: %v", name, err)
-			}
-			file := filepath.Join(s.dir, fmt.Sprintf("%s-%d-%s.png", name, w, scheme))
-			if err := os.WriteFile(file, png, 0o644); err != nil {
-				s.t.Fatal(err)
-			}
-			if shot, ok := readmeShots[name]; ok && s.readme && w == 1280 && scheme == "light" {
-				if err := os.WriteFile(filepath.Join("docs", "screenshots", shot+".png"), png, 0o644); err != nil {
-					s.t.Fatal(err)
-				}
+			if s.photographs() {
+				s.photograph(name, w, scheme)
 			}
 			s.scripted(func() { s.fits(fmt.Sprintf("%s at %d px", name, w), w); s.dates(fmt.Sprintf("%s at %d px", name, w)) })
 			if s.axe != "" {
@@ -167,6 +157,33 @@ func (s *shooter) page(name string) {
 		}
 	}
 	_ = chromedp.Do(s.ctx, chromedp.EmulateViewport(widths[0], 900), colourScheme("light"))
+}
+
+// photographs says whether the pages are photographed: always in a full
+// run (CI keeps them as artifacts) or when asked for; the everyday -short
+// run makes the same checks at every width and scheme without encoding
+// the PNGs, the larger part of a browser test's CPU.
+func (s *shooter) photographs() bool {
+	return !testing.Short() || s.readme || os.Getenv("TEND_ARTIFACTS") != ""
+}
+
+// photograph writes the page's screenshot at width w in scheme, and the
+// README's copy when it is one of readmeShots.
+func (s *shooter) photograph(name string, w int64, scheme string) {
+	s.t.Helper()
+	png, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		s.t.Fatalf("screenshot of %s: %v", name, err)
+	}
+	file := filepath.Join(s.dir, fmt.Sprintf("%s-%d-%s.png", name, w, scheme))
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	if shot, ok := readmeShots[name]; ok && s.readme && w == 1280 && scheme == "light" {
+		if err := os.WriteFile(filepath.Join("docs", "screenshots", shot+".png"), png, 0o644); err != nil {
+			s.t.Fatal(err)
+		}
+	}
 }
 
 // fits fails when the page scrolls sideways: it is wider than the window.
