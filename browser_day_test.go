@@ -28,13 +28,8 @@ import (
 func TestBrowserDay(t *testing.T) {
 	t.Parallel()
 	ctx := browserCtxFor(t, 6*time.Minute)
-	s := startServe(t, tempDB(t))
-	link := signinLinkRE.FindString(s.out.String())
-	m := curlRE.FindStringSubmatch(s.out.String())
-	if link == "" || m == nil {
-		t.Fatalf("no sign-in link or token printed:\n%s", s.out.String())
-	}
-	d := &day{lists: &lists{t: t, ctx: ctx, base: "http://" + s.addr, admin: m[1], w: 1280}}
+	base, link, admin := browserServer(t)
+	d := &day{lists: &lists{t: t, ctx: ctx, base: base, admin: admin, w: 1280}}
 	d.do("the width", chromedp.EmulateViewport(1280, 900))
 	d.tally()
 	d.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))

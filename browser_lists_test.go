@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,21 +30,9 @@ import (
 func TestBrowserLists(t *testing.T) {
 	t.Parallel()
 	ctx := browserCtxFor(t, 10*time.Minute)
-	s := startServe(t, tempDB(t))
-	link := signinLinkRE.FindString(s.out.String())
-	m := curlRE.FindStringSubmatch(s.out.String())
-	if link == "" || m == nil {
-		t.Fatalf("no sign-in link or token printed:\n%s", s.out.String())
-	}
-	dir := os.Getenv("TEND_ARTIFACTS")
-	if dir == "" {
-		dir = "artifacts"
-	}
-	dir = filepath.Join(dir, "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	b := &lists{t: t, ctx: ctx, base: "http://" + s.addr, admin: m[1], sh: &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t)}}
+	base, link, admin := browserServer(t)
+	dir := screenshotDir(t)
+	b := &lists{t: t, ctx: ctx, base: base, admin: admin, sh: &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t)}}
 	b.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
 	b.do("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
 	bob := b.person("bob")

@@ -7,8 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -29,32 +27,17 @@ type quickAddBrowser struct {
 	sh     *shooter
 }
 
-var firstTokenRE = regexp.MustCompile(`curl -H "Authorization: Bearer (\S+)"`)
-
 func newQuickAddBrowser(t *testing.T) *quickAddBrowser {
 	ctx := browserCtx(t)
-	s := startServe(t, tempDB(t))
-	link := signinLinkRE.FindString(s.out.String())
-	m := firstTokenRE.FindStringSubmatch(s.out.String())
-	if link == "" || m == nil {
-		t.Fatalf("no sign-in link or token printed:\n%s", s.out.String())
-	}
-	b := &quickAddBrowser{t: t, ctx: ctx, base: "http://" + s.addr, secret: m[1], sh: newShooter(t, ctx)}
+	base, link, secret := browserServer(t)
+	b := &quickAddBrowser{t: t, ctx: ctx, base: base, secret: secret, sh: newShooter(t, ctx)}
 	b.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
 	return b
 }
 
 func newShooter(t *testing.T, ctx context.Context) *shooter {
-	dir := os.Getenv("TEND_ARTIFACTS")
-	if dir == "" {
-		dir = "artifacts"
-	}
-	dir = filepath.Join(dir, "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t)}
+	return &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t)}
 }
 
 func (b *quickAddBrowser) run(what string, steps ...chromedp.Action[chromedp.Void]) {

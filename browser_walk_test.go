@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -30,21 +29,9 @@ type walk struct {
 // browser runs no JavaScript, and each screenshot's name says so.
 func newWalk(t *testing.T, noScript bool) *walk {
 	ctx := browserCtx(t)
-	s := startServe(t, tempDB(t))
-	link, token := signinLinkRE.FindString(s.out.String()), secretRE.FindString(s.out.String())
-	if link == "" || token == "" {
-		t.Fatalf("no sign-in link or token printed:\n%s", s.out.String())
-	}
-	dir := os.Getenv("TEND_ARTIFACTS")
-	if dir == "" {
-		dir = "artifacts"
-	}
-	dir = filepath.Join(dir, "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	w := &walk{t: t, ctx: ctx, base: "http://" + s.addr, token: token, noScript: noScript,
-		sh: &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}
+	base, link, token := browserServer(t)
+	w := &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
+		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}
 	if noScript {
 		w.run("switch JavaScript off", scriptsOff(true))
 	}

@@ -23,6 +23,7 @@ const cliLoopBudget = 2048
 // linked to it. It measures what the agent reads (stdout, compact form)
 // and keeps the figure web/docs/agent.md states true.
 func TestCLIAgentLoop(t *testing.T) {
+	t.Parallel()
 	e := webtest.New(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test", "importance": 4, "urgency": 3,
 		"tags": []string{"testing"}, "description": "The login test fails one run in twenty on CI."})

@@ -22,6 +22,7 @@ import (
 // under a ref of its own, and read by the other at once (the server's
 // caches follow the file's writes); the file passes integrity_check.
 func TestCLIBesideServer(t *testing.T) {
+	t.Parallel()
 	dbPath := tempDB(t)
 	srv := startChild(t, dbPath, true, "--timezone", "UTC")
 	const each = 6

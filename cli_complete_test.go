@@ -9,6 +9,7 @@ import (
 // TestCLICompletion: the shell completes refs of open tasks (with their
 // titles), projects, tags and statuses, asking the server or the file.
 func TestCLICompletion(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			seedCLI(t, m)

@@ -24,6 +24,7 @@ func editor(t *testing.T, expr string) string {
 // $EDITOR and saves what changed, in both modes; text that cannot be read
 // back, or comes back unchanged, writes nothing.
 func TestCLIEditInEditor(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			seedCLI(t, m)
@@ -71,6 +72,7 @@ func (m *cliMode) atTerminal(t *testing.T, env *cliEnv, args ...string) (stdout,
 // TestCLIDocInEditor: tend doc new with nothing piped in writes the body
 // in $EDITOR, in both modes; an editor that fails writes nothing.
 func TestCLIDocInEditor(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			m.vars = map[string]string{"EDITOR": editor(t, `$a\`+"\n"+`Retry twice, then page.`), "NO_COLOR": "1"}
@@ -97,6 +99,7 @@ func TestCLIDocInEditor(t *testing.T) {
 // TestCLIOpenBrowser: tend open prints the address and, at a terminal,
 // opens it in the browser; piped, it only prints it.
 func TestCLIOpenBrowser(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			seedCLI(t, m)

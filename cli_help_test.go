@@ -66,6 +66,7 @@ func helpExamples(t *testing.T) []docBlock {
 // documents' commands), on the seed helpSeed makes: the terminal commands
 // work on that file beside the server, and through it after tend login.
 func TestHelpExamples(t *testing.T) {
+	t.Parallel()
 	requireShellTools(t)
 	blocks := append([]docBlock{{file: "the seed", line: 1, info: "sh", text: helpSeed}}, helpExamples(t)...)
 	runDocBlocks(t, blocks)

@@ -32,6 +32,7 @@ func seedCLI(t *testing.T, m *cliMode) {
 // TestCLIJSONIsTheAPIs: --json prints what the API answers for the same
 // read, byte for byte, whether it came from the server or from the file.
 func TestCLIJSONIsTheAPIs(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			seedCLI(t, m)
@@ -90,6 +91,7 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 // TestCLIColour: colour on a terminal only, never with NO_COLOR or a dumb
 // terminal, never in the JSON or compact forms.
 func TestCLIColour(t *testing.T) {
+	t.Parallel()
 	m := newCLIMode(t, true)
 	seedCLI(t, m)
 	for _, c := range []struct {

@@ -220,6 +220,7 @@ var cliSteps = []cliStep{
 // the database file, with the same assertions: both print the same, exit
 // the same, and a refusal writes nothing.
 func TestCLICommands(t *testing.T) {
+	t.Parallel()
 	for _, m := range cliModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			where, web := m.where()

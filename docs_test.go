@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -209,17 +211,20 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tend := builtTend(t)
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, env := range map[string]string{"tend": "TEND_TEST_RUN_MAIN", "claude": "TEND_TEST_RUN_CLAUDE"} {
-		script := "#!/bin/sh\n" + env + "=1 exec " + strconv.Quote(self) + " \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+	for name, script := range map[string]string{
+		"tend":   "exec " + strconv.Quote(tend) + " \"$@\"",
+		"claude": "TEND_TEST_RUN_CLAUDE=1 exec " + strconv.Quote(self) + " \"$@\"",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TZ=UTC"}
+		"TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TZ=UTC", "GORACE=" + os.Getenv("GORACE")}
 	addr, token := startDocServer(t, env)
 	run := docRun{addr: addr, token: token, out: map[int]string{}}
 
@@ -259,17 +264,53 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 	return run
 }
 
+// builtTend is tend built as its users build it (CGO_ENABLED=0 go build),
+// once per run of the tests, for the documents' commands: those check what
+// the examples do and print, not races, and the race-instrumented test
+// binary ran each command several times slower (TestDocsCommands and
+// TestHelpExamples took a fifth of the everyday run's CPU).
+func builtTend(t *testing.T) string {
+	t.Helper()
+	path, err := buildTend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+var buildTend = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tend-built-")
+	if err != nil {
+		return "", err
+	}
+	builtDir = dir
+	path := filepath.Join(dir, "tend")
+	cmd := exec.Command(goTool(), "build", "-o", path, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return path, nil
+})
+
+// builtDir holds builtTend's binary; TestMain removes it after the tests.
+var builtDir string
+
+// goTool is the go command of the toolchain running the tests.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
 // startDocServer starts `tend serve` on the default database of env's HOME
 // and returns the address it listens on and the administrator token it
 // printed on its first start.
 func startDocServer(t *testing.T, env []string) (addr, token string) {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, "serve", "--addr", "127.0.0.1:0")
-	cmd.Env = append(slices.Clone(env), "TEND_TEST_RUN_MAIN=1")
+	cmd := exec.Command(builtTend(t), "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = env
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

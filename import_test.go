@@ -40,6 +40,7 @@ func exported(t *testing.T) (dbPath, file string) {
 }
 
 func TestExportImportCommands(t *testing.T) {
+	t.Parallel()
 	_, file := exported(t)
 	first, _ := os.ReadFile(file)
 	into := filepath.Join(t.TempDir(), "new", "tend.db")
@@ -76,6 +77,7 @@ func TestExportImportCommands(t *testing.T) {
 // line it is about, and writes nothing: not even the database it would
 // have created.
 func TestImportRefusals(t *testing.T) {
+	t.Parallel()
 	dbPath, file := exported(t)
 	good, _ := os.ReadFile(file)
 	lines := strings.Split(strings.TrimSuffix(string(good), "\n"), "\n")
@@ -215,6 +217,7 @@ func runStdin(t *testing.T, stdin string, args ...string) (stdout, stderr string
 }
 
 func TestImportFromTodoist(t *testing.T) {
+	t.Parallel()
 	dbPath := freshDB(t)
 	mustRun(t, "--db", dbPath, "token", "issue")
 	file := filepath.Join("app", "from", "testdata", "todoist", "Groceries.csv")
@@ -288,6 +291,7 @@ func vikunjaArchive(t *testing.T) string {
 // TestImportFromTools imports each tool's sample from the command line,
 // then again: the second import finds everything the first wrote.
 func TestImportFromTools(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tool, file string
 		first      []string

@@ -35,7 +35,17 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TEND_TEST_RUN_CLAUDE") == "1" {
 		os.Exit(fakeClaude(os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	// A race-enabled binary sleeps a second at exit (GORACE's
+	// atexit_sleep_ms) so that late reports get out; the commands these
+	// tests start as child processes would spend most of their life in it.
+	if _, set := os.LookupEnv("GORACE"); !set {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 // lockedBuffer is an io.Writer that a running command and the test may share.
