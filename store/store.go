@@ -187,10 +187,13 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	}
 	bq := basePragmas(level)
 	bq.Add("_pragma", "query_only(1)")
-	if db.bulk, err = openPool(ctx, path, bq, 2); err != nil {
+	// Scans (exports, dumps) are rare: like the readers, their connections
+	// are made on first use, as each parses the whole schema when it opens.
+	if db.bulk, err = sqlx.Open("sqlite", path+"?"+bq.Encode()); err != nil {
 		_ = errors.Join(db.read.Close(), db.auth.Close(), db.write.Close(), db.maint.Close())
-		return nil, err
+		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
+	sizePool(db.bulk, 2)
 	if opts.Replica != "" {
 		if db.repl, err = startReplication(ctx, db, opts); err != nil {
 			_ = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -182,6 +183,40 @@ func isBoolSchema(s *jsonschema.Schema, want string) bool {
 	return err == nil && string(b) == want
 }
 
+// toolSchemas is what a tool's types give it: the input schema, resolved
+// for checking arguments and as its JSON (the SDK marshals a tool's input
+// schema again on every 2026-07-28 call, to look for Mcp-Param header
+// bindings, and bytes marshal without reflection), and the output schema.
+type toolSchemas struct {
+	in     *jsonschema.Schema
+	check  *jsonschema.Resolved
+	inJSON json.RawMessage
+	out    *jsonschema.Schema
+}
+
+// schemaCache holds each pair of types' toolSchemas, by [In, Out]: they are
+// the same for every server in the process, and inferring them was nearly
+// all of the CPU a new server took (the tests start hundreds).
+var schemaCache sync.Map
+
+func schemasOf[In, Out any]() *toolSchemas {
+	key := [2]reflect.Type{reflect.TypeFor[In](), reflect.TypeFor[Out]()}
+	if c, ok := schemaCache.Load(key); ok {
+		return c.(*toolSchemas)
+	}
+	in := inputSchema[In]()
+	check, err := in.Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	inJSON, err := json.Marshal(in)
+	if err != nil {
+		panic(err)
+	}
+	c, _ := schemaCache.LoadOrStore(key, &toolSchemas{in: in, check: check, inJSON: inJSON, out: outputSchema[Out]()})
+	return c.(*toolSchemas)
+}
+
 // toolFunc is what a tool does for one caller: the compact text for the
 // model and the full records for structuredContent.
 type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string, Out, error)
@@ -191,19 +226,9 @@ type toolFunc[In, Out any] func(ctx context.Context, a app.Actor, in In) (string
 // refusal by the Service, is an isError result that starts with the
 // stable code; none is a JSON-RPC error.
 func addTool[In, Out any](m *toolbox, t *mcp.Tool, f toolFunc[In, Out]) {
-	in := inputSchema[In]()
-	check, err := in.Resolve(nil)
-	if err != nil {
-		panic(err)
-	}
-	// Given as its JSON: the SDK marshals a tool's input schema again on
-	// every 2026-07-28 call (to look for Mcp-Param header bindings), and
-	// bytes marshal without reflection.
-	inJSON, err := json.Marshal(in)
-	if err != nil {
-		panic(err)
-	}
-	t.InputSchema, t.OutputSchema = json.RawMessage(inJSON), outputSchema[Out]()
+	sch := schemasOf[In, Out]()
+	in, check := sch.in, sch.check
+	t.InputSchema, t.OutputSchema = sch.inJSON, sch.out
 	h := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		a, err := m.who(ctx, req.Extra)
 		if err != nil {
