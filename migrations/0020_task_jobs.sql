@@ -21,10 +21,11 @@ CREATE TABLE task_jobs (
 ) STRICT;
 
 -- tasks_pending is every descendant a job has still to change, with its
--- seq (the rowid, in every index of tasks) and depth below the job's root: every read leaves them out until the worker
--- reaches them. The worker changes the deepest first, so the descendants
--- still to change hang together below the root and the walk stops at the
--- first one changed; with no job it is an empty table's scan.
+-- depth below the job's root: what the worker reads, outside the writer,
+-- to plan its steps. It changes the deepest first, so the descendants still
+-- to change hang together below the root and the walk stops at the first
+-- one changed. Reads leave the same tasks out by walking up from each row
+-- (store/task_job.go, notPending).
 CREATE VIEW tasks_pending (id, seq, job, depth) AS
 WITH RECURSIVE sub (id, seq, job, depth) AS (
     SELECT root_id, 0, seq, 0 FROM task_jobs

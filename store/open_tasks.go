@@ -99,8 +99,8 @@ const openTaskColumns = `id, ref, project_id, status_id, type_id, assignee_id, c
 // allOpenTasks reads every open, live task of the workspace and the links
 // that block them.
 func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
-	ts, _, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks
-		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL AND `+notPending("tasks"), workspaceID)
+	ts, _, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks t
+		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL AND `+notPending("t"), workspaceID)
 	if err != nil {
 		return nil, err
 	}

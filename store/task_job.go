@@ -9,13 +9,27 @@ import (
 )
 
 // notPending is the one fragment every read of tasks adds to leave out
-// the descendants a job on a subtree has still to change (migration 0020,
-// tasks_pending): the reader sees them once the worker has reached them.
-// With no job, the view is an empty table's scan done once a statement;
-// it is tested by seq, the rowid, which every index of tasks holds, so an
-// index alone still answers a count.
-func notPending(alias string) string {
-	return alias + ".seq NOT IN (SELECT seq FROM tasks_pending)"
+// the descendants a job on a subtree has still to change (migration 0020):
+// the reader sees them once the worker has reached them. A task is such a
+// descendant when a job's root is among its ancestors and it is still as
+// the job finds it (live, for a trash; trashed at the job's instant, for a
+// restore; outside the job's project, for a refile): the worker changes
+// the deepest first, so no descendant of a task it has changed is left.
+// With no job it costs one EXISTS on an empty table a statement; with one,
+// a walk up each row's ancestors, by id.
+func notPending(a string) string {
+	return `NOT (EXISTS (SELECT 1 FROM task_jobs) AND EXISTS (WITH RECURSIVE up (id, depth) AS (SELECT ` + a + `.parent_id, 1
+		UNION ALL SELECT x.parent_id, up.depth + 1 FROM up JOIN tasks x ON x.id = up.id WHERE x.parent_id IS NOT NULL AND up.depth < 64)
+		SELECT 1 FROM up JOIN task_jobs j ON j.root_id = up.id WHERE CASE j.kind WHEN 'trash' THEN ` + a + `.deleted_at IS NULL
+			WHEN 'restore' THEN ` + a + `.deleted_at IS j.deleted_at ELSE ` + a + `.project_id IS NOT j.project_id END))`
+}
+
+// anyTaskJob reports whether a job on a subtree is under way, for a read
+// that an index alone answers while none is: notPending reads the row.
+func (t *Tx) anyTaskJob(ctx context.Context) (bool, error) {
+	var yes bool
+	err := t.tx.GetContext(ctx, &yes, `SELECT EXISTS (SELECT 1 FROM task_jobs)`)
+	return yes, mapErr(err)
 }
 
 // InsertTaskJob keeps a change to a subtree for the worker.
