@@ -126,8 +126,8 @@ func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask) error {
 	}
 	before := cur
 	// A migration changes each task in its own transaction: no job.
-	var kick bool
-	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, up, 0, &kick)
+	var job *TaskJob
+	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, up, 0, &job)
 	if err != nil {
 		return err
 	}

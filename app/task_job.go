@@ -111,30 +111,49 @@ func (s *Service) pendingCount(ctx context.Context, a Actor, workspace, idOrRef,
 	return n
 }
 
-// leaveToWorker keeps a job on t's subtree and reports true when it is
-// larger than one step (n descendants); it refuses any change to a
-// subtree a job is under way in or near.
-func (s *Service) leaveToWorker(ctx context.Context, tx Tx, sc *scope, t Task, n int, j TaskJob, action string, changes map[string]any) (bool, error) {
+// subtreeJob refuses any change to a subtree a job is under way in or
+// near, and answers the job to keep for t's subtree when it is larger than
+// one step (n descendants), nil when the request changes it itself. The
+// request keeps it (keepJob) once it has read its answer: with a job kept,
+// counting the root's subtasks walks up from each.
+func (s *Service) subtreeJob(ctx context.Context, tx Tx, sc *scope, t Task, n int, j TaskJob, action string, changes map[string]any) (*TaskJob, error) {
 	near, err := tx.TaskJobNear(ctx, t.ID)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if near {
-		return false, Errorf(CodeConflict, "#%d's subtree, or one it is part of, is still being trashed, restored or refiled; try again in a moment", t.Ref)
+		return nil, Errorf(CodeConflict, "#%d's subtree, or one it is part of, is still being trashed, restored or refiled; try again in a moment", t.Ref)
 	}
 	if n <= s.opts.SubtreeStepRows {
-		return false, nil
+		return nil, nil
 	}
 	b, err := json.Marshal(alongEvent(sc.acc.actor, "task", action, t.Ref, changes))
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	j.RootID, j.Event = t.ID, string(b)
-	return true, tx.InsertTaskJob(ctx, j)
+	return &j, nil
+}
+
+// keepJob keeps j, if any, for the worker and reports whether it did; out,
+// the request's answer, then has no subtasks: the root's subtasks are all
+// still to change, and seen by no reader until the worker reaches them.
+func keepJob(ctx context.Context, tx Tx, j *TaskJob, out *Task) (bool, error) {
+	if j == nil {
+		return false, nil
+	}
+	out.SubTasks, out.SubTasksOpen = 0, 0
+	return true, tx.InsertTaskJob(ctx, *j)
 }
 
 // taskJobStep does one step of the oldest job on a subtree and reports
-// whether it did one.
+// whether it did one. The worker reads the job's descendants still to
+// change outside the writer (walking a large subtree takes longer than a
+// step may) and changes them a step at a time; when a read finds none
+// left, a last short step removes the job. No descendant can become one
+// to change meanwhile: those still to change are seen by no request, and
+// the job's root, its ancestors and its descendants refuse to be trashed,
+// restored or moved (subtreeJob).
 func (s *Service) taskJobStep(ctx context.Context) (bool, error) {
 	w := s.work
 	if len(w.plan.ids) == 0 {
@@ -151,50 +170,36 @@ func (s *Service) taskJobStep(ctx context.Context) (bool, error) {
 		if err != nil || p.job.Seq == 0 {
 			return false, err
 		}
+		if len(p.ids) == 0 {
+			return true, s.raw.Update(ctx, func(tx Tx) error { return tx.EndTaskJob(ctx, p.job.Seq) })
+		}
 		w.plan = p
 	}
 	j := w.plan.job
 	n := min(len(w.plan.ids), s.opts.SubtreeStepRows)
-	batch, rest := w.plan.ids[:n], w.plan.ids[n:]
-	// Kept again only once the step has committed: a step that fails
-	// reads the job afresh.
-	w.plan = taskPlan{}
+	batch := w.plan.ids[:n]
 	// Watched: a step changes what readers see.
 	err := s.store.Update(ctx, func(tx Tx) error {
 		changed, err := tx.StepTaskJob(ctx, j, batch, tx.Now())
-		if err != nil {
+		if err != nil || len(changed) == 0 {
 			return err
 		}
-		if len(changed) > 0 {
-			var e Event
-			if err := json.Unmarshal([]byte(j.Event), &e); err != nil {
-				return err
-			}
-			e.CreatedAt = tx.Now()
-			ids := make([]string, len(changed))
-			for i := range ids {
-				ids[i] = newID()
-			}
-			if err := tx.InsertEventsAlong(ctx, e, changed, ids); err != nil {
-				return err
-			}
-		}
-		if len(rest) > 0 {
-			return nil
-		}
-		// The plan is done: the walk, again in this transaction, stops
-		// at the descendants changed and finds none unless one was
-		// missed, which the next step takes.
-		if rest, err = tx.TaskJobPending(ctx, j.Seq); err != nil || len(rest) > 0 {
+		var e Event
+		if err := json.Unmarshal([]byte(j.Event), &e); err != nil {
 			return err
 		}
-		return tx.EndTaskJob(ctx, j.Seq)
+		e.CreatedAt = tx.Now()
+		ids := make([]string, len(changed))
+		for i := range ids {
+			ids[i] = newID()
+		}
+		return tx.InsertEventsAlong(ctx, e, changed, ids)
 	})
 	if err != nil {
+		// The next run reads the job afresh.
+		w.plan = taskPlan{}
 		return false, err
 	}
-	if len(rest) > 0 {
-		w.plan = taskPlan{job: j, ids: rest}
-	}
+	w.plan.ids = w.plan.ids[n:]
 	return true, nil
 }

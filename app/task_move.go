@@ -13,7 +13,7 @@ type TaskMove struct {
 
 // refile moves a task under another parent and/or into another project,
 // taking its whole subtree along. A task cannot move under itself.
-func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any, n int, kick *bool) error {
+func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any, n int, job **TaskJob) error {
 	target := sc.byID[t.ProjectID]
 	newParent := t.ParentID
 	if parent.Set {
@@ -60,12 +60,12 @@ func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project
 	}
 	if target.ID != t.ProjectID {
 		changes["project"] = map[string]any{"from": t.ProjectKey, "to": target.Key}
-		left, err := s.leaveToWorker(ctx, tx, sc, *t, n, TaskJob{Kind: JobRefile, ProjectID: target.ID}, "task.moved", map[string]any{"project": target.Key})
+		j, err := s.subtreeJob(ctx, tx, sc, *t, n, TaskJob{Kind: JobRefile, ProjectID: target.ID}, "task.moved", map[string]any{"project": target.Key})
 		if err != nil {
 			return err
 		}
-		if left {
-			*kick = true
+		if j != nil {
+			*job = j
 			t.ProjectID = target.ID
 			return tx.MoveTasks(ctx, []string{t.ID}, target.ID, tx.Now())
 		}
@@ -98,7 +98,8 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 			return err
 		}
 		changes := map[string]any{}
-		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &kick); err != nil {
+		var job *TaskJob
+		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
 			return err
 		}
 		if len(changes) > 0 {
@@ -106,7 +107,10 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 				return err
 			}
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		kick, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
 	if err == nil && kick {
@@ -135,10 +139,11 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 			return err
 		}
 		now := tx.Now()
-		if left, err = s.leaveToWorker(ctx, tx, sc, t, n, TaskJob{Kind: JobTrash, DeletedAt: &now}, "task.deleted", nil); err != nil {
+		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobTrash, DeletedAt: &now}, "task.deleted", nil)
+		if err != nil {
 			return err
 		}
-		if !left {
+		if job == nil {
 			sub, err := tx.TaskSubtree(ctx, t.ID)
 			if err != nil {
 				return err
@@ -156,7 +161,10 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		out, err = readTrashedTask(ctx, tx, sc, t.ID)
+		if out, err = readTrashedTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		left, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
 	if err == nil && left {
@@ -190,10 +198,11 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 			return err
 		}
 		// What was trashed with it (the same instant) comes back with it.
-		if left, err = s.leaveToWorker(ctx, tx, sc, t, n, TaskJob{Kind: JobRestore, DeletedAt: t.DeletedAt}, "task.restored", nil); err != nil {
+		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobRestore, DeletedAt: t.DeletedAt}, "task.restored", nil)
+		if err != nil {
 			return err
 		}
-		if !left {
+		if job == nil {
 			sub, err := tx.TaskSubtree(ctx, t.ID)
 			if err != nil {
 				return err
@@ -211,7 +220,10 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		left, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
 	if err == nil && left {

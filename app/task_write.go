@@ -121,7 +121,8 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 			return err
 		}
 		before := t
-		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in, n, &kick)
+		var job *TaskJob
+		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in, n, &job)
 		if err != nil {
 			return err
 		}
@@ -140,7 +141,10 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 				return err
 			}
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		kick, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
 	if err == nil && kick {
@@ -177,9 +181,9 @@ func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, chang
 		ItemRef: &ref, ItemTitle: t.Title, Changes: changes})
 }
 
-// n is pendingCount's for a refile; kick is set when a job on the subtree
-// is left to the worker.
-func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, n int, kick *bool) (map[string]any, error) {
+// n is pendingCount's for a refile; job is set to the job on the subtree
+// to keep, if the refile leaves one to the worker.
+func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, n int, job **TaskJob) (map[string]any, error) {
 	changes := map[string]any{}
 	content := false
 	if title := strings.TrimSpace(in.Title.Value); in.Title.Set && title != t.Title {
@@ -226,7 +230,7 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 		}
 	}
 	if in.Project.Set || in.Parent.Set {
-		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes, n, kick); err != nil {
+		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes, n, job); err != nil {
 			return nil, err
 		}
 	}
