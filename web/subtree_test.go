@@ -156,6 +156,13 @@ func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(
 	gate <- nil
 	<-entered
 	check("between steps", e, want[1])
+	// A descendant reached is still inside the job's subtree: it refuses
+	// to be trashed, or restored, until the job is done.
+	if reached := tskPath(tr["zebra a"]); slices.Contains(want[1].Gettable, "zebra a") {
+		e.Problem(http.StatusConflict, "conflict", http.MethodDelete, reached, e.Admin, nil)
+	} else {
+		e.Problem(http.StatusConflict, "conflict", http.MethodPost, reached+"/restore", e.Admin, nil)
+	}
 	gate <- errors.New("killed")
 	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
 		t.Fatalf("the stopped worker reports %v", err)
