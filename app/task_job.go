@@ -158,7 +158,8 @@ func (s *Service) taskJobStep(ctx context.Context) (bool, error) {
 	w := s.work
 	if len(w.plan.ids) == 0 {
 		var p taskPlan
-		err := s.raw.View(ctx, func(tx Tx) error {
+		// A long read: on a connection of its own, none of the requests'.
+		err := s.raw.Scan(ctx, func(tx Tx) error {
 			j, err := tx.NextTaskJob(ctx)
 			if err != nil || j.Seq == 0 {
 				return err
