@@ -79,7 +79,8 @@ type worker struct {
 	running bool
 	again   bool // kicked while running: look for work once more before stopping
 	stopped bool
-	err     error // what stopped the last run early, nil when it ran out of work
+	err     error    // what stopped the last run early, nil when it ran out of work
+	plan    taskPlan // the job on a subtree under way (task_job.go); the running goroutine's alone
 }
 
 func newWorker() *worker {
@@ -150,8 +151,9 @@ func (s *Service) runWork() {
 }
 
 // workStep does one step, in one transaction, and reports whether work is
-// left. It writes through the store unwatched: a step changes nothing a
-// reader sees, so no page waiting for the next write needs waking.
+// left. Work on tags writes through the store unwatched: such a step
+// changes nothing a reader sees, so no page waiting for the next write
+// needs waking. Jobs on subtrees come after (taskJobStep).
 func (s *Service) workStep(ctx context.Context) (bool, error) {
 	if s.opts.BeforeWorkStep != nil {
 		if err := s.opts.BeforeWorkStep(); err != nil {
@@ -189,7 +191,10 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		_, err = fileTagEvent(ctx, tx, deletion, projects, filed)
 		return err
 	})
-	return more, err
+	if err != nil || more {
+		return more, err
+	}
+	return s.taskJobStep(ctx)
 }
 
 // noticeStep files a kept change to a tag in the projects of the next

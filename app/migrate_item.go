@@ -125,7 +125,9 @@ func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask) error {
 		return err
 	}
 	before := cur
-	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, up)
+	// A migration changes each task in its own transaction: no job.
+	var job *TaskJob
+	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, up, 0, &job)
 	if err != nil {
 		return err
 	}

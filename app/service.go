@@ -72,6 +72,7 @@ type Tx interface {
 	importTx
 	externalTx
 	bulkTx
+	taskJobTx
 }
 
 // Options configures a Service.
@@ -85,6 +86,10 @@ type Options struct {
 	// BulkStepRows is how many rows one step of bulk work removes (bulk.go);
 	// 0 is DefaultBulkStepRows. Tests set a few to see the work between steps.
 	BulkStepRows int
+	// SubtreeStepRows is how many descendants one step of a job on a
+	// subtree changes (task_job.go), and the most a request changes
+	// itself; 0 is DefaultSubtreeStepRows.
+	SubtreeStepRows int
 	// BeforeWorkStep, when set, is called before each step of bulk work; an
 	// error stops the worker there, as a crash would. For tests.
 	BeforeWorkStep func() error
@@ -113,6 +118,9 @@ func New(st Store, opts Options) *Service {
 	}
 	if opts.BulkStepRows <= 0 {
 		opts.BulkStepRows = DefaultBulkStepRows
+	}
+	if opts.SubtreeStepRows <= 0 {
+		opts.SubtreeStepRows = DefaultSubtreeStepRows
 	}
 	w := newWatch()
 	return &Service{store: watchedStore{Store: st, w: w}, raw: st, work: newWorker(), watch: w, opts: opts, limits: limits,

@@ -13,7 +13,7 @@ type TaskMove struct {
 
 // refile moves a task under another parent and/or into another project,
 // taking its whole subtree along. A task cannot move under itself.
-func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any) error {
+func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any, n int, job **TaskJob) error {
 	target := sc.byID[t.ProjectID]
 	newParent := t.ParentID
 	if parent.Set {
@@ -60,6 +60,15 @@ func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project
 	}
 	if target.ID != t.ProjectID {
 		changes["project"] = map[string]any{"from": t.ProjectKey, "to": target.Key}
+		j, err := s.subtreeJob(ctx, tx, sc, *t, n, TaskJob{Kind: JobRefile, ProjectID: target.ID}, "task.moved", map[string]any{"project": target.Key})
+		if err != nil {
+			return err
+		}
+		if j != nil {
+			*job = j
+			t.ProjectID = target.ID
+			return tx.MoveTasks(ctx, []string{t.ID}, target.ID, tx.Now())
+		}
 		sub, err := tx.TaskSubtree(ctx, t.ID)
 		if err != nil {
 			return err
@@ -80,14 +89,17 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 	if !in.Parent.Set && !in.Project.Set {
 		return Task{}, Invalidf("body.parent", "send parent (a ref, an id, or null for the top level) and/or project")
 	}
+	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
 	var out Task
+	kick := false
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}
 		changes := map[string]any{}
-		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes); err != nil {
+		var job *TaskJob
+		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
 			return err
 		}
 		if len(changes) > 0 {
@@ -95,45 +107,77 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 				return err
 			}
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		kick, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
+	if err == nil && kick {
+		s.kick()
+	}
 	return out, err
+}
+
+// refileCount is pendingCount for a refile, when project is sent: a move
+// to another parent in the same project takes no descendant along.
+func (s *Service) refileCount(ctx context.Context, a Actor, workspace, idOrRef string, project Patch[string]) int {
+	if !project.Set || project.Null || project.Value == "" {
+		return 0
+	}
+	return s.pendingCount(ctx, a, workspace, idOrRef, JobRefile, project.Value)
 }
 
 // DeleteTask moves a task to the trash and returns it.
 func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	n := s.pendingCount(ctx, a, workspace, idOrRef, JobTrash, "")
 	var out Task
+	left := false
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}
 		now := tx.Now()
-		sub, err := tx.TaskSubtree(ctx, t.ID)
+		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobTrash, DeletedAt: &now}, "task.deleted", nil)
 		if err != nil {
 			return err
 		}
-		under, err := tx.SetTasksDeleted(ctx, sub[1:], nil, &now, now)
-		if err != nil {
-			return err
-		}
-		if err := recordAlong(ctx, tx, sc, under, "task.deleted", t.Ref, nil); err != nil {
-			return err
+		if job == nil {
+			sub, err := tx.TaskSubtree(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			under, err := tx.SetTasksDeleted(ctx, sub[1:], nil, &now, now)
+			if err != nil {
+				return err
+			}
+			if err := recordAlong(ctx, tx, sc, under, "task.deleted", t.Ref, nil); err != nil {
+				return err
+			}
+			n = len(under)
 		}
 		t.DeletedAt = &now
-		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": len(under)}); err != nil {
+		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		out, err = readTrashedTask(ctx, tx, sc, t.ID)
+		if out, err = readTrashedTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		left, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
+	if err == nil && left {
+		s.kick()
+	}
 	return out, err
 }
 
 // RestoreTask brings a task back from the trash and records a restore event.
 func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
+	n := s.pendingCount(ctx, a, workspace, idOrRef, JobRestore, "")
 	var out Task
+	left := false
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
@@ -153,25 +197,38 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		if err != nil {
 			return err
 		}
-		sub, err := tx.TaskSubtree(ctx, t.ID)
-		if err != nil {
-			return err
-		}
 		// What was trashed with it (the same instant) comes back with it.
-		under, err := tx.SetTasksDeleted(ctx, sub[1:], t.DeletedAt, nil, tx.Now())
+		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobRestore, DeletedAt: t.DeletedAt}, "task.restored", nil)
 		if err != nil {
 			return err
 		}
-		if err := recordAlong(ctx, tx, sc, under, "task.restored", t.Ref, nil); err != nil {
-			return err
+		if job == nil {
+			sub, err := tx.TaskSubtree(ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			under, err := tx.SetTasksDeleted(ctx, sub[1:], t.DeletedAt, nil, tx.Now())
+			if err != nil {
+				return err
+			}
+			if err := recordAlong(ctx, tx, sc, under, "task.restored", t.Ref, nil); err != nil {
+				return err
+			}
+			n = len(under)
 		}
 		t.DeletedAt = nil
-		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": len(under)}); err != nil {
+		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		left, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
+	if err == nil && left {
+		s.kick()
+	}
 	return out, err
 }
 
@@ -325,17 +382,25 @@ func recordEach(ctx context.Context, tx Tx, a Actor, entity string, ids []string
 	if len(ids) == 0 {
 		return nil
 	}
-	c := map[string]any{"with": via}
-	for k, v := range changes {
-		c[k] = v
-	}
-	e := Event{EntityType: entity, Action: action, Changes: c, CreatedAt: tx.Now(), ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
-	if !a.system {
-		e.ActorUserID = a.User.ID
-	}
+	e := alongEvent(a, entity, action, via, changes)
+	e.CreatedAt = tx.Now()
 	eventIDs := make([]string, len(ids))
 	for i := range ids {
 		eventIDs[i] = newID()
 	}
 	return tx.InsertEventsAlong(ctx, e, ids, eventIDs)
+}
+
+// alongEvent is the event recordEach files for each item changed along
+// with the one (ref via) the change was made on, but for its instant.
+func alongEvent(a Actor, entity, action string, via int64, changes map[string]any) Event {
+	c := map[string]any{"with": via}
+	for k, v := range changes {
+		c[k] = v
+	}
+	e := Event{EntityType: entity, Action: action, Changes: c, ActorTokenID: a.tokenID(), ActorInterface: a.Interface}
+	if !a.system {
+		e.ActorUserID = a.User.ID
+	}
+	return e
 }

@@ -99,7 +99,9 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 	if err := s.validateTaskUpdate(&in); err != nil {
 		return Task{}, err
 	}
+	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
 	var out Task
+	kick := false
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
@@ -119,7 +121,8 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 			return err
 		}
 		before := t
-		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in)
+		var job *TaskJob
+		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in, n, &job)
 		if err != nil {
 			return err
 		}
@@ -138,9 +141,15 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 				return err
 			}
 		}
-		out, err = readTask(ctx, tx, sc, t.ID)
+		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+			return err
+		}
+		kick, err = keepJob(ctx, tx, job, &out)
 		return err
 	})
+	if err == nil && kick {
+		s.kick()
+	}
 	return out, err
 }
 
@@ -172,7 +181,9 @@ func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, chang
 		ItemRef: &ref, ItemTitle: t.Title, Changes: changes})
 }
 
-func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate) (map[string]any, error) {
+// n is pendingCount's for a refile; job is set to the job on the subtree
+// to keep, if the refile leaves one to the worker.
+func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, n int, job **TaskJob) (map[string]any, error) {
 	changes := map[string]any{}
 	content := false
 	if title := strings.TrimSpace(in.Title.Value); in.Title.Set && title != t.Title {
@@ -219,7 +230,7 @@ func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task
 		}
 	}
 	if in.Project.Set || in.Parent.Set {
-		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes); err != nil {
+		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes, n, job); err != nil {
 			return nil, err
 		}
 	}

@@ -164,7 +164,7 @@ func (t *Tx) CalendarCheck(ctx context.Context, prefix string) (app.CalendarChec
 func calendarWhere(q app.CalendarQuery) *itemQuery {
 	b := newItemQuery(q.Readable, "")
 	b.add("t.workspace_id = " + b.arg(q.WorkspaceID))
-	b.add("t.deleted_at IS NULL")
+	b.add("t.deleted_at IS NULL AND " + notPending("t"))
 	b.add("(t.completed_at IS NULL OR t.completed_at >= " + b.arg(fmtTime(q.DoneSince)) + ")")
 	if !q.AllReadable {
 		b.add("t.project_id IN readable")

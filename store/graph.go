@@ -22,7 +22,7 @@ func (t *Tx) Mentioning(ctx context.Context, targetID string) ([]app.Backlink, e
 	err := t.tx.SelectContext(ctx, &rows, `SELECT created_at, kind, item_id, ref, title, via, project_id FROM (
 		SELECT m.created_at, 'task' AS kind, x.id AS item_id, x.ref, x.title, '' AS via, x.project_id, m.source_id
 			FROM mentions m JOIN tasks x ON x.id = m.source_id
-			WHERE m.target_id = ?1 AND m.source_type = 'task' AND x.deleted_at IS NULL
+			WHERE m.target_id = ?1 AND m.source_type = 'task' AND x.deleted_at IS NULL AND `+notPending("x")+`
 		UNION ALL
 		SELECT m.created_at, 'document', x.id, x.ref, x.title, '', x.project_id, m.source_id
 			FROM mentions m JOIN documents x ON x.id = m.source_id
@@ -31,7 +31,7 @@ func (t *Tx) Mentioning(ctx context.Context, targetID string) ([]app.Backlink, e
 		SELECT m.created_at, 'task', x.id, x.ref, x.title, 'comment', x.project_id, m.source_id
 			FROM mentions m JOIN comments c ON c.id = m.source_id JOIN tasks x ON x.id = c.entity_id
 			WHERE m.target_id = ?1 AND m.source_type = 'comment' AND c.entity_type = 'task' AND c.deleted_at IS NULL
-			AND x.deleted_at IS NULL
+			AND x.deleted_at IS NULL AND `+notPending("x")+`
 		UNION ALL
 		SELECT m.created_at, 'document', x.id, x.ref, x.title, 'comment', x.project_id, m.source_id
 			FROM mentions m JOIN comments c ON c.id = m.source_id JOIN documents x ON x.id = c.entity_id

@@ -22,7 +22,10 @@ func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (ap
 		ParentID    string         `db:"parent_id"`
 		DeletedAt   sql.NullString `db:"deleted_at"`
 	}
-	q := `SELECT id, workspace_id, project_id, ref, title, coalesce(parent_id, '') AS parent_id, deleted_at FROM ` + table + ` WHERE `
+	q := `SELECT id, workspace_id, project_id, ref, title, coalesce(parent_id, '') AS parent_id, deleted_at FROM ` + table + ` it WHERE `
+	if table == "tasks" {
+		q += notPending("it") + " AND "
+	}
 	var err error
 	if isDigits(idOrRef) {
 		err = t.tx.GetContext(ctx, &r, q+`workspace_id = ? AND ref = ?`, workspaceID, idOrRef)

@@ -64,9 +64,16 @@ func (c *openTasksCache) put(workspaceID string, e openTasksEntry) {
 // has committed (see revCache). The value is shared and read-only.
 func (t *Tx) OpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
 	var cur openTasksEntry
-	if err := t.tx.QueryRowxContext(ctx, `SELECT task_rev, task_gen, vocab_rev, (SELECT coalesce(max(seq), 0) FROM tasks)
-		FROM workspaces WHERE id = ?`, workspaceID).Scan(&cur.rev, &cur.gen, &cur.vocab, &cur.seq); err != nil {
+	var jobs bool
+	if err := t.tx.QueryRowxContext(ctx, `SELECT task_rev, task_gen, vocab_rev, (SELECT coalesce(max(seq), 0) FROM tasks),
+		EXISTS (SELECT 1 FROM task_jobs) FROM workspaces WHERE id = ?`, workspaceID).Scan(&cur.rev, &cur.gen, &cur.vocab, &cur.seq, &jobs); err != nil {
 		return nil, mapErr(err)
+	}
+	if jobs {
+		// While a job on a subtree is under way, its descendants still
+		// to change are left out, and a copy would have to follow them
+		// into the view: read it whole, and keep none.
+		return t.allOpenTasks(ctx, workspaceID)
 	}
 	old, ok := t.db.openTasks.get(workspaceID)
 	var err error
@@ -92,8 +99,8 @@ const openTaskColumns = `id, ref, project_id, status_id, type_id, assignee_id, c
 // allOpenTasks reads every open, live task of the workspace and the links
 // that block them.
 func (t *Tx) allOpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks, error) {
-	ts, _, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks
-		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL`, workspaceID)
+	ts, _, err := t.scanOpenTasks(ctx, `SELECT `+openTaskColumns+` FROM tasks t
+		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL AND `+notPending("t"), workspaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -260,16 +260,24 @@ func (t *Tx) DeleteProjectMember(ctx context.Context, projectID, userID string) 
 // ProjectItemCount counts live tasks filed in a project.
 func (t *Tx) ProjectItemCount(ctx context.Context, projectID string) (int, error) {
 	var n int
-	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks WHERE project_id = ? AND deleted_at IS NULL`, projectID)
+	err := t.tx.GetContext(ctx, &n, `SELECT count(*) FROM tasks t WHERE project_id = ? AND deleted_at IS NULL AND `+notPending("t"), projectID)
 	return n, mapErr(err)
 }
 
 // OpenTaskCounts counts the open, live tasks of each project among
 // readable (a JSON array of ids), by project id, from tasks_open_project alone.
 func (t *Tx) OpenTaskCounts(ctx context.Context, workspaceID, readable string) (map[string]int, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT project_id, count(*) FROM tasks INDEXED BY tasks_open_project
+	jobs, err := t.anyTaskJob(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pending := ""
+	if jobs {
+		pending = " AND " + notPending("t")
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT project_id, count(*) FROM tasks t INDEXED BY tasks_open_project
 		WHERE workspace_id = ? AND completed_at IS NULL AND deleted_at IS NULL
-			AND project_id IN (SELECT value FROM json_each(?))
+			AND project_id IN (SELECT value FROM json_each(?))`+pending+`
 		GROUP BY project_id`, workspaceID, readable)
 	if err != nil {
 		return nil, mapErr(err)

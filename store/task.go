@@ -79,7 +79,7 @@ func taskComputed(from taskSource, allReadable bool) []column[app.Task] {
 		computed("blocking", blockingSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocking })),
 		// Live subtasks << 32 + open ones: one walk of the children, not two.
 		computed("sub_counts", `(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
-		WHERE c.parent_id = t.id AND c.deleted_at IS NULL)`, field[app.Task]{dest: func(t *app.Task) sql.Scanner { return subCountsDest{t} }}),
+		WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND `+notPending("c")+`)`, field[app.Task]{dest: func(t *app.Task) sql.Scanner { return subCountsDest{t} }}),
 	}
 }
 

@@ -21,13 +21,13 @@ import (
 func blockedSQL(allReadable bool) string {
 	return `(t.links_in > 0 AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.source_id
 		WHERE l.target_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND ` + farEndReadable(allReadable) + `))`
+		AND ` + notPending("b") + ` AND ` + farEndReadable(allReadable) + `))`
 }
 
 func blockingSQL(allReadable bool) string {
 	return `(t.links_out > 0 AND t.completed_at IS NULL AND EXISTS (SELECT 1 FROM links l JOIN link_types lt ON lt.id = l.link_type_id JOIN tasks b ON b.id = l.target_id
 		WHERE l.source_id = t.id AND lt.key = 'blocks' AND b.completed_at IS NULL AND b.deleted_at IS NULL
-		AND ` + farEndReadable(allReadable) + `))`
+		AND ` + notPending("b") + ` AND ` + farEndReadable(allReadable) + `))`
 }
 
 func farEndReadable(allReadable bool) string {
@@ -198,6 +198,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 	default:
 		b.add("t.deleted_at IS NULL")
 	}
+	b.add(notPending("t"))
 	if q.IDs != nil {
 		b.add("t.id IN (SELECT value FROM json_each(" + b.arg(jsonText(q.IDs)) + "))")
 	}

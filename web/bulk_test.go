@@ -22,7 +22,8 @@ import (
 
 // bulkEnv is an instance on a database file of the test's own, so that the
 // test can stop its server as a crash would and start another on the same
-// file. Bulk work runs stepRows rows a step, and each step first calls
+// file. Bulk work runs stepRows rows a step (and takes a subtree of more
+// than stepRows descendants to the worker), and each step first calls
 // before (nil: run on).
 func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error) *env {
 	t.Helper()
@@ -31,7 +32,7 @@ func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, BeforeWorkStep: before})
+	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before})
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}

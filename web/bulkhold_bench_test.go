@@ -95,6 +95,24 @@ func BenchmarkBulkHold(b *testing.B) {
 			h.must(b, err)
 		})
 	})
+	b.Run("task_restore_with_100k_subtasks", func(b *testing.B) {
+		b.StopTimer()
+		_, err := h.svc.DeleteTask(ctx, h.admin, "", root)
+		h.must(b, err)
+		settle(b, h.svc)
+		b.StartTimer()
+		run(b, func() {
+			_, err := h.svc.RestoreTask(ctx, h.admin, "", root)
+			h.must(b, err)
+		}, func() {
+			_, err := h.svc.DeleteTask(ctx, h.admin, "", root)
+			h.must(b, err)
+		})
+		b.StopTimer()
+		_, err = h.svc.RestoreTask(ctx, h.admin, "", root)
+		h.must(b, err)
+		settle(b, h.svc)
+	})
 	b.Run("task_refile_with_100k_subtasks", func(b *testing.B) {
 		to := []string{"elsewhere", "bulk"}
 		i := 0

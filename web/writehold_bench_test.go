@@ -154,8 +154,10 @@ func BenchmarkWriteHold(b *testing.B) {
 			_, err := h.svc.DeleteTask(ctx, h.admin, "", root)
 			h.must(b, err)
 			b.StopTimer()
+			settle(b, h.svc)
 			_, err = h.svc.RestoreTask(ctx, h.admin, "", root)
 			h.must(b, err)
+			settle(b, h.svc)
 			b.StartTimer()
 		}
 	})
@@ -164,9 +166,13 @@ func BenchmarkWriteHold(b *testing.B) {
 			b.StopTimer()
 			_, err := h.svc.DeleteTask(ctx, h.admin, "", root)
 			h.must(b, err)
+			settle(b, h.svc)
 			b.StartTimer()
 			_, err = h.svc.RestoreTask(ctx, h.admin, "", root)
 			h.must(b, err)
+			b.StopTimer()
+			settle(b, h.svc)
+			b.StartTimer()
 		}
 	})
 	b.Run("task_refile_with_100k_subtasks", func(b *testing.B) {
@@ -174,6 +180,9 @@ func BenchmarkWriteHold(b *testing.B) {
 		for i := range b.N {
 			_, err := h.svc.MoveTask(ctx, h.admin, "", root, app.TaskMove{Project: app.PatchOf(to[i%2])})
 			h.must(b, err)
+			b.StopTimer()
+			settle(b, h.svc)
+			b.StartTimer()
 		}
 	})
 	b.Run("project_trash_and_restore_holding_100k_tasks", func(b *testing.B) {

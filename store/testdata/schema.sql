@@ -403,6 +403,16 @@ CREATE TABLE tags (
     UNIQUE (workspace_id, name)
 ) STRICT;
 
+-- table task_jobs on task_jobs
+CREATE TABLE task_jobs (
+    seq        INTEGER PRIMARY KEY,
+    kind       TEXT NOT NULL CHECK (kind IN ('trash', 'restore', 'refile')),
+    root_id    TEXT NOT NULL REFERENCES tasks (id),
+    deleted_at TEXT,
+    project_id TEXT REFERENCES projects (id),
+    event      TEXT NOT NULL
+) STRICT;
+
 -- table task_tags on task_tags
 CREATE TABLE task_tags (
     task_id TEXT NOT NULL REFERENCES tasks (id),
@@ -741,3 +751,16 @@ END;
 CREATE TRIGGER users_auth_upd AFTER UPDATE ON users BEGIN
     UPDATE instance SET auth_rev = auth_rev + 1;
 END;
+
+-- view tasks_pending on tasks_pending
+CREATE VIEW tasks_pending (id, seq, job, depth) AS
+WITH RECURSIVE sub (id, seq, job, depth) AS (
+    SELECT root_id, 0, seq, 0 FROM task_jobs
+    UNION ALL
+    SELECT c.id, c.seq, sub.job, sub.depth + 1 FROM sub JOIN task_jobs j ON j.seq = sub.job JOIN tasks c ON c.parent_id = sub.id
+    WHERE sub.depth < 64 AND CASE j.kind
+        WHEN 'trash' THEN c.deleted_at IS NULL
+        WHEN 'restore' THEN c.deleted_at IS j.deleted_at
+        ELSE c.project_id IS NOT j.project_id END
+)
+SELECT id, seq, job, depth FROM sub WHERE depth > 0;
