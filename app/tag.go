@@ -27,6 +27,11 @@ type tagTx interface {
 	TagByID(ctx context.Context, id string) (Tag, error)
 	TagByName(ctx context.Context, workspaceID, name string) (Tag, error)
 	InsertTag(ctx context.Context, t *Tag) error
+	// TagsByName reads the tags with these names, compared
+	// case-insensitively; a name no tag holds is left out.
+	TagsByName(ctx context.Context, workspaceID string, names []string) ([]Tag, error)
+	// InsertTags stores tags in one statement, in the order given.
+	InsertTags(ctx context.Context, ts []Tag) error
 	UpdateTag(ctx context.Context, t *Tag) error
 	// TagPage lists the tags the filter admits by name after f.After.
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
@@ -89,28 +94,47 @@ func (s *Service) normalTag(loc, name string) (string, error) {
 	return name, nil
 }
 
-// ensureTags returns the ids of the named tags, creating those not yet
-// used. A tag made by being used is recorded like one made on purpose, so
-// the vocabulary's events stay whole, but filed in the project of the item
-// it was made on: the change feed shows its name only to those who may
-// read that item, as the tag listing does.
+// ensureTags returns the named tags, creating those not yet used. A tag
+// made by being used is recorded like one made on purpose, so the
+// vocabulary's events stay whole, but filed in the project of the item it
+// was made on: the change feed shows its name only to those who may read
+// that item, as the tag listing does. However many names, it reads the
+// tags in one statement, and creates the new ones and stores their events
+// (in the order named) in one more each.
 func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID string, names []string) ([]Tag, error) {
-	var out []Tag
+	if len(names) == 0 {
+		return nil, nil
+	}
+	have, err := tx.TagsByName(ctx, workspaceID, names)
+	if err != nil {
+		return nil, err
+	}
+	// Names are unique ignoring ASCII case, as SQLite's NOCASE compares.
+	byName := make(map[string]Tag, len(names))
+	for _, t := range have {
+		byName[asciiLower(t.Name)] = t
+	}
+	out := make([]Tag, 0, len(names))
+	var made []Tag
+	var events []Event
 	for _, n := range names {
-		t, err := tx.TagByName(ctx, workspaceID, n)
-		if CodeOf(err) == CodeNotFound {
+		t, ok := byName[asciiLower(n)]
+		if !ok {
 			t = Tag{ID: newID(), WorkspaceID: workspaceID, Name: n}
-			if err = tx.InsertTag(ctx, &t); err == nil {
-				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, ProjectID: projectID, EntityType: "tag", EntityID: t.ID,
-					Action: "tag.created", Changes: map[string]any{"name": n}})
-			}
-		}
-		if err != nil {
-			return nil, err
+			byName[asciiLower(n)] = t
+			made = append(made, t)
+			events = append(events, stamp(tx, a, Event{WorkspaceID: workspaceID, ProjectID: projectID, EntityType: "tag", EntityID: t.ID,
+				Action: "tag.created", Changes: map[string]any{"name": n}}))
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	if len(made) == 0 {
+		return out, nil
+	}
+	if err := tx.InsertTags(ctx, made); err != nil {
+		return nil, err
+	}
+	return out, tx.InsertEvents(ctx, events)
 }
 
 func tagIDs(tags []Tag) []string {

@@ -289,6 +289,31 @@ func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, 
 	return r.tag(), mapErr(err)
 }
 
+// TagsByName reads the tags of a workspace with these names, compared
+// case-insensitively, in one statement; a name no tag holds is left out.
+func (t *Tx) TagsByName(ctx context.Context, workspaceID string, names []string) ([]app.Tag, error) {
+	var rows []tagRow
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description, declared FROM tags
+		WHERE workspace_id = ? AND name IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`, workspaceID, jsonText(names))
+	out := make([]app.Tag, len(rows))
+	for i, r := range rows {
+		out[i] = r.tag()
+	}
+	return out, mapErr(err)
+}
+
+// InsertTags stores tags in one statement, in the order given.
+func (t *Tx) InsertTags(ctx context.Context, gs []app.Tag) error {
+	rows := make([][5]any, len(gs))
+	for i, g := range gs {
+		rows[i] = [5]any{g.ID, g.WorkspaceID, g.Name, nullStr(g.Description), g.Declared}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, declared, created_at)
+		SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ? FROM json_each(?) j ORDER BY j.key`,
+		fmtTime(t.now), jsonText(rows))
+	return mapErr(err)
+}
+
 // InsertTag stores a tag.
 func (t *Tx) InsertTag(ctx context.Context, g *app.Tag) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, declared, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
