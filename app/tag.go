@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,12 +36,10 @@ type tagTx interface {
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
 	// TagSeen reports whether the filter admits the tag with this id.
 	TagSeen(ctx context.Context, f TagFilter, id string) (bool, error)
-	// MergeTag moves every application of the tag from onto the tag into
-	// (an item that carried both keeps one) and removes from.
-	MergeTag(ctx context.Context, from, into string) error
-	// TagProjects lists the projects of the items, live or in the trash,
-	// that carry the tag.
-	TagProjects(ctx context.Context, id string) ([]string, error)
+	// MergeTagInto hides the tag from as HideTag does, merged into the
+	// tag into: every read counts its applications as into's from then
+	// on, and PurgeTag moves them onto into. deletion is kept as HideTag's.
+	MergeTagInto(ctx context.Context, from, into, deletion string) error
 }
 
 // TagFilter selects the tags of a workspace one reader may see: those
@@ -283,23 +280,24 @@ func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
 // caller cannot see the tag holding it (made by use, only on items hidden
 // from the caller), and into a conflict when it can. The renamed tag keeps
 // its id and meaning and takes over the hidden tag's items, which keep
-// their tag's name; the hidden tag's end is recorded for those who could
-// see it. used tells whether the renamed tag was on anything: a tag on
-// nothing was vocabulary every reader saw, and is declared so that carrying
-// hidden items does not take it out of sight.
+// their tag's name. The hidden tag is marked merged and gone at once; the
+// worker moves its applications in steps and files its end, as it finds
+// them, for those who could see it (bulk.go). used tells whether the
+// renamed tag was on anything: a tag on nothing was vocabulary every
+// reader saw, and is declared so that carrying hidden items does not take
+// it out of sight.
 func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, used bool) error {
 	have, err := unseenHolder(ctx, tx, sc, t)
 	if err != nil {
 		return err
 	}
-	theirs, err := tx.TagProjects(ctx, have.ID)
+	// The holder is made by use and on items: one declared or on nothing
+	// is seen by every reader.
+	deletion, err := pendingTagEvent(a, have, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID})
 	if err != nil {
 		return err
 	}
-	if err := tx.MergeTag(ctx, have.ID, t.ID); err != nil {
-		return err
-	}
-	if err := recordTagEvent(ctx, tx, a, have, theirs, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID}); err != nil {
+	if err := tx.MergeTagInto(ctx, have.ID, t.ID, string(deletion)); err != nil {
 		return err
 	}
 	t.Declared = t.Declared || !used
@@ -381,24 +379,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		}
 		err = tx.UpdateTag(ctx, &t)
 		if CodeOf(err) == CodeConflict {
-			// A merge is not in steps: it reads and moves every application
-			// of both tags here. The event is filed where the renamed tag
-			// was before, not where the merge brings it, whose readers are
-			// told of the merge alone; so are the changes still kept for
-			// the worker, filed first: read after the merge, they would be
-			// told to the hidden tag's readers.
-			var mine []string
-			if err = fileTagNotices(ctx, tx, t.ID); err == nil {
-				mine, err = tx.TagProjects(ctx, t.ID)
-			}
-			if err == nil {
-				err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
-			}
-			if err != nil {
-				return err
-			}
-			out = t
-			return recordTagEvent(ctx, tx, a, t, mine, "tag.updated", changes)
+			// The merge is in steps: the worker moves the hidden tag's
+			// items. Until it has, the kept change below is filed where
+			// the renamed tag was before, not where the merge brings it,
+			// whose readers are told of the merge alone: the worker files
+			// kept changes before it moves anything.
+			err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
+			queued = err == nil
 		}
 		if err != nil {
 			return err
@@ -411,27 +398,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		if err == nil {
 			err = tx.QueueTagNotice(ctx, t.ID, string(e))
 		}
-		queued = err == nil
+		queued = queued || err == nil
 		return err
 	})
 	if queued {
 		s.kick()
 	}
 	return out, err
-}
-
-// fileTagNotices files, in one go, every change to the tag still kept for
-// the worker.
-func fileTagNotices(ctx context.Context, tx Tx, tagID string) error {
-	for {
-		n, err := tx.NextTagNotice(ctx, tagID)
-		if err != nil || n.Seq == 0 {
-			return err
-		}
-		if _, err := noticeStep(ctx, tx, n, math.MaxInt32); err != nil {
-			return err
-		}
-	}
 }
 
 // pendingTagEvent is the event of a change to a tag made by use, as the

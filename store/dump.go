@@ -179,6 +179,7 @@ var dumpLeftOut = map[string]string{
 	"workspaces.task_gen":  "a revision triggers move (store/cache.go)",
 	"tags.deleted_at":      "a tag marked deleted is not exported, nor its applications: it is gone (0017)",
 	"tags.deletion":        "kept only while a tag marked deleted is purged (0017)",
+	"tags.merged_into":     "kept only while a tag merged into another is purged (0021)",
 	"tag_notices":          "a tag's change still to be told in some projects (0019): the export carries the events filed so far",
 	"tasks.links_in":       "counted by triggers as links are written",
 	"tasks.links_out":      "counted by triggers as links are written",
