@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -78,6 +79,20 @@ func TestTagMergeInSteps(t *testing.T) {
 		}
 		if n := len(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?tag.is=unset", e.Admin, nil))); n != 0 {
 			t.Fatalf("tag.is=unset lists %d tasks; each carries the merged tag", n)
+		}
+		// The export carries the merged tag on every item, once; the
+		// hidden tag in its history alone.
+		on := map[string]int{}
+		for _, line := range bytes.Split(e.export(e.Admin, ""), []byte("\n")) {
+			if bytes.Contains(line, []byte(bulkID)) && !bytes.HasPrefix(line, []byte(`{"kind":"event"`)) {
+				t.Fatalf("the export carries the merged tag: %s", line)
+			}
+			if kind, _, ok := bytes.Cut(bytes.TrimPrefix(line, []byte(`{"kind":"`)), []byte(`"`)); ok && bytes.Contains(line, []byte(mine)) {
+				on[string(kind)]++
+			}
+		}
+		if on["task_tag"] != 7 || on["document_tag"] != 1 {
+			t.Fatalf("the export applies the merged tag %d times to tasks and %d to documents, want 7 and 1", on["task_tag"], on["document_tag"])
 		}
 		e.Problem(http.StatusNotFound, "not_found", http.MethodPatch, "/v1/tags/"+bulkID, e.Admin, map[string]any{"name": "again"})
 	}
