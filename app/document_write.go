@@ -10,6 +10,12 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 	if err := s.validateDocumentUpdate(&in); err != nil {
 		return Document{}, err
 	}
+	// A new body's mentions are found before the transaction, as on
+	// create: finding them in a large body takes longer than writing them.
+	var bodyRefs []int64
+	if in.Body.Set {
+		bodyRefs = mentionedRefs(in.Body.Value)
+	}
 	var out Document
 	err := s.store.Update(ctx, func(tx Tx) error {
 		sc, d, err := writableDocument(ctx, tx, a, workspace, idOrRef)
@@ -19,7 +25,7 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 		if err := checkVersion(in.ExpectedVersion, d.Version); err != nil {
 			return err
 		}
-		changes, err := applyDocumentUpdate(ctx, tx, a, sc, &d, in)
+		changes, err := applyDocumentUpdate(ctx, tx, a, sc, &d, in, bodyRefs)
 		if err != nil {
 			return err
 		}
@@ -36,7 +42,9 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 	return out, err
 }
 
-func applyDocumentUpdate(ctx context.Context, tx Tx, a Actor, sc *scope, d *Document, in DocumentUpdate) (map[string]any, error) {
+// applyDocumentUpdate applies in to d; bodyRefs are the refs in.Body
+// mentions, when set.
+func applyDocumentUpdate(ctx context.Context, tx Tx, a Actor, sc *scope, d *Document, in DocumentUpdate, bodyRefs []int64) (map[string]any, error) {
 	changes := map[string]any{}
 	content := false
 	if title := strings.TrimSpace(in.Title.Value); in.Title.Set && title != d.Title {
@@ -56,8 +64,13 @@ func applyDocumentUpdate(ctx context.Context, tx Tx, a Actor, sc *scope, d *Docu
 	}
 	if content {
 		d.ContentUpdatedAt = tx.Now()
-		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: d.WorkspaceID, Type: "document", ID: d.ID, Self: d.ID},
-			d.Title, d.Body); err != nil {
+		// A new title alone is written with the stored body, whose
+		// mentions are read here.
+		if !in.Body.Set {
+			bodyRefs = mentionedRefs(d.Body)
+		}
+		if err := noteRefs(ctx, tx, mentionSource{WorkspaceID: d.WorkspaceID, Type: "document", ID: d.ID, Self: d.ID},
+			joinRefs(mentionedRefs(d.Title), bodyRefs)); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,6 +24,18 @@ func mentionedRefs(texts ...string) []int64 {
 				seen[n] = true
 				out = append(out, n)
 			}
+		}
+	}
+	return out
+}
+
+// joinRefs is the refs of a, then those of b not in a: what mentionedRefs
+// answers for two texts, given each one's refs.
+func joinRefs(a, b []int64) []int64 {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(a, n) {
+			out = append(out, n)
 		}
 	}
 	return out

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,17 +26,20 @@ type tagTx interface {
 	TagByID(ctx context.Context, id string) (Tag, error)
 	TagByName(ctx context.Context, workspaceID, name string) (Tag, error)
 	InsertTag(ctx context.Context, t *Tag) error
+	// TagsByName reads the tags with these names, compared
+	// case-insensitively; a name no tag holds is left out.
+	TagsByName(ctx context.Context, workspaceID string, names []string) ([]Tag, error)
+	// InsertTags stores tags in one statement, in the order given.
+	InsertTags(ctx context.Context, ts []Tag) error
 	UpdateTag(ctx context.Context, t *Tag) error
 	// TagPage lists the tags the filter admits by name after f.After.
 	TagPage(ctx context.Context, f TagFilter) ([]Tag, error)
 	// TagSeen reports whether the filter admits the tag with this id.
 	TagSeen(ctx context.Context, f TagFilter, id string) (bool, error)
-	// MergeTag moves every application of the tag from onto the tag into
-	// (an item that carried both keeps one) and removes from.
-	MergeTag(ctx context.Context, from, into string) error
-	// TagProjects lists the projects of the items, live or in the trash,
-	// that carry the tag.
-	TagProjects(ctx context.Context, id string) ([]string, error)
+	// MergeTagInto hides the tag from as HideTag does, merged into the
+	// tag into: every read counts its applications as into's from then
+	// on, and PurgeTag moves them onto into. deletion is kept as HideTag's.
+	MergeTagInto(ctx context.Context, from, into, deletion string) error
 }
 
 // TagFilter selects the tags of a workspace one reader may see: those
@@ -89,28 +91,47 @@ func (s *Service) normalTag(loc, name string) (string, error) {
 	return name, nil
 }
 
-// ensureTags returns the ids of the named tags, creating those not yet
-// used. A tag made by being used is recorded like one made on purpose, so
-// the vocabulary's events stay whole, but filed in the project of the item
-// it was made on: the change feed shows its name only to those who may
-// read that item, as the tag listing does.
+// ensureTags returns the named tags, creating those not yet used. A tag
+// made by being used is recorded like one made on purpose, so the
+// vocabulary's events stay whole, but filed in the project of the item it
+// was made on: the change feed shows its name only to those who may read
+// that item, as the tag listing does. However many names, it reads the
+// tags in one statement, and creates the new ones and stores their events
+// (in the order named) in one more each.
 func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID string, names []string) ([]Tag, error) {
-	var out []Tag
+	if len(names) == 0 {
+		return nil, nil
+	}
+	have, err := tx.TagsByName(ctx, workspaceID, names)
+	if err != nil {
+		return nil, err
+	}
+	// Names are unique ignoring ASCII case, as SQLite's NOCASE compares.
+	byName := make(map[string]Tag, len(names))
+	for _, t := range have {
+		byName[asciiLower(t.Name)] = t
+	}
+	out := make([]Tag, 0, len(names))
+	var made []Tag
+	var events []Event
 	for _, n := range names {
-		t, err := tx.TagByName(ctx, workspaceID, n)
-		if CodeOf(err) == CodeNotFound {
+		t, ok := byName[asciiLower(n)]
+		if !ok {
 			t = Tag{ID: newID(), WorkspaceID: workspaceID, Name: n}
-			if err = tx.InsertTag(ctx, &t); err == nil {
-				err = record(ctx, tx, a, Event{WorkspaceID: workspaceID, ProjectID: projectID, EntityType: "tag", EntityID: t.ID,
-					Action: "tag.created", Changes: map[string]any{"name": n}})
-			}
-		}
-		if err != nil {
-			return nil, err
+			byName[asciiLower(n)] = t
+			made = append(made, t)
+			events = append(events, stamp(tx, a, Event{WorkspaceID: workspaceID, ProjectID: projectID, EntityType: "tag", EntityID: t.ID,
+				Action: "tag.created", Changes: map[string]any{"name": n}}))
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	if len(made) == 0 {
+		return out, nil
+	}
+	if err := tx.InsertTags(ctx, made); err != nil {
+		return nil, err
+	}
+	return out, tx.InsertEvents(ctx, events)
 }
 
 func tagIDs(tags []Tag) []string {
@@ -259,23 +280,24 @@ func adoptUnseenTag(ctx context.Context, tx Tx, sc *scope, t *Tag) error {
 // caller cannot see the tag holding it (made by use, only on items hidden
 // from the caller), and into a conflict when it can. The renamed tag keeps
 // its id and meaning and takes over the hidden tag's items, which keep
-// their tag's name; the hidden tag's end is recorded for those who could
-// see it. used tells whether the renamed tag was on anything: a tag on
-// nothing was vocabulary every reader saw, and is declared so that carrying
-// hidden items does not take it out of sight.
+// their tag's name. The hidden tag is marked merged and gone at once; the
+// worker moves its applications in steps and files its end, as it finds
+// them, for those who could see it (bulk.go). used tells whether the
+// renamed tag was on anything: a tag on nothing was vocabulary every
+// reader saw, and is declared so that carrying hidden items does not take
+// it out of sight.
 func mergeUnseenTag(ctx context.Context, tx Tx, a Actor, sc *scope, t *Tag, used bool) error {
 	have, err := unseenHolder(ctx, tx, sc, t)
 	if err != nil {
 		return err
 	}
-	theirs, err := tx.TagProjects(ctx, have.ID)
+	// The holder is made by use and on items: one declared or on nothing
+	// is seen by every reader.
+	deletion, err := pendingTagEvent(a, have, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID})
 	if err != nil {
 		return err
 	}
-	if err := tx.MergeTag(ctx, have.ID, t.ID); err != nil {
-		return err
-	}
-	if err := recordTagEvent(ctx, tx, a, have, theirs, "tag.deleted", map[string]any{"name": have.Name, "merged_into": t.ID}); err != nil {
+	if err := tx.MergeTagInto(ctx, have.ID, t.ID, string(deletion)); err != nil {
 		return err
 	}
 	t.Declared = t.Declared || !used
@@ -357,24 +379,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		}
 		err = tx.UpdateTag(ctx, &t)
 		if CodeOf(err) == CodeConflict {
-			// A merge is not in steps: it reads and moves every application
-			// of both tags here. The event is filed where the renamed tag
-			// was before, not where the merge brings it, whose readers are
-			// told of the merge alone; so are the changes still kept for
-			// the worker, filed first: read after the merge, they would be
-			// told to the hidden tag's readers.
-			var mine []string
-			if err = fileTagNotices(ctx, tx, t.ID); err == nil {
-				mine, err = tx.TagProjects(ctx, t.ID)
-			}
-			if err == nil {
-				err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
-			}
-			if err != nil {
-				return err
-			}
-			out = t
-			return recordTagEvent(ctx, tx, a, t, mine, "tag.updated", changes)
+			// The merge is in steps: the worker moves the hidden tag's
+			// items. Until it has, the kept change below is filed where
+			// the renamed tag was before, not where the merge brings it,
+			// whose readers are told of the merge alone: the worker files
+			// kept changes before it moves anything.
+			err = mergeUnseenTag(ctx, tx, a, sc, &t, used)
+			queued = err == nil
 		}
 		if err != nil {
 			return err
@@ -387,27 +398,13 @@ func (s *Service) ChangeTag(ctx context.Context, a Actor, id string, in UpdateTa
 		if err == nil {
 			err = tx.QueueTagNotice(ctx, t.ID, string(e))
 		}
-		queued = err == nil
+		queued = queued || err == nil
 		return err
 	})
 	if queued {
 		s.kick()
 	}
 	return out, err
-}
-
-// fileTagNotices files, in one go, every change to the tag still kept for
-// the worker.
-func fileTagNotices(ctx context.Context, tx Tx, tagID string) error {
-	for {
-		n, err := tx.NextTagNotice(ctx, tagID)
-		if err != nil || n.Seq == 0 {
-			return err
-		}
-		if _, err := noticeStep(ctx, tx, n, math.MaxInt32); err != nil {
-			return err
-		}
-	}
 }
 
 // pendingTagEvent is the event of a change to a tag made by use, as the

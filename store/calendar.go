@@ -194,10 +194,9 @@ func (t *Tx) CalendarStamp(ctx context.Context, q app.CalendarQuery) (app.Calend
 // calendarColumnsOf are the columns of a feed's task, given the part's
 // date (d: with seq, what the parts are merged by), whether d is the due
 // date, and the start unless d is.
-const calendarColumnsOf = `t.seq, t.id, t.ref, t.project_id, t.status_id, t.title, coalesce(t.description, ''), %s AS d, %s,
+var calendarColumnsOf = `t.seq, t.id, t.ref, t.project_id, t.status_id, t.title, coalesce(t.description, ''), %s AS d, %s,
 		t.due_is_all_day, %s, t.starts_is_all_day, coalesce(t.repeat_rule, ''), coalesce(t.timezone, ''), t.updated_at, t.version,
-		(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id
-			AND g.deleted_at IS NULL)`
+		` + itemTagNames("task_tags", "task_id", "t.id", false)
 
 // CalendarTasks reads a feed's tasks, earliest first. A task's date is its
 // due date, else its start, so the window is read in two parts that

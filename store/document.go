@@ -54,8 +54,7 @@ func documentComputed(relevance string) []column[app.Document] {
 		computed("parent_title", "pd.title", text(func(d *app.Document) *string { return &d.ParentTitle })),
 		computed("revised_by_name", "ru.username", text(func(d *app.Document) *string { return &d.RevisedByName })),
 		computed("creator_name", "cu.username", text(func(d *app.Document) *string { return &d.CreatorName })),
-		computed("tags", `(SELECT group_concat(name, char(31)) FROM (SELECT g.name FROM document_tags dt JOIN tags g ON g.id = dt.tag_id
-		WHERE dt.document_id = d.id AND g.deleted_at IS NULL ORDER BY lower(g.name)))`, nameList(func(d *app.Document) *[]string { return &d.Tags }, nil)),
+		computed("tags", itemTagNames("document_tags", "document_id", "d.id", true), nameList(func(d *app.Document) *[]string { return &d.Tags }, nil)),
 		computed("sub_documents", "(SELECT count(*) FROM documents c WHERE c.parent_id = d.id AND c.deleted_at IS NULL)",
 			integer(func(d *app.Document) *int { return &d.SubDocuments })),
 		// Selected to sort by; the size itself is the body's length.

@@ -69,12 +69,18 @@ func cols(spec string) []dumpCol {
 }
 
 // dumpCTE names the selected workspaces (ws), the projects left out (hid)
-// and the tags marked deleted whose applications are still being taken off
-// (gone: see Tx.HideTag); dumpHiddenCTE adds the items filed in the
-// projects left out (hitem) and the comments on any of them (hnote).
+// and the tasks' and documents' tags as readers see them (ttag, dtag): not
+// those of a tag marked deleted whose applications are still being taken
+// off (see Tx.HideTag), and a tag merged into another as that one, once
+// (tag_merge.go); dumpHiddenCTE adds the items filed in the projects left
+// out (hitem) and the comments on any of them (hnote).
+var dumpCTE = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
+	ttag(task_id, tag_id) AS (SELECT DISTINCT x.task_id, ifnull(g.merged_into, g.id) FROM task_tags x JOIN tags g ON g.id = x.tag_id
+		WHERE ` + liveTag("g") + `),
+	dtag(document_id, tag_id) AS (SELECT DISTINCT x.document_id, ifnull(g.merged_into, g.id) FROM document_tags x JOIN tags g ON g.id = x.tag_id
+		WHERE ` + liveTag("g") + `)`
+
 const (
-	dumpCTE = `WITH ws(id) AS (SELECT value FROM json_each(?1)), hid(id) AS (SELECT value FROM json_each(?2)),
-	gone(id) AS (SELECT id FROM tags WHERE deleted_at IS NOT NULL)`
 	dumpHiddenCTE = `, hitem(id) AS (SELECT id FROM tasks WHERE project_id IN hid UNION ALL SELECT id FROM documents WHERE project_id IN hid),
 	hnote(id) AS (SELECT id FROM comments WHERE entity_id IN hid OR entity_id IN hitem)`
 )
@@ -120,14 +126,14 @@ var dumpTables = indexDump([]*dumpTable{
 		completed_at:time created_by:user updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
 		from: `tasks WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "task_tag", table: "task_tags", cols: cols(`task_id:id tag_id:id`),
-		from: `task_tags WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws) AND tag_id NOT IN gone`, hidden: `task_id NOT IN hitem`,
+		from: `ttag WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws)`, hidden: `task_id NOT IN hitem`,
 		order: `task_id, tag_id`},
 	{kind: "document", table: "documents", cols: cols(`seq:seq id:id workspace_id:id ref:int project_id:id parent_id:id title:text
 		body:text type_id:id status_id:id owner_id:user revisions:int revised_at:time revised_by:user archived_at:time created_by:user
 		updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
 		from: `documents WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "document_tag", table: "document_tags", cols: cols(`document_id:id tag_id:id`),
-		from: `document_tags WHERE document_id IN (SELECT id FROM documents WHERE workspace_id IN ws) AND tag_id NOT IN gone`, hidden: `document_id NOT IN hitem`,
+		from: `dtag WHERE document_id IN (SELECT id FROM documents WHERE workspace_id IN ws)`, hidden: `document_id NOT IN hitem`,
 		order: `document_id, tag_id`},
 	{kind: "link", table: "links", cols: cols(`id:id workspace_id:id link_type_id:id source_type:text source_id:id target_type:text
 		target_id:id created_by:user created_at:time`),
@@ -179,6 +185,7 @@ var dumpLeftOut = map[string]string{
 	"workspaces.task_gen":  "a revision triggers move (store/cache.go)",
 	"tags.deleted_at":      "a tag marked deleted is not exported, nor its applications: it is gone (0017)",
 	"tags.deletion":        "kept only while a tag marked deleted is purged (0017)",
+	"tags.merged_into":     "kept only while a tag merged into another is purged (0021)",
 	"tag_notices":          "a tag's change still to be told in some projects (0019): the export carries the events filed so far",
 	"task_jobs":            "a change to a subtree still under way (0020): an export taken meanwhile carries the descendants not reached yet as they were",
 	"tasks.links_in":       "counted by triggers as links are written",

@@ -79,13 +79,17 @@ func (t *Tx) SharedTagDocuments(ctx context.Context, itemID string) (map[string]
 		ID   string `db:"id"`
 		Tags string `db:"tags"`
 	}
-	err := t.tx.SelectContext(ctx, &rows, `SELECT dt.document_id AS id, group_concat(g.name, char(31)) AS tags
-		FROM (SELECT tag_id FROM task_tags WHERE task_id = ?1 UNION SELECT tag_id FROM document_tags WHERE document_id = ?1) mine
-		JOIN document_tags dt ON dt.tag_id = mine.tag_id
+	// The item's tags are read as the tags they count as (a merged tag as
+	// the one it is merged into: tag_merge.go), and so are the documents'.
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, group_concat(name, char(31)) AS tags FROM (
+		SELECT DISTINCT dt.document_id AS id, c.name AS name
+		FROM (SELECT DISTINCT ifnull(g.merged_into, g.id) AS tag_id FROM (SELECT tag_id FROM task_tags WHERE task_id = ?1
+			UNION SELECT tag_id FROM document_tags WHERE document_id = ?1) a JOIN tags g ON g.id = a.tag_id) mine
+		JOIN tags c ON c.id = mine.tag_id
+		JOIN document_tags dt ON dt.tag_id IN `+tagOrMerged("mine.tag_id")+`
 		JOIN documents d ON d.id = dt.document_id
-		JOIN tags g ON g.id = dt.tag_id
-		WHERE dt.document_id <> ?1 AND d.deleted_at IS NULL AND g.deleted_at IS NULL
-		GROUP BY dt.document_id`, itemID)
+		WHERE dt.document_id <> ?1 AND d.deleted_at IS NULL AND c.deleted_at IS NULL)
+		GROUP BY id`, itemID)
 	out := map[string][]string{}
 	for _, r := range rows {
 		out[r.ID] = strings.Split(r.Tags, "\x1f")

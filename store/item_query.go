@@ -65,7 +65,7 @@ func (b *itemQuery) filter(f app.ItemFilter, a, tagsOf, fts string, count bool) 
 		b.add("0")
 	}
 	for _, id := range f.TagIDs {
-		b.add("EXISTS (SELECT 1 FROM " + tagsOf + " = " + a + ".id AND x.tag_id = " + b.arg(id) + ")")
+		b.add("EXISTS (SELECT 1 FROM " + tagsOf + " = " + a + ".id AND x.tag_id IN " + tagOrMerged(b.arg(id)) + ")")
 	}
 	if f.Match != "" && count {
 		b.add(a + ".seq IN (SELECT rowid FROM " + fts + " WHERE " + fts + " MATCH " + b.arg(f.Match) + ")")

@@ -73,7 +73,7 @@ func taskComputed(from taskSource, allReadable bool) []column[app.Task] {
 		computed("relevance", from.relevance(), optNumber(func(t *app.Task) **float64 { return &t.Relevance })),
 		// Sorted here rather than by the query, which would build a sorter
 		// for every row.
-		computed("tags", "(SELECT group_concat(g.name, char(31)) FROM task_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.task_id = t.id AND g.deleted_at IS NULL)",
+		computed("tags", itemTagNames("task_tags", "task_id", "t.id", false),
 			nameList(func(t *app.Task) *[]string { return &t.Tags }, app.SortTagNames)),
 		computed("blocked", blockedSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocked })),
 		computed("blocking", blockingSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocking })),

@@ -39,9 +39,10 @@ func (b *itemQuery) taskConds(conds []app.TaskCond) {
 }
 
 func (b *itemQuery) taskCond(c app.TaskCond) string {
-	ids := ""
+	ids, arg := "", ""
 	if c.Op == "in" {
-		ids = "(SELECT value FROM json_each(" + b.arg(jsonText(c.IDs)) + "))"
+		arg = b.arg(jsonText(c.IDs))
+		ids = "(SELECT value FROM json_each(" + arg + "))"
 	}
 	switch c.Field {
 	case "touched_at":
@@ -51,8 +52,8 @@ func (b *itemQuery) taskCond(c app.TaskCond) string {
 	case "claimed_by":
 		return setOrIn(c.Op, "(t.claimed_by IS NOT NULL AND t.claim_expires_at > :now)", heldBy(ids))
 	case "tag":
-		return setOrIn(c.Op, "EXISTS (SELECT 1 FROM task_tags x JOIN tags g ON g.id = x.tag_id WHERE x.task_id = t.id AND g.deleted_at IS NULL)",
-			"EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id IN "+ids+")")
+		return setOrIn(c.Op, "EXISTS (SELECT 1 FROM task_tags x JOIN tags g ON g.id = x.tag_id WHERE x.task_id = t.id AND "+liveTag("g")+")",
+			"EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id IN "+tagsOrMerged(arg)+")")
 	case "under":
 		return `t.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tasks WHERE parent_id IN ` + ids + `
 			UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`

@@ -213,11 +213,11 @@ func tagWhere(f app.TagFilter) (string, []any) {
 	}
 	return `g.workspace_id = ?1 AND g.deleted_at IS NULL AND (g.declared = 1
 		OR EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
-			WHERE tt.tag_id = g.id AND k.project_id IN (SELECT value FROM json_each(?2)))
+			WHERE tt.tag_id IN ` + tagOrMerged("g.id") + ` AND k.project_id IN (SELECT value FROM json_each(?2)))
 		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
-			WHERE dt.tag_id = g.id AND d.project_id IN (SELECT value FROM json_each(?2)))
-		OR (NOT EXISTS (SELECT 1 FROM task_tags tt WHERE tt.tag_id = g.id)
-			AND NOT EXISTS (SELECT 1 FROM document_tags dt WHERE dt.tag_id = g.id)))`, []any{f.WorkspaceID, f.Readable}
+			WHERE dt.tag_id IN ` + tagOrMerged("g.id") + ` AND d.project_id IN (SELECT value FROM json_each(?2)))
+		OR (NOT EXISTS (SELECT 1 FROM task_tags tt WHERE tt.tag_id IN ` + tagOrMerged("g.id") + `)
+			AND NOT EXISTS (SELECT 1 FROM document_tags dt WHERE dt.tag_id IN ` + tagOrMerged("g.id") + `)))`, []any{f.WorkspaceID, f.Readable}
 }
 
 // StatusByID reads one status.
@@ -289,6 +289,31 @@ func (t *Tx) TagByName(ctx context.Context, workspaceID, name string) (app.Tag, 
 	return r.tag(), mapErr(err)
 }
 
+// TagsByName reads the tags of a workspace with these names, compared
+// case-insensitively, in one statement; a name no tag holds is left out.
+func (t *Tx) TagsByName(ctx context.Context, workspaceID string, names []string) ([]app.Tag, error) {
+	var rows []tagRow
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, workspace_id, name, description, declared FROM tags
+		WHERE workspace_id = ? AND name IN (SELECT value FROM json_each(?)) AND deleted_at IS NULL`, workspaceID, jsonText(names))
+	out := make([]app.Tag, len(rows))
+	for i, r := range rows {
+		out[i] = r.tag()
+	}
+	return out, mapErr(err)
+}
+
+// InsertTags stores tags in one statement, in the order given.
+func (t *Tx) InsertTags(ctx context.Context, gs []app.Tag) error {
+	rows := make([][5]any, len(gs))
+	for i, g := range gs {
+		rows[i] = [5]any{g.ID, g.WorkspaceID, g.Name, nullStr(g.Description), g.Declared}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, declared, created_at)
+		SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, j.value ->> 4, ? FROM json_each(?) j ORDER BY j.key`,
+		fmtTime(t.now), jsonText(rows))
+	return mapErr(err)
+}
+
 // InsertTag stores a tag.
 func (t *Tx) InsertTag(ctx context.Context, g *app.Tag) error {
 	_, err := t.tx.ExecContext(ctx, `INSERT INTO tags (id, workspace_id, name, description, declared, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -311,33 +336,37 @@ func (t *Tx) TagSeen(ctx context.Context, f app.TagFilter, id string) (bool, err
 	return seen, mapErr(err)
 }
 
-// deleteTag removes a tag and every application of it.
-func (t *Tx) deleteTag(ctx context.Context, id string) error {
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM task_tags WHERE tag_id = ?`, id); err != nil {
-		return mapErr(err)
-	}
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM document_tags WHERE tag_id = ?`, id); err != nil {
-		return mapErr(err)
-	}
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM tags WHERE id = ?`, id)
-	return mapErr(err)
-}
-
 // HideTag marks a tag deleted and frees its name, in one statement: every
 // reader leaves out a tag with deleted_at set, so the tag is gone at once,
 // while its applications are taken off afterwards by PurgeTag. deletion is
-// kept with it for the app (the event to file as the work goes).
+// kept with it for the app (the event to file as the work goes). The name
+// it takes is no tag's ('#' starts none), and unlike one starting with
+// char(0), which NOCASE compares equal to any other such, it leaves
+// another tag free to be hidden before the worker has purged this one.
 func (t *Tx) HideTag(ctx context.Context, id, deletion string) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, deletion = ?, name = char(0) || id
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET deleted_at = ?, deletion = ?, name = '#' || id
 		WHERE id = ? AND deleted_at IS NULL`, fmtTime(t.now), deletion, id)
 	return mapErr(err)
 }
 
-// TagUsed reports whether any item, live or in the trash, carries the tag.
+// MergeTagInto hides the tag from as HideTag does, merged into the tag
+// into: every read counts its applications as into's until PurgeTag has
+// moved them. Tags merged into from before are merged into into now, so
+// that no read follows more than one step.
+func (t *Tx) MergeTagInto(ctx context.Context, from, into, deletion string) error {
+	if err := t.HideTag(ctx, from, deletion); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(ctx, `UPDATE tags SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2`, into, from)
+	return mapErr(err)
+}
+
+// TagUsed reports whether any item, live or in the trash, carries the tag
+// or one merged into it.
 func (t *Tx) TagUsed(ctx context.Context, id string) (bool, error) {
 	var used bool
-	err := t.tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM task_tags WHERE tag_id = ?1)
-		OR EXISTS (SELECT 1 FROM document_tags WHERE tag_id = ?1)`, id)
+	err := t.tx.GetContext(ctx, &used, `SELECT EXISTS (SELECT 1 FROM task_tags WHERE tag_id IN `+tagOrMerged("?1")+`)
+		OR EXISTS (SELECT 1 FROM document_tags WHERE tag_id IN `+tagOrMerged("?1")+`)`, id)
 	return used, mapErr(err)
 }
 
@@ -359,7 +388,9 @@ func (t *Tx) NextHiddenTag(ctx context.Context) (app.Tag, string, error) {
 
 // PurgeTag takes at most limit applications of a hidden tag off the items
 // carrying them, tasks first, and answers the projects of those items; the
-// step that finds fewer than limit left removes the tag itself.
+// step that finds fewer than limit left removes the tag itself. A tag
+// merged into another has each application moved onto that tag (an item
+// carrying both keeps one), unless that one is deleted too.
 func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) ([]string, error) {
 	projects := []string{}
 	n := 0
@@ -371,6 +402,10 @@ func (t *Tx) PurgeTag(ctx context.Context, id string, limit int) ([]string, erro
 			return nil, mapErr(err)
 		}
 		projects = append(projects, ps...)
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO `+j[0]+` (`+j[1]+`, tag_id) SELECT x.`+j[1]+`, m.id
+			FROM (`+chunk+`) x JOIN tags g ON g.id = ?1 JOIN tags m ON m.id = g.merged_into AND m.deleted_at IS NULL`, id, limit-n); err != nil {
+			return nil, mapErr(err)
+		}
 		res, err := t.tx.ExecContext(ctx, `DELETE FROM `+j[0]+` WHERE tag_id = ?1 AND `+j[1]+` IN (`+chunk+`)`, id, limit-n)
 		if err != nil {
 			return nil, mapErr(err)
@@ -390,28 +425,6 @@ func (t *Tx) TagEventProjects(ctx context.Context, id, action string) ([]string,
 	out := []string{}
 	err := t.tx.SelectContext(ctx, &out, `SELECT DISTINCT project_id FROM events WHERE entity_id = ? AND action = ?
 		AND project_id IS NOT NULL`, id, action)
-	return out, mapErr(err)
-}
-
-// MergeTag moves every application of the tag from onto the tag into (an
-// item that carried both keeps one) and removes from.
-func (t *Tx) MergeTag(ctx context.Context, from, into string) error {
-	for _, j := range [][2]string{{"task_tags", "task_id"}, {"document_tags", "document_id"}} {
-		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO `+j[0]+` (`+j[1]+`, tag_id) SELECT `+j[1]+`, ? FROM `+j[0]+`
-			WHERE tag_id = ?`, into, from); err != nil {
-			return mapErr(err)
-		}
-	}
-	return t.deleteTag(ctx, from)
-}
-
-// TagProjects lists the projects of the items, live or in the trash, that
-// carry the tag.
-func (t *Tx) TagProjects(ctx context.Context, id string) ([]string, error) {
-	out := []string{}
-	err := t.tx.SelectContext(ctx, &out, `SELECT k.project_id FROM task_tags tt JOIN tasks k ON k.id = tt.task_id WHERE tt.tag_id = ?1
-		UNION SELECT d.project_id FROM document_tags dt JOIN documents d ON d.id = dt.document_id WHERE dt.tag_id = ?1
-		ORDER BY 1`, id)
 	return out, mapErr(err)
 }
 

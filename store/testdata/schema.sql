@@ -70,6 +70,9 @@ CREATE INDEX tag_notices_tag ON tag_notices (tag_id);
 -- index tags_deleting on tags
 CREATE INDEX tags_deleting ON tags (deleted_at) WHERE deleted_at IS NOT NULL;
 
+-- index tags_merging on tags
+CREATE INDEX tags_merging ON tags (merged_into) WHERE merged_into IS NOT NULL;
+
 -- index task_tags_tag on task_tags
 CREATE INDEX task_tags_tag ON task_tags (tag_id, task_id);
 
@@ -399,7 +402,7 @@ CREATE TABLE tags (
     workspace_id TEXT NOT NULL REFERENCES workspaces (id),
     name         TEXT NOT NULL COLLATE NOCASE,
     description  TEXT,
-    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0, deleted_at TEXT, deletion TEXT,
+    created_at   TEXT NOT NULL, declared INTEGER NOT NULL DEFAULT 0, deleted_at TEXT, deletion TEXT, merged_into TEXT,
     UNIQUE (workspace_id, name)
 ) STRICT;
 
