@@ -171,6 +171,7 @@ func (e *env) exportAll() []byte {
 // one and exports that: the two files must be identical, byte for byte,
 // and the two instances must answer every read of a sample alike.
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	a := newEnv(t)
 	refs := seedAll(a)
 	first := a.exportAll()
@@ -235,6 +236,7 @@ func lineDiff(a, b []byte) string {
 // secret reaches an export, nor the hash of any of them, nor a record of
 // the tables that hold them.
 func TestExportHoldsNoSecret(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	seedAll(e)
 	tok := e.Issue(e.Admin, map[string]any{"title": "laptop"})["token"].(string)
@@ -272,6 +274,7 @@ func TestExportHoldsNoSecret(t *testing.T) {
 // it did not exist: no record names the project or anything filed in it,
 // and the file still imports whole.
 func TestExportLeavesOutWhatTheExporterCannotSee(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	seedAll(e)
 	alice := e.Issue(e.Admin, map[string]any{"username": "alice"})["token"].(string)
@@ -310,6 +313,7 @@ func TestExportLeavesOutWhatTheExporterCannotSee(t *testing.T) {
 
 // TestExportRefusals: each refusal of GET /v1/export with its status and code.
 func TestExportRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	seedAll(e)
 	bob := e.Issue(e.Admin, map[string]any{"username": "bob"})["token"].(string)
@@ -350,6 +354,7 @@ func TestExportRefusals(t *testing.T) {
 // by username; imported back into the very instance it came from, as a
 // copy with new ids, and the copy answers as the original does.
 func TestImportIntoInstanceInUse(t *testing.T) {
+	t.Parallel()
 	a := newEnv(t)
 	refs := seedAll(a)
 	file := a.exportAll()

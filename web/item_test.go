@@ -12,6 +12,7 @@ import (
 // alone answer for either kind, and what a caller may not see answers
 // exactly as what does not exist.
 func TestItemRoutes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pat := e.Person("pat")
 	e.Join("pat", "member")

@@ -24,6 +24,7 @@ func previewEnv(t *testing.T) *env {
 // would make of the same body, in the shape testdata/task_preview.json
 // pins, and creates nothing.
 func TestTaskPreviewRoute(t *testing.T) {
+	t.Parallel()
 	e := previewEnv(t)
 	count := func() any {
 		return e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?include_total=true", e.Admin, nil)["page"].(map[string]any)["total"]
@@ -76,6 +77,7 @@ func TestTaskPreviewRoute(t *testing.T) {
 // as the create reads them (the same request record), and win over the
 // line's markers.
 func TestTaskPreviewStructuredFields(t *testing.T) {
+	t.Parallel()
 	e := previewEnv(t)
 	parent := e.CreateTask(e.Admin, map[string]any{"title": "Move flat", "project": "home"})
 	body := map[string]any{"text": "Pack the books tomorrow !4 #boxes ~1h", "description": "the shelf in the hall",
@@ -99,6 +101,7 @@ func TestTaskPreviewStructuredFields(t *testing.T) {
 // TestTaskPreviewRefusals: the preview refuses what the create refuses,
 // with the same status, code and locations.
 func TestTaskPreviewRefusals(t *testing.T) {
+	t.Parallel()
 	e := previewEnv(t)
 	viewer := e.Person("vera")
 	e.Join("vera", "viewer")
@@ -143,6 +146,7 @@ func TestTaskPreviewRefusals(t *testing.T) {
 // as before the preview shared its route: 405 with Allow, credential or
 // not.
 func TestTaskPreviewOtherNames(t *testing.T) {
+	t.Parallel()
 	e := previewEnv(t)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Existing"})
 	for _, token := range []string{e.Admin, ""} {

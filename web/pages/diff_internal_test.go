@@ -8,6 +8,7 @@ import (
 // TestLineDiff: the lines both texts keep, those removed and those added,
 // in order, with unchanged runs folded beyond two lines of context.
 func TestLineDiff(t *testing.T) {
+	t.Parallel()
 	show := func(ls []diffLine) string {
 		var b strings.Builder
 		for _, l := range ls {

@@ -13,6 +13,7 @@ import (
 // shown line by line), saved with only the fields changed, taken out of
 // force by its status, and linked by ref and by words picked from a list.
 func TestPageDocumentForms(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	for _, kind := range []string{"note", "spec", "design", "decision", "finding", "dead_end"} {
 		to := p.seeOther(t, "/documents", url.Values{"title": {"A " + kind}, "type": {kind}, "project": {"inbox"}})
@@ -119,6 +120,7 @@ func TestPageDocumentForms(t *testing.T) {
 // TestPagePreview renders Markdown as the pages do, for the live preview;
 // raw HTML is left out.
 func TestPagePreview(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	r := p.post(t, "/preview", url.Values{"text": {"**bold** <script>alert(1)</script> #12"}})
 	if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {

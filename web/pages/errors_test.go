@@ -46,6 +46,7 @@ func problemCode(body []byte) string {
 // answer; an API client (or anybody asking under /v1) still gets the
 // problem document.
 func TestPageErrorsArePages(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	for _, c := range []struct {
 		method, path, session string
@@ -76,6 +77,7 @@ func TestPageErrorsArePages(t *testing.T) {
 // words. A cross-site sign-in is refused with a page for a browser and a
 // problem document for anybody else.
 func TestPageSignIn(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	link := p.MintLink(p.Admin, map[string]any{})
 	r := p.asBrowser(t, http.MethodGet, "/signin?link="+link, "")
@@ -106,6 +108,7 @@ func TestPageSignIn(t *testing.T) {
 // TestPageListsPageOnlyWhenPaged: a listing that fits one page has no
 // pager; a later page links back to the first.
 func TestPageListsPageOnlyWhenPaged(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	for _, title := range []string{"one", "two"} {
 		p.CreateTask(p.Admin, map[string]any{"title": title})

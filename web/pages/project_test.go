@@ -25,6 +25,7 @@ func (p *pageEnv) sameRefusal(t *testing.T, path string, form url.Values, token,
 // the version seen, move it, add a task and a document to it, share it and
 // give a role, trash and restore it; each refusal answers as the API does.
 func TestPageProjectForms(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	p.Person("bob")
 	p.Join("bob", "member")
@@ -105,6 +106,7 @@ func TestPageProjectForms(t *testing.T) {
 // which lists it apart on the Projects page; Reopen sets the first active
 // one again. Each carries the version seen: a stale one saves nothing.
 func TestPageProjectArchive(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	p.seeOther(t, "/projects", url.Values{"key": {"home"}, "title": {"Home"}})
 	page := p.get(t, "/projects/home", http.StatusOK)
@@ -134,6 +136,7 @@ func TestPageProjectArchive(t *testing.T) {
 // TestPageProjectDisclosure: a private project someone may not see answers
 // on its page and on every form of it exactly as one that does not exist.
 func TestPageProjectDisclosure(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	bob := p.Person("bob")
 	p.Join("bob", "member")

@@ -15,6 +15,7 @@ var valueRE = regexp.MustCompile(`<input id="quick-add-text" [^>]*value="([^"]*)
 // comes back in the box on Today, with the refusal beside it and the
 // problem's status; nothing is stored.
 func TestQuickAddRefusedKeepsTheLine(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	for _, c := range []struct{ line, code, says string }{
 		{"tomorrow #errands !4", "validation", "no title words"},

@@ -41,6 +41,7 @@ func (p *pageEnv) task(ref string) map[string]any {
 // form that works without the script) and its title as the link to it:
 // Today, Tasks, the board, Search, a project's page and a task's subtasks.
 func TestPageRowsOnEveryList(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "web", "title": "Web site"})
 	ref := number(p.CreateTask(p.Admin, map[string]any{"title": "Renew the domain", "project": "web", "due_at": "2026-03-02T00:00:00Z", "due_is_all_day": true})["ref"])
@@ -69,6 +70,7 @@ func TestPageRowsOnEveryList(t *testing.T) {
 // toast that reopens to the status the task had; a repeating task lands on
 // the next occurrence the completion brought.
 func TestPageRowComplete(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	first := number(p.CreateTask(p.Admin, map[string]any{"title": "Pay the rent", "status": "in_progress"})["ref"])
 	near := number(p.CreateTask(p.Admin, map[string]any{"title": "Book the train"})["ref"])
@@ -124,6 +126,7 @@ func TestPageRowComplete(t *testing.T) {
 // rendered again in the kind of list it came from, and a refusal as a
 // problem document: stale versions, bad dates, unseen tasks, other sites.
 func TestPageRowFragments(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	ref := number(p.CreateTask(p.Admin, map[string]any{"title": "Fix the gate"})["ref"])
 	water := number(p.CreateTask(p.Admin, map[string]any{"title": "Water the plants", "repeat": "every monday"})["ref"])
@@ -191,6 +194,7 @@ func TestPageRowFragments(t *testing.T) {
 // TestPageRowDisclosure: a row action on a task the person may not see
 // answers exactly as one on a task that does not exist.
 func TestPageRowDisclosure(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	bob := p.Person("bob")
 	p.Join("bob", "member")
@@ -218,6 +222,7 @@ func TestPageRowDisclosure(t *testing.T) {
 // TestPageRowZones: a row writes a timed due in its task's own zone, in
 // the row and for the due prompt, each zone read once and kept by name.
 func TestPageRowZones(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	berlin := number(p.CreateTask(p.Admin, map[string]any{"title": "Call Berlin", "due_at": "2026-03-02T08:00:00Z", "timezone": "Europe/Berlin"})["ref"])
 	york := number(p.CreateTask(p.Admin, map[string]any{"title": "Call New York", "due_at": "2026-03-02T15:00:00Z", "timezone": "America/New_York"})["ref"])

@@ -13,6 +13,7 @@ import (
 // skip an occurrence, add a subtask, link by picking; the history says it
 // all in words; every refusal answers as the API's does.
 func TestPageTaskForms(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	p.Person("bob")
 	p.Join("bob", "member")
@@ -121,6 +122,7 @@ func TestPageTaskForms(t *testing.T) {
 // TestPageTaskRepeat: a repeating task's edit says whether the change is
 // for this one or from now on; skip lets one go by and brings the next.
 func TestPageTaskRepeat(t *testing.T) {
+	t.Parallel()
 	p := newPageEnv(t)
 	task := p.CreateTask(p.Admin, map[string]any{"text": "Water the plants every monday 9am"})
 	ref := number(task["ref"])
