@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -285,7 +284,7 @@ var buildTend = sync.OnceValues(func() (string, error) {
 	}
 	builtDir = dir
 	path := filepath.Join(dir, "tend")
-	cmd := exec.Command(goTool(), "build", "-o", path, ".")
+	cmd := exec.Command("go", "build", "-o", path, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build: %v\n%s", err, out)
@@ -296,13 +295,6 @@ var buildTend = sync.OnceValues(func() (string, error) {
 // builtDir holds builtTend's binary; TestMain removes it after the tests.
 var builtDir string
 
-// goTool is the go command of the toolchain running the tests.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
 
 // startDocServer starts `tend serve` on the default database of env's HOME
 // and returns the address it listens on and the administrator token it
