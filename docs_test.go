@@ -295,7 +295,6 @@ var buildTend = sync.OnceValues(func() (string, error) {
 // builtDir holds builtTend's binary; TestMain removes it after the tests.
 var builtDir string
 
-
 // startDocServer starts `tend serve` on the default database of env's HOME
 // and returns the address it listens on and the administrator token it
 // printed on its first start.
