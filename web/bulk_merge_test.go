@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -129,11 +128,7 @@ func TestTagMergeInSteps(t *testing.T) {
 			t.Fatalf("after the first step, the feed tells of the merged tag's end in %v, want %s only", got, secret)
 		}
 	})
-	gate <- errors.New("killed")
-	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
-		t.Fatalf("the stopped worker reports %v", err)
-	}
-	srvClose(e.Env)
+	killWorker(t, e, gate)
 
 	// The next start finishes the work.
 	e = bulkEnv(t, path, admin, 3, nil)

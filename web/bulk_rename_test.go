@@ -86,11 +86,7 @@ func TestTagRenameInSteps(t *testing.T) {
 	})
 	gate <- nil
 	<-entered
-	gate <- errors.New("killed")
-	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
-		t.Fatalf("the stopped worker reports %v", err)
-	}
-	srvClose(e.Env)
+	killWorker(t, e, gate)
 
 	// The next start finishes the work.
 	e = bulkEnv(t, path, admin, 3, nil)

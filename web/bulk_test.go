@@ -144,11 +144,7 @@ func TestTagDeleteInSteps(t *testing.T) {
 			t.Fatalf("after the first step, the feed tells of the deletion in %v, want the default project %s only", got, def)
 		}
 	})
-	gate <- errors.New("killed")
-	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
-		t.Fatalf("the stopped worker reports %v", err)
-	}
-	srvClose(e.Env)
+	killWorker(t, e, gate)
 
 	// The next start finishes the work.
 	e = bulkEnv(t, path, admin, 3, nil)
@@ -242,6 +238,18 @@ func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, enter
 		return <-gate
 	})
 	return e, path, admin, entered, gate
+}
+
+// killWorker stops e's worker in the step it is held in at gate, as a
+// crash would, and then its server (srvClose): the test starts the next on
+// the same file.
+func killWorker(t *testing.T, e *env, gate chan<- error) {
+	t.Helper()
+	gate <- errors.New("killed")
+	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
+		t.Fatalf("the stopped worker reports %v", err)
+	}
+	srvClose(e.Env)
 }
 
 // srvClose stops a bulkEnv's server and closes its database, as a crash

@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -163,11 +162,7 @@ func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(
 	} else {
 		e.Problem(http.StatusConflict, "conflict", http.MethodPost, reached+"/restore", e.Admin, nil)
 	}
-	gate <- errors.New("killed")
-	if err := e.Svc.SettleWork(); err == nil || err.Error() != "killed" {
-		t.Fatalf("the stopped worker reports %v", err)
-	}
-	srvClose(e.Env)
+	killWorker(t, e, gate)
 
 	e = zebraEnv(t, path, admin, 3, nil)
 	check("at the next start", e, want[1])
