@@ -121,7 +121,7 @@ const documentJoins = ` JOIN item_types it ON it.id = d.type_id
 // documentSQL builds the query for q in the shape of taskSQL: the reader's
 // readable projects bound once as a CTE, filters on the inner query, order
 // and keyset on the outer one, one statement per page. A text match slots
-// in as one more source (documents_fts joined on rowid = d.seq) with its
+// in as one more source (documentMatch, joined on frow = d.seq) with its
 // score as the relevance column and sort key.
 func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	match := q.Match != "" && !count
@@ -150,7 +150,17 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	if q.Ref != 0 {
 		b.add("d.ref = " + b.arg(q.Ref))
 	}
-	b.filter(q.ItemFilter, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
+	// The text is matched across documents_fts and the chunks of large
+	// bodies (documentMatch), not by filter's one index.
+	f := q.ItemFilter
+	f.Match, f.Exclude = "", ""
+	b.filter(f, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
+	if q.Match != "" && count {
+		b.add("d.seq IN (SELECT frow FROM (" + documentMatch(b, b.arg(q.Match), q.Words) + "))")
+	}
+	if q.Exclude != "" {
+		b.add(documentExcluded(b, "d", q.Exclude))
+	}
 	b.tree("d", "documents", q.ParentID, q.Subtree)
 	if count {
 		return readableCTE + "SELECT count(*) FROM documents d JOIN statuses st ON st.id = d.status_id WHERE " + b.conds(), b.args
@@ -158,10 +168,9 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	relevance, hits := "NULL", ""
 	if match {
 		// The negated BM25 score, higher is better; a title hit weighs four
-		// times a body hit.
+		// times a body hit (documentMatch).
 		relevance = "hits.fscore"
-		hits = ` JOIN (SELECT rowid AS frow, -bm25(documents_fts, 4.0, 1.0) AS fscore FROM documents_fts
-			WHERE documents_fts MATCH :match) hits ON hits.frow = d.seq`
+		hits = ` JOIN (` + documentMatch(b, ":match", q.Words) + `) hits ON hits.frow = d.seq`
 	}
 	query := readableCTE + "SELECT * FROM (SELECT " + documentTable.selectList("d") + ", " + selectList("d", documentComputed(relevance)) +
 		" FROM documents d" + hits + documentJoins +
