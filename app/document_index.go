@@ -48,18 +48,31 @@ type documentIndexTx interface {
 	// and queues the body's next chunk at byte next, or with next < 0
 	// marks the body indexed.
 	IndexDocumentChunk(ctx context.Context, seq int64, n int, text string, next int64) error
+	// MergeDocumentChunks does at most pages pages of merging the chunk
+	// index's segments, and reports whether there was any to do.
+	MergeDocumentChunks(ctx context.Context, pages int) (bool, error)
 }
+
+// documentMergePages is how much merging of the chunk index one step does:
+// FTS5 would merge as it writes, in the step that writes, and a merge of
+// a few chunks' segments then took up to 150 ms; 64 pages take a few ms.
+const documentMergePages = 64
 
 // documentChunkSlots is how many chunk rowids a document has (migration
 // 0022: seq * 4096 + number); the last one takes the rest of the body.
 const documentChunkSlots = 4096
 
-// documentIndexStep indexes the next chunk of a queued body, and reports
-// whether it found one.
+// documentIndexStep indexes the next chunk of a queued body, or merges
+// some of the chunk index, and reports whether it did either.
 func documentIndexStep(ctx context.Context, tx Tx) (bool, error) {
 	c, err := tx.NextDocumentChunk(ctx)
-	if err != nil || c.Seq == 0 {
+	if err != nil {
 		return false, err
+	}
+	if c.Seq == 0 {
+		// No body left to index: merge what was indexed, a bounded part a
+		// step, so that searches read few segments.
+		return tx.MergeDocumentChunks(ctx, documentMergePages)
 	}
 	// The last slot takes what fits and ends the body's index: no body
 	// the service takes comes near (a 1 MiB body makes 17 chunks).

@@ -34,6 +34,12 @@ CREATE VIRTUAL TABLE document_chunks_fts USING fts5 (
     body, content = '', contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2'
 );
+-- FTS5 merges an index's segments as it writes them, in the transaction
+-- that writes, and the merge of a few chunks' segments took a step up to
+-- 150 ms; so it does not here, and the worker merges them in bounded steps
+-- of its own ('merge', app/document_index.go).
+INSERT INTO document_chunks_fts (document_chunks_fts, rank) VALUES ('automerge', 0);
+INSERT INTO document_chunks_fts (document_chunks_fts, rank) VALUES ('crisismerge', 2000);
 
 -- One row per document whose body is over the threshold: next is the byte
 -- offset of the body where the next chunk starts, NULL once every chunk

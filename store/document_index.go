@@ -47,6 +47,22 @@ func (t *Tx) IndexDocumentChunk(ctx context.Context, seq int64, n int, text stri
 	return mapErr(err)
 }
 
+// MergeDocumentChunks does at most pages pages of FTS5's merging of the
+// chunk index's segments (which it does not do as it writes them,
+// migration 0022), and reports whether there was any to do: FTS5 tells by
+// the changes the command made.
+func (t *Tx) MergeDocumentChunks(ctx context.Context, pages int) (bool, error) {
+	var before, after int64
+	if err := t.tx.GetContext(ctx, &before, `SELECT total_changes()`); err != nil {
+		return false, mapErr(err)
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO document_chunks_fts (document_chunks_fts, rank) VALUES ('merge', ?)`, pages); err != nil {
+		return false, mapErr(err)
+	}
+	err := t.tx.GetContext(ctx, &after, `SELECT total_changes()`)
+	return after-before >= 2, mapErr(err)
+}
+
 // chunkSlots is how many chunk rowids a document has: chunk n of the
 // document of seq s is s * 4096 + n (migration 0022).
 const chunkSlots = 4096
