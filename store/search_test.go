@@ -161,7 +161,7 @@ func TestUpgradeChunksLargeBodies(t *testing.T) {
 		`SELECT count(*) FROM documents_fts WHERE documents_fts MATCH 'walrus OR narwhal'`:   0,
 		`SELECT count(*) FROM document_chunks_fts WHERE document_chunks_fts MATCH 'walrus'`:  1,
 		`SELECT count(*) FROM document_chunks_fts WHERE document_chunks_fts MATCH 'narwhal'`: 1,
-		`SELECT count(*) FROM document_chunking WHERE next IS NULL AND chunks = 3`:          1,
+		`SELECT count(*) FROM document_chunking WHERE next IS NULL AND chunks = 3`:           1,
 	} {
 		var n int
 		if err := raw.QueryRow(q).Scan(&n); err != nil || n != want {
