@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"bytes"
+	"context"
 	"database/sql"
 	"net/http"
 	"net/url"
@@ -8,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"tend/app"
 	"tend/web/webtest"
+	"tend/web/wire"
 )
 
 // largeBody is a body of about 200 KiB, indexed in four chunks: first is
@@ -182,6 +186,22 @@ func TestLargeDocumentIndexedInSteps(t *testing.T) {
 	}
 	if !slices.Equal(ranked, []string{"Small note", "Large manual"}) {
 		t.Fatalf("q=alpha ranks %v, want the small note, all alpha, first", ranked)
+	}
+	ftsIntact(t, path)
+
+	// An import (here a copy into this instance) indexes its large bodies
+	// in steps after it commits.
+	if _, err := e.Svc.Import(context.Background(), app.SystemActor("cli"), wire.NewExportDecoder(bytes.NewReader(e.exportAll())), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
+	if n := rowCount(t, path, `SELECT count(*) FROM document_chunking WHERE next IS NULL AND chunks = 4`); n != 2 {
+		t.Fatalf("%d large bodies indexed after the import, want the original and its copy", n)
+	}
+	if n := rowCount(t, path, `SELECT count(*) FROM document_chunks_fts WHERE document_chunks_fts MATCH 'omega'`); n != 2 {
+		t.Fatalf("%d chunks hold omega after the import, want 2", n)
 	}
 	ftsIntact(t, path)
 }
