@@ -156,7 +156,7 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	f.Match, f.Exclude = "", ""
 	b.filter(f, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
 	if q.Match != "" && count {
-		b.add("d.seq IN (SELECT frow FROM (" + documentMatch(b, b.arg(q.Match), q.Words) + "))")
+		b.add("d.seq IN (SELECT frow FROM (" + documentMatch(b, b.arg(q.Match), matchWords(q.ItemFilter)) + "))")
 	}
 	if q.Exclude != "" {
 		b.add(documentExcluded(b, "d", q.Exclude))
@@ -173,7 +173,7 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 		// each arm of documentMatch's UNION ALL, and the arm over large
 		// bodies would then read every document of the workspace.
 		relevance = "hits.fscore"
-		with += ", hits (frow, fscore) AS MATERIALIZED (" + documentMatch(b, ":match", q.Words) + ") "
+		with += ", hits (frow, fscore) AS MATERIALIZED (" + documentMatch(b, ":match", matchWords(q.ItemFilter)) + ") "
 		from = " FROM hits CROSS JOIN documents d ON d.seq = hits.frow"
 	}
 	query := with + "SELECT * FROM (SELECT " + documentTable.selectList("d") + ", " + selectList("d", documentComputed(relevance)) +

@@ -94,6 +94,16 @@ func documentMatch(b *itemQuery, match string, words []string) string {
 				AND rowid BETWEEN c.doc_seq * 4096 AND c.doc_seq * 4096 + 4095))`
 }
 
+// matchWords are the words documentMatch looks for one by one: f's Words,
+// or, for a match not split into words, the whole match as one (all of it
+// in the title or in one chunk). With none, every large body would match.
+func matchWords(f app.ItemFilter) []string {
+	if len(f.Words) == 0 {
+		return []string{f.Match}
+	}
+	return f.Words
+}
+
 // documentExcluded is the condition that leaves out the documents (aliased
 // a) holding any excluded word: in documents_fts, or in a chunk of a body
 // fully indexed.
