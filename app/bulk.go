@@ -153,7 +153,8 @@ func (s *Service) runWork() {
 // workStep does one step, in one transaction, and reports whether work is
 // left. Work on tags writes through the store unwatched: such a step
 // changes nothing a reader sees, so no page waiting for the next write
-// needs waking. Jobs on subtrees come after (taskJobStep).
+// needs waking, nor does indexing a body (documentIndexStep). Jobs on
+// subtrees come after (taskJobStep).
 func (s *Service) workStep(ctx context.Context) (bool, error) {
 	if s.opts.BeforeWorkStep != nil {
 		if err := s.opts.BeforeWorkStep(); err != nil {
@@ -174,7 +175,12 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 			return err
 		}
 		t, deletion, err := tx.NextHiddenTag(ctx)
-		if err != nil || t.ID == "" {
+		if err != nil {
+			return err
+		}
+		if t.ID == "" {
+			// Then large bodies to index, a chunk a step.
+			more, err = documentIndexStep(ctx, tx)
 			return err
 		}
 		// The next step looks again: for the rest of this tag, or the next.

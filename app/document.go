@@ -269,6 +269,9 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 		out.Links = links
 		return err
 	})
+	if err == nil && len(body) > DocumentChunkBytes {
+		s.kick() // the body is indexed in steps (document_index.go)
+	}
 	return out, err
 }
 

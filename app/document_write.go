@@ -39,6 +39,9 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
 		return err
 	})
+	if err == nil && in.Body.Set && len(in.Body.Value) > DocumentChunkBytes {
+		s.kick() // the body is indexed in steps (document_index.go)
+	}
 	return out, err
 }
 

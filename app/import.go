@@ -131,6 +131,8 @@ func (s *Service) Import(ctx context.Context, a Actor, src RecordReader, dryRun 
 	})
 	if errors.Is(err, errDryRun) {
 		err = nil
+	} else if err == nil {
+		s.kick() // large bodies imported are indexed in steps (document_index.go)
 	}
 	return rep, err
 }

@@ -15,6 +15,7 @@ type ItemFilter struct {
 	TagIDs     []string // every one of these tags
 	Nothing    bool     // a filter named something nothing can match (a tag that does not exist, two assignees)
 	Match      string   // FTS5 expression the text must match
+	Words      []string // Match's parts, each an FTS5 expression: Match is their AND
 	Exclude    string   // FTS5 expression it must not match
 }
 
@@ -38,7 +39,7 @@ func (f *ItemFilter) requireTag(ctx context.Context, tx Tx, sc *scope, name stri
 // reports whether a term named finished work and which accounts assignee:
 // terms named (tasks only).
 func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search, f *ItemFilter, loc string) (finished bool, assignees []string, err error) {
-	f.Match, f.Exclude = se.Match, se.Exclude
+	f.Match, f.Words, f.Exclude = se.Match, se.Words, se.Exclude
 	ws := sc.ws.Workspace.ID
 	for _, t := range se.Terms {
 		switch t.Key {

@@ -23,8 +23,9 @@ import (
 // term (http://…) stays a word. Nothing is ever refused for its shape: what
 // cannot be a word (punctuation alone) is left out.
 type Search struct {
-	Match   string // FTS5 expression of what must appear; empty when nothing must
-	Exclude string // FTS5 expression of what must not appear; empty when nothing is excluded
+	Match   string   // FTS5 expression of what must appear; empty when nothing must
+	Words   []string // the parts of Match, one FTS5 phrase or prefix each: Match is their AND
+	Exclude string   // FTS5 expression of what must not appear; empty when nothing is excluded
 	Terms   []SearchTerm
 }
 
@@ -101,7 +102,7 @@ func ParseSearch(q string) Search {
 			must = append(must, p)
 		}
 	}
-	s.Match = strings.Join(must, " AND ")
+	s.Match, s.Words = strings.Join(must, " AND "), must
 	s.Exclude = strings.Join(mustNot, " OR ")
 	return s
 }

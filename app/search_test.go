@@ -37,6 +37,12 @@ func TestParseSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := ParseSearch(c.q)
+		// Words are Match's parts, which the store searches one by one
+		// across a large document's chunks.
+		if strings.Join(got.Words, " AND ") != got.Match {
+			t.Errorf("ParseSearch(%q): words %q are not the parts of %q", c.q, got.Words, got.Match)
+		}
+		got.Words = nil
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ParseSearch(%q)\n got %#v\nwant %#v", c.q, got, c.want)
 		}

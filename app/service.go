@@ -73,6 +73,7 @@ type Tx interface {
 	externalTx
 	bulkTx
 	taskJobTx
+	documentIndexTx
 }
 
 // Options configures a Service.

@@ -121,7 +121,7 @@ const documentJoins = ` JOIN item_types it ON it.id = d.type_id
 // documentSQL builds the query for q in the shape of taskSQL: the reader's
 // readable projects bound once as a CTE, filters on the inner query, order
 // and keyset on the outer one, one statement per page. A text match slots
-// in as one more source (documents_fts joined on rowid = d.seq) with its
+// in as one more source (documentMatch, read first, joined on frow = d.seq) with its
 // score as the relevance column and sort key.
 func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	match := q.Match != "" && !count
@@ -150,21 +150,34 @@ func documentSQL(q app.DocumentQuery, count bool) (string, []any) {
 	if q.Ref != 0 {
 		b.add("d.ref = " + b.arg(q.Ref))
 	}
-	b.filter(q.ItemFilter, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
+	// The text is matched across documents_fts and the chunks of large
+	// bodies (documentMatch), not by filter's one index.
+	f := q.ItemFilter
+	f.Match, f.Exclude = "", ""
+	b.filter(f, "d", "document_tags x WHERE x.document_id", "documents_fts", count)
+	if q.Match != "" && count {
+		b.add("d.seq IN (SELECT frow FROM (" + documentMatch(b, b.arg(q.Match), matchWords(q.ItemFilter)) + "))")
+	}
+	if q.Exclude != "" {
+		b.add(documentExcluded(b, "d", q.Exclude))
+	}
 	b.tree("d", "documents", q.ParentID, q.Subtree)
 	if count {
 		return readableCTE + "SELECT count(*) FROM documents d JOIN statuses st ON st.id = d.status_id WHERE " + b.conds(), b.args
 	}
-	relevance, hits := "NULL", ""
+	relevance, with, from := "NULL", readableCTE, " FROM documents d"
 	if match {
 		// The negated BM25 score, higher is better; a title hit weighs four
-		// times a body hit.
+		// times a body hit (documentMatch). The matches are read once and
+		// drive the join: SQLite would otherwise push the outer query into
+		// each arm of documentMatch's UNION ALL, and the arm over large
+		// bodies would then read every document of the workspace.
 		relevance = "hits.fscore"
-		hits = ` JOIN (SELECT rowid AS frow, -bm25(documents_fts, 4.0, 1.0) AS fscore FROM documents_fts
-			WHERE documents_fts MATCH :match) hits ON hits.frow = d.seq`
+		with += ", hits (frow, fscore) AS MATERIALIZED (" + documentMatch(b, ":match", matchWords(q.ItemFilter)) + ") "
+		from = " FROM hits CROSS JOIN documents d ON d.seq = hits.frow"
 	}
-	query := readableCTE + "SELECT * FROM (SELECT " + documentTable.selectList("d") + ", " + selectList("d", documentComputed(relevance)) +
-		" FROM documents d" + hits + documentJoins +
+	query := with + "SELECT * FROM (SELECT " + documentTable.selectList("d") + ", " + selectList("d", documentComputed(relevance)) +
+		from + documentJoins +
 		" WHERE " + b.conds() + ") page"
 	if keyset := b.after(q.Order, q.After, documentSortExprs, "seq"); keyset != "" {
 		query += " WHERE " + keyset

@@ -197,6 +197,8 @@ var dumpLeftOut = map[string]string{
 	"sqlite_sequence":      "SQLite's own: AUTOINCREMENT's high-water marks",
 	"tasks_fts":            "the search index, rebuilt by triggers as tasks are written",
 	"documents_fts":        "the search index, rebuilt by triggers as documents are written",
+	"document_chunks_fts":  "the search index of large bodies, rebuilt by the worker as documents are written (0022)",
+	"document_chunking":    "the large bodies still to index (0022): queued again by triggers as documents are written",
 }
 
 func indexDump(ts []*dumpTable) []*dumpTable {

@@ -3,10 +3,14 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"tend/app"
+	"tend/store"
 	"tend/store/storetest"
 )
 
@@ -104,4 +108,70 @@ func FuzzSearchMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUpgradeChunksLargeBodies opens a database written before migration
+// 0022, with a large body indexed whole, with this release: the upgrade
+// takes the large body out of documents_fts (whose 'delete' would
+// otherwise be given other values than were indexed) and queues it for
+// the worker, which indexes it in chunks; both indexes check whole.
+func TestUpgradeChunksLargeBodies(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	seed, err := os.ReadFile(filepath.Join("testdata", "upgrade-0003.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tend.db")
+	if err := store.MigrateTo(ctx, path, 21); err != nil {
+		t.Fatal(err)
+	}
+	// The 0003 seed's workspace, project and vocabulary, to file documents in.
+	old := rawOpen(t, path)
+	if _, err := old.Exec(string(seed)); err != nil {
+		t.Fatal(err)
+	}
+	large := "walrus " + strings.Repeat("filler ", 20000) + "narwhal"
+	for i, body := range []string{"a small pelican", large} {
+		if _, err := old.Exec(`INSERT INTO documents (id, workspace_id, ref, project_id, title, body, type_id, status_id, created_at, updated_at, content_updated_at)
+			SELECT ?, p.workspace_id, ?, p.id, ?, ?, (SELECT id FROM item_types WHERE entity_type = 'document' AND workspace_id = p.workspace_id LIMIT 1),
+				(SELECT id FROM statuses WHERE entity_type = 'document' AND workspace_id = p.workspace_id LIMIT 1), '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z', '2026-11-22T09:00:00.000Z'
+			FROM projects p LIMIT 1`, "d000000"+strconv.Itoa(i), 100+i, "old "+strconv.Itoa(i), body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := app.New(db, app.Options{Version: "test"})
+	svc.ResumeWork()
+	if err := svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawOpen(t, path)
+	for q, want := range map[string]int{
+		`SELECT count(*) FROM documents_fts WHERE documents_fts MATCH 'pelican'`:             1,
+		`SELECT count(*) FROM documents_fts WHERE documents_fts MATCH 'walrus OR narwhal'`:   0,
+		`SELECT count(*) FROM document_chunks_fts WHERE document_chunks_fts MATCH 'walrus'`:  1,
+		`SELECT count(*) FROM document_chunks_fts WHERE document_chunks_fts MATCH 'narwhal'`: 1,
+		`SELECT count(*) FROM document_chunking WHERE next IS NULL AND chunks = 3`:           1,
+	} {
+		var n int
+		if err := raw.QueryRow(q).Scan(&n); err != nil || n != want {
+			t.Errorf("%s: %d, %v; want %d", q, n, err, want)
+		}
+	}
+	for _, q := range []string{`INSERT INTO documents_fts (documents_fts, rank) VALUES ('integrity-check', 1)`,
+		`INSERT INTO document_chunks_fts (document_chunks_fts) VALUES ('integrity-check')`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }

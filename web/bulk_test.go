@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/store"
@@ -32,7 +33,9 @@ func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before})
+	// The read budget of webtest's servers: no test fails on a timing.
+	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before,
+		Limits: app.Limits{ReadBudgetMillis: int((10 * time.Minute).Milliseconds())}})
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}

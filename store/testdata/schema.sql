@@ -10,6 +10,9 @@ CREATE INDEX calendars_user ON calendars (user_id);
 -- index comments_entity on comments
 CREATE INDEX comments_entity ON comments (entity_id, seq);
 
+-- index document_chunking_pending on document_chunking
+CREATE INDEX document_chunking_pending ON document_chunking (doc_seq) WHERE next IS NOT NULL;
+
 -- index document_tags_tag on document_tags
 CREATE INDEX document_tags_tag ON document_tags (tag_id, document_id);
 
@@ -155,6 +158,31 @@ CREATE TABLE comments (
     version      INTEGER NOT NULL DEFAULT 1
 ) STRICT;
 
+-- table document_chunking on document_chunking
+CREATE TABLE document_chunking (
+    doc_seq INTEGER PRIMARY KEY,
+    next    INTEGER,
+    chunks  INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+-- table document_chunks_fts on document_chunks_fts
+CREATE VIRTUAL TABLE document_chunks_fts USING fts5 (
+    body, content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+-- table document_chunks_fts_config on document_chunks_fts_config
+CREATE TABLE 'document_chunks_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- table document_chunks_fts_data on document_chunks_fts_data
+CREATE TABLE 'document_chunks_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+-- table document_chunks_fts_docsize on document_chunks_fts_docsize
+CREATE TABLE 'document_chunks_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB, origin INTEGER);
+
+-- table document_chunks_fts_idx on document_chunks_fts_idx
+CREATE TABLE 'document_chunks_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
 -- table document_tags on document_tags
 CREATE TABLE document_tags (
     document_id TEXT NOT NULL REFERENCES documents (id),
@@ -193,7 +221,7 @@ CREATE TABLE documents (
 
 -- table documents_fts on documents_fts
 CREATE VIRTUAL TABLE documents_fts USING fts5 (
-    title, body, content = 'documents', content_rowid = 'seq',
+    title, body, content = 'documents_indexed', content_rowid = 'seq',
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
@@ -555,21 +583,38 @@ CREATE TABLE workspaces (
     version    INTEGER NOT NULL DEFAULT 1
 , settings TEXT NOT NULL DEFAULT '{}', scope_rev INTEGER NOT NULL DEFAULT 0, vocab_rev INTEGER NOT NULL DEFAULT 0, task_rev INTEGER NOT NULL DEFAULT 0, task_gen INTEGER NOT NULL DEFAULT 0) STRICT;
 
+-- trigger documents_chunks_upd on documents
+CREATE TRIGGER documents_chunks_upd AFTER UPDATE OF body ON documents
+WHEN OLD.body IS NOT NEW.body BEGIN
+    DELETE FROM document_chunks_fts WHERE rowid BETWEEN OLD.seq * 4096 AND OLD.seq * 4096 + 4095
+        AND EXISTS (SELECT 1 FROM document_chunking WHERE doc_seq = OLD.seq);
+    DELETE FROM document_chunking WHERE doc_seq = OLD.seq;
+    INSERT INTO document_chunking (doc_seq, next) SELECT NEW.seq, 0 WHERE octet_length(NEW.body) > 65536;
+END;
+
 -- trigger documents_fts_del on documents
 CREATE TRIGGER documents_fts_del AFTER DELETE ON documents BEGIN
-    INSERT INTO documents_fts (documents_fts, rowid, title, body) VALUES ('delete', OLD.seq, OLD.title, OLD.body);
+    INSERT INTO documents_fts (documents_fts, rowid, title, body)
+    VALUES ('delete', OLD.seq, OLD.title, CASE WHEN octet_length(OLD.body) > 65536 THEN NULL ELSE OLD.body END);
+    DELETE FROM document_chunks_fts WHERE rowid BETWEEN OLD.seq * 4096 AND OLD.seq * 4096 + 4095
+        AND EXISTS (SELECT 1 FROM document_chunking WHERE doc_seq = OLD.seq);
+    DELETE FROM document_chunking WHERE doc_seq = OLD.seq;
 END;
 
 -- trigger documents_fts_ins on documents
 CREATE TRIGGER documents_fts_ins AFTER INSERT ON documents BEGIN
-    INSERT INTO documents_fts (rowid, title, body) VALUES (NEW.seq, NEW.title, NEW.body);
+    INSERT INTO documents_fts (rowid, title, body)
+    VALUES (NEW.seq, NEW.title, CASE WHEN octet_length(NEW.body) > 65536 THEN NULL ELSE NEW.body END);
+    INSERT INTO document_chunking (doc_seq, next) SELECT NEW.seq, 0 WHERE octet_length(NEW.body) > 65536;
 END;
 
 -- trigger documents_fts_upd on documents
 CREATE TRIGGER documents_fts_upd AFTER UPDATE OF title, body ON documents
 WHEN OLD.title IS NOT NEW.title OR OLD.body IS NOT NEW.body BEGIN
-    INSERT INTO documents_fts (documents_fts, rowid, title, body) VALUES ('delete', OLD.seq, OLD.title, OLD.body);
-    INSERT INTO documents_fts (rowid, title, body) VALUES (NEW.seq, NEW.title, NEW.body);
+    INSERT INTO documents_fts (documents_fts, rowid, title, body)
+    VALUES ('delete', OLD.seq, OLD.title, CASE WHEN octet_length(OLD.body) > 65536 THEN NULL ELSE OLD.body END);
+    INSERT INTO documents_fts (rowid, title, body)
+    VALUES (NEW.seq, NEW.title, CASE WHEN octet_length(NEW.body) > 65536 THEN NULL ELSE NEW.body END);
 END;
 
 -- trigger item_types_vocab_del on item_types
@@ -754,6 +799,10 @@ END;
 CREATE TRIGGER users_auth_upd AFTER UPDATE ON users BEGIN
     UPDATE instance SET auth_rev = auth_rev + 1;
 END;
+
+-- view documents_indexed on documents_indexed
+CREATE VIEW documents_indexed AS
+SELECT seq, title, CASE WHEN octet_length(body) > 65536 THEN NULL ELSE body END AS body FROM documents;
 
 -- view tasks_pending on tasks_pending
 CREATE VIEW tasks_pending (id, seq, job, depth) AS
