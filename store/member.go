@@ -6,24 +6,28 @@ import (
 	"tend/app"
 )
 
-// Memberships lists an account's workspaces in joining order.
+// Memberships lists an account's workspaces in joining order. Every scoped
+// request reads them, so the rows are scanned by hand rather than through
+// sqlx's reflection.
 func (t *Tx) Memberships(ctx context.Context, userID string) ([]app.Membership, error) {
-	var rows []struct {
-		workspaceRow
-		Role     string `db:"role"`
-		JoinedAt string `db:"joined_at"`
-	}
-	err := t.tx.SelectContext(ctx, &rows, `SELECT `+workspaceCols+`, m.role, m.created_at AS joined_at
+	rows, err := t.tx.QueryContext(ctx, `SELECT `+workspaceCols+`, m.role, m.created_at
 		FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
 		WHERE m.user_id = ? ORDER BY m.created_at, w.created_at, w.id`, userID)
 	if err != nil {
 		return nil, mapErr(err)
 	}
-	out := make([]app.Membership, len(rows))
-	for i, r := range rows {
-		out[i] = app.Membership{Workspace: r.workspace(), Role: r.Role, CreatedAt: parseTime(r.JoinedAt)}
+	defer rows.Close()
+	var out []app.Membership
+	for rows.Next() {
+		var r workspaceRow
+		var role, joined string
+		if err := rows.Scan(&r.ID, &r.Slug, &r.Name, &r.Timezone, &r.Settings, &r.CreatedAt, &r.UpdatedAt, &r.DeletedAt, &r.Version,
+			&role, &joined); err != nil {
+			return nil, mapErr(err)
+		}
+		out = append(out, app.Membership{Workspace: r.workspace(), Role: role, CreatedAt: parseTime(joined)})
 	}
-	return out, nil
+	return out, mapErr(rows.Err())
 }
 
 type memberRow struct {

@@ -22,7 +22,13 @@ import (
 // Requests stay as separate as if each had a transaction of its own:
 //   - each request after the first runs inside a SAVEPOINT, so its failure
 //     or panic rolls back its own changes only (a failing first request rolls
-//     back the transaction, which nobody else has joined yet);
+//     back the transaction, which nobody else has joined yet). FTS5 writes
+//     out its pending rows at a savepoint, but also at the start of every
+//     statement that needs a statement journal (a write with triggers or of
+//     several rows, as every create runs), so a request of a group writes
+//     its own segment with or without one: dropping the savepoints left the
+//     log pages of grouped creates unchanged (BENCHMARKS.md, "Creates: FTS5
+//     merges and group commit");
 //   - a request sees the changes of those before it in the group, as it
 //     would had they committed first;
 //   - no request returns before the commit holding its changes succeeded,
