@@ -232,10 +232,6 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 	return out, err
 }
 
-func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
-	return readTaskAs(ctx, tx, sc, id, true, true)
-}
-
 // Completion is what a task is completed with: the evidence, if any, to
 // record with it.
 type Completion struct {
