@@ -447,7 +447,13 @@ func findItemIn(ctx context.Context, sc *scope, idOrRef, what string,
 
 // readTask reads one task resolved for the scope's reader.
 func readTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
-	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}, Limit: 1}))
+	return readTaskAs(ctx, tx, sc, id, false, true)
+}
+
+// readTaskAs is readTask, or a read of the task in the trash when
+// trashed, with its subtask counts read or not (TaskQuery.SkipSubCounts).
+func readTaskAs(ctx context.Context, tx Tx, sc *scope, id string, trashed, counts bool) (Task, error) {
+	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}, Limit: 1, Deleted: &trashed, SkipSubCounts: !counts}))
 	if err != nil {
 		return Task{}, err
 	}

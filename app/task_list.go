@@ -38,6 +38,11 @@ type TaskQuery struct {
 	Order       []OrderField
 	After       *TaskCursor
 	Limit       int
+	// SkipSubCounts leaves the subtask counts out (0): for a request on a
+	// task whose subtasks a job on its subtree is about to hide, which
+	// answers none (keepJob), and would otherwise count every child of a
+	// subtree too large for one transaction, in the writer.
+	SkipSubCounts bool
 	// RankNewest, when positive, caps a ranking by a key the store computes
 	// (relevance, priority_score) of a text match to the newest RankNewest
 	// matches the other filters keep; 0 ranks every match.

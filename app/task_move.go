@@ -93,7 +93,7 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 	var out Task
 	kick := false
 	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 				return err
 			}
 		}
-		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
 			return err
 		}
 		kick, err = keepJob(ctx, tx, job, &out)
@@ -134,7 +134,7 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 	var out Task
 	left := false
 	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		if out, err = readTrashedTask(ctx, tx, sc, t.ID); err != nil {
+		if out, err = readTaskAs(ctx, tx, sc, t.ID, true, job == nil); err != nil {
 			return err
 		}
 		left, err = keepJob(ctx, tx, job, &out)
@@ -193,7 +193,7 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
 			return err
 		}
-		t, err := readTrashedTask(ctx, tx, sc, loc.ID)
+		t, err := readTaskAs(ctx, tx, sc, loc.ID, true, !s.hidesSubtree(n))
 		if err != nil {
 			return err
 		}
@@ -220,7 +220,7 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": n}); err != nil {
 			return err
 		}
-		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
 			return err
 		}
 		left, err = keepJob(ctx, tx, job, &out)
@@ -230,18 +230,6 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		s.kick()
 	}
 	return out, err
-}
-
-func readTrashedTask(ctx context.Context, tx Tx, sc *scope, id string) (Task, error) {
-	yes := true
-	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: []string{id}, Deleted: &yes}))
-	if err != nil {
-		return Task{}, err
-	}
-	if len(ts) == 0 {
-		return Task{}, NotFound("task")
-	}
-	return ts[0], nil
 }
 
 // Completion is what a task is completed with: the evidence, if any, to

@@ -103,7 +103,7 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 	var out Task
 	kick := false
 	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
+		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,11 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 		}
 		if len(changes) == 0 {
 			out = t
-			return nil
+			if s.hidesSubtree(n) {
+				// Read without its counts above; no job is kept.
+				out, err = readTask(ctx, tx, sc, t.ID)
+			}
+			return err
 		}
 		if err := saveTask(ctx, tx, a, &t, "task.updated", changes); err != nil {
 			return err
@@ -141,7 +145,7 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 				return err
 			}
 		}
-		if out, err = readTask(ctx, tx, sc, t.ID); err != nil {
+		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
 			return err
 		}
 		kick, err = keepJob(ctx, tx, job, &out)
@@ -155,6 +159,12 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 
 // writableTask finds a live task the caller may change.
 func writableTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, Task, error) {
+	return writableTaskAs(ctx, tx, a, workspace, idOrRef, true)
+}
+
+// writableTaskAs is writableTask with the task's subtask counts read or
+// not (TaskQuery.SkipSubCounts).
+func writableTaskAs(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string, counts bool) (*scope, Task, error) {
 	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
 	if err != nil {
 		return nil, Task{}, err
@@ -166,7 +176,7 @@ func writableTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string
 	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
 		return nil, Task{}, err
 	}
-	t, err := readTask(ctx, tx, sc, loc.ID)
+	t, err := readTaskAs(ctx, tx, sc, loc.ID, false, counts)
 	return sc, t, err
 }
 

@@ -88,3 +88,49 @@ func TestDocumentSearchReadsMatchesFirst(t *testing.T) {
 		t.Errorf("a search reads the workspace's documents:\n%s", plan)
 	}
 }
+
+// TestTagSeenPlans: TagSeen's two plans read what they are chosen for.
+// Read from the tag, the search walks the tag's applications by
+// task_tags_tag and document_tags_tag and finds each item by id; read
+// from the reader, it walks each readable project's items by
+// tasks_project and documents_project and probes each for the tag by the
+// key of task_tags and document_tags; the counts that choose between them
+// read indexes alone.
+func TestTagSeenPlans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, migratedPath(t, "tagplan.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	f := app.TagFilter{WorkspaceID: "w", Readable: `["p"]`}
+	for _, c := range []struct {
+		fromReader bool
+		want       []string
+	}{
+		{false, []string{"SEARCH tt USING COVERING INDEX task_tags_tag (tag_id=?)", "SEARCH k USING INDEX sqlite_autoindex_tasks_1 (id=?)",
+			"SEARCH dt USING COVERING INDEX document_tags_tag (tag_id=?)", "SEARCH d USING INDEX sqlite_autoindex_documents_1 (id=?)"}},
+		{true, []string{"SEARCH k USING INDEX tasks_project (project_id=?)", "SEARCH tt USING PRIMARY KEY (task_id=? AND tag_id=?)",
+			"SEARCH d USING INDEX documents_project (project_id=?)", "SEARCH dt USING PRIMARY KEY (document_id=? AND tag_id=?)"}},
+	} {
+		query, args := tagSeenSQL(f, c.fromReader, "g")
+		plan := planOf(t, db, query, args...)
+		for _, w := range c.want {
+			if !strings.Contains(plan, w) {
+				t.Errorf("read from the reader %v: no %q in the plan:\n%s", c.fromReader, w, plan)
+			}
+		}
+	}
+	plan := planOf(t, db, fewerReadableSQL, "g", `["p"]`, 1024)
+	for _, w := range []string{"task_tags_tag", "document_tags_tag", "COVERING INDEX tasks_project", "COVERING INDEX documents_project"} {
+		if !strings.Contains(plan, w) {
+			t.Errorf("the counts do not read %s:\n%s", w, plan)
+		}
+	}
+	for _, table := range []string{"tasks", "documents", "task_tags", "document_tags"} {
+		if strings.Contains(plan, "SCAN "+table) {
+			t.Errorf("the counts scan %s:\n%s", table, plan)
+		}
+	}
+}

@@ -55,8 +55,15 @@ var taskTable = newItemTable("tasks", []column[app.Task]{
 // taskComputed are the columns the listing query adds to the table's: the
 // task's status, people and parent resolved, its tags, links and subtasks,
 // and its relevance, computed for a reader who may read every project or
-// not, over the rows of from.
-func taskComputed(from taskSource, allReadable bool) []column[app.Task] {
+// not, over the rows of from. Without subCounts the subtask counts read 0
+// (app.TaskQuery.SkipSubCounts).
+func taskComputed(from taskSource, allReadable, subCounts bool) []column[app.Task] {
+	counts := "0"
+	if subCounts {
+		// Live subtasks << 32 + open ones: one walk of the children, not two.
+		counts = `(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
+		WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND ` + notPending("c") + `)`
+	}
 	return []column[app.Task]{
 		computed("status_key", "st.key", text(func(t *app.Task) *string { return &t.Status.Key })),
 		computed("status_label", "st.label", text(func(t *app.Task) *string { return &t.Status.Label })),
@@ -77,9 +84,7 @@ func taskComputed(from taskSource, allReadable bool) []column[app.Task] {
 			nameList(func(t *app.Task) *[]string { return &t.Tags }, app.SortTagNames)),
 		computed("blocked", blockedSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocked })),
 		computed("blocking", blockingSQL(allReadable), flag(func(t *app.Task) *bool { return &t.Blocking })),
-		// Live subtasks << 32 + open ones: one walk of the children, not two.
-		computed("sub_counts", `(SELECT (count(*) << 32) + count(*) FILTER (WHERE c.completed_at IS NULL) FROM tasks c
-		WHERE c.parent_id = t.id AND c.deleted_at IS NULL AND `+notPending("c")+`)`, field[app.Task]{dest: func(t *app.Task) sql.Scanner { return subCountsDest{t} }}),
+		computed("sub_counts", counts, field[app.Task]{dest: func(t *app.Task) sql.Scanner { return subCountsDest{t} }}),
 	}
 }
 
@@ -89,7 +94,7 @@ var taskScore = col("priority_score", readOnly, number(func(t *app.Task) *float6
 
 // taskReader reads the listing query's rows: the table's columns, the
 // computed ones, the score.
-var taskReader = newRowReader(taskTable.cols, taskComputed(fromTasks, false), []column[app.Task]{taskScore})
+var taskReader = newRowReader(taskTable.cols, taskComputed(fromTasks, false, true), []column[app.Task]{taskScore})
 
 type subCountsDest struct{ t *app.Task }
 

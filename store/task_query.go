@@ -62,8 +62,8 @@ func priorityOf(now, blocking, blocked, category string) string {
 
 // taskInnerSQL is the inner select of the task query over the rows of
 // from (a taskSource), joined to their status, people and parent.
-func taskInnerSQL(from taskSource, allReadable bool) string {
-	return "SELECT " + taskTable.selectList("t") + ", " + selectList("t", taskComputed(from, allReadable)) + " " + from.from() + `
+func taskInnerSQL(from taskSource, allReadable, subCounts bool) string {
+	return "SELECT " + taskTable.selectList("t") + ", " + selectList("t", taskComputed(from, allReadable, subCounts)) + " " + from.from() + `
 	JOIN statuses st ON st.id = t.status_id
 	LEFT JOIN users au ON au.id = t.assignee_id LEFT JOIN users aub ON aub.id = au.answers_to
 	LEFT JOIN users cu ON cu.id = t.claimed_by LEFT JOIN users cub ON cub.id = cu.answers_to
@@ -118,14 +118,19 @@ const ftsHits = `JOIN (SELECT rowid AS frow, -bm25(tasks_fts, 4.0, 1.0) AS fscor
 var taskInners = func() map[taskSource][2]string {
 	v := map[taskSource][2]string{}
 	for _, s := range []taskSource{fromTasks, fromHits, fromPage} {
-		v[s] = [2]string{taskInnerSQL(s, false), taskInnerSQL(s, true)}
+		v[s] = [2]string{taskInnerSQL(s, false, true), taskInnerSQL(s, true, true)}
 	}
 	return v
 }()
 
-// taskInnerFor picks the inner query from taskInners.
-func taskInnerFor(from taskSource, allReadable bool) string {
-	if allReadable {
+// taskInnerFor picks q's inner query from taskInners, or builds it for a
+// query that skips the subtask counts (a few requests on a large
+// subtree).
+func taskInnerFor(from taskSource, q app.TaskQuery) string {
+	switch {
+	case q.SkipSubCounts:
+		return taskInnerSQL(from, q.AllReadable, false)
+	case q.AllReadable:
 		return taskInners[from][1]
 	}
 	return taskInners[from][0]
@@ -257,7 +262,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 			inner = orderBy(q.Order, sortedAfterFilter, "+t.seq")
 		}
 		return fmt.Sprintf(readableCTE+"SELECT q0.*, %s AS priority_score FROM (%s WHERE %s ORDER BY %s LIMIT %d) q0 ORDER BY %s",
-			priorityExpr, taskInnerFor(from, q.AllReadable), b.conds(), inner, q.Limit, order), b.args
+			priorityExpr, taskInnerFor(from, q), b.conds(), inner, q.Limit, order), b.args
 	}
 	// A key the inner query cannot sort by (priority_score, relevance) ranks
 	// every selected row: first on the narrow columns of rankSQL, then the
@@ -276,7 +281,7 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		rank += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
 	return readableCTE + ", page AS (" + rank + ") SELECT q0.*, " + priorityExpr + " AS priority_score FROM (" +
-		taskInnerFor(fromPage, q.AllReadable) + ") q0 ORDER BY " + order, b.args
+		taskInnerFor(fromPage, q) + ") q0 ORDER BY " + order, b.args
 }
 
 // Tasks reads the tasks q selects, resolved for its reader.

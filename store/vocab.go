@@ -206,19 +206,46 @@ func (t *Tx) Tags(ctx context.Context, f app.TagFilter) (app.TagSummary, error) 
 
 // tagWhere is the condition for the tags f admits: in the workspace and,
 // unless the reader reads every project, declared, applied to nothing or
-// applied to an item in a readable project.
+// applied to an item in a readable project. Each tag's applications are
+// read from the tag (tagApplied).
 func tagWhere(f app.TagFilter) (string, []any) {
+	return tagWhereBy(f, false)
+}
+
+// tagWhereBy is tagWhere with the search for an application in a
+// readable project driven from the readable projects' items when
+// fromReader is set (tagAppliedFromReader), from the tag's applications
+// when not (tagApplied): the same condition, each plan reading what the
+// other would skip.
+func tagWhereBy(f app.TagFilter, fromReader bool) (string, []any) {
 	if f.AllReadable {
 		return "g.workspace_id = ? AND g.deleted_at IS NULL", []any{f.WorkspaceID}
 	}
-	return `g.workspace_id = ?1 AND g.deleted_at IS NULL AND (g.declared = 1
-		OR EXISTS (SELECT 1 FROM task_tags tt JOIN tasks k ON k.id = tt.task_id
-			WHERE tt.tag_id IN ` + tagOrMerged("g.id") + ` AND k.project_id IN (SELECT value FROM json_each(?2)))
-		OR EXISTS (SELECT 1 FROM document_tags dt JOIN documents d ON d.id = dt.document_id
-			WHERE dt.tag_id IN ` + tagOrMerged("g.id") + ` AND d.project_id IN (SELECT value FROM json_each(?2)))
+	applied := tagApplied
+	if fromReader {
+		applied = tagAppliedFromReader
+	}
+	return `g.workspace_id = ?1 AND g.deleted_at IS NULL AND (g.declared = 1 OR ` + applied + `
 		OR (NOT EXISTS (SELECT 1 FROM task_tags tt WHERE tt.tag_id IN ` + tagOrMerged("g.id") + `)
 			AND NOT EXISTS (SELECT 1 FROM document_tags dt WHERE dt.tag_id IN ` + tagOrMerged("g.id") + `)))`, []any{f.WorkspaceID, f.Readable}
 }
+
+// tagApplied is the condition that the tag g, or one merged into it, is
+// applied to a task or document in a project of the JSON array ?2, read
+// from the tag's applications (task_tags_tag, document_tags_tag): as many
+// rows as the tag has applications outside those projects.
+var tagApplied = `(EXISTS (SELECT 1 FROM task_tags tt CROSS JOIN tasks k ON k.id = tt.task_id
+			WHERE tt.tag_id IN ` + tagOrMerged("g.id") + ` AND k.project_id IN (SELECT value FROM json_each(?2)))
+		OR EXISTS (SELECT 1 FROM document_tags dt CROSS JOIN documents d ON d.id = dt.document_id
+			WHERE dt.tag_id IN ` + tagOrMerged("g.id") + ` AND d.project_id IN (SELECT value FROM json_each(?2))))`
+
+// tagAppliedFromReader is tagApplied read from the items of the projects
+// of ?2 (tasks_project, documents_project), each probed for the tag by
+// its key: as many rows as those projects hold items without the tag.
+var tagAppliedFromReader = `(EXISTS (SELECT 1 FROM json_each(?2) p CROSS JOIN tasks k ON k.project_id = p.value
+			CROSS JOIN task_tags tt ON tt.task_id = k.id WHERE tt.tag_id IN ` + tagOrMerged("g.id") + `)
+		OR EXISTS (SELECT 1 FROM json_each(?2) p CROSS JOIN documents d ON d.project_id = p.value
+			CROSS JOIN document_tags dt ON dt.document_id = d.id WHERE dt.tag_id IN ` + tagOrMerged("g.id") + `))`
 
 // StatusByID reads one status.
 func (t *Tx) StatusByID(ctx context.Context, id string) (app.Status, error) {
@@ -328,13 +355,61 @@ func (t *Tx) UpdateTag(ctx context.Context, g *app.Tag) error {
 	return mapErr(err)
 }
 
-// TagSeen reports whether f admits the tag with this id.
+// TagSeen reports whether f admits the tag with this id. Whether the tag
+// is applied in a readable project is read from whichever side is
+// smaller: the tag's applications, or the items of the reader's projects
+// (tagWhereBy). A rename or a declaration onto the name of a tag on
+// 100,000 items asks this of a reader who reads a few projects, and read
+// from the tag that took 270 ms of the writer (BENCHMARKS.md, "Tag merges
+// and subtree jobs: the request's own transaction").
 func (t *Tx) TagSeen(ctx context.Context, f app.TagFilter, id string) (bool, error) {
-	where, args := tagWhere(f)
+	fromReader := false
+	if !f.AllReadable {
+		var err error
+		if fromReader, err = t.fewerReadable(ctx, f.Readable, id); err != nil {
+			return false, err
+		}
+	}
+	query, args := tagSeenSQL(f, fromReader, id)
 	var seen bool
-	err := t.tx.GetContext(ctx, &seen, `SELECT EXISTS (SELECT 1 FROM tags g WHERE `+where+` AND g.id = ?)`, append(args, id)...)
+	err := t.tx.GetContext(ctx, &seen, query, args...)
 	return seen, mapErr(err)
 }
+
+// tagSeenSQL is TagSeen's statement, read by either plan.
+func tagSeenSQL(f app.TagFilter, fromReader bool, id string) (string, []any) {
+	where, args := tagWhereBy(f, fromReader)
+	return `SELECT EXISTS (SELECT 1 FROM tags g WHERE ` + where + ` AND g.id = ?)`, append(args, id)
+}
+
+// fewerReadable reports whether the projects of the JSON array readable
+// hold fewer items than the tag with this id (and those merged into it)
+// has applications. Both are counted from their indexes up to a cap that
+// grows until one side falls short of it, so the counting reads about as
+// many index entries as the smaller side holds.
+func (t *Tx) fewerReadable(ctx context.Context, readable, id string) (bool, error) {
+	for limit := 1024; ; limit *= 8 {
+		var n struct {
+			Applied  int `db:"applied"`
+			Readable int `db:"readable"`
+		}
+		if err := t.tx.GetContext(ctx, &n, fewerReadableSQL, id, readable, limit); err != nil {
+			return false, mapErr(err)
+		}
+		if n.Applied < limit || n.Readable < limit {
+			return n.Readable < n.Applied, nil
+		}
+	}
+}
+
+// fewerReadableSQL counts, up to ?3 each, the applications of the tag ?1
+// and of those merged into it, and the items of the projects of the JSON
+// array ?2.
+var fewerReadableSQL = `SELECT
+	(SELECT count(*) FROM (SELECT 1 FROM task_tags WHERE tag_id IN ` + tagOrMerged("?1") + ` LIMIT ?3))
+	+ (SELECT count(*) FROM (SELECT 1 FROM document_tags WHERE tag_id IN ` + tagOrMerged("?1") + ` LIMIT ?3)) AS applied,
+	(SELECT count(*) FROM (SELECT 1 FROM tasks WHERE project_id IN (SELECT value FROM json_each(?2)) LIMIT ?3))
+	+ (SELECT count(*) FROM (SELECT 1 FROM documents WHERE project_id IN (SELECT value FROM json_each(?2)) LIMIT ?3)) AS readable`
 
 // HideTag marks a tag deleted and frees its name, in one statement: every
 // reader leaves out a tag with deleted_at set, so the tag is gone at once,

@@ -318,3 +318,48 @@ func TestSubtreeRefileInSteps(t *testing.T) {
 			Events: along("zebra a", "zebra a1", "zebra a2")},
 	})
 }
+
+// TestSubtreeJobAnswers: a request that leaves its subtree to a job
+// (steps of three here) answers the task as it is once changed, with no
+// subtasks: they are all still to change, seen by no reader until the
+// worker reaches them; its transaction never counts them. The same
+// requests within one step (steps of 100) count them as ever.
+func TestSubtreeJobAnswers(t *testing.T) {
+	t.Parallel()
+	for _, step := range []int{3, 100} {
+		t.Run(fmt.Sprint("steps of ", step), func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "tend.db")
+			e := zebraEnv(t, path, webtest.CopyBootstrapped(t, path), step, nil)
+			e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "side", "title": "Side"})
+			tr := seedZebra(e)
+			root := tskPath(tr["zebra root"])
+			home := fmt.Sprint(tr["zebra root"]["project"])
+			n := 3 // zebra a, b and c, live
+			if step == 3 {
+				n = 0
+			}
+			for _, r := range []struct {
+				method, path string
+				body         map[string]any
+				subtasks     int
+			}{
+				{http.MethodDelete, root, nil, 0},
+				{http.MethodPost, root + "/restore", nil, n},
+				{http.MethodPost, root + "/move", map[string]any{"project": "side"}, n},
+				{http.MethodPatch, root, map[string]any{"project": home}, n},
+			} {
+				got := e.OK(http.StatusOK, r.method, r.path, e.Admin, r.body)
+				if got["sub_tasks"] != float64(r.subtasks) || got["sub_tasks_done"] != (r.subtasks == 0) {
+					t.Fatalf("%s %s answers sub_tasks %v, sub_tasks_done %v; want %d", r.method, r.path, got["sub_tasks"], got["sub_tasks_done"], r.subtasks)
+				}
+				if err := e.Svc.SettleWork(); err != nil {
+					t.Fatal(err)
+				}
+				if jobs := rowCount(t, path, `SELECT count(*) FROM task_jobs`); jobs != 0 {
+					t.Fatalf("%d jobs left after the work", jobs)
+				}
+			}
+		})
+	}
+}
