@@ -166,6 +166,24 @@ func (t *Tx) AddTaskTags(ctx context.Context, taskID string, tagIDs []string) er
 	return t.addTags(ctx, "task_tags", "task_id", taskID, tagIDs)
 }
 
+// TagNewTask applies to a task that has no tags yet the workspace's live
+// tags with these names, compared case-insensitively, and returns them: the
+// look-up and the applying in one statement (a create's tags were a read
+// and then an insert per tag). A name no tag holds is left out.
+func (t *Tx) TagNewTask(ctx context.Context, taskID, workspaceID string, names []string) ([]app.Tag, error) {
+	var rows []tagRow
+	err := t.tx.SelectContext(ctx, &rows, `INSERT INTO task_tags (task_id, tag_id)
+		SELECT ?1, id FROM tags WHERE workspace_id = ?2 AND name IN (SELECT value FROM json_each(?3)) AND deleted_at IS NULL
+		RETURNING tag_id AS id, ?2 AS workspace_id, (SELECT name FROM tags WHERE id = tag_id) AS name,
+			(SELECT description FROM tags WHERE id = tag_id) AS description, (SELECT declared FROM tags WHERE id = tag_id) AS declared`,
+		taskID, workspaceID, jsonText(names))
+	out := make([]app.Tag, len(rows))
+	for i, r := range rows {
+		out[i] = r.tag()
+	}
+	return out, mapErr(err)
+}
+
 // TaskLocator finds a task by id, or by ref within a workspace.
 func (t *Tx) TaskLocator(ctx context.Context, workspaceID, idOrRef string) (app.TaskLocation, error) {
 	return t.locate(ctx, "tasks", workspaceID, idOrRef)
