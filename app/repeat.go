@@ -238,11 +238,7 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	if err := tx.InsertTask(ctx, &n); err != nil {
 		return "", err
 	}
-	tags, err := ensureTags(ctx, tx, a, n.WorkspaceID, n.ProjectID, n.Tags)
-	if err != nil {
-		return "", err
-	}
-	if err := tx.AddTaskTags(ctx, n.ID, tagIDs(tags)); err != nil {
+	if _, err := tagNewTask(ctx, tx, a, &n, n.Tags); err != nil {
 		return "", err
 	}
 	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: n.WorkspaceID, Type: "task", ID: n.ID, Self: n.ID, New: true},

@@ -106,13 +106,38 @@ func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID stri
 	if err != nil {
 		return nil, err
 	}
+	out, _, err := completeTags(ctx, tx, a, workspaceID, projectID, names, have)
+	return out, err
+}
+
+// tagNewTask applies the named tags to a new task, as ensureTags finds or
+// makes them, and returns them: those that exist are applied as they are
+// found, in one statement, and only those it makes need more.
+func tagNewTask(ctx context.Context, tx Tx, a Actor, t *Task, names []string) ([]Tag, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	have, err := tx.TagNewTask(ctx, t.ID, t.WorkspaceID, names)
+	if err != nil {
+		return nil, err
+	}
+	out, made, err := completeTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, names, have)
+	if err != nil || len(made) == 0 {
+		return out, err
+	}
+	return out, tx.AddTaskTags(ctx, t.ID, tagIDs(made))
+}
+
+// completeTags returns the named tags, in the order named, from have, the
+// workspace's tags holding some of the names, and creates (with their
+// events) and returns as made the tags for the other names.
+func completeTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID string, names []string, have []Tag) (out, made []Tag, err error) {
 	// Names are unique ignoring ASCII case, as SQLite's NOCASE compares.
 	byName := make(map[string]Tag, len(names))
 	for _, t := range have {
 		byName[asciiLower(t.Name)] = t
 	}
-	out := make([]Tag, 0, len(names))
-	var made []Tag
+	out = make([]Tag, 0, len(names))
 	var events []Event
 	for _, n := range names {
 		t, ok := byName[asciiLower(n)]
@@ -126,12 +151,12 @@ func ensureTags(ctx context.Context, tx Tx, a Actor, workspaceID, projectID stri
 		out = append(out, t)
 	}
 	if len(made) == 0 {
-		return out, nil
+		return out, nil, nil
 	}
 	if err := tx.InsertTags(ctx, made); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, tx.InsertEvents(ctx, events)
+	return out, made, tx.InsertEvents(ctx, events)
 }
 
 func tagIDs(tags []Tag) []string {

@@ -13,7 +13,7 @@ import (
 // carries the existing tags under their own names and the new ones as
 // written, and the feed has one tag.created per new tag, in the order
 // named, filed in the item's project, before the item's own event, as when
-// the tags were made one by one.
+// the tags were made one by one; a read of the item shows the same tags.
 func TestTagsMadeOnCreateInOneGo(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -73,6 +73,16 @@ func TestTagsMadeOnCreateInOneGo(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("tags %v, want %v", got, want)
+			}
+			// The answer is made from the tags as found and made; a read
+			// shows what was stored.
+			if kind == "task" {
+				got = must(f.svc.TaskGet(f.ctx, f.admin, "", id))(t).Tags
+			} else {
+				got = must(f.svc.DocumentGet(f.ctx, f.admin, "", id))(t).Tags
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("read back, tags %v, want %v", got, want)
 			}
 			for n, tid := range oldIDs {
 				if got := tagID(t, f, f.admin, n); got != tid {

@@ -94,6 +94,10 @@ type taskTx interface {
 	SetTaskTags(ctx context.Context, taskID string, tagIDs []string) error
 	// AddTaskTags applies tags to a task that has none yet.
 	AddTaskTags(ctx context.Context, taskID string, tagIDs []string) error
+	// TagNewTask applies to a task that has no tags yet the workspace's
+	// tags with these names, compared case-insensitively, and returns them;
+	// a name no tag holds is left out.
+	TagNewTask(ctx context.Context, taskID, workspaceID string, names []string) ([]Tag, error)
 	// TaskLocator finds where a task lives, by id or by ref in a workspace.
 	TaskLocator(ctx context.Context, workspaceID, idOrRef string) (TaskLocation, error)
 	// Tasks reads tasks, resolved for the reader the query names.
@@ -308,11 +312,8 @@ func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in 
 	if err := tx.InsertTask(ctx, &t); err != nil {
 		return Task{}, err
 	}
-	tags, err := ensureTags(ctx, tx, a, t.WorkspaceID, t.ProjectID, in.Tags)
+	tags, err := tagNewTask(ctx, tx, a, &t, in.Tags)
 	if err != nil {
-		return Task{}, err
-	}
-	if err := tx.AddTaskTags(ctx, t.ID, tagIDs(tags)); err != nil {
 		return Task{}, err
 	}
 	if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID, New: true},

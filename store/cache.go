@@ -31,6 +31,11 @@ import "tend/app"
 // credential's last use is refreshed by replacing its entry
 // (touchCredential).
 //
+// Within a transaction the revisions are read once each, not once per
+// cache consulted: a vocab_rev read (with scope_rev, or by a vocabulary
+// look-up) is remembered until the transaction runs a statement that may
+// write (revsRead, writer.go).
+//
 // One more cache keeps no data: each pooled connection keeps its prepared
 // statements (stmtcache.go), keyed by SQL text; the schema never changes
 // under a running server, so nothing invalidates it.

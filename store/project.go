@@ -155,9 +155,7 @@ func (t *Tx) ScopeProjects(ctx context.Context, workspaceID, userID string) (app
 	if err := t.tx.QueryRowxContext(ctx, `SELECT scope_rev, vocab_rev FROM workspaces WHERE id = ?`, workspaceID).Scan(&rev, &vocabRev); err != nil {
 		return app.ScopeRows{}, mapErr(err)
 	}
-	if t.readOnly {
-		t.vocabRevs = map[string]int64{workspaceID: vocabRev}
-	}
+	t.tx.rememberVocab(workspaceID, vocabRev)
 	key := workspaceID + "\x00" + userID
 	if rows, ok := t.db.scopes.get(key, rev); ok {
 		return rows, nil

@@ -30,3 +30,22 @@ func TestPutSharedDropsOlderRevisions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsOnly: only a SELECT keeps a transaction's remembered revisions
+// (revsRead); a write, one that returns rows included, and a WITH, which
+// may lead to one, forget them.
+func TestReadsOnly(t *testing.T) {
+	for q, want := range map[string]bool{
+		"SELECT 1":                      true,
+		"\n\t\tselect vocab_rev FROM w": true,
+		"UPDATE workspaces SET next_ref = next_ref + 1 RETURNING next_ref": false,
+		"INSERT INTO t (a) SELECT 1 RETURNING a":                           false,
+		"WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x":               false,
+		"DELETE FROM t": false,
+		"SELEC":         false,
+	} {
+		if got := readsOnly(q); got != want {
+			t.Errorf("readsOnly(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -218,8 +218,8 @@ func TestVocabularyCacheFollowsChanges(t *testing.T) {
 	}
 	before := f.db.QueryCount()
 	f.vocabKeys(t)
-	if n := f.db.QueryCount() - before; n != 3 {
-		t.Errorf("reading the vocabulary took %d statements, want 3 (a revision each)", n)
+	if n := f.db.QueryCount() - before; n != 1 {
+		t.Errorf("reading the vocabulary took %d statements, want 1 (the revision, read once for all three)", n)
 	}
 }
 
@@ -316,5 +316,101 @@ func TestCredentialCachedUnderAuthRev(t *testing.T) {
 	}
 	if _, err := svc.Authenticate(ctx, secret, "test"); app.CodeOf(err) != app.CodeUnauthorized {
 		t.Fatalf("the check after revoking answered %v, want unauthorized", err)
+	}
+}
+
+// TestVocabRevisionReadOncePerTransaction: a transaction that has read
+// vocab_rev with the scope checks its vocabulary without reading it again,
+// until it writes; a change it makes itself, one committed by another
+// transaction and one committed through a second handle on the file (as
+// another process would) are each seen by the next look-up.
+func TestVocabRevisionReadOncePerTransaction(t *testing.T) {
+	t.Parallel()
+	f := newCacheFixture(t)
+	ctx := t.Context()
+	other, err := store.Open(ctx, f.db.Path(), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = other.Close() })
+	newStatus := func(key string) *app.Status {
+		return &app.Status{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: key, Label: key,
+			Category: app.CategoryTodo}
+	}
+	// statusKeys lists the keys of the workspace's statuses as tx sees
+	// them, and counts the statements that took.
+	statusKeys := func(tx app.Tx) ([]string, int64) {
+		t.Helper()
+		before := f.db.QueryCount()
+		sts, err := tx.Statuses(ctx, f.ws.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, st := range sts {
+			keys = append(keys, st.Key)
+		}
+		return keys, f.db.QueryCount() - before
+	}
+	f.vocabKeys(t) // fills the cache
+
+	for _, change := range []struct {
+		key string
+		add func(st *app.Status) error
+	}{
+		{"another-transaction", func(st *app.Status) error {
+			return f.db.Update(ctx, func(tx app.Tx) error { return tx.InsertStatus(ctx, st) })
+		}},
+		{"a-second-handle", func(st *app.Status) error {
+			return other.Update(ctx, func(tx app.Tx) error { return tx.InsertStatus(ctx, st) })
+		}},
+	} {
+		if err := change.add(newStatus(change.key)); err != nil {
+			t.Fatalf("%s: %v", change.key, err)
+		}
+		if err := f.db.Update(ctx, func(tx app.Tx) error {
+			if _, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody"); err != nil {
+				return err
+			}
+			// The revision is remembered from the scope's read; the rows
+			// are read, and kept once the transaction commits.
+			if keys, n := statusKeys(tx); !slices.Contains(keys, change.key) || n != 1 {
+				t.Errorf("after a status added through %s: %v in %d statements, want it there, its rows read in 1",
+					change.key, keys, n)
+			}
+			// A write of its own is seen by the transaction's next look-up,
+			// which reads the revision again.
+			own := change.key + "-own"
+			if err := tx.InsertStatus(ctx, newStatus(own)); err != nil {
+				return err
+			}
+			if keys, n := statusKeys(tx); !slices.Contains(keys, own) || n != 2 {
+				t.Errorf("after a status added in the transaction: %v in %d statements, want %s there, read in 2", keys, n, own)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		// Committed, the vocabulary is cached at the revision the scope
+		// read reads: a look-up runs nothing.
+		if err := f.db.Update(ctx, func(tx app.Tx) error {
+			if _, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody"); err != nil {
+				return err
+			}
+			if keys, n := statusKeys(tx); !slices.Contains(keys, change.key+"-own") || n != 0 {
+				t.Errorf("after the commit: %v in %d statements, want %s-own there, read in none", keys, n, change.key)
+			}
+			// Then a write: the cached copy, at the remembered revision,
+			// is not served past it.
+			if err := tx.InsertStatus(ctx, newStatus(change.key+"-then")); err != nil {
+				return err
+			}
+			if keys, _ := statusKeys(tx); !slices.Contains(keys, change.key+"-then") {
+				t.Errorf("after a status added in the transaction: %v, want %s-then there", keys, change.key)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -407,10 +407,6 @@ type Tx struct {
 	now      time.Time
 	onCommit []func()
 	db       *DB
-	readOnly bool // a View: nothing it reads can change before it ends
-	// vocabRevs holds the vocab_rev a View read together with scope_rev,
-	// so its vocabulary look-ups need no statement of their own.
-	vocabRevs map[string]int64
 	// seqs is an import's last sequence number per table, cacheSize the
 	// writer's page cache before it (load.go).
 	seqs      map[string]int64
@@ -441,7 +437,7 @@ func (db *DB) view(ctx context.Context, pool *sqlx.DB, fn func(app.Tx) error) (e
 	if err != nil {
 		return mapErr(err)
 	}
-	tx := &Tx{tx: txConn{tx: stx}, now: db.Now().UTC().Truncate(time.Millisecond), db: db, readOnly: true}
+	tx := &Tx{tx: txConn{tx: stx, revs: &revsRead{}}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
 	defer func() {
 		if p := recover(); p != nil {
 			_ = stx.Rollback()

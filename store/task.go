@@ -166,6 +166,32 @@ func (t *Tx) AddTaskTags(ctx context.Context, taskID string, tagIDs []string) er
 	return t.addTags(ctx, "task_tags", "task_id", taskID, tagIDs)
 }
 
+// TagNewTask applies to a task that has no tags yet the workspace's live
+// tags with these names, compared case-insensitively, and returns them: the
+// look-up and the applying in one statement (a create's tags were a read
+// and then an insert per tag). A name no tag holds is left out.
+func (t *Tx) TagNewTask(ctx context.Context, taskID, workspaceID string, names []string) ([]app.Tag, error) {
+	rows, err := t.tx.QueryContext(ctx, `INSERT INTO task_tags (task_id, tag_id)
+		SELECT ?1, id FROM tags WHERE workspace_id = ?2 AND name IN (SELECT value FROM json_each(?3)) AND deleted_at IS NULL
+		RETURNING tag_id, (SELECT name FROM tags WHERE id = tag_id), (SELECT description FROM tags WHERE id = tag_id),
+			(SELECT declared FROM tags WHERE id = tag_id)`,
+		taskID, workspaceID, jsonText(names))
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	defer rows.Close()
+	// Scanned by hand: sqlx's reflection was a fifth of the statement.
+	out := make([]app.Tag, 0, len(names))
+	for rows.Next() {
+		r := tagRow{WorkspaceID: workspaceID}
+		if err := rows.Scan(&r.ID, &r.Name, &r.Description, &r.Declared); err != nil {
+			return nil, mapErr(err)
+		}
+		out = append(out, r.tag())
+	}
+	return out, mapErr(rows.Err())
+}
+
 // TaskLocator finds a task by id, or by ref within a workspace.
 func (t *Tx) TaskLocator(ctx context.Context, workspaceID, idOrRef string) (app.TaskLocation, error) {
 	return t.locate(ctx, "tasks", workspaceID, idOrRef)

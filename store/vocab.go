@@ -47,14 +47,18 @@ func (r statusRow) status() app.Status {
 		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
 }
 
-// vocabRev reads a workspace's vocabulary revision, -1 for no such workspace.
+// vocabRev reads a workspace's vocabulary revision, -1 for no such
+// workspace, once per transaction until it writes (revsRead).
 func (t *Tx) vocabRev(ctx context.Context, workspaceID string) (int64, error) {
-	if rev, ok := t.vocabRevs[workspaceID]; ok {
+	if rev, ok := t.tx.revs.vocab[workspaceID]; ok {
 		return rev, nil
 	}
 	var rev int64
-	err := t.tx.GetContext(ctx, &rev, `SELECT coalesce((SELECT vocab_rev FROM workspaces WHERE id = ?), -1)`, workspaceID)
-	return rev, mapErr(err)
+	if err := t.tx.GetContext(ctx, &rev, `SELECT coalesce((SELECT vocab_rev FROM workspaces WHERE id = ?), -1)`, workspaceID); err != nil {
+		return 0, mapErr(err)
+	}
+	t.tx.rememberVocab(workspaceID, rev)
+	return rev, nil
 }
 
 // cachedVocab answers one part of a workspace's vocabulary from c while

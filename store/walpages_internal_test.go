@@ -24,12 +24,21 @@ const walCreates = 200
 // a new index or trigger on the create's path shows.
 const maxWALPagesPerCreate = 26.0
 
+// maxStatementsPerCreate bounds the statements one such create runs in its
+// transaction, counted by QueryCount (BEGIN and COMMIT are not): the
+// caller's memberships, the scope's and vocabulary's revisions (one
+// statement; the status and item type checks take vocab_rev from it), the
+// next ref, the insert, the tags looked up and applied, the event. 10 before
+// issue 25 §2 (BENCHMARKS.md, "Issue 25: fewer statements per create").
+const maxStatementsPerCreate = 6
+
 // TestCreateWALPages counts the pages a task create writes to the log: the
 // bench/ab.sh structured create (title, project, two tags, importance and
 // estimate) by a token's holder, one create per commit, as the sequential
 // load makes them. The checkpointer is stopped, so the log only grows; its
 // frames are read back and attributed to the table or index each page
-// belongs to, which -v prints. Page counts do not depend on timing.
+// belongs to, which -v prints, as are the statements a create runs. Page
+// and statement counts do not depend on timing.
 func TestCreateWALPages(t *testing.T) {
 	db, path, create := walCreator(t)
 	// Past the first creates, which make the tags and the first pages of
@@ -48,6 +57,9 @@ func TestCreateWALPages(t *testing.T) {
 	t.Logf("%d creates wrote %d pages of %d bytes to the log in %d commits: %.1f a create, in %.1f statements",
 		walCreates, len(frames), pageSize, commits, per, statements)
 	t.Log(walBreakdown(t, db, frames))
+	if statements > maxStatementsPerCreate {
+		t.Errorf("a create runs %.1f statements, more than %d", statements, maxStatementsPerCreate)
+	}
 	if per > maxWALPagesPerCreate {
 		t.Errorf("a create writes %.1f pages to the log, more than %.1f", per, maxWALPagesPerCreate)
 	}

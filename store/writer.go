@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,7 +86,7 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 		db.onWriterWait(time.Since(asked))
 	}
 	g.size++
-	tx := &Tx{tx: txConn{tx: g.tx, noCancel: true}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
+	tx := &Tx{tx: txConn{tx: g.tx, noCancel: true, revs: &revsRead{}}, now: db.Now().UTC().Truncate(time.Millisecond), db: db}
 	err := ctx.Err()
 	var panicked any
 	if err == nil {
@@ -178,35 +179,70 @@ func (db *DB) runIn(g *group, tx *Tx, fn func(app.Tx) error) (panicked any, err 
 }
 
 // txConn runs one transaction's statements, in a write transaction without
-// the caller's cancellation (see the group commit notes above).
+// the caller's cancellation (see the group commit notes above), and keeps
+// the revisions the transaction has read until a statement may have moved
+// them (see revsRead).
 type txConn struct {
 	tx       *sqlx.Tx
 	noCancel bool
+	revs     *revsRead
 }
 
-func (c txConn) ctx(ctx context.Context) context.Context {
+// revsRead holds the revisions a transaction has read, so that it reads
+// each once however many caches it consults: a create checks its status
+// and its item type against the vocabulary, each keyed on vocab_rev, which
+// the scope read already read beside scope_rev. Triggers move revisions
+// in the statement that changes what they cover, so every statement that
+// may write (anything but a SELECT) forgets them all; the next look-up
+// reads the revision again, and sees the move. These are the transaction's
+// own reads in its own snapshot, so nothing here outlives it or needs a
+// commit to be trusted (unlike a revCache's values).
+type revsRead struct {
+	vocab map[string]int64 // workspace → vocab_rev
+}
+
+// rememberVocab keeps a workspace's vocab_rev, just read, for the
+// transaction's next look-ups.
+func (c txConn) rememberVocab(workspaceID string, rev int64) {
+	if c.revs.vocab == nil {
+		c.revs.vocab = map[string]int64{}
+	}
+	c.revs.vocab[workspaceID] = rev
+}
+
+func (c txConn) ctx(ctx context.Context, query string) context.Context {
+	if c.revs.vocab != nil && !readsOnly(query) {
+		c.revs.vocab = nil
+	}
 	if c.noCancel {
 		return context.WithoutCancel(ctx)
 	}
 	return ctx
 }
 
+// readsOnly reports whether a statement is a SELECT, which cannot write
+// (nor so move a revision); a WITH may lead to a write and is taken as one.
+func readsOnly(query string) bool {
+	q := strings.TrimLeft(query, " \t\r\n")
+	return len(q) >= 6 && strings.EqualFold(q[:6], "SELECT")
+}
+
 func (c txConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return c.tx.ExecContext(c.ctx(ctx), query, args...)
+	return c.tx.ExecContext(c.ctx(ctx, query), query, args...)
 }
 
 func (c txConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return c.tx.QueryContext(c.ctx(ctx), query, args...)
+	return c.tx.QueryContext(c.ctx(ctx, query), query, args...)
 }
 
 func (c txConn) QueryRowxContext(ctx context.Context, query string, args ...any) *sqlx.Row {
-	return c.tx.QueryRowxContext(c.ctx(ctx), query, args...)
+	return c.tx.QueryRowxContext(c.ctx(ctx, query), query, args...)
 }
 
 func (c txConn) GetContext(ctx context.Context, dest any, query string, args ...any) error {
-	return c.tx.GetContext(c.ctx(ctx), dest, query, args...)
+	return c.tx.GetContext(c.ctx(ctx, query), dest, query, args...)
 }
 
 func (c txConn) SelectContext(ctx context.Context, dest any, query string, args ...any) error {
-	return c.tx.SelectContext(c.ctx(ctx), dest, query, args...)
+	return c.tx.SelectContext(c.ctx(ctx, query), dest, query, args...)
 }
