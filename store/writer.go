@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,7 +99,7 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 		_ = g.tx.Rollback()
 		w.open = nil
 		close(g.done)
-	case g.err == nil && g.size < maxGroup && w.waiting.Load() > 0:
+	case g.err == nil && g.size < maxGroup && w.othersQueue():
 		// Someone is queued and will join; the last to join commits.
 	default:
 		w.finish(g)
@@ -118,6 +119,18 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 		f()
 	}
 	return nil
+}
+
+// othersQueue reports whether another request is queued for the writer,
+// after letting other goroutines run once: requests that are reading or
+// decoding their input join the group if they get there, rather than
+// waiting for one more commit.
+func (w *writer) othersQueue() bool {
+	if w.waiting.Load() > 0 {
+		return true
+	}
+	runtime.Gosched()
+	return w.waiting.Load() > 0
 }
 
 // finish ends the shared transaction g: it commits unless a request's
