@@ -131,7 +131,10 @@ func (w *walWatch) start(path string) *shmView {
 		}
 		// A view comes back with some failures (see mapShm): it is kept
 		// to be let go of, and never reads ok.
-		w.view, _ = mapShm(path)
+		if w.view, _ = mapShm(path); w.view == nil {
+			_ = anchor.Close()
+			return
+		}
 		w.anchor = anchor
 	})
 	return w.view

@@ -25,7 +25,6 @@ var shmFiles = struct {
 type shmKey struct{ dev, ino uint64 }
 
 type shmFile struct {
-	key  shmKey
 	f    *os.File
 	mem  []byte
 	view *shmView
@@ -63,7 +62,7 @@ func mapShm(dbPath string) (*shmView, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &shmFile{key: key, f: f, refs: 1, view: &shmView{}}
+	s := &shmFile{f: f, refs: 1, view: &shmView{}}
 	shmFiles.m[key] = s
 	if fi, err = f.Stat(); err != nil {
 		return s.view, err
@@ -105,5 +104,6 @@ func keyOf(fi os.FileInfo) (shmKey, bool) {
 	if !ok {
 		return shmKey{}, false
 	}
-	return shmKey{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true //nolint:unconvert // Dev and Ino differ in type between platforms
+	// Dev and Ino are of different types on different platforms.
+	return shmKey{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 }
