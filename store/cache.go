@@ -31,6 +31,10 @@ import "tend/app"
 // credential's last use is refreshed by replacing its entry
 // (touchCredential).
 //
+// The credential cache's revision is itself read without a query while the
+// -shm's WAL-index header shows that nothing was committed since it was read
+// (walindex.go).
+//
 // One more cache keeps no data: each pooled connection keeps its prepared
 // statements (stmtcache.go), keyed by SQL text; the schema never changes
 // under a running server, so nothing invalidates it.
