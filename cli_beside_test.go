@@ -155,3 +155,35 @@ func srvRequest(t *testing.T, srv *child, method, path, body string) (int, []byt
 	_, err = b.ReadFrom(res.Body)
 	return res.StatusCode, b.Bytes(), err
 }
+
+// TestTokenRevokedBesideServer: a credential issued by tend token, a process
+// of its own, works on a running server at once, and once tend token
+// revokes it, the server refuses it on the very next request, however many
+// requests it answered since it last read the credential.
+func TestTokenRevokedBesideServer(t *testing.T) {
+	t.Parallel()
+	dbPath := tempDB(t)
+	srv := startChild(t, dbPath, true, "--timezone", "UTC")
+	out, err := cliProcess(t, "--db", dbPath, "token", "issue", "--title", "beside")
+	secret := secretRE.FindString(out)
+	if err != nil || secret == "" {
+		t.Fatalf("tend token issue: %v\n%s", err, out)
+	}
+	holder := *srv
+	holder.token = secret
+	for range 3 {
+		if status, body := srvDo(t, &holder, http.MethodGet, "/v1/me", ""); status != http.StatusOK {
+			t.Fatalf("GET /v1/me with a credential issued beside the server: %d %s", status, body)
+		}
+	}
+	if out, err := cliProcess(t, "--db", dbPath, "token", "revoke", secret[:len("tend_")+10]); err != nil {
+		t.Fatalf("tend token revoke: %v\n%s", err, out)
+	}
+	status, body := srvDo(t, &holder, http.MethodGet, "/v1/me", "")
+	if status != http.StatusUnauthorized || !strings.Contains(string(body), `"code":"unauthorized"`) {
+		t.Fatalf("GET /v1/me with a credential revoked beside the server: %d %s; want 401 unauthorized", status, body)
+	}
+	if status, body := srvDo(t, srv, http.MethodGet, "/v1/me", ""); status != http.StatusOK {
+		t.Fatalf("GET /v1/me with the administrator's credential: %d %s", status, body)
+	}
+}

@@ -52,12 +52,12 @@ type credentialRow struct {
 // whether its chain of responsible accounts is active. A credential found
 // is cached under the instance's auth_rev, which every change to tokens,
 // accounts and project keys moves in its own transaction (migration 0006):
-// while the revision stands, the check reads that one row. The clock is
+// while the revision stands, the check reads that one row, or nothing at all
+// while nothing was committed since it was read (authRev). The clock is
 // read fresh each time, so expiry is never cached.
 func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialCheck, error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	var rev int64
-	if err := db.auth.QueryRowContext(ctx, "SELECT auth_rev FROM instance").Scan(&rev); err == nil {
+	if rev, err := db.authRev(ctx); err == nil {
 		if c, ok := db.creds.get(prefix, rev); ok {
 			c.Now = now
 			return c, nil

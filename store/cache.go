@@ -36,6 +36,10 @@ import "tend/app"
 // look-up) is remembered until the transaction runs a statement that may
 // write (revsRead, writer.go).
 //
+// The credential cache's revision is itself read without a query while the
+// -shm's WAL-index header shows that nothing was committed since it was read
+// (walindex.go).
+//
 // One more cache keeps no data: each pooled connection keeps its prepared
 // statements (stmtcache.go), keyed by SQL text; the schema never changes
 // under a running server, so nothing invalidates it.

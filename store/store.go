@@ -40,6 +40,7 @@ type DB struct {
 	closeOnce  sync.Once
 	queries    atomic.Int64 // statements run on the reader, token-check and writer pools
 	caches                  // every cache, with what invalidates it: cache.go
+	wal        walWatch     // whether anything was committed since auth_rev was read: walindex.go
 	walLimit   int64
 	seenFrames int // the log's length at the checkpointer's last pass; only it touches this
 	w          writer
@@ -299,7 +300,8 @@ func setUpPool(ctx context.Context, path string, p *sqlx.DB, conns int) (*sqlx.D
 // server's writes for busy_timeout. While replicating, Litestream owns
 // checkpoints: the pools are closed first (Litestream's connection must be
 // the last one on the file), then replication makes its last sync and
-// stops. The lock goes last.
+// stops. The -shm mapping goes after every connection (walindex.go), the
+// lock last.
 func (db *DB) Close() error {
 	var err error
 	db.closeOnce.Do(func() {
@@ -311,10 +313,11 @@ func (db *DB) Close() error {
 			upkeep := context.WithValue(context.Background(), uncounted{}, true)
 			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
-		err = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
+		err = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close(), db.wal.closeAnchor())
 		if db.repl != nil {
 			err = errors.Join(err, db.repl.close())
 		}
+		err = errors.Join(err, db.wal.unmap())
 		err = errors.Join(err, db.lock.release())
 	})
 	return err

@@ -1,0 +1,165 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	"tend/app"
+	"tend/store"
+	"tend/store/storetest"
+)
+
+// besideFixture is a database open twice, as a server and a command beside
+// it (tend token, tend signin) open it: two DBs with connections, caches and
+// -shm views of their own on one file.
+type besideFixture struct {
+	server, beside     *store.DB
+	svc, besideSvc     *app.Service
+	admin, besideAdmin app.Actor
+	secret             string
+}
+
+func newBesideFixture(t *testing.T) besideFixture {
+	t.Helper()
+	ctx := t.Context()
+	f := besideFixture{server: storetest.Open(t)}
+	f.svc = app.New(f.server, app.Options{})
+	first, err := f.svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.secret = first.Token.Secret
+	if f.admin, err = f.svc.Authenticate(ctx, f.secret, "test"); err != nil { // stamps last_used_at
+		t.Fatal(err)
+	}
+	if f.beside, err = store.Open(ctx, f.server.Path(), store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := f.beside.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	f.besideSvc = app.New(f.beside, app.Options{})
+	if f.besideAdmin, err = f.besideSvc.Authenticate(ctx, f.secret, "test"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// authenticate checks secret on the server three times: the first check
+// may query, and commit (a credential's first use stamps last_used_at), the
+// second may query, the third, with nothing committed since the second,
+// must not.
+func (f besideFixture) authenticate(t *testing.T, secret string) error {
+	t.Helper()
+	ctx := t.Context()
+	_, err := f.svc.Authenticate(ctx, secret, "test")
+	_, _ = f.svc.Authenticate(ctx, secret, "test")
+	before := f.server.QueryCount()
+	_, again := f.svc.Authenticate(ctx, secret, "test")
+	if app.CodeOf(again) != app.CodeOf(err) {
+		t.Fatalf("the same check twice answered %v, then %v", err, again)
+	}
+	if err == nil {
+		if n := f.server.QueryCount() - before; n != 0 {
+			t.Errorf("a check with nothing committed since the last took %d statements, want none", n)
+		}
+	}
+	return err
+}
+
+// TestCredentialFollowsTheFileBeside: what a second opener of the file
+// commits (a token issued or revoked, an account deactivated) holds on the
+// server's very next check, with the log checkpointed and started over or
+// not, while a check with nothing committed since the last runs no
+// statement.
+func TestCredentialFollowsTheFileBeside(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	f := newBesideFixture(t)
+	if err := f.authenticate(t, f.secret); err != nil {
+		t.Fatalf("the administrator's credential: %v", err)
+	}
+
+	issued, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, issued.Secret); err != nil {
+		t.Fatalf("a credential issued beside the server: %v; want accepted", err)
+	}
+	if _, err := f.besideSvc.RevokeToken(ctx, f.besideAdmin, issued.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, issued.Secret); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("a credential revoked beside the server: %v; want unauthorized", err)
+	}
+
+	// After the log is truncated, and after it starts over, the header
+	// still tells.
+	other, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "clerk", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, other.Secret); err != nil {
+		t.Fatalf("a second credential issued beside the server: %v; want accepted", err)
+	}
+	checkpoint(t, f.server.Path(), "TRUNCATE")
+	if err := f.authenticate(t, other.Secret); err != nil {
+		t.Fatalf("after a checkpoint: %v; want accepted", err)
+	}
+	off := app.UserUpdate{Active: app.Patch[bool]{Set: true, Value: false}}
+	if _, err := f.besideSvc.UpdateUser(ctx, f.besideAdmin, "clerk", off); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, other.Secret); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("an account deactivated beside the server, after a checkpoint: %v; want unauthorized", err)
+	}
+	on := app.UserUpdate{Active: app.Patch[bool]{Set: true, Value: true}}
+	if _, err := f.besideSvc.UpdateUser(ctx, f.besideAdmin, "clerk", on); err != nil {
+		t.Fatal(err)
+	}
+	checkpoint(t, f.server.Path(), "RESTART")
+	if err := f.authenticate(t, other.Secret); err != nil {
+		t.Fatalf("an account reactivated beside the server: %v; want accepted", err)
+	}
+	if _, err := f.besideSvc.RevokeToken(ctx, f.besideAdmin, other.Prefix); err != nil { // the first commit in the restarted log
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, other.Secret); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("a credential revoked beside the server in a restarted log: %v; want unauthorized", err)
+	}
+
+	// The server's own writes count as much as anyone's.
+	if _, err := f.svc.RevokeToken(ctx, f.admin, f.admin.Token.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, f.secret); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("a credential the server revoked: %v; want unauthorized", err)
+	}
+}
+
+// checkpoint runs a checkpoint of mode to its end on a connection of its
+// own. Each DB's background checkpointer may hold the checkpoint lock for a
+// moment, and a checkpoint that finds it taken answers busy at once: it is
+// tried again.
+func checkpoint(t *testing.T, path, mode string) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	busy := 1
+	for try := 0; busy != 0 && try < 100_000; try++ {
+		var frames, copied int
+		if err := raw.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint("+mode+")").Scan(&busy, &frames, &copied); err != nil {
+			t.Fatalf("wal_checkpoint(%s): %v", mode, err)
+		}
+	}
+	if busy != 0 {
+		t.Fatalf("wal_checkpoint(%s) stayed busy", mode)
+	}
+}
