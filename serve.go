@@ -80,6 +80,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if err != nil {
 		return err
 	}
+	tuneGC()
 	metrics := web.NewMetrics(log, version)
 	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
 		ReplicaSyncInterval: f.replicaSync, Log: log}
