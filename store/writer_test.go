@@ -245,3 +245,45 @@ func TestBetweenWritesFindsNoTransactionOpen(t *testing.T) {
 		t.Errorf("workspaces %v, want %v", got, want)
 	}
 }
+
+// TestRequestOnItsWayJoinsTheGroup: a request that finishes its work with
+// nobody queued yields once before it commits alone (othersQueue), so a
+// request that is runnable but has not reached the writer yet joins its
+// transaction instead of waiting for a commit of its own. With one P the
+// yield runs the other goroutine until it blocks on the writer, so the
+// outcome does not depend on timing.
+func TestRequestOnItsWayJoinsTheGroup(t *testing.T) {
+	db := openWriterTest(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	// Each request notes the transaction it runs in; fn runs holding the
+	// writer, so reading db.w.open there is safe.
+	var firstGroup, secondGroup *group
+	first := make(chan error, 1)
+	second := make(chan error, 1)
+	go func() {
+		first <- db.Update(t.Context(), func(tx app.Tx) error {
+			firstGroup = db.w.open
+			// The second request starts now and is runnable, but this
+			// goroutine keeps the only P until it yields.
+			go func() {
+				second <- db.Update(t.Context(), func(tx app.Tx) error {
+					secondGroup = db.w.open
+					return addWorkspace(t.Context(), tx, "second")
+				})
+			}()
+			return addWorkspace(t.Context(), tx, "first")
+		})
+	}()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+	if firstGroup == nil || secondGroup != firstGroup {
+		t.Errorf("the second request ran in transaction %p, the first in %p: want one transaction", secondGroup, firstGroup)
+	}
+	if got := workspaceSlugs(t, db); !slices.Contains(got, "first") || !slices.Contains(got, "second") {
+		t.Errorf("workspaces %v, want first and second", got)
+	}
+}
