@@ -11,7 +11,8 @@ import (
 // collection ran every 2–4 MiB allocated, about every 70–150 requests, and
 // each one scans the stacks and the globals of the whole binary:
 // 20–30 µs a request on a GET that costs 300 (BENCHMARKS.md, "Issue 25:
-// the collector"). At 400 it runs a fifth as often.
+// where a create's and a GET's time went since df25264"). At 400 it runs a
+// fifth as often.
 const serveGCPercent = 400
 
 // serveMemoryLimit bounds the heap that serveGCPercent lets grow, when the
