@@ -24,3 +24,8 @@ func MigrateTo(ctx context.Context, path string, n int) error {
 // them, for a test comparing what the caches answer with a read from
 // nothing. Nothing else may be using db.
 func (db *DB) ForgetCaches() { db.caches = caches{} }
+
+// BetweenCommitAndHeader makes f run after each of db's commits, before the
+// writer reads the header it left (owncommit.go): where a commit by another
+// process would fall. Set it before db's first write.
+func (db *DB) BetweenCommitAndHeader(f func()) { db.betweenCommitAndHeader = f }

@@ -28,6 +28,7 @@ const stmtCacheSize = 128
 type cachingConnector struct {
 	driver.Connector
 	queries *atomic.Int64
+	last    *atomic.Pointer[cachingConn] // when set, the connection made last (the writer's: ownCommit)
 }
 
 func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -35,7 +36,11 @@ func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cachingConn{Conn: conn, queries: c.queries, byQuery: map[string]*list.Element{}, lru: list.New()}, nil
+	cc := &cachingConn{Conn: conn, queries: c.queries, byQuery: map[string]*list.Element{}, lru: list.New()}
+	if c.last != nil {
+		c.last.Store(cc)
+	}
+	return cc, nil
 }
 
 // cachingConn is one connection and its statements, most recently used first.

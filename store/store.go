@@ -38,16 +38,20 @@ type DB struct {
 	stop       chan struct{}
 	done       chan struct{}
 	closeOnce  sync.Once
-	queries    atomic.Int64 // statements run on the reader, token-check and writer pools
-	caches                  // every cache, with what invalidates it: cache.go
-	wal        walWatch     // whether anything was committed since auth_rev was read: walindex.go
-	walLimit   int64
-	seenFrames int // the log's length at the checkpointer's last pass; only it touches this
-	w          writer
-	full       atomic.Bool           // the last write was refused for want of space (space.go)
-	fullErr    atomic.Pointer[error] // that refusal
-	maxPages   atomic.Int64          // the cap LimitPages set; 0 for SQLite's own
-	onStorage  func(full bool, err error)
+	queries    atomic.Int64                // statements run on the reader, token-check and writer pools
+	caches                                 // every cache, with what invalidates it: cache.go
+	wal        walWatch                    // whether anything was committed since auth_rev was read: walindex.go
+	writerConn atomic.Pointer[cachingConn] // the writer pool's one connection (ownCommit)
+	// betweenCommitAndHeader, set by tests, runs after a commit and before
+	// afterCommit reads the header: where another process's commit falls.
+	betweenCommitAndHeader func()
+	walLimit               int64
+	seenFrames             int // the log's length at the checkpointer's last pass; only it touches this
+	w                      writer
+	full                   atomic.Bool           // the last write was refused for want of space (space.go)
+	fullErr                atomic.Pointer[error] // that refusal
+	maxPages               atomic.Int64          // the cap LimitPages set; 0 for SQLite's own
+	onStorage              func(full bool, err error)
 
 	onWriterWait func(time.Duration) // Options.OnWriterWait
 
@@ -143,7 +147,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		opts.WALLimit = 64 << 20
 	}
 	db = &DB{path: path, backupDir: opts.BackupDir, lock: lock, walLimit: opts.WALLimit, onStorage: opts.OnStorage, onWriterWait: opts.OnWriterWait, Now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
-	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries, true); err != nil {
+	if db.write, err = openCachingPool(ctx, path, writerPragmas(level), 1, &db.queries, &db.writerConn, true); err != nil {
 		return nil, err
 	}
 	// The maintenance connection checkpoints in the background: a command
@@ -169,7 +173,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// database changed since its last read (SQLite's pagerBeginReadTransaction),
 	// and the munmap, with the page faults after it, cost the check after
 	// every write more than the handful of pages it reads.
-	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries, false); err != nil {
+	if db.auth, err = openCachingPool(ctx, path, aq, n, &db.queries, nil, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		return nil, err
@@ -180,7 +184,7 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	// touches pages all over the indexes, and every commit empties each
 	// connection's own page cache.
 	rq.Add("_pragma", "mmap_size(268435456)")
-	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries, false); err != nil {
+	if db.read, err = openCachingPool(ctx, path, rq, n, &db.queries, nil, false); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		_ = db.auth.Close()
@@ -250,18 +254,19 @@ func openPool(ctx context.Context, path string, q url.Values, conns int) (*sqlx.
 
 // openCachingPool is openPool for the reader and writer pools: their
 // connections keep their prepared statements (see stmtcache.go) and count
-// the statements they run into queries. Unless check is set, the pool
+// the statements they run into queries; last, when set, follows the
+// connection made last (the writer's). Unless check is set, the pool
 // connects on its first use, not here: every connection parses the whole
 // schema as it opens (about 2 ms of a one-shot command such as tend ls),
 // and a command that never checks a credential needs no token-check
 // connection. The writer, opened first and checked, has put the file in
 // WAL mode, which the file keeps for every connection after it.
-func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64, check bool) (*sqlx.DB, error) {
+func openCachingPool(ctx context.Context, path string, q url.Values, conns int, queries *atomic.Int64, last *atomic.Pointer[cachingConn], check bool) (*sqlx.DB, error) {
 	c, err := sqlite.NewConnector(path + "?" + q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	p := sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries}), "sqlite")
+	p := sqlx.NewDb(sql.OpenDB(cachingConnector{Connector: c, queries: queries, last: last}), "sqlite")
 	if !check {
 		sizePool(p, conns)
 		return p, nil

@@ -97,6 +97,17 @@ func (h *walHeader) valid() bool {
 	return s1 == u[10] && s2 == u[11]
 }
 
+// mxFrame is the last committed frame of the log.
+func (h *walHeader) mxFrame() uint32 {
+	return (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))[4]
+}
+
+// salts are the log's salts, which change whenever it starts over.
+func (h *walHeader) salts() [2]uint32 {
+	u := (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))
+	return [2]uint32{u[8], u[9]}
+}
+
 // walWatch is a DB's view of its -shm header and the auth_rev last read
 // with it. It is set up on the first token check: a command that checks
 // none maps nothing and opens no anchor.

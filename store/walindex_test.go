@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"testing"
 
 	"tend/app"
@@ -161,5 +162,78 @@ func checkpoint(t *testing.T, path, mode string) {
 	}
 	if busy != 0 {
 		t.Fatalf("wal_checkpoint(%s) stayed busy", mode)
+	}
+}
+
+// TestOwnCommitLeavesTheCheckFree: after the server's own commit, the next
+// token check runs no statement (the writer told it the auth_rev it left),
+// and what that commit changed holds: a revocation is refused at once.
+func TestOwnCommitLeavesTheCheckFree(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	f := newBesideFixture(t)
+	if err := f.authenticate(t, f.secret); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := f.svc.CreateProject(ctx, f.admin, "", app.ProjectCreate{Key: fmt.Sprintf("own%d", i), Title: "Own"}); err != nil {
+			t.Fatal(err)
+		}
+		before := f.server.QueryCount()
+		if _, err := f.svc.Authenticate(ctx, f.secret, "test"); err != nil {
+			t.Fatal(err)
+		}
+		if n := f.server.QueryCount() - before; n != 0 {
+			t.Errorf("the check after the server's own commit %d took %d statements, want none", i, n)
+		}
+	}
+	issued, err := f.svc.CreateToken(ctx, f.admin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, issued.Secret); err != nil {
+		t.Fatalf("a credential the server issued: %v; want accepted", err)
+	}
+	if _, err := f.svc.RevokeToken(ctx, f.admin, issued.Prefix); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.Authenticate(ctx, issued.Secret, "test"); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("right after the server revoked it: %v; want unauthorized", err)
+	}
+}
+
+// TestOwnCommitYieldsToAnotherCommit: a commit by another process that
+// falls between the server's commit and its reading of the header (the
+// test puts a revocation there) must not be taken for the server's: the
+// log grew by more than the server wrote, so nothing is kept, and the
+// next check queries and refuses.
+func TestOwnCommitYieldsToAnotherCommit(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	f := newBesideFixture(t)
+	issued, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.authenticate(t, issued.Secret); err != nil {
+		t.Fatalf("a credential issued beside the server: %v; want accepted", err)
+	}
+	revoke := true
+	f.server.BetweenCommitAndHeader(func() {
+		if revoke {
+			revoke = false
+			if _, err := f.besideSvc.RevokeToken(ctx, f.besideAdmin, issued.Prefix); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if _, err := f.svc.CreateProject(ctx, f.admin, "", app.ProjectCreate{Key: "own", Title: "Own"}); err != nil {
+		t.Fatal(err)
+	}
+	if revoke {
+		t.Fatal("the revocation never ran between the commit and the header")
+	}
+	if _, err := f.svc.Authenticate(ctx, issued.Secret, "test"); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("a credential revoked beside the server just after the server's commit: %v; want unauthorized", err)
 	}
 }

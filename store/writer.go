@@ -82,6 +82,7 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 		}
 		g = &group{tx: stx, done: make(chan struct{})}
 		w.open = g
+		db.begun()
 	}
 	if db.onWriterWait != nil {
 		db.onWriterWait(time.Since(asked))
@@ -102,7 +103,7 @@ func (db *DB) update(ctx context.Context, fn func(app.Tx) error) error {
 	case g.err == nil && g.size < maxGroup && w.othersQueue():
 		// Someone is queued and will join; the last to join commits.
 	default:
-		w.finish(g)
+		db.finish(g)
 	}
 	w.mu.Unlock()
 	if panicked != nil {
@@ -134,11 +135,17 @@ func (w *writer) othersQueue() bool {
 }
 
 // finish ends the shared transaction g: it commits unless a request's
-// failure already doomed it, and lets every request of g know.
-func (w *writer) finish(g *group) {
+// failure already doomed it, and lets every request of g know. A commit
+// tells the token check the auth_rev it leaves (ownCommit).
+func (db *DB) finish(g *group) {
+	w := &db.w
 	w.open = nil
 	if g.err == nil {
+		own := db.beforeCommit(g.tx)
 		g.err = mapErr(g.tx.Commit())
+		if g.err == nil {
+			db.afterCommit(own)
+		}
 	} else {
 		_ = g.tx.Rollback()
 	}
@@ -154,7 +161,7 @@ func (db *DB) betweenWrites(fn func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if g := w.open; g != nil {
-		w.finish(g)
+		db.finish(g)
 	}
 	fn()
 }
