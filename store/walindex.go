@@ -84,7 +84,7 @@ func (v *shmView) header() (h walHeader, ok bool) {
 // whose checksum holds: SQLite's walChecksumBytes over its first 40 bytes,
 // in native byte order, as walIndexWriteHdr computes it.
 func (h *walHeader) valid() bool {
-	u := (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))
+	u := h.fields()
 	b := (*[8 * walHeaderWords]byte)(unsafe.Pointer(h))
 	if u[0] != walIndexVersion || b[12] == 0 { // iVersion, isInit
 		return false
@@ -97,14 +97,21 @@ func (h *walHeader) valid() bool {
 	return s1 == u[10] && s2 == u[11]
 }
 
+// fields is the header as SQLite's WalIndexHdr lays out its 32-bit words:
+// iVersion, unused, iChange, isInit/bigEndCksum/szPage, mxFrame, nPage,
+// aFrameCksum[2], aSalt[2], aCksum[2].
+func (h *walHeader) fields() *[2 * walHeaderWords]uint32 {
+	return (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))
+}
+
 // mxFrame is the last committed frame of the log.
 func (h *walHeader) mxFrame() uint32 {
-	return (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))[4]
+	return h.fields()[4]
 }
 
 // salts are the log's salts, which change whenever it starts over.
 func (h *walHeader) salts() [2]uint32 {
-	u := (*[2 * walHeaderWords]uint32)(unsafe.Pointer(h))
+	u := h.fields()
 	return [2]uint32{u[8], u[9]}
 }
 

@@ -19,7 +19,9 @@ import (
 // already queued leaves its transaction open and hands the connection to the
 // next, which does its work in the same SQLite transaction; the last request
 // of such a group commits once for all of them. The commit, and the pages it
-// writes to the log, are shared instead of paid by each request.
+// writes to the log, are shared instead of paid by each request. A request
+// that finds nobody queued yields once before committing alone, so that
+// requests still reading their input can join (othersQueue).
 //
 // Requests stay as separate as if each had a transaction of its own:
 //   - each request after the first runs inside a SAVEPOINT, so its failure
