@@ -42,9 +42,15 @@ func newFixture(t *testing.T) *fixture {
 	return newFixtureWith(t, app.Options{Version: "test"})
 }
 
-// newFixtureWith is newFixture with the Service's options.
+// newFixtureWith is newFixture with the Service's options. Unless opts
+// sets one, the read budget is ten minutes, as in webtest.NewWith: it is
+// wall-clock time, and a loaded machine under the race detector can stretch
+// a search of milliseconds past the default two seconds.
 func newFixtureWith(t *testing.T, opts app.Options) *fixture {
 	t.Helper()
+	if opts.Limits.ReadBudgetMillis == 0 {
+		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
+	}
 	db, clock := seeded.Open(t)
 	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, opts), clock: clock}
 	f.admin = f.login(adminSecret)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -58,14 +59,16 @@ func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 // default page) are answered as usual, and a further search, large page,
 // filtered journal or tree waits its (here tiny) queue time and is refused
 // with reads_saturated and Retry-After; once the searches end, searching
-// works again.
+// works again. The held searches' budget is ten minutes: the default two
+// seconds would run out while they are held on a loaded machine, and this
+// test is about slots, not time (TestExpensiveReadOverBudget is).
 func TestExpensiveReadsBounded(t *testing.T) {
 	t.Parallel()
-	e, g := newGatedEnv(t, app.Limits{ExpensiveReads: 2, ReadQueueMillis: 1})
+	e, g := newGatedEnv(t, app.Limits{ExpensiveReads: 2, ReadQueueMillis: 1, ReadBudgetMillis: 600_000})
 	task := e.CreateTask(e.Admin, map[string]any{"title": "alpha task"})
 	ref := lstItoa(lstNum(task["ref"]))
-	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any); got["expensive_reads"] != 2.0 || got["read_budget_ms"] != 2000.0 {
-		t.Fatalf("meta limits %v, want expensive_reads 2 and read_budget_ms 2000", got)
+	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any); got["expensive_reads"] != 2.0 || got["read_budget_ms"] != 600_000.0 {
+		t.Fatalf("meta limits %v, want expensive_reads 2 and read_budget_ms 600000", got)
 	}
 
 	g.hold.Store(2)
@@ -99,6 +102,17 @@ func TestExpensiveReadsBounded(t *testing.T) {
 	}
 	if items := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=alpha", e.Admin, nil)); len(items) != 1 {
 		t.Errorf("search after the slots freed: %v", items)
+	}
+}
+
+// TestReadLimitsDefault: with no limits set, /v1/meta reports the
+// defaults a caller plans its reads by.
+func TestReadLimitsDefault(t *testing.T) {
+	t.Parallel()
+	e, _ := newGatedEnv(t, app.Limits{})
+	got := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)["limits"].(map[string]any)
+	if want := float64(max(1, runtime.NumCPU()/2)); got["read_budget_ms"] != 2000.0 || got["expensive_reads"] != want {
+		t.Fatalf("meta limits %v, want read_budget_ms 2000 and expensive_reads %v (half the cores)", got, want)
 	}
 }
 
