@@ -74,6 +74,7 @@ type Tx interface {
 	bulkTx
 	taskJobTx
 	documentIndexTx
+	taskIndexTx
 }
 
 // Options configures a Service.
@@ -94,6 +95,18 @@ type Options struct {
 	// BeforeWorkStep, when set, is called before each step of bulk work; an
 	// error stops the worker there, as a crash would. For tests.
 	BeforeWorkStep func() error
+	// TaskIndexStepRows is the most tasks one step of indexing task text
+	// indexes (task_index.go); 0 is app.TaskIndexStepRows.
+	TaskIndexStepRows int
+	// TaskIndexBatch is how many creates start the worker indexing their
+	// text; 0 is the default (64), below 0 never (tests that count what a
+	// create writes).
+	TaskIndexBatch int
+	// TaskIndexQuiet, when above 0, starts the worker indexing task text
+	// that long after the last create (the server sets
+	// DefaultTaskIndexQuiet); at 0 the queue waits for the batch, a
+	// search or the next start.
+	TaskIndexQuiet time.Duration
 }
 
 // Service is the one entry point to the domain.
@@ -119,6 +132,12 @@ func New(st Store, opts Options) *Service {
 	}
 	if opts.BulkStepRows <= 0 {
 		opts.BulkStepRows = DefaultBulkStepRows
+	}
+	if opts.TaskIndexStepRows <= 0 {
+		opts.TaskIndexStepRows = TaskIndexStepRows
+	}
+	if opts.TaskIndexBatch == 0 {
+		opts.TaskIndexBatch = taskIndexBatch
 	}
 	if opts.SubtreeStepRows <= 0 {
 		opts.SubtreeStepRows = DefaultSubtreeStepRows
