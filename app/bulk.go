@@ -189,10 +189,12 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		if t.ID == "" {
 			// Then the text of tasks created (task_index.go), then large
 			// bodies to index, a chunk a step.
-			n, err := tx.IndexTasks(ctx, s.opts.TaskIndexStepRows)
-			if err != nil || n > 0 {
-				more = true
-				return err
+			if s.opts.TaskIndexBatch > 0 {
+				n, err := tx.IndexTasks(ctx, s.opts.TaskIndexStepRows)
+				if err != nil || n > 0 {
+					more = true
+					return err
+				}
 			}
 			more, err = documentIndexStep(ctx, tx)
 			return err

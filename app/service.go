@@ -99,8 +99,9 @@ type Options struct {
 	// indexes (task_index.go); 0 is app.TaskIndexStepRows.
 	TaskIndexStepRows int
 	// TaskIndexBatch is how many creates start the worker indexing their
-	// text; 0 is the default (64), below 0 never (tests that count what a
-	// create writes).
+	// text; 0 is the default (64). Below 0 the worker never indexes task
+	// text and searches do it all: for tests that count what a create
+	// writes, or the worker's steps.
 	TaskIndexBatch int
 	// TaskIndexQuiet, when above 0, starts the worker indexing task text
 	// that long after the last create (the server sets
