@@ -89,7 +89,8 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	// The worker indexes the text of tasks created once creates pause
 	// (app/task_index.go).
-	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL, TaskIndexQuiet: app.DefaultTaskIndexQuiet})
+	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL,
+		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet})
 	if err != nil {
 		return err
 	}

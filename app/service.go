@@ -98,15 +98,15 @@ type Options struct {
 	// TaskIndexStepRows is the most tasks one step of indexing task text
 	// indexes (task_index.go); 0 is app.TaskIndexStepRows.
 	TaskIndexStepRows int
-	// TaskIndexBatch is how many creates start the worker indexing their
-	// text; 0 is the default (64). Below 0 the worker never indexes task
-	// text and searches do it all: for tests that count what a create
-	// writes, or the worker's steps.
+	// TaskIndexBatch, when above 0, has the worker index task text
+	// (task_index.go): once that many creates wait, at ResumeWork, and
+	// whenever it runs. At 0 the worker leaves task text to searches, as
+	// a short-lived process and most tests want: no worker outlives them.
+	// The server sets DefaultTaskIndexBatch.
 	TaskIndexBatch int
-	// TaskIndexQuiet, when above 0, starts the worker indexing task text
-	// that long after the last create (the server sets
-	// DefaultTaskIndexQuiet); at 0 the queue waits for the batch, a
-	// search or the next start.
+	// TaskIndexQuiet, when above 0 with TaskIndexBatch, starts the worker
+	// indexing task text that long after the last create; the server sets
+	// DefaultTaskIndexQuiet.
 	TaskIndexQuiet time.Duration
 }
 
@@ -136,9 +136,6 @@ func New(st Store, opts Options) *Service {
 	}
 	if opts.TaskIndexStepRows <= 0 {
 		opts.TaskIndexStepRows = TaskIndexStepRows
-	}
-	if opts.TaskIndexBatch == 0 {
-		opts.TaskIndexBatch = taskIndexBatch
 	}
 	if opts.SubtreeStepRows <= 0 {
 		opts.SubtreeStepRows = DefaultSubtreeStepRows

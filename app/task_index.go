@@ -15,9 +15,10 @@ import (
 // and more at every commit, whatever the rows. So a create only queues the
 // task (tasks_unindexed, migration 0023) and the text is indexed later,
 // many tasks a transaction, at most TaskIndexStepRows of them:
-//   - by the worker, once taskIndexBatch creates wait, or when no task has
-//     been created for Options.TaskIndexQuiet;
-//   - by the worker at start (ResumeWork), for tasks a stopped server left;
+//   - by the server's worker (Options.TaskIndexBatch), once that many
+//     creates wait, or when no task has been created for
+//     Options.TaskIndexQuiet, and at start (ResumeWork) for tasks a
+//     stopped server or the CLI left;
 //   - by any read that matches tasks_fts (taskSearch) that finds tasks
 //     queued in the database it reads, written by this process or another
 //     on the same file: it indexes them all and reads again. So a task is
@@ -28,9 +29,9 @@ import (
 // hold it (issue 25 §3).
 const TaskIndexStepRows = 500
 
-// taskIndexBatch is how many creates of this process start the worker on
-// the queue: indexing after every create would cost what it saves.
-const taskIndexBatch = 64
+// DefaultTaskIndexBatch is how many creates of the server start the worker
+// on the queue: indexing after every create would cost what it saves.
+const DefaultTaskIndexBatch = 64
 
 // DefaultTaskIndexQuiet is how long the server waits after the last create
 // before the worker indexes what is queued, so that a search after a burst
@@ -85,10 +86,13 @@ func (s *Service) indexTasks(ctx context.Context) error {
 // and starts the worker once the batch is full or, when the server waits
 // for quiet, once no create has come for that long.
 func (s *Service) taskCreated() {
+	if s.opts.TaskIndexBatch <= 0 {
+		return
+	}
 	w := s.work
 	w.mu.Lock()
 	w.unindexed++
-	full := w.unindexed >= s.opts.TaskIndexBatch && s.opts.TaskIndexBatch > 0
+	full := w.unindexed >= s.opts.TaskIndexBatch
 	if full {
 		w.unindexed = 0
 	}

@@ -81,7 +81,7 @@ func searchTasks(t *testing.T, svc *app.Service, a app.Actor, q string) []int64 
 func TestTaskFoundRightAfterCreate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: -1})
+	db, svc, a := indexedService(t, app.Options{})
 	raw := rawOpen(t, db.Path())
 	for _, title := range []string{"Sharpen the saw", "Oil the saw", "Sweep the shed"} {
 		if _, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: title}); err != nil {
@@ -116,7 +116,7 @@ func TestTaskFoundRightAfterCreate(t *testing.T) {
 func TestTaskIndexTextChangedWhilePending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: -1})
+	db, svc, a := indexedService(t, app.Options{})
 	raw := rawOpen(t, db.Path())
 	create := func(title string) app.Task {
 		t.Helper()
@@ -171,7 +171,7 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(db, app.Options{TaskIndexBatch: -1})
+	svc := app.New(db, app.Options{})
 	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 	if n := unindexed(t, raw); n != 5 {
 		t.Fatalf("%d tasks wait in the file, want 5", n)
 	}
-	svc = app.New(db, app.Options{TaskIndexStepRows: 2})
+	svc = app.New(db, app.Options{TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexStepRows: 2})
 	svc.ResumeWork()
 	if err := svc.SettleWork(); err != nil {
 		t.Fatal(err)
@@ -265,7 +265,7 @@ func TestTaskIndexWhenQuiet(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	started := make(chan struct{}, 1)
-	db, svc, a := indexedService(t, app.Options{TaskIndexQuiet: time.Millisecond, BeforeWorkStep: func() error {
+	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: time.Millisecond, BeforeWorkStep: func() error {
 		select {
 		case started <- struct{}{}:
 		default:

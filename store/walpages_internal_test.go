@@ -150,9 +150,9 @@ func walCreator(t *testing.T) (db *DB, path string, create, index func()) {
 	db.stop, db.done = make(chan struct{}), make(chan struct{})
 	close(db.done)
 
-	// The worker is never started on the task index: the test indexes
-	// when it counts that apart (index).
-	svc := app.New(db, app.Options{TaskIndexBatch: -1})
+	// No worker indexes task text (Options.TaskIndexBatch is 0): the test
+	// indexes when it counts that apart (index).
+	svc := app.New(db, app.Options{})
 	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {
 		t.Fatal(err)

@@ -33,11 +33,9 @@ func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	// The read budget of webtest's servers: no test fails on a timing. The
-	// worker leaves task text to searches, so that its steps are the bulk
-	// work's alone.
+	// The read budget of webtest's servers: no test fails on a timing.
 	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before,
-		TaskIndexBatch: -1, Limits: app.Limits{ReadBudgetMillis: int((10 * time.Minute).Milliseconds())}})
+		Limits: app.Limits{ReadBudgetMillis: int((10 * time.Minute).Milliseconds())}})
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}

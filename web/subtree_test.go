@@ -204,9 +204,7 @@ func zebraEnv(t *testing.T, path, admin string, stepRows int, before func() erro
 	}
 	db.Now = clock.Now
 	t.Cleanup(func() { _ = db.Close() })
-	// The worker leaves task text to searches: its steps are the jobs' alone.
-	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before,
-		TaskIndexBatch: -1})
+	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before})
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin}}
