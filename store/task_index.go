@@ -25,7 +25,7 @@ func (t *Tx) IndexTasks(ctx context.Context, limit int) (int, error) {
 		return 0, mapErr(err)
 	}
 	_, err = t.tx.ExecContext(ctx, `INSERT INTO tasks_fts (rowid, title, description)
-		SELECT t.seq, t.title, t.description FROM tasks_unindexed p JOIN tasks t ON t.seq = p.seq WHERE p.seq <= ?`, r.Last)
+		SELECT t.seq, t.title, t.description FROM tasks_unindexed p CROSS JOIN tasks t ON t.seq = p.seq WHERE p.seq <= ?`, r.Last)
 	if err != nil {
 		return 0, mapErr(err)
 	}
