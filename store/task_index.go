@@ -24,11 +24,15 @@ func (t *Tx) IndexTasks(ctx context.Context, limit int) (int, error) {
 	if err != nil || r.Count == 0 {
 		return 0, mapErr(err)
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO tasks_fts (rowid, title, description)
-		SELECT t.seq, t.title, t.description FROM tasks_unindexed p CROSS JOIN tasks t ON t.seq = p.seq WHERE p.seq <= ?`, r.Last)
+	_, err = t.tx.ExecContext(ctx, indexTasksSQL, r.Last)
 	if err != nil {
 		return 0, mapErr(err)
 	}
 	_, err = t.tx.ExecContext(ctx, `DELETE FROM tasks_unindexed WHERE seq <= ?`, r.Last)
 	return r.Count, mapErr(err)
 }
+
+// indexTasksSQL indexes the tasks queued up to a seq. The queue drives:
+// joined plainly, the planner walked every task below that seq.
+const indexTasksSQL = `INSERT INTO tasks_fts (rowid, title, description)
+	SELECT t.seq, t.title, t.description FROM tasks_unindexed p CROSS JOIN tasks t ON t.seq = p.seq WHERE p.seq <= ?`
