@@ -112,7 +112,8 @@ func TestTaskFoundRightAfterCreate(t *testing.T) {
 
 // TestTaskIndexTextChangedWhilePending: a task's text changed, or the task
 // deleted, while it waits to be indexed leaves the index as it would be had
-// it been indexed at once; so does a change to a task indexed already.
+// it been indexed at once; so does a change to, or the deletion of, a task
+// indexed already.
 func TestTaskIndexTextChangedWhilePending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -148,6 +149,14 @@ func TestTaskIndexTextChangedWhilePending(t *testing.T) {
 		if refs := searchTasks(t, svc, a, q); len(refs) != want {
 			t.Errorf("q %q found %v, want %d", q, refs, want)
 		}
+	}
+	checkTaskIndex(t, raw)
+	// An indexed task deleted takes its words out of the index.
+	if _, err := raw.Exec(`DELETE FROM tasks WHERE id = ?`, indexed.ID); err != nil {
+		t.Fatal(err)
+	}
+	if refs := searchTasks(t, svc, a, "stain"); len(refs) != 0 {
+		t.Errorf("a deleted task is still found: %v", refs)
 	}
 	checkTaskIndex(t, raw)
 	// A pending task deleted before any search leaves nothing behind.
