@@ -165,7 +165,7 @@ func (w *work) openLocal(cmd *cobra.Command) (cli.Client, func(), error) {
 	var db *store.DB
 	var svc *app.Service
 	if create {
-		db, svc, err = createService(ctx, path, store.Options{}, "")
+		db, svc, err = createService(ctx, path, store.Options{}, app.Options{})
 	} else {
 		db, svc, err = openService(ctx, path, store.Options{}, "")
 	}

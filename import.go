@@ -86,7 +86,7 @@ same file again updates what the first import wrote.`,
 // fails or is a dry run, so that nothing is left behind.
 func importExport(cmd *cobra.Command, dbPath string, src app.RecordReader, dryRun bool) (app.ImportReport, error) {
 	created := requireDatabase(dbPath) != nil
-	db, svc, err := createService(cmd.Context(), dbPath, store.Options{}, "")
+	db, svc, err := createService(cmd.Context(), dbPath, store.Options{}, app.Options{})
 	if err != nil {
 		return app.ImportReport{}, err
 	}

@@ -159,7 +159,7 @@ func openService(ctx context.Context, dbPath string, opts store.Options, publicU
 	if err := requireDatabase(dbPath); err != nil {
 		return nil, nil, err
 	}
-	return createService(ctx, dbPath, opts, publicURL)
+	return createService(ctx, dbPath, opts, app.Options{PublicURL: publicURL})
 }
 
 // requireDatabase refuses a database file that does not exist.
@@ -172,10 +172,11 @@ func requireDatabase(path string) error {
 }
 
 // createService is openService that creates the database when it does not exist.
-func createService(ctx context.Context, dbPath string, opts store.Options, publicURL string) (*store.DB, *app.Service, error) {
+func createService(ctx context.Context, dbPath string, opts store.Options, svcOpts app.Options) (*store.DB, *app.Service, error) {
 	db, err := store.Open(ctx, dbPath, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	return db, app.New(db, app.Options{Version: version, PublicURL: publicURL}), nil
+	svcOpts.Version = version
+	return db, app.New(db, svcOpts), nil
 }

@@ -87,7 +87,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if len(f.replicas) == 1 {
 		opts.Replica = f.replicas[0]
 	}
-	db, svc, err := createService(ctx, dbPath, opts, f.publicURL)
+	// The worker indexes the text of tasks created once creates pause
+	// (app/task_index.go).
+	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL,
+		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet})
 	if err != nil {
 		return err
 	}

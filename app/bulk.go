@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"time"
 )
 
 // Work done in steps (issue 25 §3; docs/api.md, "Work done in steps").
@@ -81,6 +82,9 @@ type worker struct {
 	stopped bool
 	err     error    // what stopped the last run early, nil when it ran out of work
 	plan    taskPlan // the job on a subtree under way (task_job.go); the running goroutine's alone
+
+	unindexed int         // creates since the worker was last started on the task index (task_index.go)
+	quiet     *time.Timer // starts the worker once creates stop, with Options.TaskIndexQuiet
 }
 
 func newWorker() *worker {
@@ -112,6 +116,9 @@ func (s *Service) StopWork() {
 	w := s.work
 	w.mu.Lock()
 	w.stopped = true
+	if w.quiet != nil {
+		w.quiet.Stop()
+	}
 	w.mu.Unlock()
 	_ = s.SettleWork()
 }
@@ -153,7 +160,8 @@ func (s *Service) runWork() {
 // workStep does one step, in one transaction, and reports whether work is
 // left. Work on tags writes through the store unwatched: such a step
 // changes nothing a reader sees, so no page waiting for the next write
-// needs waking, nor does indexing a body (documentIndexStep). Jobs on
+// needs waking, nor does indexing a body (documentIndexStep) or a task's
+// text (task_index.go), searches indexing what waits first. Jobs on
 // subtrees come after (taskJobStep).
 func (s *Service) workStep(ctx context.Context) (bool, error) {
 	if s.opts.BeforeWorkStep != nil {
@@ -179,7 +187,15 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 			return err
 		}
 		if t.ID == "" {
-			// Then large bodies to index, a chunk a step.
+			// Then the text of tasks created (task_index.go), then large
+			// bodies to index, a chunk a step.
+			if s.opts.TaskIndexBatch > 0 {
+				n, err := tx.IndexTasks(ctx, s.opts.TaskIndexStepRows)
+				if err != nil || n > 0 {
+					more = true
+					return err
+				}
+			}
 			more, err = documentIndexStep(ctx, tx)
 			return err
 		}

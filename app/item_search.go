@@ -84,6 +84,13 @@ func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search
 
 // taskSearch applies a parsed q, written at loc, to a task query.
 func (s *Service) taskSearch(ctx context.Context, tx Tx, sc *scope, se Search, q *TaskQuery, loc string) error {
+	if se.Match != "" || se.Exclude != "" {
+		// The text of tasks just created may wait to be indexed
+		// (task_index.go): searching indexes it and reads again.
+		if err := checkTasksIndexed(ctx, tx); err != nil {
+			return err
+		}
+	}
 	finished, assignees, err := applySearch(ctx, tx, sc, "task", se, &q.ItemFilter, loc)
 	if err != nil {
 		return err

@@ -57,10 +57,22 @@ func (s *Service) viewExpensive(ctx context.Context, fn func(Tx) error) error {
 }
 
 // view runs fn as an expensive read when expensive holds, as a plain one
-// otherwise.
+// otherwise. A read that matches the task index and finds tasks waiting to
+// be indexed (task_index.go) stops; view indexes them and runs fn again,
+// which then finds every task created before it first started.
 func (s *Service) view(ctx context.Context, expensive bool, fn func(Tx) error) error {
-	if expensive {
-		return s.viewExpensive(ctx, fn)
+	read := func(fn func(Tx) error) error {
+		if expensive {
+			return s.viewExpensive(ctx, fn)
+		}
+		return s.store.View(ctx, fn)
 	}
-	return s.store.View(ctx, fn)
+	err := read(fn)
+	if !errors.Is(err, errTasksUnindexed) {
+		return err
+	}
+	if err := s.indexTasks(ctx); err != nil {
+		return err
+	}
+	return read(func(tx Tx) error { return fn(indexedTx{tx}) })
 }

@@ -35,7 +35,7 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 	}
 	yes := true
 	var out ItemSearch
-	err = s.store.View(ctx, func(tx Tx) error {
+	err = s.view(ctx, false, func(tx Tx) error {
 		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
 		if err != nil {
 			return err

@@ -74,6 +74,7 @@ type Tx interface {
 	bulkTx
 	taskJobTx
 	documentIndexTx
+	taskIndexTx
 }
 
 // Options configures a Service.
@@ -94,6 +95,19 @@ type Options struct {
 	// BeforeWorkStep, when set, is called before each step of bulk work; an
 	// error stops the worker there, as a crash would. For tests.
 	BeforeWorkStep func() error
+	// TaskIndexStepRows is the most tasks one step of indexing task text
+	// indexes (task_index.go); 0 is app.TaskIndexStepRows.
+	TaskIndexStepRows int
+	// TaskIndexBatch, when above 0, has the worker index task text
+	// (task_index.go): once that many creates wait, at ResumeWork, and
+	// whenever it runs. At 0 the worker leaves task text to searches, as
+	// a short-lived process and most tests want: no worker outlives them.
+	// The server sets DefaultTaskIndexBatch.
+	TaskIndexBatch int
+	// TaskIndexQuiet, when above 0 with TaskIndexBatch, starts the worker
+	// indexing task text that long after the last create; the server sets
+	// DefaultTaskIndexQuiet.
+	TaskIndexQuiet time.Duration
 }
 
 // Service is the one entry point to the domain.
@@ -119,6 +133,9 @@ func New(st Store, opts Options) *Service {
 	}
 	if opts.BulkStepRows <= 0 {
 		opts.BulkStepRows = DefaultBulkStepRows
+	}
+	if opts.TaskIndexStepRows <= 0 {
+		opts.TaskIndexStepRows = TaskIndexStepRows
 	}
 	if opts.SubtreeStepRows <= 0 {
 		opts.SubtreeStepRows = DefaultSubtreeStepRows

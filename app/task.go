@@ -294,6 +294,9 @@ func (s *Service) CreateTask(ctx context.Context, a Actor, workspace string, in 
 		out, err = s.createTask(ctx, tx, a, sc, in)
 		return err
 	})
+	if err == nil {
+		s.taskCreated()
+	}
 	return out, err
 }
 

@@ -34,6 +34,9 @@ func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
 			t.Errorf("%s reads tasks_fact_rev:\n%s", name, plan)
 		}
 	}
+	if plan := planOf(t, db, indexTasksSQL, 5); !strings.HasPrefix(plan, "SEARCH p USING INTEGER PRIMARY KEY") {
+		t.Errorf("indexing the queued tasks does not walk the queue first:\n%s", plan)
+	}
 	plan := planOf(t, db, openTasksSinceSQL, "w", 5, 100)
 	if !strings.Contains(plan, "tasks_fact_rev") || !strings.Contains(plan, "INTEGER PRIMARY KEY (rowid>?)") {
 		t.Errorf("the agenda's read of what changed does not use tasks_fact_rev and the range of seqs:\n%s", plan)

@@ -34,6 +34,10 @@ func TestSearchIndexFollowsTextOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The search indexes the new task's text first (app/task_index.go).
+	if found, err := svc.SearchItems(ctx, a, app.ItemSearchQuery{Q: "saw"}); err != nil || len(found.Tasks) != 1 {
+		t.Fatalf("searching the task just created: %d found, %v", len(found.Tasks), err)
+	}
 	raw := rawOpen(t, db.Path())
 	before := ftsSegments(t, raw, "tasks_fts")
 	ref := strconv.FormatInt(tk.Ref, 10)

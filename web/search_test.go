@@ -300,3 +300,36 @@ func TestSearchRanksNewestMatches(t *testing.T) {
 		t.Fatalf("the listing ranks every match, the best first: %v", got)
 	}
 }
+
+// TestTaskFoundRightAfterCreate: a task's text is indexed after its create
+// answers (app/task_index.go), yet the searches that start after it find
+// it at once, through the listing's q, GET /v1/search, and a -word; a
+// reader still finds nothing of a private project's new task.
+func TestTaskFoundRightAfterCreate(t *testing.T) {
+	e := newEnv(t)
+	reader := e.Person("rita")
+	e.Join("rita", "member")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
+	for i, title := range []string{"Tune the piano", "Tune the guitar", "Secret tune"} {
+		project := "web"
+		if i == 2 {
+			project = "hush"
+		}
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": title, "project": project})
+		listed := titlesInOrder(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=tune", e.Admin, nil)))
+		if len(listed) != i+1 || !slices.Contains(listed, title) {
+			t.Fatalf("after creating %q, q=tune lists %v", title, listed)
+		}
+		found := e.OK(http.StatusOK, http.MethodGet, "/v1/search?q=tune", e.Admin, nil)["tasks"].([]any)
+		if len(found) != i+1 {
+			t.Fatalf("after creating %q, /v1/search finds %d tasks", title, len(found))
+		}
+	}
+	if got := titlesInOrder(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q="+url.QueryEscape("tune -piano"), e.Admin, nil))); len(got) != 2 || slices.Contains(got, "Tune the piano") {
+		t.Fatalf("tune -piano lists %v", got)
+	}
+	if got := titlesInOrder(lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=tune", reader, nil))); len(got) != 2 || slices.Contains(got, "Secret tune") {
+		t.Fatalf("the reader's q=tune lists %v", got)
+	}
+}

@@ -507,6 +507,9 @@ CREATE TABLE 'tasks_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 -- table tasks_fts_idx on tasks_fts_idx
 CREATE TABLE 'tasks_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
+-- table tasks_unindexed on tasks_unindexed
+CREATE TABLE tasks_unindexed (seq INTEGER PRIMARY KEY) STRICT;
+
 -- table tokens on tokens
 CREATE TABLE tokens (
     seq                 INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -745,17 +748,21 @@ END;
 
 -- trigger tasks_fts_del on tasks
 CREATE TRIGGER tasks_fts_del AFTER DELETE ON tasks BEGIN
-    INSERT INTO tasks_fts (tasks_fts, rowid, title, description) VALUES ('delete', OLD.seq, OLD.title, OLD.description);
+    INSERT INTO tasks_fts (tasks_fts, rowid, title, description)
+    SELECT 'delete', OLD.seq, OLD.title, OLD.description
+    WHERE NOT EXISTS (SELECT 1 FROM tasks_unindexed WHERE seq = OLD.seq);
+    DELETE FROM tasks_unindexed WHERE seq = OLD.seq;
 END;
 
 -- trigger tasks_fts_ins on tasks
 CREATE TRIGGER tasks_fts_ins AFTER INSERT ON tasks BEGIN
-    INSERT INTO tasks_fts (rowid, title, description) VALUES (NEW.seq, NEW.title, NEW.description);
+    INSERT INTO tasks_unindexed (seq) VALUES (NEW.seq);
 END;
 
 -- trigger tasks_fts_upd on tasks
 CREATE TRIGGER tasks_fts_upd AFTER UPDATE OF title, description ON tasks
-WHEN OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description BEGIN
+WHEN (OLD.title IS NOT NEW.title OR OLD.description IS NOT NEW.description)
+    AND NOT EXISTS (SELECT 1 FROM tasks_unindexed WHERE seq = OLD.seq) BEGIN
     INSERT INTO tasks_fts (tasks_fts, rowid, title, description) VALUES ('delete', OLD.seq, OLD.title, OLD.description);
     INSERT INTO tasks_fts (rowid, title, description) VALUES (NEW.seq, NEW.title, NEW.description);
 END;
