@@ -7,7 +7,8 @@
 # times, old then new: starts the build on a fresh database on loopback,
 # seeds TASKS tasks into one project through the API and runs every load of
 # bench/load (REQUESTS requests each) over a keep-alive client, then stops
-# it. Prints the table of req/s, p50/p99 and new/old ratios. The load
+# it. Prints the table of req/s, p50/p99, the server's CPU a request (from
+# /proc, where there is one) and new/old ratios. The load
 # generator is built from this checkout, so both sides are driven alike.
 # Exits non-zero if a build fails, a server does not start, or any answer
 # was not a 2xx (the table is printed first). Cleans up servers and
@@ -126,7 +127,7 @@ measure() {
 	fi
 	local status=0
 	TEND_AB_TOKEN=$token "$work/load" run -url "http://$addr" -label "$side" -rev "${rev:0:10}" -round "$round" \
-		-tasks "$tasks" -requests "$requests" -out "$results" || status=$?
+		-tasks "$tasks" -requests "$requests" -pid "$server" -out "$results" || status=$?
 	kill "$server" 2>/dev/null || true
 	wait "$server" || true
 	server=""

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,7 +55,9 @@ func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 		url, token := serve(t, nil)
 		t.Setenv("TEND_AB_TOKEN", token)
 		var stdout, stderr bytes.Buffer
-		args := []string{"run", "-url", url, "-label", side, "-rev", side + "rev", "-tasks", smallTasks, "-requests", smallRequests, "-out", out}
+		// The server runs in this process: its CPU is this process's.
+		args := []string{"run", "-url", url, "-label", side, "-rev", side + "rev", "-tasks", smallTasks, "-requests", smallRequests,
+			"-pid", strconv.Itoa(os.Getpid()), "-out", out}
 		if err := cli(context.Background(), args, &stdout, &stderr); err != nil {
 			t.Fatalf("%s: %v\n%s", side, err, stderr.String())
 		}
@@ -75,7 +79,7 @@ func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 			t.Fatalf("run %+v: want 12 tasks, a label and %d loads", run, len(loads))
 		}
 		for i, r := range run.Results {
-			if r.Load != loads[i].key || r.Requests != 6 || r.Failed != 0 || r.Unsupported != "" || r.PerSec <= 0 || r.P99ms < r.P50ms {
+			if r.Load != loads[i].key || r.Requests != 6 || r.Failed != 0 || r.Unsupported != "" || r.PerSec <= 0 || r.P99ms < r.P50ms || r.ServerCPUus < 0 {
 				t.Errorf("%s %s: %+v", run.Label, loads[i].key, r)
 			}
 		}
@@ -91,6 +95,34 @@ func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 		if len(cells) != 4 || !strings.Contains(cells[3], ".") {
 			t.Errorf("report row for %s is %q\n%s", l.name, line, table.String())
 		}
+	}
+}
+
+// TestServerCPU: the CPU a process used, read from /proc, grows as it
+// works (this process burns CPU until the clock ticks: /proc counts in
+// hundredths of a second), and a process that is not there has none.
+func TestServerCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc/PID/stat is Linux's")
+	}
+	before, ok := serverCPU(os.Getpid())
+	if !ok {
+		t.Fatal("no CPU read for this process")
+	}
+	x := 1.0
+	for now, _ := serverCPU(os.Getpid()); now == before; now, _ = serverCPU(os.Getpid()) {
+		for i := range 1_000_000 {
+			x = x*1.0000001 + float64(i&1)
+		}
+	}
+	if x == 0 {
+		t.Fatal("the burn was optimised away")
+	}
+	if _, ok := serverCPU(0); ok {
+		t.Error("pid 0 read as a process")
+	}
+	if _, ok := serverCPU(1 << 30); ok {
+		t.Error("a process that does not exist read as one")
 	}
 }
 
@@ -172,7 +204,7 @@ func lineOf(s, prefix string) string {
 func TestReportRatios(t *testing.T) {
 	run := func(label string, round int, perSec, p50 float64, mcp string) Run {
 		return Run{Label: label, Round: round, Rev: label + "rev", Tasks: 10, Results: []Result{
-			{Load: "get", Requests: 100, PerSec: perSec, P50ms: p50, P99ms: 2 * p50},
+			{Load: "get", Requests: 100, PerSec: perSec, P50ms: p50, P99ms: 2 * p50, ServerCPUus: 400 * p50},
 			{Load: "mcp", Requests: 100, PerSec: perSec, P50ms: p50, P99ms: 2 * p50, Unsupported: mcp},
 		}}
 	}
@@ -191,6 +223,7 @@ func TestReportRatios(t *testing.T) {
 		"| GET one task                | 0.50 / 1.00 | 0.45 / 0.90 | 0.50 / 1.00 | 0.55 / 1.10 |   0.90–1.10 |",
 		"| MCP tools/call service_list | unsupported | 1,100 | unsupported |   900 |         — |",
 		"- MCP tools/call service_list: old (oldrev): unsupported, POST /mcp answers 404",
+		"| GET one task                |         200 |   180 |         200 |   220 | 0.90–1.10 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q\n%s", want, out)

@@ -1,6 +1,6 @@
 // Command load is the load generator of the A/B harness (bench/ab.sh).
 //
-//	load run -url http://127.0.0.1:PORT [-label old -rev df25264 -round 1] [-tasks 5000] [-requests 2000] [-out results.jsonl]
+//	load run -url http://127.0.0.1:PORT [-label old -rev df25264 -round 1] [-tasks 5000] [-requests 2000] [-pid PID] [-out results.jsonl]
 //	load report results.jsonl
 //
 // run seeds one running tend server through its HTTP API and drives it
@@ -9,7 +9,8 @@
 // environment (TEND_AB_TOKEN), never from the command line, where other
 // users of the machine could read it. run exits 1 when any answer was not
 // a 2xx, after recording the run. report prints the runs side by side:
-// requests per second, p50 and p99, and the new/old ratio of each load.
+// requests per second, p50 and p99, the server's CPU a request when run
+// was given the server's process (-pid), and the new/old ratio of each.
 //
 // It speaks only the HTTP API and MCP, as any client would, so one build
 // of it drives every revision of tend the same way.
@@ -42,7 +43,7 @@ func main() {
 }
 
 const usage = `usage:
-  load run -url URL [-label L] [-rev R] [-round N] [-tasks N] [-requests N] [-out FILE]   (token in TEND_AB_TOKEN)
+  load run -url URL [-label L] [-rev R] [-round N] [-tasks N] [-requests N] [-pid PID] [-out FILE]   (token in TEND_AB_TOKEN)
   load report FILE...`
 
 func cli(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -71,6 +72,7 @@ func cliRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&label, "label", "run", "which side this run is (old, new)")
 	fs.StringVar(&rev, "rev", "", "the revision the server was built from")
 	fs.IntVar(&round, "round", 1, "the round this run belongs to")
+	fs.IntVar(&cfg.ServerPID, "pid", 0, "the server's process, to record its CPU a request (Linux /proc)")
 	fs.StringVar(&out, "out", "", "append the run as a JSON line to this file (default: stdout)")
 	if err := fs.Parse(args); err != nil {
 		return err

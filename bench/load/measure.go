@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,9 @@ type Config struct {
 	Tasks      int       // seeded into the large project
 	Requests   int       // per load
 	Progress   io.Writer // a line per load as it finishes; nil for none
+	// ServerPID, when above 0, is the server's process: each load also
+	// records the CPU it used (serverCPU), where the system has /proc.
+	ServerPID int
 }
 
 // Run is one server measured: the seed, then every load.
@@ -51,6 +55,11 @@ type Result struct {
 	PerSec   float64 `json:"per_sec"`
 	P50ms    float64 `json:"p50_ms"`
 	P99ms    float64 `json:"p99_ms"`
+	// ServerCPUus is the server process's CPU (user and system, every
+	// thread) over the load, in microseconds a request; 0 when not
+	// measured. On a shared machine it moves far less than req/s: a
+	// neighbour's work delays the server but does not add to its CPU.
+	ServerCPUus float64 `json:"server_cpu_us,omitempty"`
 	// Failed counts the answers that were not a 2xx (or not a result, for
 	// MCP) and the requests that got no answer; FirstFailure shows one.
 	Failed       int    `json:"failed"`
@@ -65,11 +74,12 @@ type target struct {
 	base, token string
 	client      *http.Client
 	refs        []int64 // the seeded tasks' refs, in seeding order
+	pid         int     // the server's process, 0 when not known
 }
 
 func newTarget(cfg Config) *target {
 	tr := &http.Transport{MaxIdleConns: 64, MaxIdleConnsPerHost: 64, IdleConnTimeout: time.Minute, DisableCompression: true}
-	return &target{base: strings.TrimRight(cfg.URL, "/"), token: cfg.Token,
+	return &target{base: strings.TrimRight(cfg.URL, "/"), token: cfg.Token, pid: cfg.ServerPID,
 		client: &http.Client{Transport: tr, Timeout: time.Minute}}
 }
 
@@ -149,7 +159,11 @@ func (r Result) line(name string) string {
 	case r.Failed > 0:
 		return fmt.Sprintf("%-34s FAILED %d of %d: %s", name, r.Failed, r.Requests, r.FirstFailure)
 	}
-	return fmt.Sprintf("%-34s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms", name, r.PerSec, r.P50ms, r.P99ms)
+	line := fmt.Sprintf("%-34s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms", name, r.PerSec, r.P50ms, r.P99ms)
+	if r.ServerCPUus > 0 {
+		line += fmt.Sprintf("  server CPU %5.0f µs/req", r.ServerCPUus)
+	}
+	return line
 }
 
 // waitReady polls /healthz until the server answers, for a few seconds.
@@ -179,7 +193,41 @@ func (t *target) runLoad(ctx context.Context, l load, n int) (Result, error) {
 			return Result{Load: l.key, Workers: l.workers, Unsupported: unsupported}, nil
 		}
 	}
-	return t.drive(ctx, l, n), nil
+	before, cpuOK := serverCPU(t.pid)
+	r := t.drive(ctx, l, n)
+	if after, ok := serverCPU(t.pid); cpuOK && ok && r.Requests > 0 {
+		r.ServerCPUus = float64(after-before) / float64(time.Microsecond) / float64(r.Requests)
+	}
+	return r, nil
+}
+
+// serverCPU is the user and system time process pid has used, all its
+// threads, from /proc/PID/stat; false without /proc or a pid. The figures
+// are in USER_HZ ticks, which Linux fixes at 100 a second for /proc.
+func serverCPU(pid int) (time.Duration, bool) {
+	if pid <= 0 {
+		return 0, false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The command's name, in parentheses, may hold spaces: count fields
+	// from after it. utime and stime are the stat's 14th and 15th fields.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(user+sys) * (time.Second / 100), true
 }
 
 // drive sends n requests of load l from l.workers clients at once and

@@ -63,6 +63,23 @@ func Report(w io.Writer, runs []Run) error {
 		return append(cells, ratioRange(runs, keys[row], func(x Result) float64 { return x.P50ms }))
 	})
 
+	if cpuMeasured(runs) {
+		fmt.Fprintf(b, "\nServer CPU a request, µs, user and system over all its threads (lower is better; a neighbour's work on a\n"+
+			"shared machine slows the server without adding to its CPU, so this moves less than req/s); new/old as above:\n\n")
+		table(b, append(slices.Clone(head), "new/old"), len(keys), func(row int) []string {
+			cells := []string{loadName(keys[row])}
+			for _, r := range runs {
+				cells = append(cells, cell(r, keys[row], func(x Result) string {
+					if x.ServerCPUus <= 0 {
+						return "—"
+					}
+					return thousands(x.ServerCPUus)
+				}))
+			}
+			return append(cells, ratioRange(runs, keys[row], func(x Result) float64 { return x.ServerCPUus }))
+		})
+	}
+
 	fmt.Fprintf(b, "\nRuns:\n\n")
 	table(b, []string{"run", "revision", "started (UTC)", "seed", "load average, start → end"}, len(runs), func(i int) []string {
 		r := runs[i]
@@ -75,6 +92,18 @@ func Report(w io.Writer, runs []Run) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cpuMeasured reports whether any run recorded its server's CPU.
+func cpuMeasured(runs []Run) bool {
+	for _, r := range runs {
+		for _, x := range r.Results {
+			if x.ServerCPUus > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loadSpan is the run's load average before and after, "—" where the
@@ -179,7 +208,7 @@ func ratioRange(runs []Run, key string, figure func(Result) float64) string {
 			}
 			x, okx := result(n, key)
 			y, oky := result(o, key)
-			if okx && oky && measured(x) && measured(y) {
+			if okx && oky && measured(x) && measured(y) && figure(x) > 0 && figure(y) > 0 {
 				ratios = append(ratios, figure(x)/figure(y))
 			}
 		}
