@@ -47,6 +47,11 @@ type writer struct {
 	mu      sync.Mutex   // held by the request working in the transaction
 	waiting atomic.Int64 // requests blocked on mu
 	open    *group       // the transaction being shared; nil when none is open
+	// yield lets requests on their way run before a lone request commits
+	// (othersQueue): runtime.Gosched when nil. A test sets it to bring a
+	// request to the writer during the yield, which the Go scheduler does
+	// not promise by itself.
+	yield func()
 }
 
 // group is one SQLite transaction shared by the requests that joined it.
@@ -132,7 +137,11 @@ func (w *writer) othersQueue() bool {
 	if w.waiting.Load() > 0 {
 		return true
 	}
-	runtime.Gosched()
+	if w.yield != nil {
+		w.yield()
+	} else {
+		runtime.Gosched()
+	}
 	return w.waiting.Load() > 0
 }
 

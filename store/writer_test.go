@@ -247,35 +247,44 @@ func TestBetweenWritesFindsNoTransactionOpen(t *testing.T) {
 }
 
 // TestRequestOnItsWayJoinsTheGroup: a request that finishes its work with
-// nobody queued yields once before it commits alone (othersQueue), so a
-// request that is runnable but has not reached the writer yet joins its
-// transaction instead of waiting for a commit of its own. With one P the
-// yield runs the other goroutine until it blocks on the writer, so the
-// outcome does not depend on timing.
+// nobody queued yields once before it commits alone (othersQueue), and a
+// request that reaches the writer during that yield joins its transaction
+// instead of waiting for a commit of its own. The yield is where the test
+// starts the second request and waits until it is blocked on the writer:
+// what runtime.Gosched lets run in the server is up to the scheduler (with
+// one P and an idle machine, the request on its way; preempted on a
+// loaded one, perhaps not), so the test holds the writer's side of it.
 func TestRequestOnItsWayJoinsTheGroup(t *testing.T) {
 	db := openWriterTest(t)
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	// Each request notes the transaction it runs in; fn runs holding the
 	// writer, so reading db.w.open there is safe.
 	var firstGroup, secondGroup *group
-	first := make(chan error, 1)
 	second := make(chan error, 1)
-	go func() {
-		first <- db.Update(t.Context(), func(tx app.Tx) error {
-			firstGroup = db.w.open
-			// The second request starts now and is runnable, but this
-			// goroutine keeps the only P until it yields.
+	var once sync.Once
+	yielded := false
+	db.w.yield = func() {
+		once.Do(func() {
+			yielded = true
 			go func() {
 				second <- db.Update(t.Context(), func(tx app.Tx) error {
 					secondGroup = db.w.open
 					return addWorkspace(t.Context(), tx, "second")
 				})
 			}()
-			return addWorkspace(t.Context(), tx, "first")
+			for db.w.waiting.Load() == 0 {
+				runtime.Gosched()
+			}
 		})
-	}()
-	if err := <-first; err != nil {
+	}
+	err := db.Update(t.Context(), func(tx app.Tx) error {
+		firstGroup = db.w.open
+		return addWorkspace(t.Context(), tx, "first")
+	})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !yielded {
+		t.Fatal("the request committed alone without yielding to requests on their way")
 	}
 	if err := <-second; err != nil {
 		t.Fatal(err)
