@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"tend/app"
-	"tend/store"
-	"tend/store/storetest"
 )
 
 // TestLinkCountsFollowLinks: the per-task link counts the listings lean on
@@ -84,21 +82,4 @@ func TestLinkCountsFollowLinks(t *testing.T) {
 	if len(links) == 0 || count(`SELECT count(*) FROM tasks WHERE links_in > 0 OR links_out > 0`) == 0 {
 		t.Fatal("the walk left no link to count")
 	}
-}
-
-// bootstrapped opens a fresh database with a bootstrapped instance and
-// answers its Service and the first administrator.
-func bootstrapped(t *testing.T) (*store.DB, *app.Service, app.Actor) {
-	t.Helper()
-	db := storetest.Open(t)
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(context.Background(), first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return db, svc, a
 }

@@ -12,25 +12,7 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/store/storetest"
 )
-
-// indexedService is bootstrapped with opts, on a database of its own.
-func indexedService(t *testing.T, opts app.Options) (*store.DB, *app.Service, app.Actor) {
-	t.Helper()
-	db := storetest.Open(t)
-	svc := app.New(db, opts)
-	t.Cleanup(svc.StopWork)
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(context.Background(), first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return db, svc, a
-}
 
 // unindexed counts the tasks waiting to be indexed.
 func unindexed(t *testing.T, raw *sql.DB) int {
@@ -49,6 +31,16 @@ func checkTaskIndex(t *testing.T, raw *sql.DB) {
 	if _, err := raw.Exec(`INSERT INTO tasks_fts (tasks_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
 		t.Fatalf("the task index disagrees with the tasks: %v", err)
 	}
+}
+
+// checkAllIndexed wants no task waiting to be indexed, when the moment
+// named by when has come, and the index whole.
+func checkAllIndexed(t *testing.T, raw *sql.DB, when string) {
+	t.Helper()
+	if n := unindexed(t, raw); n != 0 {
+		t.Fatalf("%d tasks wait %s", n, when)
+	}
+	checkTaskIndex(t, raw)
 }
 
 // searchTasks answers the refs of the tasks a search of q finds, through
@@ -81,7 +73,7 @@ func searchTasks(t *testing.T, svc *app.Service, a app.Actor, q string) []int64 
 func TestTaskFoundRightAfterCreate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, svc, a := indexedService(t, app.Options{})
+	db, svc, a := bootstrappedWith(t, app.Options{})
 	raw := rawOpen(t, db.Path())
 	for _, title := range []string{"Sharpen the saw", "Oil the saw", "Sweep the shed"} {
 		if _, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: title}); err != nil {
@@ -117,7 +109,7 @@ func TestTaskFoundRightAfterCreate(t *testing.T) {
 func TestTaskIndexTextChangedWhilePending(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, svc, a := indexedService(t, app.Options{})
+	db, svc, a := bootstrappedWith(t, app.Options{})
 	raw := rawOpen(t, db.Path())
 	create := func(title string) app.Task {
 		t.Helper()
@@ -164,10 +156,7 @@ func TestTaskIndexTextChangedWhilePending(t *testing.T) {
 	if _, err := raw.Exec(`DELETE FROM tasks WHERE id = ?`, gone.ID); err != nil {
 		t.Fatal(err)
 	}
-	if n := unindexed(t, raw); n != 0 {
-		t.Fatalf("%d tasks wait after the only pending one was deleted", n)
-	}
-	checkTaskIndex(t, raw)
+	checkAllIndexed(t, raw, "after the only pending one was deleted")
 }
 
 // TestTaskIndexResumedAtStart: tasks left waiting in the file by a process
@@ -212,10 +201,7 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 	if err := svc.SettleWork(); err != nil {
 		t.Fatal(err)
 	}
-	if n := unindexed(t, raw); n != 0 {
-		t.Fatalf("%d tasks still wait once the worker settled", n)
-	}
-	checkTaskIndex(t, raw)
+	checkAllIndexed(t, raw, "once the worker settled")
 	if refs := searchTasks(t, svc, a, "behind"); len(refs) != 5 {
 		t.Fatalf("found %v", refs)
 	}
@@ -229,7 +215,7 @@ func TestTaskIndexInSteps(t *testing.T) {
 	ctx := context.Background()
 	var raw *sql.DB
 	var seen []int
-	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: 5, TaskIndexStepRows: 2,
+	db, svc, a := bootstrappedWith(t, app.Options{TaskIndexBatch: 5, TaskIndexStepRows: 2,
 		BeforeWorkStep: func() error { seen = append(seen, unindexed(t, raw)); return nil }})
 	raw = rawOpen(t, db.Path())
 	create := func(n int) {
@@ -261,10 +247,7 @@ func TestTaskIndexInSteps(t *testing.T) {
 	if refs := searchTasks(t, svc, a, "step"); len(refs) != 9 {
 		t.Fatalf("found %d tasks, want 9", len(refs))
 	}
-	if n := unindexed(t, raw); n != 0 {
-		t.Fatalf("%d tasks wait after the search", n)
-	}
-	checkTaskIndex(t, raw)
+	checkAllIndexed(t, raw, "after the search")
 }
 
 // TestTaskIndexWhenQuiet: with TaskIndexQuiet set, as the server sets it,
@@ -274,7 +257,7 @@ func TestTaskIndexWhenQuiet(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	started := make(chan struct{}, 1)
-	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: time.Millisecond, BeforeWorkStep: func() error {
+	db, svc, a := bootstrappedWith(t, app.Options{TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: time.Millisecond, BeforeWorkStep: func() error {
 		select {
 		case started <- struct{}{}:
 		default:
@@ -289,10 +272,7 @@ func TestTaskIndexWhenQuiet(t *testing.T) {
 	if err := svc.SettleWork(); err != nil {
 		t.Fatal(err)
 	}
-	if n := unindexed(t, raw); n != 0 {
-		t.Fatalf("%d tasks wait once the worker settled", n)
-	}
-	checkTaskIndex(t, raw)
+	checkAllIndexed(t, raw, "once the worker settled")
 }
 
 // TestTaskIndexConcurrent: creates, text changes and searches at once, with
@@ -302,7 +282,7 @@ func TestTaskIndexWhenQuiet(t *testing.T) {
 func TestTaskIndexConcurrent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, svc, a := indexedService(t, app.Options{TaskIndexBatch: 3, TaskIndexStepRows: 2})
+	db, svc, a := bootstrappedWith(t, app.Options{TaskIndexBatch: 3, TaskIndexStepRows: 2})
 	raw := rawOpen(t, db.Path())
 	const writers, each = 4, 12
 	var wg sync.WaitGroup
