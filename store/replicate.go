@@ -11,6 +11,7 @@ import (
 
 	"github.com/benbjohnson/litestream"
 	lsfile "github.com/benbjohnson/litestream/file"
+	lssftp "github.com/benbjohnson/litestream/sftp"
 
 	"tend/app"
 )
@@ -83,6 +84,9 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	ldb.Replica = r
 	if fc, ok := client.(*lsfile.ReplicaClient); ok {
 		fc.Replica = r // the file replica then takes the database's owner and mode
+	}
+	if sc, ok := client.(*lssftp.ReplicaClient); ok {
+		r.Client = connectLater{sc}
 	}
 	ls := litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
 	quiet := slog.New(quietHandler{log.Handler()})
@@ -231,6 +235,16 @@ func (db *DB) SyncReplica(ctx context.Context) error {
 	}
 	return db.repl.sync(ctx)
 }
+
+// connectLater is an sftp replica client that connects at its first use
+// instead of at Init: Litestream's Store.Open calls Init and fails when the
+// host is down, which would keep the server from starting (a NAS that boots
+// after the tend host). Every other call of the client connects first if it
+// is not connected, so the first round fails like any round to a replica
+// that is down, and the rounds after it connect once the host is up.
+type connectLater struct{ *lssftp.ReplicaClient }
+
+func (connectLater) Init(context.Context) error { return nil }
 
 // quietHandler lowers Litestream's informational messages (a compaction
 // every half minute, each snapshot) to debug; its warnings and errors pass
