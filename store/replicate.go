@@ -58,7 +58,8 @@ type replication struct {
 
 	mu      sync.Mutex
 	status  app.ReplicationStatus
-	decided time.Time // when the round that set status.Failing began
+	decided time.Time       // when the round that set status.Failing began
+	said    map[string]bool // Litestream's warnings logged at their level since the state last changed
 }
 
 // startReplication starts replicating db to opts.Replica. The replica is
@@ -89,7 +90,10 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 		r.Client = connectLater{sc}
 	}
 	ls := litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
-	quiet := slog.New(quietHandler{log.Handler()})
+	loopCtx, cancel := context.WithCancel(context.Background())
+	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
+		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
+	quiet := slog.New(litestreamLog{log.Handler(), rp})
 	ls.Logger = quiet
 	ldb.SetLogger(quiet)
 	ldb.MonitorInterval = 0
@@ -101,11 +105,9 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	// writer behind it, for busy_timeout.
 	ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
 	if err := ls.Open(ctx); err != nil {
+		cancel()
 		return nil, fmt.Errorf("starting replication to %s: %w", name, err)
 	}
-	loopCtx, cancel := context.WithCancel(context.Background())
-	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
-		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
 	go rp.run(loopCtx)
 	log.Info("replicating", "interval", interval)
 	return rp, nil
@@ -178,6 +180,9 @@ func (rp *replication) sync(ctx context.Context) error {
 	if latest {
 		rp.status.Failing = err != nil
 	}
+	if rp.status.Failing != wasFailing {
+		rp.said = nil
+	}
 	failing, failed := rp.status.Failing, rp.status.Errors
 	rp.mu.Unlock()
 	// Logged when the state changes, not at every failed attempt.
@@ -246,13 +251,37 @@ type connectLater struct{ *lssftp.ReplicaClient }
 
 func (connectLater) Init(context.Context) error { return nil }
 
-// quietHandler lowers Litestream's informational messages (a compaction
-// every half minute, each snapshot) to debug; its warnings and errors pass
-// as they are.
-type quietHandler struct{ slog.Handler }
+// news reports whether a warning or error of Litestream's, msg, is news
+// to the log: replication is up (tend logged the change to failing itself,
+// and before the first round there is nothing to tell yet) and msg was not
+// logged since replication last changed state.
+func (rp *replication) news(msg string) bool {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.status.Failing || rp.decided.IsZero() || rp.said[msg] {
+		return false
+	}
+	if rp.said == nil {
+		rp.said = map[string]bool{}
+	}
+	rp.said[msg] = true
+	return true
+}
 
-func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level == slog.LevelInfo {
+// litestreamLog is the handler Litestream logs through. Its informational
+// messages (a compaction every half minute, each snapshot) go to debug.
+// While the replica fails, its monitors log the failure again on every
+// round (compaction, retention: some 500 errors an hour), where tend's
+// sync logs once that replication fails and once that it recovered; so a
+// warning or error of Litestream's keeps its level only when it is news
+// (see replication.news), and goes to debug when it repeats.
+type litestreamLog struct {
+	slog.Handler
+	rp *replication
+}
+
+func (h litestreamLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo || r.Level > slog.LevelInfo && !h.rp.news(r.Message) {
 		r.Level = slog.LevelDebug
 		if !h.Handler.Enabled(ctx, r.Level) {
 			return nil
@@ -261,14 +290,14 @@ func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
 	return h.Handler.Handle(ctx, r)
 }
 
-func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+func (h litestreamLog) Enabled(ctx context.Context, l slog.Level) bool {
 	return l == slog.LevelInfo || h.Handler.Enabled(ctx, l)
 }
 
-func (h quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return quietHandler{h.Handler.WithAttrs(as)}
+func (h litestreamLog) WithAttrs(as []slog.Attr) slog.Handler {
+	return litestreamLog{h.Handler.WithAttrs(as), h.rp}
 }
 
-func (h quietHandler) WithGroup(name string) slog.Handler {
-	return quietHandler{h.Handler.WithGroup(name)}
+func (h litestreamLog) WithGroup(name string) slog.Handler {
+	return litestreamLog{h.Handler.WithGroup(name), h.rp}
 }
