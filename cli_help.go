@@ -33,10 +33,11 @@ every account's authority already (tend token issue works there too).
   tend --db ~/.local/share/tend/tend.db ls
 
 tend login URL sends the commands to a server instead, with a credential
-(tend logout undoes it); TEND_URL with TEND_TOKEN does the same for one
-shell, and --db sends one command to the file whatever is configured.
+it reads from stdin, asking for it at a terminal (tend logout undoes it);
+TEND_URL with TEND_TOKEN does the same for one shell, and --db sends one
+command to the file whatever is configured.
 
-  tend login http://127.0.0.1:8421 --token tend_k3j9x2ab7q_…
+  tend token issue --user alice --title laptop | tend login http://127.0.0.1:8421
   tend whoami
   tend logout`,
 		},

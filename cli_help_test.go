@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,6 +84,33 @@ func requireShellTools(t *testing.T) {
 				t.Fatalf("%s is needed to run the examples: %v", tool, err)
 			}
 			t.Skipf("%s is not installed (TEND_DOCS_REQUIRED=1 makes this a failure)", tool)
+		}
+	}
+}
+
+// TestExamplesKeepSecretsOffTheCommandLine: no command the documents or
+// tend help show gives a credential as an argument, where every user of
+// the machine sees it in ps and the shell keeps it in its history; they
+// give it on stdin (tend login reads it from there) or in the environment.
+func TestExamplesKeepSecretsOffTheCommandLine(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := helpExamples(t)
+	for _, f := range append([]string{"README.md", "web/docs/agent.md"}, files...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, _ := parseBlocks(f, string(src))
+		blocks = append(blocks, bs...)
+	}
+	argv := regexp.MustCompile(`--token[= ]+\S`)
+	for _, b := range blocks {
+		if b.info == "sh" && argv.MatchString(b.text) {
+			t.Errorf("%s:%d gives a credential on the command line: %s", b.file, b.line, argv.FindString(b.text))
 		}
 	}
 }

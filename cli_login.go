@@ -102,10 +102,11 @@ func newLoginCmd(env *cliEnv) *cobra.Command {
 		Long: `Check a credential against the server at URL and store both in your config
 directory (~/.config/tend/login.json, readable by you only). From then on
 tend add, ls, done and the others talk to that server; tend logout goes
-back to the database file. The token comes from --token, TEND_TOKEN, or a
-line on stdin. TEND_URL with TEND_TOKEN does the same without storing
-anything, and wins over a stored login.`,
-		Example: `  tend login http://127.0.0.1:8421 --token tend_k3j9x2ab7q_…`,
+back to the database file. The token comes from a line on stdin (at a
+terminal tend asks for it), TEND_TOKEN, or --token, which shows in ps and
+stays in the shell's history. TEND_URL with TEND_TOKEN does the same
+without storing anything, and wins over a stored login.`,
+		Example: `  tend token issue --user alice --title laptop | tend login http://127.0.0.1:8421`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u, err := url.Parse(args[0])
@@ -141,7 +142,7 @@ anything, and wins over a stored login.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&token, "token", "", "the credential (default: TEND_TOKEN, else a line on stdin)")
+	cmd.Flags().StringVar(&token, "token", "", "the credential (default: TEND_TOKEN, else a line on stdin, which keeps it out of ps and the shell's history)")
 	return cmd
 }
 

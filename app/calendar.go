@@ -33,6 +33,13 @@ type Calendar struct {
 	ETag           string     // the ETag last served
 	ChangedAt      *time.Time // when the ETag last changed: Last-Modified
 	CreatedAt      time.Time
+	// Stranded is set where a feed is read with its owner (the feed
+	// itself, the listing, reset; see CalendarCheck.strand): the owner, or
+	// anyone up the owner's chain of responsibility, is deactivated, or the
+	// owner is not a member of the feed's workspace or that is in the
+	// trash. Such a feed answers nothing, though it is neither revoked nor
+	// expired.
+	Stranded bool
 }
 
 // The audiences of a feed.
@@ -41,9 +48,9 @@ const (
 	CalendarAudienceWorkspace = "workspace" // everything the owner can see in the workspace
 )
 
-// Usable reports whether the feed answers at now.
+// Usable reports whether the feed answers at now (to its secret).
 func (c Calendar) Usable(now time.Time) bool {
-	return c.RevokedAt == nil && (c.ExpiresAt == nil || now.Before(*c.ExpiresAt))
+	return c.RevokedAt == nil && (c.ExpiresAt == nil || now.Before(*c.ExpiresAt)) && !c.Stranded
 }
 
 // IssuedCalendar is a feed at the one moment its secret exists in readable
@@ -61,8 +68,9 @@ type calendarTx interface {
 	InsertCalendar(ctx context.Context, c *Calendar) error
 	CalendarByID(ctx context.Context, id string) (Calendar, error)
 	CalendarByPrefix(ctx context.Context, prefix string) (Calendar, error)
-	// Calendars lists the feeds the filter selects, newest first.
-	Calendars(ctx context.Context, f CalendarFilter) ([]Calendar, error)
+	// CalendarChecks lists the feeds the filter selects with their owners,
+	// newest first.
+	CalendarChecks(ctx context.Context, f CalendarFilter) ([]CalendarCheck, error)
 	RevokeCalendar(ctx context.Context, id string, at time.Time) error
 	// ResetCalendar stores a new secret hash and moves secret_rev.
 	ResetCalendar(ctx context.Context, id string, hash []byte) error
@@ -199,7 +207,7 @@ func calendarBounds(ctx context.Context, tx Tx, sc *scope, c *Calendar, in Calen
 }
 
 // Calendars lists the feeds the caller may see (see calendarReach), newest
-// first. Never a secret or a URL.
+// first, each Usable exactly when its URL answers. Never a secret or a URL.
 func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 	var out []Calendar
 	err := s.store.View(ctx, func(tx Tx) error {
@@ -207,8 +215,24 @@ func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 		if err != nil {
 			return err
 		}
-		out, err = tx.Calendars(ctx, calendarReach(acc))
-		return err
+		chks, err := tx.CalendarChecks(ctx, calendarReach(acc))
+		if err != nil {
+			return err
+		}
+		owners := map[string]*access{} // an account's feeds share their owner
+		out = make([]Calendar, len(chks))
+		for i, chk := range chks {
+			owner, ok := owners[chk.Owner.ID]
+			if !ok {
+				if owner, err = ownerAccess(ctx, tx, chk.Owner); err != nil {
+					return err
+				}
+				owners[chk.Owner.ID] = owner
+			}
+			chk.strand(owner)
+			out[i] = chk.Calendar
+		}
+		return nil
 	})
 	return out, err
 }
@@ -241,11 +265,12 @@ func (s *Service) RevokeCalendar(ctx context.Context, a Actor, idOrPrefix string
 // revokeFeedsOf revokes the feeds the credential tokenID created, each
 // recorded as calendar.revoked like a revocation by hand.
 func revokeFeedsOf(ctx context.Context, tx Tx, a Actor, tokenID string) error {
-	cs, err := tx.Calendars(ctx, CalendarFilter{TokenID: tokenID})
+	chks, err := tx.CalendarChecks(ctx, CalendarFilter{TokenID: tokenID})
 	if err != nil {
 		return err
 	}
-	for _, c := range cs {
+	for _, chk := range chks {
+		c := chk.Calendar
 		if c.RevokedAt != nil {
 			continue
 		}
@@ -272,7 +297,7 @@ func (s *Service) ResetCalendar(ctx context.Context, a Actor, idOrPrefix string)
 			return err
 		}
 		if !c.Usable(tx.Now()) {
-			return Errorf(CodeCalendarUnusable, "this feed is revoked or expired; create a new one")
+			return Errorf(CodeCalendarUnusable, "this feed answers nothing (revoked, expired, or its owner deactivated or no longer in its workspace): a new address would not answer either; create a new feed")
 		}
 		secret := c.Prefix + "_" + randomBase32(secretLength-prefixLength-1)
 		if err := tx.ResetCalendar(ctx, c.ID, secretHash(secret)); err != nil {
@@ -294,17 +319,25 @@ func reachableCalendar(ctx context.Context, tx Tx, a Actor, idOrPrefix string) (
 	if err != nil {
 		return Calendar{}, err
 	}
-	var c Calendar
+	prefix := strings.ToLower(idOrPrefix)
 	if _, perr := uuid.Parse(idOrPrefix); perr == nil {
-		c, err = tx.CalendarByID(ctx, idOrPrefix)
-	} else {
-		c, err = tx.CalendarByPrefix(ctx, strings.ToLower(idOrPrefix))
+		c, err := tx.CalendarByID(ctx, idOrPrefix)
+		if err != nil {
+			return Calendar{}, notFoundAs(err, "calendar")
+		}
+		prefix = c.Prefix
 	}
+	chk, err := tx.CalendarCheck(ctx, prefix)
 	if err != nil {
 		return Calendar{}, notFoundAs(err, "calendar")
 	}
-	if !reaches(calendarReach(acc), c) {
+	if !reaches(calendarReach(acc), chk.Calendar) {
 		return Calendar{}, NotFound("calendar")
 	}
-	return c, nil
+	owner, err := ownerAccess(ctx, tx, chk.Owner)
+	if err != nil {
+		return Calendar{}, err
+	}
+	chk.strand(owner)
+	return chk.Calendar, nil
 }

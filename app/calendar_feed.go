@@ -123,11 +123,18 @@ func (s *Service) CalendarFeed(ctx context.Context, prefix, secret string, cond 
 			}
 			stored = decoyHash
 		}
-		match := subtle.ConstantTimeCompare(stored, sum) == 1
-		if err != nil || !match || !chk.Calendar.Usable(tx.Now()) || !chk.ChainActive {
+		if err != nil || subtle.ConstantTimeCompare(stored, sum) != 1 {
 			return NotFound("calendar")
 		}
-		return s.feed(ctx, tx, chk, cond, &out)
+		owner, err := ownerAccess(ctx, tx, chk.Owner)
+		if err != nil {
+			return err
+		}
+		w := chk.strand(owner)
+		if !chk.Calendar.Usable(tx.Now()) {
+			return NotFound("calendar")
+		}
+		return s.feed(ctx, tx, chk, owner, w, cond, &out)
 	})
 	if err != nil {
 		return Feed{}, err
@@ -142,16 +149,24 @@ func (s *Service) CalendarFeed(ctx context.Context, prefix, secret string, cond 
 	return out, err
 }
 
-func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, cond FeedConditions, out *Feed) error {
+// ownerAccess is what a feed's owner may reach, as the feed reads it: the
+// account's own access, whichever credential created the feed.
+func ownerAccess(ctx context.Context, tx Tx, owner User) (*access, error) {
+	return accessOf(ctx, tx, Actor{User: owner, Interface: "calendar"})
+}
+
+// strand sets the feed's Stranded from its owner's access (see
+// Calendar.Stranded) and answers the workspace the feed reads in. The
+// feed, the listing and reset all decide through it, so that a feed listed
+// as usable answers and one that answers nothing is listed as unusable.
+func (chk *CalendarCheck) strand(owner *access) wsAccess {
+	w, member := owner.workspaces[chk.Calendar.WorkspaceID]
+	chk.Calendar.Stranded = !chk.ChainActive || !member || w.Workspace.DeletedAt != nil
+	return w
+}
+
+func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, acc *access, w wsAccess, cond FeedConditions, out *Feed) error {
 	c, now := chk.Calendar, tx.Now()
-	acc, err := accessOf(ctx, tx, Actor{User: chk.Owner, Interface: "calendar"})
-	if err != nil {
-		return err
-	}
-	w, ok := acc.workspaces[c.WorkspaceID]
-	if !ok || w.Workspace.DeletedAt != nil {
-		return NotFound("calendar")
-	}
 	sc, err := scopeOf(ctx, tx, acc, w)
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ const (
 	CodeAppliesToRequired     Code = "applies_to_required"        // a change to a repeating task's series fields without applies_to
 	CodeAppliesToNotRepeating Code = "applies_to_not_repeating"   // applies_to sent for a task that does not repeat
 	CodeCalendarWider         Code = "calendar_wider"             // a feed would reach beyond the credential creating it
-	CodeCalendarUnusable      Code = "calendar_unusable"          // resetting a revoked or expired feed
+	CodeCalendarUnusable      Code = "calendar_unusable"          // resetting a feed that answers nothing (revoked, expired, owner away)
 	CodeLoginLinkNarrowed     Code = "login_link_narrowed"        // a narrowed credential cannot mint a browser session
 	CodeLoginLinkUnusable     Code = "login_link_unusable"        // the sign-in link is unknown, spent, expired or revoked
 	CodeNotASession           Code = "not_a_session"              // DELETE /v1/session with a token rather than a session

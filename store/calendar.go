@@ -85,27 +85,18 @@ func (t *Tx) InsertCalendar(ctx context.Context, c *app.Calendar) error {
 	return mapErr(err)
 }
 
-// Calendars lists feeds newest first.
-func (t *Tx) Calendars(ctx context.Context, f app.CalendarFilter) ([]app.Calendar, error) {
-	q, args := "SELECT "+calendarColumns+calendarFrom, []any{}
+// CalendarChecks lists feeds with their owners (see CalendarCheck), newest
+// first.
+func (t *Tx) CalendarChecks(ctx context.Context, f app.CalendarFilter) ([]app.CalendarCheck, error) {
+	where, args := "1", []any{}
 	switch {
 	case f.All:
 	case f.UserID != "":
-		q += " WHERE c.user_id = ?"
-		args = append(args, f.UserID)
+		where, args = "c.user_id = ?", append(args, f.UserID)
 	default:
-		q += " WHERE c.created_by_token = ?"
-		args = append(args, f.TokenID)
+		where, args = "c.created_by_token = ?", append(args, f.TokenID)
 	}
-	var rows []calendarRow
-	if err := t.tx.SelectContext(ctx, &rows, q+" ORDER BY c.seq DESC", args...); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Calendar, len(rows))
-	for i, r := range rows {
-		out[i] = r.calendar()
-	}
-	return out, nil
+	return t.calendarChecks(ctx, where+" ORDER BY c.seq DESC", args...)
 }
 
 // RevokeCalendar sets revoked_at unless it is set already, so the first
@@ -143,19 +134,34 @@ type calendarCheckRow struct {
 // CalendarCheck reads a feed and its owner with whether the owner and
 // everyone the owner answers to are active, in one statement.
 func (t *Tx) CalendarCheck(ctx context.Context, prefix string) (app.CalendarCheck, error) {
-	var r calendarCheckRow
-	err := t.tx.GetContext(ctx, &r, `SELECT `+calendarColumns+`, u.seq AS u_seq, u.timezone, u.is_service_account, u.is_superuser,
+	chks, err := t.calendarChecks(ctx, "c.prefix = ?", prefix)
+	if err == nil && len(chks) == 0 {
+		err = app.NotFound("calendar")
+	}
+	if err != nil {
+		return app.CalendarCheck{}, err
+	}
+	return chks[0], nil
+}
+
+func (t *Tx) calendarChecks(ctx context.Context, where string, args ...any) ([]app.CalendarCheck, error) {
+	var rows []calendarCheckRow
+	err := t.tx.SelectContext(ctx, &rows, `SELECT `+calendarColumns+`, u.seq AS u_seq, u.timezone, u.is_service_account, u.is_superuser,
 		u.answers_to, u.active,
 		CASE WHEN u.answers_to IS NULL THEN u.active ELSE (WITH RECURSIVE up(id, next, active, depth) AS (
 			SELECT u.id, u.answers_to, u.active, 0
 			UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
-			SELECT min(active) FROM up) END AS chain_active`+calendarFrom+` WHERE c.prefix = ?`, prefix)
+			SELECT min(active) FROM up) END AS chain_active`+calendarFrom+` WHERE `+where, args...)
 	if err != nil {
-		return app.CalendarCheck{}, mapErr(err)
+		return nil, mapErr(err)
 	}
-	owner := app.User{ID: r.UserID, Seq: r.USeq, Username: r.Username, Timezone: r.Timezone, IsServiceAccount: r.IsServiceAccount,
-		IsSuperuser: r.IsSuperuser, AnswersToID: r.AnswersTo.String, Active: r.Active}
-	return app.CalendarCheck{Calendar: r.calendar(), Owner: owner, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool}, nil
+	out := make([]app.CalendarCheck, len(rows))
+	for i, r := range rows {
+		owner := app.User{ID: r.UserID, Seq: r.USeq, Username: r.Username, Timezone: r.Timezone, IsServiceAccount: r.IsServiceAccount,
+			IsSuperuser: r.IsSuperuser, AnswersToID: r.AnswersTo.String, Active: r.Active}
+		out[i] = app.CalendarCheck{Calendar: r.calendar(), Owner: owner, ChainActive: r.ChainActive.Valid && r.ChainActive.Bool}
+	}
+	return out, nil
 }
 
 // calendarWhere is the condition set a feed's tasks share whatever their

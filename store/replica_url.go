@@ -34,8 +34,8 @@ const (
 //     password from TEND_REPLICA_SFTP_PASSWORD or a key file named by
 //     TEND_REPLICA_SFTP_KEY.
 //
-// A password in the URL is refused: a URL ends up in shell histories, unit
-// files and process listings.
+// A password in the URL, or in the URL of its endpoint, is refused: a URL
+// ends up in shell histories, unit files and process listings.
 func replicaClient(raw string) (litestream.ReplicaClient, string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -43,6 +43,15 @@ func replicaClient(raw string) (litestream.ReplicaClient, string, error) {
 	}
 	if _, has := u.User.Password(); has {
 		return nil, "", errors.New("the replica URL holds a password: give credentials in the environment instead (see docs/backup.md)")
+	}
+	for _, ep := range u.Query()["endpoint"] {
+		eu, err := url.Parse(ep)
+		if err != nil {
+			return nil, "", fmt.Errorf("the replica URL's endpoint %q does not parse", redactURL(ep))
+		}
+		if _, has := eu.User.Password(); has {
+			return nil, "", errors.New("the replica URL's endpoint holds a password: give credentials in the environment instead (see docs/backup.md)")
+		}
 	}
 	name := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 	if u.User != nil {

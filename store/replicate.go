@@ -11,6 +11,7 @@ import (
 
 	"github.com/benbjohnson/litestream"
 	lsfile "github.com/benbjohnson/litestream/file"
+	lssftp "github.com/benbjohnson/litestream/sftp"
 
 	"tend/app"
 )
@@ -57,7 +58,8 @@ type replication struct {
 
 	mu      sync.Mutex
 	status  app.ReplicationStatus
-	decided time.Time // when the round that set status.Failing began
+	decided time.Time       // when the round that set status.Failing began
+	said    map[string]bool // Litestream's warnings logged at their level since the state last changed
 }
 
 // startReplication starts replicating db to opts.Replica. The replica is
@@ -84,8 +86,14 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	if fc, ok := client.(*lsfile.ReplicaClient); ok {
 		fc.Replica = r // the file replica then takes the database's owner and mode
 	}
+	if sc, ok := client.(*lssftp.ReplicaClient); ok {
+		r.Client = connectLater{sc}
+	}
 	ls := litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
-	quiet := slog.New(quietHandler{log.Handler()})
+	loopCtx, cancel := context.WithCancel(context.Background())
+	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
+		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
+	quiet := slog.New(litestreamLog{log.Handler(), rp})
 	ls.Logger = quiet
 	ldb.SetLogger(quiet)
 	ldb.MonitorInterval = 0
@@ -97,11 +105,9 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	// writer behind it, for busy_timeout.
 	ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
 	if err := ls.Open(ctx); err != nil {
+		cancel()
 		return nil, fmt.Errorf("starting replication to %s: %w", name, err)
 	}
-	loopCtx, cancel := context.WithCancel(context.Background())
-	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
-		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
 	go rp.run(loopCtx)
 	log.Info("replicating", "interval", interval)
 	return rp, nil
@@ -174,6 +180,9 @@ func (rp *replication) sync(ctx context.Context) error {
 	if latest {
 		rp.status.Failing = err != nil
 	}
+	if rp.status.Failing != wasFailing {
+		rp.said = nil
+	}
 	failing, failed := rp.status.Failing, rp.status.Errors
 	rp.mu.Unlock()
 	// Logged when the state changes, not at every failed attempt.
@@ -232,13 +241,47 @@ func (db *DB) SyncReplica(ctx context.Context) error {
 	return db.repl.sync(ctx)
 }
 
-// quietHandler lowers Litestream's informational messages (a compaction
-// every half minute, each snapshot) to debug; its warnings and errors pass
-// as they are.
-type quietHandler struct{ slog.Handler }
+// connectLater is an sftp replica client that connects at its first use
+// instead of at Init: Litestream's Store.Open calls Init and fails when the
+// host is down, which would keep the server from starting (a NAS that boots
+// after the tend host). Every other call of the client connects first if it
+// is not connected, so the first round fails like any round to a replica
+// that is down, and the rounds after it connect once the host is up.
+type connectLater struct{ *lssftp.ReplicaClient }
 
-func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level == slog.LevelInfo {
+func (connectLater) Init(context.Context) error { return nil }
+
+// news reports whether a warning or error of Litestream's, msg, is news
+// to the log: replication is up (tend logged the change to failing itself,
+// and before the first round there is nothing to tell yet) and msg was not
+// logged since replication last changed state.
+func (rp *replication) news(msg string) bool {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.status.Failing || rp.decided.IsZero() || rp.said[msg] {
+		return false
+	}
+	if rp.said == nil {
+		rp.said = map[string]bool{}
+	}
+	rp.said[msg] = true
+	return true
+}
+
+// litestreamLog is the handler Litestream logs through. Its informational
+// messages (a compaction every half minute, each snapshot) go to debug.
+// While the replica fails, its monitors log the failure again on every
+// round (compaction, retention: some 500 errors an hour), where tend's
+// sync logs once that replication fails and once that it recovered; so a
+// warning or error of Litestream's keeps its level only when it is news
+// (see replication.news), and goes to debug when it repeats.
+type litestreamLog struct {
+	slog.Handler
+	rp *replication
+}
+
+func (h litestreamLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo || r.Level > slog.LevelInfo && !h.rp.news(r.Message) {
 		r.Level = slog.LevelDebug
 		if !h.Handler.Enabled(ctx, r.Level) {
 			return nil
@@ -247,14 +290,14 @@ func (h quietHandler) Handle(ctx context.Context, r slog.Record) error {
 	return h.Handler.Handle(ctx, r)
 }
 
-func (h quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
+func (h litestreamLog) Enabled(ctx context.Context, l slog.Level) bool {
 	return l == slog.LevelInfo || h.Handler.Enabled(ctx, l)
 }
 
-func (h quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return quietHandler{h.Handler.WithAttrs(as)}
+func (h litestreamLog) WithAttrs(as []slog.Attr) slog.Handler {
+	return litestreamLog{h.Handler.WithAttrs(as), h.rp}
 }
 
-func (h quietHandler) WithGroup(name string) slog.Handler {
-	return quietHandler{h.Handler.WithGroup(name)}
+func (h litestreamLog) WithGroup(name string) slog.Handler {
+	return litestreamLog{h.Handler.WithGroup(name), h.rp}
 }

@@ -22,6 +22,14 @@ import (
 // address and its host key as TEND_REPLICA_SFTP_HOST_KEY takes it.
 func sftpServer(t *testing.T, root string) (addr, hostKey string) {
 	t.Helper()
+	signer, hostKey := sftpHostKey(t)
+	return sftpServerAt(t, root, "127.0.0.1:0", signer), hostKey
+}
+
+// sftpHostKey makes a host key: the signer for the server, the public key
+// as TEND_REPLICA_SFTP_HOST_KEY takes it.
+func sftpHostKey(t *testing.T) (ssh.Signer, string) {
+	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +38,13 @@ func sftpServer(t *testing.T, root string) (addr, hostKey string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signer, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey())))
+}
+
+// sftpServerAt is sftpServer listening on addr with the host key signer;
+// it answers the address it listens on.
+func sftpServerAt(t *testing.T, root, addr string, signer ssh.Signer) string {
+	t.Helper()
 	config := &ssh.ServerConfig{PasswordCallback: func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
 		if c.User() == "backup" && string(pw) == "pw" {
 			return nil, nil
@@ -37,7 +52,7 @@ func sftpServer(t *testing.T, root string) (addr, hostKey string) {
 		return nil, errors.New("denied")
 	}}
 	config.AddHostKey(signer)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +66,7 @@ func sftpServer(t *testing.T, root string) (addr, hostKey string) {
 			go serveSFTP(conn, config, root)
 		}
 	}()
-	return ln.Addr().String(), strings.TrimSpace(string(ssh.MarshalAuthorizedKey(signer.PublicKey())))
+	return ln.Addr().String()
 }
 
 func serveSFTP(conn net.Conn, config *ssh.ServerConfig, root string) {
@@ -117,10 +132,49 @@ func TestReplicateSFTP(t *testing.T) {
 	}
 
 	// Another host key is refused.
-	_, other, _ := ed25519.GenerateKey(rand.Reader)
-	otherSigner, _ := ssh.NewSignerFromKey(other)
-	t.Setenv(store.EnvSFTPHostKey, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(otherSigner.PublicKey()))))
+	_, otherKey := sftpHostKey(t)
+	t.Setenv(store.EnvSFTPHostKey, otherKey)
 	if _, err := store.RestoreReplica(t.Context(), replica, time.Time{}, filepath.Join(t.TempDir(), "x.db")); err == nil || !strings.Contains(err.Error(), "host key") {
 		t.Errorf("restore from a host with another key: %v", err)
+	}
+}
+
+// An sftp:// replica whose host is down when the server starts delays
+// nothing: the database opens and takes writes, the replica shows as
+// failing, and replication begins once the host is up (a NAS that boots
+// after the tend host).
+func TestReplicateSFTPHostDownAtStart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil { // nothing listens there now
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	signer, hostKey := sftpHostKey(t)
+	t.Setenv(store.EnvSFTPHostKey, hostKey)
+	t.Setenv(store.EnvSFTPPassword, "pw")
+	t.Setenv(store.EnvSFTPKey, "")
+
+	db, svc, s := replicated(t, "sftp://backup@"+addr+"/tend")
+	addTasks(t, svc, s, "while down", 2)
+	if err := db.SyncReplica(t.Context()); err == nil {
+		t.Fatal("a sync to a host that is down succeeded")
+	}
+	if st, ok := db.Replication(); !ok || !st.Failing || st.Errors == 0 {
+		t.Errorf("Replication() while the host is down = %+v, %v; want failing", st, ok)
+	}
+
+	sftpServerAt(t, root, addr, signer)
+	if err := db.SyncReplica(t.Context()); err != nil {
+		t.Fatalf("sync once the host is up: %v", err)
+	}
+	if st, _ := db.Replication(); st.Failing || st.SyncedThrough.IsZero() {
+		t.Errorf("Replication() once the host is up = %+v", st)
+	}
+	if entries, err := os.ReadDir(filepath.Join(root, "tend", "ltx")); err != nil || len(entries) == 0 {
+		t.Errorf("nothing replicated once the host came up: %v", err)
 	}
 }

@@ -171,6 +171,9 @@ func TestReplicaURLRefusals(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"s3://key:hunter2@bucket/tend", "holds a password"},
 		{"sftp://backup:hunter2@host/tend", "holds a password"},
+		{"s3://bucket/tend?endpoint=http://key:hunter2@127.0.0.1:9000", "endpoint holds a password"},
+		{"s3://bucket/tend?region=x&endpoint=" + url.QueryEscape("https://key:hunter2@s3.example.com"), "endpoint holds a password"},
+		{"s3://bucket/tend?endpoint=ht%20tp://key:hunter2@host/%25zz", "endpoint \"ht tp://host/%zz\" does not parse"},
 		{"s3://who@bucket/tend", "takes no user"},
 		{"s3:///tend", "s3://bucket/path"},
 		{"file://relative/replica", "file:///absolute/path"},
@@ -182,11 +185,14 @@ func TestReplicaURLRefusals(t *testing.T) {
 		{"ht tp://x:hunter2@host/%zz", "does not parse"},
 	} {
 		path := storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db"))
-		_, err := store.Open(t.Context(), path, store.Options{Replica: tc.url})
+		db, err := store.Open(t.Context(), path, store.Options{Replica: tc.url})
+		if err == nil {
+			_ = db.Close()
+		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("Open with replica %q: %v; want an error saying %q, and no password", tc.url, err, tc.want)
 		}
-		if _, err := store.RestoreReplica(t.Context(), tc.url, time.Time{}, path); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := store.RestoreReplica(t.Context(), tc.url, time.Time{}, path); err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("RestoreReplica from %q: %v; want %q", tc.url, err, tc.want)
 		}
 	}

@@ -68,7 +68,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeAppliesToRequired:     {http.StatusUnprocessableEntity, "applies_to required"},
 	app.CodeAppliesToNotRepeating: {http.StatusUnprocessableEntity, "Task does not repeat"},
 	app.CodeCalendarWider:         {http.StatusForbidden, "Feed wider than the credential"},
-	app.CodeCalendarUnusable:      {http.StatusConflict, "Feed revoked or expired"},
+	app.CodeCalendarUnusable:      {http.StatusConflict, "Feed unusable"},
 	app.CodeLoginLinkNarrowed:     {http.StatusForbidden, "A narrowed credential cannot sign in a browser"},
 	app.CodeLoginLinkUnusable:     {http.StatusGone, "Sign-in link unusable"},
 	app.CodeNotASession:           {http.StatusBadRequest, "Not a browser session"},
