@@ -49,7 +49,7 @@ func BenchmarkMigrateTodoist(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		m, err := from.Todoist(bytes.NewReader(file), "Bench")
+		m, err := from.Todoist(bytes.NewReader(file), "Bench", from.DefaultMaxSize)
 		if err != nil {
 			b.Fatal(err)
 		}
