@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/app/from"
 	"tend/store"
 	"tend/web/wire"
 )
@@ -39,7 +40,8 @@ exports instead (docs/data.md says which file and how each maps) into a
 workspace of an existing database, as --as (default: the oldest active
 administrator), one transaction per project. --project KEY names the
 project it goes into. Each item keeps its id in that tool, so importing the
-same file again updates what the first import wrote.`,
+same file again updates what the first import wrote. --max-size MIB (256)
+bounds what it reads.`,
 		Example: `  tend export > tend.jsonl
   tend import tend.jsonl --db /srv/new/tend.db
   tend import tend.jsonl --dry-run
@@ -56,8 +58,8 @@ same file again updates what the first import wrote.`,
 			if f.from != "" {
 				return migrate(cmd, *dbPath, in, args[0], f, dryRun)
 			}
-			if f.project != "" || f.workspace != "" || f.as != "" {
-				return usageError{errors.New("--project, --workspace and --as go with --from; a tend export brings its own workspaces")}
+			if f.project != "" || f.workspace != "" || f.as != "" || cmd.Flags().Changed("max-size") {
+				return usageError{errors.New("--project, --workspace, --as and --max-size go with --from; a tend export brings its own workspaces")}
 			}
 			// The header is read first, so that a file that is no export
 			// creates no database.
@@ -78,6 +80,7 @@ same file again updates what the first import wrote.`,
 	fl.StringVar(&f.project, "project", "", "with --from: the project key to import into (created if missing)")
 	fl.StringVar(&f.workspace, "workspace", "", "with --from: the workspace (slug or id); default: the account's only one")
 	fl.StringVar(&f.as, "as", "", "with --from: the account that writes (default: the oldest active administrator)")
+	fl.Int64Var(&f.maxMiB, "max-size", from.DefaultMaxSize>>20, "with --from: the most the file, or the data.json a Vikunja zip unpacks, may hold, in MiB")
 	return cmd
 }
 

@@ -242,6 +242,10 @@ func TestImportFromTodoist(t *testing.T) {
 	if !strings.Contains(again, "existing; tasks 0 created, 0 updated, 5 unchanged") {
 		t.Errorf("the second import printed\n%s", again)
 	}
+	big := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(big, []byte("TYPE,CONTENT\n"+strings.Repeat("task,Buy milk\n", 100_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -249,12 +253,15 @@ func TestImportFromTodoist(t *testing.T) {
 		stderr string
 	}{
 		{"an unknown tool", []string{"--db", dbPath, "import", "--from", "trello", file}, 2, "error: --from is one of todoist, vikunja, beads, github, not \"trello\""},
-		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace and --as go with --from"},
+		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace, --as and --max-size go with --from"},
 		{"no database", []string{"--db", tempDB(t), "import", "--from", "todoist", file}, 1, "error: not_found: no database at "},
 		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no such account"},
 		{"no such workspace", []string{"--db", dbPath, "import", "--from", "todoist", file, "--workspace", "nowhere"}, 1, "error: not_found: "},
 		{"a bad key", []string{"--db", dbPath, "import", "--from", "todoist", file, "--project", "Shop!"}, 1, "error: validation: "},
 		{"a file that is not Todoist's", []string{"--db", dbPath, "import", "--from", "todoist", "go.mod"}, 1, "error: invalid: line 1: no TYPE column"},
+		{"a file over --max-size", []string{"--db", dbPath, "import", "--from", "todoist", big, "--max-size", "1"}, 1,
+			"error: too_large: the file holds more than 1 MiB, the most an import reads; tend import --max-size MIB raises the limit"},
+		{"no --max-size", []string{"--db", dbPath, "import", "--from", "todoist", file, "--max-size", "0"}, 2, "error: --max-size is a number of MiB, 1 or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, stderr := runMain(t, tc.args...)

@@ -14,30 +14,38 @@ import (
 	"tend/store"
 )
 
-// migrateFlags are tend import's flags for another tool's file.
-type migrateFlags struct{ from, project, workspace, as string }
+// migrateFlags are tend import's flags for another tool's file; maxMiB
+// bounds what a reader takes in (from.DefaultMaxSize unless raised).
+type migrateFlags struct {
+	from, project, workspace, as string
+	maxMiB                       int64
+}
 
 // migrate reads another tool's export and writes it into the database.
 func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f migrateFlags, dryRun bool) error {
 	var m app.Migration
 	var err error
+	if f.maxMiB < 1 {
+		return usageError{fmt.Errorf("--max-size is a number of MiB, 1 or more, not %d", f.maxMiB)}
+	}
+	max := f.maxMiB << 20
 	switch f.from {
 	case "todoist":
 		project := f.project
 		if project == "" {
 			project = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 		}
-		m, err = from.Todoist(in, project)
+		m, err = from.Todoist(in, project, max)
 	case "vikunja":
-		m, err = from.Vikunja(in)
+		m, err = from.Vikunja(in, max)
 	case "beads":
-		m, err = from.Beads(in)
+		m, err = from.Beads(in, max)
 	case "github":
 		project := f.project
 		if project == "" {
 			project = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 		}
-		m, err = from.GitHub(in, project)
+		m, err = from.GitHub(in, project, max)
 	default:
 		return usageError{fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
 	}

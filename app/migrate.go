@@ -205,6 +205,46 @@ func (s *Service) checkMigration(m *Migration, opts MigrateOptions) error {
 		}
 		seen[p.ExternalID] = true
 	}
+	return nulFree(m)
+}
+
+// nulFree refuses a migration with U+0000 in any text, naming the record,
+// as the API refuses it in a request body: SQLite keeps such text, but
+// much that reads it back (C strings, terminals, other databases) cuts it
+// short. (Bytes that are not UTF-8 the readers have made U+FFFD already,
+// as encoding/json does of a request body.)
+func nulFree(m *Migration) error {
+	for _, p := range m.Projects {
+		if err := refuseNUL(p.Where, p.ExternalID, p.Key, p.Title, p.Description, p.Parent); err != nil {
+			return err
+		}
+		for _, t := range p.Tasks {
+			texts := append([]string{t.ExternalID, t.Title, t.Description, t.Parent, t.Type, t.When, t.Timezone, t.Repeat,
+				t.Status, t.Assignee}, t.Tags...)
+			if err := refuseNUL(t.Where, texts...); err != nil {
+				return err
+			}
+			for _, c := range t.Comments {
+				if err := refuseNUL(c.Where, c.ExternalID, c.Author, c.Body); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, l := range m.Links {
+		if err := refuseNUL(l.Where, l.From, l.To, l.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func refuseNUL(where string, texts ...string) error {
+	for _, s := range texts {
+		if strings.IndexByte(s, 0) >= 0 {
+			return Errorf(CodeInvalid, "%s: text may not contain U+0000 (a NUL byte)", where)
+		}
+	}
 	return nil
 }
 
@@ -322,8 +362,11 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 		return nil, false, err
 	}
 	if p.Description != "" && n.Description == "" {
-		desc := p.Description
-		if _, err := mg.s.updateProject(mg.ctx, mg.tx, mg.a, mg.sc, n, ProjectUpdate{Description: Patch[string]{Set: true, Value: desc}}); err != nil {
+		up := ProjectUpdate{Description: set(p.Description)}
+		if err := mg.s.validateProjectUpdate(up); err != nil {
+			return nil, false, err
+		}
+		if _, err := mg.s.updateProject(mg.ctx, mg.tx, mg.a, mg.sc, n, up); err != nil {
 			return nil, false, err
 		}
 		if err := mg.refresh(); err != nil {

@@ -42,14 +42,9 @@ func BenchmarkMigrateTodoist(b *testing.B) {
 	ctx := b.Context()
 	for b.Loop() {
 		b.StopTimer()
-		db, _ := seeded.Open(b)
-		svc := app.New(db, app.Options{Version: "test"})
-		admin, err := svc.Authenticate(ctx, adminSecret, "test")
-		if err != nil {
-			b.Fatal(err)
-		}
+		svc, admin := benchInstance(b)
 		b.StartTimer()
-		m, err := from.Todoist(bytes.NewReader(file), "Bench")
+		m, err := from.Todoist(bytes.NewReader(file), "Bench", from.DefaultMaxSize)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,4 +56,56 @@ func BenchmarkMigrateTodoist(b *testing.B) {
 			b.Fatalf("report %+v", rep)
 		}
 	}
+}
+
+// largeProject is the size of the project whose import issue 32 found
+// holding the writer for seconds.
+const largeProject = 50_000
+
+// BenchmarkMigrateLargeProject imports one GitHub repository of
+// largeProject issues, each with a label and a comment: one project, so one
+// transaction, and the time it holds the database's writer (docs/data.md,
+// "Moving from another tool"). Run it with -benchtime=1x.
+func BenchmarkMigrateLargeProject(b *testing.B) {
+	var file bytes.Buffer
+	file.WriteString("[")
+	for i := 1; i <= largeProject; i++ {
+		if i > 1 {
+			file.WriteString(",\n")
+		}
+		fmt.Fprintf(&file, `{"number":%d,"title":"Issue %d","body":"What happens, and how to see it (%d).","state":"OPEN",`+
+			`"labels":[{"name":"label %d"}],"comments":[{"id":"c%d","author":{"login":"octocat"},"body":"Seen it too.",`+
+			`"url":"https://github.com/acme/big/issues/%d#c"}]}`, i, i, i, i%20, i, i)
+	}
+	file.WriteString("]")
+	ctx := b.Context()
+	for b.Loop() {
+		b.StopTimer()
+		svc, admin := benchInstance(b)
+		m, err := from.GitHub(bytes.NewReader(file.Bytes()), "big", from.DefaultMaxSize)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		rep, err := svc.Migrate(ctx, admin, m, app.MigrateOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := rep.Projects[0].TasksCreated; n != largeProject {
+			b.Fatalf("report %+v", rep.Projects)
+		}
+	}
+	b.ReportMetric(float64(file.Len())/(1<<20), "MiB-file")
+}
+
+// benchInstance is a copy of the fixture's instance and its administrator.
+func benchInstance(b *testing.B) (*app.Service, app.Actor) {
+	b.Helper()
+	db, _ := seeded.Open(b)
+	svc := app.New(db, app.Options{Version: "test"})
+	admin, err := svc.Authenticate(b.Context(), adminSecret, "test")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc, admin
 }

@@ -19,7 +19,7 @@ func todoistFile(t *testing.T) app.Migration {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return must(from.Todoist(f, "Groceries"))(t)
+	return must(from.Todoist(f, "Groceries", from.DefaultMaxSize))(t)
 }
 
 // projectTasks lists every task, done or not, under a project, by title.
@@ -234,7 +234,7 @@ func vikunjaFile(t *testing.T) app.Migration {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return must(from.Vikunja(f))(t)
+	return must(from.Vikunja(f, from.DefaultMaxSize))(t)
 }
 
 func TestMigrateVikunja(t *testing.T) {
@@ -291,7 +291,7 @@ func TestMigrateBeads(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	m := must(from.Beads(file))(t)
+	m := must(from.Beads(file, from.DefaultMaxSize))(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{Project: "tend"}))(t)
 	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 5/0/0 c2 l3]" {
 		t.Errorf("report %s", got)
@@ -335,7 +335,7 @@ func TestMigrateGitHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	m := must(from.GitHub(file, "issues"))(t)
+	m := must(from.GitHub(file, "issues", from.DefaultMaxSize))(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{}))(t)
 	if got := fmt.Sprint(reportLines(rep)); got != "[acme-widgets created 3/0/0 c3 l0]" {
 		t.Errorf("report %s", got)
@@ -357,5 +357,98 @@ func TestMigrateGitHub(t *testing.T) {
 	}
 	if doc := ts["Document the API"]; doc.Assignee != "" {
 		t.Errorf("carol is no member here, yet: %+v", doc)
+	}
+}
+
+// TestMigrateFieldRules: what each reader brings is held to the API's rules
+// for the same fields (the Service's own validation, not a copy of it): a
+// title over 500 characters, a project's description over the limit, text
+// holding U+0000. The item is refused, not cut short, naming the record of
+// the file it is in, and nothing of its project is written.
+func TestMigrateFieldRules(t *testing.T) {
+	f := newFixture(t)
+	long := strings.Repeat("x", 501)
+	const todoistHead = "TYPE,CONTENT,DESCRIPTION\n"
+	for _, tc := range []struct {
+		name  string
+		read  func() (app.Migration, error)
+		code  app.Code
+		where string
+	}{
+		{"todoist: a long title", todoist(todoistHead + "task,ok\ntask," + long + "\n"), app.CodeValidation, "line 3: "},
+		{"vikunja: a long title", vikunja(`[{"id":1,"title":"p","tasks":[{"id":2,"title":"` + long + `"}]}]`), app.CodeValidation, "task 2: "},
+		{"beads: a long title", beads(`{"id":"bd-1","title":"` + long + `"}`), app.CodeValidation, "line 1 (bd-1): "},
+		{"github: a long title", github(`[{"number":4,"title":"` + long + `"}]`), app.CodeValidation, "issue #4: "},
+		{"vikunja: a long project description", vikunja(`[{"id":1,"title":"p","description":"` + strings.Repeat("d", 100_001) + `"}]`),
+			app.CodeValidation, "project 1: "},
+		{"todoist: a NUL", todoist(todoistHead + "task,Buy\x00milk\n"), app.CodeInvalid, "line 2: "},
+		{"vikunja: a NUL", vikunja(`[{"id":1,"title":"p","tasks":[{"id":2,"title":"t","description":"a\u0000b"}]}]`), app.CodeInvalid, "task 2: "},
+		{"beads: a NUL", beads(`{"id":"bd-1","title":"t","labels":["a\u0000"]}`), app.CodeInvalid, "line 1 (bd-1): "},
+		{"github: a NUL", github(`[{"number":4,"title":"t","comments":[{"body":"\u0000"}]}]`), app.CodeInvalid, "issue #4, comment 1: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := must(f.svc.Projects(f.ctx, f.admin, "", false))(t)
+			m := must(tc.read())(t)
+			_, err := f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{})
+			wantCode(t, err, tc.code)
+			if d := app.AsError(err).Detail; !strings.HasPrefix(d, tc.where) {
+				t.Errorf("detail %q does not begin %q", d, tc.where)
+			}
+			if after := must(f.svc.Projects(f.ctx, f.admin, "", false))(t); len(after) != len(before) {
+				t.Errorf("%d projects before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
+
+// todoist, vikunja, beads and github read a file's text with each reader.
+func todoist(file string) func() (app.Migration, error) {
+	return func() (app.Migration, error) { return from.Todoist(strings.NewReader(file), "p", from.DefaultMaxSize) }
+}
+
+func vikunja(file string) func() (app.Migration, error) {
+	return func() (app.Migration, error) { return from.Vikunja(strings.NewReader(file), from.DefaultMaxSize) }
+}
+
+func beads(file string) func() (app.Migration, error) {
+	return func() (app.Migration, error) { return from.Beads(strings.NewReader(file), from.DefaultMaxSize) }
+}
+
+func github(file string) func() (app.Migration, error) {
+	return func() (app.Migration, error) { return from.GitHub(strings.NewReader(file), "p", from.DefaultMaxSize) }
+}
+
+// TestMigrateVikunjaInstancesApart: every Vikunja numbers from 1, so two
+// instances' exports name different tasks by the same numbers; the second
+// import adds its own, and leaves what the first wrote as it was, with
+// --project and without. The same file again still updates its own.
+func TestMigrateVikunjaInstancesApart(t *testing.T) {
+	const home = `[{"id":1,"title":"Home","created":"2024-05-02T08:00:00Z","tasks":[
+		{"id":1,"title":"Water the plants","description":"weekly","created":"2024-05-02T08:10:00Z"}]}]`
+	const colleague = `[{"id":1,"title":"Work","created":"2025-01-10T09:00:00Z","tasks":[
+		{"id":1,"title":"Ship it","done":true,"created":"2025-01-10T09:05:00Z"}]}]`
+	for _, tc := range []struct{ name, first, second string }{
+		{"into projects of their own", "home", "work"},
+		{"without --project", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			must(f.svc.Migrate(f.ctx, f.admin, must(vikunja(home)())(t), app.MigrateOptions{Project: tc.first}))(t)
+			rep := must(f.svc.Migrate(f.ctx, f.admin, must(vikunja(colleague)())(t), app.MigrateOptions{Project: tc.second}))(t)
+			if got := fmt.Sprint(reportLines(rep)); got != "[work created 1/0/0 c0 l0]" {
+				t.Errorf("the colleague's import: %s", got)
+			}
+			plants := f.projectTasks(f.admin, "home")["Water the plants"]
+			if plants.Description != "weekly" || plants.IsComplete() {
+				t.Errorf("the first import's task after the second: %q, %q, complete %v", plants.Title, plants.Description, plants.IsComplete())
+			}
+			if ship := f.projectTasks(f.admin, "work")["Ship it"]; !ship.IsComplete() {
+				t.Errorf("the colleague's task: %q, complete %v", ship.Title, ship.IsComplete())
+			}
+			again := must(f.svc.Migrate(f.ctx, f.admin, must(vikunja(home)())(t), app.MigrateOptions{Project: tc.first}))(t)
+			if got := fmt.Sprint(reportLines(again)); got != "[home existing 0/0/1 c0 l0]" {
+				t.Errorf("the first file again: %s", got)
+			}
+		})
 	}
 }

@@ -61,11 +61,12 @@ var beadsTypes = map[string]bool{"task": true, "bug": true, "feature": true, "ch
 // become tasks of one project (named by the ids' prefix, "bd" for
 // bd-a1b2); status and priority map to tend's; blocks dependencies become
 // blocks links, parent-child ones subtasks, related and discovered-from
-// ones links of those kinds.
-func Beads(r io.Reader) (app.Migration, error) {
+// ones links of those kinds. The file may hold at most max bytes
+// (DefaultMaxSize): its lines are kept as tasks.
+func Beads(r io.Reader, max int64) (app.Migration, error) {
 	m := app.Migration{Source: "beads"}
 	p := app.MigratedProject{Where: "line 1"}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(Capped(r, max))
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	line := 0
 	seen := map[string]int{}
@@ -81,7 +82,7 @@ func Beads(r io.Reader) (app.Migration, error) {
 		}
 		where := fmt.Sprintf("line %d", line)
 		var is beadsIssue
-		if err := json.Unmarshal(b, &is); err != nil {
+		if err := errors.Join(json.Unmarshal(b, &is), uniqueKeys(b)); err != nil {
 			return app.Migration{}, lineJSONError(where, err)
 		}
 		if is.ID == "" || strings.TrimSpace(is.Title) == "" {
@@ -107,7 +108,9 @@ func Beads(r io.Reader) (app.Migration, error) {
 			}{d, where})
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); app.CodeOf(err) == app.CodeTooLarge {
+		return app.Migration{}, err
+	} else if err != nil {
 		return app.Migration{}, app.Errorf(app.CodeInvalid, "line %d: %v", line+1, err)
 	}
 	if p.ExternalID == "" {
@@ -214,7 +217,10 @@ func beadsDependencyOf(m *app.Migration, byID map[string]*app.MigratedTask, d be
 func lineJSONError(where string, err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
+	var de *duplicateKeyError
 	switch {
+	case errors.As(err, &de):
+		return app.Errorf(app.CodeInvalid, "%s: %v", where, de)
 	case errors.As(err, &te):
 		return app.Errorf(app.CodeInvalid, "%s: %s holds %s where the format has %s", where, te.Field, te.Value, te.Type)
 	case errors.As(err, &se):

@@ -8,7 +8,7 @@ import (
 )
 
 func TestBeads(t *testing.T) {
-	m, err := from.Beads(open(t, "testdata/beads/issues.jsonl"))
+	m, err := from.Beads(open(t, "testdata/beads/issues.jsonl"), from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,9 +25,10 @@ func TestBeadsRefusals(t *testing.T) {
 		{"no title", ok + `{"id":"bd-2","title":"  "}`, "line 2: an issue needs an id and a title"},
 		{"no id", `{"title":"x"}`, "line 1: an issue needs an id and a title"},
 		{"an issue twice", ok + "\n" + ok, "line 3: issue bd-1 is on line 1 already"},
+		{"a key twice", ok + `{"id":"bd-2","title":"x","comments":[{"id":"c1","author":"a","author":"b"}]}`, `line 2: an object names "author" twice`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := from.Beads(strings.NewReader(tc.file))
+			_, err := from.Beads(strings.NewReader(tc.file), from.DefaultMaxSize)
 			refused(t, err, tc.want)
 		})
 	}
@@ -37,7 +38,7 @@ func FuzzBeads(f *testing.F) {
 	f.Add([]byte(`{"id":"bd-1","title":"a","dependencies":[{"issue_id":"bd-1","depends_on_id":"bd-1","type":"parent-child"}]}` + "\n"))
 	f.Add([]byte(`{"id":"bd-1","title":"a","comments":[{"id":1,"text":"x"}]}` + "\n\n" + `{"id":"bd-2","title":"b","status":"closed"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := from.Beads(strings.NewReader(string(b)))
+		m, err := from.Beads(strings.NewReader(string(b)), from.DefaultMaxSize)
 		if err != nil {
 			return
 		}

@@ -2,6 +2,7 @@ package from
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -12,7 +13,7 @@ import (
 )
 
 // The records gh prints for `gh issue list --json number,title,body,state,
-// labels,assignees,createdAt,closedAt,comments` (cli/cli api.Issue's
+// labels,assignees,createdAt,closedAt,comments,url` (cli/cli api.Issue's
 // ExportData: its Comment, IssueLabel and GitHubUser).
 type (
 	ghIssue struct {
@@ -51,19 +52,21 @@ var (
 )
 
 // GitHub reads the JSON that `gh issue list --state all --json number,
-// title,body,state,labels,assignees,createdAt,closedAt,comments` prints:
+// title,body,state,labels,assignees,createdAt,closedAt,comments,url` prints:
 // the issues of one repository, which become the tasks of one project
-// (named after the repository when a comment's URL names it, else name).
+// (named after the repository when an issue's or a comment's URL names it,
+// else name).
 // A reference to an issue by number ("fixes #12") is written
 // owner/repo#12, as GitHub writes one across repositories, so that tend
-// does not read it as one to its own item #12.
-func GitHub(r io.Reader, name string) (app.Migration, error) {
-	data, err := io.ReadAll(r)
+// does not read it as one to its own item #12. The file may hold at most
+// max bytes (DefaultMaxSize).
+func GitHub(r io.Reader, name string, max int64) (app.Migration, error) {
+	data, err := io.ReadAll(Capped(r, max))
 	if err != nil {
 		return app.Migration{}, err
 	}
 	var issues []ghIssue
-	if err := json.Unmarshal(data, &issues); err != nil {
+	if err := errors.Join(json.Unmarshal(data, &issues), uniqueKeys(data)); err != nil {
 		return app.Migration{}, jsonError("the file", data, err)
 	}
 	repo := ""

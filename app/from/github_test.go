@@ -8,12 +8,12 @@ import (
 )
 
 func TestGitHub(t *testing.T) {
-	m, err := from.GitHub(open(t, "testdata/github/issues.json"), "issues")
+	m, err := from.GitHub(open(t, "testdata/github/issues.json"), "issues", from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "github/issues", m)
-	bare, err := from.GitHub(strings.NewReader(`[{"number":3,"title":"Document the API","body":"see #2","state":"OPEN"}]`), "web")
+	bare, err := from.GitHub(strings.NewReader(`[{"number":3,"title":"Document the API","body":"see #2","state":"OPEN"}]`), "web", from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +29,10 @@ func TestGitHubRefusals(t *testing.T) {
 		{"a number that is text", `[{"number":"14","title":"x"}]`, "the file, line 1: number holds string where the format has int"},
 		{"no title", `[{"number":1,"title":"x"},{"number":2,"title":""}]`, "issue 2 of the list: an issue needs a number and a title"},
 		{"an issue twice", `[{"number":1,"title":"x"},{"number":1,"title":"y"}]`, "issue #1 is in the list twice"},
+		{"a key twice", "[{\"number\":1,\"title\":\"x\"},\n{\"number\":2,\"title\":\"y\",\"state\":\"OPEN\",\"state\":\"CLOSED\"}]", `the file, line 2: an object names "state" twice`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := from.GitHub(strings.NewReader(tc.file), "x")
+			_, err := from.GitHub(strings.NewReader(tc.file), "x", from.DefaultMaxSize)
 			refused(t, err, tc.want)
 		})
 	}
@@ -40,7 +41,7 @@ func TestGitHubRefusals(t *testing.T) {
 func FuzzGitHub(f *testing.F) {
 	f.Add([]byte(`[{"number":1,"title":"a #2","body":"#3\r\n","state":"CLOSED","comments":[{"id":"","author":{"login":""},"url":"https://github.com/o/r/issues/1#c"}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := from.GitHub(strings.NewReader(string(b)), "x")
+		m, err := from.GitHub(strings.NewReader(string(b)), "x", from.DefaultMaxSize)
 		if err != nil {
 			return
 		}

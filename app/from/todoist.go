@@ -22,9 +22,10 @@ import (
 // DURATION_UNIT, and, in newer exports, DEADLINE. The file's name is the
 // project's (Todoist writes one project a file). Sections become projects
 // inside it; notes, comments on the task above. A CSV row holds no id, so
-// a task's id is its path: section, parent tasks and title.
-func Todoist(r io.Reader, project string) (app.Migration, error) {
-	cr := csv.NewReader(stripBOM(r))
+// a task's id is its path: section, parent tasks and title. The file may
+// hold at most max bytes (DefaultMaxSize): its rows are kept as tasks.
+func Todoist(r io.Reader, project string, max int64) (app.Migration, error) {
+	cr := csv.NewReader(stripBOM(Capped(r, max)))
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
@@ -59,7 +60,11 @@ func Todoist(r io.Reader, project string) (app.Migration, error) {
 func todoistColumns(header []string) (map[string]int, error) {
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.ToUpper(strings.TrimSpace(h))] = i
+		name := strings.ToUpper(strings.TrimSpace(h))
+		if _, twice := col[name]; twice && name != "" {
+			return nil, app.Errorf(app.CodeInvalid, "line 1: the header names %s twice: which of the two holds it is not clear", name)
+		}
+		col[name] = i
 	}
 	for _, need := range []string{"TYPE", "CONTENT"} {
 		if _, ok := col[need]; !ok {
@@ -82,9 +87,12 @@ type todoist struct {
 	last *app.MigratedTask
 }
 
+// cell is the text of a column, bytes that are not UTF-8 as U+FFFD: a CSV
+// carries no encoding, and encoding/json makes them so of the JSON files
+// the other readers read and of the API's request bodies.
 func (t *todoist) cell(row []string, name string) string {
 	if i, ok := t.col[name]; ok && i < len(row) {
-		return strings.TrimSpace(row[i])
+		return strings.ToValidUTF8(strings.TrimSpace(row[i]), "\uFFFD")
 	}
 	return ""
 }

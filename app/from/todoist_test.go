@@ -9,7 +9,7 @@ import (
 )
 
 func TestTodoist(t *testing.T) {
-	m, err := from.Todoist(open(t, "testdata/todoist/Groceries.csv"), "Groceries")
+	m, err := from.Todoist(open(t, "testdata/todoist/Groceries.csv"), "Groceries", from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,9 +30,10 @@ func TestTodoistRefusals(t *testing.T) {
 		{"an indent that skips", head + "task,Buy milk,,4,1\ntask,Skim,,4,3\n", "line 3: INDENT 3 under a task of INDENT 1"},
 		{"an indent not a number", head + "task,Buy milk,,4,one\n", `line 2: INDENT "one"`},
 		{"a section without a name", head + "section,,,,\n", "line 2: a section without a name"},
+		{"a column twice", "TYPE,CONTENT,PRIORITY,priority\ntask,Buy milk,1,4\n", "line 1: the header names PRIORITY twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := from.Todoist(strings.NewReader(tc.file), "x")
+			_, err := from.Todoist(strings.NewReader(tc.file), "x", from.DefaultMaxSize)
 			refused(t, err, tc.want)
 		})
 	}
@@ -42,7 +43,7 @@ func FuzzTodoist(f *testing.F) {
 	f.Add([]byte("TYPE,CONTENT,PRIORITY,INDENT,DATE\ntask,Buy milk @errands,1,1,every monday\ntask,Skim,4,2,\nnote,\"a, b\",,,\nsection,S,,,\n"))
 	f.Add([]byte("\xef\xbb\xbfTYPE,CONTENT\r\nmeta,view_style\r\n,\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := from.Todoist(bytes.NewReader(b), "p")
+		m, err := from.Todoist(bytes.NewReader(b), "p", from.DefaultMaxSize)
 		if err != nil {
 			return
 		}
@@ -54,4 +55,18 @@ func FuzzTodoist(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTodoistText: bytes that are not UTF-8 come out as U+FFFD, as
+// encoding/json makes them of the other readers' files and of the API's
+// bodies; a CSV says nothing of its encoding.
+func TestTodoistText(t *testing.T) {
+	m, err := from.Todoist(strings.NewReader("TYPE,CONTENT,DESCRIPTION\ntask,Buy \xff milk,\xc3 cold\n"), "p", from.DefaultMaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := m.Projects[0].Tasks[0]
+	if task.Title != "Buy \uFFFD milk" || task.Description != "\uFFFD cold" {
+		t.Errorf("title %q, description %q", task.Title, task.Description)
+	}
 }

@@ -24,6 +24,7 @@ type (
 		Description     string       `json:"description"`
 		Identifier      string       `json:"identifier"`
 		ParentProjectID *int64       `json:"parent_project_id"`
+		Created         time.Time    `json:"created"`
 		IsArchived      bool         `json:"is_archived"`
 		ChildProjects   []vikProject `json:"child_projects"`
 		Tasks           []vikTask    `json:"tasks"`
@@ -36,6 +37,7 @@ type (
 		Title        string                   `json:"title"`
 		Description  string                   `json:"description"`
 		Done         bool                     `json:"done"`
+		Created      time.Time                `json:"created"`
 		DueDate      time.Time                `json:"due_date"`
 		StartDate    time.Time                `json:"start_date"`
 		EndDate      time.Time                `json:"end_date"`
@@ -46,7 +48,8 @@ type (
 		Labels       []struct{ Title string } `json:"labels"`
 		Assignees    []vikUser                `json:"assignees"`
 		RelatedTasks map[string][]struct {
-			ID int64 `json:"id"`
+			ID      int64     `json:"id"`
+			Created time.Time `json:"created"`
 		} `json:"related_tasks"`
 		Attachments   []json.RawMessage `json:"attachments"`
 		Reminders     []json.RawMessage `json:"reminders"`
@@ -82,17 +85,18 @@ var vikMirrors = []string{"blocked", "follows", "duplicates", "copiedto", "paren
 // Vikunja reads the archive Vikunja's "Export your data" makes (the zip,
 // or the data.json in it): its projects with their child projects, tasks
 // with labels, assignees, priority, done, due, start and repeat settings
-// and comments, and the relations between tasks.
-func Vikunja(r io.Reader) (app.Migration, error) {
-	data, extra, err := vikunjaData(r)
+// and comments, and the relations between tasks. Neither the file nor the
+// data.json it unpacks may hold more than max bytes (DefaultMaxSize).
+func Vikunja(r io.Reader, max int64) (app.Migration, error) {
+	data, extra, err := vikunjaData(r, max)
 	if err != nil {
 		return app.Migration{}, err
 	}
 	var projects []vikProject
-	if err := json.Unmarshal(data, &projects); err != nil {
+	if err := errors.Join(json.Unmarshal(data, &projects), uniqueKeys(data)); err != nil {
 		return app.Migration{}, jsonError("data.json", data, err)
 	}
-	v := &vikunja{m: app.Migration{Source: "vikunja", Unmapped: extra}}
+	v := &vikunja{m: app.Migration{Source: "vikunja", Unmapped: extra}, tasks: map[int64]string{}, projects: map[int64]string{}}
 	var flat []vikProject
 	var walk func(ps []vikProject, parent int64)
 	walk = func(ps []vikProject, parent int64) {
@@ -135,9 +139,11 @@ func vikunjaUnique(ps []vikProject) error {
 }
 
 // vikunjaData finds data.json, in a zip or as it is, and reports what else
-// the archive holds that tend leaves out.
-func vikunjaData(r io.Reader) ([]byte, []app.Unmapped, error) {
-	b, err := io.ReadAll(r)
+// the archive holds that tend leaves out. Neither the file nor data.json
+// unpacked may hold more than max bytes: a zip of a megabyte can unpack to
+// gigabytes.
+func vikunjaData(r io.Reader, max int64) ([]byte, []app.Unmapped, error) {
+	b, err := io.ReadAll(Capped(r, max))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,14 +160,8 @@ func vikunjaData(r io.Reader) ([]byte, []app.Unmapped, error) {
 	for _, f := range z.File {
 		switch {
 		case f.Name == "data.json":
-			rc, err := f.Open()
-			if err != nil {
-				return nil, nil, app.Errorf(app.CodeInvalid, "data.json in the archive does not open: %v", err)
-			}
-			data, err = io.ReadAll(rc)
-			_ = rc.Close()
-			if err != nil {
-				return nil, nil, app.Errorf(app.CodeInvalid, "data.json in the archive does not read: %v", err)
+			if data, err = zipEntry(f, max); err != nil {
+				return nil, nil, err
 			}
 		case f.Name == "filters.json" && f.UncompressedSize64 > 2:
 			extra = append(extra, app.Unmapped{Where: "filters.json", What: "saved filters", Why: "tend's listings take their filters in the query: left out"})
@@ -176,6 +176,29 @@ func vikunjaData(r io.Reader) ([]byte, []app.Unmapped, error) {
 		extra = append(extra, app.Unmapped{Where: "files/", What: fmt.Sprintf("files: %d", files), Why: "tend keeps no attachments or backgrounds: left out"})
 	}
 	return data, extra, nil
+}
+
+// zipEntry unpacks data.json, refusing it past max bytes: by the size its
+// header declares first, and then by what it really unpacks to, since the
+// header is the file's word only.
+func zipEntry(f *zip.File, max int64) ([]byte, error) {
+	const what = "data.json in the archive"
+	if f.UncompressedSize64 > uint64(max) {
+		return nil, tooLarge(what, max)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, app.Errorf(app.CodeInvalid, "%s does not open: %v", what, err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(capReader(rc, max, what))
+	if app.CodeOf(err) == app.CodeTooLarge {
+		return nil, err
+	}
+	if err != nil {
+		return nil, app.Errorf(app.CodeInvalid, "%s does not read: %v", what, err)
+	}
+	return data, nil
 }
 
 // parentsBefore orders projects so that each comes after its parent; a
@@ -209,7 +232,23 @@ func parentsBefore(ps []vikProject) []vikProject {
 }
 
 // vikunja is one export being read.
-type vikunja struct{ m app.Migration }
+type vikunja struct {
+	m app.Migration
+	// tasks and projects are the ids (vikID) of the file's by Vikunja's.
+	tasks, projects map[int64]string
+}
+
+// vikID is the id a Vikunja record keeps in tend: its number and when it
+// was created. Every Vikunja numbers its records from 1, so a number
+// alone would let a second instance's export overwrite what the first
+// one's import wrote; the time it was made tells them apart, and stays
+// the same in every export of that instance.
+func vikID(id int64, created time.Time) string {
+	if created.IsZero() {
+		return strconv.FormatInt(id, 10)
+	}
+	return strconv.FormatInt(id, 10) + "@" + created.UTC().Format(time.RFC3339)
+}
 
 func (v *vikunja) unmapped(where, what, why string, args ...any) {
 	v.m.Unmapped = append(v.m.Unmapped, app.Unmapped{Where: where, What: what, Why: fmt.Sprintf(why, args...)})
@@ -217,16 +256,15 @@ func (v *vikunja) unmapped(where, what, why string, args ...any) {
 
 func (v *vikunja) project(p vikProject) {
 	where := fmt.Sprintf("project %d", p.ID)
-	mp := app.MigratedProject{ExternalID: strconv.FormatInt(p.ID, 10), Where: where, Key: p.Identifier, Title: strings.TrimSpace(p.Title),
+	mp := app.MigratedProject{ExternalID: vikID(p.ID, p.Created), Where: where, Key: p.Identifier, Title: strings.TrimSpace(p.Title),
 		Description: htmlText(p.Description)}
 	if mp.Title == "" {
-		mp.Title = "Untitled " + mp.ExternalID
+		mp.Title = fmt.Sprintf("Untitled %d", p.ID)
 	}
-	if parent := *p.ParentProjectID; parent != 0 && slices.ContainsFunc(v.m.Projects, func(x app.MigratedProject) bool {
-		return x.ExternalID == strconv.FormatInt(parent, 10)
-	}) {
-		mp.Parent = strconv.FormatInt(parent, 10)
+	if parent, ok := v.projects[*p.ParentProjectID]; ok {
+		mp.Parent = parent
 	}
+	v.projects[p.ID] = mp.ExternalID
 	if p.IsArchived {
 		v.unmapped(where, mp.Title, "archived in Vikunja: imported as a project in use")
 	}
@@ -241,11 +279,12 @@ func (v *vikunja) project(p vikProject) {
 
 func (v *vikunja) task(t vikTask) app.MigratedTask {
 	where := fmt.Sprintf("task %d", t.ID)
-	mt := app.MigratedTask{ExternalID: strconv.FormatInt(t.ID, 10), Where: where, Title: strings.TrimSpace(t.Title),
+	mt := app.MigratedTask{ExternalID: vikID(t.ID, t.Created), Where: where, Title: strings.TrimSpace(t.Title),
 		Description: htmlText(t.Description)}
 	if mt.Title == "" {
-		mt.Title = "Untitled " + mt.ExternalID
+		mt.Title = fmt.Sprintf("Untitled %d", t.ID)
 	}
+	v.tasks[t.ID] = mt.ExternalID
 	if t.Done {
 		mt.Status = "done"
 	}
@@ -282,7 +321,7 @@ func (v *vikunja) task(t vikTask) app.MigratedTask {
 		v.unmapped(where, fmt.Sprintf("attachments: %d", n), "tend keeps no files: left out")
 	}
 	for _, c := range t.Comments {
-		mc := app.MigratedComment{ExternalID: strconv.FormatInt(c.ID, 10), Where: fmt.Sprintf("comment %d", c.ID), Body: htmlText(c.Comment)}
+		mc := app.MigratedComment{ExternalID: vikID(c.ID, c.Created), Where: fmt.Sprintf("comment %d", c.ID), Body: htmlText(c.Comment)}
 		if c.Author != nil {
 			mc.Author = c.Author.Username
 		}
@@ -337,7 +376,6 @@ func (v *vikunja) relations(ps []vikProject) {
 	}
 	for _, p := range ps {
 		for _, t := range p.Tasks {
-			id := strconv.FormatInt(t.ID, 10)
 			kinds := make([]string, 0, len(t.RelatedTasks))
 			for k := range t.RelatedTasks {
 				kinds = append(kinds, k)
@@ -345,30 +383,36 @@ func (v *vikunja) relations(ps []vikProject) {
 			slices.Sort(kinds)
 			for _, kind := range kinds {
 				for _, o := range t.RelatedTasks[kind] {
-					v.relation(tasks, id, kind, strconv.FormatInt(o.ID, 10))
+					to, ok := v.tasks[o.ID]
+					if !ok {
+						to = vikID(o.ID, o.Created)
+					}
+					v.relation(tasks, t.ID, kind, o.ID, to)
 				}
 			}
 		}
 	}
 }
 
-func (v *vikunja) relation(tasks map[string]*app.MigratedTask, from, kind, to string) {
-	where := fmt.Sprintf("task %s", from)
+// relation reads the relation of kind from task from to task to (toID in
+// tend), both by their Vikunja numbers.
+func (v *vikunja) relation(tasks map[string]*app.MigratedTask, from int64, kind string, to int64, toID string) {
+	where, fromID := fmt.Sprintf("task %d", from), v.tasks[from]
 	switch {
 	case kind == "subtask":
-		child := tasks[to]
+		child := tasks[toID]
 		switch {
 		case child == nil:
-			v.unmapped(where, "subtask "+to, "a subtask that is not in the export: left out")
-		case child.Parent != "" && child.Parent != from:
-			v.unmapped(where, "subtask "+to, "task %s is a subtask of %s too: a tend task has one parent", to, child.Parent)
+			v.unmapped(where, fmt.Sprintf("subtask %d", to), "a subtask that is not in the export: left out")
+		case child.Parent != "" && child.Parent != fromID:
+			v.unmapped(where, fmt.Sprintf("subtask %d", to), "task %d is a subtask of another too: a tend task has one parent", to)
 		default:
-			child.Parent = from
+			child.Parent = fromID
 		}
-	case kind == "related" && from > to && tasks[to] != nil:
-		// Symmetric: read from the side whose id sorts first.
+	case kind == "related" && from > to && tasks[toID] != nil:
+		// Symmetric: read from the side whose number is the lower.
 	case vikLinks[kind] != "":
-		v.m.Links = append(v.m.Links, app.MigratedLink{From: from, To: to, Type: vikLinks[kind], Where: where})
+		v.m.Links = append(v.m.Links, app.MigratedLink{From: fromID, To: toID, Type: vikLinks[kind], Where: where})
 	case slices.Contains(vikMirrors, kind):
 	default:
 		v.unmapped(where, kind, "a relation kind tend has no link type for: left out")
@@ -379,9 +423,12 @@ func (v *vikunja) relation(tasks map[string]*app.MigratedTask, from, kind, to st
 func jsonError(name string, data []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var de *duplicateKeyError
 	switch {
 	case errors.As(err, &se):
 		return app.Errorf(app.CodeInvalid, "%s, line %d: not JSON: %v", name, lineAt(data, se.Offset), se)
+	case errors.As(err, &de):
+		return app.Errorf(app.CodeInvalid, "%s, line %d: %v", name, lineAt(data, de.Offset), de)
 	case errors.As(err, &te):
 		return app.Errorf(app.CodeInvalid, "%s, line %d: %s holds %s where the format has %s", name, lineAt(data, te.Offset), te.Field, te.Value, te.Type)
 	}

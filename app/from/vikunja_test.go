@@ -37,12 +37,12 @@ func vikunjaZip(t testing.TB) []byte {
 }
 
 func TestVikunja(t *testing.T) {
-	m, err := from.Vikunja(bytes.NewReader(vikunjaZip(t)))
+	m, err := from.Vikunja(bytes.NewReader(vikunjaZip(t)), from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "vikunja/export", m)
-	plain, err := from.Vikunja(open(t, "testdata/vikunja/data.json"))
+	plain, err := from.Vikunja(open(t, "testdata/vikunja/data.json"), from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +64,11 @@ func TestVikunjaRefusals(t *testing.T) {
 		{"a project twice", `[{"id":1,"title":"a"},{"id":1,"title":"b"}]`, "data.json: project 1 is in it twice"},
 		{"a task twice", `[{"id":1,"title":"a","tasks":[{"id":5}]},{"id":2,"title":"b","tasks":[{"id":5}]}]`, "data.json: task 5 is in it twice"},
 		{"a broken archive", "PK\x03\x04broken", "the archive does not open as a zip"},
+		{"a key twice", "[{\"id\":1,\"title\":\"a\",\n\"tasks\":[{\"id\":5,\"done\":false,\"done\":true}]}]", `data.json, line 2: an object names "done" twice`},
+		{"a key twice, nested", `[{"id":1,"title":"a","tasks":[{"id":5,"labels":[{"title":"x","title":"y"}]}]}]`, `data.json, line 1: an object names "title" twice`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := from.Vikunja(strings.NewReader(tc.file))
+			_, err := from.Vikunja(strings.NewReader(tc.file), from.DefaultMaxSize)
 			refused(t, err, tc.want)
 		})
 	}
@@ -80,7 +82,7 @@ func FuzzVikunja(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`[{"id":1,"parent_project_id":2},{"id":2,"parent_project_id":1,"tasks":[{"id":1,"related_tasks":{"subtask":[{"id":1}]}}]}]`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := from.Vikunja(bytes.NewReader(b))
+		m, err := from.Vikunja(bytes.NewReader(b), from.DefaultMaxSize)
 		if err != nil {
 			return
 		}
