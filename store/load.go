@@ -199,14 +199,14 @@ func (t *Tx) importValue(ctx context.Context, rec *app.Record, d *dumpTable, c d
 }
 
 // importSeq gives a row its place in its table. Into a new database the
-// file's number is kept, so that the instance is reproduced exactly, and
-// must come after the number of the table's record before it; into an
-// instance in use the rows of a table follow its last row, in the file's
-// order. Either way the number is from 1 to app.MaxExactInteger, far
-// below SQLite's limit: one crafted number at the limit would leave
-// AUTOINCREMENT no number for any later write.
+// file's number is kept, so that the instance is reproduced exactly: it
+// must come after the number of the table's record before it and be from
+// 1 to app.MaxExactInteger, far below SQLite's limit, since one number at
+// the limit would leave AUTOINCREMENT no number for any later write. Into
+// an instance in use the rows of a table follow its last row in the file's
+// order, whatever numbers the file gives them.
 func (t *Tx) importSeq(ctx context.Context, d *dumpTable, n int64) (int64, error) {
-	if n < 1 || n > app.MaxExactInteger {
+	if t.imp.created && (n < 1 || n > app.MaxExactInteger) {
 		return 0, app.Errorf(app.CodeInvalid, "field \"seq\" of a %s record is %d, not from 1 to %d", d.kind, n, int64(app.MaxExactInteger))
 	}
 	last, ok := t.imp.seqs[d.table]
