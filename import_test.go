@@ -52,7 +52,8 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatalf("a dry run into a new database left it behind: %v", err)
 	}
 	out := mustRun(t, "--db", into, "import", file)
-	for _, want := range []string{"the instance, from the file", "workspace  default", "account    admin", "records    task"} {
+	for _, want := range []string{"the instance, from the file", "workspace  default", "account    admin", "records    task",
+		"created; instance administrator; owner in default; member of project inbox in default\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("import printed no %q:\n%s", want, out)
 		}
