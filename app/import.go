@@ -198,14 +198,14 @@ type importer struct {
 	users      map[string]int
 	bossOf     map[int]string
 	workspaces map[string]string
-	projects   map[string][2]string
+	projects   map[string]ImportedRole
 	s          *Service
 }
 
 func (s *Service) newImporter(ctx context.Context, tx Tx, h ExportHeader, rep *ImportReport) (*importer, error) {
 	im := &importer{ctx: ctx, tx: tx, rep: rep, ids: &idMap{m: map[string]string{}, rows: map[string]string{}},
 		counts: map[string]int{}, bosses: map[string]bool{}, users: map[string]int{}, bossOf: map[int]string{},
-		workspaces: map[string]string{}, projects: map[string][2]string{}, s: s}
+		workspaces: map[string]string{}, projects: map[string]ImportedRole{}, s: s}
 	if _, err := tx.Instance(ctx); CodeOf(err) == CodeNotFound {
 		rep.InstanceCreated = true
 	} else if err != nil {
@@ -294,13 +294,13 @@ func (im *importer) rights(rec *Record) {
 		im.workspaces[rec.Text("id")] = rec.Text("slug")
 		return
 	case "project":
-		im.projects[rec.Text("id")] = [2]string{im.workspaces[rec.Text("workspace_id")], rec.Text("key")}
+		im.projects[rec.Text("id")] = ImportedRole{Workspace: im.workspaces[rec.Text("workspace_id")], Project: rec.Text("key")}
 		return
 	case "workspace_member":
 		role.Workspace = im.workspaces[rec.Text("workspace_id")]
 	case "project_member", "project_role":
 		p := im.projects[rec.Text("project_id")]
-		role.Workspace, role.Project = p[0], p[1]
+		role.Workspace, role.Project = p.Workspace, p.Project
 		if role.Role == "" {
 			role.Role = RoleMember
 		}
