@@ -118,6 +118,29 @@ func openInput(cmd *cobra.Command, name string) (io.Reader, func(), error) {
 	return f, func() { _ = f.Close() }, nil
 }
 
+// accountLine says what an import did with an account and every right the
+// account has by it.
+func accountLine(u app.ImportedUser) string {
+	line := u.Outcome
+	if u.Local != u.Username {
+		line += ": " + u.Local
+	}
+	if u.Administrator {
+		line += "; instance administrator"
+	}
+	if u.AnswersTo != "" {
+		line += "; answers to " + u.AnswersTo
+	}
+	for _, r := range u.Roles {
+		if r.Project != "" {
+			line += fmt.Sprintf("; %s of project %s in %s", r.Role, r.Project, r.Workspace)
+		} else {
+			line += fmt.Sprintf("; %s in %s", r.Role, r.Workspace)
+		}
+	}
+	return line
+}
+
 func printImport(w io.Writer, rep app.ImportReport) error {
 	if rep.DryRun {
 		fmt.Fprintln(w, "dry run: nothing was written; an import would write:")
@@ -137,11 +160,7 @@ func printImport(w io.Writer, rep app.ImportReport) error {
 		}
 	}
 	for _, u := range rep.Users {
-		if u.Local != u.Username {
-			fmt.Fprintf(tw, "account\t%s\t%s: %s\n", u.Username, u.Outcome, u.Local)
-		} else {
-			fmt.Fprintf(tw, "account\t%s\t%s\n", u.Username, u.Outcome)
-		}
+		fmt.Fprintf(tw, "account\t%s\t%s\n", u.Username, accountLine(u))
 	}
 	for _, c := range rep.Records {
 		fmt.Fprintf(tw, "records\t%s\t%d\n", c.Kind, c.Count)

@@ -52,7 +52,8 @@ func TestExportImportCommands(t *testing.T) {
 		t.Fatalf("a dry run into a new database left it behind: %v", err)
 	}
 	out := mustRun(t, "--db", into, "import", file)
-	for _, want := range []string{"the instance, from the file", "workspace  default", "account    admin", "records    task"} {
+	for _, want := range []string{"the instance, from the file", "workspace  default", "account    admin", "records    task",
+		"created; instance administrator; owner in default; member of project inbox in default\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("import printed no %q:\n%s", want, out)
 		}
@@ -94,7 +95,7 @@ func TestImportRefusals(t *testing.T) {
 		t.Fatalf("no %s record", kind)
 		return 0
 	}
-	task := find("task")
+	task, user, member := find("task"), find("user"), find("workspace_member")
 	for _, tc := range []struct {
 		name, file string
 		code       app.Code
@@ -108,6 +109,14 @@ func TestImportRefusals(t *testing.T) {
 			ls[0] = strings.Replace(ls[0], `"schema":"0`, `"schema":"9`, 1)
 			return ls
 		}), app.CodeSchemaTooNew, "line 1: the export was written at schema 9"},
+		{"a field of the header named twice", edit(func(ls []string) []string {
+			ls[0] = strings.Replace(ls[0], `"format":1`, `"format":1,"format":1`, 1)
+			return ls
+		}), app.CodeInvalid, `line 1: field "format" is named twice`},
+		{"a field named twice", edit(func(ls []string) []string {
+			ls[user] = strings.Replace(ls[user], `"version":`, `"is_superuser":1,"version":`, 1)
+			return ls
+		}), app.CodeInvalid, `line %d: field "is_superuser" is named twice`},
 		{"not JSON", edit(func(ls []string) []string { ls[task] = "{task"; return ls }), app.CodeInvalid, "line %d: not a JSON object"},
 		{"no kind", edit(func(ls []string) []string { ls[task] = `{"id":"x"}`; return ls }), app.CodeInvalid, "line %d: a record names its kind"},
 		{"an unknown kind", edit(func(ls []string) []string { ls[task] = `{"kind":"token","id":"x"}`; return ls }),
@@ -133,19 +142,28 @@ func TestImportRefusals(t *testing.T) {
 			ls[task] = strings.Replace(ls[task], `"deleted_at":null`, `"deleted_at":"yesterday"`, 1)
 			return ls
 		}), app.CodeInvalid, `line %d: field "deleted_at" of a task record holds a string, not an instant`},
-		{"a rule of the schema", edit(func(ls []string) []string {
+		{"a rule of the API", edit(func(ls []string) []string {
 			ls[task] = strings.Replace(ls[task], `"importance":null`, `"importance":9`, 1)
 			return ls
-		}), app.CodeInvalid, "line %d: a task record breaks a rule of the schema (CHECK constraint failed: importance BETWEEN 1 AND 5)"},
+		}), app.CodeInvalid, `line %d: field "importance" of a task record: from 1 to 5`},
+		{"a rule of the schema", edit(func(ls []string) []string {
+			ls[user] = strings.Replace(ls[user], `"is_superuser":1`, `"is_superuser":2`, 1)
+			return ls
+		}), app.CodeInvalid, "line %d: a user record breaks a rule of the schema (CHECK constraint failed: is_superuser IN (0, 1))"},
 		{"a record twice", edit(func(ls []string) []string {
 			ls = append(ls[:task+1], ls[task:]...)
 			ls[len(ls)-1] = fmt.Sprintf(`{"kind":"end","records":%d}`, len(ls)-2)
 			return ls
-		}), app.CodeConflict, "line %d: a task record repeats one already there"},
+		}), app.CodeInvalid, `line %d: field "seq" of a task record is 1, not after the 1 of the one before it`},
+		{"a member twice", edit(func(ls []string) []string {
+			ls = append(ls[:member+1], ls[member:]...)
+			ls[len(ls)-1] = fmt.Sprintf(`{"kind":"end","records":%d}`, len(ls)-2)
+			return ls
+		}), app.CodeConflict, "line %d: a workspace_member record repeats one already there"},
 		{"a reference to nothing", edit(func(ls []string) []string {
 			ls[task] = strings.Replace(ls[task], `"parent_id":null`, `"parent_id":"01234567-89ab-7def-8123-456789abcdef"`, 1)
 			return ls
-		}), app.CodeInvalid, "a task record (id "},
+		}), app.CodeInvalid, `line %d: field "parent_id" of a task record names 01234567-89ab-7def-8123-456789abcdef, which is not a task of the file`},
 		{"cut short", edit(func(ls []string) []string { return ls[:n-1] }), app.CodeInvalid, "line %d: the file ends without its last line"},
 		{"a wrong count", edit(func(ls []string) []string { ls[n-1] = `{"kind":"end","records":3}`; return ls }),
 			app.CodeInvalid, "line %d: the last line counts 3 records"},

@@ -106,6 +106,13 @@ type CalendarCreate struct {
 	Workspace string // workspace_id in the query
 }
 
+func checkAudience(loc, audience string) error {
+	if audience != CalendarAudienceMe && audience != CalendarAudienceWorkspace {
+		return Invalidf(loc, "audience is %q or %q", CalendarAudienceMe, CalendarAudienceWorkspace)
+	}
+	return nil
+}
+
 func (s *Service) validateCalendarCreate(in *CalendarCreate) error {
 	if in.Title == "" {
 		in.Title = "tend"
@@ -115,9 +122,7 @@ func (s *Service) validateCalendarCreate(in *CalendarCreate) error {
 	}
 	errs := []error{s.checkTitle("body.title", in.Title),
 		checkCount("body.item_types", len(in.ItemTypes), s.limits.MaxCredentialScopes, "max_credential_scopes")}
-	if in.Audience != CalendarAudienceMe && in.Audience != CalendarAudienceWorkspace {
-		errs = append(errs, Invalidf("body.audience", "audience is %q or %q", CalendarAudienceMe, CalendarAudienceWorkspace))
-	}
+	errs = append(errs, checkAudience("body.audience", in.Audience))
 	if in.ItemTypes != nil && len(in.ItemTypes) == 0 {
 		errs = append(errs, Invalidf("body.item_types", "leave item_types out for every type; an empty list would show nothing"))
 	}

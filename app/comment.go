@@ -72,11 +72,11 @@ type CommentPage struct {
 	Page  Page
 }
 
-func (s *Service) checkCommentBody(body string) error {
+func (s *Service) checkCommentBody(loc, body string) error {
 	if strings.TrimSpace(body) == "" {
-		return Invalidf("body.body", "must not be empty")
+		return Invalidf(loc, "must not be empty")
 	}
-	return s.checkBody("body.body", body)
+	return s.checkBody(loc, body)
 }
 
 // addressed is the item a comments or links route is addressed to, as the
@@ -201,7 +201,7 @@ func (s *Service) ItemComments(ctx context.Context, a Actor, workspace, entity, 
 // AddComment comments on a task, document or project; it needs item:write
 // where the item is filed (for a project, in the project itself).
 func (s *Service) AddComment(ctx context.Context, a Actor, workspace, entity, idOrRef string, in CommentCreate) (Comment, error) {
-	if err := joinErrors(refuseParent(in.NamesParent), s.checkCommentBody(in.Body)); err != nil {
+	if err := joinErrors(refuseParent(in.NamesParent), s.checkCommentBody("body.body", in.Body)); err != nil {
 		return Comment{}, err
 	}
 	var out Comment
@@ -266,7 +266,7 @@ func commentFor(ctx context.Context, tx Tx, a Actor, id string) (Comment, addres
 func (s *Service) UpdateComment(ctx context.Context, a Actor, id string, in CommentUpdate) (Comment, error) {
 	errs := []error{refuseParent(in.NamesParent)}
 	if in.Body.Set {
-		errs = append(errs, s.checkCommentBody(in.Body.Value))
+		errs = append(errs, s.checkCommentBody("body.body", in.Body.Value))
 	}
 	if err := joinErrors(errs...); err != nil {
 		return Comment{}, err

@@ -19,12 +19,23 @@ type RecordReader interface {
 	Next() (*Record, error)
 }
 
-// ImportMap is what an import writes in place of the ids of its file.
+// ImportMap is what an import writes in place of the ids of its file. A
+// reference must name a row of the file, or an account of it: an import
+// never writes into what the instance held before it.
 type ImportMap interface {
-	// ID maps an id of a row of the file (or of an account).
-	ID(old string) string
-	// User maps an account's id to the account the import matched or wrote.
-	User(old string) string
+	// Row maps the id of a row of the file of kind ("task", ...); an id the
+	// file gives two rows is refused.
+	Row(kind, old string) (string, error)
+	// Ref maps a field's reference to a row of the file of kind ("" for a
+	// row of any kind): one read before or, checked at the end, after.
+	Ref(field, kind, old string) (string, error)
+	// User maps a field's reference to an account of the file to the
+	// account the import matched or wrote.
+	User(field, old string) (string, error)
+	// About maps an id that need not be a row of the file: what an event
+	// is about (perhaps gone since), a repeat's series. One the file does
+	// not hold becomes one nothing here has, unless the database was empty.
+	About(old string) string
 	// OwnID maps the id of a row nothing else refers to.
 	OwnID(old string) string
 	// JSON maps the ids a JSON document holds.
@@ -37,7 +48,7 @@ type ImportMap interface {
 }
 
 type importTx interface {
-	ImportBegin(ctx context.Context) error
+	ImportBegin(ctx context.Context, created bool) error
 	ImportEnd(ctx context.Context) error
 	ImportRecord(ctx context.Context, rec *Record, m ImportMap) error
 	ImportRepointUser(ctx context.Context, old, now string) error
@@ -64,11 +75,27 @@ type ImportedWorkspace struct {
 	FileSlug string
 }
 
-// ImportedUser is one account of the file and what the import did with it.
+// ImportedUser is one account of the file, what the import did with it,
+// and the rights it has by the import.
 type ImportedUser struct {
 	Username string // as the file names it
 	Local    string // the account here
 	Outcome  string // one of the UserOutcome values
+	// Administrator is whether the account is an instance administrator.
+	Administrator bool
+	// AnswersTo is the account here a service account the import created
+	// answers to.
+	AnswersTo string
+	// Roles are the roles the file's records give the account.
+	Roles []ImportedRole
+}
+
+// ImportedRole is a role an import gives an account: in a workspace, or
+// (Project set) of a project of it.
+type ImportedRole struct {
+	Workspace string // its slug here
+	Project   string // the project's key, "" for the workspace's role
+	Role      string // member, for a project's member without a role of its own
 }
 
 // What an import did with an account of its file.
@@ -116,7 +143,7 @@ func (s *Service) Import(ctx context.Context, a Actor, src RecordReader, dryRun 
 		if err := acc.require(PermInstanceAdmin); err != nil {
 			return err
 		}
-		im, err := newImporter(ctx, tx, h, &rep)
+		im, err := s.newImporter(ctx, tx, h, &rep)
 		if err != nil {
 			return err
 		}
@@ -165,10 +192,20 @@ type importer struct {
 	// bosses lists, by the file's id of an account not read yet, the
 	// accounts already written that answer to it.
 	bosses map[string]bool
+	// users is where each account of the file is in the report, bossOf
+	// the file's id of the account each created agent answers to;
+	// workspaces and projects name the file's by slug and key here.
+	users      map[string]int
+	bossOf     map[int]string
+	workspaces map[string]string
+	projects   map[string]ImportedRole
+	s          *Service
 }
 
-func newImporter(ctx context.Context, tx Tx, h ExportHeader, rep *ImportReport) (*importer, error) {
-	im := &importer{ctx: ctx, tx: tx, rep: rep, ids: &idMap{m: map[string]string{}}, counts: map[string]int{}, bosses: map[string]bool{}}
+func (s *Service) newImporter(ctx context.Context, tx Tx, h ExportHeader, rep *ImportReport) (*importer, error) {
+	im := &importer{ctx: ctx, tx: tx, rep: rep, ids: &idMap{m: map[string]string{}, rows: map[string]string{}},
+		counts: map[string]int{}, bosses: map[string]bool{}, users: map[string]int{}, bossOf: map[int]string{},
+		workspaces: map[string]string{}, projects: map[string]ImportedRole{}, s: s}
 	if _, err := tx.Instance(ctx); CodeOf(err) == CodeNotFound {
 		rep.InstanceCreated = true
 	} else if err != nil {
@@ -182,7 +219,8 @@ func newImporter(ctx context.Context, tx Tx, h ExportHeader, rep *ImportReport) 
 		}
 	}
 	rep.NewIDs = im.ids.fresh
-	if err := tx.ImportBegin(ctx); err != nil {
+	im.ids.keep = rep.InstanceCreated
+	if err := tx.ImportBegin(ctx, rep.InstanceCreated); err != nil {
 		return nil, err
 	}
 	return im, nil
@@ -198,6 +236,7 @@ func (im *importer) run(src RecordReader) error {
 		if err != nil {
 			return err
 		}
+		im.ids.at = rec
 		wrote, err := im.write(rec)
 		if err != nil {
 			return atLine(rec.Line, err)
@@ -213,12 +252,21 @@ func (im *importer) run(src RecordReader) error {
 	for _, k := range im.order {
 		im.rep.Records = append(im.rep.Records, KindCount{k, im.counts[k]})
 	}
+	if err := im.ids.unresolved(); err != nil {
+		return err
+	}
+	for i, boss := range im.bossOf {
+		im.rep.Users[i].AnswersTo = im.rep.Users[im.users[boss]].Local
+	}
 	return im.tx.ImportCheck(im.ctx)
 }
 
 // write writes one record, reporting whether it did: the instance is
 // written only into an empty database, an account only when it is not here.
 func (im *importer) write(rec *Record) (bool, error) {
+	if err := im.s.checkImported(rec); err != nil {
+		return false, err
+	}
 	switch rec.Kind {
 	case "instance":
 		if !im.rep.InstanceCreated {
@@ -231,7 +279,37 @@ func (im *importer) write(rec *Record) (bool, error) {
 			return false, err
 		}
 	}
-	return true, im.tx.ImportRecord(im.ctx, rec, im.ids)
+	if err := im.tx.ImportRecord(im.ctx, rec, im.ids); err != nil {
+		return false, err
+	}
+	im.rights(rec)
+	return true, nil
+}
+
+// rights notes in the report the role a record written gives an account.
+func (im *importer) rights(rec *Record) {
+	role := ImportedRole{Role: rec.Text("role")}
+	switch rec.Kind {
+	case "workspace":
+		im.workspaces[rec.Text("id")] = rec.Text("slug")
+		return
+	case "project":
+		im.projects[rec.Text("id")] = ImportedRole{Workspace: im.workspaces[rec.Text("workspace_id")], Project: rec.Text("key")}
+		return
+	case "workspace_member":
+		role.Workspace = im.workspaces[rec.Text("workspace_id")]
+	case "project_member", "project_role":
+		p := im.projects[rec.Text("project_id")]
+		role.Workspace, role.Project = p.Workspace, p.Project
+		if role.Role == "" {
+			role.Role = RoleMember
+		}
+	default:
+		return
+	}
+	if i, ok := im.users[rec.Text("user_id")]; ok {
+		im.rep.Users[i].Roles = append(im.rep.Users[i].Roles, role)
+	}
 }
 
 // user resolves an account of the file to one here, writing it if there is none.
@@ -240,15 +318,18 @@ func (im *importer) user(rec *Record) (bool, error) {
 	if id == "" || name == "" {
 		return false, Errorf(CodeInvalid, "a user record needs an id and a username")
 	}
+	if err := im.ids.claim("user", id); err != nil {
+		return false, err
+	}
 	out := ImportedUser{Username: name, Local: name}
 	wrote := false
-	if _, err := im.tx.UserByID(im.ctx, id); err == nil {
-		out.Outcome = UserSame
+	if u, err := im.tx.UserByID(im.ctx, id); err == nil {
+		out.Outcome, out.Local, out.Administrator = UserSame, u.Username, u.IsSuperuser
 		im.ids.users(id, id)
 	} else if CodeOf(err) != CodeNotFound {
 		return false, err
 	} else if u, err := im.tx.UserByName(im.ctx, name); err == nil {
-		out.Outcome, out.Local = UserMatched, u.Username
+		out.Outcome, out.Local, out.Administrator = UserMatched, u.Username, u.IsSuperuser
 		im.ids.users(id, u.ID)
 		if im.bosses[id] {
 			if err := im.tx.ImportRepointUser(im.ctx, id, u.ID); err != nil {
@@ -264,14 +345,19 @@ func (im *importer) user(rec *Record) (bool, error) {
 			rec.Set("is_superuser", int64(0))
 			out.Outcome = UserCreatedNA
 		}
+		out.Administrator = rec.Get("is_superuser") == int64(1)
 		im.ids.users(id, id)
-		if boss := rec.Text("answers_to"); boss != "" && !im.ids.known(boss) {
-			im.bosses[boss] = true
+		if boss := rec.Text("answers_to"); boss != "" {
+			im.bossOf[len(im.rep.Users)] = boss
+			if !im.ids.known(boss) {
+				im.bosses[boss] = true
+			}
 		}
 		if err := im.tx.ImportRecord(im.ctx, rec, im.ids); err != nil {
 			return false, err
 		}
 	}
+	im.users[id] = len(im.rep.Users)
 	im.rep.Users = append(im.rep.Users, out)
 	return wrote, nil
 }
@@ -314,9 +400,48 @@ func atLine(line int, err error) error {
 // fresh, every other id gets a new one the first time it is seen, and
 // feeds a new prefix; otherwise ids are kept.
 type idMap struct {
-	m       map[string]string
-	fresh   bool
+	m     map[string]string
+	fresh bool
+	// keep: the database was empty, so an id the file does not hold
+	// names nothing here and stays as it is.
+	keep    bool
 	changed bool // some id maps to another
+	// rows names, by the file's id, the kind of the row of the file that
+	// has it ("user" for its accounts).
+	rows map[string]string
+	// at is the record being written; later lists the references to rows
+	// not read yet, checked by unresolved at the end.
+	at    *Record
+	later []importRef
+}
+
+// importRef is a reference of a record of the file to a row of kind want.
+type importRef struct {
+	line              int
+	kind, field, want string
+	id                string
+}
+
+// err says that r does not name a row of the file of the kind it must.
+func (r importRef) err(have string) error {
+	want := "a row of the file"
+	if r.want != "" {
+		want = "a " + r.want + " of the file"
+	}
+	if have != "" {
+		want += ", but a " + have
+	}
+	return Errorf(CodeInvalid, "field %q of a %s record names %s, which is not %s: an import refers only to what it brings",
+		r.field, r.kind, r.id, want)
+}
+
+// claim records that the file's row of kind has the id old.
+func (m *idMap) claim(kind, old string) error {
+	if have, ok := m.rows[old]; ok {
+		return Errorf(CodeInvalid, "a %s record has the id %s, which the file gave a %s already", kind, old, have)
+	}
+	m.rows[old] = kind
+	return nil
 }
 
 func (m *idMap) users(old, now string) {
@@ -342,12 +467,70 @@ func (m *idMap) ID(old string) string {
 	return now
 }
 
-// User maps an account's id; an account the file did not hold stays as it is.
-func (m *idMap) User(old string) string {
+// Row maps the id of a row of the file.
+func (m *idMap) Row(kind, old string) (string, error) {
+	if err := m.claim(kind, old); err != nil {
+		return "", err
+	}
+	return m.ID(old), nil
+}
+
+// Ref maps a reference to a row of the file.
+func (m *idMap) Ref(field, kind, old string) (string, error) {
+	if err := m.check(field, kind, old); err != nil {
+		return "", err
+	}
+	return m.ID(old), nil
+}
+
+// User maps a reference to an account of the file. One the file names
+// before the account's record (an agent's boss) stays as it is until the
+// record is read, and ImportRepointUser follows it then.
+func (m *idMap) User(field, old string) (string, error) {
+	if err := m.check(field, "user", old); err != nil {
+		return "", err
+	}
+	if now, ok := m.m[old]; ok {
+		return now, nil
+	}
+	return old, nil
+}
+
+// check refuses a reference to a row of the file of another kind, and
+// leaves one to a row not read yet to unresolved.
+func (m *idMap) check(field, kind, old string) error {
+	r := importRef{line: m.at.Line, kind: m.at.Kind, field: field, want: kind, id: old}
+	if have, ok := m.rows[old]; !ok {
+		m.later = append(m.later, r)
+	} else if kind != "" && have != kind {
+		return r.err(have)
+	}
+	return nil
+}
+
+// About maps an id that need not be a row of the file.
+func (m *idMap) About(old string) string {
+	if _, ok := m.rows[old]; ok || m.keep || m.fresh {
+		return m.ID(old)
+	}
 	if now, ok := m.m[old]; ok {
 		return now
 	}
-	return old
+	now := newID()
+	m.m[old] = now
+	m.changed = true
+	return now
+}
+
+// unresolved refuses the first reference to a row the file did not hold
+// or held of another kind.
+func (m *idMap) unresolved() error {
+	for _, r := range m.later {
+		if have, ok := m.rows[r.id]; !ok || (r.want != "" && have != r.want) {
+			return atLine(r.line, r.err(have))
+		}
+	}
+	return nil
 }
 
 // OwnID maps an id nothing refers to, without remembering it.

@@ -44,9 +44,7 @@ func (s *Service) LinkTypes(ctx context.Context, a Actor, workspace string) ([]L
 // AddLinkType adds a link type to a workspace's vocabulary.
 func (s *Service) AddLinkType(ctx context.Context, a Actor, workspace string, in CreateLinkType) (LinkType, error) {
 	errs := []error{checkVocabKey("body.key", in.Key), s.checkTitle("body.title", in.Title), s.checkTitle("body.inverse_title", in.InverseTitle)}
-	if !has(LinkCategories, in.Category) {
-		errs = append(errs, Invalidf("body.category", "category is one of %s", joinWords(LinkCategories)))
-	}
+	errs = append(errs, checkOneOf("body.category", "category", in.Category, LinkCategories))
 	if in.IsSymmetric && in.InverseTitle != in.Title {
 		errs = append(errs, Invalidf("body.inverse_title", "a symmetric link reads the same from both ends: inverse_title equals title"))
 	}
@@ -84,8 +82,8 @@ func (s *Service) ChangeLinkType(ctx context.Context, a Actor, id string, in Upd
 	if in.InverseTitle.Set {
 		errs = append(errs, s.checkTitle("body.inverse_title", in.InverseTitle.Value))
 	}
-	if in.Category.Set && !has(LinkCategories, in.Category.Value) {
-		errs = append(errs, Invalidf("body.category", "category is one of %s", joinWords(LinkCategories)))
+	if in.Category.Set {
+		errs = append(errs, checkOneOf("body.category", "category", in.Category.Value, LinkCategories))
 	}
 	if err := joinErrors(errs...); err != nil {
 		return LinkType{}, err

@@ -255,7 +255,7 @@ func (mg *migrator) comments(loc TaskLocation, t *MigratedTask) error {
 	it := addressed{sc: mg.sc, node: mg.sc.byID[loc.ProjectID], Type: "task", ID: loc.ID, Ref: &loc.Ref, Title: loc.Title, ParentID: loc.ParentID}
 	for _, c := range t.Comments {
 		body := commentBody(mg.m.Source, c)
-		if err := mg.s.checkCommentBody(body); err != nil {
+		if err := mg.s.checkCommentBody("body.body", body); err != nil {
 			return atWhere(c.Where, err)
 		}
 		ref, found, err := mg.lookup("comment", c.ExternalID)

@@ -132,6 +132,14 @@ func checkProjectKey(loc, key string) error {
 	return nil
 }
 
+// checkColour accepts a colour written #rrggbb.
+func checkColour(loc, c string) error {
+	if !colourRe.MatchString(c) {
+		return Invalidf(loc, "a colour is #rrggbb")
+	}
+	return nil
+}
+
 func checkVisibility(loc, v string) error {
 	if v != "public" && v != "private" {
 		return Invalidf(loc, "visibility is public or private")
@@ -146,8 +154,8 @@ func (s *Service) validateProjectCreate(in *ProjectCreate) error {
 	errs := []error{checkProjectKey("body.key", in.Key), s.checkTitle("body.title", in.Title),
 		checkVisibility("body.visibility", in.Visibility), s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
 		s.checkSettings("body.settings", in.Settings)}
-	if in.Colour != "" && !colourRe.MatchString(in.Colour) {
-		errs = append(errs, Invalidf("body.colour", "a colour is #rrggbb"))
+	if in.Colour != "" {
+		errs = append(errs, checkColour("body.colour", in.Colour))
 	}
 	return joinErrors(errs...)
 }
@@ -377,8 +385,8 @@ func (s *Service) validateProjectUpdate(in ProjectUpdate) error {
 	if in.Description.Set {
 		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength))
 	}
-	if in.Colour.Set && !in.Colour.Null && !colourRe.MatchString(in.Colour.Value) {
-		errs = append(errs, Invalidf("body.colour", "a colour is #rrggbb"))
+	if in.Colour.Set && !in.Colour.Null {
+		errs = append(errs, checkColour("body.colour", in.Colour.Value))
 	}
 	if in.Settings.Set {
 		errs = append(errs, s.checkSettings("body.settings", in.Settings.Value))

@@ -75,9 +75,7 @@ func (s *Service) AddStatus(ctx context.Context, a Actor, workspace string, in C
 	if !has(EntityTypes, in.EntityType) {
 		errs = append(errs, Invalidf("body.entity_type", "entity_type is task, project or document"))
 	}
-	if !has(StatusCategories, in.Category) {
-		errs = append(errs, Invalidf("body.category", "category is one of %s", joinWords(StatusCategories)))
-	}
+	errs = append(errs, checkOneOf("body.category", "category", in.Category, StatusCategories))
 	if err := joinErrors(errs...); err != nil {
 		return Status{}, err
 	}

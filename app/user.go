@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -85,12 +84,9 @@ type UserUpdate struct {
 
 func (s *Service) validateUserCreate(in UserCreate) error {
 	errs := []error{checkUsername("body.username", in.Username),
-		s.checkText("body.display_name", in.DisplayName, 200), s.checkText("body.email", in.Email, 320)}
+		s.checkText("body.display_name", in.DisplayName, maxDisplayName), checkEmail("body.email", in.Email)}
 	if in.Timezone != "" {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
-	}
-	if in.Email != "" && !strings.Contains(in.Email, "@") {
-		errs = append(errs, Invalidf("body.email", "an email address has an @"))
 	}
 	if in.IsServiceAccount && in.AnswersTo == "" {
 		errs = append(errs, Invalidf("body.answers_to", "a service account needs the username of the account it answers to"))
@@ -256,7 +252,7 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
 	}
 	if in.DisplayName.Set && !in.DisplayName.Null {
-		errs = append(errs, s.checkText("body.display_name", in.DisplayName.Value, 200))
+		errs = append(errs, s.checkText("body.display_name", in.DisplayName.Value, maxDisplayName))
 	}
 	if in.Active.Set && in.Active.Null {
 		errs = append(errs, Invalidf("body.active", "active is true or false"))

@@ -62,6 +62,34 @@ func (s *Service) checkText(loc, text string, max int) error {
 	return nil
 }
 
+// maxDisplayName and maxEmail bound an account's display name (characters)
+// and email address (RFC 5321's 320 octets).
+const (
+	maxDisplayName = 200
+	maxEmail       = 320
+)
+
+// checkEmail accepts no address, or one with an @ of at most maxEmail
+// characters.
+func checkEmail(loc, email string) error {
+	if n := utf8.RuneCountInString(email); n > maxEmail {
+		return Invalidf(loc, "at most %d characters (got %d)", maxEmail, n)
+	}
+	if email != "" && !strings.Contains(email, "@") {
+		return Invalidf(loc, "an email address has an @")
+	}
+	return nil
+}
+
+// checkOneOf refuses a value that is not one of those named: name is what
+// the message calls the field.
+func checkOneOf(loc, name, v string, of []string) error {
+	if !has(of, v) {
+		return Invalidf(loc, "%s is one of %s", name, joinWords(of))
+	}
+	return nil
+}
+
 // checkCount refuses a list longer than max, naming the limit: a list a
 // body carries becomes one row (or one lookup) per entry in the write
 // transaction, so its length bounds how long the request holds the writer.

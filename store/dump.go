@@ -25,14 +25,15 @@ const (
 	dInt                    // an integer
 	dTime                   // an instant in timeLayout
 	dJSON                   // a JSON document: the file holds it as JSON; ids in it follow the import's id map
-	dID                     // an id of a row of the file (or, for an event's subject, of an account): follows the import's id map
+	dID                     // an id of a row of the file, of the kind its foreign key or importUnkeyed says (load.go): follows the import's id map
 	dUser                   // an account's id: the account the import matched or wrote
 	dOwnID                  // the row's id, which no other row refers to: a fresh one when ids are mapped
 	dToken                  // a credential's id: kept as it is (credentials are never exported)
-	dSeq                    // the row's place in its table: kept while it still comes last, else the next free one
+	dSeq                    // the row's place in its table: kept into a new database, else the next free one (load.go importSeq)
 	dPrefix                 // a calendar feed's public prefix: kept, or a new one when it is taken
 	dEmail                  // an account's email: only in an instance administrator's export
 	dSecret                 // a secret's hash: never exported; an import writes one nobody holds the secret of
+	dAbout                  // an id that need not be a row of the file (what an event is about, a repeat's series): follows the import's id map, else one nothing here has
 )
 
 type dumpCol struct {
@@ -55,7 +56,7 @@ type dumpTable struct {
 
 func cols(spec string) []dumpCol {
 	kinds := map[string]dumpKind{"text": dText, "int": dInt, "time": dTime, "json": dJSON, "id": dID, "user": dUser, "own": dOwnID,
-		"token": dToken, "seq": dSeq, "prefix": dPrefix, "email": dEmail, "secret": dSecret}
+		"token": dToken, "seq": dSeq, "prefix": dPrefix, "email": dEmail, "secret": dSecret, "about": dAbout}
 	var out []dumpCol
 	for _, f := range strings.Fields(spec) {
 		name, kind, _ := strings.Cut(f, ":")
@@ -122,7 +123,7 @@ var dumpTables = indexDump([]*dumpTable{
 	{kind: "task", table: "tasks", cols: cols(`seq:seq id:id workspace_id:id ref:int project_id:id parent_id:id title:text
 		description:text type_id:id status_id:id importance:int urgency:int due_at:time due_is_all_day:int starts_at:time
 		starts_is_all_day:int snoozed_until:time snoozed_is_all_day:int estimate_minutes:int assignee_id:user claimed_by:user
-		claimed_at:time claim_expires_at:time repeat_rule:text timezone:text series_id:id occurrence:int series_values:json
+		claimed_at:time claim_expires_at:time repeat_rule:text timezone:text series_id:about occurrence:int series_values:json
 		completed_at:time created_by:user updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
 		from: `tasks WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "task_tag", table: "task_tags", cols: cols(`task_id:id tag_id:id`),
@@ -156,8 +157,8 @@ var dumpTables = indexDump([]*dumpTable{
 		updated_at:time`),
 		from: `external_ids WHERE workspace_id IN ws`, hidden: `entity_id NOT IN hitem AND entity_id NOT IN hid AND entity_id NOT IN hnote`,
 		order: `workspace_id, source, external_id`},
-	{kind: "event", table: "events", cols: cols(`seq:seq id:own workspace_id:id project_id:id entity_type:text entity_id:id action:text
-		actor_user_id:user actor_token_id:token actor_interface:text subject_type:text subject_id:id changes:json item_ref:int
+	{kind: "event", table: "events", cols: cols(`seq:seq id:own workspace_id:id project_id:id entity_type:text entity_id:about action:text
+		actor_user_id:user actor_token_id:token actor_interface:text subject_type:text subject_id:about changes:json item_ref:int
 		item_title:text created_at:time`),
 		from: `events e WHERE workspace_id IN ws`,
 		// Left out with a hidden project: what happened in it or to it,

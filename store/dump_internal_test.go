@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"tend/app"
 )
 
 // TestDumpCoversSchema holds the export's layout to the migrated schema:
@@ -70,5 +72,42 @@ func TestDumpCoversSchema(t *testing.T) {
 			t.Errorf("two tables export records of kind %s", d.kind)
 		}
 		kinds = append(kinds, d.kind)
+	}
+}
+
+// TestImportKnowsEveryReference: every column of an export that refers to
+// another row has a foreign key or an entry in importUnkeyed, so an import
+// checks what kind of row of its file it names; and importUnkeyed names
+// only such columns.
+func TestImportKnowsEveryReference(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "refs.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	err = db.Update(ctx, func(atx app.Tx) error {
+		refs, err := atx.(*Tx).foreignKeys(ctx)
+		if err != nil {
+			return err
+		}
+		for _, d := range dumpTables {
+			for _, c := range d.cols {
+				key := d.table + "." + c.name
+				_, keyed := refs[key]
+				_, unkeyed := importUnkeyed[key]
+				isRef := c.kind == dID && c.name != "id"
+				switch {
+				case isRef && keyed == unkeyed:
+					t.Errorf("%s: a reference needs a foreign key or an entry in importUnkeyed, not %v of them", key, map[bool]string{true: "both", false: "neither"}[keyed])
+				case !isRef && unkeyed:
+					t.Errorf("importUnkeyed names %s, which is no reference", key)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -20,27 +20,82 @@ import (
 // BENCHMARKS.md "Export and import").
 const importCacheKiB = 65536
 
+// importing is what a transaction keeps while an import runs.
+type importing struct {
+	// created: the database held no instance, so the file's sequence
+	// numbers are kept (importSeq).
+	created bool
+	// seqs is the last sequence number written per table.
+	seqs map[string]int64
+	// refs names, by "table.column", the kind of record a column with a
+	// foreign key refers to.
+	refs map[string]string
+	// cacheSize is the writer's page cache before the import.
+	cacheSize int64
+}
+
+// importUnkeyed names what a reference the schema holds no foreign key for
+// must name, by "table.column": a kind of record, the column whose value
+// names the kind ("@entity_type"), or "" for a row of any kind.
+var importUnkeyed = map[string]string{
+	"comments.entity_id":     "@entity_type",
+	"links.source_id":        "@source_type",
+	"links.target_id":        "@target_type",
+	"mentions.source_id":     "@source_type",
+	"mentions.target_id":     "",
+	"external_ids.entity_id": "@entity_type",
+	"events.project_id":      "project",
+}
+
 // ImportBegin readies the transaction for an import: foreign keys are
 // checked at its end (ImportCheck), since some tables refer to themselves
 // in an order no single pass can follow (a task moved under one written
 // after it, an agent handed to an account created after it), and the page
-// cache is enlarged until ImportEnd.
-func (t *Tx) ImportBegin(ctx context.Context) error {
-	t.seqs = map[string]int64{}
-	if err := t.tx.GetContext(ctx, &t.cacheSize, "PRAGMA cache_size"); err != nil {
+// cache is enlarged until ImportEnd. created says the database holds no
+// instance yet.
+func (t *Tx) ImportBegin(ctx context.Context, created bool) error {
+	imp := &importing{created: created, seqs: map[string]int64{}}
+	var err error
+	if imp.refs, err = t.foreignKeys(ctx); err != nil {
+		return err
+	}
+	if err := t.tx.GetContext(ctx, &imp.cacheSize, "PRAGMA cache_size"); err != nil {
 		return mapErr(err)
 	}
-	_, err := t.tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON")
+	t.imp = imp
+	_, err = t.tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON")
 	if err == nil {
 		_, err = t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", importCacheKiB))
 	}
 	return mapErr(err)
 }
 
+// foreignKeys reads from the schema, by "table.column", the kind of record
+// each foreign key of an exported table refers to.
+func (t *Tx) foreignKeys(ctx context.Context) (map[string]string, error) {
+	var fks []struct {
+		Table  string `db:"tbl"`
+		Column string `db:"col"`
+		Parent string `db:"parent"`
+	}
+	if err := t.tx.SelectContext(ctx, &fks, `SELECT m.name AS tbl, f."from" AS col, f."table" AS parent
+		FROM sqlite_schema m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'`); err != nil {
+		return nil, mapErr(err)
+	}
+	out := map[string]string{}
+	for _, fk := range fks {
+		if d := dumpTableFor(fk.Parent); d != nil {
+			out[fk.Table+"."+fk.Column] = d.kind
+		}
+	}
+	return out, nil
+}
+
 // ImportEnd gives the writer its page cache back, whether the import
 // succeeded or not.
 func (t *Tx) ImportEnd(ctx context.Context) error {
-	_, err := t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", t.cacheSize))
+	_, err := t.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", t.imp.cacheSize))
+	t.imp = nil
 	return mapErr(err)
 }
 
@@ -60,7 +115,7 @@ func (t *Tx) ImportRecord(ctx context.Context, rec *app.Record, m app.ImportMap)
 		if !ok || d.cols[i].kind == dSecret {
 			return app.Errorf(app.CodeInvalid, "a %s record has no field %q", rec.Kind, f.Name)
 		}
-		v, err := t.importValue(ctx, d, d.cols[i], f.Value, m)
+		v, err := t.importValue(ctx, rec, d, d.cols[i], f.Value, m)
 		if err != nil {
 			return err
 		}
@@ -83,7 +138,7 @@ func (t *Tx) ImportRecord(ctx context.Context, rec *app.Record, m app.ImportMap)
 }
 
 // importValue checks one value against its column and maps it.
-func (t *Tx) importValue(ctx context.Context, d *dumpTable, c dumpCol, v any, m app.ImportMap) (any, error) {
+func (t *Tx) importValue(ctx context.Context, rec *app.Record, d *dumpTable, c dumpCol, v any, m app.ImportMap) (any, error) {
 	wrong := func(want string) error {
 		return app.Errorf(app.CodeInvalid, "field %q of a %s record holds %s, not %s", c.name, d.kind, describeValue(v), want)
 	}
@@ -101,7 +156,7 @@ func (t *Tx) importValue(ctx context.Context, d *dumpTable, c dumpCol, v any, m 
 		if !ok {
 			return nil, wrong("an integer")
 		}
-		return t.importSeq(ctx, d.table, n)
+		return t.importSeq(ctx, d, n)
 	case dJSON:
 		var s string
 		switch x := v.(type) {
@@ -127,9 +182,14 @@ func (t *Tx) importValue(ctx context.Context, d *dumpTable, c dumpCol, v any, m 
 			return nil, wrong("an instant written as 2006-01-02T15:04:05.000Z")
 		}
 	case dID:
-		return m.ID(s), nil
+		if c.name == "id" {
+			return m.Row(d.kind, s)
+		}
+		return m.Ref(c.name, t.importTarget(rec, d, c), s)
 	case dUser:
-		return m.User(s), nil
+		return m.User(c.name, s)
+	case dAbout:
+		return m.About(s), nil
 	case dOwnID:
 		return m.OwnID(s), nil
 	case dPrefix:
@@ -138,22 +198,46 @@ func (t *Tx) importValue(ctx context.Context, d *dumpTable, c dumpCol, v any, m 
 	return s, nil
 }
 
-// importSeq keeps a row's place in its table while it still comes after
-// every row there, and otherwise gives it the next: rows of one table come
-// in the order they were written, so that order is kept either way, and an
-// import into an empty instance keeps every number.
-func (t *Tx) importSeq(ctx context.Context, table string, n int64) (int64, error) {
-	last, ok := t.seqs[table]
+// importSeq gives a row its place in its table. Into a new database the
+// file's number is kept, so that the instance is reproduced exactly: it
+// must come after the number of the table's record before it and be from
+// 1 to app.MaxExactInteger, far below SQLite's limit, since one number at
+// the limit would leave AUTOINCREMENT no number for any later write. Into
+// an instance in use the rows of a table follow its last row in the file's
+// order, whatever numbers the file gives them.
+func (t *Tx) importSeq(ctx context.Context, d *dumpTable, n int64) (int64, error) {
+	if t.imp.created && (n < 1 || n > app.MaxExactInteger) {
+		return 0, app.Errorf(app.CodeInvalid, "field \"seq\" of a %s record is %d, not from 1 to %d", d.kind, n, int64(app.MaxExactInteger))
+	}
+	last, ok := t.imp.seqs[d.table]
 	if !ok {
-		if err := t.tx.GetContext(ctx, &last, "SELECT coalesce(max(seq), 0) FROM "+table); err != nil {
+		if err := t.tx.GetContext(ctx, &last, "SELECT coalesce(max(seq), 0) FROM "+d.table); err != nil {
 			return 0, mapErr(err)
 		}
 	}
-	if n <= last {
+	switch {
+	case !t.imp.created:
 		n = last + 1
+	case n <= last:
+		return 0, app.Errorf(app.CodeInvalid, "field \"seq\" of a %s record is %d, not after the %d of the one before it", d.kind, n, last)
 	}
-	t.seqs[table] = n
+	t.imp.seqs[d.table] = n
 	return n, nil
+}
+
+// importTarget is the kind of record a reference must name, "" for any.
+func (t *Tx) importTarget(rec *app.Record, d *dumpTable, c dumpCol) string {
+	key := d.table + "." + c.name
+	if kind, ok := t.imp.refs[key]; ok {
+		return kind
+	}
+	kind := importUnkeyed[key]
+	if col, ok := strings.CutPrefix(kind, "@"); ok {
+		// The type columns hold the kinds of record by name; a name that is
+		// no kind matches no row, and the reference is refused.
+		return rec.Text(col)
+	}
+	return kind
 }
 
 // importErr names what a rejected row broke: a uniqueness rule is a

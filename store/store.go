@@ -415,10 +415,8 @@ type Tx struct {
 	now      time.Time
 	onCommit []func()
 	db       *DB
-	// seqs is an import's last sequence number per table, cacheSize the
-	// writer's page cache before it (load.go).
-	seqs      map[string]int64
-	cacheSize int64
+	// imp is an import under way (load.go).
+	imp *importing
 }
 
 // Now is the transaction's clock.

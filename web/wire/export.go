@@ -170,6 +170,11 @@ func (d *ExportDecoder) readHeader() (app.ExportHeader, error) {
 	if err != nil {
 		return app.ExportHeader{}, err
 	}
+	if fields, ok := splitObject(b); ok {
+		if name, twice := namedTwice(fields); twice {
+			return app.ExportHeader{}, app.Errorf(app.CodeInvalid, "line %d: field %q is named twice", d.line, name)
+		}
+	}
 	var h exportHeaderJSON
 	if err := json.Unmarshal(b, &h); err != nil || h.Kind != "export" {
 		return app.ExportHeader{}, app.Errorf(app.CodeInvalid, "line %d: this is not a tend export: its first line is not an export header", d.line)
@@ -209,6 +214,9 @@ func (d *ExportDecoder) Next() (*app.Record, error) {
 			err = errors.New("not a record")
 		}
 		return nil, app.Errorf(app.CodeInvalid, "line %d: not a JSON object: %s", d.line, jsonProblem(err))
+	}
+	if name, twice := namedTwice(fields); twice {
+		return nil, app.Errorf(app.CodeInvalid, "line %d: field %q is named twice", d.line, name)
 	}
 	rec := &app.Record{Line: d.line, Fields: make([]app.Field, 0, len(fields))}
 	var records []byte
@@ -362,6 +370,20 @@ func splitObject(b []byte) ([]rawField, bool) {
 			return nil, false
 		}
 	}
+}
+
+// namedTwice finds a field an object names more than once. Such a record
+// is refused, not read by the last value: an import's checks would see one
+// value and its write another.
+func namedTwice(fields []rawField) (string, bool) {
+	for i := 1; i < len(fields); i++ {
+		for _, f := range fields[:i] {
+			if f.name == fields[i].name {
+				return f.name, true
+			}
+		}
+	}
+	return "", false
 }
 
 func skipSpace(b []byte, i int) int {
