@@ -184,9 +184,9 @@ const projectsUpSQL = `WITH RECURSIVE up(id, next) AS (SELECT id, parent_id FROM
 
 // ProjectAncestors lists the ids above a project, nearest first.
 func (t *Tx) ProjectAncestors(ctx context.Context, id string) ([]string, error) {
-	var links []link
-	err := t.tx.SelectContext(ctx, &links, projectsUpSQL, id)
-	return nearestFirst(id, links), mapErr(err)
+	var hops []hop
+	err := t.tx.SelectContext(ctx, &hops, projectsUpSQL, id)
+	return nearestFirst(id, hops), mapErr(err)
 }
 
 // SetProjectsDeleted sets (or with nil clears) deleted_at on projects.

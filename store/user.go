@@ -135,7 +135,7 @@ func (t *Tx) ActiveAdministrators(ctx context.Context) (int, error) {
 
 // AnswersToChain lists the ids above an account, nearest first.
 func (t *Tx) AnswersToChain(ctx context.Context, id string) ([]string, error) {
-	var links []link
-	err := t.tx.SelectContext(ctx, &links, usersUp("id, answers_to, active FROM users WHERE id = ?")+"SELECT id, next FROM up", id)
-	return nearestFirst(id, links), mapErr(err)
+	var hops []hop
+	err := t.tx.SelectContext(ctx, &hops, usersUp("id, answers_to, active FROM users WHERE id = ?")+"SELECT id, next FROM up", id)
+	return nearestFirst(id, hops), mapErr(err)
 }

@@ -49,19 +49,20 @@ func below(table, parent string) string {
 	return "(" + down(table, "SELECT id FROM "+table+" WHERE parent_id "+parent) + ")"
 }
 
-// link is one step of a walk up: a row and the one above it.
-type link struct {
+// hop is one step of a walk up: a row and the one above it.
+type hop struct {
 	ID   string         `db:"id"`
 	Next sql.NullString `db:"next"`
 }
 
-// nearestFirst orders the links a walk up from start read (a CTE answers
-// its rows in no promised order): the ids above start, nearest first,
-// each once, ending at the top or where the chain comes back on itself.
-func nearestFirst(start string, links []link) []string {
-	next := make(map[string]string, len(links))
-	for _, l := range links {
-		next[l.ID] = l.Next.String
+// nearestFirst orders the hops a walk up from start read, which come
+// without a depth (a walk that carried one would find a cycle's rows new
+// on every round): the ids above start, nearest first, each once, ending
+// at the top or where the chain comes back on itself.
+func nearestFirst(start string, hops []hop) []string {
+	next := make(map[string]string, len(hops))
+	for _, h := range hops {
+		next[h.ID] = h.Next.String
 	}
 	seen := map[string]bool{start: true}
 	var out []string
