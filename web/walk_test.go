@@ -101,6 +101,9 @@ func TestDeepSubtree(t *testing.T) {
 				if live, trash := e.listed("project=deep"), e.listed("project=deep&deleted=true"); live != 0 || trash != depth+1 {
 					t.Errorf("after the trash: %d live, %d in the trash; want 0 and %d", live, trash, depth+1)
 				}
+				// The restore is judged on its own: every task of the chain in
+				// the trash at the root's instant, as a whole trash leaves it.
+				sqlExec(t, path, `UPDATE tasks SET deleted_at = (SELECT deleted_at FROM tasks WHERE ref = ?) WHERE title LIKE 'deep %'`, refs[0])
 				e.OK(http.StatusOK, http.MethodPost, root+"/restore", e.Admin, nil)
 				settle()
 				if live, trash := e.listed("project=deep"), e.listed("project=deep&deleted=true"); live != depth+1 || trash != 0 {
@@ -169,12 +172,16 @@ func TestDeepAgentChain(t *testing.T) {
 				t.Errorf("%s answers for %s, want alice", u["responsible"], deepest)
 			}
 			e.OK(http.StatusOK, http.MethodPatch, "/v1/users/alice", e.Admin, map[string]any{"active": false})
-			e.credRefused(tok)
-			webtest.AssertProblem(t, e.Browser(http.MethodGet, "/v1/me", session, "", nil), http.StatusUnauthorized, "unauthorized")
-			if r := e.FetchFeed(feed, nil); r.Status != http.StatusNotFound {
-				t.Fatalf("the feed of %s under a deactivated person: %d, want 404", deepest, r.Status)
-			}
-			e.Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/bot1", e.Admin, map[string]any{"answers_to": deepest})
+			t.Run("its credential is refused", func(t *testing.T) { e.sub(t).credRefused(tok) })
+			t.Run("its session is refused", func(t *testing.T) {
+				webtest.AssertProblem(t, e.Browser(http.MethodGet, "/v1/me", session, "", nil), http.StatusUnauthorized, "unauthorized")
+			})
+			t.Run("its feed is gone", func(t *testing.T) {
+				webtest.AssertProblem(t, e.sub(t).FetchFeed(feed, nil).Response, http.StatusNotFound, "not_found")
+			})
+			t.Run("the top agent cannot answer to it", func(t *testing.T) {
+				e.sub(t).Problem(http.StatusConflict, "cycle", http.MethodPatch, "/v1/users/bot1", e.Admin, map[string]any{"answers_to": deepest})
+			})
 		})
 	}
 }
