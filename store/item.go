@@ -43,7 +43,7 @@ func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (ap
 // subtree lists an item's id and its descendants' ids.
 func (t *Tx) subtree(ctx context.Context, table, id string) ([]string, error) {
 	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, down(table, "SELECT ?"), id)
+	err := t.tx.SelectContext(ctx, &ids, subtreeSQL(table), id)
 	return ids, mapErr(err)
 }
 

@@ -77,11 +77,10 @@ func (t *Tx) CountPending(ctx context.Context, kind, rootID string, deletedAt *t
 }
 
 // countPendingSQL is tasks_pending's walk (migration 0024) for a job not
-// yet kept, counted: without the depth, a cycle ends it as it ends every
-// other walk (walk.go).
+// yet kept, counted.
 const countPendingSQL = `WITH RECURSIVE sub (id) AS (SELECT ?1
-	UNION SELECT c.id FROM sub JOIN tasks c ON c.parent_id = sub.id
-	WHERE CASE ?2 WHEN 'trash' THEN c.deleted_at IS NULL
+	UNION ALL SELECT c.id FROM sub JOIN tasks c ON c.parent_id = sub.id
+	WHERE c.id <> ?1 AND CASE ?2 WHEN 'trash' THEN c.deleted_at IS NULL
 		WHEN 'restore' THEN c.deleted_at IS ?3 ELSE c.project_id IS NOT ?4 END)
 	SELECT count(*) - 1 FROM sub`
 

@@ -10,6 +10,13 @@ import "database/sql"
 // the API refuses to make but a crafted import or old data could hold,
 // ends the walk instead of looping. Each step is a lookup by primary key
 // (up) or by the parent's index (down).
+//
+// A walk down from one item needs no such bookkeeping (UNION keeps an
+// index of the rows found, a third more time on a subtree of 300): an
+// item has one parent, so a walk down can only come back to a row by
+// coming back to the item it started from, and it stops there. The
+// subtree of an item and the jobs on one (tasks_pending, countPendingSQL)
+// walk so.
 
 // usersUp walks from the accounts start selects (id, answers_to, active)
 // up through whom each answers to, as the CTE up(id, next, active).
@@ -35,18 +42,18 @@ func tasksUp(start string) string {
 		WHERE x.parent_id IS NOT NULL) `
 }
 
-// down selects the ids start selects and every descendant of them in
-// table, start's first: a walk answers its rows in the order it reaches
-// them.
-func down(table, start string) string {
-	return `WITH RECURSIVE sub(id) AS (` + start + `
-		UNION SELECT c.id FROM ` + table + ` c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub`
+// subtreeSQL selects the item ?1 of table and every descendant, the
+// item first: a walk answers its rows in the order it reaches them.
+func subtreeSQL(table string) string {
+	return `WITH RECURSIVE sub(id) AS (SELECT ?1
+		UNION ALL SELECT c.id FROM ` + table + ` c JOIN sub ON c.parent_id = sub.id WHERE c.id <> ?1) SELECT id FROM sub`
 }
 
 // below is the ids of every descendant of the items of table whose
 // parent_id the condition parent holds ("= ?", "IN (...)").
 func below(table, parent string) string {
-	return "(" + down(table, "SELECT id FROM "+table+" WHERE parent_id "+parent) + ")"
+	return `(WITH RECURSIVE sub(id) AS (SELECT id FROM ` + table + ` WHERE parent_id ` + parent + `
+		UNION SELECT c.id FROM ` + table + ` c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`
 }
 
 // hop is one step of a walk up: a row and the one above it.

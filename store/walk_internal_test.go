@@ -50,7 +50,7 @@ func TestWalksKeepTheirIndexes(t *testing.T) {
 		{"an account", userSelect + " WHERE u.id = ?", users, []any{"x"}},
 		{"a chain up", usersUp("id, answers_to, active FROM users WHERE id = ?") + "SELECT id, next FROM up", users, []any{"x"}},
 		{"a project's ancestors", projectsUpSQL, "SEARCH p USING INDEX sqlite_autoindex_projects_1 (id=?)", []any{"x"}},
-		{"a subtree", down("tasks", "SELECT ?"), parent, []any{"x"}},
+		{"a subtree", subtreeSQL("tasks"), parent, []any{"x"}},
 		{"under", "SELECT 1 WHERE 'x' IN " + below("tasks", "= ?"), parent, []any{"x"}},
 		{"what a job leaves", "SELECT 1 FROM tasks t WHERE t.id = ? AND " + notPending("t"), tasks, []any{"x"}},
 		{"a job's descendants", `SELECT id FROM tasks_pending WHERE job = ?`, parent, []any{1}},
