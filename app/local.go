@@ -40,7 +40,8 @@ func (s *Service) LocalActor(ctx context.Context, username string) (LocalSession
 }
 
 // chainActive refuses an account that is inactive, or that answers to an
-// inactive account anywhere up its chain.
+// inactive account anywhere up its chain, or whose chain loops back on
+// itself and so reaches no person who answers for it.
 func chainActive(ctx context.Context, tx Tx, u User) error {
 	if !u.Active {
 		return Errorf(CodeAccountInactive, "%s is deactivated", u.Username)
@@ -49,14 +50,17 @@ func chainActive(ctx context.Context, tx Tx, u User) error {
 	if err != nil {
 		return err
 	}
+	top := u
 	for _, id := range ids {
-		boss, err := tx.UserByID(ctx, id)
-		if err != nil {
+		if top, err = tx.UserByID(ctx, id); err != nil {
 			return err
 		}
-		if !boss.Active {
-			return Errorf(CodeAccountInactive, "%s answers to %s, who is deactivated", u.Username, boss.Username)
+		if !top.Active {
+			return Errorf(CodeAccountInactive, "%s answers to %s, who is deactivated", u.Username, top.Username)
 		}
+	}
+	if top.AnswersToID != "" {
+		return Errorf(CodeAccountInactive, "%s has nobody to answer for it: its chain loops (%s answers to %s)", u.Username, top.Username, top.AnswersTo)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 // to are active, and the revision all of that was read at (-1 before the
 // instance exists). A single statement runs in its own read snapshot, so
 // the check needs no explicit transaction.
-const credentialSelect = `SELECT coalesce((SELECT auth_rev FROM instance), -1) AS auth_rev, t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, t.issued_by, t.issued_by_token,
+var credentialSelect = `SELECT coalesce((SELECT auth_rev FROM instance), -1) AS auth_rev, t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, t.issued_by, t.issued_by_token,
 	t.scopes, t.workspace_id, t.project_scope, t.project_write_scope,
 	CASE WHEN t.project_scope IS NULL THEN NULL ELSE (SELECT json_group_array(p.key) FROM json_each(t.project_scope) j
 		JOIN projects p ON p.id = j.value) END AS project_scope_keys,
@@ -23,10 +23,7 @@ const credentialSelect = `SELECT coalesce((SELECT auth_rev FROM instance), -1) A
 	u.seq AS u_seq, u.username, u.display_name, u.email, u.timezone, u.is_service_account, u.is_superuser, u.answers_to,
 	b.username AS answers_to_name,
 	u.active, u.deactivated_at, u.created_at AS u_created_at, u.updated_at AS u_updated_at, u.version AS u_version,
-	CASE WHEN u.answers_to IS NULL THEN u.active ELSE (WITH RECURSIVE up(id, next, active, depth) AS (
-		SELECT u.id, u.answers_to, u.active, 0
-		UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
-		SELECT min(active) FROM up) END AS chain_active
+	` + chainActive("u") + ` AS chain_active
 	FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN users b ON b.id = u.answers_to WHERE t.prefix = ?`
 
 type credentialRow struct {

@@ -148,10 +148,7 @@ func (t *Tx) calendarChecks(ctx context.Context, where string, args ...any) ([]a
 	var rows []calendarCheckRow
 	err := t.tx.SelectContext(ctx, &rows, `SELECT `+calendarColumns+`, u.seq AS u_seq, u.timezone, u.is_service_account, u.is_superuser,
 		u.answers_to, u.active,
-		CASE WHEN u.answers_to IS NULL THEN u.active ELSE (WITH RECURSIVE up(id, next, active, depth) AS (
-			SELECT u.id, u.answers_to, u.active, 0
-			UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
-			SELECT min(active) FROM up) END AS chain_active`+calendarFrom+` WHERE `+where, args...)
+		`+chainActive("u")+` AS chain_active`+calendarFrom+` WHERE `+where, args...)
 	if err != nil {
 		return nil, mapErr(err)
 	}

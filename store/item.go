@@ -43,9 +43,7 @@ func (t *Tx) locate(ctx context.Context, table, workspaceID, idOrRef string) (ap
 // subtree lists an item's id and its descendants' ids.
 func (t *Tx) subtree(ctx context.Context, table, id string) ([]string, error) {
 	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0
-		UNION ALL SELECT c.id, sub.depth + 1 FROM `+table+` c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64)
-		SELECT id FROM sub`, id)
+	err := t.tx.SelectContext(ctx, &ids, subtreeSQL(table), id)
 	return ids, mapErr(err)
 }
 

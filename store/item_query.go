@@ -80,8 +80,7 @@ func (b *itemQuery) filter(f app.ItemFilter, a, tagsOf, fts string, count bool) 
 func (b *itemQuery) tree(a, table, parent string, subtree bool) {
 	switch {
 	case parent != "" && subtree:
-		b.add(a + `.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM ` + table + ` WHERE parent_id = ` + b.arg(parent) + `
-			UNION ALL SELECT c.id, sub.depth + 1 FROM ` + table + ` c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`)
+		b.add(a + `.id IN ` + below(table, "= "+b.arg(parent)))
 	case parent != "":
 		b.add(a + ".parent_id = " + b.arg(parent))
 	}

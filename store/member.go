@@ -37,7 +37,7 @@ type memberRow struct {
 	JoinedAt    string `db:"joined_at"`
 }
 
-const memberSelect = `SELECT m.workspace_id, m.role, m.created_at AS joined_at, q.* FROM workspace_members m
+var memberSelect = `SELECT m.workspace_id, m.role, m.created_at AS joined_at, q.* FROM workspace_members m
 	JOIN (` + userSelect + `) q ON q.id = m.user_id`
 
 func (r memberRow) member() app.Member {

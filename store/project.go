@@ -178,14 +178,15 @@ var scopeSelect = "SELECT " + selectList("p", scopeReader.cols) + ` FROM project
 	LEFT JOIN project_roles r ON r.project_id = p.id AND r.user_id = ?
 	WHERE p.workspace_id = ?`
 
+// projectsUpSQL walks from a project up through its parents (walk.go).
+const projectsUpSQL = `WITH RECURSIVE up(id, next) AS (SELECT id, parent_id FROM projects WHERE id = ?
+	UNION SELECT p.id, p.parent_id FROM projects p JOIN up ON p.id = up.next) SELECT id, next FROM up`
+
 // ProjectAncestors lists the ids above a project, nearest first.
 func (t *Tx) ProjectAncestors(ctx context.Context, id string) ([]string, error) {
-	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `WITH RECURSIVE up(id, parent, depth) AS (
-		SELECT id, parent_id, 0 FROM projects WHERE id = ?
-		UNION ALL SELECT p.id, p.parent_id, up.depth + 1 FROM projects p JOIN up ON p.id = up.parent WHERE up.depth < 64)
-		SELECT id FROM up WHERE depth > 0 ORDER BY depth`, id)
-	return ids, mapErr(err)
+	var hops []hop
+	err := t.tx.SelectContext(ctx, &hops, projectsUpSQL, id)
+	return nearestFirst(id, hops), mapErr(err)
 }
 
 // SetProjectsDeleted sets (or with nil clears) deleted_at on projects.

@@ -80,12 +80,8 @@ type sessionRow struct {
 func (t *Tx) SessionByPrefix(ctx context.Context, prefix string) (app.SessionCheck, error) {
 	var r sessionRow
 	err := t.tx.GetContext(ctx, &r, `SELECT s.id, s.prefix, s.hash, s.user_id, s.link_id, s.last_seen_at, s.idle_until, s.expires_at,
-		s.revoked_at, s.created_at,
-		(WITH RECURSIVE up(id, next, active, depth) AS (
-			SELECT u.id, u.answers_to, u.active, 0 FROM users u WHERE u.id = s.user_id
-			UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
-			SELECT min(active) FROM up) AS chain_active
-		FROM sessions s WHERE s.prefix = ?`, prefix)
+		s.revoked_at, s.created_at, `+chainActive("u")+` AS chain_active
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.prefix = ?`, prefix)
 	if err != nil {
 		return app.SessionCheck{}, mapErr(err)
 	}

@@ -55,8 +55,7 @@ func (b *itemQuery) taskCond(c app.TaskCond) string {
 		return setOrIn(c.Op, "EXISTS (SELECT 1 FROM task_tags x JOIN tags g ON g.id = x.tag_id WHERE x.task_id = t.id AND "+liveTag("g")+")",
 			"EXISTS (SELECT 1 FROM task_tags x WHERE x.task_id = t.id AND x.tag_id IN "+tagsOrMerged(arg)+")")
 	case "under":
-		return `t.id IN (WITH RECURSIVE sub(id, depth) AS (SELECT id, 0 FROM tasks WHERE parent_id IN ` + ids + `
-			UNION ALL SELECT c.id, sub.depth + 1 FROM tasks c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < 64) SELECT id FROM sub)`
+		return `t.id IN ` + below("tasks", "IN "+ids)
 	case "answers_to":
 		agents := `(WITH RECURSIVE agents(id) AS (SELECT id FROM users WHERE answers_to IN ` + ids + `
 			UNION SELECT x.id FROM users x JOIN agents a ON x.answers_to = a.id) SELECT id FROM agents)`

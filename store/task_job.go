@@ -18,8 +18,7 @@ import (
 // With no job it costs one EXISTS on an empty table a statement; with one,
 // a walk up each row's ancestors, by id.
 func notPending(a string) string {
-	return `NOT (EXISTS (SELECT 1 FROM task_jobs) AND EXISTS (WITH RECURSIVE up (id, depth) AS (SELECT ` + a + `.parent_id, 1
-		UNION ALL SELECT x.parent_id, up.depth + 1 FROM up JOIN tasks x ON x.id = up.id WHERE x.parent_id IS NOT NULL AND up.depth < 64)
+	return `NOT (EXISTS (SELECT 1 FROM task_jobs) AND EXISTS (` + tasksUp(a+".parent_id") + `
 		SELECT 1 FROM up JOIN task_jobs j ON j.root_id = up.id WHERE CASE j.kind WHEN 'trash' THEN ` + a + `.deleted_at IS NULL
 			WHEN 'restore' THEN ` + a + `.deleted_at IS j.deleted_at ELSE ` + a + `.project_id IS NOT j.project_id END))`
 }
@@ -73,26 +72,24 @@ func (t *Tx) TaskJobPending(ctx context.Context, seq int64) ([]string, error) {
 // would change (see task_jobs): what a job on it would leave to the worker.
 func (t *Tx) CountPending(ctx context.Context, kind, rootID string, deletedAt *time.Time, projectID string) (int, error) {
 	var n int
-	err := t.tx.GetContext(ctx, &n, `WITH RECURSIVE sub (id, depth) AS (SELECT ?1, 0
-		UNION ALL SELECT c.id, sub.depth + 1 FROM sub JOIN tasks c ON c.parent_id = sub.id
-		WHERE sub.depth < 64 AND CASE ?2 WHEN 'trash' THEN c.deleted_at IS NULL
-			WHEN 'restore' THEN c.deleted_at IS ?3 ELSE c.project_id IS NOT ?4 END)
-		SELECT count(*) - 1 FROM sub`, rootID, kind, fmtTimePtr(deletedAt), nullStr(projectID))
+	err := t.tx.GetContext(ctx, &n, countPendingSQL, rootID, kind, fmtTimePtr(deletedAt), nullStr(projectID))
 	return n, mapErr(err)
 }
+
+// countPendingSQL is tasks_pending's walk (migration 0024) for a job not
+// yet kept, counted.
+const countPendingSQL = `WITH RECURSIVE sub (id) AS (SELECT ?1
+	UNION ALL SELECT c.id FROM sub JOIN tasks c ON c.parent_id = sub.id
+	WHERE c.id <> ?1 AND CASE ?2 WHEN 'trash' THEN c.deleted_at IS NULL
+		WHEN 'restore' THEN c.deleted_at IS ?3 ELSE c.project_id IS NOT ?4 END)
+	SELECT count(*) - 1 FROM sub`
 
 // TaskJobNear reports whether a job on a subtree is under way on the task,
 // on one of its ancestors or on one of its descendants.
 func (t *Tx) TaskJobNear(ctx context.Context, id string) (bool, error) {
 	var n int
-	err := t.tx.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM task_jobs j WHERE EXISTS (
-		WITH RECURSIVE up (id, depth) AS (SELECT ?1, 0 UNION ALL SELECT x.parent_id, up.depth + 1 FROM up JOIN tasks x ON x.id = up.id
-			WHERE x.parent_id IS NOT NULL AND up.depth < 64)
-		SELECT 1 FROM up WHERE up.id = j.root_id)
-	OR EXISTS (
-		WITH RECURSIVE up (id, depth) AS (SELECT j.root_id, 0 UNION ALL SELECT x.parent_id, up.depth + 1 FROM up JOIN tasks x ON x.id = up.id
-			WHERE x.parent_id IS NOT NULL AND up.depth < 64)
-		SELECT 1 FROM up WHERE up.id = ?1))`, id)
+	err := t.tx.GetContext(ctx, &n, `SELECT EXISTS (SELECT 1 FROM task_jobs j WHERE EXISTS (`+tasksUp("?1")+`SELECT 1 FROM up WHERE up.id = j.root_id)
+		OR EXISTS (`+tasksUp("j.root_id")+`SELECT 1 FROM up WHERE up.id = ?1))`, id)
 	return n == 1, mapErr(err)
 }
 

@@ -35,15 +35,11 @@ func (r userRow) user() app.User {
 }
 
 // userSelect reads an account with the name it answers to and the person at
-// the top of its chain (itself, for a person). The chain walk is bounded so
-// a damaged row can never loop.
-const userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
+// the top of its chain (itself, for a person; none for a chain that loops).
+var userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
 	u.is_superuser, u.answers_to, b.username AS answers_to_name, u.active, u.deactivated_at, u.created_at,
 	u.updated_at, u.version,
-	(WITH RECURSIVE up(id, next, depth) AS (
-		SELECT u.id, u.answers_to, 0
-		UNION ALL SELECT x.id, x.answers_to, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64)
-	 SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
+	(` + usersUp("u.id, u.answers_to, u.active") + `SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
 	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
 
 func (t *Tx) getUser(ctx context.Context, where string, arg any) (app.User, error) {
@@ -137,14 +133,9 @@ func (t *Tx) ActiveAdministrators(ctx context.Context) (int, error) {
 	return n, mapErr(err)
 }
 
-// upChain walks from an account up through whom it answers to, bounded.
-const upChain = `WITH RECURSIVE up(id, next, active, depth) AS (
-	SELECT id, answers_to, active, 0 FROM users WHERE id = ?
-	UNION ALL SELECT x.id, x.answers_to, x.active, up.depth + 1 FROM users x JOIN up ON x.id = up.next WHERE up.depth < 64) `
-
 // AnswersToChain lists the ids above an account, nearest first.
 func (t *Tx) AnswersToChain(ctx context.Context, id string) ([]string, error) {
-	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, upChain+"SELECT id FROM up WHERE depth > 0 ORDER BY depth", id)
-	return ids, mapErr(err)
+	var hops []hop
+	err := t.tx.SelectContext(ctx, &hops, usersUp("id, answers_to, active FROM users WHERE id = ?")+"SELECT id, next FROM up", id)
+	return nearestFirst(id, hops), mapErr(err)
 }

@@ -817,7 +817,7 @@ WITH RECURSIVE sub (id, seq, job, depth) AS (
     SELECT root_id, 0, seq, 0 FROM task_jobs
     UNION ALL
     SELECT c.id, c.seq, sub.job, sub.depth + 1 FROM sub JOIN task_jobs j ON j.seq = sub.job JOIN tasks c ON c.parent_id = sub.id
-    WHERE sub.depth < 64 AND CASE j.kind
+    WHERE c.id <> j.root_id AND CASE j.kind
         WHEN 'trash' THEN c.deleted_at IS NULL
         WHEN 'restore' THEN c.deleted_at IS j.deleted_at
         ELSE c.project_id IS NOT j.project_id END
