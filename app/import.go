@@ -199,13 +199,14 @@ type importer struct {
 	bossOf     map[int]string
 	workspaces map[string]string
 	projects   map[string]ImportedRole
+	shape      *importShape
 	s          *Service
 }
 
 func (s *Service) newImporter(ctx context.Context, tx Tx, h ExportHeader, rep *ImportReport) (*importer, error) {
 	im := &importer{ctx: ctx, tx: tx, rep: rep, ids: &idMap{m: map[string]string{}, rows: map[string]string{}},
 		counts: map[string]int{}, bosses: map[string]bool{}, users: map[string]int{}, bossOf: map[int]string{},
-		workspaces: map[string]string{}, projects: map[string]ImportedRole{}, s: s}
+		workspaces: map[string]string{}, projects: map[string]ImportedRole{}, shape: newImportShape(), s: s}
 	if _, err := tx.Instance(ctx); CodeOf(err) == CodeNotFound {
 		rep.InstanceCreated = true
 	} else if err != nil {
@@ -244,6 +245,7 @@ func (im *importer) run(src RecordReader) error {
 		if !wrote {
 			continue
 		}
+		im.shape.note(rec)
 		if im.counts[rec.Kind] == 0 {
 			im.order = append(im.order, rec.Kind)
 		}
@@ -253,6 +255,9 @@ func (im *importer) run(src RecordReader) error {
 		im.rep.Records = append(im.rep.Records, KindCount{k, im.counts[k]})
 	}
 	if err := im.ids.unresolved(); err != nil {
+		return err
+	}
+	if err := im.shape.check(); err != nil {
 		return err
 	}
 	for i, boss := range im.bossOf {

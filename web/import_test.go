@@ -286,3 +286,57 @@ func TestImportReportsRights(t *testing.T) {
 		t.Errorf("rights\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestImportRefusesCyclesAndSpentRefs: a file whose parents or agents come
+// back on themselves, which the API refuses to make with cycle, and one
+// whose workspace would hand out a ref an imported item holds already, are
+// refused with the line, and write nothing.
+func TestImportRefusesCyclesAndSpentRefs(t *testing.T) {
+	t.Parallel()
+	here := newEnv(t)
+	seedAll(here)
+	src := elsewhere(t)
+	a := src.OK(http.StatusCreated, http.MethodPost, "/v1/tasks?workspace_id=default", src.Admin, map[string]any{"title": "a"})["id"].(string)
+	b := src.OK(http.StatusCreated, http.MethodPost, "/v1/tasks?workspace_id=default", src.Admin, map[string]any{"title": "b"})["id"].(string)
+	file := linesOf(src.exportAll())
+	user := file.record(t, "user")
+	// looped makes every task of the file the child of the other one.
+	looped := append(importLines(nil), file...)
+	for i, l := range looped {
+		for _, p := range [][2]string{{a, b}, {b, a}} {
+			if strings.HasPrefix(l, `{"kind":"task"`) && strings.Contains(l, `"id":"`+p[0]+`"`) {
+				looped[i] = strings.Replace(l, `"parent_id":null`, `"parent_id":"`+p[1]+`"`, 1)
+			}
+		}
+	}
+	agent := func(id, boss, name string) map[string]any {
+		return copyOf(user, map[string]any{"id": id, "seq": 90, "username": name, "is_service_account": 1, "is_superuser": 0, "answers_to": boss})
+	}
+	before := here.exportAll()
+	for _, tc := range []struct {
+		name, find, detail string
+		code               app.Code
+		file               []byte
+	}{
+		{"tasks that are each other's parent", `"id":"` + a + `"`, `field "parent_id" of a task record makes it its own ancestor`, app.CodeCycle,
+			[]byte(strings.Join(looped, "\n") + "\n")},
+		{"agents that answer to each other", `"username":"bot1"`, `field "answers_to" of a user record makes it its own ancestor`, app.CodeCycle,
+			file.with(t, agent(newID1, newID2, "bot1"), copyOf(agent(newID2, newID1, "bot2"), map[string]any{"seq": 91}))},
+		{"a ref the workspace would hand out again", `"id":"` + b + `"`, `an item has the ref 2, but its workspace's next_ref is 2`, app.CodeInvalid,
+			file.edited(t, "workspace", func(r map[string]any) { r["next_ref"] = 2 })},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := here.importFile(tc.file)
+			want := fmt.Sprintf("line %d: %s", lineOf(tc.file, tc.find), tc.detail)
+			if app.CodeOf(err) != tc.code || !strings.Contains(err.Error(), want) {
+				t.Fatalf("err = %v\nwant %s: …%s…", err, tc.code, want)
+			}
+			if after := here.exportAll(); !bytes.Equal(before, after) {
+				t.Fatalf("a refused import changed the instance:\n%s", lineDiff(before, after))
+			}
+		})
+	}
+	if _, err := here.importFile([]byte(strings.Join(file, "\n") + "\n")); err != nil {
+		t.Fatalf("the file as exported: %v", err)
+	}
+}
