@@ -109,8 +109,8 @@ var importChecks = map[string]map[string]importCheck{
 		"timezone": importTimezone},
 	"document": {"ref": importRefNumber, "title": importTitle, "body": importText((*Service).checkBody)},
 	"comment":  {"body": importText((*Service).checkCommentBody)},
-	"verification": {"summary": importTextUpTo(2000), "commit_sha": importTextUpTo(100), "tree_hash": importTextUpTo(100),
-		"output_excerpt": importTextUpTo(20_000)},
+	"verification": {"summary": importTextUpTo(verificationLimits["summary"]), "commit_sha": importTextUpTo(verificationLimits["commit_sha"]),
+		"tree_hash": importTextUpTo(verificationLimits["tree_hash"]), "output_excerpt": importTextUpTo(verificationLimits["output_excerpt"])},
 	"calendar": {"title": importTitle, "audience": importPlain(checkAudience)},
 	"event": {"item_ref": importRefNumber, "item_title": importText(func(s *Service, loc, v string) error {
 		return s.checkText(loc, v, s.limits.MaxTitleLength)

@@ -2,6 +2,10 @@ package app
 
 import "context"
 
+// verificationLimits bounds, in characters, each text of a verification,
+// wherever it comes from: the API, MCP or an import.
+var verificationLimits = map[string]int{"summary": 2000, "commit_sha": 100, "tree_hash": 100, "output_excerpt": 20_000}
+
 // checkVerification refuses a verification without a verdict or with a
 // field over its length. loc is where the record sits in the request:
 // "body" on the verifications route, "body.verification" in a completion.
@@ -13,11 +17,9 @@ func (s *Service) checkVerification(loc string, in RecordVerification) error {
 	for _, f := range []struct {
 		name string
 		v    *string
-		max  int
-	}{{"summary", in.Summary, 2000}, {"commit_sha", in.CommitSHA, 100}, {"tree_hash", in.TreeHash, 100},
-		{"output_excerpt", in.OutputExcerpt, 20_000}} {
+	}{{"summary", in.Summary}, {"commit_sha", in.CommitSHA}, {"tree_hash", in.TreeHash}, {"output_excerpt", in.OutputExcerpt}} {
 		if f.v != nil {
-			errs = append(errs, s.checkText(loc+"."+f.name, *f.v, f.max))
+			errs = append(errs, s.checkText(loc+"."+f.name, *f.v, verificationLimits[f.name]))
 		}
 	}
 	return joinErrors(errs...)
