@@ -28,7 +28,7 @@ const (
 	dID                     // an id of a row of the file, of the kind its foreign key or importUnkeyed says (load.go): follows the import's id map
 	dUser                   // an account's id: the account the import matched or wrote
 	dOwnID                  // the row's id, which no other row refers to: a fresh one when ids are mapped
-	dToken                  // a credential's id: kept as it is (credentials are never exported)
+	dToken                  // a credential's id: mapped as dAbout is (credentials are never exported)
 	dSeq                    // the row's place in its table: kept into a new database, else the next free one (load.go importSeq)
 	dPrefix                 // a calendar feed's public prefix: kept, or a new one when it is taken
 	dEmail                  // an account's email: only in an instance administrator's export

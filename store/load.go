@@ -188,7 +188,10 @@ func (t *Tx) importValue(ctx context.Context, rec *app.Record, d *dumpTable, c d
 		return m.Ref(c.name, t.importTarget(rec, d, c), s)
 	case dUser:
 		return m.User(c.name, s)
-	case dAbout:
+	case dAbout, dToken:
+		// The file holds no credential, so the one a row names is not of
+		// the file: kept into an empty database, made one nothing here has
+		// otherwise, never a credential of this instance.
 		return m.About(s), nil
 	case dOwnID:
 		return m.OwnID(s), nil

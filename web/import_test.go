@@ -340,3 +340,25 @@ func TestImportRefusesCyclesAndSpentRefs(t *testing.T) {
 		t.Fatalf("the file as exported: %v", err)
 	}
 }
+
+// TestImportNamesNoCredentialHere: the file holds no credential, so a row
+// that names the credential which made it (a feed, a verification, an
+// event) never comes to name one of this instance, whose listing or
+// revocation would then reach what the file planted.
+func TestImportNamesNoCredentialHere(t *testing.T) {
+	t.Parallel()
+	here := newEnv(t)
+	tokens, _ := here.listing("/v1/tokens", here.Admin)
+	mine := tokens[0].(map[string]any)["id"].(string)
+	src := elsewhere(t)
+	src.OK(http.StatusCreated, http.MethodPost, "/v1/calendars", src.Admin, map[string]any{"title": "planted", "audience": "me"})
+	file := linesOf(src.exportAll()).edited(t, "calendar", func(r map[string]any) { r["created_by_token"] = mine })
+	if _, err := here.importFile(file); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range linesOf(here.exportAll()) {
+		if strings.Contains(l, `"planted"`) && strings.Contains(l, mine) {
+			t.Fatalf("the imported feed names a credential here: %s", l)
+		}
+	}
+}
