@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -24,7 +25,7 @@ type Server struct {
 	log         *slog.Logger
 	router      router
 	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
-	mcp         *mcpserver.Server           // the MCP tools, on POST /mcp and stdio
+	mcp         func() *mcpserver.Server    // the MCP tools, on POST /mcp and stdio, built on first use
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
 }
@@ -81,14 +82,17 @@ func NewServer(svc *app.Service, log *slog.Logger) *Server {
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
 		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
-	s.mcp = mcpserver.New(svc, log, s.Transport)
+	// Building the MCP tools costs more than the rest of NewServer, most
+	// of a command's start on a cold process: the terminal on the file,
+	// which serves its JSON API through this server, never pays for them.
+	s.mcp = sync.OnceValue(func() *mcpserver.Server { return mcpserver.New(svc, log, s.Transport) })
 	s.routes()
 	return s
 }
 
 // MCP is the MCP server NewServer mounted on POST /mcp, which `tend mcp`
 // serves on stdio; its service_call_api reaches this server's JSON API.
-func (s *Server) MCP() *mcpserver.Server { return s.mcp }
+func (s *Server) MCP() *mcpserver.Server { return s.mcp() }
 
 // handlerFunc is the signature of every JSON endpoint: return errors, don't write them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
@@ -104,7 +108,8 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
 	s.handle(http.MethodGet, "/v1/docs/agent", s.handleDocsAgent)
 	s.handle(http.MethodGet, "/v1/docs/examples", s.handleDocsExamples)
-	s.router.Handler(http.MethodPost, "/mcp", s.mcp.Handler()) // stateless: POST only
+	mcpHandler := sync.OnceValue(func() http.Handler { return s.mcp().Handler() })
+	s.router.HandlerFunc(http.MethodPost, "/mcp", func(w http.ResponseWriter, r *http.Request) { mcpHandler().ServeHTTP(w, r) }) // stateless: POST only
 
 	s.handle(http.MethodGet, "/v1/instance", s.handleInstanceGet)
 	s.handle(http.MethodPatch, "/v1/instance", s.handleInstanceUpdate)
