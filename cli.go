@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/app"
-	"tend/store"
 	"tend/web/cli"
 )
 
@@ -153,43 +150,17 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 	return s, nil
 }
 
-// openLocal opens the database file and the account the commands act as.
-// Beside a running server that is safe: both hold the file's shared lock,
-// SQLite's own locks order their writes, and every cache the server keeps
-// is keyed on a revision any write moves, whichever process writes.
+// openLocal opens the database file and the account the commands act as
+// (openFileAPI): the client is the one a server's is, over the file's JSON
+// API served in process.
 func (w *work) openLocal(cmd *cobra.Command) (cli.Client, func(), error) {
-	ctx, path := cmd.Context(), *w.dbPath
-	chosen := cmd.Flags().Changed("db") || w.env.getenv("TEND_DB") != ""
-	_, err := os.Stat(path)
-	create := errors.Is(err, fs.ErrNotExist) && !chosen && !w.noCreate
-	var db *store.DB
-	var svc *app.Service
-	if create {
-		db, svc, err = createService(ctx, path, store.Options{}, app.Options{})
-	} else {
-		db, svc, err = openService(ctx, path, store.Options{}, "")
-	}
+	path := *w.dbPath
+	rt, webURL, closeFile, err := openFileAPI(cmd.Context(), fileOpen{path: path, chosen: cmd.Flags().Changed("db") || w.env.getenv("TEND_DB") != "",
+		noCreate: w.noCreate, user: w.user, now: w.env.now, stderr: cmd.ErrOrStderr()})
 	if err != nil {
 		return nil, nil, err
 	}
-	db.Now = w.env.now
-	if create {
-		if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: localTimezone(), NoToken: true}); err != nil {
-			_ = db.Close()
-			return nil, nil, err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
-	}
-	sess, err := svc.LocalActor(ctx, w.user)
-	if err != nil {
-		_ = db.Close()
-		p := cli.ProblemOf(err)
-		if p.Code == app.CodeNotFound {
-			p.Fix = "--user (or TEND_USER) names an account of this file; tend token issue --user NAME makes one"
-		}
-		return nil, nil, p
-	}
-	return cli.NewLocal(svc, sess, w.workspace, path), func() { _ = db.Close() }, nil
+	return cli.NewFile(path, webURL, w.workspace, version, rt), closeFile, nil
 }
 
 // failure is err as the command line reports it: a refusal names the

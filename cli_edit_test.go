@@ -21,8 +21,8 @@ func editor(t *testing.T, expr string) string {
 }
 
 // TestCLIEditInEditor: tend edit with no field flag opens the task in
-// $EDITOR and saves what changed, in both modes; text that cannot be read
-// back, or comes back unchanged, writes nothing.
+// $EDITOR and saves what changed; text that cannot be read back, or comes
+// back unchanged, writes nothing.
 func TestCLIEditInEditor(t *testing.T) {
 	t.Parallel()
 	for _, m := range cliModes(t) {
@@ -70,7 +70,7 @@ func (m *cliMode) atTerminal(t *testing.T, env *cliEnv, args ...string) (stdout,
 }
 
 // TestCLIDocInEditor: tend doc new with nothing piped in writes the body
-// in $EDITOR, in both modes; an editor that fails writes nothing.
+// in $EDITOR; an editor that fails writes nothing.
 func TestCLIDocInEditor(t *testing.T) {
 	t.Parallel()
 	for _, m := range cliModes(t) {

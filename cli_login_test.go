@@ -13,7 +13,7 @@ import (
 // the token readable by the user only, and sends the commands there until
 // tend logout; a credential the server refuses stores nothing.
 func TestCLILogin(t *testing.T) {
-	m := newCLIMode(t, true)
+	m := newCLIMode(t)
 	file := filepath.Join(m.dir, "tend", "login.json")
 	run := func(stdin string, args ...string) (string, string, int) {
 		t.Helper()
@@ -85,7 +85,7 @@ func runIn(t *testing.T, env *cliEnv, stdin string, args ...string) (stdout, std
 // administrator, or as --user (TEND_USER): a person, or an agent whose
 // person is active; nobody else.
 func TestCLILocalAccount(t *testing.T) {
-	m := newCLIMode(t, true)
+	m := newCLIMode(t)
 	m.e.OK(http.StatusCreated, http.MethodPost, "/v1/users", m.e.Admin, map[string]any{"username": "carol"})
 	m.e.Join("carol", "member")
 	m.e.Issue(m.e.Admin, map[string]any{"username": "claude", "answers_to": "bob"})
@@ -121,7 +121,7 @@ func TestCLICreatesTheDefaultDatabase(t *testing.T) {
 	data := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)
 	t.Setenv("TEND_DB", "")
-	env := newCLIMode(t, true).env("")
+	env := newCLIMode(t).env("")
 	out, errOut, code := runIn(t, env, "", "add", "First task")
 	path := filepath.Join(data, "tend", "tend.db")
 	if code != 0 || out != "added #1 First task\n  todo · inbox\n" ||

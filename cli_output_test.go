@@ -92,7 +92,7 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 // terminal, never in the JSON or compact forms.
 func TestCLIColour(t *testing.T) {
 	t.Parallel()
-	m := newCLIMode(t, true)
+	m := newCLIMode(t)
 	seedCLI(t, m)
 	for _, c := range []struct {
 		name   string

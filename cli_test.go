@@ -12,9 +12,11 @@ import (
 )
 
 // cliMode is one way the terminal commands reach tend: a server over the
-// JSON API (remote) or the database file itself (local). Each has its own
-// fresh instance on the fixed test clock, with the administrator and a
-// member, bob.
+// JSON API (remote: the agent's loop, with its own credential) or the
+// database file, whose JSON API the same client reaches through the router
+// a server runs, in process (local: every other test; TestCLITransport
+// holds that the two answer alike). Each has its own fresh instance on the
+// fixed test clock.
 type cliMode struct {
 	name   string
 	local  bool
@@ -24,21 +26,19 @@ type cliMode struct {
 	vars   map[string]string // more environment, for every command
 }
 
-func newCLIMode(t *testing.T, local bool) *cliMode {
+// newCLIMode is the file's mode, with the administrator and a member, bob.
+func newCLIMode(t *testing.T) *cliMode {
 	t.Helper()
 	e := webtest.New(t)
-	m := &cliMode{name: "remote", local: local, e: e, dir: t.TempDir(), tokens: map[string]string{"": e.Admin, "admin": e.Admin},
-		vars: map[string]string{}}
-	if local {
-		m.name = "local"
-	}
-	m.tokens["bob"] = e.Person("bob")
+	m := &cliMode{name: "local", local: true, e: e, dir: t.TempDir(), vars: map[string]string{}}
+	e.Person("bob")
 	e.Join("bob", "member")
 	return m
 }
 
-// cliModes are both modes, on instances prepared alike.
-func cliModes(t *testing.T) []*cliMode { return []*cliMode{newCLIMode(t, false), newCLIMode(t, true)} }
+// cliModes are the modes the commands are tested in: the file's, which
+// is now the server's router too.
+func cliModes(t *testing.T) []*cliMode { return []*cliMode{newCLIMode(t)} }
 
 // env is the process a command runs in, acting as the account as ("" the
 // administrator): its credential on a server, TEND_USER on the file.
@@ -95,7 +95,7 @@ func (m *cliMode) where() (where, web string) {
 	return m.e.Srv.URL, m.e.Srv.URL
 }
 
-// cliStep is one command line and what it must do, the same in both modes.
+// cliStep is one command line and what it must do.
 type cliStep struct {
 	args  []string
 	as    string // the account it acts as; "" the administrator
@@ -216,9 +216,8 @@ var cliSteps = []cliStep{
 		"#6  todo       inbox  Water the plants                         due 2026-03-03\n"},
 }
 
-// TestCLICommands runs every terminal command against a server and against
-// the database file, with the same assertions: both print the same, exit
-// the same, and a refusal writes nothing.
+// TestCLICommands runs every terminal command on the database file: each
+// prints what it must, exits as it must, and a refusal writes nothing.
 func TestCLICommands(t *testing.T) {
 	t.Parallel()
 	for _, m := range cliModes(t) {

@@ -16,26 +16,13 @@ import (
 // method its path does not take, before authentication: 405, with Allow.
 func (s *Server) handleNamed(method, path, name string, h handlerFunc) {
 	param := path[strings.LastIndexByte(path, ':')+1:]
-	s.api.add(method, path, func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		if wire.Param(r, param) != name {
-			return notThisMethod(r)
-		}
-		return h(w, r, a)
-	})
-	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var err error
+	s.router.Handler(method, path, apiHandler(func(w http.ResponseWriter, r *http.Request) {
 		if wire.Param(r, param) != name {
 			s.setAllow(w, r)
-			err = notThisMethod(r)
-		} else {
-			var a app.Actor
-			if a, err = s.authenticate(r); err == nil {
-				err = h(w, r, a)
-			}
+			wire.WriteProblem(s.log, w, r, notThisMethod(r))
+			return
 		}
-		if err != nil {
-			wire.WriteProblem(s.log, w, r, err)
-		}
+		s.serveAPI(w, r, h)
 	}))
 }
 

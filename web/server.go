@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -23,9 +24,8 @@ type Server struct {
 	app         *app.Service
 	log         *slog.Logger
 	router      router
-	api         apiRoutes                   // the JSON API's handlers again, for in-process calls
 	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
-	mcp         *mcpserver.Server           // the MCP tools, on POST /mcp and stdio
+	mcp         func() *mcpserver.Server    // the MCP tools, on POST /mcp and stdio, built on first use
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
 }
@@ -34,7 +34,9 @@ type Server struct {
 // Handler or HandlerFunc records its pattern on the statusWriter, so the
 // access log and the metrics name a request by the route it matched, never
 // by its path, and keeps the list of what it registered, which
-// TestOpenAPIRoutes compares with the OpenAPI document. Register routes
+// TestOpenAPIRoutes compares with the OpenAPI document. A route of the JSON
+// API (an apiHandler, which handle registers) serves in-process requests
+// (Transport); any other answers them as NotFound does. Register routes
 // through these two only.
 type router struct {
 	*httprouter.Router
@@ -44,7 +46,12 @@ type router struct {
 // Handler registers h for method and the route pattern path.
 func (rt router) Handler(method, path string, h http.Handler) {
 	*rt.registered = append(*rt.registered, method+" "+path)
+	_, api := h.(apiHandler)
 	rt.Router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := caller(r); ok && !api {
+			rt.NotFound.ServeHTTP(w, r)
+			return
+		}
 		if sw, ok := w.(*statusWriter); ok {
 			sw.route = path
 		}
@@ -52,13 +59,18 @@ func (rt router) Handler(method, path string, h http.Handler) {
 	}))
 }
 
+// apiHandler is a route of the JSON API, as handle registers it.
+type apiHandler http.HandlerFunc
+
+func (h apiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h(w, r) }
+
 // HandlerFunc registers h for method and the route pattern path.
 func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handler(method, path, h) }
 
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
 func NewServer(svc *app.Service, log *slog.Logger) *Server {
-	s := &Server{app: svc, log: log, router: router{httprouter.New(), new([]string)}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, router: router{httprouter.New(), new([]string)}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
 	s.router.NotFound = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,14 +82,17 @@ func NewServer(svc *app.Service, log *slog.Logger) *Server {
 	s.router.PanicHandler = func(w http.ResponseWriter, r *http.Request, v any) {
 		wire.WriteProblem(s.log, w, r, fmt.Errorf("panic: %v", v))
 	}
-	s.mcp = mcpserver.New(svc, log, s.callAPI)
+	// Building the MCP tools costs more than the rest of NewServer, most
+	// of a command's start on a cold process: the terminal on the file,
+	// which serves its JSON API through this server, never pays for them.
+	s.mcp = sync.OnceValue(func() *mcpserver.Server { return mcpserver.New(svc, log, s.Transport) })
 	s.routes()
 	return s
 }
 
 // MCP is the MCP server NewServer mounted on POST /mcp, which `tend mcp`
 // serves on stdio; its service_call_api reaches this server's JSON API.
-func (s *Server) MCP() *mcpserver.Server { return s.mcp }
+func (s *Server) MCP() *mcpserver.Server { return s.mcp() }
 
 // handlerFunc is the signature of every JSON endpoint: return errors, don't write them.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, a app.Actor) error
@@ -93,7 +108,8 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/meta", s.handleMeta)
 	s.handle(http.MethodGet, "/v1/docs/agent", s.handleDocsAgent)
 	s.handle(http.MethodGet, "/v1/docs/examples", s.handleDocsExamples)
-	s.router.Handler(http.MethodPost, "/mcp", s.mcp.Handler()) // stateless: POST only
+	mcpHandler := sync.OnceValue(func() http.Handler { return s.mcp().Handler() })
+	s.router.HandlerFunc(http.MethodPost, "/mcp", func(w http.ResponseWriter, r *http.Request) { mcpHandler().ServeHTTP(w, r) }) // stateless: POST only
 
 	s.handle(http.MethodGet, "/v1/instance", s.handleInstanceGet)
 	s.handle(http.MethodPatch, "/v1/instance", s.handleInstanceUpdate)
@@ -232,19 +248,26 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/admin/backups", s.handleBackupCreate)
 }
 
-// handle registers a route of the JSON API: the router serves it to the
-// caller a request authenticates as, and callAPI to the caller it is given.
+// handle registers a route of the JSON API.
 func (s *Server) handle(method, path string, h handlerFunc) {
-	s.api.add(method, path, h)
-	s.router.Handler(method, path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, err := s.authenticate(r)
-		if err == nil {
-			err = h(w, r, a)
-		}
-		if err != nil {
-			wire.WriteProblem(s.log, w, r, err)
-		}
-	}))
+	s.router.Handler(method, path, apiHandler(func(w http.ResponseWriter, r *http.Request) { s.serveAPI(w, r, h) }))
+}
+
+// serveAPI serves a route of the JSON API to the caller the request
+// authenticates as, or to the one an in-process request (Transport) is
+// given; a refusal is its problem document.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, h handlerFunc) {
+	a, in := caller(r)
+	var err error
+	if !in {
+		a, err = s.authenticate(r)
+	}
+	if err == nil {
+		err = h(w, r, a)
+	}
+	if err != nil {
+		wire.WriteProblem(s.log, w, r, err)
+	}
 }
 
 // authenticate reads the bearer credential or, without one, the browser

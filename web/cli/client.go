@@ -10,8 +10,8 @@ import (
 )
 
 // Client is what the terminal commands do, each method one route of the
-// JSON API (named beside it) and one Service call. Remote and Local serve
-// it; a refusal is a *Problem either way. Refs may be written with a
+// JSON API (named beside it) and one Service call. Remote serves it, on a
+// server or on the file; a refusal is a *Problem either way. Refs may be written with a
 // leading '#'. Requests are web/wire's request records (the bodies the
 // routes read) and query parameters (which wire's readers read); answers
 // are wire's records.

@@ -1,23 +1,18 @@
 // Package cli is the client layer of tend's terminal commands (tend add,
 // ls, done, claim, …), the fourth adapter over app.Service beside the JSON
 // API, MCP and the pages. The commands call one interface, Client, which
-// two implementations serve with the same results and the same refusals:
+// Remote serves: it talks to tend's JSON API under /v1 and decodes the
+// answers into web/wire's records and its problem documents, either a
+// server's with a bearer credential (NewRemote) or the database file's,
+// served in process by the same router as the account LocalActor names
+// (NewFile over web's Server.Transport; main opens the file, nothing here
+// imports the store or the router). Either way every request is the route's
+// own, refusals included.
 //
-//   - Remote talks to a tend server over its JSON API under /v1, with a
-//     bearer credential, and decodes the answers into web/wire's records
-//     and its problem documents;
-//   - Local calls the Service on the database file itself (main opens it;
-//     nothing here imports the store), as the account LocalActor names,
-//     and turns each answer and refusal into what the server would have
-//     sent: the same wire records, the same problem document.
-//
-// Each method is one route of the API and one Service call, the call the
-// route's handler makes. The requests are web/wire's request records (the
-// route's body: wire.TaskCreate, wire.TaskUpdate, …) and query parameters:
-// Remote sends the record as JSON and the parameters as the query string;
-// Local reads both back as the route does (wire.DecodeBody, and
-// wire.TaskListQuery and the other readers) and hands the Service the
-// same input. No JSON name is written twice.
+// Each method is one route of the API. The requests are web/wire's request
+// records (the route's body: wire.TaskCreate, wire.TaskUpdate, …) and query
+// parameters, sent as JSON and as the query string. No JSON name is written
+// twice.
 //
 // What the commands print is here too (render*.go), so that the cobra
 // files at the root only read flags and choose a printer: aligned tables

@@ -15,9 +15,12 @@ import (
 )
 
 // Remote is a Client that talks to a tend server over its JSON API with a
-// bearer credential.
+// bearer credential, or to the database file through the same API served
+// in process (NewFile).
 type Remote struct {
 	base      string // the server's URL, without a trailing slash
+	where     string // what Where says
+	web       string // what WebURL says
 	token     string
 	workspace string
 	http      *http.Client
@@ -32,14 +35,26 @@ func NewRemote(base, token, workspace, version string, hc *http.Client) *Remote 
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	return &Remote{base: strings.TrimRight(base, "/"), token: token, workspace: workspace, http: hc, agent: "tend-cli/" + version}
+	base = strings.TrimRight(base, "/")
+	return &Remote{base: base, where: base, web: base, token: token, workspace: workspace, http: hc, agent: "tend-cli/" + version}
 }
 
-// Where is the server's URL.
-func (r *Remote) Where() string { return r.base }
+// NewFile is a client of the database file file, whose JSON API rt serves
+// in process as the file's account (web's Server.Transport), working in
+// workspace; webURL is where tend serve last said it serves the file, ""
+// when it never has.
+func NewFile(file, webURL, workspace, version string, rt http.RoundTripper) *Remote {
+	r := NewRemote("", "", workspace, version, &http.Client{Transport: rt})
+	r.where, r.web = file, webURL
+	return r
+}
 
-// WebURL is the server's URL: the web app is served beside the API.
-func (r *Remote) WebURL() string { return r.base }
+// Where is the server's URL, or the database file.
+func (r *Remote) Where() string { return r.where }
+
+// WebURL is where the web app is served: beside the API on a server, where
+// tend serve last served the file on it.
+func (r *Remote) WebURL() string { return r.web }
 
 // call sends one request, body (a wire request record, nil for none)
 // written as JSON, and decodes a success into out (nothing when out is
@@ -69,7 +84,9 @@ func (r *Remote) call(ctx context.Context, method, path string, q url.Values, bo
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Authorization", "Bearer "+r.token)
+	if r.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.token)
+	}
 	req.Header.Set("User-Agent", r.agent)
 	res, err := r.http.Do(req)
 	if err != nil {

@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
@@ -12,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 type callAPIArgs struct {
@@ -54,7 +57,7 @@ func (m *toolbox) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) 
 	if in.Body != nil {
 		body, _ = json.Marshal(in.Body)
 	}
-	status, answer, err := m.s.api(ctx, a, method, clean, q, body)
+	status, answer, err := m.s.callAPI(ctx, a, method, clean, q, body)
 	if err != nil {
 		return "", callAPIOut{}, err
 	}
@@ -70,6 +73,62 @@ func (m *toolbox) toolCallAPI(ctx context.Context, a app.Actor, in callAPIArgs) 
 		text = string(r[:apiTextLimit]) + "\n(cut; the whole response is in structuredContent)"
 	}
 	return text, out, nil
+}
+
+// callAPI serves method and path (a route of the JSON API) with query and
+// a JSON body through the API's in-process transport, as a: the status and
+// body the route answered, or its refusal as the error of its code, as the
+// tools' own refusals are.
+func (s *Server) callAPI(ctx context.Context, a app.Actor, method, path string, query url.Values, body []byte) (int, []byte, error) {
+	u := url.URL{Path: path, RawQuery: query.Encode()}
+	r, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	r.Header.Set("Content-Type", "application/json")
+	res, err := s.api(a).RoundTrip(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	answer, err := io.ReadAll(res.Body)
+	if err != nil {
+		return 0, nil, err
+	}
+	if res.Header.Get("Content-Type") == "application/problem+json" {
+		return 0, nil, problemError(answer)
+	}
+	return res.StatusCode, answer, nil
+}
+
+// problemError is the error a problem document reports: its code, its
+// detail or the fields a 422 names, and its extension members.
+func problemError(doc []byte) error {
+	var p struct {
+		Code   app.Code        `json:"code"`
+		Detail json.RawMessage `json:"detail"`
+	}
+	var extra map[string]any
+	if err := json.Unmarshal(doc, &p); err != nil {
+		return err
+	}
+	_ = json.Unmarshal(doc, &extra)
+	e := &app.Error{Code: p.Code}
+	var fields []wire.ValidationItem
+	if json.Unmarshal(p.Detail, &fields) == nil {
+		for _, f := range fields {
+			e.Fields = append(e.Fields, app.FieldError{Loc: f.Loc, Msg: f.Msg})
+		}
+	} else {
+		_ = json.Unmarshal(p.Detail, &e.Detail)
+	}
+	for _, k := range []string{"type", "title", "status", "detail", "instance", "code"} {
+		delete(extra, k)
+	}
+	if len(extra) > 0 {
+		e.Extra = extra
+	}
+	return e
 }
 
 // apiRoute checks the method and that the path is a /v1 route.

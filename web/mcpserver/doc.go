@@ -3,7 +3,7 @@
 // JSON API calls, answered on POST /mcp (Handler, mounted by web's router)
 // and on stdin/stdout (ServeStdio, for `tend mcp`). Tools reuse the JSON
 // API's records and problem codes from web/wire; service_call_api reaches
-// the JSON API itself only through the CallAPI function it is given, so
+// the JSON API itself only through the in-process transport it is given, so
 // this package imports app and web/wire, never web or another adapter.
 //
 // Every failure of a tool is an isError result whose text starts with the

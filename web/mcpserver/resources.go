@@ -86,7 +86,7 @@ func (m *toolbox) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, resourceError(err)
 	}
-	_, meta, err := m.s.api(ctx, a, http.MethodGet, "/v1/meta", nil, nil)
+	_, meta, err := m.s.callAPI(ctx, a, http.MethodGet, "/v1/meta", nil, nil)
 	if err != nil {
 		return nil, resourceError(err)
 	}
@@ -98,7 +98,7 @@ func (m *toolbox) readExamples(ctx context.Context, req *mcp.ReadResourceRequest
 	if err != nil {
 		return nil, resourceError(err)
 	}
-	_, text, err := m.s.api(ctx, a, http.MethodGet, "/v1/docs/examples", nil, nil)
+	_, text, err := m.s.callAPI(ctx, a, http.MethodGet, "/v1/docs/examples", nil, nil)
 	if err != nil {
 		return nil, resourceError(err)
 	}

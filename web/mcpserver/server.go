@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -34,19 +33,18 @@ const mcpInstructions = "tend tracks work for people and agents. Start with serv
 type Server struct {
 	app          *app.Service
 	log          *slog.Logger
-	api          CallAPI
+	api          API
 	allowedHosts []string // more Host names /mcp answers on behind a local proxy
 	shared       *toolbox // built once, for POST /mcp and ServeStdio
 }
 
-// CallAPI serves one request of the JSON API in-process as the caller
-// a (service_call_api, service://meta): the status and body the route
-// answered, or its refusal.
-type CallAPI func(ctx context.Context, a app.Actor, method, path string, query url.Values, body []byte) (status int, out []byte, err error)
+// API is the JSON API served in process as the caller a
+// (service_call_api, service://meta): web's Server.Transport.
+type API func(a app.Actor) http.RoundTripper
 
 // New builds the MCP server over svc; api reaches the JSON API.
 // log receives internal errors, never a secret.
-func New(svc *app.Service, log *slog.Logger, api CallAPI) *Server {
+func New(svc *app.Service, log *slog.Logger, api API) *Server {
 	s := &Server{app: svc, log: log, api: api}
 	s.shared = s.tools(sharedIdentity)
 	return s
