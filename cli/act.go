@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,13 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/web/cli"
 	"tend/web/wire"
 )
 
 // taskAction is a command that does one thing to one task and prints it.
-func taskAction(env *cliEnv, dbPath *string, use, short, long, example, verb string,
-	act func(c cli.Client, ctx context.Context, ref string) (wire.Task, error)) *cobra.Command {
+func taskAction(env *Env, dbPath *string, use, short, long, example, verb string,
+	act func(c Client, ctx context.Context, ref string) (wire.Task, error)) *cobra.Command {
 	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use: use, Short: short, Long: long, Example: example,
@@ -35,27 +34,27 @@ func taskAction(env *cliEnv, dbPath *string, use, short, long, example, verb str
 	return cmd
 }
 
-func newSkipCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newSkipCmd(env *Env, dbPath *string) *cobra.Command {
 	return taskAction(env, dbPath, "skip REF", "Let this occurrence of a repeating task go by",
 		"Skip this occurrence of a repeating task: it is not done, and the next one comes.",
-		"  tend skip 4", "skipped", cli.Client.Skip)
+		"  tend skip 4", "skipped", Client.Skip)
 }
 
-func newReopenCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newReopenCmd(env *Env, dbPath *string) *cobra.Command {
 	return taskAction(env, dbPath, "reopen REF", "Move a finished or cancelled task back to the default status",
 		"Move a task back to its workspace's default status (todo, unless the workspace says otherwise).",
-		"  tend reopen 6", "reopened", func(c cli.Client, ctx context.Context, ref string) (wire.Task, error) {
-			return cli.Reopen(ctx, c, ref)
+		"  tend reopen 6", "reopened", func(c Client, ctx context.Context, ref string) (wire.Task, error) {
+			return Reopen(ctx, c, ref)
 		})
 }
 
-func newReleaseCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newReleaseCmd(env *Env, dbPath *string) *cobra.Command {
 	return taskAction(env, dbPath, "release REF", "Let go of your claim on a task",
 		"Let go of your claim. Releasing a task nobody holds is no error.",
-		"  tend release 3", "released", cli.Client.Release)
+		"  tend release 3", "released", Client.Release)
 }
 
-func newDoneCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newDoneCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.verification": "the verification", "body.verification.summary": "--verify",
 		"body.verification.commit_sha": "--commit", "body.verification.passed": "--passed"}
@@ -79,7 +78,7 @@ neither is stored. A verification is self-reported evidence, never proof.`,
 			var in wire.Completion
 			if verify != "" || commit != "" || passed || failed {
 				if !passed && !failed {
-					return usageError{errors.New("say whether the check passed: --passed or --failed")}
+					return UsageError{errors.New("say whether the check passed: --passed or --failed")}
 				}
 				ok := passed
 				in.Verification = &wire.RecordVerification{Passed: &ok}
@@ -108,7 +107,7 @@ neither is stored. A verification is self-reported evidence, never proof.`,
 	return cmd
 }
 
-func newClaimCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newClaimCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	var minutes int
 	var next struct{ project, tag, typ, assignee string }
@@ -134,7 +133,7 @@ narrow what next picks from. A claim expires by itself.`,
 			if !isNext {
 				for _, f := range []string{"project", "tag", "type", "assignee"} {
 					if cmd.Flags().Changed(f) {
-						return usageError{errors.New("--" + f + " narrows what claim next picks; claim REF takes that task")}
+						return UsageError{errors.New("--" + f + " narrows what claim next picks; claim REF takes that task")}
 					}
 				}
 			}
@@ -171,7 +170,7 @@ narrow what next picks from. A claim expires by itself.`,
 	return cmd
 }
 
-func newCommentCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newCommentCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.body": "TEXT"}
 	cmd := &cobra.Command{
@@ -192,7 +191,7 @@ func newCommentCmd(env *cliEnv, dbPath *string) *cobra.Command {
 				text = strings.TrimRight(in, "\n")
 			}
 			if strings.TrimSpace(text) == "" {
-				return usageError{errors.New(`give the comment: tend comment REF "text", or on stdin`)}
+				return UsageError{errors.New(`give the comment: tend comment REF "text", or on stdin`)}
 			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
 				c, err := s.c.Comment(ctx, args[0], wire.CommentCreate{Body: text})
@@ -207,7 +206,7 @@ func newCommentCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	return cmd
 }
 
-func newLinkCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newLinkCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.link_type": "TYPE", "body.target": "OTHER"}
 	var document bool

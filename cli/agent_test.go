@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ func TestCLIAgentLoop(t *testing.T) {
 	if commands != 3 || read > cliLoopBudget {
 		t.Fatalf("the loop took %d commands and printed %d bytes; the target is 3 commands and at most %d bytes", commands, read, cliLoopBudget)
 	}
-	guide, err := os.ReadFile("web/docs/agent.md")
+	guide, err := os.ReadFile("../web/docs/agent.md")
 	if err != nil {
 		t.Fatal(err)
 	}

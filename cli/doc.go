@@ -1,6 +1,10 @@
-// Package cli is the client layer of tend's terminal commands (tend add,
-// ls, done, claim, …), the fourth adapter over app.Service beside the JSON
-// API, MCP and the pages. The commands call one interface, Client, which
+// Package cli is tend's terminal commands (tend add, ls, done, claim, …)
+// and their client layer, the fourth adapter over app.Service beside the
+// JSON API, MCP and the pages. NewRoot builds the command tree; main adds
+// the commands that serve and keep the database, and gives the commands
+// (in Env) the one thing they need from the file side: OpenFunc, which
+// opens the database file and the Service on it. The commands call one
+// interface, Client, which
 // two implementations serve with the same results and the same refusals:
 //
 //   - Remote talks to a tend server over its JSON API under /v1, with a
@@ -20,10 +24,10 @@
 // same input. No JSON name is written twice.
 //
 // What the commands print is here too (render*.go), so that the cobra
-// files at the root only read flags and choose a printer: aligned tables
+// commands only read flags and choose a printer: aligned tables
 // with relative dates on a clock the caller gives, colour only when asked,
 // the API's JSON, or the compact lines agents read (web/wire's).
 //
-// It imports app and web/wire only: never the store, the router (web) or
-// another adapter (.ci/run checks).
+// It imports app and web/wire only (and cobra): never the store, the
+// router (web), another adapter or package main (.ci/run checks).
 package cli

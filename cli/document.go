@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"tend/web/wire"
 )
 
-func newDocCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newDocCmd(env *Env, dbPath *string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doc",
 		Short: "Write and read documents: notes, specs, decisions, findings",
@@ -20,7 +20,7 @@ func newDocCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	return cmd
 }
 
-func newDocNewCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newDocNewCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.links": "--link"}
 	var in wire.DocumentCreate
@@ -39,7 +39,7 @@ the same write: a bad link refuses the whole document. An omitted
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if strings.TrimSpace(in.Title) == "" {
-				return usageError{errors.New(`give the document a --title`)}
+				return UsageError{errors.New(`give the document a --title`)}
 			}
 			for _, l := range links {
 				typ, target, ok := strings.Cut(l, ":")
@@ -82,7 +82,7 @@ the same write: a bad link refuses the whole document. An omitted
 	return cmd
 }
 
-func newDocShowCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newDocShowCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use:               "show REF",
@@ -104,7 +104,7 @@ func newDocShowCmd(env *cliEnv, dbPath *string) *cobra.Command {
 	return cmd
 }
 
-func newOpenCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newOpenCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use:   "open REF",
@@ -123,7 +123,7 @@ the database file the address is where tend serve last said it listens.`,
 				}
 				base := s.c.WebURL()
 				if base == "" {
-					base = "http://" + defaultAddr
+					base = "http://" + DefaultAddr
 				}
 				var ref int64
 				switch {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/web/cli"
 	"tend/web/wire"
 )
 
@@ -90,7 +89,7 @@ func nonEmpty(xs []string) []string {
 	return out
 }
 
-func newEditCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newEditCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.until": "--due", "body.estimate_minutes": "--estimate", "body.expected_version": "--version",
 		"body.tags": "--tag"}
@@ -157,25 +156,25 @@ meanwhile (version_conflict).`,
 
 // editInEditor opens the task in the editor and returns the change made
 // to it; changed is false when the text came back as it went.
-func (w *work) editInEditor(ctx context.Context, cmd *cobra.Command, c cli.Client, ref string) (wire.TaskUpdate, bool, error) {
+func (w *work) editInEditor(ctx context.Context, cmd *cobra.Command, c Client, ref string) (wire.TaskUpdate, bool, error) {
 	t, err := c.Task(ctx, ref)
 	if err != nil {
 		return wire.TaskUpdate{}, false, err
 	}
 	zone := time.UTC
-	if ts, err := cli.ReadIn(ctx, c, []wire.Task{t}); err == nil && ts[0].ReaderZone() != "" {
+	if ts, err := ReadIn(ctx, c, []wire.Task{t}); err == nil && ts[0].ReaderZone() != "" {
 		if l, err := time.LoadLocation(ts[0].ReaderZone()); err == nil {
 			zone = l
 		}
 	}
-	before := cli.TaskMarkdown(t, zone)
+	before := TaskMarkdown(t, zone)
 	after, err := w.editText(cmd, fmt.Sprintf("tend-%s-*.md", strings.TrimPrefix(ref, "#")), before)
 	if err != nil {
 		return wire.TaskUpdate{}, false, err
 	}
-	in, changed, err := cli.TaskEdits(before, after, t.Version)
+	in, changed, err := TaskEdits(before, after, t.Version)
 	if err != nil {
-		return in, false, usageError{err}
+		return in, false, UsageError{err}
 	}
 	if !changed {
 		fmt.Fprintln(cmd.OutOrStdout(), "no change")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"net/http"
@@ -60,7 +60,7 @@ func TestCLIEditInEditor(t *testing.T) {
 
 // atTerminal runs one command line as m.run does, but with stdin and
 // stdout a terminal: the editor and the browser are for people only.
-func (m *cliMode) atTerminal(t *testing.T, env *cliEnv, args ...string) (stdout, stderr string, code int) {
+func (m *cliMode) atTerminal(t *testing.T, env *Env, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	env.terminal = func(any) bool { return true }
 	if m.local {

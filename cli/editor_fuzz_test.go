@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"tend/web/cli"
+	"tend/cli"
 	"tend/web/wire"
 )
 

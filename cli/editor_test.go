@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"tend/web/cli"
+	"tend/cli"
 	"tend/web/wire"
 )
 

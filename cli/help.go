@@ -1,9 +1,9 @@
-package main
+package cli
 
 import "github.com/spf13/cobra"
 
 // workCmds are the terminal commands (tend --help lists them by name).
-func workCmds(env *cliEnv, dbPath *string) []*cobra.Command {
+func workCmds(env *Env, dbPath *string) []*cobra.Command {
 	return []*cobra.Command{
 		newAddCmd(env, dbPath), newLsCmd(env, dbPath), newTodayCmd(env, dbPath), newShowCmd(env, dbPath), newSearchCmd(env, dbPath),
 		newClaimCmd(env, dbPath), newReleaseCmd(env, dbPath), newDoneCmd(env, dbPath), newSkipCmd(env, dbPath),
@@ -12,10 +12,10 @@ func workCmds(env *cliEnv, dbPath *string) []*cobra.Command {
 	}
 }
 
-// helpTopics are what tend help TOPIC explains beyond one command. Every
+// HelpTopics are what tend help TOPIC explains beyond one command. Every
 // example in them (a line beginning "  tend " or piping into tend) is run
 // by TestHelpExamples, as each command's own examples are.
-func helpTopics() []*cobra.Command {
+func HelpTopics() []*cobra.Command {
 	return []*cobra.Command{
 		{
 			Use:   "local",
@@ -96,7 +96,7 @@ TEND_URL/TEND_TOKEN, so its work is its own.`,
 }
 
 func addHelpTopics(root *cobra.Command) {
-	for _, t := range helpTopics() {
+	for _, t := range HelpTopics() {
 		root.AddCommand(t)
 	}
 }

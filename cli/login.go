@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tend/web/cli"
 	"tend/web/wire"
 )
 
@@ -29,7 +28,7 @@ type login struct {
 
 // loginFile is where tend login keeps the server and the credential: the
 // user's config directory, readable by the user only.
-func (e *cliEnv) loginFile() (string, error) {
+func (e *Env) loginFile() (string, error) {
 	dir, err := e.configDir()
 	if err != nil {
 		return "", err
@@ -39,11 +38,11 @@ func (e *cliEnv) loginFile() (string, error) {
 
 // server is the server the commands talk to: TEND_URL with TEND_TOKEN, else
 // what tend login stored; the zero login (the database file) when neither.
-func (e *cliEnv) server() (login, error) {
+func (e *Env) server() (login, error) {
 	if u := e.getenv("TEND_URL"); u != "" {
 		token := e.getenv("TEND_TOKEN")
 		if token == "" {
-			return login{}, usageError{errors.New("TEND_URL is set without TEND_TOKEN: set both, or unset TEND_URL to work on the database file")}
+			return login{}, UsageError{errors.New("TEND_URL is set without TEND_TOKEN: set both, or unset TEND_URL to work on the database file")}
 		}
 		return login{URL: u, Token: token}, nil
 	}
@@ -94,7 +93,7 @@ func (l login) save(path string) error {
 	return os.Rename(f.Name(), path)
 }
 
-func newLoginCmd(env *cliEnv) *cobra.Command {
+func newLoginCmd(env *Env) *cobra.Command {
 	var token string
 	cmd := &cobra.Command{
 		Use:   "login URL",
@@ -111,7 +110,7 @@ without storing anything, and wins over a stored login.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u, err := url.Parse(args[0])
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return usageError{fmt.Errorf("login takes the server's URL, such as http://127.0.0.1:8421, not %q", args[0])}
+				return UsageError{fmt.Errorf("login takes the server's URL, such as http://127.0.0.1:8421, not %q", args[0])}
 			}
 			if token == "" {
 				token = env.getenv("TEND_TOKEN")
@@ -124,10 +123,10 @@ without storing anything, and wins over a stored login.`,
 				token = strings.TrimSpace(line)
 			}
 			if token == "" {
-				return usageError{errors.New("give the credential with --token, TEND_TOKEN or on stdin (tend token issue prints one)")}
+				return UsageError{errors.New("give the credential with --token, TEND_TOKEN or on stdin (tend token issue prints one)")}
 			}
 			l := login{URL: strings.TrimRight(u.String(), "/"), Token: token}
-			me, err := cli.NewRemote(l.URL, l.Token, "", version, env.http).Me(cmd.Context())
+			me, err := NewRemote(l.URL, l.Token, "", env.version, env.http).Me(cmd.Context())
 			if err != nil {
 				return refusal{p: asProblem(err)}
 			}
@@ -146,7 +145,7 @@ without storing anything, and wins over a stored login.`,
 	return cmd
 }
 
-func newLogoutCmd(env *cliEnv) *cobra.Command {
+func newLogoutCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:     "logout",
 		Short:   "Forget the stored login: the terminal commands work on the database file again",
@@ -158,7 +157,7 @@ func newLogoutCmd(env *cliEnv) *cobra.Command {
 				return err
 			}
 			l, err := env.server()
-			if err != nil && !errors.As(err, new(usageError)) {
+			if err != nil && !errors.As(err, new(UsageError)) {
 				l = login{}
 			}
 			if err := os.Remove(path); errors.Is(err, fs.ErrNotExist) {
@@ -187,7 +186,7 @@ With --json, the record GET /v1/me answers, and "where".`,
 				if err != nil {
 					return err
 				}
-				if s.p.Format == cli.FormatJSON {
+				if s.p.Format == FormatJSON {
 					return s.p.JSON(struct {
 						wire.Me
 						Where string `json:"where"`
@@ -203,12 +202,12 @@ With --json, the record GET /v1/me answers, and "where".`,
 }
 
 // asProblem is err as a Problem when it is one.
-func asProblem(err error) *cli.Problem {
-	var p *cli.Problem
+func asProblem(err error) *Problem {
+	var p *Problem
 	if errors.As(err, &p) {
 		return p
 	}
-	return &cli.Problem{Detail: err.Error()}
+	return &Problem{Detail: err.Error()}
 }
 
 // openBrowser opens u in the browser $BROWSER names, else the system's

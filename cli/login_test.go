@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -68,15 +68,15 @@ func TestCLILogin(t *testing.T) {
 }
 
 // runIn runs one command line in env, as main() does.
-func runIn(t *testing.T, env *cliEnv, stdin string, args ...string) (stdout, stderr string, code int) {
+func runIn(t *testing.T, env *Env, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb strings.Builder
-	root := newRoot(&out, &errb, env)
+	root := NewRoot(&out, &errb, env, nil)
 	root.SetArgs(args)
 	root.SetIn(strings.NewReader(stdin))
 	if err := root.ExecuteContext(t.Context()); err != nil {
 		errb.WriteString("error: " + err.Error() + "\n")
-		code = exitCode(err)
+		code = ExitCode(err)
 	}
 	return out.String(), errb.String(), code
 }

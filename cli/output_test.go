@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -111,7 +111,7 @@ func TestCLIColour(t *testing.T) {
 			env := m.env("")
 			env.terminal = func(any) bool { return true }
 			var out, errb strings.Builder
-			root := newRoot(&out, &errb, env)
+			root := NewRoot(&out, &errb, env, nil)
 			root.SetArgs(append([]string{"--db", m.e.DB.Path()}, c.args...))
 			if err := root.ExecuteContext(t.Context()); err != nil {
 				t.Fatal(err)

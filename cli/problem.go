@@ -94,10 +94,14 @@ var fixes = map[app.Code]string{
 	app.CodeWorkspaceRequired: "name one with --workspace (or TEND_WORKSPACE)",
 }
 
-// ExitCode is the exit status err calls for: ExitNotFound and
-// ExitConflict for the refusals that answer 404 and 409, ExitError for any
-// other.
+// ExitCode is the exit status err calls for: ExitUsage for a mistake in
+// the command line, ExitNotFound and ExitConflict for the refusals that
+// answer 404 and 409, ExitError for any other (docs/cli.md, "Exit status").
 func ExitCode(err error) int {
+	var u UsageError
+	if errors.As(err, &u) {
+		return ExitUsage
+	}
 	var p *Problem
 	if !errors.As(err, &p) || p.Code == "" {
 		return ExitError

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"tend/web/cli"
+	"tend/cli"
 )
 
 // TestWhen: dues as a person reads them, relative to a fixed clock in the

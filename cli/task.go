@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"tend/web/wire"
 )
 
-func newAddCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newAddCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.text": "the line", "body.estimate_minutes": "--estimate"}
 	var f struct {
@@ -39,7 +39,7 @@ fields outright and win over what the line says.`,
 				Project: f.project, Parent: wire.FlexRef(strings.TrimPrefix(f.parent, "#")), Type: f.typ, Assignee: f.assignee,
 				Repeat: f.repeat}
 			if in.Text == "" && in.Title == "" {
-				return usageError{fmt.Errorf(`give the task as a line: tend add "Call the bank tomorrow 9am"`)}
+				return UsageError{fmt.Errorf(`give the task as a line: tend add "Call the bank tomorrow 9am"`)}
 			}
 			if cmd.Flags().Changed("tag") {
 				in.Tags = f.tags
@@ -90,7 +90,7 @@ func estimateMinutes(s string) (int, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 || d%time.Minute != 0 {
-		return 0, usageError{fmt.Errorf("--estimate is minutes or a duration such as 90m or 1h30m, not %q", s)}
+		return 0, UsageError{fmt.Errorf("--estimate is minutes or a duration such as 90m or 1h30m, not %q", s)}
 	}
 	return int(d / time.Minute), nil
 }
@@ -131,10 +131,10 @@ func (f listFlags) query(cmd *cobra.Command, format string) (url.Values, error) 
 	for _, kv := range f.filters {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || !app.IsTaskFieldFilter(k) {
-			return nil, usageError{fmt.Errorf("--filter is FIELD=VALUE with a field filter such as due_at.lt=friday or estimate_minutes.lte=30, not %q", kv)}
+			return nil, UsageError{fmt.Errorf("--filter is FIELD=VALUE with a field filter such as due_at.lt=friday or estimate_minutes.lte=30, not %q", kv)}
 		}
 		if q.Has(k) {
-			return nil, usageError{fmt.Errorf("--filter %s is given twice", k)}
+			return nil, UsageError{fmt.Errorf("--filter %s is given twice", k)}
 		}
 		q.Set(k, v)
 	}
@@ -150,7 +150,7 @@ func setIf(q url.Values, key, v string) {
 	}
 }
 
-func newLsCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newLsCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"query.q": "-q", "query.include_completed": "--all", "query": "the filters"}
 	var f listFlags
@@ -209,7 +209,7 @@ estimate_minutes.lte=30, tag.in=a,b). Dates may be written in words.`,
 	return cmd
 }
 
-func newTodayCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newTodayCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	var date, zone string
 	cmd := &cobra.Command{
@@ -241,7 +241,7 @@ is not listed. docs/agenda.md has the rules.`,
 	return cmd
 }
 
-func newShowCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newShowCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use:   "show REF",
@@ -267,7 +267,7 @@ the last comments and verifications. A document's ref shows the document.`,
 	return cmd
 }
 
-func newSearchCmd(env *cliEnv, dbPath *string) *cobra.Command {
+func newSearchCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"query.q": "WORDS"}
 	var project string

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,20 +14,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
-	"tend/store"
-	"tend/web/cli"
 )
 
 // The terminal commands (tend add, ls, done, claim, …) read flags, make
-// one call of a cli.Client and print its answer with a cli.Printer; the
-// client layer and the printing live in web/cli. This file chooses the
-// client: a server (tend login, or TEND_URL and TEND_TOKEN) or the
-// database file.
+// one call of a Client and print its answer with a Printer. This file
+// chooses the client: a server (tend login, or TEND_URL and TEND_TOKEN) or
+// the database file.
 
-// cliEnv is what the terminal commands take from the process they run in.
+// Env is what the terminal commands take from the process they run in.
 // Tests give their own: a fixed clock and zone, their own environment,
 // config directory and HTTP client, and never a browser.
-type cliEnv struct {
+type Env struct {
 	getenv    func(string) string
 	now       func() time.Time
 	zone      *time.Location
@@ -38,11 +35,23 @@ type cliEnv struct {
 	terminal func(w any) bool
 	// browse opens a URL in a browser; nil where there is none.
 	browse func(url string) error
+	// version is the release, which a server is told in each request.
+	version string
+	// open opens the database file (creating it when it does not exist)
+	// and the Service on it, on the clock now; the file's code is main's,
+	// so that this package never imports the store.
+	open OpenFunc
 }
 
-func processEnv() *cliEnv {
-	return &cliEnv{getenv: os.Getenv, now: time.Now, zone: time.Local, configDir: os.UserConfigDir, http: http.DefaultClient,
-		terminal: isTerminal, browse: openBrowser}
+// OpenFunc opens the database file at path and the Service on it, with
+// now as the store's clock; close closes the file.
+type OpenFunc func(ctx context.Context, path string, now func() time.Time) (svc *app.Service, close func(), err error)
+
+// ProcessEnv is the environment of the process itself: its variables,
+// clock, zone and terminal, the release version, and open for the file.
+func ProcessEnv(version string, open OpenFunc) *Env {
+	return &Env{getenv: os.Getenv, now: time.Now, zone: time.Local, configDir: os.UserConfigDir, http: http.DefaultClient,
+		terminal: isTerminal, browse: openBrowser, version: version, open: open}
 }
 
 // isTerminal reports whether f is a character device (a terminal), not a
@@ -59,7 +68,7 @@ func isTerminal(f any) bool {
 // work is what every terminal command shares: how it prints, whom it acts
 // as and in which workspace, and how it names its fields in a refusal.
 type work struct {
-	env       *cliEnv
+	env       *Env
 	dbPath    *string
 	format    string
 	json      bool
@@ -72,7 +81,7 @@ type work struct {
 	noCreate bool
 }
 
-func newWork(env *cliEnv, dbPath *string) *work { return &work{env: env, dbPath: dbPath} }
+func newWork(env *Env, dbPath *string) *work { return &work{env: env, dbPath: dbPath} }
 
 // flags adds the flags every terminal command takes.
 func (w *work) flags(cmd *cobra.Command) {
@@ -86,8 +95,8 @@ func (w *work) flags(cmd *cobra.Command) {
 
 // session is one command's client and printer, and what closes them.
 type session struct {
-	c     cli.Client
-	p     cli.Printer
+	c     Client
+	p     Printer
 	close func()
 }
 
@@ -105,18 +114,18 @@ func (w *work) run(cmd *cobra.Command, fn func(ctx context.Context, s *session) 
 // output is the form to print in, from --json and --format.
 func (w *work) output(cmd *cobra.Command) (string, error) {
 	switch {
-	case w.json && cmd.Flags().Changed("format") && w.format != cli.FormatJSON:
-		return "", usageError{fmt.Errorf("--json and --format %s ask for two forms: give one", w.format)}
+	case w.json && cmd.Flags().Changed("format") && w.format != FormatJSON:
+		return "", UsageError{fmt.Errorf("--json and --format %s ask for two forms: give one", w.format)}
 	case w.json:
-		return cli.FormatJSON, nil
+		return FormatJSON, nil
 	}
 	switch w.format {
 	case "", "table", "human":
-		return cli.FormatHuman, nil
-	case cli.FormatJSON, cli.FormatCompact:
+		return FormatHuman, nil
+	case FormatJSON, FormatCompact:
 		return w.format, nil
 	}
-	return "", usageError{fmt.Errorf("--format is compact or json, not %q", w.format)}
+	return "", UsageError{fmt.Errorf("--format is compact or json, not %q", w.format)}
 }
 
 // open chooses the client: the database file when --db is given, else the
@@ -139,17 +148,17 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 	switch {
 	case !local && srv.URL != "":
 		if cmd.Flags().Changed("user") {
-			return nil, usageError{errors.New("--user is for the database file: on a server the credential says who you are")}
+			return nil, UsageError{errors.New("--user is for the database file: on a server the credential says who you are")}
 		}
-		s.c = cli.NewRemote(srv.URL, srv.Token, w.workspace, version, w.env.http)
+		s.c = NewRemote(srv.URL, srv.Token, w.workspace, w.env.version, w.env.http)
 	default:
 		if s.c, s.close, err = w.openLocal(cmd); err != nil {
 			return nil, err
 		}
 	}
 	out := cmd.OutOrStdout()
-	s.p = cli.Printer{W: out, Format: format, Now: w.env.now(), Zone: w.env.zone, C: s.c,
-		Colour: format == cli.FormatHuman && w.env.terminal(out) && w.env.getenv("NO_COLOR") == "" && w.env.getenv("TERM") != "dumb"}
+	s.p = Printer{W: out, Format: format, Now: w.env.now(), Zone: w.env.zone, C: s.c,
+		Colour: format == FormatHuman && w.env.terminal(out) && w.env.getenv("NO_COLOR") == "" && w.env.getenv("TERM") != "dumb"}
 	return s, nil
 }
 
@@ -157,45 +166,43 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 // Beside a running server that is safe: both hold the file's shared lock,
 // SQLite's own locks order their writes, and every cache the server keeps
 // is keyed on a revision any write moves, whichever process writes.
-func (w *work) openLocal(cmd *cobra.Command) (cli.Client, func(), error) {
+func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 	ctx, path := cmd.Context(), *w.dbPath
 	chosen := cmd.Flags().Changed("db") || w.env.getenv("TEND_DB") != ""
 	_, err := os.Stat(path)
 	create := errors.Is(err, fs.ErrNotExist) && !chosen && !w.noCreate
-	var db *store.DB
-	var svc *app.Service
-	if create {
-		db, svc, err = createService(ctx, path, store.Options{}, app.Options{})
-	} else {
-		db, svc, err = openService(ctx, path, store.Options{}, "")
+	if !create {
+		if err := RequireDatabase(path); err != nil {
+			return nil, nil, err
+		}
 	}
+	svc, closeDB, err := w.env.open(ctx, path, w.env.now)
 	if err != nil {
 		return nil, nil, err
 	}
-	db.Now = w.env.now
 	if create {
-		if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: localTimezone(), NoToken: true}); err != nil {
-			_ = db.Close()
+		if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: LocalTimezone(), NoToken: true}); err != nil {
+			closeDB()
 			return nil, nil, err
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
 	}
 	sess, err := svc.LocalActor(ctx, w.user)
 	if err != nil {
-		_ = db.Close()
-		p := cli.ProblemOf(err)
+		closeDB()
+		p := ProblemOf(err)
 		if p.Code == app.CodeNotFound {
 			p.Fix = "--user (or TEND_USER) names an account of this file; tend token issue --user NAME makes one"
 		}
 		return nil, nil, p
 	}
-	return cli.NewLocal(svc, sess, w.workspace, path), func() { _ = db.Close() }, nil
+	return NewLocal(svc, sess, w.workspace, path), closeDB, nil
 }
 
 // failure is err as the command line reports it: a refusal names the
 // command's flags where it names a field.
 func (w *work) failure(err error) error {
-	var p *cli.Problem
+	var p *Problem
 	if err == nil || !errors.As(err, &p) {
 		return err
 	}
@@ -204,7 +211,7 @@ func (w *work) failure(err error) error {
 
 // refusal is a Problem as a command reports it.
 type refusal struct {
-	p     *cli.Problem
+	p     *Problem
 	names map[string]string
 }
 
@@ -231,17 +238,6 @@ func (r refusal) name(loc []string) string {
 	return key
 }
 
-// exitCode is the exit status of err: 2 for a mistake in the command line,
-// 3 and 4 for a refusal of something absent or in conflict, 1 otherwise
-// (docs/cli.md, "Exit status").
-func exitCode(err error) int {
-	var u usageError
-	if errors.As(err, &u) {
-		return cli.ExitUsage
-	}
-	return cli.ExitCode(err)
-}
-
 // exclusive refuses flags given together that ask for opposite things.
 func exclusive(cmd *cobra.Command, names ...string) error {
 	var set []string
@@ -251,7 +247,7 @@ func exclusive(cmd *cobra.Command, names ...string) error {
 		}
 	}
 	if len(set) > 1 {
-		return usageError{fmt.Errorf("%s ask for opposite things: give one", strings.Join(set, " and "))}
+		return UsageError{fmt.Errorf("%s ask for opposite things: give one", strings.Join(set, " and "))}
 	}
 	return nil
 }

@@ -1,13 +1,16 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"tend/app"
+	"tend/store"
 	"tend/web/webtest"
 )
 
@@ -42,7 +45,7 @@ func cliModes(t *testing.T) []*cliMode { return []*cliMode{newCLIMode(t, false),
 
 // env is the process a command runs in, acting as the account as ("" the
 // administrator): its credential on a server, TEND_USER on the file.
-func (m *cliMode) env(as string) *cliEnv {
+func (m *cliMode) env(as string) *Env {
 	vars := map[string]string{}
 	for k, v := range m.vars {
 		vars[k] = v
@@ -54,8 +57,20 @@ func (m *cliMode) env(as string) *cliEnv {
 	} else {
 		vars["TEND_URL"], vars["TEND_TOKEN"] = m.e.Srv.URL, m.tokens[as]
 	}
-	return &cliEnv{getenv: func(k string) string { return vars[k] }, now: m.e.Clock.Now, zone: time.UTC,
-		configDir: func() (string, error) { return m.dir, nil }, http: m.e.Srv.Client(), terminal: func(any) bool { return false }}
+	return &Env{getenv: func(k string) string { return vars[k] }, now: m.e.Clock.Now, zone: time.UTC,
+		configDir: func() (string, error) { return m.dir, nil }, http: m.e.Srv.Client(), terminal: func(any) bool { return false },
+		version: "test", open: openFile}
+}
+
+// openFile opens the database file as main's does, with the store itself:
+// the tests may import it, the package may not.
+func openFile(ctx context.Context, path string, now func() time.Time) (*app.Service, func(), error) {
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	db.Now = now
+	return app.New(db, app.Options{}), func() { _ = db.Close() }, nil
 }
 
 // run runs one command line as main() does: what it printed on stdout and
@@ -63,7 +78,7 @@ func (m *cliMode) env(as string) *cliEnv {
 func (m *cliMode) run(t *testing.T, as, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	root := newRoot(&out, &errb, m.env(as))
+	root := NewRoot(&out, &errb, m.env(as), nil)
 	if m.local {
 		args = append([]string{"--db", m.e.DB.Path()}, args...)
 	}
@@ -71,7 +86,7 @@ func (m *cliMode) run(t *testing.T, as, stdin string, args ...string) (stdout, s
 	root.SetIn(strings.NewReader(stdin))
 	if err := root.ExecuteContext(t.Context()); err != nil {
 		fmt.Fprintln(&errb, "error:", err)
-		code = exitCode(err)
+		code = ExitCode(err)
 	}
 	return out.String(), errb.String(), code
 }
@@ -90,7 +105,7 @@ func (m *cliMode) newest(t *testing.T) float64 {
 // where is what the mode prints for where it works, and the web app's address.
 func (m *cliMode) where() (where, web string) {
 	if m.local {
-		return m.e.DB.Path(), "http://" + defaultAddr
+		return m.e.DB.Path(), "http://" + DefaultAddr
 	}
 	return m.e.Srv.URL, m.e.Srv.URL
 }

@@ -1,13 +1,10 @@
-package main
+package e2e
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -32,8 +29,8 @@ func TestCLIBesideServer(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if out, err := cliProcess(t, "--db", dbPath, "add", fmt.Sprintf("on the file %d", i)); err != nil {
-				errs <- fmt.Errorf("tend add on the file: %v\n%s", err, out)
+			if _, errOut, err := runTend(t, "--db", dbPath, "add", fmt.Sprintf("on the file %d", i)); err != nil {
+				errs <- fmt.Errorf("tend add on the file: %v\n%s", err, errOut)
 			}
 		}()
 		go func() {
@@ -104,26 +101,7 @@ func TestCLIBesideServer(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("tend serve did not stop")
 	}
-	db, err := sql.Open("sqlite", dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var check string
-	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check = %q, %v", check, err)
-	}
-}
-
-// cliProcess runs the real main() as a process of its own, on nothing but
-// what args say (no server configured), and returns what it printed.
-func cliProcess(t *testing.T, args ...string) (string, error) {
-	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1", "TEND_URL=", "XDG_CONFIG_HOME="+t.TempDir())
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	return out.String(), err
+	openChecked(t, dbPath)
 }
 
 // srvDo sends a request to the child server as its administrator.
@@ -164,10 +142,10 @@ func TestTokenRevokedBesideServer(t *testing.T) {
 	t.Parallel()
 	dbPath := tempDB(t)
 	srv := startChild(t, dbPath, true, "--timezone", "UTC")
-	out, err := cliProcess(t, "--db", dbPath, "token", "issue", "--title", "beside")
+	out, errOut, err := runTend(t, "--db", dbPath, "token", "issue", "--title", "beside")
 	secret := secretRE.FindString(out)
 	if err != nil || secret == "" {
-		t.Fatalf("tend token issue: %v\n%s", err, out)
+		t.Fatalf("tend token issue: %v\n%s%s", err, out, errOut)
 	}
 	holder := *srv
 	holder.token = secret
@@ -176,8 +154,8 @@ func TestTokenRevokedBesideServer(t *testing.T) {
 			t.Fatalf("GET /v1/me with a credential issued beside the server: %d %s", status, body)
 		}
 	}
-	if out, err := cliProcess(t, "--db", dbPath, "token", "revoke", secret[:len("tend_")+10]); err != nil {
-		t.Fatalf("tend token revoke: %v\n%s", err, out)
+	if _, errOut, err := runTend(t, "--db", dbPath, "token", "revoke", secret[:len("tend_")+10]); err != nil {
+		t.Fatalf("tend token revoke: %v\n%s", err, errOut)
 	}
 	status, body := srvDo(t, &holder, http.MethodGet, "/v1/me", "")
 	if status != http.StatusUnauthorized || !strings.Contains(string(body), `"code":"unauthorized"`) {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -242,19 +242,14 @@ func TestBrowserQuickAddLatency(t *testing.T) {
 	ctx := browserCtx(t)
 	db := tempDB(t)
 	if seed := os.Getenv("TEND_BENCH_SEED"); seed != "" {
-		if err := copyFileForTest(seed, db); err != nil {
+		if err := copyFile(seed, db); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := startServe(t, db)
-	var out, errb lockedBuffer
-	cmd := newRootCmd(&out, &errb)
-	cmd.SetArgs([]string{"--db", db, "signin", "--addr", s.addr})
-	if err := cmd.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("signin: %v %s", err, errb.String())
-	}
-	b := &quickAddBrowser{t: t, ctx: ctx, base: "http://" + s.addr}
-	b.run("sign in", chromedp.Navigate(strings.TrimSpace(out.String())), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
+	s := startChild(t, db, os.Getenv("TEND_BENCH_SEED") == "", "--timezone", "UTC")
+	link := strings.TrimSpace(mustRun(t, "--db", db, "signin", "--addr", s.addr))
+	b := &quickAddBrowser{t: t, ctx: ctx, base: s.url}
+	b.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
 		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
 		window.__qa = {input: 0, drawn: 0};
@@ -300,12 +295,4 @@ func pct(v []float64, p float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[int(float64(len(s)-1)*p)]
-}
-
-func copyFileForTest(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o600)
 }

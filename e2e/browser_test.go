@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -116,20 +115,16 @@ func removeProfile(t *testing.T, dir string) {
 	t.Logf("browser profile %s left behind: %v", dir, err)
 }
 
-var signinLinkRE = regexp.MustCompile(`http://\S+/signin\?link=\S+`)
-
 // browserServer starts `tend serve` on a new database for a browser test
 // and returns its base URL and the sign-in link and administrator token it
 // printed on its first start.
 func browserServer(t *testing.T) (base, link, token string) {
 	t.Helper()
-	s := startServe(t, tempDB(t))
-	out := s.out.String()
-	link, token = signinLinkRE.FindString(out), secretRE.FindString(out)
-	if link == "" || token == "" {
-		t.Fatalf("no sign-in link or token printed:\n%s", out)
+	s := startChild(t, tempDB(t), true, "--timezone", "UTC")
+	if s.link == "" || s.token == "" {
+		t.Fatal("no sign-in link or token printed")
 	}
-	return "http://" + s.addr, link, token
+	return s.url, s.link, s.token
 }
 
 // screenshotDir is where browser tests put their screenshots:

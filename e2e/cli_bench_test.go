@@ -1,12 +1,10 @@
-package main
+package e2e
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,35 +12,15 @@ import (
 )
 
 // BenchmarkCLIAddLs times the terminal's round trip, tend add then tend
-// ls, each a process of its own from start to exit, on a copy of the
-// 100,000-task database the web benchmarks seed and keep in
-// TEND_BENCH_SEED (BENCHMARKS.md, "Projects and tasks"): "file" on the
-// database file itself, "server" against tend serve on that file over
-// loopback. The process timed is this test binary running the real main,
-// or the tend binary TEND_BENCH_BIN names (a built binary starts as a
-// user's does). Reported: p50-ms and p90-ms of add, of ls, and of the two
-// together, wall time; and of each command's CPU time (user and system, the
-// process's own), which other work on the machine stretches less.
+// ls, each a process of its own from start to exit, on benchSeed's copy:
+// "file" on the database file itself, "server" against tend serve on that
+// file over loopback. Reported: p50-ms and p90-ms of add, of ls, and of
+// the two together, wall time; and of each command's CPU time (user and
+// system, the process's own), which other work on the machine stretches
+// less.
 func BenchmarkCLIAddLs(b *testing.B) {
-	seed := os.Getenv("TEND_BENCH_SEED")
-	if seed == "" {
-		b.Skip("name the seeded database in TEND_BENCH_SEED (see BENCHMARKS.md)")
-	}
-	dbPath := filepath.Join(b.TempDir(), "tend.db")
-	if err := copyFileTo(seed, dbPath); err != nil {
-		b.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	root := newRootCmd(&out, &errb)
-	root.SetArgs([]string{"--db", dbPath, "token", "issue", "--user", "bench-cli"})
-	if err := root.ExecuteContext(context.Background()); err != nil {
-		b.Fatalf("token issue: %v %s", err, errb.String())
-	}
-	token := strings.TrimSpace(out.String())
-	bin, env := os.Getenv("TEND_BENCH_BIN"), []string{"XDG_CONFIG_HOME=" + b.TempDir(), "TEND_DB=", "NO_COLOR=1"}
-	if bin == "" {
-		bin, env = os.Args[0], append(env, "TEND_TEST_RUN_MAIN=1")
-	}
+	dbPath, token, bin := benchSeed(b, "bench-cli")
+	env := []string{"XDG_CONFIG_HOME=" + b.TempDir(), "TEND_DB=", "NO_COLOR=1"}
 	b.Run("file", func(b *testing.B) {
 		benchAddLs(b, bin, append(env, "TEND_URL="), "--db", dbPath)
 	})

@@ -1,11 +1,9 @@
-package main
+package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,7 +45,7 @@ import (
 //     the documents capture the secrets they issue in variables.
 //   - curl is a shell function adding --fail-with-body, so an HTTP error
 //     fails the block (jq and curl are Debian's; .ci/run installs them).
-//   - tend on PATH is this test binary running the real main().
+//   - tend on PATH is the binary built once for these tests (builtTend).
 //   - claude on PATH stands in for Claude Code's `claude mcp add`: it
 //     connects with what the block gave it (the URL and header, or the
 //     command and environment for stdio) through the go-sdk MCP client, as
@@ -224,15 +221,16 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 	}
 	env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TZ=UTC", "GORACE=" + os.Getenv("GORACE")}
-	addr, token := startDocServer(t, env)
-	run := docRun{addr: addr, token: token, out: map[int]string{}}
+	srv := startServe(t, env, true, "serve", "--addr", "127.0.0.1:0")
+	addr := srv.addr
+	run := docRun{addr: addr, token: srv.token, out: map[int]string{}}
 
 	var script strings.Builder
 	script.WriteString("set -euo pipefail\nexec 2>&1\n")
 	script.WriteString("curl() { command curl --silent --show-error --fail-with-body --max-time 60 \"$@\"; }\n")
 	for _, b := range blocks {
 		text := strings.ReplaceAll(b.text, "127.0.0.1:8421", addr)
-		text = strings.ReplaceAll(text, "tend_k3j9x2ab7q_…", token)
+		text = strings.ReplaceAll(text, "tend_k3j9x2ab7q_…", srv.token)
 		fmt.Fprintf(&script, "printf '\\n::docs-block %d\\n'\n%s\n", b.line, text)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
@@ -261,87 +259,6 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 		t.Logf("%s:%d:\n%s\n--- printed:\n%s", b.file, b.line, b.text, run.out[b.line])
 	}
 	return run
-}
-
-// builtTend is tend built as its users build it (CGO_ENABLED=0 go build),
-// once per run of the tests, for the documents' commands: those check what
-// the examples do and print, not races, and the race-instrumented test
-// binary ran each command several times slower (TestDocsCommands and
-// TestHelpExamples took a fifth of the everyday run's CPU).
-func builtTend(t *testing.T) string {
-	t.Helper()
-	path, err := buildTend()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-var buildTend = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tend-built-")
-	if err != nil {
-		return "", err
-	}
-	builtDir = dir
-	path := filepath.Join(dir, "tend")
-	cmd := exec.Command("go", "build", "-o", path, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return path, nil
-})
-
-// builtDir holds builtTend's binary; TestMain removes it after the tests.
-var builtDir string
-
-// startDocServer starts `tend serve` on the default database of env's HOME
-// and returns the address it listens on and the administrator token it
-// printed on its first start.
-func startDocServer(t *testing.T, env []string) (addr, token string) {
-	t.Helper()
-	cmd := exec.Command(builtTend(t), "serve", "--addr", "127.0.0.1:0")
-	cmd.Env = env
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-done
-	})
-	found := func(r io.Reader, re *regexp.Regexp, into chan<- string) {
-		sc := bufio.NewScanner(r)
-		sent := false
-		for sc.Scan() { // drains the pipe for as long as the server lives
-			if m := re.FindStringSubmatch(sc.Text()); m != nil && !sent {
-				into <- m[len(m)-1]
-				sent = true
-			}
-		}
-		close(into)
-	}
-	addrc, tokenc := make(chan string, 1), make(chan string, 1)
-	go found(stderr, servingRE, addrc)
-	go found(stdout, secretRE, tokenc)
-	go func() {
-		_ = cmd.Wait()
-		close(done)
-	}()
-	addr, ok1 := <-addrc
-	token, ok2 := <-tokenc
-	if !ok1 || !ok2 {
-		t.Fatal("tend serve ended before it listened and printed the first token")
-	}
-	return addr, token
 }
 
 // checkReadmeOutcomes checks what the README says its blocks do, beyond

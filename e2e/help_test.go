@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"io"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"tend/cli"
 )
 
 // helpSeed is what the help examples assume exists, made before they run:
@@ -26,7 +28,7 @@ echo "Sessions live in SQLite." | tend doc new --type decision --title "Sessions
 // of the help topics (the lines indented by two spaces that run tend), in
 // the order tend help lists them.
 func helpExamples(t *testing.T) []docBlock {
-	root := newRootCmd(io.Discard, io.Discard)
+	root := cli.NewRoot(io.Discard, io.Discard, cli.ProcessEnv("", nil), nil)
 	var blocks []docBlock
 	add := func(c *cobra.Command, text string) {
 		for _, l := range strings.Split(text, "\n") {
@@ -53,7 +55,7 @@ func helpExamples(t *testing.T) []docBlock {
 			walk(c, true)
 		}
 	}
-	for _, topic := range helpTopics() {
+	for _, topic := range cli.HelpTopics() {
 		n := len(blocks)
 		add(topic, topic.Long)
 		if len(blocks) == n {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -66,16 +66,12 @@ func TestMCPOfficialClients(t *testing.T) {
 	}
 
 	dbPath := tempDB(t)
-	srv := startServe(t, dbPath)
-	secret := secretRE.FindString(srv.out.String())
-	if secret == "" {
-		t.Fatalf("serve printed no token:\n%s", srv.out.String())
-	}
-	url := "http://" + srv.addr + "/mcp"
-	// `tend mcp` is this test binary running main (TestMain), as in
-	// TestMCPStdio, with the credential in TEND_TOKEN.
-	stdio := []string{os.Args[0], "--db", dbPath, "mcp"}
-	env := append(os.Environ(), "TEND_TOKEN="+secret, "TEND_TEST_RUN_MAIN=1")
+	srv := startChild(t, dbPath, true, "--timezone", "UTC")
+	secret := srv.token
+	url := srv.url + "/mcp"
+	// `tend mcp` is the built binary, with the credential in TEND_TOKEN.
+	stdio := []string{builtTend(t), "--db", dbPath, "mcp"}
+	env := append(os.Environ(), "TEND_TOKEN="+secret)
 
 	// The Go SDK's view, which every other client must share. The runs
 	// below go in parallel: each names what it creates after itself.
@@ -117,7 +113,7 @@ func TestMCPOfficialClients(t *testing.T) {
 	}{
 		{"inspector-http", []string{url, "--header", "Authorization: Bearer " + secret}},
 		{"inspector-http-modern", []string{url, "--protocol-era", "modern", "--header", "Authorization: Bearer " + secret}},
-		{"inspector-stdio", append([]string{"-e", "TEND_TOKEN=" + secret, "-e", "TEND_TEST_RUN_MAIN=1", "--"}, stdio...)},
+		{"inspector-stdio", append([]string{"-e", "TEND_TOKEN=" + secret, "--"}, stdio...)},
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			t.Parallel()

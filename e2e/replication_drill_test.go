@@ -1,7 +1,6 @@
-package main
+package e2e
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -142,38 +141,23 @@ func replicateUntilKilled(t *testing.T, s *child, token string, round, target, e
 		})
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: writers + 1}}
-	for w := range writers {
-		wg.Go(func() {
-			refused := 0
-			for i := 0; ; i++ {
-				select {
-				case <-killed:
-					return
-				default:
-				}
-				title := fmt.Sprintf("d%d-w%d-%d", round, w, i)
-				if !create(client, s.url, token, title) {
-					if refused++; refused == 100 {
-						kill(fmt.Sprintf("writer %d: 100 writes not acknowledged before the kill", w))
-					}
-					continue
-				}
-				at := time.Now()
-				mu.Lock()
-				r.acked[title] = at
-				order = append(order, at)
-				// A replica that never catches up ends the round instead
-				// of the test hanging.
-				if len(order) > target+50000 {
-					kill("the server never reported the target write as replicated")
-				}
-				if killAt >= 0 && len(order) >= killAt {
-					kill("")
-				}
-				mu.Unlock()
-			}
-		})
-	}
+	writeLoad(&wg, client, s, token, fmt.Sprintf("d%d", round), writers, killed, func(title string) {
+		at := time.Now()
+		mu.Lock()
+		r.acked[title] = at
+		order = append(order, at)
+		// A replica that never catches up ends the round instead of the
+		// test hanging.
+		if len(order) > target+50000 {
+			kill("the server never reported the target write as replicated")
+		}
+		if killAt >= 0 && len(order) >= killAt {
+			kill("")
+		}
+		mu.Unlock()
+	}, func(w int) {
+		kill(fmt.Sprintf("writer %d: 100 writes not acknowledged before the kill", w))
+	})
 	wg.Go(func() {
 		poll := time.NewTicker(5 * time.Millisecond) // how often /readyz is asked, not a wait for an outcome
 		defer poll.Stop()
@@ -233,31 +217,7 @@ func checkRestore(t *testing.T, replica string, acked map[string]time.Time, r dr
 	t.Helper()
 	fresh := filepath.Join(t.TempDir(), "restored.db")
 	mustRun(t, "--db", fresh, "restore", "--from-replica", replica)
-	db, err := sql.Open("sqlite", fresh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var check string
-	if err := db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
-		t.Fatalf("integrity_check of the restored copy = %q, %v", check, err)
-	}
-	rows, err := db.Query("SELECT title FROM tasks WHERE title LIKE 'd%-w%'")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	stored := map[string]bool{}
-	for rows.Next() {
-		var title string
-		if err := rows.Scan(&title); err != nil {
-			t.Fatal(err)
-		}
-		stored[title] = true
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
+	stored := storedTitles(t, fresh, "d%-w%")
 	var window time.Duration
 	var lostCovered []string
 	for title, at := range acked {
