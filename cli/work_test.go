@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -77,18 +76,10 @@ func openFile(ctx context.Context, path string, now func() time.Time) (*app.Serv
 // stderr (the error line included) and its exit status.
 func (m *cliMode) run(t *testing.T, as, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	root := NewRoot(&out, &errb, m.env(as), nil)
 	if m.local {
 		args = append([]string{"--db", m.e.DB.Path()}, args...)
 	}
-	root.SetArgs(args)
-	root.SetIn(strings.NewReader(stdin))
-	if err := root.ExecuteContext(t.Context()); err != nil {
-		fmt.Fprintln(&errb, "error:", err)
-		code = ExitCode(err)
-	}
-	return out.String(), errb.String(), code
+	return runIn(t, m.env(as), stdin, args...)
 }
 
 // newest is the seq of the newest change: every write records one, so a
