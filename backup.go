@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tend/cli"
 	"tend/store"
 )
 
@@ -29,9 +30,9 @@ are never counted or removed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if keep < 0 {
-				return usageError{fmt.Errorf("--keep is at least 1")}
+				return cli.UsageError{Err: fmt.Errorf("--keep is at least 1")}
 			}
-			if err := requireDatabase(*dbPath); err != nil {
+			if err := cli.RequireDatabase(*dbPath); err != nil {
 				return err
 			}
 			b, err := store.BackupFile(cmd.Context(), *dbPath, dir, keep)

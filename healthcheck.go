@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"tend/cli"
 )
 
 func newHealthcheckCmd() *cobra.Command {
@@ -52,7 +54,7 @@ same TEND_ADDR as serve; a server listening on every interface (0.0.0.0,
 func probeAddr(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", usageError{fmt.Errorf("--addr is HOST:PORT: %w", err)}
+		return "", cli.UsageError{Err: fmt.Errorf("--addr is HOST:PORT: %w", err)}
 	}
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "127.0.0.1"

@@ -12,6 +12,7 @@ import (
 
 	"tend/app"
 	"tend/app/from"
+	"tend/cli"
 	"tend/store"
 	"tend/web/wire"
 )
@@ -59,7 +60,7 @@ bounds what it reads.`,
 				return migrate(cmd, *dbPath, in, args[0], f, dryRun)
 			}
 			if f.project != "" || f.workspace != "" || f.as != "" || cmd.Flags().Changed("max-size") {
-				return usageError{errors.New("--project, --workspace, --as and --max-size go with --from; a tend export brings its own workspaces")}
+				return cli.UsageError{Err: errors.New("--project, --workspace, --as and --max-size go with --from; a tend export brings its own workspaces")}
 			}
 			// The header is read first, so that a file that is no export
 			// creates no database.
@@ -88,7 +89,7 @@ bounds what it reads.`,
 // does not exist; a database it created is removed again when the import
 // fails or is a dry run, so that nothing is left behind.
 func importExport(cmd *cobra.Command, dbPath string, src app.RecordReader, dryRun bool) (app.ImportReport, error) {
-	created := requireDatabase(dbPath) != nil
+	created := cli.RequireDatabase(dbPath) != nil
 	db, svc, err := createService(cmd.Context(), dbPath, store.Options{}, app.Options{})
 	if err != nil {
 		return app.ImportReport{}, err

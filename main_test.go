@@ -19,21 +19,17 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/cli"
 	"tend/store"
 )
 
 // TestMain lets a test run the real main() in a child process (see runMain),
-// so exit statuses and the stderr format are checked as a user sees them,
-// and stands in for Claude Code's CLI in the documents' commands (see
-// TestDocsCommands).
+// so exit statuses and the stderr format are checked as a user sees them.
 func TestMain(m *testing.M) {
 	if os.Getenv("TEND_TEST_RUN_MAIN") == "1" {
 		os.Args = append([]string{"tend"}, os.Args[1:]...)
 		main()
 		os.Exit(0)
-	}
-	if os.Getenv("TEND_TEST_RUN_CLAUDE") == "1" {
-		os.Exit(fakeClaude(os.Args[1:]))
 	}
 	// A race-enabled binary sleeps a second at exit (GORACE's
 	// atexit_sleep_ms) so that late reports get out; the commands these
@@ -41,11 +37,7 @@ func TestMain(m *testing.M) {
 	if _, set := os.LookupEnv("GORACE"); !set {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
-	code := m.Run()
-	if builtDir != "" {
-		os.RemoveAll(builtDir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // lockedBuffer is an io.Writer that a running command and the test may share.
@@ -404,7 +396,7 @@ func TestBackupCommandErrors(t *testing.T) {
 		t.Errorf("backup created the database it was asked to copy: %v", err)
 	}
 	newDatabase(t, dbPath)
-	var u usageError
+	var u cli.UsageError
 	if _, _, err := run(t, "--db", dbPath, "backup", "--keep", "-1"); !errors.As(err, &u) {
 		t.Errorf("backup --keep -1: %v; want a usage error", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tend/cli"
 	"tend/store"
 	"tend/web"
 )
@@ -29,7 +30,7 @@ carries only MCP messages; the log goes to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if token == "" {
-				return usageError{errors.New("give the credential with --token or TEND_TOKEN")}
+				return cli.UsageError{Err: errors.New("give the credential with --token or TEND_TOKEN")}
 			}
 			log, err := lf.logger(cmd.ErrOrStderr())
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"tend/app"
 	"tend/app/from"
+	"tend/cli"
 	"tend/store"
 )
 
@@ -26,7 +27,7 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 	var m app.Migration
 	var err error
 	if f.maxMiB < 1 {
-		return usageError{fmt.Errorf("--max-size is a number of MiB, 1 or more, not %d", f.maxMiB)}
+		return cli.UsageError{Err: fmt.Errorf("--max-size is a number of MiB, 1 or more, not %d", f.maxMiB)}
 	}
 	max := f.maxMiB << 20
 	switch f.from {
@@ -47,7 +48,7 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 		}
 		m, err = from.GitHub(in, project, max)
 	default:
-		return usageError{fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
+		return cli.UsageError{Err: fmt.Errorf("--from is one of %s, not %q", strings.Join(app.Sources, ", "), f.from)}
 	}
 	if err != nil {
 		return err

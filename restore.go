@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tend/cli"
 	"tend/store"
 )
 
@@ -45,21 +46,21 @@ backup or a replica without touching the live database.`,
 			)
 			switch {
 			case len(args) == 1 && fromReplica != "":
-				return usageError{errors.New("name a backup or --from-replica, not both")}
+				return cli.UsageError{Err: errors.New("name a backup or --from-replica, not both")}
 			case len(args) == 1 && at != "":
-				return usageError{errors.New("--at picks a point in a replica's history: use it with --from-replica")}
+				return cli.UsageError{Err: errors.New("--at picks a point in a replica's history: use it with --from-replica")}
 			case len(args) == 1:
 				rep, err = store.RestoreFile(cmd.Context(), backupSource(*dbPath, dir, args[0]), *dbPath)
 			case fromReplica != "":
 				var when time.Time
 				if at != "" {
 					if when, err = time.Parse(time.RFC3339, at); err != nil {
-						return usageError{fmt.Errorf("--at wants an RFC 3339 time such as 2026-07-02T10:00:00Z, not %q", at)}
+						return cli.UsageError{Err: fmt.Errorf("--at wants an RFC 3339 time such as 2026-07-02T10:00:00Z, not %q", at)}
 					}
 				}
 				rep, err = store.RestoreReplica(cmd.Context(), fromReplica, when, *dbPath)
 			default:
-				return usageError{errors.New("name a backup (see tend backup list) or give --from-replica URL")}
+				return cli.UsageError{Err: errors.New("name a backup (see tend backup list) or give --from-replica URL")}
 			}
 			if err != nil {
 				return err

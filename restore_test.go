@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/cli"
 )
 
 // apiClient calls a running server's API with one credential.
@@ -239,7 +240,7 @@ func TestRestoreCommand(t *testing.T) {
 		t.Errorf("restore into a new file printed:\n%s", out)
 	}
 
-	var u usageError
+	var u cli.UsageError
 	for _, args := range [][]string{
 		{"restore"},
 		{"restore", "a.db", "b.db"},
@@ -260,7 +261,7 @@ func TestRestoreCommand(t *testing.T) {
 }
 
 func TestServeReplicaFlags(t *testing.T) {
-	var u usageError
+	var u cli.UsageError
 	for _, args := range [][]string{
 		{"--replica", "file:///srv/a", "--replica", "file:///srv/b"},
 		{"--replica", "file:///srv/a", "--replica-sync-interval", "1ms"},

@@ -9,18 +9,15 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/cli"
 	"tend/store"
 	"tend/web"
 )
-
-// defaultAddr is where tend serve listens unless told otherwise.
-const defaultAddr = "127.0.0.1:8421"
 
 type serveFlags struct {
 	addr, backupDir, publicURL    string
@@ -49,13 +46,13 @@ API token for that administrator once. Later starts print no secret.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.checkReplica(cmd); err != nil {
-				return usageError{err}
+				return cli.UsageError{Err: err}
 			}
 			return serve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), *dbPath, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", defaultAddr), "address to listen on (env TEND_ADDR)")
+	fl.StringVar(&f.addr, "addr", envOr("TEND_ADDR", cli.DefaultAddr), "address to listen on (env TEND_ADDR)")
 	fl.StringVar(&f.backupDir, "backup-dir", "", "where backups go (default: backups/ beside the database)")
 	fl.StringVar(&f.publicURL, "public-url", envOr("TEND_PUBLIC_URL", ""), "the URL users reach this instance at (env TEND_PUBLIC_URL)")
 	fl.StringSliceVar(&f.allowedHosts, "allowed-hosts", splitList(os.Getenv("TEND_ALLOWED_HOSTS")),
@@ -96,7 +93,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	defer db.Close()
 	if f.timezone == "" {
-		f.timezone = localTimezone()
+		f.timezone = cli.LocalTimezone()
 	}
 	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{InstanceName: f.instanceName, Timezone: f.timezone, AdminUsername: f.admin})
 	if err != nil {
@@ -221,25 +218,4 @@ func reachable(addr string) string {
 		return net.JoinHostPort("127.0.0.1", port)
 	}
 	return addr
-}
-
-// localTimezone guesses the machine's IANA zone for a first start: TZ, then
-// /etc/timezone, then UTC.
-func localTimezone() string {
-	for _, tz := range []string{os.Getenv("TZ"), readTrimmed("/etc/timezone")} {
-		if tz != "" && tz != "Local" {
-			if _, err := time.LoadLocation(tz); err == nil {
-				return tz
-			}
-		}
-	}
-	return "UTC"
-}
-
-func readTrimmed(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
 }

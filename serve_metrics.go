@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 
+	"tend/cli"
 	"tend/store"
 	"tend/web"
 )
@@ -31,7 +32,7 @@ func storeSources(db *store.DB) web.MetricsSources {
 func metricsListenAddr(addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", usageError{fmt.Errorf("--metrics-addr is HOST:PORT or :PORT: %w", err)}
+		return "", cli.UsageError{Err: fmt.Errorf("--metrics-addr is HOST:PORT or :PORT: %w", err)}
 	}
 	if host == "" {
 		host = "127.0.0.1"

@@ -14,6 +14,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"tend/cli"
 )
 
 var metricsServingRE = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`)
@@ -115,7 +117,7 @@ func TestMetricsListenAddr(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"9464", "host", "::1"} {
-		var u usageError
+		var u cli.UsageError
 		if _, err := metricsListenAddr(in); !errors.As(err, &u) {
 			t.Errorf("metricsListenAddr(%q): %v, want a usage error", in, err)
 		}
@@ -154,7 +156,7 @@ func TestServeLogFlags(t *testing.T) {
 	db := tempDB(t)
 	for _, args := range [][]string{{"--log-format", "xml"}, {"--log-level", "trace"}} {
 		_, _, err := run(t, append([]string{"--db", db, "serve", "--addr", "127.0.0.1:0"}, args...)...)
-		var u usageError
+		var u cli.UsageError
 		if !errors.As(err, &u) {
 			t.Errorf("serve %v: %v, want a usage error", args, err)
 		}

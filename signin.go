@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
-	"tend/store"
+	"tend/cli"
 	"tend/web"
 )
 
@@ -28,14 +28,11 @@ with on this file (it keeps them in the database); --public-url or --addr
   tend signin --user alice --public-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
+			db, svc, err := openBootstrapped(cmd.Context(), *dbPath)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			if _, err := svc.Bootstrap(cmd.Context(), app.BootstrapOptions{Timezone: localTimezone(), NoToken: true}); err != nil {
-				return err
-			}
 			l, err := svc.LocalLoginLink(cmd.Context(), user)
 			if err != nil {
 				return err
@@ -47,7 +44,7 @@ with on this file (it keeps them in the database); --public-url or --addr
 	fl := cmd.Flags()
 	fl.StringVar(&user, "user", "", "account the link signs in (default: the oldest active administrator)")
 	fl.StringVar(&publicURL, "public-url", os.Getenv("TEND_PUBLIC_URL"), "the URL users reach this instance at (env TEND_PUBLIC_URL; default: the one tend serve was started with)")
-	fl.StringVar(&addr, "addr", os.Getenv("TEND_ADDR"), "the address tend serve listens on, used without a public URL (env TEND_ADDR; default: where tend serve last listened, else "+defaultAddr+")")
+	fl.StringVar(&addr, "addr", os.Getenv("TEND_ADDR"), "the address tend serve listens on, used without a public URL (env TEND_ADDR; default: where tend serve last listened, else "+cli.DefaultAddr+")")
 	return cmd
 }
 
@@ -63,5 +60,5 @@ func signInBase(publicURL, addr string, sv app.Serving) string {
 	case sv.URL() != "":
 		return sv.URL()
 	}
-	return "http://" + defaultAddr
+	return "http://" + cli.DefaultAddr
 }

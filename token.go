@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/cli"
 	"tend/store"
 )
 
@@ -48,14 +49,11 @@ oldest active administrator.`,
 			if err != nil {
 				return err
 			}
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
+			db, svc, err := openBootstrapped(cmd.Context(), *dbPath)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			if _, err := svc.Bootstrap(cmd.Context(), app.BootstrapOptions{Timezone: localTimezone(), NoToken: true}); err != nil {
-				return err
-			}
 			t, err := svc.IssueLocalToken(cmd.Context(), in)
 			if err != nil {
 				return err
@@ -85,7 +83,7 @@ func (f issueFlags) request(now time.Time) (app.LocalToken, error) {
 	if f.expires != "" {
 		at, err := parseExpiry(f.expires, now)
 		if err != nil {
-			return in, usageError{err}
+			return in, cli.UsageError{Err: err}
 		}
 		in.ExpiresAt = app.PatchOf(at)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/cli"
 	"tend/store"
 )
 
@@ -114,7 +115,7 @@ func TestTokenIssueUsageErrors(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			dbPath := tempDB(t)
 			out, _, err := run(t, append([]string{"--db", dbPath}, args...)...)
-			var u usageError
+			var u cli.UsageError
 			if !errors.As(err, &u) {
 				t.Fatalf("err = %v (%T); want a usage error", err, err)
 			}

@@ -1,0 +1,142 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// walk is one person in one headless browser, signed in to a fresh `tend
+// serve` through the link its first start prints: the steps a flow takes
+// and the checks it makes on the way.
+type walk struct {
+	t        *testing.T
+	ctx      context.Context
+	base     string // the server's address, http://host:port
+	token    string // the admin's token, printed on first start
+	noScript bool
+	sh       *shooter
+}
+
+// newWalk starts the server and the browser and signs in; with noScript the
+// browser runs no JavaScript, and each screenshot's name says so.
+func newWalk(t *testing.T, noScript bool) *walk {
+	ctx := browserCtx(t)
+	base, link, token := browserServer(t)
+	w := &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
+		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}
+	if noScript {
+		w.run("switch JavaScript off", scriptsOff(true))
+	}
+	w.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
+		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	return w
+}
+
+// shot photographs the page at both widths in both schemes, and checks it.
+func (w *walk) shot(name string) {
+	w.t.Helper()
+	if w.noScript {
+		name += "-noscript"
+	}
+	w.sh.page(name)
+}
+
+// run takes steps, failing the test with what they were for.
+func (w *walk) run(what string, steps ...chromedp.Action[chromedp.Void]) {
+	w.t.Helper()
+	if err := chromedp.Do(w.ctx, steps...); err != nil {
+		w.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// open goes to path on the server and waits for sel.
+func (w *walk) open(path, sel string) {
+	w.t.Helper()
+	w.run("open "+path, chromedp.Navigate(w.base+path), chromedp.WaitVisible(chromedp.CSS(sel)))
+}
+
+func (w *walk) text(sel string) string {
+	w.t.Helper()
+	v, err := pageText(w.ctx, sel)
+	if err != nil {
+		w.t.Fatalf("reading %s: %v", sel, err)
+	}
+	return v
+}
+
+// has wants each of wants in the text of sel.
+func (w *walk) has(sel string, wants ...string) {
+	w.t.Helper()
+	got := w.text(sel)
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			w.t.Fatalf("%s reads %q; want %q in it", sel, got, want)
+		}
+	}
+}
+
+// hasNot wants none of wants in the text of sel.
+func (w *walk) hasNot(sel string, wants ...string) {
+	w.t.Helper()
+	got := w.text(sel)
+	for _, want := range wants {
+		if strings.Contains(got, want) {
+			w.t.Fatalf("%s reads %q; want no %q in it", sel, got, want)
+		}
+	}
+}
+
+// until waits for a script condition; only with JavaScript, whose timers
+// the polling needs.
+func (w *walk) until(what, cond string) {
+	w.t.Helper()
+	if _, err := chromedp.Run(w.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		w.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// api calls the JSON API as the admin and wants status.
+func (w *walk) api(method, path string, body any, status int) {
+	w.t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	req, err := http.NewRequest(method, w.base+path, bytes.NewReader(b))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+w.token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	res.Body.Close()
+	if res.StatusCode != status {
+		w.t.Fatalf("%s %s: %d, want %d", method, path, res.StatusCode, status)
+	}
+}
+
+// send takes steps that send a form and waits for the page that answers
+// it, which must not be a refusal: a form's answer can carry the same
+// marks as the page it was sent from, so waiting for one would not do.
+func (w *walk) send(what string, steps ...chromedp.Action[chromedp.Void]) {
+	w.t.Helper()
+	res, err := chromedp.RunResponse(w.ctx, steps...)
+	if err != nil {
+		w.t.Fatalf("%s: %v", what, err)
+	}
+	if res.Status >= 400 {
+		w.t.Fatalf("%s: answered %d %s: %s", what, res.Status, res.StatusText, w.text(`main`))
+	}
+}
