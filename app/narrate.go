@@ -111,8 +111,8 @@ func (t Telling) what(e Event) string {
 	return strings.ReplaceAll(strings.TrimPrefix(e.Action[strings.IndexByte(e.Action, '.')+1:], "."), "_", " ") + " this" + along
 }
 
-// clauses says each field an update changed, in a fixed order: the status
-// first, then what a person reads first of an item.
+// clauses says each field an update changed, in the order of taskFields,
+// which holds the words of a document's and a project's fields too.
 func (t Telling) clauses(c map[string]any) []string {
 	var out []string
 	done := map[string]bool{"with": true, "applies_to": true}
@@ -122,17 +122,16 @@ func (t Telling) clauses(c map[string]any) []string {
 			out = append(out, s)
 		}
 	}
-	for _, f := range []string{"status", "title", "type", "assignee", "due_at", "starts_at", "snoozed_until", "repeat",
-		"tags", "importance", "urgency", "estimate_minutes", "description", "body", "project", "parent", "timezone", "visibility"} {
-		if v, ok := c[f]; ok {
-			say(f, t.clause(f, v, c))
+	for _, f := range taskFields {
+		if v, ok := c[f.name]; ok && !f.alone {
+			say(f.name, t.clause(f, v, c))
 		}
 	}
-	for _, flag := range [][2]string{{"due_is_all_day", "due"}, {"starts_is_all_day", "start"}, {"snoozed_is_all_day", "deferral"}} {
-		if _, ok := c[flag[0]]; ok && len(out) == 0 {
-			say(flag[0], "changed whether the "+flag[1]+" has a time of day")
+	for _, f := range taskFields {
+		if v, ok := c[f.name]; ok && f.alone && len(out) == 0 {
+			say(f.name, t.clause(f, v, c))
 		}
-		done[flag[0]] = true
+		done[f.name] = done[f.name] || f.alone
 	}
 	var rest []Change
 	for _, ch := range changed(c) {
@@ -154,81 +153,16 @@ func (t Telling) clauses(c map[string]any) []string {
 	return out
 }
 
-// clause says one changed field; v is its {"from", "to"} pair or the value
-// set.
-func (t Telling) clause(field string, v any, all map[string]any) string {
-	from, to := v, v
+// clause says one changed field in its words (taskField.words); v is its
+// {"from", "to"} pair or the value set.
+func (t Telling) clause(f taskField, v any, all map[string]any) string {
+	c := said{v: v, from: v, to: v, all: all}
 	if pair, ok := v.(map[string]any); ok && hasKey(pair, "from") && hasKey(pair, "to") {
-		from, to = pair["from"], pair["to"]
+		c.from, c.to = pair["from"], pair["to"]
 	}
-	toS, fromS := changeValue(to), changeValue(from)
-	empty := toS == nil || *toS == ""
-	switch field {
-	case "status":
-		return "moved this to " + t.status(phrase(toS))
-	case "title":
-		return "renamed this to “" + phrase(toS) + "”"
-	case "type":
-		return "made this a " + strings.ReplaceAll(phrase(toS), "_", " ")
-	case "assignee":
-		if empty {
-			return "unassigned " + phrase(fromS)
-		}
-		return "assigned this to " + *toS
-	case "due_at", "starts_at", "snoozed_until":
-		words := map[string][3]string{"due_at": {"set the due date to ", "removed the due date", "due_is_all_day"},
-			"starts_at":     {"planned this for ", "removed the plan", "starts_is_all_day"},
-			"snoozed_until": {"deferred this until ", "stopped deferring this", "snoozed_is_all_day"}}[field]
-		if empty {
-			return words[1]
-		}
-		return words[0] + t.day(*toS, all[words[2]])
-	case "repeat":
-		if empty {
-			return "stopped the repeat"
-		}
-		return "made this repeat " + *toS
-	case "tags":
-		return tagWords(from, to)
-	case "importance", "urgency":
-		if empty {
-			return "cleared the " + field
-		}
-		return "set the " + field + " to " + *toS
-	case "estimate_minutes":
-		if empty {
-			return "removed the estimate"
-		}
-		return "estimated this at " + minutes(to)
-	case "description":
-		switch {
-		case empty:
-			return "removed the description"
-		case fromS == nil || *fromS == "":
-			return "wrote the description"
-		}
-		return "changed the description"
-	case "body":
-		if m, ok := v.(map[string]any); ok && m["revised"] == true {
-			return "revised the body"
-		}
-		return "wrote the body"
-	case "project":
-		return "filed this in " + phrase(toS)
-	case "parent":
-		if t.project {
-			return t.projectParent(to)
-		}
-		if empty {
-			return "took this out from under its parent"
-		}
-		return "put this under #" + *toS
-	case "timezone":
-		return "set the timezone to " + phrase(toS)
-	case "visibility":
-		return "made this " + phrase(toS)
-	}
-	return ""
+	c.toS, c.fromS = changeValue(c.to), changeValue(c.from)
+	c.empty = c.toS == nil || *c.toS == ""
+	return f.words(t, c)
 }
 
 // projectParent says where a project moved: the top level (""), under a

@@ -103,41 +103,23 @@ func setSeriesValues(t *Task, vals map[string]any) {
 	t.SeriesValues = string(b)
 }
 
-// seriesFields are the fields the next occurrence copies (and so the ones
-// an update of a repeating task must say applies_to for), with the value
-// each has on a task, as stored in series_values.
-var seriesFields = map[string]func(t *Task) any{
-	"title":            func(t *Task) any { return t.Title },
-	"description":      func(t *Task) any { return t.Description },
-	"project":          func(t *Task) any { return t.ProjectID },
-	"parent":           func(t *Task) any { return t.ParentID },
-	"type":             func(t *Task) any { return t.TypeID },
-	"tags":             func(t *Task) any { return t.Tags },
-	"assignee":         func(t *Task) any { return t.AssigneeID },
-	"importance":       func(t *Task) any { return t.Importance },
-	"urgency":          func(t *Task) any { return t.Urgency },
-	"estimate_minutes": func(t *Task) any { return t.EstimateMinutes },
-	"due_at":           func(t *Task) any { return t.DueAt },
-	"due_is_all_day":   func(t *Task) any { return t.DueIsAllDay },
-	"timezone":         func(t *Task) any { return t.Timezone },
-}
-
 // keepSeriesValues notes, for an update of this occurrence only, the
 // series' value of each series field the update changed (the first change
 // keeps the series' value); from now on, the series takes the new values.
 func keepSeriesValues(before, after *Task, changes map[string]any, thisOne bool) {
 	vals := seriesValues(*before)
-	for key, val := range seriesFields {
-		if _, changed := changes[key]; !changed {
+	for _, f := range taskFields {
+		if _, changed := changes[f.name]; !changed || !f.series {
 			continue
 		}
-		if _, kept := vals[key]; kept && thisOne {
+		if _, kept := vals[f.name]; kept && thisOne {
 			continue
 		}
 		if thisOne {
-			vals[key] = val(before)
+			// The field itself, read before the update; it is written out at once.
+			vals[f.name] = f.on(before)
 		} else {
-			delete(vals, key)
+			delete(vals, f.name)
 		}
 	}
 	setSeriesValues(after, vals)
@@ -145,7 +127,7 @@ func keepSeriesValues(before, after *Task, changes map[string]any, thisOne bool)
 
 // nextOccurrence is the task that follows prev in its series, ready to be
 // stored, or false when the series has ended. Every field the series holds
-// is copied, with the series' values put back where this occurrence
+// (taskField.series) is copied, with the series' values put back where this occurrence
 // changed them; the due is the rule's occurrence after prev's scheduled
 // one (or, for a rule from completion, after the moment it was done).
 func nextOccurrence(prev Task, now time.Time) (Task, bool, error) {
@@ -156,11 +138,9 @@ func nextOccurrence(prev Task, now time.Time) (Task, bool, error) {
 	if c := rule.Count(); c > 0 && prev.Occurrence >= c {
 		return Task{}, false, nil
 	}
-	n := Task{ID: newID(), WorkspaceID: prev.WorkspaceID, ProjectID: prev.ProjectID, ParentID: prev.ParentID, Title: prev.Title,
-		Description: prev.Description, TypeID: prev.TypeID, Importance: prev.Importance, Urgency: prev.Urgency,
-		EstimateMinutes: prev.EstimateMinutes, AssigneeID: prev.AssigneeID, DueAt: prev.DueAt, RepeatRule: prev.RepeatRule,
-		Timezone: prev.Timezone, SeriesID: prev.SeriesID, Occurrence: prev.Occurrence + 1, Tags: prev.Tags, Version: 1,
-		CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now}
+	n := Task{ID: newID(), WorkspaceID: prev.WorkspaceID, RepeatRule: prev.RepeatRule, SeriesID: prev.SeriesID,
+		Occurrence: prev.Occurrence + 1, Version: 1, CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now}
+	copySeries(&n, &prev)
 	if err := json.Unmarshal([]byte(orEmptyObject(prev.SeriesValues)), &seriesCopy{&n}); err != nil {
 		return Task{}, false, err
 	}
@@ -199,13 +179,9 @@ func (c *seriesCopy) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	t := c.t
-	dests := map[string]any{"title": &t.Title, "description": &t.Description, "project": &t.ProjectID, "parent": &t.ParentID,
-		"type": &t.TypeID, "assignee": &t.AssigneeID, "timezone": &t.Timezone, "tags": &t.Tags, "importance": &t.Importance,
-		"urgency": &t.Urgency, "estimate_minutes": &t.EstimateMinutes, "due_at": &t.DueAt, "due_is_all_day": &t.DueIsAllDay}
 	for key, v := range raw {
-		if dest, ok := dests[key]; ok {
-			if err := json.Unmarshal(v, dest); err != nil {
+		if f, ok := taskFieldNamed[key]; ok && f.series {
+			if err := json.Unmarshal(v, f.on(c.t)); err != nil {
 				return err
 			}
 		}

@@ -14,13 +14,17 @@ const (
 )
 
 // seriesSent reports whether an update changes a field the next occurrence
-// copies (see seriesFields), which on a repeating task needs applies_to.
-// Status, plan, deferral and claims belong to one occurrence and need none;
-// repeat always changes the series from now on and needs none either.
+// copies (taskField.series), by its value or its phrase, which on a
+// repeating task needs applies_to. Status, plan, deferral and claims belong
+// to one occurrence and need none; repeat always changes the series from
+// now on and needs none either.
 func seriesSent(in TaskUpdate) bool {
-	return in.Title.Set || in.Description.Set || in.Project.Set || in.Parent.Set || in.Type.Set || in.Tags.Set ||
-		in.Assignee.Set || in.Importance.Set || in.Urgency.Set || in.EstimateMinutes.Set || in.DueAt.Set ||
-		in.DueIsAllDay.Set || in.Until.Set || in.Timezone.Set
+	for _, f := range taskFields {
+		if f.series && (f.in(&in).sent() || f.phrase != nil && f.phrase.in(&in).Set) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkAppliesTo refuses applies_to for a task that does not repeat, and its
@@ -37,29 +41,25 @@ func checkAppliesTo(t Task, in TaskUpdate) error {
 	return nil
 }
 
-// readPhrases reads defer, plan and until into the times they set.
+// readPhrases reads the phrases (defer, plan, until) into the instants
+// they set.
 func readPhrases(in *TaskUpdate, now time.Time, zone Zone) error {
 	var errs []error
-	for _, p := range []struct {
-		loc    string
-		phrase Patch[string]
-		at     *Patch[time.Time]
-		allDay *Patch[bool]
-	}{{"body.defer", in.Defer, &in.SnoozedUntil, &in.SnoozedIsAllDay}, {"body.plan", in.Plan, &in.StartsAt, &in.StartsIsAllDay},
-		{"body.until", in.Until, &in.DueAt, &in.DueIsAllDay}} {
-		if !p.phrase.Set {
+	for _, f := range taskFields {
+		if f.phrase == nil || !f.phrase.in(in).Set {
 			continue
 		}
-		if p.phrase.Null || p.phrase.Value == "" {
-			*p.at, *p.allDay = Patch[time.Time]{Set: true, Null: true}, Patch[bool]{Set: true}
+		p, at, allDay := f.phrase.in(in), f.in(in).(*Patch[time.Time]), f.phrase.allDay(in)
+		if p.Null || p.Value == "" {
+			*at, *allDay = Patch[time.Time]{Set: true, Null: true}, Patch[bool]{Set: true}
 			continue
 		}
-		m, err := when.ParseDate(p.phrase.Value, now, zone.Loc)
+		m, err := when.ParseDate(p.Value, now, zone.Loc)
 		if err != nil {
-			errs = append(errs, phraseError(p.loc, err))
+			errs = append(errs, phraseError("body."+f.phrase.name, err))
 			continue
 		}
-		*p.at, *p.allDay = Patch[time.Time]{Set: true, Value: m.Time.UTC()}, Patch[bool]{Set: true, Value: m.AllDay}
+		*at, *allDay = Patch[time.Time]{Set: true, Value: m.Time.UTC()}, Patch[bool]{Set: true, Value: m.AllDay}
 	}
 	return joinErrors(errs...)
 }

@@ -40,56 +40,26 @@ type TaskUpdate struct {
 
 func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	var errs []error
-	if in.Title.Set {
-		errs = append(errs, s.checkTitle("body.title", in.Title.Value))
-	}
-	if in.Description.Set {
-		errs = append(errs, s.checkText("body.description", in.Description.Value, s.limits.MaxDescriptionLength),
-			s.checkMentions("body.description", in.Description.Value))
-	}
-	for _, p := range []struct {
-		loc string
-		v   Patch[int]
-	}{{"body.importance", in.Importance}, {"body.urgency", in.Urgency}} {
-		if p.v.Set && !p.v.Null {
-			errs = append(errs, s.checkLevel(p.loc, &p.v.Value))
+	for _, f := range taskFields {
+		if f.check != nil && f.in(in).sent() {
+			errs = append(errs, f.check(s, "body."+f.name, f.in(in))...)
 		}
 	}
-	if in.EstimateMinutes.Set && !in.EstimateMinutes.Null {
-		errs = append(errs, s.checkEstimate("body.estimate_minutes", &in.EstimateMinutes.Value))
-	}
-	if in.Timezone.Set && !in.Timezone.Null {
-		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
-	}
-	errs = append(errs, checkPatchInstant("body.due_at", in.DueAt), checkPatchInstant("body.starts_at", in.StartsAt),
-		checkPatchInstant("body.snoozed_until", in.SnoozedUntil))
 	if in.AppliesTo.Set && in.AppliesTo.Value != AppliesThisOne && in.AppliesTo.Value != AppliesFromNowOn {
 		errs = append(errs, Invalidf("body.applies_to", "this_one or from_now_on"))
 	}
 	if in.AppliesTo.Value == AppliesThisOne && in.Repeat.Set {
 		errs = append(errs, Invalidf("body.applies_to", "a change of repeat applies from now on; send from_now_on or leave applies_to out"))
 	}
-	for _, both := range []struct {
-		loc          string
-		phrase, time bool
-	}{{"body.until", in.Until.Set, in.DueAt.Set}, {"body.plan", in.Plan.Set, in.StartsAt.Set},
-		{"body.defer", in.Defer.Set, in.SnoozedUntil.Set}} {
-		if both.phrase && both.time {
-			errs = append(errs, Invalidf(both.loc, "the phrase and the instant set the same field; send one"))
+	for _, f := range taskFields {
+		if f.phrase != nil && f.phrase.in(in).Set && f.in(in).sent() {
+			errs = append(errs, Invalidf("body."+f.phrase.name, "the phrase and the instant set the same field; send one"))
 		}
 	}
-	for _, nullable := range []struct {
-		loc string
-		set bool
-	}{{"body.title", in.Title.Set && in.Title.Null}, {"body.type", in.Type.Set && in.Type.Null}, {"body.status", in.Status.Set && in.Status.Null}} {
-		if nullable.set {
-			errs = append(errs, Invalidf(nullable.loc, "cannot be cleared"))
+	for _, f := range taskFields {
+		if f.keeps && f.in(in).null() {
+			errs = append(errs, Invalidf("body."+f.name, "cannot be cleared"))
 		}
-	}
-	if in.Tags.Set {
-		var tagErrs []error
-		in.Tags.Value, tagErrs = s.normalTags("body.tags", in.Tags.Value)
-		errs = append(errs, tagErrs...)
 	}
 	return joinErrors(errs...)
 }
@@ -194,90 +164,22 @@ func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, chang
 // n is pendingCount's for a refile; job is set to the job on the subtree
 // to keep, if the refile leaves one to the worker.
 func (s *Service) applyTaskUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, n int, job **TaskJob) (map[string]any, error) {
-	changes := map[string]any{}
-	content := false
-	if title := strings.TrimSpace(in.Title.Value); in.Title.Set && title != t.Title {
-		changes["title"] = map[string]any{"from": t.Title, "to": title}
-		t.Title, content = title, true
+	w := &taskWrite{s: s, ctx: ctx, tx: tx, sc: sc, changes: map[string]any{}, n: n, job: job}
+	for _, f := range taskFields {
+		if f.apply != nil {
+			if err := f.apply(w, f, t, &in); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if in.Description.Set && in.Description.Value != t.Description {
-		changes["description"] = map[string]any{"from": t.Description, "to": in.Description.Value}
-		t.Description, content = in.Description.Value, true
-	}
-	if content {
+	if w.content {
 		t.ContentUpdatedAt = tx.Now()
 		if err := noteMentions(ctx, tx, mentionSource{WorkspaceID: t.WorkspaceID, Type: "task", ID: t.ID, Self: t.ID},
 			t.Title, t.Description); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.applyTaskVocabUpdate(ctx, tx, sc, t, in, changes); err != nil {
-		return nil, err
-	}
-	patchInt(changes, "importance", &t.Importance, in.Importance)
-	patchInt(changes, "urgency", &t.Urgency, in.Urgency)
-	patchInt(changes, "estimate_minutes", &t.EstimateMinutes, in.EstimateMinutes)
-	patchTime(changes, "due_at", &t.DueAt, in.DueAt)
-	patchTime(changes, "starts_at", &t.StartsAt, in.StartsAt)
-	patchTime(changes, "snoozed_until", &t.SnoozedUntil, in.SnoozedUntil)
-	patchBool(changes, "due_is_all_day", &t.DueIsAllDay, in.DueIsAllDay)
-	patchBool(changes, "starts_is_all_day", &t.StartsIsAllDay, in.StartsIsAllDay)
-	patchBool(changes, "snoozed_is_all_day", &t.SnoozedIsAllDay, in.SnoozedIsAllDay)
-	if in.Timezone.Set && in.Timezone.Value != t.Timezone {
-		changes["timezone"] = map[string]any{"from": t.Timezone, "to": in.Timezone.Value}
-		t.Timezone = in.Timezone.Value
-	}
-	if in.Tags.Set {
-		names := in.Tags.Value
-		if in.Tags.Null {
-			names = []string{}
-		}
-		if !sameFold(names, t.Tags) {
-			changes["tags"] = map[string]any{"from": t.Tags, "to": names}
-			if err := applyTags(ctx, tx, sc.acc.actor, t.WorkspaceID, t.ProjectID, t.ID, names, tx.SetTaskTags); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if in.Project.Set || in.Parent.Set {
-		if err := s.refile(ctx, tx, sc, t, in.Project, in.Parent, changes, n, job); err != nil {
-			return nil, err
-		}
-	}
-	return changes, nil
-}
-
-func (s *Service) applyTaskVocabUpdate(ctx context.Context, tx Tx, sc *scope, t *Task, in TaskUpdate, changes map[string]any) error {
-	if in.Type.Set {
-		it, err := itemTypeFor(ctx, tx, t.WorkspaceID, "task", in.Type.Value, "body.type")
-		if err != nil {
-			return err
-		}
-		if it.ID != t.TypeID {
-			changes["type"] = map[string]any{"from": t.Type.Key, "to": in.Type.Value}
-			t.TypeID = it.ID
-		}
-	}
-	if in.Status.Set {
-		if err := setTaskStatus(ctx, tx, t, in.Status.Value, changes); err != nil {
-			return err
-		}
-	}
-	if in.Assignee.Set {
-		id := ""
-		if !in.Assignee.Null && in.Assignee.Value != "" {
-			u, err := workspaceMember(ctx, tx, sc, in.Assignee.Value, "body.assignee")
-			if err != nil {
-				return err
-			}
-			id = u.ID
-		}
-		if id != t.AssigneeID {
-			changes["assignee"] = map[string]any{"from": t.Assignee, "to": in.Assignee.Value}
-			t.AssigneeID = id
-		}
-	}
-	return nil
+	return w.changes, nil
 }
 
 // setTaskStatus moves a task to a status by key and keeps completed_at in

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,78 +16,71 @@ import (
 	"tend/web/wire"
 )
 
-// editFlags are tend edit's fields: each sets the field of the same name;
-// an empty value clears what can be cleared.
+// editFlags are tend edit's flags: one for each of EditFields that has
+// one (by its name), and the version.
 type editFlags struct {
-	title, description, project, parent, typ, status, assignee, estimate, due, plan, deferTo, repeat, appliesTo string
-	tags                                                                                                        []string
-	importance, urgency, version                                                                                int
+	text    map[string]*string
+	number  map[string]*int
+	list    map[string]*[]string
+	version int
+}
+
+// define adds the flags to cmd.
+func (f *editFlags) define(cmd *cobra.Command) {
+	f.text, f.number, f.list = map[string]*string{}, map[string]*int{}, map[string]*[]string{}
+	fl := cmd.Flags()
+	for _, e := range EditFields {
+		switch {
+		case e.Flag == "":
+		case e.List:
+			f.list[e.Flag] = fl.StringSlice(e.Flag, nil, e.Usage)
+		case e.Number != "":
+			f.number[e.Flag] = fl.Int(e.Flag, 0, e.Usage)
+		default:
+			f.text[e.Flag] = fl.String(e.Flag, "", e.Usage)
+		}
+	}
+	fl.IntVar(&f.version, "version", 0, "refuse the change unless the task is at this version")
 }
 
 // update is the change the flags given ask for; set is false when none is.
+// Each flag is its field written as text, but that 0 is no number and a
+// list is its values joined.
 func (f editFlags) update(cmd *cobra.Command) (in wire.TaskUpdate, set bool, err error) {
-	changed := cmd.Flags().Changed
-	text := func(name, v string, clears bool) wire.Patch[string] {
-		if !changed(name) {
-			return wire.Patch[string]{}
+	for _, e := range EditFields {
+		if e.Flag == "" || !cmd.Flags().Changed(e.Flag) {
+			continue
 		}
 		set = true
-		if v == "" && clears {
-			return wire.PatchNull[string]()
+		var text string
+		switch {
+		case e.List:
+			text = strings.Join(*f.list[e.Flag], ",")
+		case e.Number != "" && *f.number[e.Flag] == 0:
+		case e.Number != "":
+			text = strconv.Itoa(*f.number[e.Flag])
+		default:
+			text = *f.text[e.Flag]
 		}
-		return wire.PatchOf(v)
-	}
-	level := func(name string, v int) wire.Patch[int] {
-		if !changed(name) {
-			return wire.Patch[int]{}
-		}
-		set = true
-		if v == 0 {
-			return wire.PatchNull[int]()
-		}
-		return wire.PatchOf(v)
-	}
-	in = wire.TaskUpdate{Title: text("title", f.title, false), Description: text("description", f.description, true),
-		Project: text("project", f.project, false), Type: text("type", f.typ, false), Status: text("status", f.status, false),
-		Assignee: text("assignee", f.assignee, true), Until: text("due", f.due, false), Plan: text("plan", f.plan, false),
-		Defer: text("defer", f.deferTo, false), Repeat: text("repeat", f.repeat, false), AppliesTo: text("applies-to", f.appliesTo, false),
-		Importance: level("importance", f.importance), Urgency: level("urgency", f.urgency)}
-	if changed("parent") {
-		set = true
-		in.Parent = wire.PatchOf(wire.FlexRef(strings.TrimPrefix(f.parent, "#")))
-		if f.parent == "" {
-			in.Parent = wire.PatchNull[wire.FlexRef]()
-		}
-	}
-	if changed("tag") {
-		set = true
-		in.Tags = wire.PatchOf(nonEmpty(f.tags))
-	}
-	if changed("estimate") {
-		set = true
-		in.EstimateMinutes = wire.PatchNull[int]()
-		if f.estimate != "" {
-			m, err := estimateMinutes(f.estimate)
-			if err != nil {
-				return in, false, err
+		if e.Field == "estimate_minutes" {
+			in.EstimateMinutes = wire.PatchNull[int]()
+			if text != "" {
+				m, err := estimateMinutes(text)
+				if err != nil {
+					return in, false, err
+				}
+				in.EstimateMinutes = wire.PatchOf(m)
 			}
-			in.EstimateMinutes = wire.PatchOf(m)
+			continue
+		}
+		if err := in.SetText(e.Field, text); err != nil {
+			return in, false, err
 		}
 	}
-	if changed("version") {
+	if cmd.Flags().Changed("version") {
 		in.ExpectedVersion = &f.version
 	}
 	return in, set, nil
-}
-
-func nonEmpty(xs []string) []string {
-	out := []string{}
-	for _, x := range xs {
-		if x = strings.TrimSpace(strings.TrimPrefix(x, "#")); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func newEditCmd(env *Env, dbPath *string) *cobra.Command {
@@ -132,24 +126,7 @@ meanwhile (version_conflict).`,
 		},
 	}
 	w.flags(cmd)
-	fl := cmd.Flags()
-	fl.StringVar(&f.title, "title", "", "the title")
-	fl.StringVar(&f.description, "description", "", "the description (Markdown)")
-	fl.StringVar(&f.project, "project", "", "move it to this project (a key)")
-	fl.StringVar(&f.parent, "parent", "", `make it a subtask of this task ("" for none)`)
-	fl.StringVar(&f.typ, "type", "", "the item type")
-	fl.StringVar(&f.status, "status", "", "the status key")
-	fl.StringVar(&f.assignee, "assignee", "", `assign it to this username ("" for nobody)`)
-	fl.StringVar(&f.estimate, "estimate", "", `the estimate: 90, 90m, 1h30m ("" for none)`)
-	fl.StringVar(&f.due, "due", "", `the deadline, in words ("friday 5pm"; "" for none)`)
-	fl.StringVar(&f.plan, "plan", "", `the day you mean to work on it ("" for none)`)
-	fl.StringVar(&f.deferTo, "defer", "", `hide it until this day ("" brings it back)`)
-	fl.StringVar(&f.repeat, "repeat", "", `a repeat phrase ("" stops it)`)
-	fl.StringVar(&f.appliesTo, "applies-to", "", "on a repeating task: this_one or from_now_on")
-	fl.StringSliceVar(&f.tags, "tag", nil, `the tags, replacing the ones it has (--tag "" for none)`)
-	fl.IntVar(&f.importance, "importance", 0, "importance, 1 to 5 (0 for none)")
-	fl.IntVar(&f.urgency, "urgency", 0, "urgency, 1 to 5 (0 for none)")
-	fl.IntVar(&f.version, "version", 0, "refuse the change unless the task is at this version")
+	f.define(cmd)
 	completeFlags(cmd, w)
 	return cmd
 }

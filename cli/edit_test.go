@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // editor writes a script standing in for $EDITOR: it runs sed with expr on
@@ -124,4 +127,36 @@ func (m *cliMode) dbFlag() []string {
 		return []string{"--db", m.e.DB.Path()}
 	}
 	return nil
+}
+
+// TestEditFlagsUpdate: tend edit's flags become the PATCH body they name,
+// "" (or 0 for a number) clearing what can be cleared (null, as the API
+// says it) and sent as it is where a field cannot be.
+func TestEditFlagsUpdate(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		body string
+		set  bool
+	}{
+		{nil, `{}`, false},
+		{[]string{"--title", "Call", "--importance", "4", "--tag", "#a", "--tag", "b", "--parent", "#12", "--due", "friday",
+			"--estimate", "1h30m", "--applies-to", "this_one", "--version", "3"},
+			`{"title":"Call","parent":"12","tags":["a","b"],"importance":4,"estimate_minutes":90,"applies_to":"this_one","until":"friday","expected_version":3}`, true},
+		{[]string{"--description", "", "--assignee", "", "--importance", "0", "--estimate", "", "--parent", "", "--tag", "",
+			"--due", "", "--plan", "", "--defer", "", "--repeat", ""},
+			`{"description":null,"parent":null,"tags":null,"assignee":null,"importance":null,"estimate_minutes":null,"repeat":null,"defer":null,"plan":null,"until":null}`, true},
+		{[]string{"--title", "", "--status", "", "--type", "", "--applies-to", ""}, `{"title":"","type":"","status":"","applies_to":""}`, true},
+	} {
+		var f editFlags
+		cmd := &cobra.Command{}
+		f.define(cmd)
+		if err := cmd.ParseFlags(c.args); err != nil {
+			t.Fatal(err)
+		}
+		in, set, err := f.update(cmd)
+		body, _ := json.Marshal(in)
+		if err != nil || set != c.set || string(body) != c.body {
+			t.Errorf("%q: %s, set %v (%v); want %s", c.args, body, set, err, c.body)
+		}
+	}
 }

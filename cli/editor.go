@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,16 +25,82 @@ import (
 //
 //	The description, as long as it is.
 
-// editFields are the field lines, in the order they are written.
-var editFields = []string{"status", "project", "type", "tags", "assignee", "importance", "urgency", "estimate", "due", "repeat"}
+// EditField is a field of a task as the terminal writes it: a flag of tend
+// edit, a line of the task in $EDITOR, or both. Its text is the PATCH
+// body's field Field written as text (wire.TaskUpdate.SetText: "" clears
+// what can be cleared), but for the estimate, a duration.
+type EditField struct {
+	Flag, Line string // the flag's name and the line's; "" for none
+	Field      string // the JSON name of the field of wire.TaskUpdate it sets
+	Usage      string // the flag's help
+	// Number says what a number of the field is, for a refusal ("a number
+	// from 1 to 5"); the flag of one is an int, 0 for none. "" for text.
+	Number string
+	List   bool // the flag is given once for each value (--tag a --tag b)
+	// show is the line's value for a task; nil for the task's JSON field
+	// of the name Field.
+	show func(t wire.Task, zone *time.Location) string
+}
+
+// EditFields are tend edit's fields, the lines in the order they are
+// written.
+var EditFields = []EditField{
+	{Flag: "status", Line: "status", Field: "status", Usage: "the status key"},
+	{Flag: "project", Line: "project", Field: "project", Usage: "move it to this project (a key)"},
+	{Flag: "type", Line: "type", Field: "type", Usage: "the item type"},
+	{Flag: "tag", Line: "tags", Field: "tags", List: true, Usage: `the tags, replacing the ones it has (--tag "" for none)`},
+	{Flag: "assignee", Line: "assignee", Field: "assignee", Usage: `assign it to this username ("" for nobody)`},
+	{Flag: "importance", Line: "importance", Field: "importance", Number: "number from 1 to 5", Usage: "importance, 1 to 5 (0 for none)"},
+	{Flag: "urgency", Line: "urgency", Field: "urgency", Number: "number from 1 to 5", Usage: "urgency, 1 to 5 (0 for none)"},
+	{Flag: "estimate", Line: "estimate", Field: "estimate_minutes", Usage: `the estimate: 90, 90m, 1h30m ("" for none)`,
+		show: func(t wire.Task, _ *time.Location) string {
+			if t.EstimateMinutes == nil {
+				return ""
+			}
+			return minutes(*t.EstimateMinutes)
+		}},
+	{Flag: "due", Line: "due", Field: "until", Usage: `the deadline, in words ("friday 5pm"; "" for none)`, show: dueForEdit},
+	{Flag: "repeat", Line: "repeat", Field: "repeat", Usage: `a repeat phrase ("" stops it)`,
+		show: func(t wire.Task, _ *time.Location) string { return wire.Deref(t.RecurrenceDescription) }},
+	{Flag: "title", Field: "title", Usage: "the title"},
+	{Flag: "description", Field: "description", Usage: "the description (Markdown)"},
+	{Flag: "parent", Field: "parent", Usage: `make it a subtask of this task ("" for none)`},
+	{Flag: "plan", Field: "plan", Usage: `the day you mean to work on it ("" for none)`},
+	{Flag: "defer", Field: "defer", Usage: `hide it until this day ("" brings it back)`},
+	{Flag: "applies-to", Field: "applies_to", Usage: "on a repeating task: this_one or from_now_on"},
+}
+
+// editLines are the names of the lines, in order.
+var editLines = func() []string {
+	var out []string
+	for _, f := range EditFields {
+		if f.Line != "" {
+			out = append(out, f.Line)
+		}
+	}
+	return out
+}()
 
 // TaskMarkdown is t as text to edit; a timed due is written in zone, the
 // zone a changed due is read in.
 func TaskMarkdown(t wire.Task, zone *time.Location) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", t.Title)
-	for _, f := range editFields {
-		fmt.Fprintf(&b, "%s: %s\n", f, taskField(t, f, zone))
+	var fields map[string]any
+	if j, err := json.Marshal(t); err == nil {
+		_ = json.Unmarshal(j, &fields) // a Task always reads back
+	}
+	for _, f := range EditFields {
+		if f.Line == "" {
+			continue
+		}
+		v := ""
+		if f.show != nil {
+			v = f.show(t, zone)
+		} else {
+			v = textOf(fields[f.Field])
+		}
+		fmt.Fprintf(&b, "%s: %s\n", f.Line, v)
 	}
 	b.WriteString("\n")
 	if d := wire.Deref(t.Description); d != "" {
@@ -42,33 +109,20 @@ func TaskMarkdown(t wire.Task, zone *time.Location) string {
 	return b.String()
 }
 
-func taskField(t wire.Task, field string, zone *time.Location) string {
-	switch field {
-	case "status":
-		return t.Status
-	case "project":
-		return t.Project
-	case "type":
-		return t.Type
-	case "tags":
-		return strings.Join(t.Tags, ", ")
-	case "assignee":
-		return wire.Deref(t.Assignee)
-	case "importance":
-		return level(t.Importance)
-	case "urgency":
-		return level(t.Urgency)
-	case "estimate":
-		if t.EstimateMinutes == nil {
-			return ""
+// textOf is a value of a task's JSON as a line writes it: none as "", a
+// list joined by commas.
+func textOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case []any:
+		parts := make([]string, len(x))
+		for i, p := range x {
+			parts[i] = fmt.Sprint(p)
 		}
-		return minutes(*t.EstimateMinutes)
-	case "due":
-		return dueForEdit(t, zone)
-	case "repeat":
-		return wire.Deref(t.RecurrenceDescription)
+		return strings.Join(parts, ", ")
 	}
-	return ""
+	return fmt.Sprint(v)
 }
 
 // dueForEdit is the due as the date grammar reads it back: a date, or a
@@ -115,8 +169,8 @@ func parseEdited(text string) (editedTask, error) {
 	for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
 		k, v, ok := strings.Cut(lines[i], ":")
 		k = strings.TrimSpace(k)
-		if !ok || !slices.Contains(editFields, k) {
-			return editedTask{}, fmt.Errorf("line %d, %q: the field lines are %s, each \"field: value\"", i+1, lines[i], strings.Join(editFields, ", "))
+		if !ok || !slices.Contains(editLines, k) {
+			return editedTask{}, fmt.Errorf("line %d, %q: the field lines are %s, each \"field: value\"", i+1, lines[i], strings.Join(editLines, ", "))
 		}
 		out.fields[k] = strings.TrimSpace(v)
 	}
@@ -137,53 +191,23 @@ func TaskEdits(before, after string, version int) (in wire.TaskUpdate, changed b
 	if err != nil {
 		return in, false, err
 	}
-	text := func(v string) wire.Patch[string] {
-		if v == "" {
-			return wire.PatchNull[string]()
-		}
-		return wire.PatchOf(v)
-	}
 	if a.title != b.title {
 		in.Title, changed = wire.PatchOf(a.title), true
 	}
 	if a.description != b.description {
-		in.Description, changed = text(a.description), true
+		changed = true
+		if err := in.SetText("description", a.description); err != nil {
+			return in, false, err
+		}
 	}
-	for _, f := range editFields {
-		v := a.fields[f]
-		if v == b.fields[f] {
+	for _, f := range EditFields {
+		v := a.fields[f.Line]
+		if f.Line == "" || v == b.fields[f.Line] {
 			continue
 		}
 		changed = true
-		switch f {
-		case "status":
-			in.Status = wire.PatchOf(v)
-		case "project":
-			in.Project = wire.PatchOf(v)
-		case "type":
-			in.Type = wire.PatchOf(v)
-		case "tags":
-			in.Tags = wire.PatchOf(splitTags(v))
-		case "assignee":
-			in.Assignee = text(v)
-		case "importance", "urgency":
-			p, err := levelPatch(f, v)
-			if err != nil {
-				return in, false, err
-			}
-			if f == "importance" {
-				in.Importance = p
-			} else {
-				in.Urgency = p
-			}
-		case "estimate":
-			if in.EstimateMinutes, err = estimatePatch(v); err != nil {
-				return in, false, err
-			}
-		case "due":
-			in.Until = wire.PatchOf(v)
-		case "repeat":
-			in.Repeat = wire.PatchOf(v)
+		if err := f.set(&in, v); err != nil {
+			return in, false, err
 		}
 	}
 	if changed {
@@ -192,23 +216,19 @@ func TaskEdits(before, after string, version int) (in wire.TaskUpdate, changed b
 	return in, changed, nil
 }
 
-func splitTags(v string) []string {
-	out := []string{}
-	for _, t := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
-		out = append(out, strings.TrimPrefix(t, "#"))
+// set sets the field in the update from the text v.
+func (f EditField) set(in *wire.TaskUpdate, v string) error {
+	if f.Field == "estimate_minutes" {
+		var err error
+		in.EstimateMinutes, err = estimatePatch(v)
+		return err
 	}
-	return out
-}
-
-func levelPatch(field, v string) (wire.Patch[int], error) {
-	if v == "" {
-		return wire.PatchNull[int](), nil
+	if err := in.SetText(f.Field, v); err != nil && f.Number != "" {
+		return fmt.Errorf("%s: %q is no %s", f.Line, v, f.Number)
+	} else if err != nil {
+		return err
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return wire.Patch[int]{}, fmt.Errorf("%s: %q is no number from 1 to 5", field, v)
-	}
-	return wire.PatchOf(n), nil
+	return nil
 }
 
 func estimatePatch(v string) (wire.Patch[int], error) {

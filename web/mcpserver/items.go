@@ -83,8 +83,8 @@ func (m *toolbox) toolDocument(ctx context.Context, a app.Actor, in documentArgs
 		return "", documentOut{}, app.Invalidf("arguments.links", "links are made with a new document; service_link links one that exists")
 	} else {
 		verb = "revised "
-		up := app.DocumentUpdate{Title: patchOf(in.Title, false), Body: patchOf(in.Body, false), Type: patchOf(in.Type, false),
-			Status: patchOf(in.Status, false), Project: patchOf(in.Project, false), ExpectedVersion: in.ExpectedVersion}
+		up := app.DocumentUpdate{Title: patchOf(in.Title), Body: patchOf(in.Body), Type: patchOf(in.Type),
+			Status: patchOf(in.Status), Project: patchOf(in.Project), ExpectedVersion: in.ExpectedVersion}
 		if in.Tags != nil {
 			up.Tags = app.PatchOf(in.Tags)
 		}

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -120,7 +122,7 @@ func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs
 	if err != nil {
 		return "", taskOut{}, err
 	}
-	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref), up)
+	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref), up.App())
 	if err != nil {
 		return "", taskOut{}, argError(err)
 	}
@@ -128,60 +130,53 @@ func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs
 	return "updated " + text, out, nil
 }
 
-// taskUpdateOf turns service_update's arguments into the PATCH body's
-// fields: ” clears what can be cleared, omitted stays.
-func taskUpdateOf(in updateArgs) (app.TaskUpdate, error) {
-	up := app.TaskUpdate{Defer: phraseOf(in.Defer), Plan: phraseOf(in.Plan), Until: phraseOf(in.Until), Title: patchOf(in.Title, false), Description: patchOf(in.Description, true), Assignee: patchOf(in.Assignee, true),
-		Status: patchOf(in.Status, false), Type: patchOf(in.Type, false), Repeat: patchOf(in.Repeat, true),
-		AppliesTo: patchOf(in.AppliesTo, false), ExpectedVersion: in.ExpectedVersion}
-	if in.Importance != nil {
-		up.Importance = app.PatchOf(*in.Importance)
-	}
-	if in.Urgency != nil {
-		up.Urgency = app.PatchOf(*in.Urgency)
-	}
-	if in.Estimate != nil {
-		mins, err := parseEstimate(*in.Estimate)
+// taskUpdateOf turns service_update's arguments into the PATCH body, the
+// one place they are read: each argument named as a field of the body is
+// that field written as text (wire.TaskUpdate.SetText, where an empty text clears what
+// can be cleared), estimate is a duration read into estimate_minutes and
+// an omitted argument stays.
+func taskUpdateOf(in updateArgs) (wire.TaskUpdate, error) {
+	up := wire.TaskUpdate{ExpectedVersion: in.ExpectedVersion}
+	args := reflect.ValueOf(in)
+	for i := range args.NumField() {
+		name, _, _ := strings.Cut(args.Type().Field(i).Tag.Get("json"), ",")
+		arg := args.Field(i)
+		if arg.Kind() != reflect.Pointer || arg.IsNil() || name == "expected_version" {
+			continue
+		}
+		text := fmt.Sprint(arg.Elem().Interface())
+		var err error
+		if name == "estimate" {
+			up.EstimateMinutes, err = parseEstimate(text)
+		} else {
+			err = up.SetText(name, text)
+		}
 		if err != nil {
 			return up, err
 		}
-		up.EstimateMinutes = mins
 	}
 	return up, nil
 }
 
-// phraseOf is an omitted day phrase left alone, and a phrase, ” included,
-// passed on for the Service to read in the caller's zone.
-func phraseOf(v *string) app.Patch[string] {
+// patchOf is an omitted argument left alone and a value, empty included, set.
+func patchOf(v *string) app.Patch[string] {
 	if v == nil {
 		return app.Patch[string]{}
 	}
 	return app.PatchOf(*v)
 }
 
-// patchOf is an omitted argument left alone, a value set, and, where
-// clearable, ” cleared.
-func patchOf(v *string, clearable bool) app.Patch[string] {
-	switch {
-	case v == nil:
-		return app.Patch[string]{}
-	case *v == "" && clearable:
-		return app.Patch[string]{Set: true, Null: true}
-	}
-	return app.PatchOf(*v)
-}
-
-// parseEstimate reads minutes or a duration (app/when's grammar); ” clears.
-func parseEstimate(s string) (app.Patch[int], error) {
+// parseEstimate reads minutes or a duration (app/when's grammar); empty clears.
+func parseEstimate(s string) (wire.Patch[int], error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return app.Patch[int]{Set: true, Null: true}, nil
+		return wire.PatchNull[int](), nil
 	}
 	mins, err := when.ParseDuration(s)
 	if err != nil {
-		return app.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m, 1d of %d working minutes)", when.WorkDay)
+		return wire.Patch[int]{}, app.Invalidf("arguments.estimate", "an estimate is minutes (90) or a duration (2h, 90m, 1h30m, 1d of %d working minutes)", when.WorkDay)
 	}
-	return app.PatchOf(mins), nil
+	return wire.PatchOf(mins), nil
 }
 
 func (m *toolbox) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {

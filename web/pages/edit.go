@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"strconv"
 	"strings"
 
 	"tend/app"
@@ -41,22 +40,6 @@ func (f *pageForm) tags(name string) app.Patch[[]string] {
 		names[i] = strings.TrimPrefix(n, "#")
 	}
 	return app.Patch[[]string]{Set: true, Value: names}
-}
-
-// number is a changed whole number; empty clears it.
-func (f *pageForm) number(name, what string) (app.Patch[int], error) {
-	if !f.changed(name) {
-		return app.Patch[int]{}, nil
-	}
-	v := strings.TrimSpace(f.str(name))
-	if v == "" {
-		return app.Patch[int]{Set: true, Null: true}, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return app.Patch[int]{}, app.Invalidf("form."+name, "%s is %s", name, what)
-	}
-	return app.PatchOf(n), nil
 }
 
 // ref is a changed reference to another item ("#12" or "12"); empty is

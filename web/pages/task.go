@@ -101,7 +101,7 @@ func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Acto
 		return err
 	}
 	ref := wire.Param(r, "ref")
-	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), ref, in)
+	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), ref, in.App())
 	if app.CodeOf(err) == app.CodeVersionConflict {
 		return seeOther(w, r, withNotice("/tasks/"+ref, "conflict"))
 	}

@@ -8,35 +8,28 @@ import (
 	"tend/web/wire"
 )
 
-// taskEdit reads the task's edit form into an update of the fields the
-// person changed (see edit.go).
-func taskEdit(f *pageForm) (app.TaskUpdate, error) {
-	var in app.TaskUpdate
+// taskEdit reads the task's edit form into the PATCH body's record, of the
+// fields the person changed (see edit.go): each input is the field of its
+// name, written as text (wire.TaskUpdate.SetText: "" clears what can be
+// cleared).
+func taskEdit(f *pageForm) (wire.TaskUpdate, error) {
+	var in wire.TaskUpdate
 	var err error
 	if in.ExpectedVersion, err = f.version(); err != nil {
 		return in, err
 	}
-	in.Title, in.Description = f.text("title"), f.text("description")
-	in.Status, in.Type, in.Project = f.text("status"), f.text("type"), f.text("project")
-	in.Assignee, in.Repeat = f.text("assignee"), f.text("repeat")
-	in.Until, in.Plan, in.Defer = f.text("until"), f.text("plan"), f.text("defer")
-	in.Tags, in.Parent = f.tags("tags"), f.ref("parent")
-	if in.Timezone = f.text("timezone"); in.Timezone.Set {
-		// Empty names no zone: the task's times are read in UTC.
-		if in.Timezone.Value = strings.TrimSpace(in.Timezone.Value); in.Timezone.Value == "" {
-			in.Timezone.Null = true
+	for _, name := range wire.TaskUpdateFields {
+		text := f.str(name)
+		switch {
+		case !f.changed(name), name == "applies_to" && text == "":
+			// A form sends applies_to empty when the task does not repeat.
+			continue
+		case name == "timezone":
+			// Blanks name no zone: the task's times are read in UTC.
+			text = strings.TrimSpace(text)
 		}
-	}
-	if f.str("applies_to") != "" {
-		in.AppliesTo = app.PatchOf(f.str("applies_to"))
-	}
-	for _, n := range []struct {
-		name, what string
-		p          *app.Patch[int]
-	}{{"importance", "a number from 1 to 5", &in.Importance}, {"urgency", "a number from 1 to 5", &in.Urgency},
-		{"estimate_minutes", "a whole number of minutes", &in.EstimateMinutes}} {
-		if *n.p, err = f.number(n.name, n.what); err != nil {
-			return in, err
+		if err := in.SetText(name, text); err != nil {
+			return in, app.Invalidf("form."+name, "%s: %s", name, app.AsError(err).Detail)
 		}
 	}
 	return in, nil

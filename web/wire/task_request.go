@@ -1,7 +1,13 @@
 package wire
 
 import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"tend/app"
 )
@@ -30,11 +36,9 @@ type TaskCreate struct {
 }
 
 // App is the new task as the Service takes it.
-func (in TaskCreate) App() app.TaskCreate {
-	return app.TaskCreate{Text: in.Text, Title: in.Title, Description: in.Description, Project: in.Project,
-		Parent: app.FlexRef(in.Parent), Type: in.Type, Status: in.Status, Tags: in.Tags, Assignee: in.Assignee,
-		Importance: in.Importance, Urgency: in.Urgency, DueAt: in.DueAt, DueIsAllDay: in.DueIsAllDay, StartsAt: in.StartsAt,
-		StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes, Repeat: in.Repeat, Timezone: in.Timezone}
+func (in TaskCreate) App() (out app.TaskCreate) {
+	carry(&out, in)
+	return out
 }
 
 // TaskUpdate is the body of PATCH /v1/tasks/{id_or_ref}: omitted fields
@@ -66,16 +70,106 @@ type TaskUpdate struct {
 	ExpectedVersion *int             `json:"expected_version,omitempty"`
 }
 
-// App is the change as the Service takes it.
-func (in TaskUpdate) App() app.TaskUpdate {
-	return app.TaskUpdate{Title: in.Title.App(), Description: in.Description.App(), Project: in.Project.App(),
-		Parent: refPatch(in.Parent), Type: in.Type.App(), Status: in.Status.App(), Tags: in.Tags.App(),
-		Assignee: in.Assignee.App(), Importance: in.Importance.App(), Urgency: in.Urgency.App(), DueAt: in.DueAt.App(),
-		DueIsAllDay: in.DueIsAllDay.App(), StartsAt: in.StartsAt.App(), StartsIsAllDay: in.StartsIsAllDay.App(),
-		SnoozedUntil: in.SnoozedUntil.App(), SnoozedIsAllDay: in.SnoozedIsAllDay.App(),
-		EstimateMinutes: in.EstimateMinutes.App(), Repeat: in.Repeat.App(), Timezone: in.Timezone.App(),
-		AppliesTo: in.AppliesTo.App(), Defer: in.Defer.App(), Plan: in.Plan.App(), Until: in.Until.App(),
-		ExpectedVersion: in.ExpectedVersion}
+// App is the change as the Service takes it: the one builder of
+// app.TaskUpdate, whichever adapter made the record.
+func (in TaskUpdate) App() (out app.TaskUpdate) {
+	carry(&out, in)
+	return out
+}
+
+// carry sets each field of the app input dst points at from its namesake
+// in src, a request record: a field added to both is carried without a
+// line here (TestRequestsConvertEveryField holds the two in step). The
+// fields are of one type on both sides or of types alike but for their
+// names (a wire Patch and an app one, a wire FlexRef and an app one).
+func carry(dst, src any) {
+	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
+	for i := range s.NumField() {
+		from, to := s.Field(i), d.FieldByName(s.Type().Field(i).Name)
+		if from.Type().ConvertibleTo(to.Type()) {
+			to.Set(from.Convert(to.Type()))
+			continue
+		}
+		// A Patch of a named type (Patch[FlexRef]): its fields one by one.
+		for j := range from.NumField() {
+			to.Field(j).Set(from.Field(j).Convert(to.Field(j).Type()))
+		}
+	}
+}
+
+// TaskUpdateFields are the JSON names of the fields of TaskUpdate that
+// SetText sets: those written as text, not instants and their all-day
+// flags (the phrases set them) nor expected_version.
+var TaskUpdateFields = func() []string {
+	var names []string
+	v := reflect.ValueOf(&TaskUpdate{}).Elem()
+	for i := range v.NumField() {
+		if _, ok := v.Field(i).Addr().Interface().(textPatch); ok && v.Field(i).FieldByName("Value").Kind() != reflect.Bool &&
+			v.Field(i).FieldByName("Value").Type() != reflect.TypeFor[time.Time]() {
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			names = append(names, name)
+		}
+	}
+	return names
+}()
+
+// SetText sets the field of the update named by its JSON name from text as
+// a person or an agent writes it: the one reading of such text the
+// adapters (the pages' form, the terminal's flags and editor, MCP's
+// arguments) share. "" clears, as null does, a field that can be cleared
+// (app.TaskFieldClears); a field that cannot is sent "" for the Service to
+// refuse. A number is digits; tags are names apart by spaces or commas,
+// with or without their '#'; a parent is a ref with or without its '#'.
+// An unknown name or a number that is none is refused, naming body.<name>.
+func (in *TaskUpdate) SetText(name, text string) error {
+	v := reflect.ValueOf(in).Elem()
+	for i := range v.NumField() {
+		if tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); tag == name {
+			p, ok := v.Field(i).Addr().Interface().(textPatch)
+			if !ok || !slices.Contains(TaskUpdateFields, name) {
+				break
+			}
+			if text == "" && app.TaskFieldClears(name) {
+				p.clear()
+				return nil
+			}
+			if err := p.setText(text); err != nil {
+				return app.Invalidf("body."+name, "%s", err.Error())
+			}
+			return nil
+		}
+	}
+	return app.Invalidf("body."+name, "no field of a task's update written as text is named %s", name)
+}
+
+// textPatch is a Patch that SetText can set.
+type textPatch interface {
+	clear()
+	setText(text string) error
+}
+
+func (p *Patch[T]) clear() { *p = PatchNull[T]() }
+
+func (p *Patch[T]) setText(text string) error {
+	switch v := any(&p.Value).(type) {
+	case *string:
+		*v = text
+	case *int:
+		n, err := strconv.Atoi(strings.TrimSpace(text))
+		if err != nil {
+			return fmt.Errorf("%q is no whole number", text)
+		}
+		*v = n
+	case *[]string:
+		*v = []string{}
+		for _, t := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+			*v = append(*v, strings.TrimPrefix(t, "#"))
+		}
+	case *FlexRef:
+		*v = FlexRef(strings.TrimPrefix(strings.TrimSpace(text), "#"))
+	}
+	p.Set, p.Null = true, false
+	return nil
 }
 
 // Move is the body of POST /v1/tasks/{id_or_ref}/move and
