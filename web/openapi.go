@@ -158,7 +158,7 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/agenda", summary: "The caller's day: today, overdue, upcoming and the rest", status: 200, out: wire.Agenda{}},
 	{method: "GET", path: "/v1/tasks", summary: "List tasks", status: 200, out: wire.TaskList{}},
 	{method: "POST", path: "/v1/tasks", summary: "Create a task", in: wire.TaskCreate{}, status: 201, out: wire.Task{}},
-	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (only /v1/tasks/preview): what POST /v1/tasks would create", in: wire.TaskCreate{}, status: 200, out: taskPreviewJSON{}},
+	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (only /v1/tasks/preview): what POST /v1/tasks would create", in: wire.TaskCreate{}, status: 200, out: wire.TaskPreview{}},
 	{method: "GET", path: "/v1/tasks/:task", summary: "Read a task", status: 200, out: shapedOne{item: wire.Task{}}},
 	{method: "PATCH", path: "/v1/tasks/:task", summary: "Change a task", in: wire.TaskUpdate{}, status: 200, out: wire.Task{}},
 	{method: "DELETE", path: "/v1/tasks/:task", summary: "Trash a task", status: 200, out: wire.Task{}},
