@@ -379,9 +379,13 @@ func (sc *schemaSet) ref(v any) (any, error) {
 		}
 		return map[string]any{"anyOf": []any{item, map[string]any{"type": "string"}}}, nil
 	}
-	t := reflect.TypeOf(v)
+	return sc.record(reflect.TypeOf(v))
+}
+
+// record is a $ref to the named schema of the Go type t, made on first use.
+func (sc *schemaSet) record(t reflect.Type) (any, error) {
 	if name, ok := sc.names[t]; ok {
-		return map[string]any{"$ref": "#/components/schemas/" + name}, nil
+		return schemaRef(name), nil
 	}
 	name := schemaName(t)
 	for other, n := range sc.names {
@@ -389,13 +393,17 @@ func (sc *schemaSet) ref(v any) (any, error) {
 			return nil, fmt.Errorf("openapi: %v and %v are both named %s", t, other, name)
 		}
 	}
-	s, err := goSchema(t)
+	sc.names[t] = name // before its schema: a record may hold itself
+	s, err := sc.goSchema(t)
 	if err != nil {
 		return nil, err
 	}
-	sc.names[t] = name
 	sc.named[name] = s
-	return map[string]any{"$ref": "#/components/schemas/" + name}, nil
+	return schemaRef(name), nil
+}
+
+func schemaRef(name string) map[string]any {
+	return map[string]any{"$ref": "#/components/schemas/" + name}
 }
 
 // schemaName names a Go type's schema: its name without a JSON suffix or
@@ -414,10 +422,18 @@ func schemaName(t reflect.Type) string {
 // record's fields, and a request leaves out what it does not set.
 // Additional properties stay refused, so a field the wire type lacks fails
 // the validation of every test that meets it.
-func goSchema(t reflect.Type) (any, error) {
+func (sc *schemaSet) goSchema(t reflect.Type) (any, error) {
 	types := map[reflect.Type]*jsonschema.Schema{}
 	if err := customSchemas(t, types, map[reflect.Type]bool{}); err != nil {
 		return nil, err
+	}
+	// Every record t holds is a component of its own, referred to: the
+	// task is described once, however many answers carry it.
+	for _, r := range heldRecords(t, types) {
+		if _, err := sc.record(r); err != nil {
+			return nil, err
+		}
+		types[r] = &jsonschema.Schema{Ref: "#/components/schemas/" + sc.names[r]}
 	}
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: types})
 	if err != nil {
@@ -433,6 +449,36 @@ func goSchema(t reflect.Type) (any, error) {
 	}
 	loosen(m)
 	return m, nil
+}
+
+// heldRecords lists the named structs t's fields hold (directly, or in a
+// pointer, a list or a map), in field order, once each; an embedded
+// struct's fields count as t's own, as encoding/json flattens them, and a
+// type with a schema in custom is no record.
+func heldRecords(t reflect.Type, custom map[reflect.Type]*jsonschema.Schema) []reflect.Type {
+	var out []reflect.Type
+	var walk func(reflect.Type)
+	walk = func(st reflect.Type) {
+		for i := range st.NumField() {
+			f := st.Field(i)
+			if f.Tag.Get("json") == "-" || !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+				continue
+			}
+			r := f.Type
+			for r.Kind() == reflect.Pointer || r.Kind() == reflect.Slice || r.Kind() == reflect.Array || r.Kind() == reflect.Map {
+				r = r.Elem()
+			}
+			if r.Kind() == reflect.Struct && r.Name() != "" && r != t && custom[r] == nil && r.PkgPath() != "time" && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	walk(t)
+	return out
 }
 
 // customSchemas finds the types under t that encode themselves
@@ -485,13 +531,20 @@ func customSchemas(t reflect.Type, out map[reflect.Type]*jsonschema.Schema, seen
 
 // loosen removes every "required" from a schema, however deep, and lets
 // a map (an object schema whose additional properties are not refused, as
-// a struct's are) be null, as encoding/json writes a nil map.
+// a struct's are) be null, as encoding/json writes a nil map. A pointer to
+// a record comes out of jsonschema-go as its $ref beside a type of null,
+// which would have to hold both at once: it becomes either.
 func loosen(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		delete(v, "required")
 		if ap, ok := v["additionalProperties"]; ok && v["type"] == "object" && ap != false {
 			v["type"] = []any{"null", "object"}
+		}
+		if ref, ok := v["$ref"]; ok && v["type"] != nil {
+			delete(v, "$ref")
+			delete(v, "type")
+			v["anyOf"] = []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}
 		}
 		for _, x := range v {
 			loosen(x)
