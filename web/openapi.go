@@ -369,7 +369,7 @@ func (sc *schemaSet) ref(v any) (any, error) {
 		}
 		props := map[string]any{"items": map[string]any{"type": "array", "items": item}}
 		if !v.unpaged {
-			props["page"] = map[string]any{"$ref": "#/components/schemas/Page"}
+			props["page"] = schemaRef("Page")
 		}
 		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}, nil
 	case shapedOne:
@@ -402,8 +402,12 @@ func (sc *schemaSet) record(t reflect.Type) (any, error) {
 	return schemaRef(name), nil
 }
 
+// schemasAt is where the named schemas are, for a $ref.
+const schemasAt = "#/components/schemas/"
+
+// schemaRef refers to the named schema name.
 func schemaRef(name string) map[string]any {
-	return map[string]any{"$ref": "#/components/schemas/" + name}
+	return map[string]any{"$ref": schemasAt + name}
 }
 
 // schemaName names a Go type's schema: its name without a JSON suffix or
@@ -433,7 +437,7 @@ func (sc *schemaSet) goSchema(t reflect.Type) (any, error) {
 		if _, err := sc.record(r); err != nil {
 			return nil, err
 		}
-		types[r] = &jsonschema.Schema{Ref: "#/components/schemas/" + sc.names[r]}
+		types[r] = &jsonschema.Schema{Ref: schemasAt + sc.names[r]}
 	}
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: types})
 	if err != nil {
@@ -589,8 +593,15 @@ func buildOpenAPI() ([]byte, error) {
 		return nil, err
 	}
 	sc.named["Problem"] = problemSchema()
-	problem := map[string]any{"description": "A refusal: an RFC 9457 problem document",
-		"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}}
+	// The refusals every operation (or every page) may answer are
+	// components too, referred to by each.
+	refusals := map[string]any{
+		"Problem": map[string]any{"description": "A refusal: an RFC 9457 problem document",
+			"content": map[string]any{"application/problem+json": map[string]any{"schema": schemaRef("Problem")}}},
+		"PageRefusal": map[string]any{"description": "A refusal, as a page or a problem document",
+			"content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}},
+				"application/problem+json": map[string]any{"schema": schemaRef("Problem")}}},
+	}
 	paths := map[string]any{}
 	for _, o := range apiOps {
 		path, params := openapiPath(o.path)
@@ -664,17 +675,15 @@ func buildOpenAPI() ([]byte, error) {
 				responses["200"] = map[string]any{"description": "A page", "content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}}}}
 			}
 			responses["303"] = map[string]any{"description": "See other: the page to show next"}
-			responses["default"] = map[string]any{"description": "A refusal, as a page or a problem document",
-				"content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}},
-					"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}}
+			responses["default"] = map[string]any{"$ref": "#/components/responses/PageRefusal"}
 		} else {
 			if o.method == http.MethodGet && o.path == "/openapi.json" {
 				responses["304"] = map[string]any{"description": "Not modified: the If-None-Match names this document's ETag"}
 			}
-			responses["default"] = problem
+			responses["default"] = map[string]any{"$ref": "#/components/responses/Problem"}
 			if o.mcpRefusal {
 				responses["default"] = map[string]any{"description": "A refusal: a problem document, a JSON-RPC error, or plain text",
-					"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}},
+					"content": map[string]any{"application/problem+json": map[string]any{"schema": schemaRef("Problem")},
 						"application/json": map[string]any{"schema": map[string]any{"type": "object"}},
 						"text/plain":       map[string]any{"schema": map[string]any{"type": "string"}}}}
 			}
@@ -690,7 +699,8 @@ func buildOpenAPI() ([]byte, error) {
 		"security": []any{map[string]any{"bearer": []any{}}, map[string]any{"session": []any{}}},
 		"paths":    paths,
 		"components": map[string]any{
-			"schemas": sc.named,
+			"schemas":   sc.named,
+			"responses": refusals,
 			"securitySchemes": map[string]any{
 				"bearer":  map[string]any{"type": "http", "scheme": "bearer", "description": "A credential: Authorization: Bearer tend_…"},
 				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": wire.SessionCookie, "description": "A browser session (the web app)"},
