@@ -393,7 +393,7 @@ func (sc *schemaSet) record(t reflect.Type) (any, error) {
 			return nil, fmt.Errorf("openapi: %v and %v are both named %s", t, other, name)
 		}
 	}
-	sc.names[t] = name // before its schema: a record may hold itself
+	sc.names[t] = name // before its schema: two records may hold each other
 	s, err := sc.goSchema(t)
 	if err != nil {
 		return nil, err
