@@ -158,7 +158,7 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/agenda", summary: "The caller's day: today, overdue, upcoming and the rest", status: 200, out: wire.Agenda{}},
 	{method: "GET", path: "/v1/tasks", summary: "List tasks", status: 200, out: wire.TaskList{}},
 	{method: "POST", path: "/v1/tasks", summary: "Create a task", in: wire.TaskCreate{}, status: 201, out: wire.Task{}},
-	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (only /v1/tasks/preview): what POST /v1/tasks would create", in: wire.TaskCreate{}, status: 200, out: taskPreviewJSON{}},
+	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (only /v1/tasks/preview): what POST /v1/tasks would create", in: wire.TaskCreate{}, status: 200, out: wire.TaskPreview{}},
 	{method: "GET", path: "/v1/tasks/:task", summary: "Read a task", status: 200, out: shapedOne{item: wire.Task{}}},
 	{method: "PATCH", path: "/v1/tasks/:task", summary: "Change a task", in: wire.TaskUpdate{}, status: 200, out: wire.Task{}},
 	{method: "DELETE", path: "/v1/tasks/:task", summary: "Trash a task", status: 200, out: wire.Task{}},
@@ -369,7 +369,7 @@ func (sc *schemaSet) ref(v any) (any, error) {
 		}
 		props := map[string]any{"items": map[string]any{"type": "array", "items": item}}
 		if !v.unpaged {
-			props["page"] = map[string]any{"$ref": "#/components/schemas/Page"}
+			props["page"] = schemaRef("Page")
 		}
 		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}, nil
 	case shapedOne:
@@ -379,9 +379,13 @@ func (sc *schemaSet) ref(v any) (any, error) {
 		}
 		return map[string]any{"anyOf": []any{item, map[string]any{"type": "string"}}}, nil
 	}
-	t := reflect.TypeOf(v)
+	return sc.record(reflect.TypeOf(v))
+}
+
+// record is a $ref to the named schema of the Go type t, made on first use.
+func (sc *schemaSet) record(t reflect.Type) (any, error) {
 	if name, ok := sc.names[t]; ok {
-		return map[string]any{"$ref": "#/components/schemas/" + name}, nil
+		return schemaRef(name), nil
 	}
 	name := schemaName(t)
 	for other, n := range sc.names {
@@ -389,13 +393,21 @@ func (sc *schemaSet) ref(v any) (any, error) {
 			return nil, fmt.Errorf("openapi: %v and %v are both named %s", t, other, name)
 		}
 	}
-	s, err := goSchema(t)
+	sc.names[t] = name // before its schema: two records may hold each other
+	s, err := sc.goSchema(t)
 	if err != nil {
 		return nil, err
 	}
-	sc.names[t] = name
 	sc.named[name] = s
-	return map[string]any{"$ref": "#/components/schemas/" + name}, nil
+	return schemaRef(name), nil
+}
+
+// schemasAt is where the named schemas are, for a $ref.
+const schemasAt = "#/components/schemas/"
+
+// schemaRef refers to the named schema name.
+func schemaRef(name string) map[string]any {
+	return map[string]any{"$ref": schemasAt + name}
 }
 
 // schemaName names a Go type's schema: its name without a JSON suffix or
@@ -414,10 +426,18 @@ func schemaName(t reflect.Type) string {
 // record's fields, and a request leaves out what it does not set.
 // Additional properties stay refused, so a field the wire type lacks fails
 // the validation of every test that meets it.
-func goSchema(t reflect.Type) (any, error) {
+func (sc *schemaSet) goSchema(t reflect.Type) (any, error) {
 	types := map[reflect.Type]*jsonschema.Schema{}
 	if err := customSchemas(t, types, map[reflect.Type]bool{}); err != nil {
 		return nil, err
+	}
+	// Every record t holds is a component of its own, referred to: the
+	// task is described once, however many answers carry it.
+	for _, r := range heldRecords(t, types) {
+		if _, err := sc.record(r); err != nil {
+			return nil, err
+		}
+		types[r] = &jsonschema.Schema{Ref: schemasAt + sc.names[r]}
 	}
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: types})
 	if err != nil {
@@ -433,6 +453,36 @@ func goSchema(t reflect.Type) (any, error) {
 	}
 	loosen(m)
 	return m, nil
+}
+
+// heldRecords lists the named structs t's fields hold (directly, or in a
+// pointer, a list or a map), in field order, once each; an embedded
+// struct's fields count as t's own, as encoding/json flattens them, and a
+// type with a schema in custom is no record.
+func heldRecords(t reflect.Type, custom map[reflect.Type]*jsonschema.Schema) []reflect.Type {
+	var out []reflect.Type
+	var walk func(reflect.Type)
+	walk = func(st reflect.Type) {
+		for i := range st.NumField() {
+			f := st.Field(i)
+			if f.Tag.Get("json") == "-" || !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			if f.Anonymous && f.Type.Kind() == reflect.Struct {
+				walk(f.Type)
+				continue
+			}
+			r := f.Type
+			for r.Kind() == reflect.Pointer || r.Kind() == reflect.Slice || r.Kind() == reflect.Array || r.Kind() == reflect.Map {
+				r = r.Elem()
+			}
+			if r.Kind() == reflect.Struct && r.Name() != "" && r != t && custom[r] == nil && r.PkgPath() != "time" && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	walk(t)
+	return out
 }
 
 // customSchemas finds the types under t that encode themselves
@@ -485,13 +535,20 @@ func customSchemas(t reflect.Type, out map[reflect.Type]*jsonschema.Schema, seen
 
 // loosen removes every "required" from a schema, however deep, and lets
 // a map (an object schema whose additional properties are not refused, as
-// a struct's are) be null, as encoding/json writes a nil map.
+// a struct's are) be null, as encoding/json writes a nil map. A pointer to
+// a record comes out of jsonschema-go as its $ref beside a type of null,
+// which would have to hold both at once: it becomes either.
 func loosen(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		delete(v, "required")
 		if ap, ok := v["additionalProperties"]; ok && v["type"] == "object" && ap != false {
 			v["type"] = []any{"null", "object"}
+		}
+		if ref, ok := v["$ref"]; ok && v["type"] != nil {
+			delete(v, "$ref")
+			delete(v, "type")
+			v["anyOf"] = []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}
 		}
 		for _, x := range v {
 			loosen(x)
@@ -536,8 +593,15 @@ func buildOpenAPI() ([]byte, error) {
 		return nil, err
 	}
 	sc.named["Problem"] = problemSchema()
-	problem := map[string]any{"description": "A refusal: an RFC 9457 problem document",
-		"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}}
+	// The refusals every operation (or every page) may answer are
+	// components too, referred to by each.
+	refusals := map[string]any{
+		"Problem": map[string]any{"description": "A refusal: an RFC 9457 problem document",
+			"content": map[string]any{"application/problem+json": map[string]any{"schema": schemaRef("Problem")}}},
+		"PageRefusal": map[string]any{"description": "A refusal, as a page or a problem document",
+			"content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}},
+				"application/problem+json": map[string]any{"schema": schemaRef("Problem")}}},
+	}
 	paths := map[string]any{}
 	for _, o := range apiOps {
 		path, params := openapiPath(o.path)
@@ -611,17 +675,15 @@ func buildOpenAPI() ([]byte, error) {
 				responses["200"] = map[string]any{"description": "A page", "content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}}}}
 			}
 			responses["303"] = map[string]any{"description": "See other: the page to show next"}
-			responses["default"] = map[string]any{"description": "A refusal, as a page or a problem document",
-				"content": map[string]any{mediaHTML: map[string]any{"schema": map[string]any{"type": "string"}},
-					"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}}}}
+			responses["default"] = map[string]any{"$ref": "#/components/responses/PageRefusal"}
 		} else {
 			if o.method == http.MethodGet && o.path == "/openapi.json" {
 				responses["304"] = map[string]any{"description": "Not modified: the If-None-Match names this document's ETag"}
 			}
-			responses["default"] = problem
+			responses["default"] = map[string]any{"$ref": "#/components/responses/Problem"}
 			if o.mcpRefusal {
 				responses["default"] = map[string]any{"description": "A refusal: a problem document, a JSON-RPC error, or plain text",
-					"content": map[string]any{"application/problem+json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Problem"}},
+					"content": map[string]any{"application/problem+json": map[string]any{"schema": schemaRef("Problem")},
 						"application/json": map[string]any{"schema": map[string]any{"type": "object"}},
 						"text/plain":       map[string]any{"schema": map[string]any{"type": "string"}}}}
 			}
@@ -637,7 +699,8 @@ func buildOpenAPI() ([]byte, error) {
 		"security": []any{map[string]any{"bearer": []any{}}, map[string]any{"session": []any{}}},
 		"paths":    paths,
 		"components": map[string]any{
-			"schemas": sc.named,
+			"schemas":   sc.named,
+			"responses": refusals,
 			"securitySchemes": map[string]any{
 				"bearer":  map[string]any{"type": "http", "scheme": "bearer", "description": "A credential: Authorization: Bearer tend_…"},
 				"session": map[string]any{"type": "apiKey", "in": "cookie", "name": wire.SessionCookie, "description": "A browser session (the web app)"},

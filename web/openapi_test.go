@@ -3,15 +3,18 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 
 	"tend/app"
+	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -130,5 +133,71 @@ func TestOpenAPIProblemCodes(t *testing.T) {
 	}
 	if got := doc.Components.Schemas.Problem.Properties.Code.Enum; !slices.Equal(got, want) {
 		t.Errorf("problem code enum %v\nwant %v", got, want)
+	}
+}
+
+// TestOpenAPIRecordsAreReferred: each wire record is described once, as a
+// component, and every answer or record that carries it refers to it: no
+// object schema outside components.schemas' own entries has the members
+// of a component (the task was inlined 15 times before).
+func TestOpenAPIRecordsAreReferred(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Paths      map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(web.OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	members := func(s map[string]any) string {
+		props, _ := s["properties"].(map[string]any)
+		var names []string
+		for n := range props {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return strings.Join(names, ",")
+	}
+	component := map[string]string{} // members → component
+	for name, s := range doc.Components.Schemas {
+		if m := members(s); m != "" {
+			component[m] = name
+		}
+	}
+	refs := map[string]int{}
+	var walk func(at string, v any)
+	walk = func(at string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if name, ok := component[members(v)]; ok && members(v) != "" {
+				t.Errorf("%s is an inlined copy of the component %s", at, name)
+			}
+			if ref, ok := v["$ref"].(string); ok {
+				refs[strings.TrimPrefix(ref, "#/components/schemas/")]++
+			}
+			for k, x := range v {
+				walk(at+"/"+k, x)
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprint(at, "/", i), x)
+			}
+		}
+	}
+	walk("#/paths", doc.Paths)
+	for name, s := range doc.Components.Schemas {
+		for k, x := range s {
+			walk("#/components/schemas/"+name+"/"+k, x)
+		}
+	}
+	for name := range doc.Components.Schemas {
+		if refs[name] == 0 {
+			t.Errorf("the component %s is referred to nowhere", name)
+		}
+	}
+	if refs["Task"] < 10 || refs["LinkEnd"] == 0 {
+		t.Errorf("the task is referred to %d times, a link's far end %d: records are inlined again", refs["Task"], refs["LinkEnd"])
 	}
 }

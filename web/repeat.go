@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"time"
 
 	"tend/app"
 	"tend/web/wire"
@@ -24,14 +23,6 @@ type readingJSON struct {
 	Text        *string  `json:"text"`
 }
 
-func stamps(ts []time.Time) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = wire.Stamp(t)
-	}
-	return out
-}
-
 func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	q := wire.NewQuery(r)
 	in := app.OccurrencesQuery{Until: q.Str("until")}
@@ -46,7 +37,7 @@ func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a
 		return err
 	}
 	return wire.WriteJSON(w, http.StatusOK, occurrencesJSON{Description: o.Description, HasMore: o.HasMore,
-		Occurrences: stamps(o.Occurrences), Rule: o.Rule})
+		Occurrences: wire.Stamps(o.Occurrences), Rule: o.Rule})
 }
 
 func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -58,6 +49,6 @@ func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: stamps(rd.Occurrences),
+	return wire.WriteJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: wire.Stamps(rd.Occurrences),
 		Rule: rd.Rule, Text: &rd.Text})
 }

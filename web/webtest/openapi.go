@@ -28,6 +28,9 @@ import (
 //   - a request the document refuses must be refused (4xx): a test that
 //     sends a malformed body on purpose is answered 400 or 422, and that is
 //     the document and the server agreeing.
+// The document's records are $ref components, which libopenapi resolves
+// when it builds the validator; TestValidatedCatchesMismatches holds a
+// mismatch inside a referred record to be reported too.
 // The validator is built once per test binary; building it compiles every
 // schema, and a check costs a fraction of a request's own time.
 

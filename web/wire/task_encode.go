@@ -11,7 +11,11 @@ import (
 // more time reflecting over them than the database spent reading them. The
 // functions here write the same bytes as json.Encoder with its defaults
 // (HTML-escaped strings, a newline at the end), which
-// TestTaskEncoderMatchesEncodingJSON checks field for field.
+// TestTaskEncoderMatchesEncodingJSON checks field for field. AppendTask is
+// generated from Task's fields (task_encode_gen.go, by taskgen), so a
+// field added to Task needs no hunk here: run go generate.
+
+//go:generate go run ./taskgen
 
 // WriteTask answers with one full task record.
 func WriteTask(w http.ResponseWriter, status int, t Task) error {
@@ -93,169 +97,6 @@ func appendPage(b []byte, p *Page) []byte {
 		b = appendStrings(b, p.Unread)
 	}
 	return append(b, '}')
-}
-
-// AppendTask appends t as encoding/json would; false means a number has no
-// JSON form (NaN or an infinity), which encoding/json reports as an error.
-func AppendTask(b []byte, t *Task) ([]byte, bool) {
-	ok := true
-	b = append(b, '{')
-	b = appendItemHead(b, &t.itemHeadJSON)
-	b = append(b, `,"description":`...)
-	b = appendStringPtr(b, t.Description)
-	b = append(b, ',')
-	b = appendItemState(b, &t.itemStateJSON)
-	b = append(b, `,"project":`...)
-	b = appendString(b, t.Project)
-	b = append(b, `,"project_id":`...)
-	b = appendString(b, t.ProjectID)
-	b = append(b, `,"project_path":`...)
-	b = appendString(b, t.ProjectPath)
-	b = append(b, `,"workspace":`...)
-	b = appendStringPtr(b, t.Workspace)
-	b = append(b, `,"workspace_id":`...)
-	b = appendString(b, t.WorkspaceID)
-	b = append(b, `,"parent":`...)
-	b = appendStringPtr(b, t.Parent)
-	b = append(b, `,"parent_ref":`...)
-	if t.ParentRef == nil {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, *t.ParentRef, 10)
-	}
-	b = append(b, `,"tags":`...)
-	if t.Tags == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendStrings(b, t.Tags)
-	}
-	b = append(b, `,"assignee":`...)
-	b = appendStringPtr(b, t.Assignee)
-	b = append(b, `,"assignee_id":`...)
-	b = appendStringPtr(b, t.AssigneeID)
-	b = append(b, `,"assignee_answers_to":`...)
-	b = appendStringPtr(b, t.AssigneeAnswersTo)
-	b = append(b, `,"assignee_is_agent":`...)
-	b = strconv.AppendBool(b, t.AssigneeIsAgent)
-	b = append(b, ',')
-	b = appendTaskClaim(b, &t.taskClaimJSON)
-	b = append(b, `,"claimed_at":`...)
-	b = appendStringPtr(b, t.ClaimedAt)
-	b = append(b, `,"claim_expires_at":`...)
-	b = appendStringPtr(b, t.ClaimExpiresAt)
-	b = append(b, `,"importance":`...)
-	b = appendIntPtr(b, t.Importance)
-	b = append(b, `,"urgency":`...)
-	b = appendIntPtr(b, t.Urgency)
-	b = append(b, `,"priority_score":`...)
-	b, ok = appendFloat(b, t.PriorityScore, ok)
-	b = append(b, `,"relevance":`...)
-	if t.Relevance == nil {
-		b = append(b, "null"...)
-	} else {
-		b, ok = appendFloat(b, *t.Relevance, ok)
-	}
-	b = append(b, `,"estimate_minutes":`...)
-	b = appendIntPtr(b, t.EstimateMinutes)
-	b = append(b, `,"due_at":`...)
-	b = appendStringPtr(b, t.DueAt)
-	b = append(b, `,"due_is_all_day":`...)
-	b = strconv.AppendBool(b, t.DueIsAllDay)
-	b = append(b, `,"starts_at":`...)
-	b = appendStringPtr(b, t.StartsAt)
-	b = append(b, `,"starts_is_all_day":`...)
-	b = strconv.AppendBool(b, t.StartsIsAllDay)
-	b = append(b, ',')
-	b = appendTaskWhen(b, &t.taskWhenJSON)
-	b = append(b, `,"repeat_rule":`...)
-	b = appendStringPtr(b, t.RepeatRule)
-	b = append(b, `,"series_id":`...)
-	b = appendStringPtr(b, t.SeriesID)
-	b = append(b, `,"occurrence":`...)
-	b = appendIntPtr(b, t.Occurrence)
-	b = append(b, `,"blocked":`...)
-	b = strconv.AppendBool(b, t.Blocked)
-	b = append(b, `,"blocking":`...)
-	b = strconv.AppendBool(b, t.Blocking)
-	b = append(b, `,"sub_tasks":`...)
-	b = strconv.AppendInt(b, int64(t.SubTasks), 10)
-	b = append(b, `,"sub_tasks_done":`...)
-	b = strconv.AppendBool(b, t.SubTasksDone)
-	b = append(b, `,"sub_documents":`...)
-	b = strconv.AppendInt(b, int64(t.SubDocuments), 10)
-	b = append(b, `,"completed_at":`...)
-	b = appendStringPtr(b, t.CompletedAt)
-	b = append(b, `,"created_at":`...)
-	b = appendString(b, t.CreatedAt)
-	b = append(b, `,"created_by":`...)
-	b = appendStringPtr(b, t.CreatedBy)
-	b = append(b, `,"updated_at":`...)
-	b = appendString(b, t.UpdatedAt)
-	b = append(b, `,"updated_by":`...)
-	b = appendStringPtr(b, t.UpdatedBy)
-	b = append(b, `,"content_updated_at":`...)
-	b = appendString(b, t.ContentUpdatedAt)
-	b = append(b, `,"deleted_at":`...)
-	b = appendStringPtr(b, t.DeletedAt)
-	b = append(b, `,"version":`...)
-	b = strconv.AppendInt(b, int64(t.Version), 10)
-	return append(b, '}'), ok
-}
-
-// appendItemHead appends the members of an itemHeadJSON, without braces.
-func appendItemHead(b []byte, h *itemHeadJSON) []byte {
-	b = append(b, `"id":`...)
-	b = appendString(b, h.ID)
-	b = append(b, `,"ref":`...)
-	b = strconv.AppendInt(b, h.Ref, 10)
-	b = append(b, `,"title":`...)
-	return appendString(b, h.Title)
-}
-
-// appendItemState appends the members of an itemStateJSON, without braces.
-func appendItemState(b []byte, s *itemStateJSON) []byte {
-	b = append(b, `"type":`...)
-	b = appendString(b, s.Type)
-	b = append(b, `,"type_label":`...)
-	b = appendString(b, s.TypeLabel)
-	b = append(b, `,"type_category":`...)
-	b = appendString(b, s.TypeCategory)
-	b = append(b, `,"type_is_default":`...)
-	b = strconv.AppendBool(b, s.TypeIsDefault)
-	b = append(b, `,"status":`...)
-	b = appendString(b, s.Status)
-	b = append(b, `,"status_label":`...)
-	b = appendString(b, s.StatusLabel)
-	b = append(b, `,"status_category":`...)
-	b = appendString(b, s.StatusCategory)
-	b = append(b, `,"status_is_default":`...)
-	b = strconv.AppendBool(b, s.StatusIsDefault)
-	b = append(b, `,"is_complete":`...)
-	return strconv.AppendBool(b, s.IsComplete)
-}
-
-// appendTaskClaim appends the members of a taskClaimJSON, without braces.
-func appendTaskClaim(b []byte, c *taskClaimJSON) []byte {
-	b = append(b, `"claimed_by":`...)
-	b = appendStringPtr(b, c.ClaimedBy)
-	b = append(b, `,"claimed_by_id":`...)
-	b = appendStringPtr(b, c.ClaimedByID)
-	b = append(b, `,"claimed_by_answers_to":`...)
-	b = appendStringPtr(b, c.ClaimedByAnswersTo)
-	b = append(b, `,"claimed_by_is_agent":`...)
-	return strconv.AppendBool(b, c.ClaimedByIsAgent)
-}
-
-// appendTaskWhen appends the members of a taskWhenJSON, without braces.
-func appendTaskWhen(b []byte, w *taskWhenJSON) []byte {
-	b = append(b, `"snoozed_until":`...)
-	b = appendStringPtr(b, w.SnoozedUntil)
-	b = append(b, `,"snoozed_is_all_day":`...)
-	b = strconv.AppendBool(b, w.SnoozedIsAllDay)
-	b = append(b, `,"recurrence_description":`...)
-	b = appendStringPtr(b, w.RecurrenceDescription)
-	b = append(b, `,"timezone":`...)
-	return appendStringPtr(b, w.Timezone)
 }
 
 func appendStrings(b []byte, ss []string) []byte {

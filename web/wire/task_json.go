@@ -6,8 +6,8 @@ import (
 
 // The wire shapes of items share their common parts, so that a field added
 // to one part reaches every shape that carries it: Task, LinkEnd and
-// Document embed these (encoding/json flattens them in place), and the
-// hand encoder (task_encode.go) has one function per part.
+// Document embed these (encoding/json flattens them in place, and so does
+// the encoder taskgen generates from Task, task_encode_gen.go).
 
 // itemHeadJSON opens every item: a task, a document, a link's far end.
 type itemHeadJSON struct {

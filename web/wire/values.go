@@ -18,6 +18,15 @@ func StampPtr(t *time.Time) *string {
 	return &s
 }
 
+// Stamps is Stamp of each instant.
+func Stamps(ts []time.Time) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = Stamp(t)
+	}
+	return out
+}
+
 // OrNull is s, null when empty: the wire writes an absent text as null.
 func OrNull(s string) *string {
 	if s == "" {
