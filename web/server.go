@@ -20,7 +20,7 @@ import (
 
 // Server is tend's HTTP handler.
 type Server struct {
-	app         *app.Service
+	app         Service
 	log         *slog.Logger
 	router      router
 	api         apiRoutes                   // the JSON API's handlers again, for in-process calls
@@ -57,7 +57,7 @@ func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handl
 
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
-func NewServer(svc *app.Service, log *slog.Logger) *Server {
+func NewServer(svc Service, log *slog.Logger) *Server {
 	s := &Server{app: svc, log: log, router: router{httprouter.New(), new([]string)}, api: apiRoutes{httprouter.New()}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false
