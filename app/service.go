@@ -102,8 +102,9 @@ type Options struct {
 	TaskIndexStepRows int
 	// TaskIndexBatch, when above 0, has the worker index task text
 	// (task_index.go): once that many creates wait, at ResumeWork, and
-	// whenever it runs. At 0 the worker leaves task text to searches, as
-	// a short-lived process and most tests want: no worker outlives them.
+	// whenever it runs. At 0 the worker indexes task text only when a
+	// search waits for it (its urgent lane), as a short-lived process and
+	// most tests want: no worker outlives them.
 	// The server sets DefaultTaskIndexBatch.
 	TaskIndexBatch int
 	// TaskIndexQuiet, when above 0 with TaskIndexBatch, starts the worker
