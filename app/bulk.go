@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
-	"time"
+
+	"tend/app/background"
 )
 
 // Work done in steps (issue 25 §3; docs/api.md, "Work done in steps").
@@ -14,13 +14,13 @@ import (
 // the data (deleting a tag applied to 100,000 items took 1.7 s) makes every
 // other write wait that long. Such a request now does, in its own short
 // transaction, the change every reader sees at once (a deleted tag is
-// marked so and left out of every read), answers, and leaves the rest to a
-// worker here: the rows no reader sees any more are removed a thousand at a
+// marked so and left out of every read), answers, and leaves the rest to the
+// worker (app/background): the rows no reader sees any more are removed a thousand at a
 // time, each step its own transaction, so another write waits for one step
 // at most. What is left to do is read from the database itself (a tag
 // marked deleted is a tag still to purge), so a server stopped in the
 // middle, even by kill -9, finishes the work at its next start (ResumeWork)
-// and no reader ever sees half of it.
+// and no reader ever sees half of it (app/background states the rule).
 
 // DefaultBulkStepRows is how many rows one step of bulk work removes: 100
 // steps take a 100,000-item tag off in about 1.4 s on a loaded 2-core
@@ -72,103 +72,31 @@ type TagNotice struct {
 	Filed []string
 }
 
-// worker runs the steps of bulk work one after another, on one goroutine
-// at a time, started by the request that left work behind (kick).
-type worker struct {
-	mu      sync.Mutex
-	idle    *sync.Cond
-	running bool
-	again   bool // kicked while running: look for work once more before stopping
-	stopped bool
-	err     error    // what stopped the last run early, nil when it ran out of work
-	plan    taskPlan // the job on a subtree under way (task_job.go); the running goroutine's alone
-
-	unindexed int         // creates since the worker was last started on the task index (task_index.go)
-	quiet     *time.Timer // starts the worker once creates stop, with Options.TaskIndexQuiet
-}
-
-func newWorker() *worker {
-	w := &worker{}
-	w.idle = sync.NewCond(&w.mu)
-	return w
-}
-
 // ResumeWork starts the worker on whatever bulk work the database holds
 // unfinished, such as a tag deletion a stopped server left in the middle.
 // The server calls it once at start; it returns at once.
-func (s *Service) ResumeWork() { s.kick() }
+func (s *Service) ResumeWork() { s.work.Kick() }
 
 // SettleWork waits until the worker has nothing left to do, or stopped,
 // and returns the error that stopped it, if any.
-func (s *Service) SettleWork() error {
-	w := s.work
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for w.running {
-		w.idle.Wait()
-	}
-	return w.err
-}
+func (s *Service) SettleWork() error { return s.work.Settle() }
 
 // StopWork lets the step under way finish and stops the worker; the work
 // left is done at the next ResumeWork, here or in the next process.
-func (s *Service) StopWork() {
-	w := s.work
-	w.mu.Lock()
-	w.stopped = true
-	if w.quiet != nil {
-		w.quiet.Stop()
-	}
-	w.mu.Unlock()
-	_ = s.SettleWork()
-}
+func (s *Service) StopWork() { s.work.Stop() }
 
-// kick starts the worker unless it runs already, in which case it looks
-// for work once more before it stops.
-func (s *Service) kick() {
-	w := s.work
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.stopped {
-		return
-	}
-	if w.running {
-		w.again = true
-		return
-	}
-	w.running, w.err = true, nil
-	go s.runWork()
-}
+// kick starts the worker on the work a request queued, once its
+// transaction committed.
+func (s *Service) kick() { s.work.Kick() }
 
-func (s *Service) runWork() {
-	w := s.work
-	for {
-		more, err := s.workStep(context.Background())
-		w.mu.Lock()
-		if err == nil && !w.stopped && (more || w.again) {
-			w.again = false
-			w.mu.Unlock()
-			continue
-		}
-		w.running, w.again, w.err = false, false, err
-		w.idle.Broadcast()
-		w.mu.Unlock()
-		return
-	}
-}
-
-// workStep does one step, in one transaction, and reports whether work is
-// left. Work on tags writes through the store unwatched: such a step
-// changes nothing a reader sees, so no page waiting for the next write
-// needs waking, nor does indexing a body (documentIndexStep) or a task's
-// text (task_index.go), searches indexing what waits first. Jobs on
-// subtrees come after (taskJobStep).
-func (s *Service) workStep(ctx context.Context) (bool, error) {
-	if s.opts.BeforeWorkStep != nil {
-		if err := s.opts.BeforeWorkStep(); err != nil {
-			return false, err
-		}
-	}
+// bulkStep does one step of the work on tags or of indexing, in one
+// transaction, and reports whether it did any. It writes through the
+// store unwatched: such a step changes nothing a reader sees, so no page
+// waiting for the next write needs waking, nor does indexing a body
+// (background.IndexDocumentStep) or a task's text (task_index.go),
+// searches waiting for what is queued first. Jobs on subtrees come after
+// (taskJobStep).
+func (s *Service) bulkStep(ctx context.Context) (bool, error) {
 	more := false
 	err := s.raw.Update(ctx, func(tx Tx) error {
 		// Notices first: a tag renamed and then deleted is told of in that
@@ -196,7 +124,7 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 					return err
 				}
 			}
-			more, err = documentIndexStep(ctx, tx)
+			more, err = background.IndexDocumentStep(ctx, tx)
 			return err
 		}
 		// The next step looks again: for the rest of this tag, or the next.
@@ -213,10 +141,7 @@ func (s *Service) workStep(ctx context.Context) (bool, error) {
 		_, err = fileTagEvent(ctx, tx, deletion, projects, filed)
 		return err
 	})
-	if err != nil || more {
-		return more, err
-	}
-	return s.taskJobStep(ctx)
+	return more, err
 }
 
 // noticeStep files a kept change to a tag in the projects of the next

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tend/app/background"
 )
 
 // Document is a note, spec, design, decision, finding or dead end, filed in
@@ -269,8 +271,8 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 		out.Links = links
 		return err
 	})
-	if err == nil && len(body) > DocumentChunkBytes {
-		s.kick() // the body is indexed in steps (document_index.go)
+	if err == nil && len(body) > background.DocumentChunkBytes {
+		s.kick() // the body is indexed in steps (app/background)
 	}
 	return out, err
 }

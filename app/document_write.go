@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"strings"
+
+	"tend/app/background"
 )
 
 // UpdateDocument changes a document. A stale expected_version is refused.
@@ -39,8 +41,8 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
 		return err
 	})
-	if err == nil && in.Body.Set && len(in.Body.Value) > DocumentChunkBytes {
-		s.kick() // the body is indexed in steps (document_index.go)
+	if err == nil && in.Body.Set && len(in.Body.Value) > background.DocumentChunkBytes {
+		s.kick() // the body is indexed in steps (app/background)
 	}
 	return out, err
 }

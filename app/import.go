@@ -159,7 +159,7 @@ func (s *Service) Import(ctx context.Context, a Actor, src RecordReader, dryRun 
 	if errors.Is(err, errDryRun) {
 		err = nil
 	} else if err == nil {
-		s.kick() // large bodies imported are indexed in steps (document_index.go)
+		s.kick() // large bodies imported are indexed in steps (app/background)
 	}
 	return rep, err
 }

@@ -86,7 +86,7 @@ func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search
 func (s *Service) taskSearch(ctx context.Context, tx Tx, sc *scope, se Search, q *TaskQuery, loc string) error {
 	if se.Match != "" || se.Exclude != "" {
 		// The text of tasks just created may wait to be indexed
-		// (task_index.go): searching indexes it and reads again.
+		// (task_index.go): the search has the worker index it and reads again.
 		if err := checkTasksIndexed(ctx, tx); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // What the operator's metrics and access log read of the domain.
@@ -14,11 +13,10 @@ type ReadRefusals struct {
 	OverBudget int64 // read_over_budget: the read ran past its budget
 }
 
-type refusalCounts struct{ saturated, overBudget atomic.Int64 }
-
 // ReadRefusals reports the expensive reads refused so far.
 func (s *Service) ReadRefusals() ReadRefusals {
-	return ReadRefusals{Saturated: s.refused.saturated.Load(), OverBudget: s.refused.overBudget.Load()}
+	saturated, overBudget := s.budget.Refused()
+	return ReadRefusals{Saturated: saturated, OverBudget: overBudget}
 }
 
 // AuthorizeMetrics answers nil when a may read the instance's metrics, and

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"time"
+
+	"tend/app/background"
 )
 
 // Store is what the domain needs from storage: transactions, backups and the
@@ -73,8 +75,8 @@ type Tx interface {
 	externalTx
 	bulkTx
 	taskJobTx
-	documentIndexTx
-	taskIndexTx
+	background.DocumentIndexTx
+	background.TaskIndexTx
 }
 
 // Options configures a Service.
@@ -100,8 +102,9 @@ type Options struct {
 	TaskIndexStepRows int
 	// TaskIndexBatch, when above 0, has the worker index task text
 	// (task_index.go): once that many creates wait, at ResumeWork, and
-	// whenever it runs. At 0 the worker leaves task text to searches, as
-	// a short-lived process and most tests want: no worker outlives them.
+	// whenever it runs. At 0 the worker indexes task text only when a
+	// search waits for it (its urgent lane), as a short-lived process and
+	// most tests want: no worker outlives them.
 	// The server sets DefaultTaskIndexBatch.
 	TaskIndexBatch int
 	// TaskIndexQuiet, when above 0 with TaskIndexBatch, starts the worker
@@ -112,14 +115,14 @@ type Options struct {
 
 // Service is the one entry point to the domain.
 type Service struct {
-	store     Store
-	raw       Store   // the store unwatched, for steps of bulk work (bulk.go)
-	work      *worker // runs bulk work in steps (bulk.go)
-	opts      Options
-	limits    Limits
-	expensive chan struct{} // one token per expensive read under way (readbudget.go)
-	watch     *watch        // woken by every committed write (watch.go)
-	refused   refusalCounts // expensive reads refused (readbudget.go)
+	store  Store
+	raw    Store                   // the store unwatched, for steps of bulk work (bulk.go)
+	work   *background.Worker      // runs queued work in steps (bulk.go)
+	jobs   struct{ plan taskPlan } // the job on a subtree under way (task_job.go); the worker's alone
+	opts   Options
+	limits Limits
+	budget *background.Budget // bounds the expensive reads (readbudget.go)
+	watch  *watch             // woken by every committed write (watch.go)
 }
 
 // New returns a Service over st.
@@ -129,7 +132,7 @@ func New(st Store, opts Options) *Service {
 	}
 	limits := DefaultLimits.merge(opts.Limits)
 	if limits.ExpensiveReads == 0 {
-		limits.ExpensiveReads = defaultExpensiveReads()
+		limits.ExpensiveReads = background.DefaultSlots()
 	}
 	if opts.BulkStepRows <= 0 {
 		opts.BulkStepRows = DefaultBulkStepRows
@@ -141,8 +144,12 @@ func New(st Store, opts Options) *Service {
 		opts.SubtreeStepRows = DefaultSubtreeStepRows
 	}
 	w := newWatch()
-	return &Service{store: watchedStore{Store: st, w: w}, raw: st, work: newWorker(), watch: w, opts: opts, limits: limits,
-		expensive: make(chan struct{}, limits.ExpensiveReads)}
+	s := &Service{store: watchedStore{Store: st, w: w}, raw: st, watch: w, opts: opts, limits: limits, budget: newBudget(limits)}
+	// The worker indexes task text in its own steps only with a batch
+	// (bulkStep); a search needing it done waits for indexTasksStep.
+	s.work = background.NewWorker(background.Config{Steps: []background.Step{s.bulkStep, s.taskJobStep},
+		Urgent: s.indexTasksStep, BeforeStep: opts.BeforeWorkStep, Batch: opts.TaskIndexBatch, QuietFor: opts.TaskIndexQuiet})
+	return s
 }
 
 // Limits are the numeric bounds an installation enforces; GET /v1/meta reports them.

@@ -163,7 +163,7 @@ func keepJob(ctx context.Context, tx Tx, j *TaskJob, out *Task) (bool, error) {
 // the job's root, its ancestors and its descendants refuse to be trashed,
 // restored or moved (subtreeJob).
 func (s *Service) taskJobStep(ctx context.Context) (bool, error) {
-	w := s.work
+	w := &s.jobs
 	if len(w.plan.ids) == 0 {
 		var p taskPlan
 		// A long read: on a connection of its own, none of the requests'.

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"tend/app"
+	"tend/app/background"
 )
 
 // NextDocumentChunk reads where the next chunk of the oldest queued body
-// starts (migration 0022), at most app.DocumentChunkBytes of it.
-func (t *Tx) NextDocumentChunk(ctx context.Context) (app.DocumentChunk, error) {
+// starts (migration 0022), at most background.DocumentChunkBytes of it.
+func (t *Tx) NextDocumentChunk(ctx context.Context) (background.DocumentChunk, error) {
 	var r struct {
 		Seq    int64  `db:"doc_seq"`
 		Next   int64  `db:"next"`
@@ -21,14 +22,14 @@ func (t *Tx) NextDocumentChunk(ctx context.Context) (app.DocumentChunk, error) {
 	err := t.tx.GetContext(ctx, &r, `SELECT c.doc_seq, c.next, c.chunks, octet_length(d.body) AS size,
 		substr(CAST(d.body AS BLOB), c.next + 1, ?) AS win
 		FROM document_chunking c JOIN documents d ON d.seq = c.doc_seq WHERE c.next IS NOT NULL ORDER BY c.doc_seq LIMIT 1`,
-		app.DocumentChunkBytes)
+		background.DocumentChunkBytes)
 	if err == sql.ErrNoRows {
-		return app.DocumentChunk{}, nil
+		return background.DocumentChunk{}, nil
 	}
 	if err != nil {
-		return app.DocumentChunk{}, mapErr(err)
+		return background.DocumentChunk{}, mapErr(err)
 	}
-	return app.DocumentChunk{Seq: r.Seq, Start: r.Next, Number: r.Chunks, Window: r.Window,
+	return background.DocumentChunk{Seq: r.Seq, Start: r.Next, Number: r.Chunks, Window: r.Window,
 		Last: r.Next+int64(len(r.Window)) >= r.Size}, nil
 }
 

@@ -270,7 +270,7 @@ func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 // refusalCollector reports the service's read-budget refusals.
-type refusalCollector struct{ svc *app.Service }
+type refusalCollector struct{ svc Service }
 
 func (c refusalCollector) Describe(ch chan<- *prometheus.Desc) { ch <- descRefusals }
 

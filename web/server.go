@@ -21,7 +21,7 @@ import (
 
 // Server is tend's HTTP handler.
 type Server struct {
-	app         *app.Service
+	app         Service
 	log         *slog.Logger
 	router      router
 	crossOrigin *http.CrossOriginProtection // guards writes a session cookie authenticates
@@ -69,7 +69,7 @@ func (rt router) HandlerFunc(method, path string, h http.HandlerFunc) { rt.Handl
 
 // NewServer builds the handler over svc; log receives the access log and
 // internal errors, never a secret.
-func NewServer(svc *app.Service, log *slog.Logger) *Server {
+func NewServer(svc Service, log *slog.Logger) *Server {
 	s := &Server{app: svc, log: log, router: router{httprouter.New(), new([]string)}, crossOrigin: http.NewCrossOriginProtection()}
 	s.router.RedirectTrailingSlash = false
 	s.router.RedirectFixedPath = false

@@ -14,7 +14,7 @@ import (
 // route's parameters by those names), without a login: the secret in the
 // path is the authority. A client whose copy is current gets 304 before
 // the feed is built. log receives internal errors, never the secret.
-func Handler(svc *app.Service, log *slog.Logger) http.HandlerFunc {
+func Handler(svc Service, log *slog.Logger) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		secret, _ := strings.CutSuffix(wire.Param(r, "secret"), ".ics")
 		f, err := svc.CalendarFeed(r.Context(), wire.Param(r, "calendar"), secret, feedConditions(r))

@@ -31,7 +31,7 @@ const mcpInstructions = "tend tracks work for people and agents. Start with serv
 // adapter over the same Service methods the HTTP API calls, answered on
 // POST /mcp (Handler) and on stdio (ServeStdio).
 type Server struct {
-	app          *app.Service
+	app          Service
 	log          *slog.Logger
 	api          API
 	allowedHosts []string // more Host names /mcp answers on behind a local proxy
@@ -44,7 +44,7 @@ type API func(a app.Actor) http.RoundTripper
 
 // New builds the MCP server over svc; api reaches the JSON API.
 // log receives internal errors, never a secret.
-func New(svc *app.Service, log *slog.Logger, api API) *Server {
+func New(svc Service, log *slog.Logger, api API) *Server {
 	s := &Server{app: svc, log: log, api: api}
 	s.shared = s.tools(sharedIdentity)
 	return s

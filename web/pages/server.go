@@ -56,7 +56,7 @@ type pageView struct {
 
 // Server serves the web app's pages and the sign-in pages.
 type Server struct {
-	app *app.Service
+	app Service
 	log *slog.Logger
 	// authenticate reads who makes a request, as the JSON API does: the
 	// session cookie or a bearer credential, cookie writes from the same
@@ -68,7 +68,7 @@ type Server struct {
 // New builds the pages over svc; log receives internal errors,
 // never a secret. The templates are parsed here, so that a server that
 // cannot render a page does not start.
-func New(svc *app.Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
+func New(svc Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
 	templates()
 	return &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
 }

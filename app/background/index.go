@@ -1,9 +1,30 @@
-package app
+package background
 
 import (
 	"context"
 	"unicode/utf8"
 )
+
+// Task text indexed after the request (issue 25 §2; docs/api.md, "Work
+// done in steps").
+//
+// Indexing one task's title and description in tasks_fts cost its create
+// about five of the 25 pages it wrote to the log, and 13–18 % of its
+// server CPU (BENCHMARKS.md): FTS5 writes a segment, its structure record
+// and more at every commit, whatever the rows. So a create only queues the
+// task (tasks_unindexed, migration 0023) and the text is indexed later,
+// many tasks a transaction, by the Worker: in its steps, and first of all
+// when a search that finds tasks queued in the database it reads, written
+// by this process or another on the same file, waits for it (Hurry).
+
+// TaskIndexTx is what indexing task text needs of a transaction.
+type TaskIndexTx interface {
+	// TasksUnindexed reports whether any task's text waits to be indexed.
+	TasksUnindexed(ctx context.Context) (bool, error)
+	// IndexTasks indexes the text of the oldest limit tasks waiting, takes
+	// them off the queue, and answers how many it indexed.
+	IndexTasks(ctx context.Context, limit int) (int, error)
+}
 
 // Large bodies indexed in steps (issue 25 §3; docs/api.md, "Work done in
 // steps").
@@ -40,7 +61,8 @@ type DocumentChunk struct {
 	Last   bool   // Window reaches the end of the body
 }
 
-type documentIndexTx interface {
+// DocumentIndexTx is what the document index step needs of a transaction.
+type DocumentIndexTx interface {
 	// NextDocumentChunk reads where the next chunk of the oldest queued
 	// body starts; Seq is 0 when no body is queued.
 	NextDocumentChunk(ctx context.Context) (DocumentChunk, error)
@@ -62,9 +84,9 @@ const documentMergePages = 64
 // 0022: seq * 4096 + number); the last one takes the rest of the body.
 const documentChunkSlots = 4096
 
-// documentIndexStep indexes the next chunk of a queued body, or merges
+// IndexDocumentStep indexes the next chunk of a queued body, or merges
 // some of the chunk index, and reports whether it did either.
-func documentIndexStep(ctx context.Context, tx Tx) (bool, error) {
+func IndexDocumentStep(ctx context.Context, tx DocumentIndexTx) (bool, error) {
 	c, err := tx.NextDocumentChunk(ctx)
 	if err != nil {
 		return false, err

@@ -1,0 +1,66 @@
+package pages
+
+import (
+	"context"
+
+	"tend/app"
+)
+
+// Service is the part of app.Service the web app's pages call. Taking no
+// more keeps the adapter's reach visible in its constructor (issue 33 §4).
+type Service interface {
+	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
+	AddLinks(ctx context.Context, a app.Actor, workspace string, in app.LinkSet) ([]app.LinkView, error)
+	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)
+	Calendars(ctx context.Context, a app.Actor) ([]app.Calendar, error)
+	CheckLoginLink(ctx context.Context, secret string) (app.LoginLink, error)
+	ClaimTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, minutes *int) (app.Task, error)
+	CompleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.Completion) (app.Completed, error)
+	CreateCalendar(ctx context.Context, a app.Actor, in app.CalendarCreate) (app.IssuedCalendar, error)
+	CreateDocument(ctx context.Context, a app.Actor, workspace string, in app.DocumentCreate) (app.Document, error)
+	CreateProject(ctx context.Context, a app.Actor, workspace string, in app.ProjectCreate) (app.ProjectView, error)
+	CreateTask(ctx context.Context, a app.Actor, workspace string, in app.TaskCreate) (app.Task, error)
+	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
+	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
+	Documents(ctx context.Context, a app.Actor, in app.DocumentListQuery) (app.DocumentList, error)
+	EndSession(ctx context.Context, a app.Actor) error
+	Limits() app.Limits
+	Me(ctx context.Context, a app.Actor) (app.Me, error)
+	Members(ctx context.Context, a app.Actor, idOrSlug string) ([]app.Member, error)
+	Meta(ctx context.Context, a app.Actor, workspace string) (app.Meta, error)
+	MoveProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, parent app.Patch[string]) (app.ProjectView, error)
+	NewestChange(ctx context.Context, a app.Actor, workspace string) (int64, error)
+	OpenTaskCounts(ctx context.Context, a app.Actor, workspace string) (map[string]int, error)
+	ProjectEvents(ctx context.Context, a app.Actor, workspace string, idOrKey string, q app.EventQuery) (app.EventPage, error)
+	ProjectGet(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
+	ProjectMembers(ctx context.Context, a app.Actor, workspace string, idOrKey string) ([]app.ProjectMember, error)
+	ProjectRoleHolders(ctx context.Context, a app.Actor, workspace string, idOrKey string) ([]app.ProjectRoleHolder, error)
+	Projects(ctx context.Context, a app.Actor, workspace string, deleted bool) ([]app.ProjectView, error)
+	PublicURL() string
+	ReleaseTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
+	RemoveLink(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, linkID string) error
+	RemoveProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) error
+	ResetCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.IssuedCalendar, error)
+	RestoreProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
+	RevokeCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.Calendar, error)
+	RevokeToken(ctx context.Context, a app.Actor, idOrPrefix string) (app.Token, error)
+	SearchItems(ctx context.Context, a app.Actor, in app.ItemSearchQuery) (app.ItemSearch, error)
+	SetProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string, in app.ProjectRoleGrant) (app.ProjectRole, error)
+	ShareProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) (app.ProjectMember, error)
+	ShowItem(ctx context.Context, a app.Actor, workspace string, idOrRef string, q app.ShowQuery) (app.ItemShow, error)
+	SignIn(ctx context.Context, secret string) (app.StartedSession, error)
+	SignOut(ctx context.Context, a app.Actor, username string) (app.SignedOut, error)
+	SkipOccurrence(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Completed, error)
+	Statuses(ctx context.Context, a app.Actor, workspace string, entity string) ([]app.Status, error)
+	TaskGet(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
+	Tasks(ctx context.Context, a app.Actor, in app.TaskListQuery) (app.TaskList, error)
+	Tokens(ctx context.Context, a app.Actor) ([]app.Token, error)
+	UnshareProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) error
+	UpdateDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.DocumentUpdate) (app.Document, error)
+	UpdateProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, in app.ProjectUpdate) (app.ProjectView, error)
+	UpdateTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskUpdate) (app.Task, error)
+	UpdateUser(ctx context.Context, a app.Actor, username string, in app.UserUpdate) (app.User, error)
+	Written() <-chan struct{}
+}
+
+var _ Service = (*app.Service)(nil)
