@@ -97,6 +97,28 @@ func wantRefusal(t testing.TB, err error, code app.Code, loc string) bool {
 	return err != nil
 }
 
+// refused is one row of a table of calls a Service method refuses: the
+// caller, its input, and the code and field ("" for none) the refusal names.
+type refused[In any] struct {
+	name string
+	a    app.Actor
+	in   In
+	code app.Code
+	loc  string
+}
+
+// wantRefused runs each row as a subtest, making the call with the row's
+// caller and input, and checks the refusal it answers.
+func wantRefused[In any](t *testing.T, rows []refused[In], call func(app.Actor, In) error) {
+	t.Helper()
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			t.Helper()
+			wantRefusal(t, call(r.a, r.in), r.code, r.loc)
+		})
+	}
+}
+
 // wantField fails t unless err names the field loc ("body.title").
 func wantField(t testing.TB, err error, loc string) {
 	t.Helper()
