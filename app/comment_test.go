@@ -12,14 +12,17 @@ func (f *fixture) comment(a app.Actor, r int64, body string) app.Comment {
 	return must(f.svc.AddComment(f.ctx, a, "", "task", ref(r), app.CommentCreate{Body: body}))(f.t)
 }
 
-// commentBodies lists the bodies of the live comments on the task at r.
-func (f *fixture) commentBodies(r int64) []string {
+// wantComments fails the test unless the live comments on the task at r
+// have the bodies want, in any order.
+func (f *fixture) wantComments(r int64, want ...string) {
 	f.t.Helper()
-	out := []string{}
+	got := []string{}
 	for _, c := range must(f.svc.ItemComments(f.ctx, f.admin, "", "task", ref(r), app.CommentQuery{}))(f.t).Items {
-		out = append(out, c.Body)
+		got = append(got, c.Body)
 	}
-	return out
+	if !sameSet(got, want) {
+		f.t.Errorf("comments %q, want %q", got, want)
+	}
 }
 
 func TestCommentAdd(t *testing.T) {
@@ -27,9 +30,8 @@ func TestCommentAdd(t *testing.T) {
 	f := newFixture(t)
 	viewer := f.person("vera", app.RoleViewer)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	task := f.task(f.admin, app.TaskCreate{Title: "a"})
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	spec := f.doc(f.admin, app.DocumentCreate{Title: "spec", Type: "spec"})
 
 	c := f.comment(bob, task.Ref, "looks good")
@@ -56,9 +58,7 @@ func TestCommentAdd(t *testing.T) {
 		_, err := f.svc.AddComment(f.ctx, a, "", in.entity, in.item, in.in)
 		return err
 	})
-	if got := f.commentBodies(task.Ref); !sameSet(got, []string{"looks good"}) {
-		t.Errorf("comments %q: a refused request wrote one", got)
-	}
+	f.wantComments(task.Ref, "looks good")
 }
 
 func TestCommentUpdate(t *testing.T) {
@@ -98,9 +98,7 @@ func TestCommentUpdate(t *testing.T) {
 		_, err := f.svc.UpdateComment(f.ctx, a, in.id, in.in)
 		return err
 	})
-	if got := f.commentBodies(task.Ref); !sameSet(got, []string{"second words"}) {
-		t.Errorf("comments %q", got)
-	}
+	f.wantComments(task.Ref, "second words")
 }
 
 func TestCommentDelete(t *testing.T) {
@@ -109,9 +107,8 @@ func TestCommentDelete(t *testing.T) {
 	viewer := f.person("vera", app.RoleViewer)
 	bob := f.person("bob", app.RoleMember)
 	carol := f.person("carol", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	task := f.task(f.admin, app.TaskCreate{Title: "a"})
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	mine := f.comment(bob, task.Ref, "bob's")
 	carols := f.comment(carol, task.Ref, "carol's")
 	secret := f.comment(f.admin, hidden.Ref, "in the secret project")
@@ -126,9 +123,7 @@ func TestCommentDelete(t *testing.T) {
 		{"a member, not its author", bob, carols.ID, "", ""},
 		{"one withdrawn already", bob, mine.ID, app.CodeNotFound, ""},
 	}, func(a app.Actor, id string) error { return f.svc.DeleteComment(f.ctx, a, id) })
-	if got := f.commentBodies(task.Ref); !sameSet(got, []string{"kept"}) {
-		t.Errorf("comments %q, want only the one kept", got)
-	}
+	f.wantComments(task.Ref, "kept")
 }
 
 func TestCommentWithdrawByWords(t *testing.T) {
@@ -136,9 +131,8 @@ func TestCommentWithdrawByWords(t *testing.T) {
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
 	carol := f.person("carol", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	task := f.task(f.admin, app.TaskCreate{Title: "a"})
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	f.comment(bob, task.Ref, "The build is green")
 	f.comment(bob, task.Ref, "The build is red")
 	f.comment(carol, task.Ref, "Carol thinks the deploy is late")
@@ -168,7 +162,5 @@ func TestCommentWithdrawByWords(t *testing.T) {
 		}
 	})
 	want := []string{"The build is red", "Carol thinks the deploy is late", "The build is red again"}
-	if got := f.commentBodies(task.Ref); !sameSet(got, want) {
-		t.Errorf("comments %q, want %q", got, want)
-	}
+	f.wantComments(task.Ref, want...)
 }

@@ -192,6 +192,14 @@ func (f *fixture) doc(a app.Actor, in app.DocumentCreate) app.Document {
 	return must(f.svc.CreateDocument(f.ctx, a, "", in))(f.t)
 }
 
+// secretTask creates the private project "secret", which only the
+// administrator sees, and files a task titled "hidden" in it.
+func (f *fixture) secretTask() app.Task {
+	f.t.Helper()
+	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	return f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
+}
+
 // ref is a task's or document's ref as Service calls take it.
 func ref(n int64) string { return strconv.FormatInt(n, 10) }
 

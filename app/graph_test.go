@@ -30,9 +30,8 @@ func TestItemGoverning(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	task := f.task(f.admin, app.TaskCreate{Title: "build it"})
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	spec := f.doc(f.admin, app.DocumentCreate{Title: "spec", Type: "spec", Status: "current"})
 	decision := f.doc(f.admin, app.DocumentCreate{Title: "decision", Type: "decision", Status: "current"})
 	draft := f.doc(f.admin, app.DocumentCreate{Title: "draft", Type: "decision", Status: "draft"})
@@ -66,10 +65,9 @@ func TestItemProposedLinks(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	parent := f.task(f.admin, app.TaskCreate{Title: "the parent"})
 	task := f.task(f.admin, app.TaskCreate{Title: "the child", Parent: app.FlexRef(ref(parent.Ref)), Tags: []string{"api"}})
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	binding := f.doc(f.admin, app.DocumentCreate{Title: "binds the parent", Type: "decision", Status: "current"})
 	f.documents(binding.Ref, parent.Ref)
 	mentioning := f.doc(f.admin, app.DocumentCreate{Title: "mentions the child", Type: "spec", Status: "current",
@@ -108,12 +106,11 @@ func TestItemTree(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, app.Options{Version: "test", Limits: app.Limits{MaxTreeDepth: 3}})
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	hidden := f.secretTask()
 	var ts []app.Task
 	for _, title := range []string{"a", "b", "c", "d", "e"} {
 		ts = append(ts, f.task(f.admin, app.TaskCreate{Title: title}))
 	}
-	hidden := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 	a, b, c, d, e := ts[0].Ref, ts[1].Ref, ts[2].Ref, ts[3].Ref, ts[4].Ref
 	must(f.svc.AddLinks(f.ctx, f.admin, "", link("blocks", a, b, c)))(t)
 	must(f.svc.AddLinks(f.ctx, f.admin, "", link("precedes", b, d)))(t)
