@@ -53,6 +53,10 @@ func newFixtureWith(t *testing.T, opts app.Options) *fixture {
 	}
 	db, clock := seeded.Open(t)
 	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, opts), clock: clock}
+	// The worker indexes and finishes bulk work after the requests that
+	// queue it; stopped before the database closes (cleanups run last
+	// registered first), it never writes to a closed file.
+	t.Cleanup(f.svc.StopWork)
 	f.admin = f.login(adminSecret)
 	return f
 }
