@@ -52,7 +52,7 @@ func TestShowItem(t *testing.T) {
 	must(f.svc.AddVerification(f.ctx, bob, "", ref(task.Ref), app.RecordVerification{Passed: &yes}))(t)
 
 	plain := must(f.svc.ShowItem(f.ctx, bob, "", ref(task.Ref), app.ShowQuery{}))(t)
-	if plain.Kind != "task" || plain.Task.Ref != task.Ref || len(plain.Subtasks) != 1 || plain.CommentsTotal != 1 ||
+	if plain.Kind != "task" || plain.Task.Ref != task.Ref || len(plain.Subtasks) != 1 || plain.Task.SubTasksDone() || plain.CommentsTotal != 1 ||
 		plain.VerificationsTotal != 1 || len(plain.Governing) != 1 || plain.History != nil || plain.Tree != nil {
 		t.Errorf("show: kind %s, %d subtasks, %d comments, %d verifications, %d governing, history %v, tree %v", plain.Kind,
 			len(plain.Subtasks), plain.CommentsTotal, plain.VerificationsTotal, len(plain.Governing), plain.History, plain.Tree)

@@ -366,3 +366,28 @@ func TestIssueLocalToken(t *testing.T) {
 		return err
 	})
 }
+
+// TestTokenFilterMatches: which credentials a listing or revocation
+// reaches: all, an account's own and those it issued, or one credential
+// and those it issued.
+func TestTokenFilterMatches(t *testing.T) {
+	own := app.Token{ID: "t1", UserID: "u1"}
+	issued := app.Token{ID: "t2", UserID: "u2", IssuedByID: "u1", IssuedByTokenID: "t1"}
+	other := app.Token{ID: "t3", UserID: "u2"}
+	for _, c := range []struct {
+		name string
+		f    app.TokenFilter
+		want [3]bool
+	}{
+		{"all", app.TokenFilter{All: true}, [3]bool{true, true, true}},
+		{"an account", app.TokenFilter{UserID: "u1"}, [3]bool{true, true, false}},
+		{"a credential", app.TokenFilter{TokenID: "t1"}, [3]bool{true, true, false}},
+		{"nothing", app.TokenFilter{}, [3]bool{false, false, false}},
+	} {
+		for i, tok := range []app.Token{own, issued, other} {
+			if got := c.f.Matches(tok); got != c.want[i] {
+				t.Errorf("%s: matches %s = %v, want %v", c.name, tok.ID, got, c.want[i])
+			}
+		}
+	}
+}
