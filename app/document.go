@@ -332,30 +332,15 @@ func documentScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef strin
 
 // DocumentGet returns one document by id or ref, revisions resolved.
 func (s *Service) DocumentGet(ctx context.Context, a Actor, workspace, idOrRef string) (Document, error) {
-	var out Document
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := documentScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
-		// One read: the query filters through what the caller may read, so
-		// absent, trashed and unseen all come back empty alike.
-		q := DocumentQuery{IDs: []string{idOrRef}}
-		if ref, err := strconv.ParseInt(idOrRef, 10, 64); err == nil {
-			q = DocumentQuery{Ref: ref}
-		}
-		ds, err := sc.documents(ctx, tx, q)
-		if err != nil {
-			return err
-		}
-		if len(ds) == 0 {
-			return NotFound("document")
-		}
-		out = ds[0]
-		out.resolveRevisions()
-		return nil
-	})
-	return out, err
+	return itemGet(ctx, s, "document", idOrRef,
+		func(tx Tx) (*scope, error) { return documentScope(ctx, tx, a, workspace, idOrRef) },
+		func(tx Tx, sc *scope, ids []string, ref int64) ([]Document, error) {
+			ds, err := sc.documents(ctx, tx, DocumentQuery{IDs: ids, Ref: ref})
+			for i := range ds {
+				ds[i].resolveRevisions()
+			}
+			return ds, err
+		})
 }
 
 // documents reads documents through the store, filtered through the

@@ -53,6 +53,10 @@ func newFixtureWith(t *testing.T, opts app.Options) *fixture {
 	}
 	db, clock := seeded.Open(t)
 	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, opts), clock: clock}
+	// The worker indexes and finishes bulk work after the requests that
+	// queue it; stopped before the database closes (cleanups run last
+	// registered first), it never writes to a closed file.
+	t.Cleanup(f.svc.StopWork)
 	f.admin = f.login(adminSecret)
 	return f
 }
@@ -95,6 +99,28 @@ func wantRefusal(t testing.TB, err error, code app.Code, loc string) bool {
 		wantField(t, err, loc)
 	}
 	return err != nil
+}
+
+// refused is one row of a table of calls a Service method refuses: the
+// caller, its input, and the code and field ("" for none) the refusal names.
+type refused[In any] struct {
+	name string
+	a    app.Actor
+	in   In
+	code app.Code
+	loc  string
+}
+
+// wantRefused runs each row as a subtest, making the call with the row's
+// caller and input, and checks the refusal it answers.
+func wantRefused[In any](t *testing.T, rows []refused[In], call func(app.Actor, In) error) {
+	t.Helper()
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			t.Helper()
+			wantRefusal(t, call(r.a, r.in), r.code, r.loc)
+		})
+	}
 }
 
 // wantField fails t unless err names the field loc ("body.title").
@@ -168,6 +194,14 @@ func (f *fixture) task(a app.Actor, in app.TaskCreate) app.Task {
 func (f *fixture) doc(a app.Actor, in app.DocumentCreate) app.Document {
 	f.t.Helper()
 	return must(f.svc.CreateDocument(f.ctx, a, "", in))(f.t)
+}
+
+// secretTask creates the private project "secret", which only the
+// administrator sees, and files a task titled "hidden" in it.
+func (f *fixture) secretTask() app.Task {
+	f.t.Helper()
+	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	return f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
 }
 
 // ref is a task's or document's ref as Service calls take it.

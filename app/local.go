@@ -21,22 +21,33 @@ type LocalSession struct {
 func (s *Service) LocalActor(ctx context.Context, username string) (LocalSession, error) {
 	var out LocalSession
 	err := s.store.View(ctx, func(tx Tx) error {
-		u, err := oldestAdministrator(ctx, tx)
-		if username != "" {
-			u, err = tx.UserByName(ctx, username)
-			err = notFoundAs(err, "account")
-		}
+		u, sv, err := localAccount(ctx, tx, username)
 		if err != nil {
 			return err
 		}
 		if err := chainActive(ctx, tx, u); err != nil {
 			return err
 		}
-		inst, err := tx.Instance(ctx)
-		out = LocalSession{Actor: Actor{User: u, Interface: "cli"}, Serving: inst.Serving}
-		return err
+		out = LocalSession{Actor: Actor{User: u, Interface: "cli"}, Serving: sv}
+		return nil
 	})
 	return out, err
+}
+
+// localAccount finds the account a command on the database file names,
+// or the oldest active administrator when it names none, and where tend
+// serve last said it listens.
+func localAccount(ctx context.Context, tx Tx, username string) (User, Serving, error) {
+	u, err := oldestAdministrator(ctx, tx)
+	if username != "" {
+		u, err = tx.UserByName(ctx, username)
+		err = notFoundAs(err, "account")
+	}
+	if err != nil {
+		return User{}, Serving{}, err
+	}
+	inst, err := tx.Instance(ctx)
+	return u, inst.Serving, err
 }
 
 // chainActive refuses an account that is inactive, or that answers to an

@@ -297,6 +297,15 @@ func findProject(ctx context.Context, tx Tx, a Actor, workspace, idOrKey string)
 	return sc, n, err
 }
 
+// writableProject finds a project the caller may change.
+func writableProject(ctx context.Context, tx Tx, a Actor, workspace, idOrKey string) (*scope, *projectNode, error) {
+	sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+	if err == nil {
+		err = n.requireWrite()
+	}
+	return sc, n, err
+}
+
 // projectWorkspace opens the scope a project reference is resolved in: the
 // workspace holding the project when it is named by id, else the one named
 // (or the only one).
@@ -441,11 +450,8 @@ func applyProjectUpdate(ctx context.Context, tx Tx, p *Project, in ProjectUpdate
 func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey string, parent Patch[string]) (ProjectView, error) {
 	var out ProjectView
 	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		sc, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
-			return err
-		}
-		if err := n.requireWrite(); err != nil {
 			return err
 		}
 		from := n.ParentID
@@ -506,11 +512,8 @@ func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) (
 func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey string) (ProjectView, error) {
 	var out ProjectView
 	err := s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
-			return err
-		}
-		if err := n.requireWrite(); err != nil {
 			return err
 		}
 		if n.IsInbox {

@@ -39,11 +39,8 @@ func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey,
 	}
 	var out ProjectMember
 	err := s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
-			return err
-		}
-		if err := n.requireWrite(); err != nil {
 			return err
 		}
 		u, err := tx.UserByName(ctx, username)
@@ -70,11 +67,8 @@ func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey,
 // remaining row stay, whatever the visibility.
 func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKey, username string) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
+		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
 		if err != nil {
-			return err
-		}
-		if err := n.requireWrite(); err != nil {
 			return err
 		}
 		ms, err := tx.ProjectMembers(ctx, n.ID)

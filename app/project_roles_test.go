@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"slices"
 	"testing"
 
 	"tend/app"
@@ -108,4 +109,27 @@ func TestSkipOccurrence(t *testing.T) {
 	plain := f.task(f.admin, app.TaskCreate{Title: "once"})
 	_, err := f.svc.SkipOccurrence(f.ctx, f.admin, "", ref(plain.Ref))
 	wantCode(t, err, app.CodeNotRepeating)
+}
+
+// TestProjectRolesHeld: the projects where the caller holds a role of the
+// project's own, in every workspace it reaches, with what the role allows.
+func TestProjectRolesHeld(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	bob := f.person("bob", app.RoleViewer)
+	f.project(f.admin, app.ProjectCreate{Key: "web"})
+	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
+	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	if got := must(f.svc.ProjectRolesHeld(f.ctx, bob))(t); len(got) != 0 {
+		t.Fatalf("bob holds %+v before any grant", got)
+	}
+	must(f.svc.SetProjectRole(f.ctx, f.admin, "", "ui", "bob", app.ProjectRoleGrant{Role: app.RoleAdmin}))(t)
+
+	got := must(f.svc.ProjectRolesHeld(f.ctx, bob))(t)
+	if len(got) != 1 || got[0].Address != "default/web/ui" || got[0].Role != app.RoleAdmin || !slices.Contains(got[0].Permissions, app.PermItemWrite) {
+		t.Errorf("bob holds %+v, want admin of default/web/ui, able to write items", got)
+	}
+	if got := must(f.svc.ProjectRolesHeld(f.ctx, f.admin))(t); len(got) != 0 {
+		t.Errorf("the administrator holds %+v, roles of no project's own", got)
+	}
 }

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -254,5 +255,34 @@ func TestProjectTrash(t *testing.T) {
 	must(f.svc.ProjectGet(f.ctx, f.admin, "", "ui"))(t)
 	must(f.svc.TaskGet(f.ctx, f.admin, "", ref(tk.Ref)))(t)
 	_, err = f.svc.RestoreProject(f.ctx, f.admin, "", "web")
+	wantCode(t, err, app.CodeNotFound)
+}
+
+func TestOpenTaskCounts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	bob := f.person("bob", app.RoleMember)
+	f.project(f.admin, app.ProjectCreate{Key: "web"})
+	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
+	f.project(f.admin, app.ProjectCreate{Key: "empty"})
+	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	for _, in := range []app.TaskCreate{{Project: "web"}, {Project: "web"}, {Project: "ui"}, {Project: "secret"}} {
+		in.Title = "open in " + in.Project
+		f.task(f.admin, in)
+	}
+	done := f.task(f.admin, app.TaskCreate{Title: "done", Project: "web"})
+	must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(done.Ref), app.Completion{}))(t)
+	trashed := f.task(f.admin, app.TaskCreate{Title: "trashed", Project: "web"})
+	must(f.svc.DeleteTask(f.ctx, f.admin, "", ref(trashed.Ref)))(t)
+
+	// Only the tasks filed directly in a project count; a project with none is absent.
+	got := must(f.svc.OpenTaskCounts(f.ctx, bob, ""))(t)
+	if want := map[string]int{"web": 2, "ui": 1}; !maps.Equal(got, want) {
+		t.Errorf("bob counts %v, want %v", got, want)
+	}
+	if got := must(f.svc.OpenTaskCounts(f.ctx, f.admin, ""))(t); got["secret"] != 1 {
+		t.Errorf("the administrator counts %v, want secret's one task", got)
+	}
+	_, err := f.svc.OpenTaskCounts(f.ctx, bob, "no-such-workspace")
 	wantCode(t, err, app.CodeNotFound)
 }

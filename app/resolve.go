@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/google/uuid"
 )
@@ -54,4 +55,35 @@ func itemScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef, what str
 		return nil, NotFound(what)
 	}
 	return sc, err
+}
+
+// itemGet reads the one task or document idOrRef names in one read
+// transaction: scope opens the caller's scope for it, and read reads the
+// items with the id, or the ref, through that scope (exactly one of the
+// two is set). The read filters through what the caller may read, so
+// absent, trashed and unseen all answer not_found alike. Refs start at 1:
+// "0" is no ref, and read as an id it names nothing.
+func itemGet[T any](ctx context.Context, s *Service, what, idOrRef string,
+	scope func(tx Tx) (*scope, error), read func(tx Tx, sc *scope, ids []string, ref int64) ([]T, error)) (T, error) {
+	var out T
+	err := s.store.View(ctx, func(tx Tx) error {
+		sc, err := scope(tx)
+		if err != nil {
+			return err
+		}
+		ids, ref := []string{idOrRef}, int64(0)
+		if n, err := strconv.ParseInt(idOrRef, 10, 64); err == nil && n > 0 {
+			ids, ref = nil, n
+		}
+		items, err := read(tx, sc, ids, ref)
+		if err != nil {
+			return err
+		}
+		if len(items) == 0 {
+			return NotFound(what)
+		}
+		out = items[0]
+		return nil
+	})
+	return out, err
 }

@@ -97,3 +97,18 @@ func FuzzParseSearch(f *testing.F) {
 		}
 	})
 }
+
+func TestSearchTermValues(t *testing.T) {
+	s := ParseSearch("#home crash +web #Urgent")
+	if got := s.Values("tag"); !reflect.DeepEqual(got, []string{"home", "Urgent"}) {
+		t.Errorf("tags %q, want home and Urgent in order", got)
+	}
+	if got := s.Values("assignee"); got != nil {
+		t.Errorf("assignees %q, want none", got)
+	}
+	for q, want := range map[string]bool{"": true, "-- ... # + :": true, "crash": false, "-wontfix": false, "#home": false} {
+		if got := ParseSearch(q).Empty(); got != want {
+			t.Errorf("ParseSearch(%q).Empty() = %v, want %v", q, got, want)
+		}
+	}
+}

@@ -305,19 +305,11 @@ type LocalSignIn struct {
 func (s *Service) LocalLoginLink(ctx context.Context, username string) (LocalSignIn, error) {
 	var out LocalSignIn
 	err := s.store.Update(ctx, func(tx Tx) error {
-		u, err := oldestAdministrator(ctx, tx)
-		if username != "" {
-			u, err = tx.UserByName(ctx, username)
-			err = notFoundAs(err, "account")
-		}
+		u, sv, err := localAccount(ctx, tx, username)
 		if err != nil {
 			return err
 		}
-		inst, err := tx.Instance(ctx)
-		if err != nil {
-			return err
-		}
-		out.Serving = inst.Serving
+		out.Serving = sv
 		out.IssuedLoginLink, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
 		return err
 	})

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -475,31 +474,13 @@ func taskScope(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (
 
 // TaskGet returns one task by id or ref.
 func (s *Service) TaskGet(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
-	var out Task
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
-		// One read: the query already filters through what the caller may
-		// read, so absent, trashed and unseen all come back empty alike.
-		// A limit lets the store page inside its query (see pagedInside),
-		// which computes each per-row subquery once.
-		q := TaskQuery{IDs: []string{idOrRef}, Limit: 1}
-		if ref, err := strconv.ParseInt(idOrRef, 10, 64); err == nil {
-			q = TaskQuery{Ref: ref, Limit: 1}
-		}
-		ts, err := sc.tasks(ctx, tx, sc.taskQuery(q))
-		if err != nil {
-			return err
-		}
-		if len(ts) == 0 {
-			return NotFound("task")
-		}
-		out = ts[0]
-		return nil
-	})
-	return out, err
+	return itemGet(ctx, s, "task", idOrRef,
+		func(tx Tx) (*scope, error) { return taskScope(ctx, tx, a, workspace, idOrRef) },
+		func(tx Tx, sc *scope, ids []string, ref int64) ([]Task, error) {
+			// A limit lets the store page inside its query (see pagedInside),
+			// which computes each per-row subquery once.
+			return sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: ids, Ref: ref, Limit: 1}))
+		})
 }
 
 // tasks reads tasks through the store and fills in what the scope already

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 )
 
 // TaskMove is a new parent for a task (null for the top level of its
@@ -91,32 +92,51 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 	}
 	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
 	var out Task
-	kick := false
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
-			return err
+			return false, err
 		}
 		changes := map[string]any{}
 		var job *TaskJob
 		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
-			return err
+			return false, err
 		}
 		if len(changes) > 0 {
 			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
-				return err
+				return false, err
 			}
 		}
-		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
-			return err
-		}
-		kick, err = keepJob(ctx, tx, job, &out)
+		out, kept, err = answerKeeping(ctx, tx, sc, t.ID, false, job)
+		return kept, err
+	})
+	return out, err
+}
+
+// updateKicking runs fn in one write transaction and, when fn kept a job
+// for the worker, wakes the worker once the transaction has committed.
+func (s *Service) updateKicking(ctx context.Context, fn func(tx Tx) (kept bool, err error)) error {
+	kept := false
+	err := s.store.Update(ctx, func(tx Tx) (err error) {
+		kept, err = fn(tx)
 		return err
 	})
-	if err == nil && kick {
+	if err == nil && kept {
 		s.kick()
 	}
-	return out, err
+	return err
+}
+
+// answerKeeping reads the task a write on its subtree answers with (from
+// the trash when trashed) and keeps job, if any, for the worker: with a
+// job the answer leaves out the subtask counts the worker has yet to settle.
+func answerKeeping(ctx context.Context, tx Tx, sc *scope, id string, trashed bool, job *TaskJob) (Task, bool, error) {
+	out, err := readTaskAs(ctx, tx, sc, id, trashed, job == nil)
+	if err != nil {
+		return Task{}, false, err
+	}
+	kept, err := keepJob(ctx, tx, job, &out)
+	return out, kept, err
 }
 
 // refileCount is pendingCount for a refile, when project is sent: a move
@@ -132,44 +152,15 @@ func (s *Service) refileCount(ctx context.Context, a Actor, workspace, idOrRef s
 func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
 	n := s.pendingCount(ctx, a, workspace, idOrRef, JobTrash, "")
 	var out Task
-	left := false
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
-			return err
+			return false, err
 		}
 		now := tx.Now()
-		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobTrash, DeletedAt: &now}, "task.deleted", nil)
-		if err != nil {
-			return err
-		}
-		if job == nil {
-			sub, err := tx.TaskSubtree(ctx, t.ID)
-			if err != nil {
-				return err
-			}
-			under, err := tx.SetTasksDeleted(ctx, sub[1:], nil, &now, now)
-			if err != nil {
-				return err
-			}
-			if err := recordAlong(ctx, tx, sc, under, "task.deleted", t.Ref, nil); err != nil {
-				return err
-			}
-			n = len(under)
-		}
-		t.DeletedAt = &now
-		if err := saveTask(ctx, tx, a, &t, "task.deleted", map[string]any{"subtasks": n}); err != nil {
-			return err
-		}
-		if out, err = readTaskAs(ctx, tx, sc, t.ID, true, job == nil); err != nil {
-			return err
-		}
-		left, err = keepJob(ctx, tx, job, &out)
-		return err
+		out, kept, err = s.trashSubtree(ctx, tx, a, sc, t, n, &now)
+		return kept, err
 	})
-	if err == nil && left {
-		s.kick()
-	}
 	return out, err
 }
 
@@ -177,59 +168,64 @@ func (s *Service) DeleteTask(ctx context.Context, a Actor, workspace, idOrRef st
 func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
 	n := s.pendingCount(ctx, a, workspace, idOrRef, JobRestore, "")
 	var out Task
-	left := false
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
-			return err
+			return false, err
 		}
 		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
 		if err != nil {
-			return notFoundAs(err, "task")
+			return false, notFoundAs(err, "task")
 		}
 		if loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
-			return NotFound("task")
+			return false, NotFound("task")
 		}
 		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
-			return err
+			return false, err
 		}
 		t, err := readTaskAs(ctx, tx, sc, loc.ID, true, !s.hidesSubtree(n))
 		if err != nil {
-			return err
+			return false, err
 		}
-		// What was trashed with it (the same instant) comes back with it.
-		job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: JobRestore, DeletedAt: t.DeletedAt}, "task.restored", nil)
-		if err != nil {
-			return err
-		}
-		if job == nil {
-			sub, err := tx.TaskSubtree(ctx, t.ID)
-			if err != nil {
-				return err
-			}
-			under, err := tx.SetTasksDeleted(ctx, sub[1:], t.DeletedAt, nil, tx.Now())
-			if err != nil {
-				return err
-			}
-			if err := recordAlong(ctx, tx, sc, under, "task.restored", t.Ref, nil); err != nil {
-				return err
-			}
-			n = len(under)
-		}
-		t.DeletedAt = nil
-		if err := saveTask(ctx, tx, a, &t, "task.restored", map[string]any{"subtasks": n}); err != nil {
-			return err
-		}
-		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
-			return err
-		}
-		left, err = keepJob(ctx, tx, job, &out)
-		return err
+		out, kept, err = s.trashSubtree(ctx, tx, a, sc, t, n, nil)
+		return kept, err
 	})
-	if err == nil && left {
-		s.kick()
-	}
 	return out, err
+}
+
+// trashSubtree trashes t at the instant to, or restores it when to is nil,
+// with the n descendants that go along: on a trash the live ones, on a
+// restore those trashed with it (the same instant). A few change in this
+// transaction; more are left to a job, which it keeps for the worker. It
+// answers the task as the request does and whether a job was kept.
+func (s *Service) trashSubtree(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, n int, to *time.Time) (Task, bool, error) {
+	kind, action, from, at := JobTrash, "task.deleted", (*time.Time)(nil), to
+	if to == nil {
+		kind, action, from, at = JobRestore, "task.restored", t.DeletedAt, t.DeletedAt
+	}
+	job, err := s.subtreeJob(ctx, tx, sc, t, n, TaskJob{Kind: kind, DeletedAt: at}, action, nil)
+	if err != nil {
+		return Task{}, false, err
+	}
+	if job == nil {
+		sub, err := tx.TaskSubtree(ctx, t.ID)
+		if err != nil {
+			return Task{}, false, err
+		}
+		under, err := tx.SetTasksDeleted(ctx, sub[1:], from, to, tx.Now())
+		if err != nil {
+			return Task{}, false, err
+		}
+		if err := recordAlong(ctx, tx, sc, under, action, t.Ref, nil); err != nil {
+			return Task{}, false, err
+		}
+		n = len(under)
+	}
+	t.DeletedAt = to
+	if err := saveTask(ctx, tx, a, &t, action, map[string]any{"subtasks": n}); err != nil {
+		return Task{}, false, err
+	}
+	return answerKeeping(ctx, tx, sc, t.ID, to != nil, job)
 }
 
 // Completion is what a task is completed with: the evidence, if any, to

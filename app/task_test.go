@@ -431,3 +431,26 @@ func sameSet[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// TestItemGetByRef: refs start at 1, so "0" names no task or document;
+// it once read as no ref at all and answered the first one.
+func TestItemGetByRef(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	task := f.task(f.admin, app.TaskCreate{Title: "a"})
+	doc := f.doc(f.admin, app.DocumentCreate{Title: "d", Type: "note"})
+	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", task.ID))(t); got.Ref != task.Ref {
+		t.Errorf("by id: #%d, want #%d", got.Ref, task.Ref)
+	}
+	if got := must(f.svc.DocumentGet(f.ctx, f.admin, "", ref(doc.Ref)))(t); got.ID != doc.ID {
+		t.Errorf("by ref: %s, want %s", got.ID, doc.ID)
+	}
+	for _, r := range []string{"0", "-1", ref(doc.Ref)} {
+		_, err := f.svc.TaskGet(f.ctx, f.admin, "", r)
+		wantCode(t, err, app.CodeNotFound)
+	}
+	for _, r := range []string{"0", ref(task.Ref)} {
+		_, err := f.svc.DocumentGet(f.ctx, f.admin, "", r)
+		wantCode(t, err, app.CodeNotFound)
+	}
+}

@@ -323,3 +323,71 @@ func TestTokenValidation(t *testing.T) {
 	_, err := f.svc.User(f.ctx, f.admin, "orphan")
 	wantCode(t, err, app.CodeNotFound)
 }
+
+// TestIssueLocalToken: a credential issued on the database file, with the
+// authority of whoever can open it: for the oldest administrator when no
+// account is named, creating a missing account in the oldest workspace (an
+// agent as its person's agent), and keeping whom an account answers to.
+func TestIssueLocalToken(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.person("bob", app.RoleMember)
+	f.agent("bot", "bob")
+
+	wantUser := func(t *testing.T, in app.LocalToken, username string) app.Actor {
+		t.Helper()
+		a := f.login(must(f.svc.IssueLocalToken(f.ctx, in))(t).Secret)
+		if a.User.Username != username {
+			t.Errorf("issued for %s, want %s", a.User.Username, username)
+		}
+		return a
+	}
+	wantUser(t, app.LocalToken{}, "admin")
+	wantUser(t, app.LocalToken{TokenCreate: app.TokenCreate{Username: "bob"}}, "bob")
+	carol := wantUser(t, app.LocalToken{TokenCreate: app.TokenCreate{Username: "carol"}}, "carol")
+	if ws := must(f.svc.Meta(f.ctx, carol, ""))(t).Workspace; ws == nil || ws.Slug != "default" || ws.Role != app.RoleMember {
+		t.Errorf("carol joined %+v, want the default workspace as a member", ws)
+	}
+	helper := wantUser(t, app.LocalToken{TokenCreate: app.TokenCreate{Username: "helper"}, AgentOf: "carol"}, "helper")
+	if !helper.User.IsServiceAccount || helper.User.AnswersTo != "carol" {
+		t.Errorf("helper %+v, want a service account answering to carol", helper.User)
+	}
+	// Naming whom an existing agent already answers to is no change.
+	wantUser(t, app.LocalToken{TokenCreate: app.TokenCreate{Username: "bot"}, AgentOf: "bob"}, "bot")
+
+	wantRefused(t, []refused[app.LocalToken]{
+		{"an agent without a username", app.Actor{}, app.LocalToken{AgentOf: "bob"}, app.CodeValidation, "body.username"},
+		{"a malformed username", app.Actor{}, app.LocalToken{TokenCreate: app.TokenCreate{Username: "no spaces"}}, app.CodeValidation, "body.username"},
+		{"an agent of nobody", app.Actor{}, app.LocalToken{TokenCreate: app.TokenCreate{Username: "orphan"}, AgentOf: "nobody"}, app.CodeValidation, ""},
+		{"an existing agent, handed to somebody else", app.Actor{}, app.LocalToken{TokenCreate: app.TokenCreate{Username: "bot"}, AgentOf: "carol"}, app.CodeValidation, ""},
+		{"no such workspace", app.Actor{}, app.LocalToken{TokenCreate: app.TokenCreate{Username: "dave", Workspace: app.PatchOf("nowhere")}}, app.CodeValidation, "body.workspace"},
+	}, func(_ app.Actor, in app.LocalToken) error {
+		_, err := f.svc.IssueLocalToken(f.ctx, in)
+		return err
+	})
+}
+
+// TestTokenFilterMatches: which credentials a listing or revocation
+// reaches: all, an account's own and those it issued, or one credential
+// and those it issued.
+func TestTokenFilterMatches(t *testing.T) {
+	own := app.Token{ID: "t1", UserID: "u1"}
+	issued := app.Token{ID: "t2", UserID: "u2", IssuedByID: "u1", IssuedByTokenID: "t1"}
+	other := app.Token{ID: "t3", UserID: "u2"}
+	for _, c := range []struct {
+		name string
+		f    app.TokenFilter
+		want [3]bool
+	}{
+		{"all", app.TokenFilter{All: true}, [3]bool{true, true, true}},
+		{"an account", app.TokenFilter{UserID: "u1"}, [3]bool{true, true, false}},
+		{"a credential", app.TokenFilter{TokenID: "t1"}, [3]bool{true, true, false}},
+		{"nothing", app.TokenFilter{}, [3]bool{false, false, false}},
+	} {
+		for i, tok := range []app.Token{own, issued, other} {
+			if got := c.f.Matches(tok); got != c.want[i] {
+				t.Errorf("%s: matches %s = %v, want %v", c.name, tok.ID, got, c.want[i])
+			}
+		}
+	}
+}

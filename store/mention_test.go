@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"sort"
 	"strconv"
 	"testing"
@@ -32,27 +31,10 @@ func TestDocumentAndCommentMentions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", db.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := rawOpen(t, db.Path())
 	mentions := func() []string {
 		t.Helper()
-		rows, err := raw.Query(`SELECT source_id || '→' || target_id FROM mentions ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		return out
+		return column(t, raw, `SELECT source_id || '→' || target_id FROM mentions ORDER BY 1`)
 	}
 	want := []string{c.ID + "→" + doc.ID, doc.ID + "→" + task.ID}
 	sort.Strings(want)

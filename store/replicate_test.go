@@ -120,7 +120,7 @@ func tableExists(t *testing.T, path, table string) bool {
 
 func readGolden(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "schema.sql"))
+	b, err := os.ReadFile(filepath.Join("testdata", "schema.sql.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}

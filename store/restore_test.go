@@ -91,22 +91,29 @@ func addTasks(t *testing.T, svc *app.Service, s seeded, prefix string, n int) {
 	}
 }
 
+// restoreRefusal is a restore from src that must be refused with code
+// and an error saying msg.
+type restoreRefusal struct {
+	name, src string
+	code      app.Code
+	msg       string
+}
+
+// wantRestoreRefused restores each row's src over the database at path and
+// checks the refusal.
+func wantRestoreRefused(t *testing.T, path string, rows []restoreRefusal) {
+	t.Helper()
+	for _, r := range rows {
+		_, err := store.RestoreFile(t.Context(), r.src, path)
+		if err == nil || app.CodeOf(err) != r.code || !strings.Contains(err.Error(), r.msg) {
+			t.Errorf("%s: %v; want %s %q", r.name, err, r.code, r.msg)
+		}
+	}
+}
+
 func taskTitles(t *testing.T, path string) []string {
 	t.Helper()
-	rows, err := rawOpen(t, path).Query("SELECT title FROM tasks ORDER BY title")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
+	return column(t, rawOpen(t, path), "SELECT title FROM tasks ORDER BY title")
 }
 
 func backupOf(t *testing.T, path string) string {
@@ -222,20 +229,11 @@ func TestRestoreRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name, src string
-		code      app.Code
-		msg       string
-	}{
+	wantRestoreRefused(t, path, []restoreRefusal{
 		{"while open", backup, app.CodeBusy, "is open in another tend process"},
 		{"missing", filepath.Join(dir, "nope.db"), app.CodeInternal, "no backup at"},
 		{"itself", path, app.CodeInternal, "the database itself"},
-	} {
-		_, err := store.RestoreFile(t.Context(), tc.src, path)
-		if app.CodeOf(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v; want %s %q", tc.name, err, tc.code, tc.msg)
-		}
-	}
+	})
 	if err := open.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -243,20 +241,11 @@ func TestRestoreRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name, src string
-		code      app.Code
-		msg       string
-	}{
+	wantRestoreRefused(t, path, []restoreRefusal{
 		{"corrupt", corrupt, app.CodeInternal, ""},
 		{"newer schema", newer, app.CodeSchemaTooNew, "newer than this binary"},
 		{"not tend", foreign, app.CodeInternal, "not a tend database"},
-	} {
-		_, err := store.RestoreFile(t.Context(), tc.src, path)
-		if err == nil || app.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.msg) {
-			t.Errorf("%s: %v; want %s %q", tc.name, err, tc.code, tc.msg)
-		}
-	}
+	})
 	after, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(before, after) {
 		t.Errorf("a refused restore changed the database (%v)", err)

@@ -62,7 +62,7 @@ func TestSchemaGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := dumpSchema(t, path)
-	golden := filepath.Join("testdata", "schema.sql")
+	golden := filepath.Join("testdata", "schema.sql.golden")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)

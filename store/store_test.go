@@ -61,6 +61,28 @@ func rawOpen(t *testing.T, path string) *sql.DB {
 	return c
 }
 
+// column reads the one text column a query selects, every row in order.
+func column(t *testing.T, db *sql.DB, query string) []string {
+	t.Helper()
+	rows, err := db.Query(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func userVersion(t *testing.T, path string) int {
 	t.Helper()
 	c := rawOpen(t, path)

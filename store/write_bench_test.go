@@ -126,45 +126,43 @@ func BenchmarkCreateTask(b *testing.B) {
 	})
 }
 
+// insertTask stores a new task, the i-th of the benchmark.
+func (w *writeBench) insertTask(tx app.Tx, i int) error {
+	k := w.task
+	k.ID, k.Ref = "bench-"+strconv.Itoa(i), int64(1000+i)
+	return tx.InsertTask(w.ctx, &k)
+}
+
+// updateTask stores every changeable field of the one task, the i-th time.
+func (w *writeBench) updateTask(tx app.Tx, i int) error {
+	k := w.task
+	k.Title, k.Version = "Pay rent "+strconv.Itoa(i), i+2
+	return tx.UpdateTask(w.ctx, &k)
+}
+
 // BenchmarkInsertTask stores a new task a transaction.
 func BenchmarkInsertTask(b *testing.B) {
 	w := newWriteBench(b)
-	w.run(b, func(tx app.Tx, i int) error {
-		k := w.task
-		k.ID, k.Ref = "bench-"+strconv.Itoa(i), int64(1000+i)
-		return tx.InsertTask(w.ctx, &k)
-	})
+	w.run(b, w.insertTask)
 }
 
 // BenchmarkInsertTaskStatement is BenchmarkInsertTask without the commits.
 func BenchmarkInsertTaskStatement(b *testing.B) {
 	w := newWriteBench(b)
-	w.runInOne(b, func(tx app.Tx, i int) error {
-		k := w.task
-		k.ID, k.Ref = "bench-"+strconv.Itoa(i), int64(1000+i)
-		return tx.InsertTask(w.ctx, &k)
-	})
+	w.runInOne(b, w.insertTask)
 }
 
 // BenchmarkUpdateTaskStatement is BenchmarkUpdateTask without the commits.
 func BenchmarkUpdateTaskStatement(b *testing.B) {
 	w := newWriteBench(b)
-	w.runInOne(b, func(tx app.Tx, i int) error {
-		k := w.task
-		k.Title, k.Version = "Pay rent "+strconv.Itoa(i), i+2
-		return tx.UpdateTask(w.ctx, &k)
-	})
+	w.runInOne(b, w.updateTask)
 }
 
 // BenchmarkUpdateTask stores every changeable field of one task a
 // transaction.
 func BenchmarkUpdateTask(b *testing.B) {
 	w := newWriteBench(b)
-	w.run(b, func(tx app.Tx, i int) error {
-		k := w.task
-		k.Title, k.Version = "Pay rent "+strconv.Itoa(i), i+2
-		return tx.UpdateTask(w.ctx, &k)
-	})
+	w.run(b, w.updateTask)
 }
 
 // BenchmarkInsertDocument stores a new document a transaction.

@@ -1,11 +1,9 @@
 package web_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"testing"
 	"time"
 )
@@ -61,24 +59,10 @@ func BenchmarkChangesPage(b *testing.B) {
 
 // issueBenchToken issues a credential for the seeded administrator.
 func issueBenchToken(b *testing.B, s *seeded, body map[string]any) string {
-	buf, _ := json.Marshal(body)
-	req, err := http.NewRequest(http.MethodPost, s.srv.URL+"/v1/tokens", bytes.NewReader(buf))
-	if err != nil {
-		b.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := s.client.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer res.Body.Close()
 	var issued struct {
 		Token string `json:"token"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&issued); err != nil || issued.Token == "" {
-		b.Fatalf("issue token: %d %v", res.StatusCode, err)
-	}
+	s.create(b, "/v1/tokens", body, &issued)
 	return issued.Token
 }
 

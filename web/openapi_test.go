@@ -88,21 +88,9 @@ func TestOpenAPIETag(t *testing.T) {
 
 func cond(t *testing.T, e *env, inm string) webtest.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, e.Srv.URL+"/openapi.json", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := e.Request(http.MethodGet, "/openapi.json", nil)
 	req.Header.Set("If-None-Match", inm)
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b bytes.Buffer
-	if _, err := b.ReadFrom(res.Body); err != nil {
-		t.Fatal(err)
-	}
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b.Bytes()}
+	return e.Send(req)
 }
 
 // TestOpenAPIProblemCodes: the problem schema's code is an enum of exactly

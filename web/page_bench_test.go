@@ -1,9 +1,6 @@
 package web_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,24 +38,10 @@ func BenchmarkSeededPages(b *testing.B) {
 // a body of a few paragraphs, and answers its ref.
 func (s *seeded) document(b *testing.B, project string) string {
 	b.Helper()
-	body, _ := json.Marshal(map[string]any{"title": "How we file work", "type": "decision", "project": project,
-		"body": strings.Repeat("We file each task in the project it serves. See #1 and #2.\n\n", 20)})
-	req, err := http.NewRequest(http.MethodPost, s.srv.URL+"/v1/documents", bytes.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+s.token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := s.client.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer res.Body.Close()
 	var d struct {
 		Ref int64 `json:"ref"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&d); err != nil || res.StatusCode != http.StatusCreated {
-		b.Fatalf("filing a document: %d %v", res.StatusCode, err)
-	}
+	s.create(b, "/v1/documents", map[string]any{"title": "How we file work", "type": "decision", "project": project,
+		"body": strings.Repeat("We file each task in the project it serves. See #1 and #2.\n\n", 20)}, &d)
 	return strconv.FormatInt(d.Ref, 10)
 }

@@ -45,26 +45,14 @@ func golden(t *testing.T, name string, body []byte) {
 // cannot make.
 func (e *env) probRaw(method, path, token, contentType string, body io.Reader) webtest.Response {
 	e.T.Helper()
-	req, err := http.NewRequest(method, e.Srv.URL+path, body)
-	if err != nil {
-		e.T.Fatal(err)
-	}
+	req := e.Request(method, path, body)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return e.Send(req)
 }
 
 // TestProblemGoldens pins the exact body of one problem per kind of refusal.

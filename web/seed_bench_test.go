@@ -405,6 +405,27 @@ func (s *seeded) get(b *testing.B, path string) ([]byte, time.Duration) {
 	return body, took
 }
 
+// create sends an authenticated POST of body as JSON, fails the benchmark
+// unless it answers 201 Created, and decodes the answer into out.
+func (s *seeded) create(b *testing.B, path string, body, out any) {
+	b.Helper()
+	buf, _ := json.Marshal(body)
+	req, err := http.NewRequest(http.MethodPost, s.srv.URL+path, bytes.NewReader(buf))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := s.client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(out); err != nil || res.StatusCode != http.StatusCreated {
+		b.Fatalf("POST %s: %d %v", path, res.StatusCode, err)
+	}
+}
+
 // post sends an authenticated POST of body and answers the status; the
 // response body is read and dropped so the connection is reused.
 func post(client *http.Client, url, token string, body []byte) (int, error) {

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -206,19 +205,13 @@ func TestSessionActionRecordsNoToken(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	c := e.SignIn(e.MintLink(e.Admin, nil))
-	req, _ := http.NewRequest(http.MethodPost, e.Srv.URL+"/v1/tasks", strings.NewReader(`{"title":"from the browser"}`))
+	req := e.Request(http.MethodPost, "/v1/tasks", strings.NewReader(`{"title":"from the browser"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Origin", e.Srv.URL)
 	req.AddCookie(c)
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	task := webtest.Response{Status: res.StatusCode, Body: b}
+	task := e.Send(req)
 	if task.Status != http.StatusCreated {
-		t.Fatalf("same-origin write with the session: %d %s", task.Status, b)
+		t.Fatalf("same-origin write with the session: %d %s", task.Status, task.Body)
 	}
 	ref := task.JSON(t)["ref"]
 	evs := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+strings.TrimPrefix(fmt.Sprint(ref), "#")+"/events", e.Admin, nil)["items"].([]any)

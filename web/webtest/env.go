@@ -127,16 +127,30 @@ func (e *Env) Do(method, path, token string, body any) Response {
 		}
 		rd = bytes.NewReader(buf)
 	}
-	req, err := http.NewRequest(method, e.Srv.URL+path, rd)
-	if err != nil {
-		e.T.Fatal(err)
-	}
+	req := e.Request(method, path, rd)
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	return e.Send(req)
+}
+
+// Request is a request to the server at path, for headers Do does not set.
+func (e *Env) Request(method, path string, body io.Reader) *http.Request {
+	e.T.Helper()
+	req, err := http.NewRequest(method, e.Srv.URL+path, body)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return req
+}
+
+// Send sends req as it is and answers the response, its body read; a
+// request that cannot be sent or read fails the test.
+func (e *Env) Send(req *http.Request) Response {
+	e.T.Helper()
 	res, err := e.Srv.Client().Do(req)
 	if err != nil {
 		e.T.Fatal(err)
