@@ -49,10 +49,21 @@ type Env struct {
 // would read it in a server's log.
 type OpenFunc func(ctx context.Context, path string, now func() time.Time, log io.Writer) (File, error)
 
+// FileService is the part of app.Service the commands call on the file
+// itself; everything else they do goes through the JSON API.
+type FileService interface {
+	Bootstrap(ctx context.Context, opts app.BootstrapOptions) (*app.FirstStart, error)
+	LocalActor(ctx context.Context, username string) (app.LocalSession, error)
+}
+
+var _ FileService = (*app.Service)(nil)
+
 // File is the database file opened for the commands.
 type File struct {
-	// Service is the Service on the file.
-	Service *app.Service
+	// Service is the Service on the file, for what the commands do there
+	// before any request: creating the file's first account and finding
+	// the one they act as.
+	Service FileService
 	// API serves the file's JSON API in process, through the router tend
 	// serve runs, as the account a acts as.
 	API func(a app.Actor) http.RoundTripper
