@@ -73,9 +73,8 @@ var (
 		}
 		return nil
 	})
-	importLevel = importNumber(func(s *Service, loc string, n int) error { return s.checkLevel(loc, &n) })
-	importKey   = importPlain(checkVocabKey)
-	importRole  = importPlain(checkRole)
+	importKey  = importPlain(checkVocabKey)
+	importRole = importPlain(checkRole)
 )
 
 // importTextUpTo bounds a free text as the API does.
@@ -104,11 +103,9 @@ var importChecks = map[string]map[string]importCheck{
 	"project": {"key": importPlain(checkProjectKey), "title": importTitle, "description": importDescription,
 		"visibility": importPlain(checkVisibility), "colour": importPlain(checkColour), "settings": importSettings},
 	"project_role": {"role": importRole},
-	"task": {"ref": importRefNumber, "title": importTitle, "description": importDescription, "importance": importLevel,
-		"urgency": importLevel, "estimate_minutes": importNumber(func(s *Service, loc string, n int) error { return s.checkEstimate(loc, &n) }),
-		"timezone": importTimezone},
-	"document": {"ref": importRefNumber, "title": importTitle, "body": importText((*Service).checkBody)},
-	"comment":  {"body": importText((*Service).checkCommentBody)},
+	"task":         taskImportChecks(),
+	"document":     {"ref": importRefNumber, "title": importTitle, "body": importText((*Service).checkBody)},
+	"comment":      {"body": importText((*Service).checkCommentBody)},
 	"verification": {"summary": importTextUpTo(verificationLimits["summary"]), "commit_sha": importTextUpTo(verificationLimits["commit_sha"]),
 		"tree_hash": importTextUpTo(verificationLimits["tree_hash"]), "output_excerpt": importTextUpTo(verificationLimits["output_excerpt"])},
 	"calendar": {"title": importTitle, "audience": importPlain(checkAudience)},

@@ -164,27 +164,18 @@ func (s *Service) checkEstimate(loc string, v *int) error {
 	return nil
 }
 
+// validateTaskCreate refuses a create whose title, or line, or a field the
+// table checks (checkCreate) breaks its rule; it tidies the tags sent.
 func (s *Service) validateTaskCreate(in *TaskCreate) error {
-	errs := []error{s.checkText("body.description", in.Description, s.limits.MaxDescriptionLength),
-		s.checkMentions("body.description", in.Description),
-		s.checkLevel("body.importance", in.Importance), s.checkLevel("body.urgency", in.Urgency),
-		s.checkEstimate("body.estimate_minutes", in.EstimateMinutes),
-		checkInstant("body.due_at", in.DueAt), checkInstant("body.starts_at", in.StartsAt)}
+	var errs []error
 	switch {
-	case in.Text == "" || in.Title != "":
+	case in.Text == "" && in.Title == "":
 		errs = append(errs, s.checkTitle("body.title", in.Title))
-	default:
+	case in.Title == "":
 		// The title comes out of the line; it can be no longer than the line.
 		errs = append(errs, s.checkText("body.text", in.Text, s.limits.MaxTitleLength+s.limits.MaxDescriptionLength))
 	}
-	if in.Timezone != "" {
-		errs = append(errs, checkTimezone("body.timezone", in.Timezone))
-	}
-	var tagErrs []error
-	if in.Tags != nil {
-		in.Tags, tagErrs = s.normalTags("body.tags", in.Tags)
-	}
-	return joinErrors(append(errs, tagErrs...)...)
+	return joinErrors(append(errs, s.checkCreate(in)...)...)
 }
 
 // readLine fills in what a captured line says wherever the structured

@@ -7,11 +7,12 @@ import (
 	"time"
 )
 
-// taskField is one field of a task as an update, a repeat and the history
-// see it: where an update carries it, what a value sent must be, how it
-// changes the task, whether the next occurrence copies it, and the words
-// the history says a change of it in. taskFields holds one for each field,
-// so that a new field is one entry here, not a line in each of those.
+// taskField is one field of a task as a create, an update, an import, a
+// repeat and the history see it: where a create and an update carry it,
+// what a value sent must be, how it changes the task, whether the next
+// occurrence copies it, and the words the history says a change of it in.
+// taskFields holds one for each field, so that a new field is one entry
+// here, not a line in each of those.
 type taskField struct {
 	// name is the field's JSON name: body.<name> in a refusal, its key in
 	// an event's changes and in series_values.
@@ -21,8 +22,14 @@ type taskField struct {
 	in func(u *TaskUpdate) patch
 	// keeps is set for a field that cannot be cleared: null is refused.
 	keeps bool
+	// create is the field in a create; nil for one a create does not carry.
+	create func(c *TaskCreate) any
+	// takes is set for a field a new task takes as sent (an instant in
+	// UTC); a create resolves the others by hand (draftTask).
+	takes bool
 	// check refuses a value sent that breaks the field's rule; nil when
-	// any value will do. It may tidy the value (tags are normalised).
+	// any value will do. It may tidy the value (tags are normalised). A
+	// create and an import run it too (checkCreate, taskImportChecks).
 	check func(s *Service, loc string, p patch) []error
 	// phrase is the written phrase that sets the field instead of an
 	// instant (defer, plan, until); nil for none.
@@ -77,18 +84,22 @@ type taskWrite struct {
 // status first, then what a person reads first of an item.
 var taskFields = []taskField{
 	{name: "status", in: func(u *TaskUpdate) patch { return &u.Status }, keeps: true, apply: applyStatus,
-		words: func(t Telling, c said) string { return "moved this to " + t.status(phrase(c.toS)) }},
+		create: func(c *TaskCreate) any { return &c.Status },
+		words:  func(t Telling, c said) string { return "moved this to " + t.status(phrase(c.toS)) }},
 	{name: "title", in: func(u *TaskUpdate) patch { return &u.Title }, keeps: true, series: true,
-		on: func(t *Task) any { return &t.Title }, apply: applyTitle,
+		create: func(c *TaskCreate) any { return &c.Title },
+		on:     func(t *Task) any { return &t.Title }, apply: applyTitle,
 		check: func(s *Service, loc string, p patch) []error {
 			return []error{s.checkTitle(loc, p.(*Patch[string]).Value)}
 		},
 		words: func(_ Telling, c said) string { return "renamed this to “" + phrase(c.toS) + "”" }},
 	{name: "type", in: func(u *TaskUpdate) patch { return &u.Type }, keeps: true, series: true,
-		on: func(t *Task) any { return &t.TypeID }, apply: applyType,
+		create: func(c *TaskCreate) any { return &c.Type },
+		on:     func(t *Task) any { return &t.TypeID }, apply: applyType,
 		words: func(_ Telling, c said) string { return "made this a " + strings.ReplaceAll(phrase(c.toS), "_", " ") }},
 	{name: "assignee", in: func(u *TaskUpdate) patch { return &u.Assignee }, series: true,
-		on: func(t *Task) any { return &t.AssigneeID }, apply: applyAssignee,
+		create: func(c *TaskCreate) any { return &c.Assignee },
+		on:     func(t *Task) any { return &t.AssigneeID }, apply: applyAssignee,
 		words: func(_ Telling, c said) string {
 			if c.empty {
 				return "unassigned " + phrase(c.fromS)
@@ -96,11 +107,13 @@ var taskFields = []taskField{
 			return "assigned this to " + *c.toS
 		}},
 	{name: "due_at", in: func(u *TaskUpdate) patch { return &u.DueAt }, series: true,
+		create: func(c *TaskCreate) any { return &c.DueAt }, takes: true,
 		on: func(t *Task) any { return &t.DueAt }, apply: asSent, check: checkInstantField,
 		phrase: &phraseField{"until", func(u *TaskUpdate) *Patch[string] { return &u.Until },
 			func(u *TaskUpdate) *Patch[bool] { return &u.DueIsAllDay }},
 		words: sayWhen("set the due date to ", "removed the due date", "due_is_all_day")},
 	{name: "starts_at", in: func(u *TaskUpdate) patch { return &u.StartsAt },
+		create: func(c *TaskCreate) any { return &c.StartsAt }, takes: true,
 		on: func(t *Task) any { return &t.StartsAt }, apply: asSent, check: checkInstantField,
 		phrase: &phraseField{"plan", func(u *TaskUpdate) *Patch[string] { return &u.Plan },
 			func(u *TaskUpdate) *Patch[bool] { return &u.StartsIsAllDay }},
@@ -111,6 +124,7 @@ var taskFields = []taskField{
 			func(u *TaskUpdate) *Patch[bool] { return &u.SnoozedIsAllDay }},
 		words: sayWhen("deferred this until ", "stopped deferring this", "snoozed_is_all_day")},
 	{name: "repeat", in: func(u *TaskUpdate) patch { return &u.Repeat },
+		create: func(c *TaskCreate) any { return &c.Repeat },
 		words: func(_ Telling, c said) string {
 			if c.empty {
 				return "stopped the repeat"
@@ -118,7 +132,8 @@ var taskFields = []taskField{
 			return "made this repeat " + *c.toS
 		}},
 	{name: "tags", in: func(u *TaskUpdate) patch { return &u.Tags }, series: true,
-		on: func(t *Task) any { return &t.Tags }, apply: applyTaskTags,
+		create: func(c *TaskCreate) any { return &c.Tags },
+		on:     func(t *Task) any { return &t.Tags }, apply: applyTaskTags,
 		check: func(s *Service, loc string, p patch) []error {
 			tags := p.(*Patch[[]string])
 			var errs []error
@@ -127,12 +142,15 @@ var taskFields = []taskField{
 		},
 		words: func(_ Telling, c said) string { return tagWords(c.from, c.to) }},
 	{name: "importance", in: func(u *TaskUpdate) patch { return &u.Importance }, series: true,
+		create: func(c *TaskCreate) any { return &c.Importance }, takes: true,
 		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkInt((*Service).checkLevel),
 		words: sayLevel("importance")},
 	{name: "urgency", in: func(u *TaskUpdate) patch { return &u.Urgency }, series: true,
+		create: func(c *TaskCreate) any { return &c.Urgency }, takes: true,
 		on: func(t *Task) any { return &t.Urgency }, apply: asSent, check: checkInt((*Service).checkLevel),
 		words: sayLevel("urgency")},
 	{name: "estimate_minutes", in: func(u *TaskUpdate) patch { return &u.EstimateMinutes }, series: true,
+		create: func(c *TaskCreate) any { return &c.EstimateMinutes }, takes: true,
 		on: func(t *Task) any { return &t.EstimateMinutes }, apply: asSent, check: checkInt((*Service).checkEstimate),
 		words: func(_ Telling, c said) string {
 			if c.empty {
@@ -141,6 +159,7 @@ var taskFields = []taskField{
 			return "estimated this at " + minutes(c.to)
 		}},
 	{name: "description", in: func(u *TaskUpdate) patch { return &u.Description }, series: true,
+		create: func(c *TaskCreate) any { return &c.Description }, takes: true,
 		on: func(t *Task) any { return &t.Description }, apply: applyDescription,
 		check: func(s *Service, loc string, p patch) []error {
 			v := p.(*Patch[string]).Value
@@ -162,10 +181,12 @@ var taskFields = []taskField{
 		return "wrote the body"
 	}},
 	{name: "project", in: func(u *TaskUpdate) patch { return &u.Project }, series: true,
-		on: func(t *Task) any { return &t.ProjectID }, apply: applyRefile,
+		create: func(c *TaskCreate) any { return &c.Project },
+		on:     func(t *Task) any { return &t.ProjectID }, apply: applyRefile,
 		words: func(_ Telling, c said) string { return "filed this in " + phrase(c.toS) }},
 	{name: "parent", in: func(u *TaskUpdate) patch { return &u.Parent }, series: true,
-		on: func(t *Task) any { return &t.ParentID },
+		create: func(c *TaskCreate) any { return &c.Parent },
+		on:     func(t *Task) any { return &t.ParentID },
 		words: func(t Telling, c said) string {
 			switch {
 			case t.project:
@@ -176,6 +197,7 @@ var taskFields = []taskField{
 			return "put this under #" + *c.toS
 		}},
 	{name: "timezone", in: func(u *TaskUpdate) patch { return &u.Timezone }, series: true,
+		create: func(c *TaskCreate) any { return &c.Timezone }, takes: true,
 		on: func(t *Task) any { return &t.Timezone }, apply: asSent,
 		check: func(_ *Service, loc string, p patch) []error {
 			if p.null() {
@@ -186,8 +208,10 @@ var taskFields = []taskField{
 		words: func(_ Telling, c said) string { return "set the timezone to " + phrase(c.toS) }},
 	{name: "visibility", words: func(_ Telling, c said) string { return "made this " + phrase(c.toS) }},
 	{name: "due_is_all_day", in: func(u *TaskUpdate) patch { return &u.DueIsAllDay }, series: true,
+		create: func(c *TaskCreate) any { return &c.DueIsAllDay }, takes: true,
 		on: func(t *Task) any { return &t.DueIsAllDay }, apply: asSent, words: sayAllDay("due"), alone: true},
 	{name: "starts_is_all_day", in: func(u *TaskUpdate) patch { return &u.StartsIsAllDay },
+		create: func(c *TaskCreate) any { return &c.StartsIsAllDay }, takes: true,
 		on: func(t *Task) any { return &t.StartsIsAllDay }, apply: asSent, words: sayAllDay("start"), alone: true},
 	{name: "snoozed_is_all_day", in: func(u *TaskUpdate) patch { return &u.SnoozedIsAllDay },
 		on: func(t *Task) any { return &t.SnoozedIsAllDay }, apply: asSent, words: sayAllDay("deferral"), alone: true},
@@ -370,4 +394,85 @@ func sayLevel(field string) func(Telling, said) string {
 
 func sayAllDay(what string) func(Telling, said) string {
 	return func(Telling, said) string { return "changed whether the " + what + " has a time of day" }
+}
+
+// checkCreate runs the check of each field a create carries, on the value
+// sent (not left at its zero value), as an update sending it would, and
+// keeps the value as the check tidies it.
+func (s *Service) checkCreate(in *TaskCreate) []error {
+	var errs []error
+	for _, f := range taskFields {
+		if f.create == nil || f.check == nil {
+			continue
+		}
+		switch v := f.create(in).(type) {
+		case *string:
+			errs = append(errs, checkSent(s, f, v, *v != "")...)
+		case *[]string:
+			errs = append(errs, checkSent(s, f, v, *v != nil)...)
+		case **int:
+			errs = append(errs, checkSentPtr(s, f, *v)...)
+		case **time.Time:
+			errs = append(errs, checkSentPtr(s, f, *v)...)
+		}
+	}
+	return errs
+}
+
+func checkSent[T any](s *Service, f taskField, v *T, sent bool) []error {
+	if !sent {
+		return nil
+	}
+	p := &Patch[T]{Set: true, Value: *v}
+	errs := f.check(s, "body."+f.name, p)
+	*v = p.Value
+	return errs
+}
+
+// checkSentPtr checks a copy of an optional value: the create shares it
+// with its sender, and no check tidies a number or an instant.
+func checkSentPtr[T any](s *Service, f taskField, v *T) []error {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	return checkSent(s, f, &c, true)
+}
+
+// takeCreated gives a new task the values of the create it takes as sent.
+func takeCreated(t *Task, in *TaskCreate) {
+	for _, f := range taskFields {
+		if !f.takes {
+			continue
+		}
+		switch v := f.create(in).(type) {
+		case **time.Time:
+			*f.on(t).(**time.Time) = utcPtr(*v)
+		default:
+			reflect.ValueOf(f.on(t)).Elem().Set(reflect.ValueOf(v).Elem())
+		}
+	}
+}
+
+// taskImportChecks are the checks of a task record's fields: those of the
+// table's fields held as text or a whole number, as an update sending the
+// value runs them.
+func taskImportChecks() map[string]importCheck {
+	checks := map[string]importCheck{"ref": importRefNumber}
+	for _, f := range taskFields {
+		if f.check == nil || f.in == nil {
+			continue
+		}
+		switch f.in(&TaskUpdate{}).(type) {
+		case *Patch[string]:
+			checks[f.name] = importText(func(s *Service, loc, v string) error {
+				return joinErrors(f.check(s, loc, &Patch[string]{Set: true, Value: v})...)
+			})
+		case *Patch[int]:
+			checks[f.name] = importNumber(func(s *Service, loc string, n int) error {
+				return joinErrors(f.check(s, loc, &Patch[int]{Set: true, Value: n})...)
+			})
+		}
+	}
+	return checks
 }

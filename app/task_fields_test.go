@@ -38,13 +38,7 @@ func TestTaskFieldsCoverTaskUpdate(t *testing.T) {
 			t.Errorf("%s: copied or stored as sent but no task field (on)", f.name)
 		}
 	}
-	v := reflect.ValueOf(&u).Elem()
-	for i := range v.NumField() {
-		name := v.Type().Field(i).Name
-		if _, ok := covered[v.Field(i).Addr().Pointer()]; !ok && !slices.Contains(updateControls, name) {
-			t.Errorf("TaskUpdate.%s has no entry in taskFields", name)
-		}
-	}
+	uncovered(t, &u, covered, updateControls)
 	if len(taskFieldNamed) != len(taskFields) {
 		t.Errorf("%d names for %d fields: a name is listed twice", len(taskFieldNamed), len(taskFields))
 	}
@@ -84,6 +78,101 @@ func TestTaskFieldsAsBefore(t *testing.T) {
 	}
 }
 
+// createOnly are the fields of TaskCreate that are no field of a task:
+// the table has no entry for them.
+var createOnly = []string{"Text"}
+
+// TestTaskFieldsCoverTaskCreate checks every field of TaskCreate is a
+// field of the table, that one a new task takes as sent lands in a task
+// field of its type, and that the table takes as sent what the create
+// took by hand before it.
+func TestTaskFieldsCoverTaskCreate(t *testing.T) {
+	var in TaskCreate
+	covered := map[uintptr]string{}
+	var takes []string
+	for _, f := range taskFields {
+		if f.create == nil {
+			if f.takes {
+				t.Errorf("%s: taken as sent but not in a create", f.name)
+			}
+			continue
+		}
+		if f.in == nil {
+			t.Errorf("%s: in a create but not in an update", f.name)
+		}
+		covered[reflect.ValueOf(f.create(&in)).Pointer()] = f.name
+		if !f.takes {
+			continue
+		}
+		takes = append(takes, f.name)
+		if f.on == nil || reflect.TypeOf(f.on(&Task{})) != reflect.TypeOf(f.create(&in)) {
+			t.Errorf("%s: taken as sent but not into a task field of its type", f.name)
+		}
+	}
+	uncovered(t, &in, covered, createOnly)
+	want := []string{"description", "importance", "urgency", "estimate_minutes", "due_at", "due_is_all_day",
+		"starts_at", "starts_is_all_day", "timezone"}
+	slices.Sort(takes)
+	slices.Sort(want)
+	if !slices.Equal(takes, want) {
+		t.Errorf("taken as sent: %v, want %v", takes, want)
+	}
+}
+
+// uncovered fails t for each field of the struct p points at whose address
+// covered lacks, but those named in except.
+func uncovered(t *testing.T, p any, covered map[uintptr]string, except []string) {
+	t.Helper()
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Name
+		if _, ok := covered[v.Field(i).Addr().Pointer()]; !ok && !slices.Contains(except, name) {
+			t.Errorf("%s.%s has no entry in taskFields", v.Type().Name(), name)
+		}
+	}
+}
+
+func TestValidateTaskCreateByField(t *testing.T) {
+	s := &Service{limits: DefaultLimits}
+	long := strings.Repeat("x", s.limits.MaxDescriptionLength+1)
+	bad := time.Date(1960, 1, 1, 0, 0, 0, 0, time.UTC)
+	n := func(v int) *int { return &v }
+	cases := []struct {
+		name string
+		in   TaskCreate
+		loc  string // "" when it passes
+	}{
+		{"title", TaskCreate{Title: "Call the bank"}, ""},
+		{"no title", TaskCreate{}, "body.title"},
+		{"title empty", TaskCreate{Title: " "}, "body.title"},
+		{"text", TaskCreate{Text: "call the bank !3"}, ""},
+		{"text long", TaskCreate{Text: long + long}, "body.text"},
+		{"description long", TaskCreate{Title: "x", Description: long}, "body.description"},
+		{"importance", TaskCreate{Title: "x", Importance: n(6)}, "body.importance"},
+		{"urgency", TaskCreate{Title: "x", Urgency: n(0)}, "body.urgency"},
+		{"estimate", TaskCreate{Title: "x", EstimateMinutes: n(-1)}, "body.estimate_minutes"},
+		{"timezone", TaskCreate{Title: "x", Timezone: "Nowhere/Else"}, "body.timezone"},
+		{"due_at", TaskCreate{Title: "x", DueAt: &bad}, "body.due_at"},
+		{"starts_at", TaskCreate{Title: "x", StartsAt: &bad}, "body.starts_at"},
+		{"tags", TaskCreate{Title: "x", Tags: []string{"a b"}}, "body.tags"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { refusedAt(t, s.validateTaskCreate(&c.in), c.loc) })
+	}
+	tags := TaskCreate{Title: "x", Tags: []string{"Home", "home", "#work"}}
+	if err := s.validateTaskCreate(&tags); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tags.Tags, []string{"Home", "work"}) {
+		t.Errorf("tags normalised to %q", tags.Tags)
+	}
+	var none TaskCreate
+	none.Title = "x"
+	if err := s.validateTaskCreate(&none); err != nil || none.Tags != nil {
+		t.Errorf("no tags sent came back as %q (%v)", none.Tags, err)
+	}
+}
+
 func TestValidateTaskUpdateByField(t *testing.T) {
 	s := &Service{limits: DefaultLimits}
 	long := strings.Repeat("x", s.limits.MaxDescriptionLength+1)
@@ -117,19 +206,7 @@ func TestValidateTaskUpdateByField(t *testing.T) {
 		{"applies_to this_one and repeat", TaskUpdate{AppliesTo: PatchOf(AppliesThisOne), Repeat: PatchOf("daily")}, "body.applies_to"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			err := s.validateTaskUpdate(&c.in)
-			if c.loc == "" {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				return
-			}
-			e := AsError(err)
-			if e == nil || len(e.Fields) == 0 || strings.Join(e.Fields[0].Loc, ".") != c.loc {
-				t.Fatalf("got %v, want a refusal at %s", err, c.loc)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { refusedAt(t, s.validateTaskUpdate(&c.in), c.loc) })
 	}
 	tags := TaskUpdate{Tags: PatchOf([]string{"Home", "home", "#work"})}
 	if err := s.validateTaskUpdate(&tags); err != nil {
@@ -137,6 +214,20 @@ func TestValidateTaskUpdateByField(t *testing.T) {
 	}
 	if !slices.Equal(tags.Tags.Value, []string{"Home", "work"}) {
 		t.Errorf("tags normalised to %q", tags.Tags.Value)
+	}
+}
+
+// refusedAt fails t unless err refuses first at loc, or is nil for "".
+func refusedAt(t *testing.T, err error, loc string) {
+	t.Helper()
+	if loc == "" {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		return
+	}
+	if e := AsError(err); e == nil || len(e.Fields) == 0 || strings.Join(e.Fields[0].Loc, ".") != loc {
+		t.Fatalf("got %v, want a refusal at %s", err, loc)
 	}
 }
 

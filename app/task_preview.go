@@ -84,11 +84,9 @@ func (s *Service) draftTask(ctx context.Context, tx Tx, a Actor, sc *scope, in *
 			return taskDraft{}, err
 		}
 	}
-	t := Task{WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), Description: in.Description,
-		Importance: in.Importance, Urgency: in.Urgency, DueAt: utcPtr(in.DueAt), DueIsAllDay: in.DueIsAllDay,
-		StartsAt: utcPtr(in.StartsAt), StartsIsAllDay: in.StartsIsAllDay, EstimateMinutes: in.EstimateMinutes,
-		Timezone: in.Timezone, CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: tx.Now(), UpdatedAt: tx.Now(),
-		ContentUpdatedAt: tx.Now(), Version: 1}
+	t := Task{WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), CreatedBy: a.User.ID, UpdatedBy: a.User.ID,
+		CreatedAt: tx.Now(), UpdatedAt: tx.Now(), ContentUpdatedAt: tx.Now(), Version: 1}
+	takeCreated(&t, in)
 	if err := createRepeat(&t, *in, read.Repeat, zone, tx.Now()); err != nil {
 		return taskDraft{}, err
 	}
