@@ -120,6 +120,30 @@ func NewTask(t app.Task) Task {
 		DeletedAt: StampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
 }
 
+// TaskPreview is what POST /v1/tasks would make of a body: the task as it
+// would be stored, without an id or ref, and how its line was read.
+type TaskPreview struct {
+	Title           string   `json:"title"`
+	Description     *string  `json:"description"`
+	Project         string   `json:"project"`
+	ProjectPath     string   `json:"project_path"`
+	ParentRef       *int64   `json:"parent_ref"`
+	Type            string   `json:"type"`
+	Status          string   `json:"status"`
+	Tags            []string `json:"tags"`
+	Assignee        *string  `json:"assignee"`
+	Importance      *int     `json:"importance"`
+	Urgency         *int     `json:"urgency"`
+	EstimateMinutes *int     `json:"estimate_minutes"`
+	DueAt           *string  `json:"due_at"`
+	DueIsAllDay     bool     `json:"due_is_all_day"`
+	StartsAt        *string  `json:"starts_at"`
+	StartsIsAllDay  bool     `json:"starts_is_all_day"`
+	Timezone        string   `json:"timezone"`
+	Repeat          *Repeat  `json:"repeat"`
+	Spans           []Span   `json:"spans"`
+}
+
 // newItemState resolves an item's type and status for the wire.
 func newItemState(typ app.ItemType, st app.Status, complete bool) itemStateJSON {
 	return itemStateJSON{Type: typ.Key, TypeLabel: typ.Label, TypeCategory: typ.Category, TypeIsDefault: typ.IsDefault,
