@@ -62,13 +62,6 @@ type TaskLocation struct {
 // FlexRef is a reference to an item: its ref (42) or its id.
 type FlexRef string
 
-func (s *Service) checkLevel(loc string, v *int) error {
-	if v != nil && (*v < 1 || *v > 5) {
-		return Invalidf(loc, "from 1 to 5")
-	}
-	return nil
-}
-
 func (s *Service) checkEstimate(loc string, v *int) error {
 	if v != nil && (*v < 0 || *v > s.limits.MaxEstimateMinutes) {
 		return Invalidf(loc, "from 0 to %d minutes", s.limits.MaxEstimateMinutes)

@@ -263,11 +263,11 @@ var taskFields = []taskField{
 		words: func(_ Telling, c said) string { return tagWords(c.from, c.to) }},
 	{name: "importance", in: func(u *TaskUpdate) patch { return &u.Importance }, series: true,
 		create: func(c *TaskCreate) any { return &c.Importance }, takes: true,
-		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkInt((*Service).checkLevel),
+		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkRange(1, 5, ""),
 		words: sayLevel("importance")},
 	{name: "urgency", in: func(u *TaskUpdate) patch { return &u.Urgency }, series: true,
 		create: func(c *TaskCreate) any { return &c.Urgency }, takes: true,
-		on: func(t *Task) any { return &t.Urgency }, apply: asSent, check: checkInt((*Service).checkLevel),
+		on: func(t *Task) any { return &t.Urgency }, apply: asSent, check: checkRange(1, 5, ""),
 		words: sayLevel("urgency")},
 	{name: "estimate_minutes", in: func(u *TaskUpdate) patch { return &u.EstimateMinutes }, series: true,
 		create: func(c *TaskCreate) any { return &c.EstimateMinutes }, takes: true,
@@ -367,6 +367,17 @@ func checkInt(check func(s *Service, loc string, v *int) error) func(*Service, s
 		}
 		return []error{check(s, loc, &p.(*Patch[int]).Value)}
 	}
+}
+
+// checkRange is the check of a whole number from lo to hi, the unit said
+// after them in a refusal ("" for none); null passes.
+func checkRange(lo, hi int, unit string) func(*Service, string, patch) []error {
+	return checkInt(func(_ *Service, loc string, v *int) error {
+		if *v < lo || *v > hi {
+			return Invalidf(loc, "from %d to %d%s", lo, hi, unit)
+		}
+		return nil
+	})
 }
 
 func checkInstantField(_ *Service, loc string, p patch) []error {
