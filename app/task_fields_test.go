@@ -71,18 +71,25 @@ func TestTaskFieldsAsGolden(t *testing.T) {
 		}
 		b.WriteString(strings.Join(says, " ") + "\n")
 	}
-	golden := filepath.Join("testdata", "task_fields.golden")
+	matchGolden(t, "task_fields.golden", b.String())
+}
+
+// matchGolden fails t unless got is testdata/<name>, which -update
+// rewrites with got.
+func matchGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
 	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.String() != string(want) {
-		t.Errorf("task_fields.golden differs; run go test ./app -run TaskFieldsAsGolden -update and review the diff\n%s", b.String())
+	if got != string(want) {
+		t.Errorf("%s differs; run go test ./app -run '^%s$' -update and review the diff\n%s", name, t.Name(), got)
 	}
 }
 
