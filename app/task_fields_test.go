@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -122,17 +123,28 @@ func TestTaskFieldsCoverTaskCreate(t *testing.T) {
 }
 
 // uncovered fails t for each field of the struct p points at whose address
-// covered lacks, but those named in except.
+// covered lacks, but those named in except, and for each the table names
+// otherwise than the wire does: web/wire/taskgen declares the request
+// records from TaskCreate and TaskUpdate, each field under its Go name in
+// snake case.
 func uncovered(t *testing.T, p any, covered map[uintptr]string, except []string) {
 	t.Helper()
 	v := reflect.ValueOf(p).Elem()
 	for i := range v.NumField() {
 		name := v.Type().Field(i).Name
-		if _, ok := covered[v.Field(i).Addr().Pointer()]; !ok && !slices.Contains(except, name) {
+		field, ok := covered[v.Field(i).Addr().Pointer()]
+		if !ok && !slices.Contains(except, name) {
 			t.Errorf("%s.%s has no entry in taskFields", v.Type().Name(), name)
+		}
+		if wire := strings.ToLower(wordStart.ReplaceAllString(name, "${1}_${2}")); ok && field != wire {
+			t.Errorf("%s.%s is %s in taskFields but %s on the wire", v.Type().Name(), name, field, wire)
 		}
 	}
 }
+
+// wordStart is a capital that starts a word of a Go name, after the letter
+// or digit that ends the one before.
+var wordStart = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 
 func TestValidateTaskCreateByField(t *testing.T) {
 	s := &Service{limits: DefaultLimits}

@@ -100,24 +100,14 @@ type Task struct {
 	readerZone string
 }
 
-// NewTask is the full record of t.
+// NewTask is the full record of t: the fields copyTask copies, and those
+// the wire names or writes otherwise.
 func NewTask(t app.Task) Task {
-	return Task{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: OrNull(t.Description),
-		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: OrNull(t.WorkspaceSlug),
-		WorkspaceID: t.WorkspaceID, Parent: OrNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: OrNull(t.Assignee),
-		AssigneeID: OrNull(t.AssigneeID), AssigneeAnswersTo: OrNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
-		taskClaimJSON: taskClaimJSON{ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID),
-			ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo), ClaimedByIsAgent: t.ClaimedByIsAgent},
-		ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
-		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
-		DueAt: StampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		taskWhenJSON: taskWhenJSON{SnoozedUntil: StampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
-			RecurrenceDescription: OrNull(t.RecurrenceDescription), Timezone: OrNull(t.Timezone)},
-		RepeatRule: OrNull(t.RepeatRule), SeriesID: OrNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
-		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
-		CompletedAt: StampPtr(t.CompletedAt), CreatedAt: Stamp(t.CreatedAt), CreatedBy: OrNull(t.CreatedBy),
-		UpdatedAt: Stamp(t.UpdatedAt), UpdatedBy: OrNull(t.UpdatedBy), ContentUpdatedAt: Stamp(t.ContentUpdatedAt),
-		DeletedAt: StampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
+	out := Task{itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey,
+		Workspace: OrNull(t.WorkspaceSlug), Parent: OrNull(t.ParentID), Occurrence: nonZero(t.Occurrence),
+		SubTasksDone: t.SubTasksDone(), readerZone: t.ReaderZone}
+	copyTask(&out, &t)
+	return out
 }
 
 // TaskPreview is what POST /v1/tasks would make of a body: the task as it

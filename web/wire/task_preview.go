@@ -21,15 +21,13 @@ type Repeat struct {
 	Occurrences    []string `json:"occurrences"`
 }
 
-// NewTaskPreview is p as the wire shows it; a task with no zone of its own
-// is previewed in the reader's.
+// NewTaskPreview is p as the wire shows it: the fields copyTaskPreview
+// copies, and those the wire names otherwise; a task with no zone of its
+// own is previewed in the reader's.
 func NewTaskPreview(p app.TaskPreview) TaskPreview {
 	t := p.Task
-	out := TaskPreview{Title: t.Title, Description: OrNull(t.Description), Project: t.ProjectKey, ProjectPath: t.ProjectPath,
-		ParentRef: t.ParentRef, Type: t.Type.Key, Status: t.Status.Key, Tags: t.Tags, Assignee: OrNull(t.Assignee),
-		Importance: t.Importance, Urgency: t.Urgency, EstimateMinutes: t.EstimateMinutes, DueAt: StampPtr(t.DueAt),
-		DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		Timezone: t.Timezone, Spans: make([]Span, len(p.Spans))}
+	out := TaskPreview{Project: t.ProjectKey, Type: t.Type.Key, Status: t.Status.Key, Spans: make([]Span, len(p.Spans))}
+	copyTaskPreview(&out, &t)
 	for i, sp := range p.Spans {
 		out.Spans[i] = Span{Kind: string(sp.Kind), Start: sp.Start, End: sp.End, Text: sp.Text, Value: sp.Value}
 	}
