@@ -89,11 +89,11 @@ func copyTask(out *Task, t *app.Task) {
 	out.Urgency = t.Urgency
 	out.PriorityScore = t.PriorityScore
 	out.Relevance = t.Relevance
-	out.EstimateMinutes = t.EstimateMinutes
-	out.DueAt = StampPtr(t.DueAt)
-	out.DueIsAllDay = t.DueIsAllDay
-	out.StartsAt = StampPtr(t.StartsAt)
-	out.StartsIsAllDay = t.StartsIsAllDay
+	out.taskPlanJSON.EstimateMinutes = t.EstimateMinutes
+	out.taskPlanJSON.DueAt = StampPtr(t.DueAt)
+	out.taskPlanJSON.DueIsAllDay = t.DueIsAllDay
+	out.taskPlanJSON.StartsAt = StampPtr(t.StartsAt)
+	out.taskPlanJSON.StartsIsAllDay = t.StartsIsAllDay
 	out.taskWhenJSON.SnoozedUntil = StampPtr(t.SnoozedUntil)
 	out.taskWhenJSON.SnoozedIsAllDay = t.SnoozedIsAllDay
 	out.taskWhenJSON.RecurrenceDescription = OrNull(t.RecurrenceDescription)
@@ -124,10 +124,10 @@ func copyTaskPreview(out *TaskPreview, t *app.Task) {
 	out.Assignee = OrNull(t.Assignee)
 	out.Importance = t.Importance
 	out.Urgency = t.Urgency
-	out.EstimateMinutes = t.EstimateMinutes
-	out.DueAt = StampPtr(t.DueAt)
-	out.DueIsAllDay = t.DueIsAllDay
-	out.StartsAt = StampPtr(t.StartsAt)
-	out.StartsIsAllDay = t.StartsIsAllDay
+	out.taskPlanJSON.EstimateMinutes = t.EstimateMinutes
+	out.taskPlanJSON.DueAt = StampPtr(t.DueAt)
+	out.taskPlanJSON.DueIsAllDay = t.DueIsAllDay
+	out.taskPlanJSON.StartsAt = StampPtr(t.StartsAt)
+	out.taskPlanJSON.StartsIsAllDay = t.StartsIsAllDay
 	out.Timezone = t.Timezone
 }
