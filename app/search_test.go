@@ -64,19 +64,7 @@ func TestParseSearchGolden(t *testing.T) {
 		}
 		b.WriteString(q + "\n\t" + string(out) + "\n")
 	}
-	golden := filepath.Join("testdata", "search.golden")
-	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("search.golden differs; run go test ./app -run ParseSearchGolden -update and review the diff\n%s", b.String())
-	}
+	matchGolden(t, "search.golden", b.String())
 }
 
 func FuzzParseSearch(f *testing.F) {

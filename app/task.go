@@ -9,71 +9,6 @@ import (
 	"tend/app/recur"
 )
 
-// Task is one piece of work, with the fields resolved for its reader.
-type Task struct {
-	Seq              int64
-	ID               string
-	WorkspaceID      string
-	Ref              int64
-	ProjectID        string
-	ParentID         string
-	Title            string
-	Description      string
-	TypeID           string
-	StatusID         string
-	Importance       *int
-	Urgency          *int
-	DueAt            *time.Time
-	DueIsAllDay      bool
-	StartsAt         *time.Time
-	StartsIsAllDay   bool
-	SnoozedUntil     *time.Time
-	SnoozedIsAllDay  bool
-	EstimateMinutes  *int
-	AssigneeID       string
-	ClaimedByID      string
-	ClaimedAt        *time.Time
-	ClaimExpiresAt   *time.Time
-	RepeatRule       string // the rule's canonical text (recur.Rule.String), "" for none
-	Timezone         string
-	SeriesID         string // shared by the occurrences of one repeat, "" for none
-	Occurrence       int    // this occurrence's number in its series, from 1
-	SeriesValues     string // JSON: the series' values of fields changed for this occurrence only
-	CompletedAt      *time.Time
-	CreatedBy        string
-	UpdatedBy        string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	ContentUpdatedAt time.Time
-	DeletedAt        *time.Time
-	Version          int
-	Tags             []string
-
-	// Resolved on read, for this reader.
-	// ReaderZone is the reader's timezone by name (the account's, else the
-	// workspace's), which a compact line shows a timed due in.
-	ReaderZone            string
-	Type                  ItemType
-	Status                Status
-	Assignee              string
-	AssigneeAnswersTo     string
-	AssigneeIsAgent       bool
-	ClaimedBy             string
-	ClaimedByAnswersTo    string
-	ClaimedByIsAgent      bool
-	ParentRef             *int64
-	Blocked               bool
-	Blocking              bool
-	SubTasks              int
-	SubTasksOpen          int
-	PriorityScore         float64
-	RecurrenceDescription string   // the repeat in words, "" for none
-	Relevance             *float64 // how well the task matches q; nil without q
-	ProjectKey            string   // from the scope, with ProjectPath and WorkspaceSlug
-	ProjectPath           string
-	WorkspaceSlug         string
-}
-
 // IsComplete reports whether the task's status is in a finished category.
 func (t Task) IsComplete() bool {
 	return t.Status.Category == CategoryDone || t.Status.Category == CategoryCancelled
@@ -124,38 +59,8 @@ type TaskLocation struct {
 	DeletedAt   *time.Time
 }
 
-// TaskCreate is a new task: a captured line (Text), the structured
-// fields, or both. The JSON API reads it from wire.TaskCreate.
-type TaskCreate struct {
-	Text            string
-	Title           string
-	Description     string
-	Project         string
-	Parent          FlexRef
-	Type            string
-	Status          string
-	Tags            []string
-	Assignee        string
-	Importance      *int
-	Urgency         *int
-	DueAt           *time.Time
-	DueIsAllDay     bool
-	StartsAt        *time.Time
-	StartsIsAllDay  bool
-	EstimateMinutes *int
-	Repeat          string
-	Timezone        string
-}
-
 // FlexRef is a reference to an item: its ref (42) or its id.
 type FlexRef string
-
-func (s *Service) checkLevel(loc string, v *int) error {
-	if v != nil && (*v < 1 || *v > 5) {
-		return Invalidf(loc, "from 1 to 5")
-	}
-	return nil
-}
 
 func (s *Service) checkEstimate(loc string, v *int) error {
 	if v != nil && (*v < 0 || *v > s.limits.MaxEstimateMinutes) {

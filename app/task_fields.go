@@ -7,6 +7,126 @@ import (
 	"time"
 )
 
+// Task is one piece of work, with the fields resolved for its reader.
+type Task struct {
+	Seq              int64
+	ID               string
+	WorkspaceID      string
+	Ref              int64
+	ProjectID        string
+	ParentID         string
+	Title            string
+	Description      string
+	TypeID           string
+	StatusID         string
+	Importance       *int
+	Urgency          *int
+	DueAt            *time.Time
+	DueIsAllDay      bool
+	StartsAt         *time.Time
+	StartsIsAllDay   bool
+	SnoozedUntil     *time.Time
+	SnoozedIsAllDay  bool
+	EstimateMinutes  *int
+	AssigneeID       string
+	ClaimedByID      string
+	ClaimedAt        *time.Time
+	ClaimExpiresAt   *time.Time
+	RepeatRule       string // the rule's canonical text (recur.Rule.String), "" for none
+	Timezone         string
+	SeriesID         string // shared by the occurrences of one repeat, "" for none
+	Occurrence       int    // this occurrence's number in its series, from 1
+	SeriesValues     string // JSON: the series' values of fields changed for this occurrence only
+	CompletedAt      *time.Time
+	CreatedBy        string
+	UpdatedBy        string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	ContentUpdatedAt time.Time
+	DeletedAt        *time.Time
+	Version          int
+	Tags             []string
+
+	// Resolved on read, for this reader.
+	// ReaderZone is the reader's timezone by name (the account's, else the
+	// workspace's), which a compact line shows a timed due in.
+	ReaderZone            string
+	Type                  ItemType
+	Status                Status
+	Assignee              string
+	AssigneeAnswersTo     string
+	AssigneeIsAgent       bool
+	ClaimedBy             string
+	ClaimedByAnswersTo    string
+	ClaimedByIsAgent      bool
+	ParentRef             *int64
+	Blocked               bool
+	Blocking              bool
+	SubTasks              int
+	SubTasksOpen          int
+	PriorityScore         float64
+	RecurrenceDescription string   // the repeat in words, "" for none
+	Relevance             *float64 // how well the task matches q; nil without q
+	ProjectKey            string   // from the scope, with ProjectPath and WorkspaceSlug
+	ProjectPath           string
+	WorkspaceSlug         string
+}
+
+// TaskCreate is a new task: a captured line (Text), the structured
+// fields, or both. The JSON API reads it from wire.TaskCreate.
+type TaskCreate struct {
+	Text            string
+	Title           string
+	Description     string
+	Project         string
+	Parent          FlexRef
+	Type            string
+	Status          string
+	Tags            []string
+	Assignee        string
+	Importance      *int
+	Urgency         *int
+	DueAt           *time.Time
+	DueIsAllDay     bool
+	StartsAt        *time.Time
+	StartsIsAllDay  bool
+	EstimateMinutes *int
+	Repeat          string
+	Timezone        string
+}
+
+// TaskUpdate is a change to a task: unset fields stay, null ones clear.
+// The JSON API reads it from wire.TaskUpdate (PATCH /v1/tasks/{id_or_ref}).
+type TaskUpdate struct {
+	Title           Patch[string]
+	Description     Patch[string]
+	Project         Patch[string]
+	Parent          Patch[FlexRef]
+	Type            Patch[string]
+	Status          Patch[string]
+	Tags            Patch[[]string]
+	Assignee        Patch[string]
+	Importance      Patch[int]
+	Urgency         Patch[int]
+	DueAt           Patch[time.Time]
+	DueIsAllDay     Patch[bool]
+	StartsAt        Patch[time.Time]
+	StartsIsAllDay  Patch[bool]
+	SnoozedUntil    Patch[time.Time]
+	SnoozedIsAllDay Patch[bool]
+	EstimateMinutes Patch[int]
+	Repeat          Patch[string]
+	Timezone        Patch[string]
+	AppliesTo       Patch[string]
+	// Written phrases, read with when.ParseDate in the reader's zone: defer
+	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
+	// work on it), until due_at (the deadline); "" or null clears.
+	Defer           Patch[string]
+	Plan            Patch[string]
+	Until           Patch[string]
+	ExpectedVersion *int
+}
+
 // taskField is one field of a task as a create, an update, an import, a
 // repeat and the history see it: where a create and an update carry it,
 // what a value sent must be, how it changes the task, whether the next
@@ -143,11 +263,11 @@ var taskFields = []taskField{
 		words: func(_ Telling, c said) string { return tagWords(c.from, c.to) }},
 	{name: "importance", in: func(u *TaskUpdate) patch { return &u.Importance }, series: true,
 		create: func(c *TaskCreate) any { return &c.Importance }, takes: true,
-		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkInt((*Service).checkLevel),
+		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkRange(1, 5, ""),
 		words: sayLevel("importance")},
 	{name: "urgency", in: func(u *TaskUpdate) patch { return &u.Urgency }, series: true,
 		create: func(c *TaskCreate) any { return &c.Urgency }, takes: true,
-		on: func(t *Task) any { return &t.Urgency }, apply: asSent, check: checkInt((*Service).checkLevel),
+		on: func(t *Task) any { return &t.Urgency }, apply: asSent, check: checkRange(1, 5, ""),
 		words: sayLevel("urgency")},
 	{name: "estimate_minutes", in: func(u *TaskUpdate) patch { return &u.EstimateMinutes }, series: true,
 		create: func(c *TaskCreate) any { return &c.EstimateMinutes }, takes: true,
@@ -247,6 +367,17 @@ func checkInt(check func(s *Service, loc string, v *int) error) func(*Service, s
 		}
 		return []error{check(s, loc, &p.(*Patch[int]).Value)}
 	}
+}
+
+// checkRange is the check of a whole number from lo to hi, the unit said
+// after them in a refusal ("" for none); null passes.
+func checkRange(lo, hi int, unit string) func(*Service, string, patch) []error {
+	return checkInt(func(_ *Service, loc string, v *int) error {
+		if *v < lo || *v > hi {
+			return Invalidf(loc, "from %d to %d%s", lo, hi, unit)
+		}
+		return nil
+	})
 }
 
 func checkInstantField(_ *Service, loc string, p patch) []error {

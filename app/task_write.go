@@ -6,38 +6,6 @@ import (
 	"time"
 )
 
-// TaskUpdate is a change to a task: unset fields stay, null ones clear.
-// The JSON API reads it from wire.TaskUpdate (PATCH /v1/tasks/{id_or_ref}).
-type TaskUpdate struct {
-	Title           Patch[string]
-	Description     Patch[string]
-	Project         Patch[string]
-	Parent          Patch[FlexRef]
-	Type            Patch[string]
-	Status          Patch[string]
-	Tags            Patch[[]string]
-	Assignee        Patch[string]
-	Importance      Patch[int]
-	Urgency         Patch[int]
-	DueAt           Patch[time.Time]
-	DueIsAllDay     Patch[bool]
-	StartsAt        Patch[time.Time]
-	StartsIsAllDay  Patch[bool]
-	SnoozedUntil    Patch[time.Time]
-	SnoozedIsAllDay Patch[bool]
-	EstimateMinutes Patch[int]
-	Repeat          Patch[string]
-	Timezone        Patch[string]
-	AppliesTo       Patch[string]
-	// Written phrases, read with when.ParseDate in the reader's zone: defer
-	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
-	// work on it), until due_at (the deadline); "" or null clears.
-	Defer           Patch[string]
-	Plan            Patch[string]
-	Until           Patch[string]
-	ExpectedVersion *int
-}
-
 func (s *Service) validateTaskUpdate(in *TaskUpdate) error {
 	var errs []error
 	for _, f := range taskFields {

@@ -38,6 +38,7 @@ type field[T any] struct {
 	dest   func(*T) sql.Scanner // where a scan puts the column's value: a sql.Scanner into the T
 	value  func(*T) any         // what a write stores
 	settle func(*T)             // turns the value into what a read gives back (times to whole milliseconds); nil if it is already
+	dump   dumpKind             // what an export says the column holds, as far as its type tells: text, a number, an instant
 }
 
 // column is one column a statement reads or writes. expr is what a select
@@ -53,6 +54,13 @@ type column[T any] struct {
 // col is a column of the table itself.
 func col[T any](name string, mode colMode, f field[T]) column[T] {
 	return column[T]{name: name, mode: mode, field: f}
+}
+
+// exportedAs is c where an export says it holds what k says, which its
+// type cannot tell: an id an import maps, an account, a JSON document.
+func (c column[T]) exportedAs(k dumpKind) column[T] {
+	c.dump = k
+	return c
 }
 
 // computed is a column the listing query computes from expr: read, never
@@ -233,18 +241,18 @@ func nullText[T any](f func(*T) *string) field[T] {
 
 // integer is an int column, stored as it is.
 func integer[T any](f func(*T) *int) field[T] {
-	return field[T]{dest: func(v *T) sql.Scanner { return intDest{f(v)} }, value: func(v *T) any { return int64(*f(v)) }}
+	return field[T]{dest: func(v *T) sql.Scanner { return intDest{f(v)} }, value: func(v *T) any { return int64(*f(v)) }, dump: dInt}
 }
 
 // nullZero is an int column that stores 0 as NULL: a count that starts at
 // 1 when there is one.
 func nullZero[T any](f func(*T) *int) field[T] {
-	return field[T]{dest: func(v *T) sql.Scanner { return intDest{f(v)} }, value: func(v *T) any { return nullInt(*f(v)) }}
+	return field[T]{dest: func(v *T) sql.Scanner { return intDest{f(v)} }, value: func(v *T) any { return nullInt(*f(v)) }, dump: dInt}
 }
 
 // integer64 is an int64 column, stored as it is.
 func integer64[T any](f func(*T) *int64) field[T] {
-	return field[T]{dest: func(v *T) sql.Scanner { return int64Dest{f(v)} }, value: func(v *T) any { return *f(v) }}
+	return field[T]{dest: func(v *T) sql.Scanner { return int64Dest{f(v)} }, value: func(v *T) any { return *f(v) }, dump: dInt}
 }
 
 // optInt is a nullable int column: nil is NULL.
@@ -254,18 +262,18 @@ func optInt[T any](f func(*T) **int) field[T] {
 			return int64(*p)
 		}
 		return nil
-	}}
+	}, dump: dInt}
 }
 
 // flag is a 0-or-1 column.
 func flag[T any](f func(*T) *bool) field[T] {
-	return field[T]{dest: func(v *T) sql.Scanner { return boolDest{f(v)} }, value: func(v *T) any { return *f(v) }}
+	return field[T]{dest: func(v *T) sql.Scanner { return boolDest{f(v)} }, value: func(v *T) any { return *f(v) }, dump: dInt}
 }
 
 // stamp is an instant column (NOT NULL), stored in timeLayout.
 func stamp[T any](f func(*T) *time.Time) field[T] {
 	return field[T]{dest: func(v *T) sql.Scanner { return timeDest{f(v)} }, value: func(v *T) any { return fmtTime(*f(v)) },
-		settle: func(v *T) { p := f(v); *p = parseTime(fmtTime(*p)) }}
+		settle: func(v *T) { p := f(v); *p = parseTime(fmtTime(*p)) }, dump: dTime}
 }
 
 // optStamp is a nullable instant column: nil is NULL.
@@ -276,7 +284,7 @@ func optStamp[T any](f func(*T) **time.Time) field[T] {
 				s := parseTime(fmtTime(**p))
 				*p = &s
 			}
-		}}
+		}, dump: dTime}
 }
 
 // The computed columns are only read.

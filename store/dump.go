@@ -120,11 +120,7 @@ var dumpTables = indexDump([]*dumpTable{
 	{kind: "project_role", table: "project_roles", cols: cols(`project_id:id user_id:user role:text created_at:time`),
 		from: `project_roles WHERE project_id IN (SELECT id FROM projects WHERE workspace_id IN ws)`, hidden: `project_id NOT IN hid`,
 		order: `project_id, user_id`},
-	{kind: "task", table: "tasks", cols: cols(`seq:seq id:id workspace_id:id ref:int project_id:id parent_id:id title:text
-		description:text type_id:id status_id:id importance:int urgency:int due_at:time due_is_all_day:int starts_at:time
-		starts_is_all_day:int snoozed_until:time snoozed_is_all_day:int estimate_minutes:int assignee_id:user claimed_by:user
-		claimed_at:time claim_expires_at:time repeat_rule:text timezone:text series_id:about occurrence:int series_values:json
-		completed_at:time created_by:user updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
+	{kind: "task", table: "tasks", cols: tableCols(taskTable),
 		from: `tasks WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "task_tag", table: "task_tags", cols: cols(`task_id:id tag_id:id`),
 		from: `ttag WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws)`, hidden: `task_id NOT IN hitem`,
@@ -201,6 +197,17 @@ var dumpLeftOut = map[string]string{
 	"documents_fts":        "the search index, rebuilt by triggers as documents are written",
 	"document_chunks_fts":  "the search index of large bodies, rebuilt by the worker as documents are written (0022)",
 	"document_chunking":    "the large bodies still to index (0022): queued again by triggers as documents are written",
+}
+
+// tableCols is the columns of an item table (store/columns.go) as an
+// export carries them, so that a column added to the table is exported
+// without a line here.
+func tableCols[T any](tb *itemTable[T]) []dumpCol {
+	out := make([]dumpCol, len(tb.cols))
+	for i, c := range tb.cols {
+		out[i] = dumpCol{c.name, c.dump}
+	}
+	return out
 }
 
 func indexDump(ts []*dumpTable) []*dumpTable {

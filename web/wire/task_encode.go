@@ -13,7 +13,8 @@ import (
 // (HTML-escaped strings, a newline at the end), which
 // TestTaskEncoderMatchesEncodingJSON checks field for field. AppendTask is
 // generated from Task's fields (task_encode_gen.go, by taskgen), so a
-// field added to Task needs no hunk here: run go generate.
+// field added to Task needs no hunk here: run go generate, which also
+// writes task_app_gen.go (taskgen's package comment).
 
 //go:generate go run ./taskgen
 

@@ -5,9 +5,9 @@ import (
 )
 
 // The wire shapes of items share their common parts, so that a field added
-// to one part reaches every shape that carries it: Task, LinkEnd and
-// Document embed these (encoding/json flattens them in place, and so does
-// the encoder taskgen generates from Task, task_encode_gen.go).
+// to one part reaches every shape that carries it: Task, TaskPreview,
+// LinkEnd and Document embed these (encoding/json flattens them in place,
+// and so does the encoder taskgen generates from Task, task_encode_gen.go).
 
 // itemHeadJSON opens every item: a task, a document, a link's far end.
 type itemHeadJSON struct {
@@ -48,6 +48,16 @@ type taskClaimJSON struct {
 	ClaimedByIsAgent   bool    `json:"claimed_by_is_agent"`
 }
 
+// taskPlanJSON is what a task and its preview both say of the work it
+// takes and when it is due and planned.
+type taskPlanJSON struct {
+	EstimateMinutes *int    `json:"estimate_minutes"`
+	DueAt           *string `json:"due_at"`
+	DueIsAllDay     bool    `json:"due_is_all_day"`
+	StartsAt        *string `json:"starts_at"`
+	StartsIsAllDay  bool    `json:"starts_is_all_day"`
+}
+
 // Task is the full task record.
 type Task struct {
 	itemHeadJSON
@@ -66,17 +76,13 @@ type Task struct {
 	AssigneeAnswersTo *string  `json:"assignee_answers_to"`
 	AssigneeIsAgent   bool     `json:"assignee_is_agent"`
 	taskClaimJSON
-	ClaimedAt       *string  `json:"claimed_at"`
-	ClaimExpiresAt  *string  `json:"claim_expires_at"`
-	Importance      *int     `json:"importance"`
-	Urgency         *int     `json:"urgency"`
-	PriorityScore   float64  `json:"priority_score"`
-	Relevance       *float64 `json:"relevance"`
-	EstimateMinutes *int     `json:"estimate_minutes"`
-	DueAt           *string  `json:"due_at"`
-	DueIsAllDay     bool     `json:"due_is_all_day"`
-	StartsAt        *string  `json:"starts_at"`
-	StartsIsAllDay  bool     `json:"starts_is_all_day"`
+	ClaimedAt      *string  `json:"claimed_at"`
+	ClaimExpiresAt *string  `json:"claim_expires_at"`
+	Importance     *int     `json:"importance"`
+	Urgency        *int     `json:"urgency"`
+	PriorityScore  float64  `json:"priority_score"`
+	Relevance      *float64 `json:"relevance"`
+	taskPlanJSON
 	taskWhenJSON
 	RepeatRule       *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
 	SeriesID         *string `json:"series_id"`   // shared by the occurrences of one repeat
@@ -100,24 +106,34 @@ type Task struct {
 	readerZone string
 }
 
-// NewTask is the full record of t.
+// NewTask is the full record of t: the fields copyTask copies, and those
+// the wire names or writes otherwise.
 func NewTask(t app.Task) Task {
-	return Task{itemHeadJSON: itemHeadJSON{ID: t.ID, Ref: t.Ref, Title: t.Title}, Description: OrNull(t.Description),
-		itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey, ProjectID: t.ProjectID, ProjectPath: t.ProjectPath, Workspace: OrNull(t.WorkspaceSlug),
-		WorkspaceID: t.WorkspaceID, Parent: OrNull(t.ParentID), ParentRef: t.ParentRef, Tags: t.Tags, Assignee: OrNull(t.Assignee),
-		AssigneeID: OrNull(t.AssigneeID), AssigneeAnswersTo: OrNull(t.AssigneeAnswersTo), AssigneeIsAgent: t.AssigneeIsAgent,
-		taskClaimJSON: taskClaimJSON{ClaimedBy: OrNull(t.ClaimedBy), ClaimedByID: OrNull(t.ClaimedByID),
-			ClaimedByAnswersTo: OrNull(t.ClaimedByAnswersTo), ClaimedByIsAgent: t.ClaimedByIsAgent},
-		ClaimedAt: StampPtr(t.ClaimedAt), ClaimExpiresAt: StampPtr(t.ClaimExpiresAt),
-		Importance: t.Importance, Urgency: t.Urgency, PriorityScore: t.PriorityScore, Relevance: t.Relevance, EstimateMinutes: t.EstimateMinutes,
-		DueAt: StampPtr(t.DueAt), DueIsAllDay: t.DueIsAllDay, StartsAt: StampPtr(t.StartsAt), StartsIsAllDay: t.StartsIsAllDay,
-		taskWhenJSON: taskWhenJSON{SnoozedUntil: StampPtr(t.SnoozedUntil), SnoozedIsAllDay: t.SnoozedIsAllDay,
-			RecurrenceDescription: OrNull(t.RecurrenceDescription), Timezone: OrNull(t.Timezone)},
-		RepeatRule: OrNull(t.RepeatRule), SeriesID: OrNull(t.SeriesID), Occurrence: nonZero(t.Occurrence),
-		Blocked: t.Blocked, Blocking: t.Blocking, SubTasks: t.SubTasks, SubTasksDone: t.SubTasksDone(),
-		CompletedAt: StampPtr(t.CompletedAt), CreatedAt: Stamp(t.CreatedAt), CreatedBy: OrNull(t.CreatedBy),
-		UpdatedAt: Stamp(t.UpdatedAt), UpdatedBy: OrNull(t.UpdatedBy), ContentUpdatedAt: Stamp(t.ContentUpdatedAt),
-		DeletedAt: StampPtr(t.DeletedAt), Version: t.Version, readerZone: t.ReaderZone}
+	out := Task{itemStateJSON: newItemState(t.Type, t.Status, t.IsComplete()), Project: t.ProjectKey,
+		Workspace: OrNull(t.WorkspaceSlug), Parent: OrNull(t.ParentID), Occurrence: nonZero(t.Occurrence),
+		SubTasksDone: t.SubTasksDone(), readerZone: t.ReaderZone}
+	copyTask(&out, &t)
+	return out
+}
+
+// TaskPreview is what POST /v1/tasks would make of a body: the task as it
+// would be stored, without an id or ref, and how its line was read.
+type TaskPreview struct {
+	Title       string   `json:"title"`
+	Description *string  `json:"description"`
+	Project     string   `json:"project"`
+	ProjectPath string   `json:"project_path"`
+	ParentRef   *int64   `json:"parent_ref"`
+	Type        string   `json:"type"`
+	Status      string   `json:"status"`
+	Tags        []string `json:"tags"`
+	Assignee    *string  `json:"assignee"`
+	Importance  *int     `json:"importance"`
+	Urgency     *int     `json:"urgency"`
+	taskPlanJSON
+	Timezone string  `json:"timezone"`
+	Repeat   *Repeat `json:"repeat"`
+	Spans    []Span  `json:"spans"`
 }
 
 // newItemState resolves an item's type and status for the wire.

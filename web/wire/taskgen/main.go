@@ -1,11 +1,18 @@
-// Command taskgen writes web/wire/task_encode_gen.go: AppendTask, the hand
-// encoder of wire.Task, generated from Task's fields and JSON tags, so
-// that a field added to the record reaches the fast encoder without a
-// hand-written hunk. It reads the package's source rather than importing
-// it, so it still runs when the generated file no longer compiles (a
-// field removed). `go generate ./web/wire` runs it; TestGeneratedIsCurrent
-// fails while the file is stale, and wire's TestTaskEncoderMatchesEncodingJSON
-// holds the bytes equal to encoding/json's.
+// Command taskgen writes two files of web/wire, so that a field added to a
+// task reaches the wire without a hand-written hunk there but its place in
+// Task (and TaskPreview):
+//   - task_encode_gen.go: AppendTask, the hand encoder of wire.Task,
+//     generated from Task's fields and JSON tags; wire's
+//     TestTaskEncoderMatchesEncodingJSON holds the bytes equal to
+//     encoding/json's.
+//   - task_app_gen.go: the request records TaskCreate and TaskUpdate,
+//     declared from app's namesakes (records.go), and the copies of the
+//     fields Task and TaskPreview share with app.Task.
+//
+// It reads the packages' source rather than importing them, so it still
+// runs when a generated file no longer compiles (a field removed).
+// `go generate ./web/wire` runs it; TestGeneratedIsCurrent fails while a
+// file is stale.
 //
 // It knows the field types a task record has (strings, booleans, integers,
 // floats, pointers to them, lists of strings) and the parts it embeds,
@@ -30,23 +37,51 @@ import (
 	"strings"
 )
 
-// genFile is the file taskgen writes, beside the sources it reads.
-const genFile = "task_encode_gen.go"
+// The files taskgen writes, beside the sources it reads.
+const (
+	encodeFile = "task_encode_gen.go"
+	appFile    = "task_app_gen.go"
+)
 
 func main() {
 	dir := flag.String("dir", ".", "the directory of package wire")
 	flag.Parse()
-	src, err := generate(*dir)
+	files, err := generate(*dir)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(*dir, genFile), src, 0o644); err != nil {
-		log.Fatal(err)
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(*dir, name), src, 0o644); err != nil {
+			log.Fatal(err)
+		}
 	}
 }
 
-// generate is the generated file for the package in dir.
-func generate(dir string) ([]byte, error) {
+// generate is the generated files, by name, for package wire in dir, with
+// package app two directories up from it.
+func generate(dir string) (map[string][]byte, error) {
+	wire, err := parseDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	appPkg, err := parseDir(filepath.Join(dir, "..", "..", "app"))
+	if err != nil {
+		return nil, err
+	}
+	enc, err := encoder(structsOf(wire), "Task", "AppendTask")
+	if err != nil {
+		return nil, err
+	}
+	fromApp, err := appRecords(wire, appPkg)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{encodeFile: enc, appFile: fromApp}, nil
+}
+
+// parseDir is the package's files in dir, but its tests and what taskgen
+// writes.
+func parseDir(dir string) ([]*ast.File, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -55,16 +90,16 @@ func generate(dir string) ([]byte, error) {
 	var files []*ast.File
 	for _, e := range entries {
 		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == genFile {
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == encodeFile || n == appFile {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
-	return encoder(structsOf(files), "Task", "AppendTask")
+	return files, nil
 }
 
 // structsOf is the struct types the files declare, by name.
