@@ -215,11 +215,7 @@ func calendarBounds(ctx context.Context, tx Tx, sc *scope, c *Calendar, in Calen
 // first, each Usable exactly when its URL answers. Never a secret or a URL.
 func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 	var out []Calendar
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		chks, err := tx.CalendarChecks(ctx, calendarReach(acc))
 		if err != nil {
 			return err
@@ -238,7 +234,7 @@ func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 			out[i] = chk.Calendar
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 

@@ -218,11 +218,7 @@ func (s *Service) roleTarget(ctx context.Context, tx Tx, a Actor, workspace, idO
 // project's own, in every workspace it reaches.
 func (s *Service) ProjectRolesHeld(ctx context.Context, a Actor) ([]ProjectAccess, error) {
 	out := []ProjectAccess{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		for _, w := range acc.live() {
 			sc, err := scopeOf(ctx, tx, acc, w)
 			if err != nil {
@@ -235,6 +231,6 @@ func (s *Service) ProjectRolesHeld(ctx context.Context, a Actor) ([]ProjectAcces
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }

@@ -154,11 +154,7 @@ func (s *Service) inForce(ws Workspace, wsSettings map[string]any, n *projectNod
 // WorkspaceSettings lists every setting as it applies to a workspace.
 func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace string) ([]InForce, error) {
 	var out []InForce
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := acc.workspace(workspace, false)
 		if err != nil {
 			return err
@@ -168,7 +164,7 @@ func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace stri
 		}
 		out = s.inForce(w.Workspace, w.Workspace.Settings, nil)
 		return nil
-	})
+	}))
 	return out, err
 }
 
