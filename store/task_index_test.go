@@ -12,6 +12,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // unindexed counts the tasks waiting to be indexed.
@@ -169,15 +170,7 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, a, _ := storetest.Admin(t, db, app.Options{}, "test")
 	for i := range 5 {
 		if _, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: fmt.Sprintf("Left behind %d", i)}); err != nil {
 			t.Fatal(err)
