@@ -138,11 +138,7 @@ func (s *Service) CreateCalendar(ctx context.Context, a Actor, in CalendarCreate
 		return IssuedCalendar{}, err
 	}
 	var out IssuedCalendar
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) error {
 		if a.system {
 			return Errorf(CodeForbidden, "a calendar feed belongs to an account")
 		}
@@ -166,7 +162,7 @@ func (s *Service) CreateCalendar(ctx context.Context, a Actor, in CalendarCreate
 		stored, err := tx.CalendarByID(ctx, c.ID)
 		out = IssuedCalendar{Calendar: stored, Secret: secret}
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -167,14 +167,10 @@ func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, 
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		out, err = s.createProject(ctx, tx, a, sc, in)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -252,11 +248,7 @@ func viewProject(ctx context.Context, tx Tx, n *projectNode) (ProjectView, error
 // deleted set those in the trash.
 func (s *Service) Projects(ctx context.Context, a Actor, workspace string, deleted bool) ([]ProjectView, error) {
 	out := []ProjectView{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		sts, err := statusMap(ctx, tx, sc.ws.Workspace.ID)
 		if err != nil {
 			return err
@@ -267,7 +259,7 @@ func (s *Service) Projects(ctx context.Context, a Actor, workspace string, delet
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 

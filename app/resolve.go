@@ -25,6 +25,29 @@ func inWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*scope,
 	return scopeOf(ctx, tx, acc, w)
 }
 
+// withScope makes a transaction body that opens the scope of the workspace
+// named (inWorkspace) first, for the methods that act in one workspace.
+func withScope(ctx context.Context, a Actor, workspace string, fn func(tx Tx, sc *scope) error) func(Tx) error {
+	return func(tx Tx) error {
+		sc, err := inWorkspace(ctx, tx, a, workspace)
+		if err != nil {
+			return err
+		}
+		return fn(tx, sc)
+	}
+}
+
+// locatedTask opens the scope of a task addressed by id or ref and
+// locates it there: live, and in a project the caller may read.
+func locatedTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, ItemLocation, error) {
+	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+	if err != nil {
+		return nil, ItemLocation{}, err
+	}
+	loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+	return sc, loc, err
+}
+
 // pickWorkspace resolves the caller's access and the workspace it acts in:
 // the one named, or its only one.
 func pickWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*access, wsAccess, error) {

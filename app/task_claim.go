@@ -159,11 +159,7 @@ func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrR
 func (s *Service) Verifications(ctx context.Context, a Actor, workspace, idOrRef string) ([]Verification, error) {
 	var out []Verification
 	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+		_, loc, err := locatedTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}
