@@ -15,8 +15,7 @@ func TestTaskCreate(t *testing.T) {
 	f := newFixture(t)
 	f.person("bob", app.RoleMember)
 	f.person("stranger", "")
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "api"})
 	parent := f.task(f.admin, app.TaskCreate{Title: "Parent", Project: "web"})
 
 	ok := []struct {
@@ -303,8 +302,7 @@ func TestTaskUpdate(t *testing.T) {
 func TestTaskMove(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "api"})
 	top := f.task(f.admin, app.TaskCreate{Title: "top", Project: "web"})
 	mid := f.task(f.admin, app.TaskCreate{Title: "mid", Parent: app.FlexRef(ref(top.Ref))})
 	leaf := f.task(f.admin, app.TaskCreate{Title: "leaf", Parent: app.FlexRef(ref(mid.Ref))})

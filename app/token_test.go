@@ -17,10 +17,10 @@ func TestTokenIssuing(t *testing.T) {
 	f := newFixture(t)
 	f.person("bob", app.RoleMember)
 	member := f.person("mia", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(
+		app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "api"},
+		app.ProjectCreate{Key: "secret", Visibility: "private"},
+	)
 	day := storetest.Epoch.Add(24 * time.Hour)
 	narrow := f.login(f.issue(app.TokenCreate{Title: "narrow", Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead,
 		app.PermWorkspaceRead}, ExpiresAt: app.PatchOf(day), Workspace: app.PatchOf("default"),
