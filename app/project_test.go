@@ -28,13 +28,7 @@ func TestProjectCreate(t *testing.T) {
 		}
 	})
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.ProjectCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.ProjectCreate]{
 		{"a key with capitals", f.admin, app.ProjectCreate{Key: "Web2", Title: "x"}, app.CodeValidation, "body.key"},
 		{"a key starting with a digit", f.admin, app.ProjectCreate{Key: "2web", Title: "x"}, app.CodeValidation, "body.key"},
 		{"no key", f.admin, app.ProjectCreate{Title: "x"}, app.CodeValidation, "body.key"},
@@ -58,12 +52,10 @@ func TestProjectCreate(t *testing.T) {
 	}
 	f.project(f.admin, app.ProjectCreate{Key: "gone"})
 	must(f.svc.DeleteProject(f.ctx, f.admin, "", "gone"))(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateProject(f.ctx, c.a, "", c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.ProjectCreate) error {
+		_, err := f.svc.CreateProject(f.ctx, a, "", in)
+		return err
+	})
 }
 
 // TestProjectDisclosure checks that a private project answers a workspace

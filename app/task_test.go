@@ -264,13 +264,7 @@ func TestTaskUpdate(t *testing.T) {
 	})
 
 	tk := f.task(f.admin, app.TaskCreate{Title: "Target"})
-	refused := []struct {
-		name string
-		a    app.Actor
-		in   app.TaskUpdate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TaskUpdate]{
 		{"title cleared", f.admin, app.TaskUpdate{Title: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.title"},
 		{"status cleared", f.admin, app.TaskUpdate{Status: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.status"},
 		{"urgency out of range", f.admin, app.TaskUpdate{Urgency: app.PatchOf(0)}, app.CodeValidation, "body.urgency"},
@@ -288,12 +282,10 @@ func TestTaskUpdate(t *testing.T) {
 		{"assignee outside the workspace", f.admin, app.TaskUpdate{Assignee: app.PatchOf("stranger")}, app.CodeValidation, "body.assignee"},
 		{"a viewer", viewer, app.TaskUpdate{Title: app.PatchOf("y")}, app.CodeForbidden, ""},
 	}
-	for _, c := range refused {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.UpdateTask(f.ctx, c.a, "", ref(tk.Ref), c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.TaskUpdate) error {
+		_, err := f.svc.UpdateTask(f.ctx, a, "", ref(tk.Ref), in)
+		return err
+	})
 	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", tk.ID))(t); got.Title != "Target" || got.Version != 1 {
 		t.Errorf("refused updates changed the task: %+v", got)
 	}

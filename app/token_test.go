@@ -50,13 +50,7 @@ func TestTokenIssuing(t *testing.T) {
 	})
 
 	past := storetest.Epoch.Add(-time.Minute)
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.TokenCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TokenCreate]{
 		{"a scope the issuer lacks", narrow, app.TokenCreate{Scopes: []string{app.PermProjectRead, app.PermProjectWrite}}, app.CodeTokenScopeWider, "body.scopes"},
 		{"a scope without what it needs", narrow, app.TokenCreate{Scopes: []string{app.PermItemRead}}, app.CodeTokenScopeIncomplete, "body.scopes"},
 		{"every scope", narrow, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
@@ -79,12 +73,10 @@ func TestTokenIssuing(t *testing.T) {
 		{"an unknown workspace", f.admin, app.TokenCreate{Workspace: app.PatchOf("nowhere")}, app.CodeValidation, "body.workspace"},
 		{"a new account with no one to answer to", f.admin, app.TokenCreate{Username: "newbie"}, app.CodeValidation, "body.username"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.TokenCreate) error {
+		_, err := f.svc.CreateToken(f.ctx, a, in)
+		return err
+	})
 }
 
 // TestTokenForOthers checks issuing for another account with
@@ -213,13 +205,7 @@ func TestTokenNeverWider(t *testing.T) {
 	createOnly := issuer(app.TokenCreate{Scopes: []string{app.PermUserCreate}})
 	before := len(must(f.svc.Tokens(f.ctx, f.admin))(t))
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.TokenCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TokenCreate]{
 		{"a scope more", scopes, app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead}},
 			app.CodeTokenScopeWider, "body.scopes"},
 		{"every scope", scopes, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
@@ -256,12 +242,10 @@ func TestTokenNeverWider(t *testing.T) {
 		{"instance:user_create alone, for more", createOnly, app.TokenCreate{Username: "bob", Scopes: []string{app.PermItemRead,
 			app.PermProjectRead}}, app.CodeTokenScopeWider, "body.scopes"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.TokenCreate) error {
+		_, err := f.svc.CreateToken(f.ctx, a, in)
+		return err
+	})
 	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
 		t.Errorf("%d credentials after the refusals, %d before", after, before)
 	}
