@@ -37,6 +37,20 @@ func withScope(ctx context.Context, a Actor, workspace string, fn func(tx Tx, sc
 	}
 }
 
+// withFound makes a transaction body that first finds what a call addresses
+// by id, ref or key with find (writableTask, findProject, …), then runs fn
+// on the scope and the item found.
+func withFound[S, T any](ctx context.Context, a Actor, workspace, idOrRef string,
+	find func(context.Context, Tx, Actor, string, string) (S, T, error), fn func(tx Tx, sc S, it T) error) func(Tx) error {
+	return func(tx Tx) error {
+		sc, it, err := find(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		return fn(tx, sc, it)
+	}
+}
+
 // locatedTask opens the scope of a task addressed by id or ref and
 // locates it there: live, and in a project the caller may read.
 func locatedTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, ItemLocation, error) {

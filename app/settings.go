@@ -172,13 +172,9 @@ func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace stri
 // inherited from an ancestor or the workspace, or the default.
 func (s *Service) ProjectSettings(ctx context.Context, a Actor, workspace, idOrKey string) ([]InForce, error) {
 	var out []InForce
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, sc *scope, n *projectNode) error {
 		out = s.inForce(sc.ws.Workspace, sc.ws.Workspace.Settings, n)
 		return nil
-	})
+	}))
 	return out, err
 }
