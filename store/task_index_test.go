@@ -176,15 +176,8 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
 
-	db, err = store.Open(ctx, path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db = storetest.Reopen(t, db)
 	raw := rawOpen(t, path)
 	if n := unindexed(t, raw); n != 5 {
 		t.Fatalf("%d tasks wait in the file, want 5", n)
