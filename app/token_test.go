@@ -246,11 +246,19 @@ func TestTokenNeverWider(t *testing.T) {
 		_, err := f.svc.CreateToken(f.ctx, a, in)
 		return err
 	})
-	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
-		t.Errorf("%d credentials after the refusals, %d before", after, before)
+	f.wantNothingIssued(before, "newbot")
+}
+
+// wantNothingIssued fails the test unless refused requests left the
+// credentials as they were, before of them, and created no account named
+// username.
+func (f *fixture) wantNothingIssued(before int, username string) {
+	f.t.Helper()
+	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(f.t)); after != before {
+		f.t.Errorf("%d credentials after the refusals, %d before", after, before)
 	}
-	_, err := f.svc.User(f.ctx, f.admin, "newbot")
-	wantCode(t, err, app.CodeNotFound)
+	_, err := f.svc.User(f.ctx, f.admin, username)
+	wantCode(f.t, err, app.CodeNotFound)
 }
 
 // TestTokenValidation checks the requests no issuer may make.
@@ -301,11 +309,7 @@ func TestTokenValidation(t *testing.T) {
 		wantField(t, err, "body.scopes")
 		wantField(t, err, "body.username")
 	})
-	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
-		t.Errorf("%d credentials after the refusals, %d before", after, before)
-	}
-	_, err := f.svc.User(f.ctx, f.admin, "orphan")
-	wantCode(t, err, app.CodeNotFound)
+	f.wantNothingIssued(before, "orphan")
 }
 
 // TestIssueLocalToken: a credential issued on the database file, with the
