@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
-	"tend/store"
 	"tend/web/wire"
 )
 
@@ -24,12 +23,9 @@ calendar feeds without their secrets (docs/data.md).`,
   tend export --workspace default > default.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			return svc.Export(cmd.Context(), app.SystemActor("cli"), workspace, wire.NewExportEncoder(cmd.OutOrStdout(), nil))
+			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
+				return svc.Export(cmd.Context(), app.SystemActor("cli"), workspace, wire.NewExportEncoder(cmd.OutOrStdout(), nil))
+			})
 		},
 	}
 	cmd.Flags().StringVar(&workspace, "workspace", "", "export this workspace only (slug or id); default: every workspace")

@@ -14,8 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/cobra"
 	_ "time/tzdata" // timezones resolve the same on a machine without zoneinfo
+
+	"github.com/spf13/cobra"
 
 	"tend/app"
 	"tend/cli"
@@ -98,19 +99,23 @@ func openService(ctx context.Context, dbPath string, opts store.Options, publicU
 	return createService(ctx, dbPath, opts, app.Options{PublicURL: publicURL})
 }
 
-// openBootstrapped is openService on a database that may hold no instance
-// yet: it makes the instance and its administrator, printing no token, as
-// the terminal's first command on a new file does.
-func openBootstrapped(ctx context.Context, dbPath string) (*store.DB, *app.Service, error) {
+// onService runs fn, for one command, with the Service on the database at
+// dbPath (openService), and closes the database after it.
+func onService(ctx context.Context, dbPath string, fn func(*app.Service) error) error {
 	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: cli.LocalTimezone(), NoToken: true}); err != nil {
-		_ = db.Close()
-		return nil, nil, err
-	}
-	return db, svc, nil
+	defer db.Close()
+	return fn(svc)
+}
+
+// bootstrapLocal makes the instance and its administrator on a database
+// that holds none yet, printing no token, as the terminal's first command
+// on a new file does.
+func bootstrapLocal(ctx context.Context, svc *app.Service) error {
+	_, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: cli.LocalTimezone(), NoToken: true})
+	return err
 }
 
 // createService is openService that creates the database when it does not exist.

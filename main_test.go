@@ -147,24 +147,12 @@ func (s *server) stop(t *testing.T) error {
 // getMe calls GET /v1/me on a running server with secret as the bearer token.
 func getMe(t *testing.T, addr, secret string) (int, map[string]any) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/me", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if secret != "" {
-		req.Header.Set("Authorization", "Bearer "+secret)
-	}
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	status, b := get(t, "http://"+addr+"/v1/me", secret)
 	var body map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+	if err := json.Unmarshal(b, &body); err != nil {
 		t.Fatalf("GET /v1/me: body is not JSON: %v", err)
 	}
-	return resp.StatusCode, body
+	return status, body
 }
 
 var curlRE = regexp.MustCompile(`curl -H "Authorization: Bearer (\S+)" http://(\S+)/v1/me`)

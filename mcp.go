@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tend/app"
 	"tend/cli"
-	"tend/store"
 	"tend/web"
 )
 
@@ -48,14 +48,11 @@ carries only MCP messages; the log goes to stderr.`,
 // The credential is checked once at the start, so a wrong one fails at
 // once rather than on the first call.
 func serveMCP(ctx context.Context, log *slog.Logger, stdin io.Reader, stdout io.Writer, dbPath, token string) error {
-	db, svc, err := openService(ctx, dbPath, store.Options{}, "")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
-		return err
-	}
-	m := web.NewServer(svc, log).MCP()
-	return m.ServeStdio(ctx, m.StdioIdentity(token), stdin, stdout)
+	return onService(ctx, dbPath, func(svc *app.Service) error {
+		if _, err := svc.Authenticate(ctx, token, "mcp"); err != nil {
+			return err
+		}
+		m := web.NewServer(svc, log).MCP()
+		return m.ServeStdio(ctx, m.StdioIdentity(token), stdin, stdout)
+	})
 }

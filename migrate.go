@@ -12,7 +12,6 @@ import (
 	"tend/app"
 	"tend/app/from"
 	"tend/cli"
-	"tend/store"
 )
 
 // migrateFlags are tend import's flags for another tool's file; maxMiB
@@ -53,18 +52,15 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 	if err != nil {
 		return err
 	}
-	db, svc, err := openService(cmd.Context(), dbPath, store.Options{}, "")
-	if err != nil {
+	return onService(cmd.Context(), dbPath, func(svc *app.Service) error {
+		sess, err := svc.LocalActor(cmd.Context(), f.as)
+		if err != nil {
+			return err
+		}
+		rep, err := svc.Migrate(cmd.Context(), sess.Actor, m, app.MigrateOptions{Workspace: f.workspace, Project: f.project, DryRun: dryRun})
+		printMigration(cmd.OutOrStdout(), rep)
 		return err
-	}
-	defer db.Close()
-	sess, err := svc.LocalActor(cmd.Context(), f.as)
-	if err != nil {
-		return err
-	}
-	rep, err := svc.Migrate(cmd.Context(), sess.Actor, m, app.MigrateOptions{Workspace: f.workspace, Project: f.project, DryRun: dryRun})
-	printMigration(cmd.OutOrStdout(), rep)
-	return err
+	})
 }
 
 func printMigration(w io.Writer, rep app.MigrationReport) {

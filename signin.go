@@ -28,17 +28,17 @@ with on this file (it keeps them in the database); --public-url or --addr
   tend signin --user alice --public-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openBootstrapped(cmd.Context(), *dbPath)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			l, err := svc.LocalLoginLink(cmd.Context(), user)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), web.SignInURL(signInBase(publicURL, addr, l.Serving), l.Secret))
-			return nil
+			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
+				if err := bootstrapLocal(cmd.Context(), svc); err != nil {
+					return err
+				}
+				l, err := svc.LocalLoginLink(cmd.Context(), user)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), web.SignInURL(signInBase(publicURL, addr, l.Serving), l.Secret))
+				return nil
+			})
 		},
 	}
 	fl := cmd.Flags()

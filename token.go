@@ -11,7 +11,6 @@ import (
 
 	"tend/app"
 	"tend/cli"
-	"tend/store"
 )
 
 func newTokenCmd(dbPath *string) *cobra.Command {
@@ -49,17 +48,17 @@ oldest active administrator.`,
 			if err != nil {
 				return err
 			}
-			db, svc, err := openBootstrapped(cmd.Context(), *dbPath)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			t, err := svc.IssueLocalToken(cmd.Context(), in)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), t.Secret)
-			return nil
+			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
+				if err := bootstrapLocal(cmd.Context(), svc); err != nil {
+					return err
+				}
+				t, err := svc.IssueLocalToken(cmd.Context(), in)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), t.Secret)
+				return nil
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -134,22 +133,19 @@ func newTokenListCmd(dbPath *string) *cobra.Command {
 		Example: "  tend token list",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			ts, err := svc.Tokens(cmd.Context(), app.SystemActor("cli"))
-			if err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "PREFIX\tUSER\tTITLE\tSCOPES\tEXPIRES\tSTATE")
-			now := time.Now()
-			for _, t := range ts {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Prefix, t.Username, t.Title, strings.Join(t.Scopes, ","), when(t.ExpiresAt), tokenState(t, now))
-			}
-			return tw.Flush()
+			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
+				ts, err := svc.Tokens(cmd.Context(), app.SystemActor("cli"))
+				if err != nil {
+					return err
+				}
+				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "PREFIX\tUSER\tTITLE\tSCOPES\tEXPIRES\tSTATE")
+				now := time.Now()
+				for _, t := range ts {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Prefix, t.Username, t.Title, strings.Join(t.Scopes, ","), when(t.ExpiresAt), tokenState(t, now))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 }
@@ -161,17 +157,14 @@ func newTokenRevokeCmd(dbPath *string) *cobra.Command {
 		Example: "  tend token revoke tend_k3j9x2ab7q",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, svc, err := openService(cmd.Context(), *dbPath, store.Options{}, "")
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			t, err := svc.RevokeToken(cmd.Context(), app.SystemActor("cli"), args[0])
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "revoked %s (%s, %s) at %s\n", t.Prefix, t.Username, t.Title, when(t.RevokedAt))
-			return nil
+			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
+				t, err := svc.RevokeToken(cmd.Context(), app.SystemActor("cli"), args[0])
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "revoked %s (%s, %s) at %s\n", t.Prefix, t.Username, t.Title, when(t.RevokedAt))
+				return nil
+			})
 		},
 	}
 }

@@ -114,6 +114,18 @@ type wsAccess struct {
 	Perms     []string
 }
 
+// withAccess makes a transaction body that resolves a's access first, for
+// the many methods whose first act is to ask what the caller may do.
+func withAccess(ctx context.Context, a Actor, fn func(tx Tx, acc *access) error) func(Tx) error {
+	return func(tx Tx) error {
+		acc, err := accessOf(ctx, tx, a)
+		if err != nil {
+			return err
+		}
+		return fn(tx, acc)
+	}
+}
+
 // accessOf resolves the caller's access inside tx. Trashed workspaces are
 // included (flagged by DeletedAt) so restore can find them; listings skip them.
 func accessOf(ctx context.Context, tx Tx, a Actor) (*access, error) {

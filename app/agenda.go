@@ -49,11 +49,7 @@ type openTasksTx interface {
 // day is done here, then the listed tasks are read in one query.
 func (s *Service) Agenda(ctx context.Context, a Actor, in AgendaQuery) (Agenda, error) {
 	var out Agenda
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) error {
 		day, err := agendaDayOf(ctx, tx, sc, in)
 		if err != nil {
 			return err
@@ -64,7 +60,7 @@ func (s *Service) Agenda(ctx context.Context, a Actor, in AgendaQuery) (Agenda, 
 			return err
 		}
 		return fillAgenda(ctx, tx, sc, day.place(open), &out)
-	})
+	}))
 	return out, err
 }
 

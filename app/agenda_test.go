@@ -27,8 +27,7 @@ func TestAgenda(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "paused", Status: "on_hold"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(app.ProjectCreate{Key: "paused", Status: "on_hold"}, app.ProjectCreate{Key: "secret", Visibility: "private"})
 	due := func(s string) *time.Time { return ptr(day(s)) }
 	task := func(a app.Actor, in app.TaskCreate) int64 {
 		if in.DueAt != nil {

@@ -48,11 +48,7 @@ func (s *Service) Backups(ctx context.Context, a Actor) ([]Backup, error) {
 }
 
 func (s *Service) requireAdmin(ctx context.Context, a Actor) error {
-	return s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	return s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		return acc.require(PermInstanceAdmin)
-	})
+	}))
 }

@@ -114,12 +114,7 @@ func (s *Service) IssueLocalToken(ctx context.Context, in LocalToken) (IssuedTok
 	}
 	in.AnswersTo = in.AgentOf
 	var out IssuedToken
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sys := SystemActor("cli")
-		acc, err := accessOf(ctx, tx, sys)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, SystemActor("cli"), func(tx Tx, acc *access) (err error) {
 		if in.Username == "" {
 			if in.AgentOf != "" {
 				return Invalidf("body.username", "name the agent with --user")
@@ -134,7 +129,7 @@ func (s *Service) IssueLocalToken(ctx context.Context, in LocalToken) (IssuedTok
 		}
 		out, err = issueToken(ctx, tx, acc, in.TokenCreate)
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -138,11 +138,7 @@ func (s *Service) CreateCalendar(ctx context.Context, a Actor, in CalendarCreate
 		return IssuedCalendar{}, err
 	}
 	var out IssuedCalendar
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) error {
 		if a.system {
 			return Errorf(CodeForbidden, "a calendar feed belongs to an account")
 		}
@@ -166,7 +162,7 @@ func (s *Service) CreateCalendar(ctx context.Context, a Actor, in CalendarCreate
 		stored, err := tx.CalendarByID(ctx, c.ID)
 		out = IssuedCalendar{Calendar: stored, Secret: secret}
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -215,11 +211,7 @@ func calendarBounds(ctx context.Context, tx Tx, sc *scope, c *Calendar, in Calen
 // first, each Usable exactly when its URL answers. Never a secret or a URL.
 func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 	var out []Calendar
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		chks, err := tx.CalendarChecks(ctx, calendarReach(acc))
 		if err != nil {
 			return err
@@ -238,7 +230,7 @@ func (s *Service) Calendars(ctx context.Context, a Actor) ([]Calendar, error) {
 			out[i] = chk.Calendar
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 

@@ -25,8 +25,7 @@ func TestCalendarFeed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "secret", Visibility: "private"})
 	soon := ptr(day("2026-03-05"))
 	mine := f.task(f.admin, app.TaskCreate{Title: "bob's", DueAt: soon, DueIsAllDay: true, Assignee: "bob"})
 	web := f.task(f.admin, app.TaskCreate{Title: "web", DueAt: soon, DueIsAllDay: true, Project: "web"})
@@ -124,8 +123,7 @@ func TestCalendarSecrets(t *testing.T) {
 func TestCalendarCreate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "secret", Visibility: "private"})
 	bob := f.person("bob", app.RoleMember)
 	until := storetest.Epoch.Add(48 * time.Hour)
 	narrow := f.login(f.issue(app.TokenCreate{Username: "bob", ExpiresAt: app.PatchOf(until), ProjectScope: app.PatchOf([]string{"web"})}))
@@ -135,13 +133,7 @@ func TestCalendarCreate(t *testing.T) {
 		t.Errorf("got %+v", got.Calendar)
 	}
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.CalendarCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.CalendarCreate]{
 		{"an unknown audience", bob, app.CalendarCreate{Audience: "everyone"}, app.CodeValidation, "body.audience"},
 		{"no item types", bob, app.CalendarCreate{ItemTypes: []string{}}, app.CodeValidation, "body.item_types"},
 		{"an unknown item type", bob, app.CalendarCreate{ItemTypes: []string{"note"}}, app.CodeValidation, "body.item_types"},
@@ -151,12 +143,10 @@ func TestCalendarCreate(t *testing.T) {
 		{"outliving the credential", narrow, app.CalendarCreate{Project: "web", ExpiresAt: ptr(until.Add(time.Second))},
 			app.CodeCalendarWider, "body.expires_at"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateCalendar(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.CalendarCreate) error {
+		_, err := f.svc.CreateCalendar(f.ctx, a, in)
+		return err
+	})
 	if list := must(f.svc.Calendars(f.ctx, bob))(t); len(list) != 1 || list[0].ID != got.ID {
 		t.Errorf("bob lists %d feeds, want the one made", len(list))
 	}

@@ -21,11 +21,7 @@ type Conventions struct {
 // caller filters excerpts), task statuses and link types in one read.
 func (s *Service) Conventions(ctx context.Context, a Actor, workspace string) (Conventions, error) {
 	var out Conventions
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		out.Workspace = sc.ws.Workspace
 		order, err := parseOrder("ref")
 		if err != nil {
@@ -58,6 +54,6 @@ func (s *Service) Conventions(ctx context.Context, a Actor, workspace string) (C
 		}
 		out.LinkTypes, err = tx.LinkTypes(ctx, sc.ws.Workspace.ID)
 		return err
-	})
+	}))
 	return out, err
 }

@@ -223,11 +223,7 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 	// transaction, so that other writers do not wait on it.
 	mentions := mentionedRefs(title, body)
 	var out Document
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		now := tx.Now()
 		d := Document{ID: newID(), WorkspaceID: sc.ws.Workspace.ID, Title: title, Body: body, OwnerID: a.User.ID,
 			CreatedBy: a.User.ID, UpdatedBy: a.User.ID, CreatedAt: now, UpdatedAt: now, ContentUpdatedAt: now, Version: 1}
@@ -270,7 +266,7 @@ func (s *Service) CreateDocument(ctx context.Context, a Actor, workspace string,
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
 		out.Links = links
 		return err
-	})
+	}))
 	if err == nil && len(body) > background.DocumentChunkBytes {
 		s.kick() // the body is indexed in steps (app/background)
 	}

@@ -81,11 +81,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 	}
 	var out DocumentList
 	expensive := in.Q != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal
-	err = s.view(ctx, expensive, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err = s.view(ctx, expensive, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) (err error) {
 		q, err := documentFilter(ctx, tx, sc, in)
 		if err != nil {
 			return err
@@ -123,7 +119,7 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 			out.Page.Total = &n
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 

@@ -32,13 +32,7 @@ func TestDocumentCreate(t *testing.T) {
 
 	due := app.DocumentCreate{Title: "x", TaskFields: []string{"due_at"}}
 	assignee := app.DocumentCreate{Title: "x", TaskFields: []string{"assignee"}}
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.DocumentCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.DocumentCreate]{
 		{"no title", f.admin, app.DocumentCreate{}, app.CodeValidation, "body.title"},
 		{"a due, which documents have not", f.admin, due, app.CodeValidation, "body.due_at"},
 		{"an assignee, which documents have not", f.admin, assignee, app.CodeValidation, "body.assignee"},
@@ -53,12 +47,10 @@ func TestDocumentCreate(t *testing.T) {
 		{"a tag with a space", f.admin, app.DocumentCreate{Title: "x", Tags: []string{"no spaces"}}, app.CodeValidation, "body.tags"},
 		{"a viewer", viewer, app.DocumentCreate{Title: "x"}, app.CodeForbidden, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateDocument(f.ctx, c.a, "", c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.DocumentCreate) error {
+		_, err := f.svc.CreateDocument(f.ctx, a, "", in)
+		return err
+	})
 }
 
 func TestDocumentUpdate(t *testing.T) {

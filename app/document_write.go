@@ -19,11 +19,7 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 		bodyRefs = mentionedRefs(in.Body.Value)
 	}
 	var out Document
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, d, err := writableDocument(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableDocument, func(tx Tx, sc *scope, d Document) error {
 		if err := checkVersion(in.ExpectedVersion, d.Version); err != nil {
 			return err
 		}
@@ -40,7 +36,7 @@ func (s *Service) UpdateDocument(ctx context.Context, a Actor, workspace, idOrRe
 		}
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
 		return err
-	})
+	}))
 	if err == nil && in.Body.Set && len(in.Body.Value) > background.DocumentChunkBytes {
 		s.kick() // the body is indexed in steps (app/background)
 	}
@@ -192,11 +188,7 @@ func (s *Service) MoveDocument(ctx context.Context, a Actor, workspace, idOrRef 
 		return Document{}, Invalidf("body.parent", "send parent: a document ref or id, or null for the top level")
 	}
 	var out Document
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, d, err := writableDocument(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableDocument, func(tx Tx, sc *scope, d Document) (err error) {
 		changes := map[string]any{}
 		if err := refileDocument(ctx, tx, sc, &d, Patch[string]{}, in.Parent, changes); err != nil {
 			return err
@@ -208,7 +200,7 @@ func (s *Service) MoveDocument(ctx context.Context, a Actor, workspace, idOrRef 
 		}
 		out, err = readDocument(ctx, tx, sc, d.ID, false)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -216,11 +208,7 @@ func (s *Service) MoveDocument(ctx context.Context, a Actor, workspace, idOrRef 
 // returns it.
 func (s *Service) DeleteDocument(ctx context.Context, a Actor, workspace, idOrRef string) (Document, error) {
 	var out Document
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, d, err := writableDocument(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableDocument, func(tx Tx, sc *scope, d Document) error {
 		now := tx.Now()
 		sub, err := tx.DocumentSubtree(ctx, d.ID)
 		if err != nil {
@@ -239,7 +227,7 @@ func (s *Service) DeleteDocument(ctx context.Context, a Actor, workspace, idOrRe
 		}
 		out, err = readDocument(ctx, tx, sc, d.ID, true)
 		return err
-	})
+	}))
 	return out, err
 }
 

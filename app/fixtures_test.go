@@ -184,6 +184,15 @@ func (f *fixture) project(a app.Actor, in app.ProjectCreate) app.ProjectView {
 	return must(f.svc.CreateProject(f.ctx, a, "", in))(f.t)
 }
 
+// projects creates projects in the default workspace as the administrator,
+// in order, so a parent can come before its subprojects.
+func (f *fixture) projects(in ...app.ProjectCreate) {
+	f.t.Helper()
+	for _, p := range in {
+		f.project(f.admin, p)
+	}
+}
+
 // task creates a task in the default workspace.
 func (f *fixture) task(a app.Actor, in app.TaskCreate) app.Task {
 	f.t.Helper()

@@ -67,11 +67,7 @@ type graphTx interface {
 // Mentions from projects the caller cannot see are left out.
 func (s *Service) ItemBacklinks(ctx context.Context, a Actor, workspace, entity, idOrRef string) ([]Backlink, error) {
 	out := []Backlink{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withLinked(ctx, a, workspace, entity, idOrRef, func(tx Tx, self linkSelf) error {
 		bs, err := tx.Mentioning(ctx, self.ID)
 		for _, b := range bs {
 			if self.sc.byID[b.ProjectID].canReadItems() {
@@ -79,7 +75,7 @@ func (s *Service) ItemBacklinks(ctx context.Context, a Actor, workspace, entity,
 			}
 		}
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -98,14 +94,10 @@ func governs(l Link) (governor, governed string) {
 // bodies.
 func (s *Service) ItemGoverning(ctx context.Context, a Actor, workspace, entity, idOrRef string) ([]Governing, error) {
 	out := []Governing{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withLinked(ctx, a, workspace, entity, idOrRef, func(tx Tx, self linkSelf) (err error) {
 		out, err = governingOf(ctx, tx, self)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -153,11 +145,7 @@ const maxProposals = 20
 // parent task or document, and tags the two share. It writes nothing.
 func (s *Service) ItemProposedLinks(ctx context.Context, a Actor, workspace, entity, idOrRef string) ([]Proposal, error) {
 	out := []Proposal{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withLinked(ctx, a, workspace, entity, idOrRef, func(tx Tx, self linkSelf) error {
 		ev, err := proposalEvidence(ctx, tx, self)
 		if err != nil {
 			return err
@@ -199,7 +187,7 @@ func (s *Service) ItemProposedLinks(ctx context.Context, a Actor, workspace, ent
 			out = out[:maxProposals]
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 
@@ -282,14 +270,10 @@ func (s *Service) ItemTree(ctx context.Context, a Actor, workspace, entity, idOr
 		depth = s.limits.MaxTreeDepth
 	}
 	out := []Beneath{}
-	err := s.viewExpensive(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.viewExpensive(ctx, withLinked(ctx, a, workspace, entity, idOrRef, func(tx Tx, self linkSelf) (err error) {
 		out, err = treeOf(ctx, tx, self, depth)
 		return err
-	})
+	}))
 	return out, err
 }
 

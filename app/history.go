@@ -30,12 +30,11 @@ type historyTx interface {
 // TaskEvents is a task's history.
 func (s *Service) TaskEvents(ctx context.Context, a Actor, workspace, idOrRef string, q EventQuery) (EventPage, error) {
 	return s.history(ctx, q, func(tx Tx) (string, func(*Event) bool, error) {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+		sc, loc, err := locatedTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return "", nil, err
 		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
-		return loc.ID, linkEndSeen(ctx, tx, sc), err
+		return loc.ID, linkEndSeen(ctx, tx, sc), nil
 	})
 }
 

@@ -76,11 +76,7 @@ func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate
 	}
 	in.Name.Value = strings.TrimSpace(in.Name.Value)
 	var out Instance
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		if err := acc.require(PermInstanceAdmin); err != nil {
 			return err
 		}
@@ -98,7 +94,7 @@ func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate
 			return err
 		}
 		return record(ctx, tx, a, Event{EntityType: "instance", EntityID: out.ID, Action: "instance.updated", Changes: changes})
-	})
+	}))
 	return out, err
 }
 
@@ -106,17 +102,13 @@ func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate
 // too, for an administrator.
 func (s *Service) InstanceWorkspaces(ctx context.Context, a Actor) ([]WorkspaceOnInstance, error) {
 	var out []WorkspaceOnInstance
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		if err := acc.require(PermInstanceAdmin); err != nil {
 			return err
 		}
 		out, err = tx.InstanceWorkspaces(ctx)
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -136,6 +136,18 @@ type linkSelf struct {
 	ParentID string
 }
 
+// withLinked makes a transaction body that finds the item a read of its
+// links, backlinks or graph names first (linkedItem, not for writing).
+func withLinked(ctx context.Context, a Actor, workspace, entity, idOrRef string, fn func(tx Tx, self linkSelf) error) func(Tx) error {
+	return func(tx Tx) error {
+		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
+		if err != nil {
+			return err
+		}
+		return fn(tx, self)
+	}
+}
+
 // linkedItem finds the live item a link route names, checking it may be
 // changed when write is set.
 func linkedItem(ctx context.Context, tx Tx, a Actor, workspace, entity, idOrRef string, write bool) (linkSelf, error) {
@@ -169,14 +181,10 @@ func (ls linkSelf) event(tx Tx, a Actor, action, linkID string, changes map[stri
 // out entirely.
 func (s *Service) ItemLinks(ctx context.Context, a Actor, workspace, entity, idOrRef string) ([]LinkView, error) {
 	out := []LinkView{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, entity, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withLinked(ctx, a, workspace, entity, idOrRef, func(tx Tx, self linkSelf) (err error) {
 		out, err = linkViews(ctx, tx, self.sc, self.ID)
 		return err
-	})
+	}))
 	return out, err
 }
 

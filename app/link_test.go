@@ -61,13 +61,7 @@ func TestLinkAdd(t *testing.T) {
 	}
 	must(f.svc.AddLinks(f.ctx, f.admin, "", link("relates_to", a.Ref, hidden.Ref)))(t)
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.LinkSet
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.LinkSet]{
 		{"again", f.admin, link("blocks", a.Ref, b.Ref), app.CodeConflict, ""},
 		{"a symmetric type, mirrored", f.admin, link("relates_to", hidden.Ref, a.Ref), app.CodeConflict, ""},
 		{"to itself", f.admin, link("precedes", a.Ref, a.Ref), app.CodeValidation, "body.target"},
@@ -84,12 +78,10 @@ func TestLinkAdd(t *testing.T) {
 		// The links of one request are checked against each other too.
 		{"the same pair twice in one request", f.admin, link("precedes", c.Ref, b.Ref, b.Ref), app.CodeConflict, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.AddLinks(f.ctx, c.a, "", c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.LinkSet) error {
+		_, err := f.svc.AddLinks(f.ctx, a, "", in)
+		return err
+	})
 	if got := linkLabels(must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(c.Ref)))(t)); len(got) != 2 {
 		t.Errorf("c's links %v: a refused request made some", got)
 	}

@@ -22,11 +22,7 @@ type Me struct {
 func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
 	out := Me{User: a.User, Credential: a.Token, APIVersion: APIVersion, InstanceVersion: s.opts.Version,
 		SchemaRevision: s.store.SchemaRevision(), Workspaces: []WorkspaceView{}}
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		out.InstancePermissions = acc.instance
 		for _, w := range acc.live() {
 			out.Workspaces = append(out.Workspaces, viewOf(w))
@@ -41,7 +37,7 @@ func (s *Service) Me(ctx context.Context, a Actor) (Me, error) {
 		z, err := readerZone(ctx, tx, a.User, ws)
 		out.ReaderTimezone = z.Name
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -55,11 +55,7 @@ func checkRole(loc, role string) error {
 // Members lists a workspace's members.
 func (s *Service) Members(ctx context.Context, a Actor, idOrSlug string) ([]Member, error) {
 	var out []Member
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
 		if err != nil {
 			return err
@@ -71,7 +67,7 @@ func (s *Service) Members(ctx context.Context, a Actor, idOrSlug string) ([]Memb
 		}
 		out, err = tx.Members(ctx, w.Workspace.ID)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -100,11 +96,7 @@ func (s *Service) AddMember(ctx context.Context, a Actor, idOrSlug string, in Jo
 		return Member{}, err
 	}
 	var out Member
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
 		if err != nil {
 			return err
@@ -132,7 +124,7 @@ func (s *Service) AddMember(ctx context.Context, a Actor, idOrSlug string, in Jo
 		}
 		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "workspace", EntityID: w.Workspace.ID,
 			Action: "member.added", SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username, "role": in.Role}})
-	})
+	}))
 	return out, err
 }
 

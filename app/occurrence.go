@@ -42,11 +42,7 @@ func (s *Service) TaskOccurrences(ctx context.Context, a Actor, workspace, idOrR
 	}
 	var out Occurrences
 	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+		sc, loc, err := locatedTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}

@@ -167,14 +167,10 @@ func (s *Service) CreateProject(ctx context.Context, a Actor, workspace string, 
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		out, err = s.createProject(ctx, tx, a, sc, in)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -252,11 +248,7 @@ func viewProject(ctx context.Context, tx Tx, n *projectNode) (ProjectView, error
 // deleted set those in the trash.
 func (s *Service) Projects(ctx context.Context, a Actor, workspace string, deleted bool) ([]ProjectView, error) {
 	out := []ProjectView{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		sts, err := statusMap(ctx, tx, sc.ws.Workspace.ID)
 		if err != nil {
 			return err
@@ -267,22 +259,18 @@ func (s *Service) Projects(ctx context.Context, a Actor, workspace string, delet
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 
 // ProjectGet returns one project by id or key.
 func (s *Service) ProjectGet(ctx context.Context, a Actor, workspace, idOrKey string) (ProjectView, error) {
 	var out ProjectView
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, sc *scope, n *projectNode) (err error) {
 		_ = sc
 		out, err = viewProject(ctx, tx, n)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -334,14 +322,10 @@ func (s *Service) UpdateProject(ctx context.Context, a Actor, workspace, idOrKey
 		return ProjectView{}, err
 	}
 	var out ProjectView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, sc *scope, n *projectNode) (err error) {
 		out, err = s.updateProject(ctx, tx, a, sc, n, in)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -449,11 +433,7 @@ func applyProjectUpdate(ctx context.Context, tx Tx, p *Project, in ProjectUpdate
 // it to the top level.
 func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey string, parent Patch[string]) (ProjectView, error) {
 	var out ProjectView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrKey, writableProject, func(tx Tx, sc *scope, n *projectNode) (err error) {
 		from := n.ParentID
 		p := n.Project.clone()
 		if p.ParentID, err = s.moveProject(sc, n, parent); err != nil {
@@ -469,7 +449,7 @@ func (s *Service) MoveProject(ctx context.Context, a Actor, workspace, idOrKey s
 		}
 		out, err = projectView(ctx, tx, a, p.WorkspaceID, p.ID)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -511,11 +491,7 @@ func (s *Service) moveProject(sc *scope, n *projectNode, parent Patch[string]) (
 // items filed in them leave the visible world with them.
 func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey string) (ProjectView, error) {
 	var out ProjectView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrKey, writableProject, func(tx Tx, _ *scope, n *projectNode) (err error) {
 		if n.IsInbox {
 			return Errorf(CodeInboxProtected, "the inbox is where unfiled work lands; it cannot be trashed or moved away")
 		}
@@ -539,7 +515,7 @@ func (s *Service) DeleteProject(ctx context.Context, a Actor, workspace, idOrKey
 		out, err = viewProject(ctx, tx, &trashed)
 		out.Version++
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -7,11 +7,7 @@ import "context"
 // none is absent. One grouped read, whatever the number of projects.
 func (s *Service) OpenTaskCounts(ctx context.Context, a Actor, workspace string) (map[string]int, error) {
 	out := map[string]int{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		byID, err := tx.OpenTaskCounts(ctx, sc.ws.Workspace.ID, sc.readJSON)
 		for id, n := range byID {
 			if p := sc.byID[id]; p != nil {
@@ -19,6 +15,6 @@ func (s *Service) OpenTaskCounts(ctx context.Context, a Actor, workspace string)
 			}
 		}
 		return err
-	})
+	}))
 	return out, err
 }

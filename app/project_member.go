@@ -18,17 +18,13 @@ type ProjectAccess struct {
 // ProjectMembers lists who has sight of a project.
 func (s *Service) ProjectMembers(ctx context.Context, a Actor, workspace, idOrKey string) ([]ProjectMember, error) {
 	var out []ProjectMember
-	err := s.store.View(ctx, func(tx Tx) error {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, _ *scope, n *projectNode) (err error) {
 		out, err = tx.ProjectMembers(ctx, n.ID)
 		for i := range out {
 			out[i].ProjectKey = n.Key
 		}
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -38,11 +34,7 @@ func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey,
 		return ProjectMember{}, err
 	}
 	var out ProjectMember
-	err := s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrKey, writableProject, func(tx Tx, _ *scope, n *projectNode) error {
 		u, err := tx.UserByName(ctx, username)
 		if err != nil {
 			return bodyRef(err, "body.username", "no such account")
@@ -59,18 +51,14 @@ func (s *Service) ShareProject(ctx context.Context, a Actor, workspace, idOrKey,
 		out = ProjectMember{ProjectID: n.ID, ProjectKey: n.Key, User: u, CreatedAt: tx.Now()}
 		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.shared",
 			SubjectType: "user", SubjectID: u.ID, Changes: map[string]any{"username": u.Username}})
-	})
+	}))
 	return out, err
 }
 
 // UnshareProject removes a member row. The owner's own row and the last
 // remaining row stay, whatever the visibility.
 func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKey, username string) error {
-	return s.store.Update(ctx, func(tx Tx) error {
-		_, n, err := writableProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	return s.store.Update(ctx, withFound(ctx, a, workspace, idOrKey, writableProject, func(tx Tx, _ *scope, n *projectNode) error {
 		ms, err := tx.ProjectMembers(ctx, n.ID)
 		if err != nil {
 			return err
@@ -96,7 +84,7 @@ func (s *Service) UnshareProject(ctx context.Context, a Actor, workspace, idOrKe
 		}
 		return record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "project", EntityID: n.ID, Action: "project.unshared",
 			SubjectType: "user", SubjectID: found.User.ID, Changes: map[string]any{"username": found.User.Username}})
-	})
+	}))
 }
 
 // ProjectRoleGrant is the role of the project's own an account is given
@@ -165,11 +153,7 @@ type ProjectRoleHolder struct {
 // since left the workspace gives them nothing there, and is not listed.
 func (s *Service) ProjectRoleHolders(ctx context.Context, a Actor, workspace, idOrKey string) ([]ProjectRoleHolder, error) {
 	out := []ProjectRoleHolder{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		_, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, _ *scope, n *projectNode) error {
 		roles, err := tx.ProjectRoles(ctx, n.ID)
 		if err != nil || len(roles) == 0 {
 			return err
@@ -189,7 +173,7 @@ func (s *Service) ProjectRoleHolders(ctx context.Context, a Actor, workspace, id
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].User.Username < out[j].User.Username })
 		return nil
-	})
+	}))
 	return out, err
 }
 
@@ -218,11 +202,7 @@ func (s *Service) roleTarget(ctx context.Context, tx Tx, a Actor, workspace, idO
 // project's own, in every workspace it reaches.
 func (s *Service) ProjectRolesHeld(ctx context.Context, a Actor) ([]ProjectAccess, error) {
 	out := []ProjectAccess{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		for _, w := range acc.live() {
 			sc, err := scopeOf(ctx, tx, acc, w)
 			if err != nil {
@@ -235,6 +215,6 @@ func (s *Service) ProjectRolesHeld(ctx context.Context, a Actor) ([]ProjectAcces
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }

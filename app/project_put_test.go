@@ -14,9 +14,7 @@ func TestProjectPut(t *testing.T) {
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
 	viewer := f.person("vera", app.RoleViewer)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
-	f.project(f.admin, app.ProjectCreate{Key: "gone"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "secret", Visibility: "private"}, app.ProjectCreate{Key: "gone"})
 	must(f.svc.DeleteProject(f.ctx, f.admin, "", "gone"))(t)
 
 	p, created, err := f.svc.PutProject(f.ctx, bob, "", app.ProjectPut{Key: "ops", Title: ptr("Ops"), Parent: ptr("web")})

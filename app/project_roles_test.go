@@ -19,8 +19,7 @@ func TestProjectRoleHolders(t *testing.T) {
 	f.person("cy", app.RoleMember)
 	f.person("dan", app.RoleMember)
 	web := f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
-	f.project(f.admin, app.ProjectCreate{Key: "gone"})
+	f.projects(app.ProjectCreate{Key: "secret", Visibility: "private"}, app.ProjectCreate{Key: "gone"})
 
 	type held struct{ user, role string }
 	holders := func(t *testing.T, a app.Actor, key string) []held {
@@ -117,9 +116,7 @@ func TestProjectRolesHeld(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleViewer)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "api"})
 	if got := must(f.svc.ProjectRolesHeld(f.ctx, bob))(t); len(got) != 0 {
 		t.Fatalf("bob holds %+v before any grant", got)
 	}

@@ -14,9 +14,7 @@ func TestProjectCreate(t *testing.T) {
 	f := newFixtureWith(t, app.Options{Version: "test", Limits: app.Limits{MaxHierarchyDepth: 3}})
 	viewer := f.person("vera", app.RoleViewer)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "private", Visibility: "private"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "private", Visibility: "private"})
 
 	t.Run("made", func(t *testing.T) {
 		got := must(f.svc.CreateProject(f.ctx, bob, "", app.ProjectCreate{Key: "docs-2", Title: " Docs ", Parent: "ui", Colour: "#aabbcc"}))(t)
@@ -30,13 +28,7 @@ func TestProjectCreate(t *testing.T) {
 		}
 	})
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.ProjectCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.ProjectCreate]{
 		{"a key with capitals", f.admin, app.ProjectCreate{Key: "Web2", Title: "x"}, app.CodeValidation, "body.key"},
 		{"a key starting with a digit", f.admin, app.ProjectCreate{Key: "2web", Title: "x"}, app.CodeValidation, "body.key"},
 		{"no key", f.admin, app.ProjectCreate{Title: "x"}, app.CodeValidation, "body.key"},
@@ -60,12 +52,10 @@ func TestProjectCreate(t *testing.T) {
 	}
 	f.project(f.admin, app.ProjectCreate{Key: "gone"})
 	must(f.svc.DeleteProject(f.ctx, f.admin, "", "gone"))(t)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateProject(f.ctx, c.a, "", c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.ProjectCreate) error {
+		_, err := f.svc.CreateProject(f.ctx, a, "", in)
+		return err
+	})
 }
 
 // TestProjectDisclosure checks that a private project answers a workspace
@@ -174,11 +164,10 @@ func TestProjectUpdate(t *testing.T) {
 func TestProjectMove(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, app.Options{Version: "test", Limits: app.Limits{MaxHierarchyDepth: 3}})
-	f.project(f.admin, app.ProjectCreate{Key: "a"})
-	f.project(f.admin, app.ProjectCreate{Key: "b", Parent: "a"})
-	f.project(f.admin, app.ProjectCreate{Key: "c", Parent: "b"})
-	f.project(f.admin, app.ProjectCreate{Key: "x"})
-	f.project(f.admin, app.ProjectCreate{Key: "y", Parent: "x"})
+	f.projects(
+		app.ProjectCreate{Key: "a"}, app.ProjectCreate{Key: "b", Parent: "a"}, app.ProjectCreate{Key: "c", Parent: "b"},
+		app.ProjectCreate{Key: "x"}, app.ProjectCreate{Key: "y", Parent: "x"},
+	)
 	to := func(parent string) app.Patch[string] { return app.PatchOf(parent) }
 
 	cases := []struct {
@@ -216,8 +205,7 @@ func TestProjectTrash(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"})
 	tk := f.task(f.admin, app.TaskCreate{Title: "t", Project: "ui"})
 	d := f.doc(f.admin, app.DocumentCreate{Title: "d", Project: "ui"})
 
@@ -262,10 +250,10 @@ func TestOpenTaskCounts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "empty"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(
+		app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "empty"},
+		app.ProjectCreate{Key: "secret", Visibility: "private"},
+	)
 	for _, in := range []app.TaskCreate{{Project: "web"}, {Project: "web"}, {Project: "ui"}, {Project: "secret"}} {
 		in.Title = "open in " + in.Project
 		f.task(f.admin, in)

@@ -25,6 +25,43 @@ func inWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*scope,
 	return scopeOf(ctx, tx, acc, w)
 }
 
+// withScope makes a transaction body that opens the scope of the workspace
+// named (inWorkspace) first, for the methods that act in one workspace.
+func withScope(ctx context.Context, a Actor, workspace string, fn func(tx Tx, sc *scope) error) func(Tx) error {
+	return func(tx Tx) error {
+		sc, err := inWorkspace(ctx, tx, a, workspace)
+		if err != nil {
+			return err
+		}
+		return fn(tx, sc)
+	}
+}
+
+// withFound makes a transaction body that first finds what a call addresses
+// by id, ref or key with find (writableTask, findProject, …), then runs fn
+// on the scope and the item found.
+func withFound[S, T any](ctx context.Context, a Actor, workspace, idOrRef string,
+	find func(context.Context, Tx, Actor, string, string) (S, T, error), fn func(tx Tx, sc S, it T) error) func(Tx) error {
+	return func(tx Tx) error {
+		sc, it, err := find(ctx, tx, a, workspace, idOrRef)
+		if err != nil {
+			return err
+		}
+		return fn(tx, sc, it)
+	}
+}
+
+// locatedTask opens the scope of a task addressed by id or ref and
+// locates it there: live, and in a project the caller may read.
+func locatedTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, ItemLocation, error) {
+	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+	if err != nil {
+		return nil, ItemLocation{}, err
+	}
+	loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+	return sc, loc, err
+}
+
 // pickWorkspace resolves the caller's access and the workspace it acts in:
 // the one named, or its only one.
 func pickWorkspace(ctx context.Context, tx Tx, a Actor, workspace string) (*access, wsAccess, error) {

@@ -35,11 +35,7 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 	}
 	yes := true
 	var out ItemSearch
-	err = s.view(ctx, false, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err = s.view(ctx, false, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) (err error) {
 		tq, terr := s.taskFilter(ctx, tx, sc, TaskListQuery{Q: in.Q, Project: in.Project, IncludeCompleted: &yes})
 		dq, derr := documentFilter(ctx, tx, sc, DocumentListQuery{Q: in.Q, Project: in.Project})
 		// A term one kind does not know (a document type, say) is that
@@ -68,7 +64,7 @@ func (s *Service) SearchItems(ctx context.Context, a Actor, in ItemSearchQuery) 
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 

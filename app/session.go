@@ -108,11 +108,7 @@ func (s *Service) CreateLoginLink(ctx context.Context, a Actor, in LoginLinkCrea
 		}
 	}
 	var out IssuedLoginLink
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		if a.Token != nil && a.Token.Narrows() {
 			return Errorf(CodeLoginLinkNarrowed, "a narrowed credential cannot open a browser session; use one that is not narrowed")
 		}
@@ -130,7 +126,7 @@ func (s *Service) CreateLoginLink(ctx context.Context, a Actor, in LoginLinkCrea
 		}
 		out, err = mintLoginLink(ctx, tx, a, target)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -268,11 +264,7 @@ func (s *Service) EndSession(ctx context.Context, a Actor) error {
 // instance:user_create, the permission that may deactivate it.
 func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
 	var out SignedOut
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		self := !a.system && strings.EqualFold(username, a.User.Username)
 		if self && !acc.can(PermAccountWrite) {
 			return Errorf(CodeCredentialNarrowed, "signing your own account out everywhere needs a credential with the %s scope", PermAccountWrite)
@@ -288,7 +280,7 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 		}
 		out, err = tx.RevokeSignIns(ctx, u.ID, tx.Now())
 		return err
-	})
+	}))
 	return out, err
 }
 

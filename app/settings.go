@@ -154,11 +154,7 @@ func (s *Service) inForce(ws Workspace, wsSettings map[string]any, n *projectNod
 // WorkspaceSettings lists every setting as it applies to a workspace.
 func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace string) ([]InForce, error) {
 	var out []InForce
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := acc.workspace(workspace, false)
 		if err != nil {
 			return err
@@ -168,7 +164,7 @@ func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace stri
 		}
 		out = s.inForce(w.Workspace, w.Workspace.Settings, nil)
 		return nil
-	})
+	}))
 	return out, err
 }
 
@@ -176,13 +172,9 @@ func (s *Service) WorkspaceSettings(ctx context.Context, a Actor, workspace stri
 // inherited from an ancestor or the workspace, or the default.
 func (s *Service) ProjectSettings(ctx context.Context, a Actor, workspace, idOrKey string) ([]InForce, error) {
 	var out []InForce
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, n, err := findProject(ctx, tx, a, workspace, idOrKey)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withFound(ctx, a, workspace, idOrKey, findProject, func(tx Tx, sc *scope, n *projectNode) error {
 		out = s.inForce(sc.ws.Workspace, sc.ws.Workspace.Settings, n)
 		return nil
-	})
+	}))
 	return out, err
 }

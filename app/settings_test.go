@@ -34,9 +34,11 @@ func TestSettingsInForce(t *testing.T) {
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
 	must(f.svc.UpdateWorkspace(f.ctx, f.admin, "default", app.WorkspaceUpdate{Settings: app.PatchOf(map[string]any{"claim_minutes": 30.0})}))(t)
-	f.project(f.admin, app.ProjectCreate{Key: "web", Settings: map[string]any{"week_start": "sunday"}})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web", Settings: map[string]any{"claim_minutes": 5.0}})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(
+		app.ProjectCreate{Key: "web", Settings: map[string]any{"week_start": "sunday"}},
+		app.ProjectCreate{Key: "ui", Parent: "web", Settings: map[string]any{"claim_minutes": 5.0}},
+		app.ProjectCreate{Key: "secret", Visibility: "private"},
+	)
 	must(f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "lab", Name: "Lab"}))(t)
 
 	registry := map[string]any{}

@@ -45,11 +45,7 @@ type ItemShow struct {
 // not_found, exactly like something absent.
 func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef string, q ShowQuery) (ItemShow, error) {
 	var out ItemShow
-	err := s.store.View(ctx, func(tx Tx) error {
-		self, err := linkedItem(ctx, tx, a, workspace, AnyItem, idOrRef, false)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withLinked(ctx, a, workspace, AnyItem, idOrRef, func(tx Tx, self linkSelf) (err error) {
 		out.Kind = self.Type
 		if err := s.showRecord(ctx, tx, self, &out); err != nil {
 			return err
@@ -76,7 +72,7 @@ func (s *Service) ShowItem(ctx context.Context, a Actor, workspace, idOrRef stri
 		}
 		out.Actors, err = actorNames(ctx, tx, out.History)
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -203,11 +203,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 		return TagPage{}, err
 	}
 	var out TagPage
-	err = s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err = s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		// The readable projects are part of the filter: a cursor made for
 		// one reach is refused by another.
 		fp := sc.ws.Workspace.ID + "|" + sc.readJSON
@@ -234,7 +230,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 			out.Page.Total = &sum.Total
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 
@@ -249,11 +245,7 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 		return Tag{}, err
 	}
 	var out Tag
-	err = s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err = s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		if err := sc.ws.require(PermItemWrite); err != nil {
 			return err
 		}
@@ -270,7 +262,7 @@ func (s *Service) AddTag(ctx context.Context, a Actor, workspace string, in Crea
 		}
 		return record(ctx, tx, a, Event{WorkspaceID: out.WorkspaceID, EntityType: "tag", EntityID: out.ID, Action: "tag.created",
 			Changes: map[string]any{"name": name}})
-	})
+	}))
 	return out, err
 }
 

@@ -73,14 +73,10 @@ func (t Task) held(now time.Time) bool {
 // keeps the first-taken instant. A claim does not mean work has begun.
 func (s *Service) ClaimTask(ctx context.Context, a Actor, workspace, idOrRef string, minutes *int) (Task, error) {
 	var out Task
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableTask, func(tx Tx, sc *scope, t Task) (err error) {
 		out, err = s.claimIn(ctx, tx, a, sc, t, minutes)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -117,11 +113,7 @@ func (s *Service) claimIn(ctx context.Context, tx Tx, a Actor, sc *scope, t Task
 // release it; releasing a task nobody holds records nothing.
 func (s *Service) ReleaseTask(ctx context.Context, a Actor, workspace, idOrRef string) (Task, error) {
 	var out Task
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableTask, func(tx Tx, sc *scope, t Task) (err error) {
 		if !t.held(tx.Now()) {
 			out = t
 			return nil
@@ -133,7 +125,7 @@ func (s *Service) ReleaseTask(ctx context.Context, a Actor, workspace, idOrRef s
 		}
 		out, err = readTask(ctx, tx, sc, t.ID)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -144,14 +136,10 @@ func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrR
 		return Verification{}, err
 	}
 	var out Verification
-	err := s.store.Update(ctx, func(tx Tx) error {
-		_, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableTask, func(tx Tx, _ *scope, t Task) (err error) {
 		out, err = recordVerification(ctx, tx, a, t, in)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -159,11 +147,7 @@ func (s *Service) AddVerification(ctx context.Context, a Actor, workspace, idOrR
 func (s *Service) Verifications(ctx context.Context, a Actor, workspace, idOrRef string) ([]Verification, error) {
 	var out []Verification
 	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
-		loc, err := findTaskIn(ctx, tx, sc, idOrRef)
+		_, loc, err := locatedTask(ctx, tx, a, workspace, idOrRef)
 		if err != nil {
 			return err
 		}

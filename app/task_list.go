@@ -218,11 +218,7 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 	}
 	var out TaskList
 	expensive := in.Q != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal || in.GroupBy != ""
-	err = s.view(ctx, expensive, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err = s.view(ctx, expensive, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) (err error) {
 		base, err := s.taskFilter(ctx, tx, sc, in)
 		if err != nil {
 			return err
@@ -245,7 +241,7 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 			out.Links, err = pageLinks(ctx, tx, sc, out.Items)
 		}
 		return err
-	})
+	}))
 	return out, err
 }
 

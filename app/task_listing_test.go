@@ -14,10 +14,10 @@ func TestTaskListing(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	bob := f.person("bob", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(
+		app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "api"},
+		app.ProjectCreate{Key: "secret", Visibility: "private"},
+	)
 	alpha := f.task(f.admin, app.TaskCreate{Title: "alpha report", Project: "web", Tags: []string{"ops"}, Type: "bug",
 		Importance: ptr(5), Assignee: "bob", DueAt: ptr(day("2026-03-05")), DueIsAllDay: true})
 	beta := f.task(f.admin, app.TaskCreate{Title: "beta", Project: "ui", Status: "in_progress", DueAt: ptr(day("2026-03-03"))})

@@ -256,11 +256,7 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 		}
 	}
 	var out Completed
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableTask, func(tx Tx, sc *scope, t Task) (err error) {
 		if in.Verification != nil {
 			v, err := verifyOnce(ctx, tx, a, t, *in.Verification)
 			if err != nil {
@@ -270,7 +266,7 @@ func (s *Service) CompleteTask(ctx context.Context, a Actor, workspace, idOrRef 
 		}
 		out.Task, out.Next, err = finishTask(ctx, tx, a, sc, t, CategoryDone, "task.completed")
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -287,18 +283,14 @@ func (s *Service) SkipTask(ctx context.Context, a Actor, workspace, idOrRef stri
 // ended, or when it was skipped already), for a page to go on to.
 func (s *Service) SkipOccurrence(ctx context.Context, a Actor, workspace, idOrRef string) (Completed, error) {
 	var out Completed
-	err := s.store.Update(ctx, func(tx Tx) error {
-		sc, t, err := writableTask(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withFound(ctx, a, workspace, idOrRef, writableTask, func(tx Tx, sc *scope, t Task) (err error) {
 		if t.RepeatRule == "" {
 			return Errorf(CodeNotRepeating, "task #%d does not repeat: only an occurrence of a repeating task can be skipped; "+
 				"complete it or set its status", t.Ref)
 		}
 		out.Task, out.Next, err = finishTask(ctx, tx, a, sc, t, CategoryCancelled, "task.skipped")
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -37,11 +37,7 @@ func (s *Service) ClaimNextTask(ctx context.Context, a Actor, in NextClaim) (Tas
 		return Task{}, err
 	}
 	var out Task
-	err = s.store.Update(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, in.Workspace)
-		if err != nil {
-			return err
-		}
+	err = s.store.Update(ctx, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) (err error) {
 		q, err := s.taskFilter(ctx, tx, sc, TaskListQuery{Project: in.Project, Tag: in.Tag, Type: in.Type,
 			Assignee: in.Assignee, Ready: true, ToActOn: true})
 		if err != nil {
@@ -66,7 +62,7 @@ func (s *Service) ClaimNextTask(ctx context.Context, a Actor, in NextClaim) (Tas
 			last := ts[len(ts)-1]
 			q.After = &TaskCursor{Values: sortValues(TaskSortKeys, last, order), Seq: last.Seq}
 		}
-	})
+	}))
 	return out, err
 }
 

@@ -38,11 +38,7 @@ func (s *Service) PreviewTask(ctx context.Context, a Actor, workspace string, in
 		return TaskPreview{}, err
 	}
 	var out TaskPreview
-	err := s.store.View(ctx, func(tx Tx) error {
-		sc, err := inWorkspace(ctx, tx, a, workspace)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
 		d, err := s.draftTask(ctx, tx, a, sc, &in)
 		if err != nil {
 			return err
@@ -58,7 +54,7 @@ func (s *Service) PreviewTask(ctx context.Context, a Actor, workspace string, in
 		out.Occurrences, _ = rule.Occurrences(time.Time{}, time.Time{}, PreviewOccurrences)
 		out.FromCompletion = rule.FromCompletion()
 		return nil
-	})
+	}))
 	return out, err
 }
 

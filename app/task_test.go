@@ -15,8 +15,7 @@ func TestTaskCreate(t *testing.T) {
 	f := newFixture(t)
 	f.person("bob", app.RoleMember)
 	f.person("stranger", "")
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "api"})
 	parent := f.task(f.admin, app.TaskCreate{Title: "Parent", Project: "web"})
 
 	ok := []struct {
@@ -265,13 +264,7 @@ func TestTaskUpdate(t *testing.T) {
 	})
 
 	tk := f.task(f.admin, app.TaskCreate{Title: "Target"})
-	refused := []struct {
-		name string
-		a    app.Actor
-		in   app.TaskUpdate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TaskUpdate]{
 		{"title cleared", f.admin, app.TaskUpdate{Title: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.title"},
 		{"status cleared", f.admin, app.TaskUpdate{Status: app.Patch[string]{Set: true, Null: true}}, app.CodeValidation, "body.status"},
 		{"urgency out of range", f.admin, app.TaskUpdate{Urgency: app.PatchOf(0)}, app.CodeValidation, "body.urgency"},
@@ -289,12 +282,10 @@ func TestTaskUpdate(t *testing.T) {
 		{"assignee outside the workspace", f.admin, app.TaskUpdate{Assignee: app.PatchOf("stranger")}, app.CodeValidation, "body.assignee"},
 		{"a viewer", viewer, app.TaskUpdate{Title: app.PatchOf("y")}, app.CodeForbidden, ""},
 	}
-	for _, c := range refused {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.UpdateTask(f.ctx, c.a, "", ref(tk.Ref), c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.TaskUpdate) error {
+		_, err := f.svc.UpdateTask(f.ctx, a, "", ref(tk.Ref), in)
+		return err
+	})
 	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", tk.ID))(t); got.Title != "Target" || got.Version != 1 {
 		t.Errorf("refused updates changed the task: %+v", got)
 	}
@@ -303,8 +294,7 @@ func TestTaskUpdate(t *testing.T) {
 func TestTaskMove(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
+	f.projects(app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "api"})
 	top := f.task(f.admin, app.TaskCreate{Title: "top", Project: "web"})
 	mid := f.task(f.admin, app.TaskCreate{Title: "mid", Parent: app.FlexRef(ref(top.Ref))})
 	leaf := f.task(f.admin, app.TaskCreate{Title: "leaf", Parent: app.FlexRef(ref(mid.Ref))})

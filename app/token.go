@@ -210,14 +210,10 @@ func (s *Service) CreateToken(ctx context.Context, a Actor, in TokenCreate) (Iss
 		return IssuedToken{}, err
 	}
 	var out IssuedToken
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		out, err = issueToken(ctx, tx, acc, in)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -310,14 +306,10 @@ func answersElsewhere(u User, want string) error {
 // first. Never a secret.
 func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
 	var out []Token
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		out, err = tx.Tokens(ctx, tokenReach(acc))
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -328,11 +320,7 @@ func (s *Service) Tokens(ctx context.Context, a Actor) ([]Token, error) {
 // the caller's reach answers like one that does not exist.
 func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (Token, error) {
 	var out Token
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		t, err := tokenByRef(ctx, tx, idOrPrefix)
 		if err != nil {
 			return err
@@ -354,7 +342,7 @@ func (s *Service) RevokeToken(ctx context.Context, a Actor, idOrPrefix string) (
 		}
 		out, err = tx.TokenByID(ctx, t.ID)
 		return err
-	})
+	}))
 	return out, err
 }
 

@@ -17,10 +17,10 @@ func TestTokenIssuing(t *testing.T) {
 	f := newFixture(t)
 	f.person("bob", app.RoleMember)
 	member := f.person("mia", app.RoleMember)
-	f.project(f.admin, app.ProjectCreate{Key: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "ui", Parent: "web"})
-	f.project(f.admin, app.ProjectCreate{Key: "api"})
-	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	f.projects(
+		app.ProjectCreate{Key: "web"}, app.ProjectCreate{Key: "ui", Parent: "web"}, app.ProjectCreate{Key: "api"},
+		app.ProjectCreate{Key: "secret", Visibility: "private"},
+	)
 	day := storetest.Epoch.Add(24 * time.Hour)
 	narrow := f.login(f.issue(app.TokenCreate{Title: "narrow", Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead,
 		app.PermWorkspaceRead}, ExpiresAt: app.PatchOf(day), Workspace: app.PatchOf("default"),
@@ -50,13 +50,7 @@ func TestTokenIssuing(t *testing.T) {
 	})
 
 	past := storetest.Epoch.Add(-time.Minute)
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.TokenCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TokenCreate]{
 		{"a scope the issuer lacks", narrow, app.TokenCreate{Scopes: []string{app.PermProjectRead, app.PermProjectWrite}}, app.CodeTokenScopeWider, "body.scopes"},
 		{"a scope without what it needs", narrow, app.TokenCreate{Scopes: []string{app.PermItemRead}}, app.CodeTokenScopeIncomplete, "body.scopes"},
 		{"every scope", narrow, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
@@ -79,12 +73,10 @@ func TestTokenIssuing(t *testing.T) {
 		{"an unknown workspace", f.admin, app.TokenCreate{Workspace: app.PatchOf("nowhere")}, app.CodeValidation, "body.workspace"},
 		{"a new account with no one to answer to", f.admin, app.TokenCreate{Username: "newbie"}, app.CodeValidation, "body.username"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.TokenCreate) error {
+		_, err := f.svc.CreateToken(f.ctx, a, in)
+		return err
+	})
 }
 
 // TestTokenForOthers checks issuing for another account with
@@ -213,13 +205,7 @@ func TestTokenNeverWider(t *testing.T) {
 	createOnly := issuer(app.TokenCreate{Scopes: []string{app.PermUserCreate}})
 	before := len(must(f.svc.Tokens(f.ctx, f.admin))(t))
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.TokenCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.TokenCreate]{
 		{"a scope more", scopes, app.TokenCreate{Scopes: []string{app.PermItemRead, app.PermItemWrite, app.PermProjectRead}},
 			app.CodeTokenScopeWider, "body.scopes"},
 		{"every scope", scopes, app.TokenCreate{Scopes: []string{app.ScopeAll}}, app.CodeTokenScopeWider, "body.scopes"},
@@ -256,17 +242,23 @@ func TestTokenNeverWider(t *testing.T) {
 		{"instance:user_create alone, for more", createOnly, app.TokenCreate{Username: "bob", Scopes: []string{app.PermItemRead,
 			app.PermProjectRead}}, app.CodeTokenScopeWider, "body.scopes"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateToken(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
+	wantRefused(t, cases, func(a app.Actor, in app.TokenCreate) error {
+		_, err := f.svc.CreateToken(f.ctx, a, in)
+		return err
+	})
+	f.wantNothingIssued(before, "newbot")
+}
+
+// wantNothingIssued fails the test unless refused requests left the
+// credentials as they were, before of them, and created no account named
+// username.
+func (f *fixture) wantNothingIssued(before int, username string) {
+	f.t.Helper()
+	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(f.t)); after != before {
+		f.t.Errorf("%d credentials after the refusals, %d before", after, before)
 	}
-	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
-		t.Errorf("%d credentials after the refusals, %d before", after, before)
-	}
-	_, err := f.svc.User(f.ctx, f.admin, "newbot")
-	wantCode(t, err, app.CodeNotFound)
+	_, err := f.svc.User(f.ctx, f.admin, username)
+	wantCode(f.t, err, app.CodeNotFound)
 }
 
 // TestTokenValidation checks the requests no issuer may make.
@@ -317,11 +309,7 @@ func TestTokenValidation(t *testing.T) {
 		wantField(t, err, "body.scopes")
 		wantField(t, err, "body.username")
 	})
-	if after := len(must(f.svc.Tokens(f.ctx, f.admin))(t)); after != before {
-		t.Errorf("%d credentials after the refusals, %d before", after, before)
-	}
-	_, err := f.svc.User(f.ctx, f.admin, "orphan")
-	wantCode(t, err, app.CodeNotFound)
+	f.wantNothingIssued(before, "orphan")
 }
 
 // TestIssueLocalToken: a credential issued on the database file, with the

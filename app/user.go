@@ -107,11 +107,7 @@ func (s *Service) CreateUser(ctx context.Context, a Actor, in UserCreate) (User,
 		return User{}, err
 	}
 	var u User
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		if err := acc.require(PermUserCreate); err != nil {
 			return err
 		}
@@ -122,7 +118,7 @@ func (s *Service) CreateUser(ctx context.Context, a Actor, in UserCreate) (User,
 		}
 		u, err = insertUser(ctx, tx, a, in)
 		return err
-	})
+	}))
 	return u, err
 }
 
@@ -220,11 +216,7 @@ func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in U
 		return User{}, err
 	}
 	var u User
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		u, err = tx.UserByName(ctx, username)
 		if err != nil {
 			return notFoundAs(err, "account")
@@ -242,7 +234,7 @@ func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in U
 		}
 		u, err = tx.UserByID(ctx, u.ID)
 		return err
-	})
+	}))
 	return u, err
 }
 

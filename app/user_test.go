@@ -43,13 +43,7 @@ func TestUserCreate(t *testing.T) {
 		}
 	})
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.UserCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.UserCreate]{
 		{"without instance:user_create", bob, app.UserCreate{Username: "mallory"}, app.CodeForbidden, ""},
 		{"an administrator, without instance:admin", creator, app.UserCreate{Username: "root3", IsSuperuser: true}, app.CodeForbidden, ""},
 		{"an empty username", f.admin, app.UserCreate{}, app.CodeValidation, "body.username"},
@@ -74,12 +68,10 @@ func TestUserCreate(t *testing.T) {
 		{"a username taken, in capitals", f.admin, app.UserCreate{Username: "ALICE"}, app.CodeConflict, ""},
 		{"a username taken, capitalised", f.admin, app.UserCreate{Username: "Bob"}, app.CodeConflict, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateUser(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.UserCreate) error {
+		_, err := f.svc.CreateUser(f.ctx, a, in)
+		return err
+	})
 	t.Run("every problem at once", func(t *testing.T) {
 		_, err := f.svc.CreateUser(f.ctx, f.admin, app.UserCreate{Username: "me", Timezone: "Nowhere/Land"})
 		wantCode(t, err, app.CodeValidation)

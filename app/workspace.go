@@ -98,11 +98,7 @@ func workspaceByRef(ctx context.Context, tx Tx, idOrSlug string) (Workspace, err
 // reaches), or with deleted set only those in the trash.
 func (s *Service) Workspaces(ctx context.Context, a Actor, deleted bool) ([]WorkspaceView, error) {
 	out := []WorkspaceView{}
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		for _, id := range acc.order {
 			w := acc.workspaces[id]
 			if (w.Workspace.DeletedAt != nil) == deleted && w.can(PermWorkspaceRead) {
@@ -110,22 +106,18 @@ func (s *Service) Workspaces(ctx context.Context, a Actor, deleted bool) ([]Work
 			}
 		}
 		return nil
-	})
+	}))
 	return out, err
 }
 
 // Workspace returns one workspace by id or slug.
 func (s *Service) Workspace(ctx context.Context, a Actor, idOrSlug string) (WorkspaceView, error) {
 	var out WorkspaceView
-	err := s.store.View(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := findWorkspace(ctx, tx, acc, idOrSlug, false)
 		out = viewOf(w)
 		return err
-	})
+	}))
 	return out, err
 }
 
@@ -141,11 +133,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, a Actor, in WorkspaceCrea
 		return WorkspaceView{}, err
 	}
 	var out WorkspaceView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		if err := acc.require(PermWorkspaceCreate); err != nil {
 			return err
 		}
@@ -159,7 +147,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, a Actor, in WorkspaceCrea
 		role, _ := RoleByKey(RoleOwner)
 		out = WorkspaceView{Workspace: w, Role: RoleOwner, Permissions: narrowTo(role.Permissions, a.scopes())}
 		return nil
-	})
+	}))
 	return out, err
 }
 
@@ -217,11 +205,7 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 		return WorkspaceView{}, err
 	}
 	var out WorkspaceView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := acc.workspace(idOrSlug, false)
 		if err != nil {
 			return err
@@ -255,7 +239,7 @@ func (s *Service) UpdateWorkspace(ctx context.Context, a Actor, idOrSlug string,
 		}
 		out = viewOf(w)
 		return record(ctx, tx, a, Event{WorkspaceID: ws.ID, EntityType: "workspace", EntityID: ws.ID, Action: "workspace.updated", Changes: changes})
-	})
+	}))
 	return out, err
 }
 
@@ -271,11 +255,7 @@ func (s *Service) RestoreWorkspace(ctx context.Context, a Actor, idOrSlug string
 
 func (s *Service) trashWorkspace(ctx context.Context, a Actor, idOrSlug string, trash bool) (WorkspaceView, error) {
 	var out WorkspaceView
-	err := s.store.Update(ctx, func(tx Tx) error {
-		acc, err := accessOf(ctx, tx, a)
-		if err != nil {
-			return err
-		}
+	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
 		w, err := acc.workspace(idOrSlug, !trash)
 		if err != nil {
 			return err
@@ -296,6 +276,6 @@ func (s *Service) trashWorkspace(ctx context.Context, a Actor, idOrSlug string, 
 		}
 		out = viewOf(w)
 		return record(ctx, tx, a, Event{WorkspaceID: w.Workspace.ID, EntityType: "workspace", EntityID: w.Workspace.ID, Action: action})
-	})
+	}))
 	return out, err
 }

@@ -44,13 +44,7 @@ func TestWorkspaceCreate(t *testing.T) {
 		}
 	}
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.WorkspaceCreate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.WorkspaceCreate]{
 		{"an empty slug", bob, app.WorkspaceCreate{Name: "X"}, app.CodeValidation, "body.slug"},
 		{"a space in the slug", bob, app.WorkspaceCreate{Slug: "two words", Name: "X"}, app.CodeValidation, "body.slug"},
 		{"a leading dash", bob, app.WorkspaceCreate{Slug: "-x", Name: "X"}, app.CodeValidation, "body.slug"},
@@ -64,12 +58,10 @@ func TestWorkspaceCreate(t *testing.T) {
 		{"a slug taken by somebody else's", f.admin, app.WorkspaceCreate{Slug: "bobs-place", Name: "Again"}, app.CodeConflict, ""},
 		{"by a credential pinned to a workspace", pinned, app.WorkspaceCreate{Slug: "another", Name: "Another"}, app.CodeForbidden, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.CreateWorkspace(f.ctx, c.a, c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.WorkspaceCreate) error {
+		_, err := f.svc.CreateWorkspace(f.ctx, a, in)
+		return err
+	})
 	_, err := f.svc.Workspace(f.ctx, f.admin, "another")
 	wantCode(t, err, app.CodeNotFound)
 }
@@ -93,13 +85,7 @@ func TestWorkspaceUpdate(t *testing.T) {
 		t.Errorf("a no-op: %+v", got)
 	}
 
-	cases := []struct {
-		name string
-		a    app.Actor
-		in   app.WorkspaceUpdate
-		code app.Code
-		loc  string
-	}{
+	cases := []refused[app.WorkspaceUpdate]{
 		{"by a member", bob, app.WorkspaceUpdate{Name: app.PatchOf("Bob's")}, app.CodeForbidden, ""},
 		{"a stale version", carol, app.WorkspaceUpdate{Name: app.PatchOf("Stale"), ExpectedVersion: ptr(1)}, app.CodeVersionConflict, ""},
 		{"a slug taken", carol, app.WorkspaceUpdate{Slug: app.PatchOf("taken")}, app.CodeConflict, ""},
@@ -108,12 +94,10 @@ func TestWorkspaceUpdate(t *testing.T) {
 		{"an unknown timezone", carol, app.WorkspaceUpdate{Timezone: app.PatchOf("Mars/X")}, app.CodeValidation, "body.timezone"},
 		{"an empty timezone", carol, app.WorkspaceUpdate{Timezone: app.PatchOf("")}, app.CodeValidation, "body.timezone"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := f.svc.UpdateWorkspace(f.ctx, c.a, "main", c.in)
-			wantRefusal(t, err, c.code, c.loc)
-		})
-	}
+	wantRefused(t, cases, func(a app.Actor, in app.WorkspaceUpdate) error {
+		_, err := f.svc.UpdateWorkspace(f.ctx, a, "main", in)
+		return err
+	})
 	if got := must(f.svc.Workspace(f.ctx, bob, "main"))(t); got.Name != "Main" || got.Version != 2 {
 		t.Errorf("after the refusals: %+v", got)
 	}

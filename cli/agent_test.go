@@ -27,7 +27,7 @@ func TestCLIAgentLoop(t *testing.T) {
 	e := webtest.New(t)
 	ref := e.TaskRef(e.Admin, map[string]any{"title": "Fix the flaky login test", "importance": 4, "urgency": 3,
 		"tags": []string{"testing"}, "description": "The login test fails one run in twenty on CI."})
-	agent := &cliMode{name: "remote", e: e, dir: t.TempDir(), tokens: map[string]string{"claude": e.Agent("claude", "admin")}}
+	agent := &cliMode{e: e, dir: t.TempDir(), tokens: map[string]string{"claude": e.Agent("claude", "admin")}}
 
 	var commands, read int
 	run := func(stdin string, args ...string) string {

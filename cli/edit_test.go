@@ -28,36 +28,32 @@ func editor(t *testing.T, expr string) string {
 // back unchanged, writes nothing.
 func TestCLIEditInEditor(t *testing.T) {
 	t.Parallel()
-	for _, m := range cliModes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			seedCLI(t, m)
-			for _, c := range []struct {
-				name, expr string
-				code       int
-				out, err   string
-			}{
-				{"fields and text", `s/^# .*/# Call the bank about the loan/; s/^importance: .*/importance: 2/; s/^tags: .*/tags: finance, loan/; $a\` + "\n" + `Ask for Ms Weber.`,
-					0, "updated #1 Call the bank about the loan\n  todo · inbox · due tomorrow 09:00 · #finance #loan · !2\n", ""},
-				{"the due in words", `s/^due: .*/due: friday 5pm/`, 0, "updated #1 Call the bank about the loan\n  todo · inbox · due friday 17:00 · #finance #loan · !2\n", ""},
-				{"nothing changed", `s/^x//`, 0, "no change\n", ""},
-				{"no heading", `s/^# //`, 2, "", "error: the text must begin with the title as a heading"},
-				{"an unknown field", `s/^status:/state:/`, 2, "", `error: line 3, "state: todo": the field lines are`},
-				{"a value refused", `s/^status: .*/status: nope/`, 1, "", "error: validation: --status: "},
-			} {
-				m.vars = map[string]string{"EDITOR": editor(t, c.expr)}
-				before := m.newest(t)
-				out, errOut, code := m.run(t, "", "", "edit", "1")
-				if code != c.code || out != c.out || !strings.HasPrefix(errOut, c.err) {
-					t.Errorf("%s: exit %d, %q %q; want %d, %q %q", c.name, code, out, errOut, c.code, c.out, c.err)
-				}
-				if after := m.newest(t); c.code != 0 && after != before {
-					t.Errorf("%s: refused, yet something was written", c.name)
-				}
-			}
-			if out, _, _ := m.run(t, "", "", "show", "1"); !strings.Contains(out, "\nAsk for Ms Weber.\n") {
-				t.Errorf("the description written in the editor is not on the task:\n%s", out)
-			}
-		})
+	m := seededCLI(t)
+	for _, c := range []struct {
+		name, expr string
+		code       int
+		out, err   string
+	}{
+		{"fields and text", `s/^# .*/# Call the bank about the loan/; s/^importance: .*/importance: 2/; s/^tags: .*/tags: finance, loan/; $a\` + "\n" + `Ask for Ms Weber.`,
+			0, "updated #1 Call the bank about the loan\n  todo · inbox · due tomorrow 09:00 · #finance #loan · !2\n", ""},
+		{"the due in words", `s/^due: .*/due: friday 5pm/`, 0, "updated #1 Call the bank about the loan\n  todo · inbox · due friday 17:00 · #finance #loan · !2\n", ""},
+		{"nothing changed", `s/^x//`, 0, "no change\n", ""},
+		{"no heading", `s/^# //`, 2, "", "error: the text must begin with the title as a heading"},
+		{"an unknown field", `s/^status:/state:/`, 2, "", `error: line 3, "state: todo": the field lines are`},
+		{"a value refused", `s/^status: .*/status: nope/`, 1, "", "error: validation: --status: "},
+	} {
+		m.vars = map[string]string{"EDITOR": editor(t, c.expr)}
+		before := m.newest(t)
+		out, errOut, code := m.run(t, "", "", "edit", "1")
+		if code != c.code || out != c.out || !strings.HasPrefix(errOut, c.err) {
+			t.Errorf("%s: exit %d, %q %q; want %d, %q %q", c.name, code, out, errOut, c.code, c.out, c.err)
+		}
+		if after := m.newest(t); c.code != 0 && after != before {
+			t.Errorf("%s: refused, yet something was written", c.name)
+		}
+	}
+	if out, _, _ := m.run(t, "", "", "show", "1"); !strings.Contains(out, "\nAsk for Ms Weber.\n") {
+		t.Errorf("the description written in the editor is not on the task:\n%s", out)
 	}
 }
 
@@ -76,26 +72,23 @@ func (m *cliMode) atTerminal(t *testing.T, env *Env, args ...string) (stdout, st
 // in $EDITOR; an editor that fails writes nothing.
 func TestCLIDocInEditor(t *testing.T) {
 	t.Parallel()
-	for _, m := range cliModes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			m.vars = map[string]string{"EDITOR": editor(t, `$a\`+"\n"+`Retry twice, then page.`), "NO_COLOR": "1"}
-			out, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "decision", "--title", "Retries")
-			if code != 0 || out != "wrote #1 Retries\n  decision · current · inbox · version 1\n" {
-				t.Fatalf("doc new: exit %d, %q %q", code, out, errOut)
-			}
-			if d := m.e.OK(http.StatusOK, http.MethodGet, "/v1/documents/1", m.e.Admin, nil); d["body"] != "Retry twice, then page." {
-				t.Errorf("the body written in the editor: %q", d["body"])
-			}
-			m.vars["EDITOR"] = "false"
-			before := m.newest(t)
-			if _, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "note", "--title", "X"); code != 1 ||
-				!strings.HasPrefix(errOut, "error: the editor (false) failed, nothing was saved") {
-				t.Errorf("a failing editor: exit %d, %q", code, errOut)
-			}
-			if m.newest(t) != before {
-				t.Error("a failing editor wrote something")
-			}
-		})
+	m := newCLIMode(t)
+	m.vars = map[string]string{"EDITOR": editor(t, `$a\`+"\n"+`Retry twice, then page.`), "NO_COLOR": "1"}
+	out, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "decision", "--title", "Retries")
+	if code != 0 || out != "wrote #1 Retries\n  decision · current · inbox · version 1\n" {
+		t.Fatalf("doc new: exit %d, %q %q", code, out, errOut)
+	}
+	if d := m.e.OK(http.StatusOK, http.MethodGet, "/v1/documents/1", m.e.Admin, nil); d["body"] != "Retry twice, then page." {
+		t.Errorf("the body written in the editor: %q", d["body"])
+	}
+	m.vars["EDITOR"] = "false"
+	before := m.newest(t)
+	if _, errOut, code := m.atTerminal(t, m.env(""), "doc", "new", "--type", "note", "--title", "X"); code != 1 ||
+		!strings.HasPrefix(errOut, "error: the editor (false) failed, nothing was saved") {
+		t.Errorf("a failing editor: exit %d, %q", code, errOut)
+	}
+	if m.newest(t) != before {
+		t.Error("a failing editor wrote something")
 	}
 }
 
@@ -103,21 +96,17 @@ func TestCLIDocInEditor(t *testing.T) {
 // opens it in the browser; piped, it only prints it.
 func TestCLIOpenBrowser(t *testing.T) {
 	t.Parallel()
-	for _, m := range cliModes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			seedCLI(t, m)
-			_, web := m.where()
-			var opened []string
-			env := m.env("")
-			env.browse = func(u string) error { opened = append(opened, u); return nil }
-			if out, _, code := runIn(t, env, "", append(m.dbFlag(), "open", "2")...); code != 0 || out != web+"/tasks/2\n" || opened != nil {
-				t.Errorf("piped: exit %d, %q; opened %q", code, out, opened)
-			}
-			if out, _, code := m.atTerminal(t, env, "open", "3"); code != 0 || out != web+"/documents/3\n" ||
-				len(opened) != 1 || opened[0] != web+"/documents/3" {
-				t.Errorf("at a terminal: exit %d, %q; opened %q", code, out, opened)
-			}
-		})
+	m := seededCLI(t)
+	_, web := m.where()
+	var opened []string
+	env := m.env("")
+	env.browse = func(u string) error { opened = append(opened, u); return nil }
+	if out, _, code := runIn(t, env, "", append(m.dbFlag(), "open", "2")...); code != 0 || out != web+"/tasks/2\n" || opened != nil {
+		t.Errorf("piped: exit %d, %q; opened %q", code, out, opened)
+	}
+	if out, _, code := m.atTerminal(t, env, "open", "3"); code != 0 || out != web+"/documents/3\n" ||
+		len(opened) != 1 || opened[0] != web+"/documents/3" {
+		t.Errorf("at a terminal: exit %d, %q; opened %q", code, out, opened)
 	}
 }
 

@@ -23,7 +23,6 @@ import (
 // holds that the two answer alike). Each has its own fresh instance on the
 // fixed test clock.
 type cliMode struct {
-	name   string
 	local  bool
 	e      *webtest.Env
 	dir    string            // the config directory tend login writes to
@@ -35,15 +34,11 @@ type cliMode struct {
 func newCLIMode(t *testing.T) *cliMode {
 	t.Helper()
 	e := webtest.New(t)
-	m := &cliMode{name: "local", local: true, e: e, dir: t.TempDir(), vars: map[string]string{}}
+	m := &cliMode{local: true, e: e, dir: t.TempDir(), vars: map[string]string{}}
 	e.Person("bob")
 	e.Join("bob", "member")
 	return m
 }
-
-// cliModes are the modes the commands are tested in: the file's, which
-// is now the server's router too.
-func cliModes(t *testing.T) []*cliMode { return []*cliMode{newCLIMode(t)} }
 
 // env is the process a command runs in, acting as the account as ("" the
 // administrator): its credential on a server, TEND_USER on the file.
@@ -232,31 +227,28 @@ var cliSteps = []cliStep{
 // prints what it must, exits as it must, and a refusal writes nothing.
 func TestCLICommands(t *testing.T) {
 	t.Parallel()
-	for _, m := range cliModes(t) {
-		t.Run(m.name, func(t *testing.T) {
-			where, web := m.where()
-			for i, s := range cliSteps {
-				before := m.newest(t)
-				out, errOut, code := m.run(t, s.as, s.stdin, s.args...)
-				name := fmt.Sprintf("step %d, tend %s", i, strings.Join(s.args, " "))
-				if code != s.code {
-					t.Errorf("%s: exit status %d, want %d\nstdout: %s\nstderr: %s", name, code, s.code, out, errOut)
-					continue
-				}
-				want := strings.NewReplacer("{where}", where, "{web}", web).Replace(s.out)
-				if out != want {
-					t.Errorf("%s: stdout\n%s\nwant\n%s", name, out, want)
-				}
-				if !strings.HasPrefix(errOut, s.err) || (s.err == "") != (errOut == "") {
-					t.Errorf("%s: stderr %q, want it to begin %q", name, errOut, s.err)
-				}
-				if n := strings.Count(errOut, "\n"); s.err != "" && n != 1 {
-					t.Errorf("%s: stderr has %d lines, want one: %q", name, n, errOut)
-				}
-				if after := m.newest(t); s.code != 0 && after != before {
-					t.Errorf("%s: refused, yet the newest change moved from %v to %v", name, before, after)
-				}
-			}
-		})
+	m := newCLIMode(t)
+	where, web := m.where()
+	for i, s := range cliSteps {
+		before := m.newest(t)
+		out, errOut, code := m.run(t, s.as, s.stdin, s.args...)
+		name := fmt.Sprintf("step %d, tend %s", i, strings.Join(s.args, " "))
+		if code != s.code {
+			t.Errorf("%s: exit status %d, want %d\nstdout: %s\nstderr: %s", name, code, s.code, out, errOut)
+			continue
+		}
+		want := strings.NewReplacer("{where}", where, "{web}", web).Replace(s.out)
+		if out != want {
+			t.Errorf("%s: stdout\n%s\nwant\n%s", name, out, want)
+		}
+		if !strings.HasPrefix(errOut, s.err) || (s.err == "") != (errOut == "") {
+			t.Errorf("%s: stderr %q, want it to begin %q", name, errOut, s.err)
+		}
+		if n := strings.Count(errOut, "\n"); s.err != "" && n != 1 {
+			t.Errorf("%s: stderr has %d lines, want one: %q", name, n, errOut)
+		}
+		if after := m.newest(t); s.code != 0 && after != before {
+			t.Errorf("%s: refused, yet the newest change moved from %v to %v", name, before, after)
+		}
 	}
 }

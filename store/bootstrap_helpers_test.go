@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 
 	"tend/app"
@@ -21,15 +20,6 @@ func bootstrapped(t *testing.T) (*store.DB, *app.Service, app.Actor) {
 func bootstrappedWith(t *testing.T, opts app.Options) (*store.DB, *app.Service, app.Actor) {
 	t.Helper()
 	db := storetest.Open(t)
-	svc := app.New(db, opts)
-	t.Cleanup(svc.StopWork)
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(context.Background(), first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, a, _ := storetest.Admin(t, db, opts, "test")
 	return db, svc, a
 }

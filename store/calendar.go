@@ -55,11 +55,7 @@ const calendarColumns = `c.id, c.prefix, c.hash, c.secret_rev, c.title, c.user_i
 const calendarFrom = ` FROM calendars c JOIN users u ON u.id = c.user_id LEFT JOIN projects p ON p.id = c.project_id`
 
 func (t *Tx) getCalendar(ctx context.Context, where string, arg any) (app.Calendar, error) {
-	var r calendarRow
-	if err := t.tx.GetContext(ctx, &r, "SELECT "+calendarColumns+calendarFrom+" WHERE "+where, arg); err != nil {
-		return app.Calendar{}, mapErr(err)
-	}
-	return r.calendar(), nil
+	return getRow(ctx, t, calendarRow.calendar, "SELECT "+calendarColumns+calendarFrom+" WHERE "+where, arg)
 }
 
 // CalendarByID reads a feed by id.

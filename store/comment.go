@@ -52,11 +52,7 @@ func (t *Tx) UpdateComment(ctx context.Context, c *app.Comment) error {
 
 // CommentByID reads one comment, withdrawn or not.
 func (t *Tx) CommentByID(ctx context.Context, id string) (app.Comment, error) {
-	var r commentRow
-	if err := t.tx.GetContext(ctx, &r, commentSelect+` WHERE c.id = ?`, id); err != nil {
-		return app.Comment{}, mapErr(err)
-	}
-	return r.comment(), nil
+	return getRow(ctx, t, commentRow.comment, commentSelect+` WHERE c.id = ?`, id)
 }
 
 // Comments lists an item's live comments after a seq, oldest first.

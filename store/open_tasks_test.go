@@ -23,16 +23,8 @@ func TestAgendaCacheMatchesAFreshRead(t *testing.T) {
 	t.Parallel()
 	db, clock := storetest.OpenClock(t)
 	clock.Set(time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC))
-	svc := app.New(db, app.Options{Version: "test"})
+	svc, admin, _ := storetest.Admin(t, db, app.Options{Version: "test"}, "test")
 	ctx := context.Background()
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := svc.CreateUser(ctx, admin, app.UserCreate{Username: "carol"}); err != nil {
 		t.Fatal(err)
 	}

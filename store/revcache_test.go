@@ -292,16 +292,8 @@ func TestCredentialCachedUnderAuthRev(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	db := storetest.Open(t)
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, admin, first := storetest.Admin(t, db, app.Options{}, "test") // signing in stamps last_used_at, which moves the revision
 	secret := first.Token.Secret
-	admin, err := svc.Authenticate(ctx, secret, "test") // stamps last_used_at, which moves the revision
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := svc.Authenticate(ctx, secret, "test"); err != nil { // reads and caches
 		t.Fatal(err)
 	}

@@ -462,6 +462,17 @@ func (db *DB) view(ctx context.Context, pool *sqlx.DB, fn func(app.Tx) error) (e
 	return mapErr(fn(tx))
 }
 
+// getRow reads the one row query finds into the row struct R and makes the
+// domain record of it with conv; no row is not_found.
+func getRow[R, T any](ctx context.Context, t *Tx, conv func(R) T, query string, args ...any) (T, error) {
+	var r R
+	if err := t.tx.GetContext(ctx, &r, query, args...); err != nil {
+		var zero T
+		return zero, mapErr(err)
+	}
+	return conv(r), nil
+}
+
 // mapErr turns driver errors into app errors by code, never by message:
 // no rows is not_found, a uniqueness violation conflict, a lock held past
 // busy_timeout busy, no room for a write storage_full. Anything else stays

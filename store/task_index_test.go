@@ -12,6 +12,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/store/storetest"
 )
 
 // unindexed counts the tasks waiting to be indexed.
@@ -169,29 +170,14 @@ func TestTaskIndexResumedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, a, _ := storetest.Admin(t, db, app.Options{}, "test")
 	for i := range 5 {
 		if _, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: fmt.Sprintf("Left behind %d", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
 
-	db, err = store.Open(ctx, path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db = storetest.Reopen(t, db)
 	raw := rawOpen(t, path)
 	if n := unindexed(t, raw); n != 5 {
 		t.Fatalf("%d tasks wait in the file, want 5", n)

@@ -73,11 +73,7 @@ const tokenSelect = `SELECT t.id, t.prefix, t.hash, t.kind, t.title, t.user_id, 
 	FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN users i ON i.id = t.issued_by`
 
 func (t *Tx) getToken(ctx context.Context, where string, arg any) (app.Token, error) {
-	var r tokenRow
-	if err := t.tx.GetContext(ctx, &r, tokenSelect+" WHERE "+where, arg); err != nil {
-		return app.Token{}, mapErr(err)
-	}
-	return r.token(), nil
+	return getRow(ctx, t, tokenRow.token, tokenSelect+" WHERE "+where, arg)
 }
 
 // TokenByID reads a credential by id.

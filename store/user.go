@@ -43,11 +43,7 @@ var userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.tim
 	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
 
 func (t *Tx) getUser(ctx context.Context, where string, arg any) (app.User, error) {
-	var r userRow
-	if err := t.tx.GetContext(ctx, &r, userSelect+" WHERE "+where, arg); err != nil {
-		return app.User{}, mapErr(err)
-	}
-	return r.user(), nil
+	return getRow(ctx, t, userRow.user, userSelect+" WHERE "+where, arg)
 }
 
 // UserByID reads an account by id.

@@ -25,15 +25,10 @@ func newBesideFixture(t *testing.T) besideFixture {
 	t.Helper()
 	ctx := t.Context()
 	f := besideFixture{server: storetest.Open(t)}
-	f.svc = app.New(f.server, app.Options{})
-	first, err := f.svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var first *app.FirstStart
+	f.svc, f.admin, first = storetest.Admin(t, f.server, app.Options{}, "test") // signing in stamps last_used_at
 	f.secret = first.Token.Secret
-	if f.admin, err = f.svc.Authenticate(ctx, f.secret, "test"); err != nil { // stamps last_used_at
-		t.Fatal(err)
-	}
+	var err error
 	if f.beside, err = store.Open(ctx, f.server.Path(), store.Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,7 @@ func (r workspaceRow) workspace() app.Workspace {
 const workspaceCols = `w.id, w.slug, w.name, w.timezone, w.settings, w.created_at, w.updated_at, w.deleted_at, w.version`
 
 func (t *Tx) getWorkspace(ctx context.Context, where string, arg any) (app.Workspace, error) {
-	var r workspaceRow
-	if err := t.tx.GetContext(ctx, &r, "SELECT "+workspaceCols+" FROM workspaces w WHERE "+where, arg); err != nil {
-		return app.Workspace{}, mapErr(err)
-	}
-	return r.workspace(), nil
+	return getRow(ctx, t, workspaceRow.workspace, "SELECT "+workspaceCols+" FROM workspaces w WHERE "+where, arg)
 }
 
 // WorkspaceByID reads a workspace by id.

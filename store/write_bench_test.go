@@ -32,15 +32,7 @@ func newWriteBench(b *testing.B) *writeBench {
 	b.Helper()
 	ctx := context.Background()
 	db := storetest.Open(b)
-	svc := app.New(db, app.Options{Version: "bench"})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc, admin, _ := storetest.Admin(b, db, app.Options{Version: "bench"}, "bench")
 	three, due := 3, storetest.Epoch.Add(48*time.Hour)
 	task, err := svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: "Pay rent", Description: "by transfer",
 		Tags: []string{"home"}, Importance: &three, DueAt: &due, EstimateMinutes: &three})

@@ -102,14 +102,7 @@ func TestQueuedWithTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc.ResumeWork() // stopped: does nothing
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = store.Open(ctx, path, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db = storetest.Reopen(t, db)
 	if id := hiddenTag(t, db); id != left {
 		t.Fatalf("the reopened file has %q queued, want %s", id, left)
 	}

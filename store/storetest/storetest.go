@@ -79,3 +79,18 @@ func openFile(tb testing.TB, path string) (*store.DB, *Clock) {
 	})
 	return db, clock
 }
+
+// Reopen closes db and opens its file again, as the next process would
+// after the last one stopped, closed when the test ends.
+func Reopen(tb testing.TB, db *store.DB) *store.DB {
+	tb.Helper()
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	next, err := store.Open(context.Background(), db.Path(), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = next.Close() })
+	return next
+}
