@@ -16,9 +16,5 @@ func (s *Server) handleTaskClaimNext(w http.ResponseWriter, r *http.Request, a a
 	if err := q.Err(); err != nil {
 		return err
 	}
-	t, err := s.app.ClaimNextTask(r.Context(), a, in)
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
+	return replyTask(w, http.StatusOK)(s.app.ClaimNextTask(r.Context(), a, in))
 }
