@@ -12,25 +12,25 @@ import (
 // handler says only what is its own: which call, with which parameters,
 // and which record it answers. A route with a JSON body registers its
 // handler through withBody or withActionBody, which decode the body before
-// it runs. The writers of an answer (reply, replyList, replyPage,
+// it runs, and a route whose query a wire reader reads through withQuery. The writers of an answer (reply, replyList, replyPage,
 // replyTask, replyShaped, noContent) take the call's results as it returns
 // them:
 //
 //	return reply(w, http.StatusOK, wire.NewProject)(s.app.ProjectGet(r.Context(), a, wsParam(r), projectKey(r)))
 
-// bodyHandler is the handler of a route whose request carries a JSON body
-// of type B, given the body decoded.
-type bodyHandler[B any] func(w http.ResponseWriter, r *http.Request, a app.Actor, in B) error
+// inputHandler is the handler of a route whose request carries its input,
+// a JSON body or a query of type I, given the input read.
+type inputHandler[I any] func(w http.ResponseWriter, r *http.Request, a app.Actor, in I) error
 
 // withBody decodes the request's JSON body, which it requires, as B and
 // hands it to h.
-func withBody[B any](s *Server, h bodyHandler[B]) handlerFunc { return decoded(s, false, h) }
+func withBody[B any](s *Server, h inputHandler[B]) handlerFunc { return decoded(s, false, h) }
 
 // withActionBody is withBody for an action route (claim, complete,
 // restore, a backup): the body may be left out, or be one JSON object
 // holding only the fields B names. Anything else is refused, never
 // silently ignored.
-func withActionBody[B any](s *Server, h bodyHandler[B]) handlerFunc { return decoded(s, true, h) }
+func withActionBody[B any](s *Server, h inputHandler[B]) handlerFunc { return decoded(s, true, h) }
 
 // withoutBody is an action route that takes no body: none at all, or a
 // JSON object without fields.
@@ -38,7 +38,19 @@ func withoutBody(s *Server, h handlerFunc) handlerFunc {
 	return withActionBody(s, func(w http.ResponseWriter, r *http.Request, a app.Actor, _ struct{}) error { return h(w, r, a) })
 }
 
-func decoded[B any](s *Server, optional bool, h bodyHandler[B]) handlerFunc {
+// withQuery reads the request's query as read does and hands what it read
+// to h; a query read refuses is refused before h runs.
+func withQuery[I any](read func(wire.Params) (I, *wire.Query), h inputHandler[I]) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		in, q := read(wire.QueryParams(r.URL.Query()))
+		if err := q.Err(); err != nil {
+			return err
+		}
+		return h(w, r, a, in)
+	}
+}
+
+func decoded[B any](s *Server, optional bool, h inputHandler[B]) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 		var in B
 		if err := s.decodeJSON(w, r, &in, optional); err != nil {

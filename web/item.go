@@ -29,10 +29,6 @@ func (s *Server) handleItemShow(w http.ResponseWriter, r *http.Request, a app.Ac
 
 // handleSearch is GET /v1/search?q=: tasks and documents alike, open and
 // finished, best match first, limit of each kind.
-func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := wire.ItemSearchQuery(wire.QueryParams(r.URL.Query()))
-	if err := q.Err(); err != nil {
-		return err
-	}
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, a app.Actor, in app.ItemSearchQuery) error {
 	return reply(w, http.StatusOK, wire.NewItemSearch)(s.app.SearchItems(r.Context(), a, in))
 }

@@ -168,7 +168,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/projects/:project/comments", s.handleComments("project"))
 	s.handle(http.MethodPost, "/v1/projects/:project/comments", s.handleCommentAdd("project"))
 
-	s.handle(http.MethodGet, "/v1/agenda", s.handleAgenda)
+	s.handle(http.MethodGet, "/v1/agenda", withQuery(wire.AgendaQuery, s.handleAgenda))
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", withBody(s, s.handleTaskCreate))
 	s.handleNamed(http.MethodPost, "/v1/tasks/:task", "preview", withBody(s, s.handleTaskPreview))
@@ -190,7 +190,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/items/:item", s.handleItemShow)
 	s.handle(http.MethodPost, "/v1/items/:item/comments", s.handleCommentAdd(app.AnyItem))
 	s.handle(http.MethodPost, "/v1/items/:item/links", s.handleLinkAdd(app.AnyItem))
-	s.handle(http.MethodGet, "/v1/search", s.handleSearch)
+	s.handle(http.MethodGet, "/v1/search", withQuery(wire.ItemSearchQuery, s.handleSearch))
 
 	s.handle(http.MethodGet, "/v1/documents", s.handleDocumentList)
 	s.handle(http.MethodPost, "/v1/documents", withBody(s, s.handleDocumentCreate))

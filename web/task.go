@@ -95,7 +95,7 @@ func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if taskRef(r) == "next" {
-		return s.handleTaskClaimNext(w, r, a)
+		return withQuery(wire.NextClaimQuery, s.handleTaskClaimNext)(w, r, a)
 	}
 	var body wire.Claim
 	if err := s.decodeActionBody(w, r, &body); err != nil {
