@@ -7,11 +7,7 @@ import (
 	"tend/web/wire"
 )
 
-func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := wire.AgendaQuery(wire.QueryParams(r.URL.Query()))
-	if err := q.Err(); err != nil {
-		return err
-	}
+func (s *Server) handleAgenda(w http.ResponseWriter, r *http.Request, a app.Actor, in app.AgendaQuery) error {
 	ag, err := s.app.Agenda(r.Context(), a, in)
 	if err != nil {
 		return err

@@ -23,15 +23,9 @@ func newBackupJSON(b app.Backup) backupJSON {
 }
 
 func (s *Server) handleBackupList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	bs, err := s.app.Backups(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	items := make([]backupJSON, len(bs))
-	for i, b := range bs {
-		items[i] = newBackupJSON(b)
-	}
-	return wire.WriteJSON(w, http.StatusOK, map[string]any{"items": items})
+	return reply(w, http.StatusOK, func(bs []app.Backup) map[string]any {
+		return map[string]any{"items": wire.Map(bs, newBackupJSON)}
+	})(s.app.Backups(r.Context(), a))
 }
 
 // backupCreateJSON is the body of POST /v1/admin/backups.
@@ -39,14 +33,6 @@ type backupCreateJSON struct {
 	Keep *int `json:"keep"`
 }
 
-func (s *Server) handleBackupCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in backupCreateJSON
-	if err := s.decodeJSON(w, r, &in, true); err != nil {
-		return err
-	}
-	b, err := s.app.TakeBackup(r.Context(), a, in.Keep)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, newBackupJSON(b))
+func (s *Server) handleBackupCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in backupCreateJSON) error {
+	return reply(w, http.StatusCreated, newBackupJSON)(s.app.TakeBackup(r.Context(), a, in.Keep))
 }

@@ -42,41 +42,24 @@ type issuedCalendarJSON struct {
 }
 
 func (s *Server) handleCalendarList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	cs, err := s.app.Calendars(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	items := make([]calendarJSON, len(cs))
-	for i, c := range cs {
-		items[i] = newCalendarJSON(c)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newCalendarJSON)(s.app.Calendars(r.Context(), a))
 }
 
-func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.CalendarCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
+// issued is the feed c with its URL, which only creating and resetting it answer.
+func (s *Server) issued(r *http.Request) func(c app.IssuedCalendar) issuedCalendarJSON {
+	return func(c app.IssuedCalendar) issuedCalendarJSON {
+		return issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: wire.FeedURL(r, s.app.PublicURL(), c)}
 	}
-	c, err := s.app.CreateCalendar(r.Context(), a, in.App(wsParam(r)))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: wire.FeedURL(r, s.app.PublicURL(), c)})
+}
+
+func (s *Server) handleCalendarCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.CalendarCreate) error {
+	return reply(w, http.StatusCreated, s.issued(r))(s.app.CreateCalendar(r.Context(), a, in.App(wsParam(r))))
 }
 
 func (s *Server) handleCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	c, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newCalendarJSON(c))
+	return reply(w, http.StatusOK, newCalendarJSON)(s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar")))
 }
 
 func (s *Server) handleCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	c, err := s.app.ResetCalendar(r.Context(), a, wire.Param(r, "calendar"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, issuedCalendarJSON{calendarJSON: newCalendarJSON(c.Calendar), URL: wire.FeedURL(r, s.app.PublicURL(), c)})
+	return reply(w, http.StatusOK, s.issued(r))(s.app.ResetCalendar(r.Context(), a, wire.Param(r, "calendar")))
 }

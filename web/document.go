@@ -9,24 +9,12 @@ import (
 )
 
 func shapeDocuments(ds []app.Document, q *wire.Query) (any, error) {
-	items := make([]wire.Document, len(ds))
-	for i, d := range ds {
-		items[i] = wire.NewDocument(d)
-	}
-	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(d wire.Document) string { return d.ID }, wire.DocumentLine)
+	return shape(q, ds, wire.NewDocument, func(d wire.Document) string { return d.ID }, wire.DocumentLine)
 }
 
-// writeDocument answers with one document, honouring format and fields.
-func writeDocument(w http.ResponseWriter, r *http.Request, status int, d app.Document) error {
-	q := wire.NewQuery(r)
-	if q.Str("format") == "" && q.Str("fields") == "" {
-		return wire.WriteJSON(w, status, wire.NewDocument(d))
-	}
-	shaped, err := shapeDocuments([]app.Document{d}, q)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
+// writeDocument answers with one full document record.
+func writeDocument(w http.ResponseWriter, status int, d app.Document) error {
+	return wire.WriteJSON(w, status, wire.NewDocument(d))
 }
 
 // documentRef is the {id_or_ref} path parameter.
@@ -45,84 +33,29 @@ func (s *Server) handleDocumentList(w http.ResponseWriter, r *http.Request, a ap
 	if err != nil {
 		return err
 	}
-	items, err := shapeDocuments(list.Items, q)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(list.Page)})
+	return replyPage(w, wire.NewPage(list.Page))(shapeDocuments(list.Items, q))
 }
 
-func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.DocumentCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	d, err := s.app.CreateDocument(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, wire.NewFiledDocument(d))
+func (s *Server) handleDocumentCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.DocumentCreate) error {
+	return reply(w, http.StatusCreated, wire.NewFiledDocument)(s.app.CreateDocument(r.Context(), a, wsParam(r), in.App()))
 }
 
 func (s *Server) handleDocumentGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	d, err := s.app.DocumentGet(r.Context(), a, wsParam(r), documentRef(r))
-	if err != nil {
-		return err
-	}
-	return writeDocument(w, r, http.StatusOK, d)
+	return replyShaped(w, r, shapeDocuments, writeDocument)(s.app.DocumentGet(r.Context(), a, wsParam(r), documentRef(r)))
 }
 
-func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.DocumentUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	d, err := s.app.UpdateDocument(r.Context(), a, wsParam(r), documentRef(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
+func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.DocumentUpdate) error {
+	return reply(w, http.StatusOK, wire.NewDocument)(s.app.UpdateDocument(r.Context(), a, wsParam(r), documentRef(r), in.App()))
 }
 
 func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	d, err := s.app.DeleteDocument(r.Context(), a, wsParam(r), documentRef(r))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
+	return reply(w, http.StatusOK, wire.NewDocument)(s.app.DeleteDocument(r.Context(), a, wsParam(r), documentRef(r)))
 }
 
 func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
-		return err
-	}
-	d, err := s.app.RestoreDocument(r.Context(), a, wsParam(r), documentRef(r))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
+	return reply(w, http.StatusOK, wire.NewDocument)(s.app.RestoreDocument(r.Context(), a, wsParam(r), documentRef(r)))
 }
 
-func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.DocumentMove
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	d, err := s.app.MoveDocument(r.Context(), a, wsParam(r), documentRef(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewDocument(d))
-}
-
-func (s *Server) handleDocumentEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q, err := eventQuery(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.app.DocumentEvents(r.Context(), a, wsParam(r), documentRef(r), in)
-	if err != nil {
-		return err
-	}
-	return writeEvents(w, q, page)
+func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.DocumentMove) error {
+	return reply(w, http.StatusOK, wire.NewDocument)(s.app.MoveDocument(r.Context(), a, wsParam(r), documentRef(r), in.App()))
 }

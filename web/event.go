@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"tend/app"
@@ -20,39 +21,27 @@ func eventQuery(r *http.Request) (app.EventQuery, *wire.Query, error) {
 	return in, q, q.Err()
 }
 
-func writeEvents(w http.ResponseWriter, q *wire.Query, page app.EventPage) error {
-	items := make([]wire.Event, len(page.Items))
-	for i, e := range page.Items {
-		items[i] = wire.NewEvent(e)
-	}
-	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(e wire.Event) string { return e.ID },
+// shapeEvents is a page of history's events, shaped as the query asks.
+func shapeEvents(es []app.Event, q *wire.Query) (any, error) {
+	return shape(q, es, wire.NewEvent, func(e wire.Event) string { return e.ID },
 		func(e wire.Event) []string { return []string{wire.Itoa64(e.Seq), e.CreatedAt, e.Action} })
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
 }
 
-func (s *Server) handleTaskEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q, err := eventQuery(r)
-	if err != nil {
-		return err
-	}
-	page, err := s.app.TaskEvents(r.Context(), a, wsParam(r), taskRef(r), in)
-	if err != nil {
-		return err
-	}
-	return writeEvents(w, q, page)
-}
+// eventsFunc reads the history of one task, document or project.
+type eventsFunc func(ctx context.Context, a app.Actor, workspace, idOrRef string, q app.EventQuery) (app.EventPage, error)
 
-func (s *Server) handleProjectEvents(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q, err := eventQuery(r)
-	if err != nil {
-		return err
+// handleEvents lists the history of the task, document or project the path
+// parameter param names, as fetch reads it.
+func handleEvents(param string, fetch eventsFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		in, q, err := eventQuery(r)
+		if err != nil {
+			return err
+		}
+		page, err := fetch(r.Context(), a, wsParam(r), wire.Param(r, param), in)
+		if err != nil {
+			return err
+		}
+		return replyPage(w, wire.NewPage(page.Page))(shapeEvents(page.Items, q))
 	}
-	page, err := s.app.ProjectEvents(r.Context(), a, wsParam(r), wire.Param(r, "project"), in)
-	if err != nil {
-		return err
-	}
-	return writeEvents(w, q, page)
 }

@@ -39,12 +39,7 @@ func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	items := make([]wire.Event, len(page.Items))
-	for i, e := range page.Items {
-		items[i] = wire.NewEvent(e)
-	}
-	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(e wire.Event) string { return e.ID },
-		func(e wire.Event) []string { return []string{wire.Itoa64(e.Seq), e.CreatedAt, e.Action} })
+	shaped, err := shapeEvents(page.Items, q)
 	if err != nil {
 		return err
 	}
@@ -72,11 +67,7 @@ func (s *Server) handleJournal(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	items := make([]wire.JournalEntry, len(page.Items))
-	for i, e := range page.Items {
-		items[i] = wire.NewJournalEntry(e)
-	}
-	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(e wire.JournalEntry) string { return e.ID },
+	shaped, err := shape(q, page.Items, wire.NewJournalEntry, func(e wire.JournalEntry) string { return e.ID },
 		func(e wire.JournalEntry) []string {
 			what := e.EntityType
 			if e.ItemRef != nil {

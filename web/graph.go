@@ -30,15 +30,7 @@ type proposalJSON struct {
 func itemListing[T, J any](entity string, fetch func(ctx context.Context, a app.Actor, workspace, entity, idOrRef string) ([]T, error),
 	conv func(T) J) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		xs, err := fetch(r.Context(), a, wsParam(r), entity, wire.Param(r, entity))
-		if err != nil {
-			return err
-		}
-		items := make([]J, len(xs))
-		for i, x := range xs {
-			items[i] = conv(x)
-		}
-		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+		return replyList(w, conv)(fetch(r.Context(), a, wsParam(r), entity, wire.Param(r, entity)))
 	}
 }
 
@@ -74,14 +66,8 @@ func (s *Server) handleTree(entity string) handlerFunc {
 			}
 			depth = n
 		}
-		bs, err := s.app.ItemTree(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), depth)
-		if err != nil {
-			return err
-		}
-		items := make([]wire.Beneath, len(bs))
-		for i, b := range bs {
-			items[i] = wire.Beneath{Depth: b.Depth, Item: wire.NewLinkEnd(b.Item), Stopped: wire.OrNull(b.Stopped)}
-		}
-		return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+		return replyList(w, func(b app.Beneath) wire.Beneath {
+			return wire.Beneath{Depth: b.Depth, Item: wire.NewLinkEnd(b.Item), Stopped: wire.OrNull(b.Stopped)}
+		})(s.app.ItemTree(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), depth))
 	}
 }

@@ -30,38 +30,20 @@ type workspaceOnInstanceJSON struct {
 }
 
 func (s *Server) handleInstanceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	inst, err := s.app.Instance(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newInstanceJSON(inst))
+	return reply(w, http.StatusOK, newInstanceJSON)(s.app.Instance(r.Context(), a))
 }
 
-func (s *Server) handleInstanceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.InstanceUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	inst, err := s.app.UpdateInstance(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newInstanceJSON(inst))
+func (s *Server) handleInstanceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.InstanceUpdate) error {
+	return reply(w, http.StatusOK, newInstanceJSON)(s.app.UpdateInstance(r.Context(), a, in.App()))
 }
 
 func (s *Server) handleInstanceWorkspaces(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.InstanceWorkspaces(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	items := make([]workspaceOnInstanceJSON, len(ws))
-	for i, x := range ws {
+	return replyList(w, func(x app.WorkspaceOnInstance) workspaceOnInstanceJSON {
 		owners := x.Owners
 		if owners == nil {
 			owners = []string{}
 		}
-		items[i] = workspaceOnInstanceJSON{ID: x.ID, Slug: x.Slug, Name: x.Name, Timezone: x.Timezone, Members: x.Members,
+		return workspaceOnInstanceJSON{ID: x.ID, Slug: x.Slug, Name: x.Name, Timezone: x.Timezone, Members: x.Members,
 			Owners: owners, CreatedAt: wire.Stamp(x.CreatedAt), DeletedAt: wire.StampPtr(x.DeletedAt)}
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	})(s.app.InstanceWorkspaces(r.Context(), a))
 }

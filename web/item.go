@@ -24,23 +24,11 @@ func (s *Server) handleItemShow(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err := q.Err(); err != nil {
 		return err
 	}
-	it, err := s.app.ShowItem(r.Context(), a, wsParam(r), wire.Param(r, app.AnyItem), in)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewItemShow(it))
+	return reply(w, http.StatusOK, wire.NewItemShow)(s.app.ShowItem(r.Context(), a, wsParam(r), wire.Param(r, app.AnyItem), in))
 }
 
 // handleSearch is GET /v1/search?q=: tasks and documents alike, open and
 // finished, best match first, limit of each kind.
-func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	in, q := wire.ItemSearchQuery(wire.QueryParams(r.URL.Query()))
-	if err := q.Err(); err != nil {
-		return err
-	}
-	res, err := s.app.SearchItems(r.Context(), a, in)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewItemSearch(res))
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, a app.Actor, in app.ItemSearchQuery) error {
+	return reply(w, http.StatusOK, wire.NewItemSearch)(s.app.SearchItems(r.Context(), a, in))
 }

@@ -13,26 +13,18 @@ func (s *Server) handleLinks(entity string) handlerFunc {
 	return itemListing(entity, s.app.ItemLinks, wire.NewLink)
 }
 
+// handleLinkAdd links the item named by the path parameter of the same name
+// as its kind; the answer is the first link the request made.
 func (s *Server) handleLinkAdd(entity string) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		var in wire.LinkRequest
-		if err := s.decodeJSON(w, r, &in, false); err != nil {
-			return err
-		}
-		ls, err := s.app.AddLinks(r.Context(), a, wsParam(r), in.App().Set(entity, wire.Param(r, entity)))
-		if err != nil {
-			return err
-		}
-		return wire.WriteJSON(w, http.StatusCreated, wire.NewLink(ls[0]))
-	}
+	return withBody(s, func(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.LinkRequest) error {
+		return reply(w, http.StatusCreated, func(ls []app.LinkView) wire.Link { return wire.NewLink(ls[0]) })(
+			s.app.AddLinks(r.Context(), a, wsParam(r), in.App().Set(entity, wire.Param(r, entity))))
+	})
 }
 
+// handleLinkRemove removes one link of the item named by the path parameter.
 func (s *Server) handleLinkRemove(entity string) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		if err := s.app.RemoveLink(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), wire.Param(r, "link")); err != nil {
-			return err
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return nil
+		return noContent(w, s.app.RemoveLink(r.Context(), a, wsParam(r), entity, wire.Param(r, entity), wire.Param(r, "link")))
 	}
 }

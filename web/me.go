@@ -8,9 +8,5 @@ import (
 )
 
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	me, err := s.app.Me(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewMe(me))
+	return reply(w, http.StatusOK, wire.NewMe)(s.app.Me(r.Context(), a))
 }

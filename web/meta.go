@@ -97,10 +97,12 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 		Purpose: purpose, Instance: &inst, PublicURL: wire.OrNull(m.PublicURL), SourceURL: sourceURL(r), ServerTime: wire.Stamp(m.ServerTime),
 		Docs: map[string]string{"problem_types": wire.ProblemTypeBase + "{code}", "agent": "/v1/docs/agent", "examples": "/v1/docs/examples", "mcp": "/mcp"}, ErrorCodes: app.AllCodes,
 		Grammars: grammars(), SearchBackend: wire.OrNull(m.SearchBackend), Limits: limitsJSON(s.app.Limits()), Listings: listings(), Settings: settingsJSON(s.app.SettingsRegistry()),
-		Workspaces: []wire.WorkspaceRef{}, Statuses: map[string][]wire.Status{}, StatusCategories: app.StatusCategories,
-		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: []linkTypeJSON{}, LinkableTypes: app.LinkableTypes,
+		Workspaces: wire.Map(m.Workspaces, func(ws app.WorkspaceView) wire.WorkspaceRef { return wire.NewWorkspaceRef(ws.Workspace) }),
+		Statuses:   map[string][]wire.Status{}, StatusCategories: app.StatusCategories,
+		ItemTypes: map[string][]itemTypeJSON{}, LinkTypes: wire.Map(m.LinkTypes, newLinkTypeJSON), LinkableTypes: app.LinkableTypes,
 		Tags: tagsJSON{Total: m.Tags.Total, Names: m.Tags.Names, HasMore: m.Tags.HasMore}, VocabularyNotShown: wire.OrNull(m.VocabularyNotShown),
-		Roles: rolesJSON(app.Roles), Permissions: permissionsJSON(app.Permissions), Scopes: app.ScopeNames(), EventActions: app.Actions,
+		Roles:       wire.Map(app.Roles, func(r app.Role) roleJSON { return roleJSON(r) }),
+		Permissions: wire.Map(app.Permissions, func(p app.Permission) permissionJSON { return permissionJSON(p) }), Scopes: app.ScopeNames(), EventActions: app.Actions,
 		EventKinds: app.EventKinds}
 	if out.Tags.Names == nil {
 		out.Tags.Names = []string{}
@@ -108,24 +110,13 @@ func (s *Server) handleMeta(w http.ResponseWriter, r *http.Request, a app.Actor)
 	if m.Workspace != nil {
 		out.Workspace = &m.Workspace.ID
 	}
-	for _, ws := range m.Workspaces {
-		out.Workspaces = append(out.Workspaces, wire.NewWorkspaceRef(ws.Workspace))
-	}
 	for e, sts := range m.Statuses {
-		out.Statuses[e] = []wire.Status{}
-		for _, st := range sts {
-			out.Statuses[e] = append(out.Statuses[e], wire.NewStatus(st))
-		}
+		out.Statuses[e] = wire.Map(sts, wire.NewStatus)
 	}
 	for e, its := range m.ItemTypes {
-		out.ItemTypes[e] = []itemTypeJSON{}
-		for _, it := range its {
-			out.ItemTypes[e] = append(out.ItemTypes[e], itemTypeJSON{ID: wire.OrNull(it.ID), Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault})
-		}
-	}
-	for _, lt := range m.LinkTypes {
-		out.LinkTypes = append(out.LinkTypes, linkTypeJSON{ID: wire.OrNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle,
-			IsSymmetric: lt.IsSymmetric, Category: lt.Category})
+		out.ItemTypes[e] = wire.Map(its, func(it app.ItemType) itemTypeJSON {
+			return itemTypeJSON{ID: wire.OrNull(it.ID), Key: it.Key, Label: it.Label, Category: it.Category, IsDefault: it.IsDefault}
+		})
 	}
 	return wire.WriteJSON(w, http.StatusOK, out)
 }
@@ -140,12 +131,10 @@ func sourceURL(r *http.Request) string {
 }
 
 func settingsJSON(reg []app.Setting) []settingJSON {
-	out := make([]settingJSON, len(reg))
-	for i, st := range reg {
-		out[i] = settingJSON{Key: st.Key, Kind: st.Kind, Accepts: st.Accepts, Choices: st.Choices, Default: st.Default,
+	return wire.Map(reg, func(st app.Setting) settingJSON {
+		return settingJSON{Key: st.Key, Kind: st.Kind, Accepts: st.Accepts, Choices: st.Choices, Default: st.Default,
 			Description: st.Description, Levels: st.Levels}
-	}
-	return out
+	})
 }
 
 // listings describes each listing truthfully: the parameters it reads, its

@@ -51,28 +51,12 @@ type roleJSON struct {
 	Description string   `json:"description"`
 }
 
-func rolesJSON(rs []app.Role) []roleJSON {
-	out := make([]roleJSON, len(rs))
-	for i, r := range rs {
-		out[i] = roleJSON(r)
-	}
-	return out
-}
-
 // permissionJSON is one of app.Permissions.
 type permissionJSON struct {
 	Name        string   `json:"name"`
 	Level       string   `json:"level"`
 	Description string   `json:"description"`
 	Needs       []string `json:"needs,omitempty"`
-}
-
-func permissionsJSON(ps []app.Permission) []permissionJSON {
-	out := make([]permissionJSON, len(ps))
-	for i, p := range ps {
-		out[i] = permissionJSON(p)
-	}
-	return out
 }
 
 // grammarJSON is one written language the service reads.

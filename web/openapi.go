@@ -85,7 +85,8 @@ func page(method, path, summary string) op {
 }
 
 // apiOps is the table of operations: the JSON API, the probes, MCP, the
-// feeds, the document itself and the web app's pages.
+// feeds, the document itself and the web app's pages; itemOps adds those a
+// task and a document share.
 var apiOps = []op{
 	{method: "GET", path: "/healthz", summary: "Liveness: the process answers", auth: public, status: 200, out: jsonSchema{"type": "object", "properties": map[string]any{"status": map[string]any{"type": "string"}}}},
 	{method: "GET", path: "/readyz", summary: "Readiness: the database answers and has room for writes", auth: public, status: 200, out: jsonSchema{"type": "object"},
@@ -172,16 +173,6 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/tasks/:task/restore", summary: "Restore a trashed task", in: struct{}{}, inOptional: true, status: 200, out: wire.Task{}},
 	{method: "GET", path: "/v1/tasks/:task/verifications", summary: "A task's verifications", status: 200, out: listing{item: wire.Verification{}}},
 	{method: "POST", path: "/v1/tasks/:task/verifications", summary: "Record a verification", in: wire.RecordVerification{}, status: 201, out: wire.Verification{}},
-	{method: "GET", path: "/v1/tasks/:task/links", summary: "A task's links", status: 200, out: listing{item: wire.Link{}}},
-	{method: "POST", path: "/v1/tasks/:task/links", summary: "Link a task", in: wire.LinkRequest{}, status: 201, out: wire.Link{}},
-	{method: "DELETE", path: "/v1/tasks/:task/links/:link", summary: "Remove a task's link", status: 204},
-	{method: "GET", path: "/v1/tasks/:task/backlinks", summary: "What mentions a task", status: 200, out: listing{item: backlinkJSON{}}},
-	{method: "GET", path: "/v1/tasks/:task/governing", summary: "The documents in force that bind a task", status: 200, out: listing{item: wire.Governing{}}},
-	{method: "GET", path: "/v1/tasks/:task/proposed-links", summary: "Governing documents nobody has linked to a task yet", status: 200, out: listing{item: proposalJSON{}}},
-	{method: "GET", path: "/v1/tasks/:task/tree", summary: "What follows a task through sequencing links", status: 200, out: listing{item: wire.Beneath{}}},
-	{method: "GET", path: "/v1/tasks/:task/events", summary: "A task's history", status: 200, out: listing{item: wire.Event{}, shaped: true}},
-	{method: "GET", path: "/v1/tasks/:task/comments", summary: "A task's comments", status: 200, out: listing{item: wire.Comment{}, shaped: true}},
-	{method: "POST", path: "/v1/tasks/:task/comments", summary: "Comment on a task", in: wire.CommentCreate{}, status: 201, out: wire.Comment{}},
 
 	{method: "GET", path: "/v1/items/:item", summary: "Show any item by ref or id", status: 200, out: wire.ItemShow{}},
 	{method: "POST", path: "/v1/items/:item/comments", summary: "Comment on any item", in: wire.CommentCreate{}, status: 201, out: wire.Comment{}},
@@ -195,16 +186,6 @@ var apiOps = []op{
 	{method: "DELETE", path: "/v1/documents/:document", summary: "Trash a document", status: 200, out: wire.Document{}},
 	{method: "POST", path: "/v1/documents/:document/move", summary: "Move a document", in: wire.DocumentMove{}, status: 200, out: wire.Document{}},
 	{method: "POST", path: "/v1/documents/:document/restore", summary: "Restore a trashed document", in: struct{}{}, inOptional: true, status: 200, out: wire.Document{}},
-	{method: "GET", path: "/v1/documents/:document/events", summary: "A document's history", status: 200, out: listing{item: wire.Event{}, shaped: true}},
-	{method: "GET", path: "/v1/documents/:document/links", summary: "A document's links", status: 200, out: listing{item: wire.Link{}}},
-	{method: "POST", path: "/v1/documents/:document/links", summary: "Link a document", in: wire.LinkRequest{}, status: 201, out: wire.Link{}},
-	{method: "DELETE", path: "/v1/documents/:document/links/:link", summary: "Remove a document's link", status: 204},
-	{method: "GET", path: "/v1/documents/:document/backlinks", summary: "What mentions a document", status: 200, out: listing{item: backlinkJSON{}}},
-	{method: "GET", path: "/v1/documents/:document/governing", summary: "The documents in force that bind a document", status: 200, out: listing{item: wire.Governing{}}},
-	{method: "GET", path: "/v1/documents/:document/proposed-links", summary: "Governing documents nobody has linked to a document yet", status: 200, out: listing{item: proposalJSON{}}},
-	{method: "GET", path: "/v1/documents/:document/tree", summary: "What follows a document through sequencing links", status: 200, out: listing{item: wire.Beneath{}}},
-	{method: "GET", path: "/v1/documents/:document/comments", summary: "A document's comments", status: 200, out: listing{item: wire.Comment{}, shaped: true}},
-	{method: "POST", path: "/v1/documents/:document/comments", summary: "Comment on a document", in: wire.CommentCreate{}, status: 201, out: wire.Comment{}},
 
 	{method: "PATCH", path: "/v1/comments/:comment", summary: "Edit a comment", in: wire.CommentUpdate{}, status: 200, out: wire.Comment{}},
 	{method: "DELETE", path: "/v1/comments/:comment", summary: "Delete a comment", status: 204},
@@ -284,6 +265,24 @@ var apiOps = []op{
 	page("POST", "/account/calendars/:calendar/revoke", "Revoke a calendar feed"),
 	page("POST", "/account/calendars/:calendar/reset", "Reset a calendar feed"),
 	page("POST", "/signout", "Sign out"),
+}
+
+// itemOps are the operations a task and a document share, under
+// /v1/{kind}s/:{kind} (Server.itemRoutes).
+func itemOps(kind string) []op {
+	at, a := "/v1/"+kind+"s/:"+kind, "a "+kind
+	return []op{
+		{method: "GET", path: at + "/links", summary: "A " + kind + "'s links", status: 200, out: listing{item: wire.Link{}}},
+		{method: "POST", path: at + "/links", summary: "Link " + a, in: wire.LinkRequest{}, status: 201, out: wire.Link{}},
+		{method: "DELETE", path: at + "/links/:link", summary: "Remove " + a + "'s link", status: 204},
+		{method: "GET", path: at + "/backlinks", summary: "What mentions " + a, status: 200, out: listing{item: backlinkJSON{}}},
+		{method: "GET", path: at + "/governing", summary: "The documents in force that bind " + a, status: 200, out: listing{item: wire.Governing{}}},
+		{method: "GET", path: at + "/proposed-links", summary: "Governing documents nobody has linked to " + a + " yet", status: 200, out: listing{item: proposalJSON{}}},
+		{method: "GET", path: at + "/tree", summary: "What follows " + a + " through sequencing links", status: 200, out: listing{item: wire.Beneath{}}},
+		{method: "GET", path: at + "/events", summary: "A " + kind + "'s history", status: 200, out: listing{item: wire.Event{}, shaped: true}},
+		{method: "GET", path: at + "/comments", summary: "A " + kind + "'s comments", status: 200, out: listing{item: wire.Comment{}, shaped: true}},
+		{method: "POST", path: at + "/comments", summary: "Comment on " + a, in: wire.CommentCreate{}, status: 201, out: wire.Comment{}},
+	}
 }
 
 func withAuth(o op, a access) op { o.auth = a; return o }
@@ -603,7 +602,7 @@ func buildOpenAPI() ([]byte, error) {
 				"application/problem+json": map[string]any{"schema": schemaRef("Problem")}}},
 	}
 	paths := map[string]any{}
-	for _, o := range apiOps {
+	for _, o := range slices.Concat(apiOps, itemOps("task"), itemOps("document")) {
 		path, params := openapiPath(o.path)
 		item, _ := paths[path].(map[string]any)
 		if item == nil {

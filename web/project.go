@@ -34,15 +34,12 @@ type inForceJSON struct {
 	InheritedFrom *sourceJSON `json:"inherited_from"`
 }
 
-func writeInForce(w http.ResponseWriter, fs []app.InForce) error {
-	items := make([]inForceJSON, len(fs))
-	for i, f := range fs {
-		items[i] = inForceJSON{Key: f.Key, Value: f.Value, Default: f.Default, SetHere: f.SetHere}
-		if f.InheritedFrom != nil {
-			items[i].InheritedFrom = &sourceJSON{Level: f.InheritedFrom.Level, ID: f.InheritedFrom.ID, Address: f.InheritedFrom.Address}
-		}
+func newInForceJSON(f app.InForce) inForceJSON {
+	out := inForceJSON{Key: f.Key, Value: f.Value, Default: f.Default, SetHere: f.SetHere}
+	if f.InheritedFrom != nil {
+		out.InheritedFrom = &sourceJSON{Level: f.InheritedFrom.Level, ID: f.InheritedFrom.ID, Address: f.InheritedFrom.Address}
 	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return out
 }
 
 func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -55,95 +52,47 @@ func (s *Server) handleProjectList(w http.ResponseWriter, r *http.Request, a app
 	if err != nil {
 		return err
 	}
-	items := make([]wire.Project, len(ps))
-	for i, p := range ps {
-		items[i] = wire.NewProject(p)
-	}
-	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(p wire.Project) string { return p.ID },
-		func(p wire.Project) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} })
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.Whole()})
+	return replyPage(w, wire.Whole())(shape(q, ps, wire.NewProject, func(p wire.Project) string { return p.ID },
+		func(p wire.Project) []string { return []string{p.Path, p.Visibility, p.Status, p.Title} }))
 }
 
-func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.ProjectCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	p, err := s.app.CreateProject(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, wire.NewProject(p))
+// projectKey is the {id_or_key} path parameter.
+func projectKey(r *http.Request) string { return wire.Param(r, "project") }
+
+func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.ProjectCreate) error {
+	return reply(w, http.StatusCreated, wire.NewProject)(s.app.CreateProject(r.Context(), a, wsParam(r), in.App()))
 }
 
 func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.ProjectGet(r.Context(), a, wsParam(r), wire.Param(r, "project"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
+	return reply(w, http.StatusOK, wire.NewProject)(s.app.ProjectGet(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
-func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.ProjectUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	p, err := s.app.UpdateProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
+func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.ProjectUpdate) error {
+	return reply(w, http.StatusOK, wire.NewProject)(s.app.UpdateProject(r.Context(), a, wsParam(r), projectKey(r), in.App()))
 }
 
 func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	p, err := s.app.DeleteProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
+	return reply(w, http.StatusOK, wire.NewProject)(s.app.DeleteProject(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
 func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
-		return err
-	}
-	p, err := s.app.RestoreProject(r.Context(), a, wsParam(r), wire.Param(r, "project"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
+	return reply(w, http.StatusOK, wire.NewProject)(s.app.RestoreProject(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
-func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.Move
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
+func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Move) error {
 	parent, err := in.ProjectParent()
 	if err != nil {
 		return err
 	}
-	p, err := s.app.MoveProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), parent)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewProject(p))
+	return reply(w, http.StatusOK, wire.NewProject)(s.app.MoveProject(r.Context(), a, wsParam(r), projectKey(r), parent))
+}
+
+func newProjectMemberJSON(m app.ProjectMember) projectMemberJSON {
+	return projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
 }
 
 func (s *Server) handleProjectMembers(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.ProjectMembers(r.Context(), a, wsParam(r), wire.Param(r, "project"))
-	if err != nil {
-		return err
-	}
-	items := make([]projectMemberJSON, len(ms))
-	for i, m := range ms {
-		items[i] = projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)}
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newProjectMemberJSON)(s.app.ProjectMembers(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
 // projectShareJSON is the body of POST /v1/projects/{project}/members.
@@ -151,32 +100,16 @@ type projectShareJSON struct {
 	Username string `json:"username"`
 }
 
-func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in projectShareJSON
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	m, err := s.app.ShareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), in.Username)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, projectMemberJSON{CreatedAt: wire.Stamp(m.CreatedAt), Project: m.ProjectKey, User: newUserJSON(m.User)})
+func (s *Server) handleProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor, in projectShareJSON) error {
+	return reply(w, http.StatusCreated, newProjectMemberJSON)(s.app.ShareProject(r.Context(), a, wsParam(r), projectKey(r), in.Username))
 }
 
 func (s *Server) handleProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.UnshareProject(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.UnshareProject(r.Context(), a, wsParam(r), projectKey(r), wire.Param(r, "username")))
 }
 
-func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.ProjectRoleGrant
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username"), in.App())
+func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.ProjectRoleGrant) error {
+	pr, err := s.app.SetProjectRole(r.Context(), a, wsParam(r), projectKey(r), wire.Param(r, "username"), in.App())
 	if err != nil {
 		return err
 	}
@@ -185,37 +118,19 @@ func (s *Server) handleProjectRoleSet(w http.ResponseWriter, r *http.Request, a 
 }
 
 func (s *Server) handleProjectRoleRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveProjectRole(r.Context(), a, wsParam(r), wire.Param(r, "project"), wire.Param(r, "username")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.RemoveProjectRole(r.Context(), a, wsParam(r), projectKey(r), wire.Param(r, "username")))
 }
 
 func (s *Server) handleProjectAccess(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	pa, err := s.app.ProjectRolesHeld(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	items := make([]projectAccessJSON, len(pa))
-	for i, p := range pa {
-		items[i] = projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: wire.OrNull(p.Role)}
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, func(p app.ProjectAccess) projectAccessJSON {
+		return projectAccessJSON{Address: p.Address, ID: p.ID, Permissions: p.Permissions, Role: wire.OrNull(p.Role)}
+	})(s.app.ProjectRolesHeld(r.Context(), a))
 }
 
 func (s *Server) handleProjectSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.ProjectSettings(r.Context(), a, wsParam(r), wire.Param(r, "project"))
-	if err != nil {
-		return err
-	}
-	return writeInForce(w, fs)
+	return replyList(w, newInForceJSON)(s.app.ProjectSettings(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
 func (s *Server) handleWorkspaceSettings(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	fs, err := s.app.WorkspaceSettings(r.Context(), a, wire.Param(r, "workspace"))
-	if err != nil {
-		return err
-	}
-	return writeInForce(w, fs)
+	return replyList(w, newInForceJSON)(s.app.WorkspaceSettings(r.Context(), a, workspaceKey(r)))
 }

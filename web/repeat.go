@@ -32,23 +32,13 @@ func (s *Server) handleTaskOccurrences(w http.ResponseWriter, r *http.Request, a
 	if err := q.Err(); err != nil {
 		return err
 	}
-	o, err := s.app.TaskOccurrences(r.Context(), a, wsParam(r), taskRef(r), in)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, occurrencesJSON{Description: o.Description, HasMore: o.HasMore,
-		Occurrences: wire.Stamps(o.Occurrences), Rule: o.Rule})
+	return reply(w, http.StatusOK, func(o app.Occurrences) occurrencesJSON {
+		return occurrencesJSON{Description: o.Description, HasMore: o.HasMore, Occurrences: wire.Stamps(o.Occurrences), Rule: o.Rule}
+	})(s.app.TaskOccurrences(r.Context(), a, wsParam(r), taskRef(r), in))
 }
 
-func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.RecurrenceParse
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	rd, err := s.app.ParseRecurrence(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, readingJSON{Description: rd.Description, Occurrences: wire.Stamps(rd.Occurrences),
-		Rule: rd.Rule, Text: &rd.Text})
+func (s *Server) handleRecurrenceParse(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.RecurrenceParse) error {
+	return reply(w, http.StatusOK, func(rd app.Reading) readingJSON {
+		return readingJSON{Description: rd.Description, Occurrences: wire.Stamps(rd.Occurrences), Rule: rd.Rule, Text: &rd.Text}
+	})(s.app.ParseRecurrence(r.Context(), a, in.App()))
 }

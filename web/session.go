@@ -21,17 +21,10 @@ type signedOutJSON struct {
 	Links    int `json:"links"`
 }
 
-func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.LoginLinkCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	l, err := s.app.CreateLoginLink(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, loginLinkJSON{URL: SignInURL(s.baseURL(r), l.Secret), Username: l.Username,
-		ExpiresAt: wire.Stamp(l.ExpiresAt)})
+func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.LoginLinkCreate) error {
+	return reply(w, http.StatusCreated, func(l app.IssuedLoginLink) loginLinkJSON {
+		return loginLinkJSON{URL: SignInURL(s.baseURL(r), l.Secret), Username: l.Username, ExpiresAt: wire.Stamp(l.ExpiresAt)}
+	})(s.app.CreateLoginLink(r.Context(), a, in.App()))
 }
 
 // SignInURL is the link a person opens to sign in.
@@ -57,14 +50,9 @@ func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.
 		return err
 	}
 	wire.ClearSession(w, r, s.app.PublicURL())
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, nil)
 }
 
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	out, err := s.app.SignOut(r.Context(), a, wire.Param(r, "username"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, signedOutJSON(out))
+	return reply(w, http.StatusOK, func(out app.SignedOut) signedOutJSON { return signedOutJSON(out) })(s.app.SignOut(r.Context(), a, wire.Param(r, "username")))
 }

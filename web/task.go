@@ -9,11 +9,7 @@ import (
 )
 
 func shapeTasks(ts []app.Task, q *wire.Query) (any, error) {
-	items := make([]wire.Task, len(ts))
-	for i, t := range ts {
-		items[i] = wire.NewTask(t)
-	}
-	return wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(t wire.Task) string { return t.ID }, wire.TaskLine)
+	return shape(q, ts, wire.NewTask, func(t wire.Task) string { return t.ID }, wire.TaskLine)
 }
 
 func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -47,11 +43,7 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 		out.Links = &links
 	}
 	if format := q.Str("format"); q.Str("fields") == "" && (format == "" || format == "full") {
-		items := make([]wire.Task, len(list.Items))
-		for i, t := range list.Items {
-			items[i] = wire.NewTask(t)
-		}
-		return wire.WriteTaskPage(w, http.StatusOK, out, items)
+		return wire.WriteTaskPage(w, http.StatusOK, out, wire.Map(list.Items, wire.NewTask))
 	}
 	if out.Items, err = shapeTasks(list.Items, q); err != nil {
 		return err
@@ -59,37 +51,17 @@ func (s *Server) handleTaskList(w http.ResponseWriter, r *http.Request, a app.Ac
 	return wire.WriteJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.TaskCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.CreateTask(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusCreated, wire.NewTask(t))
+func (s *Server) handleTaskCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.TaskCreate) error {
+	return replyTask(w, http.StatusCreated)(s.app.CreateTask(r.Context(), a, wsParam(r), in.App()))
 }
 
-// writeTask answers with one task, honouring format and fields.
-func writeTask(w http.ResponseWriter, r *http.Request, status int, t app.Task) error {
-	q := wire.NewQuery(r)
-	if q.Str("format") == "" && q.Str("fields") == "" {
-		return wire.WriteTask(w, status, wire.NewTask(t))
-	}
-	shaped, err := shapeTasks([]app.Task{t}, q)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, status, wire.FirstOf(shaped))
+// writeTask answers with one full task record.
+func writeTask(w http.ResponseWriter, status int, t app.Task) error {
+	return wire.WriteTask(w, status, wire.NewTask(t))
 }
 
 func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.TaskGet(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	return writeTask(w, r, http.StatusOK, t)
+	return replyShaped(w, r, shapeTasks, writeTask)(s.app.TaskGet(r.Context(), a, wsParam(r), taskRef(r)))
 }
 
 // taskRef is the {id_or_ref} path parameter. One that cannot name a task
@@ -99,16 +71,8 @@ func (s *Server) handleTaskGet(w http.ResponseWriter, r *http.Request, a app.Act
 // body, or as an MCP argument, is a field, and is refused as one (422).
 func taskRef(r *http.Request) string { return wire.Param(r, "task") }
 
-func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.TaskUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.UpdateTask(r.Context(), a, wsParam(r), taskRef(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
+func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.TaskUpdate) error {
+	return replyTask(w, http.StatusOK)(s.app.UpdateTask(r.Context(), a, wsParam(r), taskRef(r), in.App()))
 }
 
 // taskAction is one service call on the task named in the path.
@@ -118,23 +82,20 @@ type taskAction func(ctx context.Context, a app.Actor, workspace, idOrRef string
 // the task as the action left it. The actions take no body: an empty one or
 // a JSON object without fields.
 func (s *Server) handleTaskAction(act taskAction) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
-			return err
-		}
-		return answerTaskAction(w, r, a, act)
-	}
+	return withoutBody(s, func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		return replyTask(w, http.StatusOK)(act(r.Context(), a, wsParam(r), taskRef(r)))
+	})
 }
 
 // handleTaskDelete trashes a task. A DELETE's body means nothing and is not
 // read, as on every other DELETE route.
 func (s *Server) handleTaskDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return answerTaskAction(w, r, a, s.app.DeleteTask)
+	return replyTask(w, http.StatusOK)(s.app.DeleteTask(r.Context(), a, wsParam(r), taskRef(r)))
 }
 
 func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	if taskRef(r) == "next" {
-		return s.handleTaskClaimNext(w, r, a)
+		return withQuery(wire.NextClaimQuery, s.handleTaskClaimNext)(w, r, a)
 	}
 	var body wire.Claim
 	if err := s.decodeActionBody(w, r, &body); err != nil {
@@ -152,66 +113,25 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 	if err := q.Err(); err != nil {
 		return err
 	}
-	return answerTaskAction(w, r, a, func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
-		return s.app.ClaimTask(ctx, a, workspace, idOrRef, minutes)
-	})
-}
-
-func answerTaskAction(w http.ResponseWriter, r *http.Request, a app.Actor, act taskAction) error {
-	t, err := act(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
+	return replyTask(w, http.StatusOK)(s.app.ClaimTask(r.Context(), a, wsParam(r), taskRef(r), minutes))
 }
 
 // handleTaskComplete completes a task, recording the verification the body
 // may carry with it. The answer is the task, as for every task action; the
 // verification is listed at .../verifications.
-func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.Completion
-	if err := s.decodeActionBody(w, r, &in); err != nil {
-		return err
-	}
+func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Completion) error {
 	done, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusOK, wire.NewTask(done.Task))
+	return replyTask(w, http.StatusOK)(done.Task, err)
 }
 
-func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.Move
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.MoveTask(r.Context(), a, wsParam(r), taskRef(r), in.Task())
-	if err != nil {
-		return err
-	}
-	return wire.WriteTask(w, http.StatusOK, wire.NewTask(t))
+func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Move) error {
+	return replyTask(w, http.StatusOK)(s.app.MoveTask(r.Context(), a, wsParam(r), taskRef(r), in.Task()))
 }
 
 func (s *Server) handleVerificationList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	vs, err := s.app.Verifications(r.Context(), a, wsParam(r), taskRef(r))
-	if err != nil {
-		return err
-	}
-	items := make([]wire.Verification, len(vs))
-	for i, v := range vs {
-		items[i] = wire.NewVerification(v)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, wire.NewVerification)(s.app.Verifications(r.Context(), a, wsParam(r), taskRef(r)))
 }
 
-func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.RecordVerification
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	v, err := s.app.AddVerification(r.Context(), a, wsParam(r), taskRef(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, wire.NewVerification(v))
+func (s *Server) handleVerificationAdd(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.RecordVerification) error {
+	return reply(w, http.StatusCreated, wire.NewVerification)(s.app.AddVerification(r.Context(), a, wsParam(r), taskRef(r), in.App()))
 }

@@ -32,34 +32,15 @@ type issuedTokenJSON struct {
 }
 
 func (s *Server) handleTokenList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ts, err := s.app.Tokens(r.Context(), a)
-	if err != nil {
-		return err
-	}
-	items := make([]tokenJSON, len(ts))
-	for i, t := range ts {
-		items[i] = newTokenJSON(t)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newTokenJSON)(s.app.Tokens(r.Context(), a))
 }
 
-func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.TokenCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.CreateToken(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, issuedTokenJSON{tokenJSON: newTokenJSON(t.Token),
-		Token: t.Secret, AccountCreated: t.AccountCreated})
+func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.TokenCreate) error {
+	return reply(w, http.StatusCreated, func(t app.IssuedToken) issuedTokenJSON {
+		return issuedTokenJSON{tokenJSON: newTokenJSON(t.Token), Token: t.Secret, AccountCreated: t.AccountCreated}
+	})(s.app.CreateToken(r.Context(), a, in.App()))
 }
 
 func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	t, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newTokenJSON(t))
+	return reply(w, http.StatusOK, newTokenJSON)(s.app.RevokeToken(r.Context(), a, wire.Param(r, "token")))
 }

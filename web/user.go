@@ -53,45 +53,17 @@ func (s *Server) handleUserList(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err != nil {
 		return err
 	}
-	items := make([]userJSON, len(page.Items))
-	for i, u := range page.Items {
-		items[i] = newUserJSON(u)
-	}
-	shaped, err := wire.ShapeItems(items, q.Str("format"), q.Str("fields"), func(u userJSON) string { return u.ID }, userLine)
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: shaped, Page: wire.NewPage(page.Page)})
+	return replyPage(w, wire.NewPage(page.Page))(shape(q, page.Items, newUserJSON, func(u userJSON) string { return u.ID }, userLine))
 }
 
-func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.UserCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	u, err := s.app.CreateUser(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, newUserJSON(u))
+func (s *Server) handleUserCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UserCreate) error {
+	return reply(w, http.StatusCreated, newUserJSON)(s.app.CreateUser(r.Context(), a, in.App()))
 }
 
 func (s *Server) handleUserGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	u, err := s.app.User(r.Context(), a, wire.Param(r, "username"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newUserJSON(u))
+	return reply(w, http.StatusOK, newUserJSON)(s.app.User(r.Context(), a, wire.Param(r, "username")))
 }
 
-func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.UserUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	u, err := s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newUserJSON(u))
+func (s *Server) handleUserUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UserUpdate) error {
+	return reply(w, http.StatusOK, newUserJSON)(s.app.UpdateUser(r.Context(), a, wire.Param(r, "username"), in.App()))
 }

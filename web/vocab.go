@@ -11,92 +11,39 @@ func newLinkTypeJSON(lt app.LinkType) linkTypeJSON {
 	return linkTypeJSON{ID: wire.OrNull(lt.ID), Key: lt.Key, Title: lt.Title, InverseTitle: lt.InverseTitle, IsSymmetric: lt.IsSymmetric, Category: lt.Category}
 }
 
+// vocabKey is the path parameter naming a status, link type or tag: its id, or its key or name.
+func vocabKey(r *http.Request) string { return wire.Param(r, "which") }
+
 func (s *Server) handleStatusList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	sts, err := s.app.Statuses(r.Context(), a, wsParam(r), r.URL.Query().Get("entity_type"))
-	if err != nil {
-		return err
-	}
-	items := make([]wire.Status, len(sts))
-	for i, st := range sts {
-		items[i] = wire.NewStatus(st)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, wire.NewStatus)(s.app.Statuses(r.Context(), a, wsParam(r), r.URL.Query().Get("entity_type")))
 }
 
-func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.CreateStatus
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	st, err := s.app.AddStatus(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, wire.NewStatus(st))
+func (s *Server) handleStatusCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.CreateStatus) error {
+	return reply(w, http.StatusCreated, wire.NewStatus)(s.app.AddStatus(r.Context(), a, wsParam(r), in.App()))
 }
 
-func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.UpdateStatus
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	st, err := s.app.ChangeStatus(r.Context(), a, wire.Param(r, "which"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewStatus(st))
+func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UpdateStatus) error {
+	return reply(w, http.StatusOK, wire.NewStatus)(s.app.ChangeStatus(r.Context(), a, vocabKey(r), in.App()))
 }
 
 func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveStatus(r.Context(), a, wire.Param(r, "which")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.RemoveStatus(r.Context(), a, vocabKey(r)))
 }
 
 func (s *Server) handleLinkTypeList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	lts, err := s.app.LinkTypes(r.Context(), a, wsParam(r))
-	if err != nil {
-		return err
-	}
-	items := make([]linkTypeJSON, len(lts))
-	for i, lt := range lts {
-		items[i] = newLinkTypeJSON(lt)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newLinkTypeJSON)(s.app.LinkTypes(r.Context(), a, wsParam(r)))
 }
 
-func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.CreateLinkType
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	lt, err := s.app.AddLinkType(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, newLinkTypeJSON(lt))
+func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.CreateLinkType) error {
+	return reply(w, http.StatusCreated, newLinkTypeJSON)(s.app.AddLinkType(r.Context(), a, wsParam(r), in.App()))
 }
 
-func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.UpdateLinkType
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	lt, err := s.app.ChangeLinkType(r.Context(), a, wire.Param(r, "which"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newLinkTypeJSON(lt))
+func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UpdateLinkType) error {
+	return reply(w, http.StatusOK, newLinkTypeJSON)(s.app.ChangeLinkType(r.Context(), a, vocabKey(r), in.App()))
 }
 
 func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveLinkType(r.Context(), a, wire.Param(r, "which")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.RemoveLinkType(r.Context(), a, vocabKey(r)))
 }
 
 func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -109,41 +56,17 @@ func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	items := make([]wire.Tag, len(page.Items))
-	for i, t := range page.Items {
-		items[i] = wire.NewTag(t)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.NewPage(page.Page)})
+	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: wire.Map(page.Items, wire.NewTag), Page: wire.NewPage(page.Page)})
 }
 
-func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.CreateTag
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.AddTag(r.Context(), a, wsParam(r), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, wire.NewTag(t))
+func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.CreateTag) error {
+	return reply(w, http.StatusCreated, wire.NewTag)(s.app.AddTag(r.Context(), a, wsParam(r), in.App()))
 }
 
-func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.UpdateTag
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	t, err := s.app.ChangeTag(r.Context(), a, wire.Param(r, "which"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.NewTag(t))
+func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UpdateTag) error {
+	return reply(w, http.StatusOK, wire.NewTag)(s.app.ChangeTag(r.Context(), a, vocabKey(r), in.App()))
 }
 
 func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveTag(r.Context(), a, wire.Param(r, "which")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.RemoveTag(r.Context(), a, vocabKey(r)))
 }

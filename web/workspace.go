@@ -46,108 +46,44 @@ func (s *Server) handleWorkspaceList(w http.ResponseWriter, r *http.Request, a a
 	if err := q.Err(); err != nil {
 		return err
 	}
-	ws, err := s.app.Workspaces(r.Context(), a, deleted)
-	if err != nil {
-		return err
-	}
-	items := make([]workspaceJSON, len(ws))
-	for i, x := range ws {
-		items[i] = newWorkspaceJSON(x)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newWorkspaceJSON)(s.app.Workspaces(r.Context(), a, deleted))
 }
 
-func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.WorkspaceCreate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	ws, err := s.app.CreateWorkspace(r.Context(), a, in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, newWorkspaceJSON(ws))
+// workspaceKey is the {id_or_slug} path parameter.
+func workspaceKey(r *http.Request) string { return wire.Param(r, "workspace") }
+
+func (s *Server) handleWorkspaceCreate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.WorkspaceCreate) error {
+	return reply(w, http.StatusCreated, newWorkspaceJSON)(s.app.CreateWorkspace(r.Context(), a, in.App()))
 }
 
 func (s *Server) handleWorkspaceGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.Workspace(r.Context(), a, wire.Param(r, "workspace"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return reply(w, http.StatusOK, newWorkspaceJSON)(s.app.Workspace(r.Context(), a, workspaceKey(r)))
 }
 
-func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.WorkspaceUpdate
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	ws, err := s.app.UpdateWorkspace(r.Context(), a, wire.Param(r, "workspace"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+func (s *Server) handleWorkspaceUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.WorkspaceUpdate) error {
+	return reply(w, http.StatusOK, newWorkspaceJSON)(s.app.UpdateWorkspace(r.Context(), a, workspaceKey(r), in.App()))
 }
 
 func (s *Server) handleWorkspaceDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ws, err := s.app.DeleteWorkspace(r.Context(), a, wire.Param(r, "workspace"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return reply(w, http.StatusOK, newWorkspaceJSON)(s.app.DeleteWorkspace(r.Context(), a, workspaceKey(r)))
 }
 
 func (s *Server) handleWorkspaceRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.decodeActionBody(w, r, &struct{}{}); err != nil {
-		return err
-	}
-	ws, err := s.app.RestoreWorkspace(r.Context(), a, wire.Param(r, "workspace"))
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newWorkspaceJSON(ws))
+	return reply(w, http.StatusOK, newWorkspaceJSON)(s.app.RestoreWorkspace(r.Context(), a, workspaceKey(r)))
 }
 
 func (s *Server) handleMemberList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	ms, err := s.app.Members(r.Context(), a, wire.Param(r, "workspace"))
-	if err != nil {
-		return err
-	}
-	items := make([]memberJSON, len(ms))
-	for i, m := range ms {
-		items[i] = newMemberJSON(m)
-	}
-	return wire.WriteJSON(w, http.StatusOK, wire.List{Items: items, Page: wire.Whole()})
+	return replyList(w, newMemberJSON)(s.app.Members(r.Context(), a, workspaceKey(r)))
 }
 
-func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.Join
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	m, err := s.app.AddMember(r.Context(), a, wire.Param(r, "workspace"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusCreated, newMemberJSON(m))
+func (s *Server) handleMemberAdd(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Join) error {
+	return reply(w, http.StatusCreated, newMemberJSON)(s.app.AddMember(r.Context(), a, workspaceKey(r), in.App()))
 }
 
-func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	var in wire.Regrade
-	if err := s.decodeJSON(w, r, &in, false); err != nil {
-		return err
-	}
-	m, err := s.app.RegradeMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username"), in.App())
-	if err != nil {
-		return err
-	}
-	return wire.WriteJSON(w, http.StatusOK, newMemberJSON(m))
+func (s *Server) handleMemberRegrade(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Regrade) error {
+	return reply(w, http.StatusOK, newMemberJSON)(s.app.RegradeMember(r.Context(), a, workspaceKey(r), wire.Param(r, "username"), in.App()))
 }
 
 func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if err := s.app.RemoveMember(r.Context(), a, wire.Param(r, "workspace"), wire.Param(r, "username")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return noContent(w, s.app.RemoveMember(r.Context(), a, workspaceKey(r), wire.Param(r, "username")))
 }

@@ -37,13 +37,7 @@ func newTaskItem(t wire.Task) taskItemJSON {
 		Relevance: t.Relevance, Version: t.Version}
 }
 
-func taskItems(ts []wire.Task) []taskItemJSON {
-	out := make([]taskItemJSON, len(ts))
-	for i, t := range ts {
-		out[i] = newTaskItem(t)
-	}
-	return out
-}
+func taskItems(ts []wire.Task) []taskItemJSON { return wire.Map(ts, newTaskItem) }
 
 // documentItemJSON is a document in a list.
 type documentItemJSON struct {
@@ -59,12 +53,10 @@ type documentItemJSON struct {
 }
 
 func documentItems(ds []wire.Document) []documentItemJSON {
-	out := make([]documentItemJSON, len(ds))
-	for i, d := range ds {
-		out[i] = documentItemJSON{Ref: d.Ref, Title: d.Title, Type: d.Type, Status: d.Status, ProjectPath: d.ProjectPath,
+	return wire.Map(ds, func(d wire.Document) documentItemJSON {
+		return documentItemJSON{Ref: d.Ref, Title: d.Title, Type: d.Type, Status: d.Status, ProjectPath: d.ProjectPath,
 			ParentRef: d.ParentRef, Tags: d.Tags, Relevance: d.Relevance, Version: d.Version}
-	}
-	return out
+	})
 }
 
 // agendaItems is the agenda with list fields.

@@ -203,10 +203,7 @@ func (m *toolbox) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (s
 		return "", searchOut{}, argError(err)
 	}
 	tasks := wire.NewTasks(res.Tasks)
-	docs := make([]wire.Document, len(res.Documents))
-	for i, d := range res.Documents {
-		docs[i] = wire.NewDocument(d)
-	}
+	docs := wire.Map(res.Documents, wire.NewDocument)
 	out := searchOut{Tasks: taskItems(tasks), TasksMore: res.TasksMore, Documents: documentItems(docs), DocumentsMore: res.DocumentsMore}
 	text := wire.TaskLines(tasks, "tasks") + moreNote(res.TasksMore, len(tasks), "raise limit or add words") +
 		"\n" + documentLines(docs) + moreNote(res.DocumentsMore, len(docs), "raise limit or add words")

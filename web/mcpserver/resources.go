@@ -19,9 +19,11 @@ func (m *toolbox) addResources() {
 	m.srv.AddResource(&mcp.Resource{URI: "service://conventions", Name: "conventions", MIMEType: "text/markdown",
 		Description: "What is in force and binds work here: governing documents, task statuses, link types. Read before starting."}, m.readConventions)
 	m.srv.AddResource(&mcp.Resource{URI: "service://meta", Name: "meta", MIMEType: "application/json",
-		Description: "This workspace's keys: statuses, item types, link types, tags, projects, limits, error codes (GET /v1/meta)."}, m.readMeta)
+		Description: "This workspace's keys: statuses, item types, link types, tags, projects, limits, error codes (GET /v1/meta)."},
+		m.readAPI("/v1/meta", "application/json"))
 	m.srv.AddResource(&mcp.Resource{URI: "service://docs/examples", Name: "examples", MIMEType: "text/markdown",
-		Description: "Worked calls over HTTP and MCP, each checked against a fresh instance by the test suite."}, m.readExamples)
+		Description: "Worked calls over HTTP and MCP, each checked against a fresh instance by the test suite."},
+		m.readAPI("/v1/docs/examples", "text/markdown"))
 }
 
 func textResource(uri, mime, text string) *mcp.ReadResourceResult {
@@ -81,28 +83,20 @@ func excerptOf(body string, n int) string {
 	return s
 }
 
-func (m *toolbox) readMeta(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	a, err := m.who(ctx, req.Extra)
-	if err != nil {
-		return nil, resourceError(err)
+// readAPI reads a resource that is a JSON API route's answer, GET path,
+// served as media.
+func (m *toolbox) readAPI(path, media string) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		a, err := m.who(ctx, req.Extra)
+		if err != nil {
+			return nil, resourceError(err)
+		}
+		_, body, err := m.s.callAPI(ctx, a, http.MethodGet, path, nil, nil)
+		if err != nil {
+			return nil, resourceError(err)
+		}
+		return textResource(req.Params.URI, media, string(body)), nil
 	}
-	_, meta, err := m.s.callAPI(ctx, a, http.MethodGet, "/v1/meta", nil, nil)
-	if err != nil {
-		return nil, resourceError(err)
-	}
-	return textResource(req.Params.URI, "application/json", string(meta)), nil
-}
-
-func (m *toolbox) readExamples(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	a, err := m.who(ctx, req.Extra)
-	if err != nil {
-		return nil, resourceError(err)
-	}
-	_, text, err := m.s.callAPI(ctx, a, http.MethodGet, "/v1/docs/examples", nil, nil)
-	if err != nil {
-		return nil, resourceError(err)
-	}
-	return textResource(req.Params.URI, "text/markdown", string(text)), nil
 }
 
 // resourceError is a failed read: the stable code and what to do.

@@ -3,10 +3,10 @@ package pages
 import (
 	"html/template"
 	"strings"
-	"sync"
 	"time"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // pageFuncs are the template functions: formatting only, never a rule.
@@ -47,27 +47,6 @@ func dateShort(t time.Time) template.HTML {
 	return template.HTML(`<span class="nw">` + template.HTMLEscapeString(t.UTC().Format("2 Jan 2006")) + `</span>`)
 }
 
-// zones holds the zones read so far by name: time.LoadLocation reads the
-// zone database on every call (some 50 µs), and a list writes each row's
-// due in its task's zone more than once.
-var zones sync.Map
-
-// zoneOf is the named zone, UTC when it is empty or unknown.
-func zoneOf(name string) *time.Location {
-	if name == "" {
-		return time.UTC
-	}
-	if loc, ok := zones.Load(name); ok {
-		return loc.(*time.Location)
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return time.UTC
-	}
-	zones.Store(name, loc)
-	return loc
-}
-
 // showWhen writes a due (or any instant) for a person: an all-day date as its
 // date, a timed one in the task's zone (UTC when it names none). The date
 // and the time each keep to one line, so a narrow column wraps it in two
@@ -76,7 +55,7 @@ func showWhen(t *time.Time, allDay bool, zone string) template.HTML {
 	if t == nil {
 		return ""
 	}
-	at := t.In(zoneOf(zone))
+	at := t.In(wire.Zone(zone))
 	day := `<span class="nw">` + template.HTMLEscapeString(at.Format("Mon 2 Jan 2006")) + `</span>`
 	if allDay {
 		return template.HTML(day)
@@ -90,9 +69,9 @@ func isoDate(t *time.Time, allDay bool, zone string) string {
 		return ""
 	}
 	if allDay {
-		return t.In(zoneOf(zone)).Format(time.DateOnly)
+		return t.In(wire.Zone(zone)).Format(time.DateOnly)
 	}
-	return t.In(zoneOf(zone)).Format(time.RFC3339)
+	return t.In(wire.Zone(zone)).Format(time.RFC3339)
 }
 
 // ago writes an instant as a date and time in UTC, which every reader can
@@ -121,7 +100,7 @@ func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone
 	for _, st := range statuses {
 		labels[st.Key] = st.Label
 	}
-	loc := zoneOf(zone)
+	loc := wire.Zone(zone)
 	out := make([]toldEvent, len(evs))
 	for i, e := range evs {
 		out[i] = toldEvent{At: e.CreatedAt, Said: app.Narrate(e, app.Telling{Actor: actors[e.ActorUserID], Statuses: labels, Zone: loc, Projects: projects})}

@@ -37,11 +37,7 @@ type AgendaOf[T any] struct {
 
 // NewTasks is the full records of ts.
 func NewTasks(ts []app.Task) []Task {
-	out := make([]Task, len(ts))
-	for i, t := range ts {
-		out[i] = NewTask(t)
-	}
-	return out
+	return Map(ts, NewTask)
 }
 
 // NewAgenda is ag as the wire shows it.

@@ -74,11 +74,7 @@ func DocumentLine(d Document) []string {
 
 // NewLinks is the links ls from the end they are read from.
 func NewLinks(ls []app.LinkView) []Link {
-	out := make([]Link, len(ls))
-	for i, l := range ls {
-		out[i] = NewLink(l)
-	}
-	return out
+	return Map(ls, NewLink)
 }
 
 // FiledDocument is a document as POST /v1/documents answers: the document

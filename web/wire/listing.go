@@ -150,3 +150,13 @@ type TaskGroup struct {
 	Items any    `json:"items"`
 	Page  Page   `json:"page"`
 }
+
+// Map is conv of each of xs. It is never nil: an empty listing is [] on
+// the wire, never null.
+func Map[T, J any](xs []T, conv func(T) J) []J {
+	out := make([]J, len(xs))
+	for i, x := range xs {
+		out[i] = conv(x)
+	}
+	return out
+}

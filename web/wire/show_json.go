@@ -63,10 +63,6 @@ type ItemSearch struct {
 
 // NewItemSearch is res as the wire shows it.
 func NewItemSearch(res app.ItemSearch) ItemSearch {
-	out := ItemSearch{Tasks: NewTasks(res.Tasks), TasksMore: res.TasksMore, Documents: make([]Document, len(res.Documents)),
+	return ItemSearch{Tasks: NewTasks(res.Tasks), TasksMore: res.TasksMore, Documents: Map(res.Documents, NewDocument),
 		DocumentsMore: res.DocumentsMore}
-	for i, d := range res.Documents {
-		out.Documents[i] = NewDocument(d)
-	}
-	return out
 }

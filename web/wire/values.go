@@ -20,11 +20,7 @@ func StampPtr(t *time.Time) *string {
 
 // Stamps is Stamp of each instant.
 func Stamps(ts []time.Time) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = Stamp(t)
-	}
-	return out
+	return Map(ts, Stamp)
 }
 
 // OrNull is s, null when empty: the wire writes an absent text as null.
