@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -450,24 +449,9 @@ func numbered(b []byte, re *regexp.Regexp, format string) []byte {
 	})
 }
 
-// routeGolden compares got with testdata/routes/<METHOD>_<path>.golden, or
-// writes it with -update.
+// routeGolden compares got with testdata/routes/<METHOD>_<path>.golden.
 func routeGolden(t *testing.T, route string, got []byte) {
 	t.Helper()
 	name := strings.NewReplacer(" /", "_", "/", "_", ":", "", "*", "").Replace(route)
-	path := filepath.Join("testdata", "routes", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s: %v (go test -run TestRouteGoldens -update writes it)", route, err)
-		return
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from %s (go test -run TestRouteGoldens -update rewrites it)\ngot:\n%s\nwant:\n%s", route, path, got, want)
-	}
+	goldenFile(t, filepath.Join("testdata", "routes", name+".golden"), got)
 }
