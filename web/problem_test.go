@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,7 +118,7 @@ func TestValidationProblemCarriesDetailArray(t *testing.T) {
 				if len(m) != 3 {
 					t.Errorf("item has members beyond loc, msg, type: %v", m)
 				}
-				if probEqualAny(m["loc"].([]any), c.loc) {
+				if slices.Equal(m["loc"].([]any), c.loc) {
 					found = true
 				}
 			}
@@ -136,20 +137,8 @@ func TestValidationProblemCarriesDetailArray(t *testing.T) {
 	t.Run("query parameter", func(t *testing.T) {
 		p := e.Problem(http.StatusUnprocessableEntity, "validation", http.MethodGet, "/v1/users?limit=many", e.Admin, nil)
 		loc := p["detail"].([]any)[0].(map[string]any)["loc"].([]any)
-		if !probEqualAny(loc, []any{"query", "limit"}) {
+		if !slices.Equal(loc, []any{"query", "limit"}) {
 			t.Errorf("loc %v", loc)
 		}
 	})
-}
-
-func probEqualAny(a, b []any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

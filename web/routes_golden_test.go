@@ -231,8 +231,7 @@ func routeSeed(e *env) map[string]string {
 	vals := map[string]string{"origin": e.Srv.URL}
 	ref := func(m map[string]any) string { return itoaRef(m["ref"]) }
 	e.tskProject("ops", "")
-	ann := e.Person("ann")
-	e.Join("ann", "member")
+	ann := e.Member("ann", "member")
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Fix the boiler", "project": "ops", "tags": []string{"home"},
 		"description": "It clanks", "due_at": "2030-01-05T09:00:00Z", "importance": 3})
 	vals["task"] = ref(task)

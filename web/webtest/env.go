@@ -245,6 +245,15 @@ func (e *Env) Person(username string) string {
 	return e.Issue(e.Admin, map[string]any{"username": username})["token"].(string)
 }
 
+// Member creates a person, adds them to the default workspace with role
+// and returns a token for them.
+func (e *Env) Member(username, role string) string {
+	e.T.Helper()
+	token := e.Person(username)
+	e.Join(username, role)
+	return token
+}
+
 // Join adds username to the default workspace with role.
 func (e *Env) Join(username, role string) {
 	e.T.Helper()
