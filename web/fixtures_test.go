@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -69,6 +70,17 @@ func newCheckedEnv(t *testing.T) *env {
 	e := newEnv(t)
 	t.Cleanup(func() { assertNoInternalErrors(t, e) })
 	return e
+}
+
+// adminActor is the administrator as the service sees a request over HTTP,
+// for a test that seeds through the service.
+func (e *env) adminActor() app.Actor {
+	e.T.Helper()
+	a, err := e.Svc.Authenticate(context.Background(), e.Admin, "http")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return a
 }
 
 // newEnvWith is newEnv with the service's options (limits, public URL).

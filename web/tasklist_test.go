@@ -804,10 +804,7 @@ func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "walk", "title": "Walk"})
 	ctx := context.Background()
-	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := e.adminActor()
 	for i := range 300 {
 		imp := i%5 + 1
 		if _, err := e.Svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: fmt.Sprintf("seeded %03d", i), Project: "walk", Importance: &imp}); err != nil {
