@@ -188,8 +188,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 func TestMeEffectivePermissions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	memberPerms := []string{"item:read", "item:write", "project:read", "project:write", "workspace:read"}
 
 	workspaces := func(t *testing.T, me map[string]any) map[string]map[string]any {
@@ -240,8 +239,7 @@ func TestMeEffectivePermissions(t *testing.T) {
 	})
 	t.Run("a scope the role lacks grants nothing", func(t *testing.T) {
 		e := e.sub(t)
-		vera := e.Person("vera")
-		e.Join("vera", "viewer")
+		vera := e.Member("vera", "viewer")
 		tok := e.Issue(vera, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}})["token"].(string)
 		ws := workspaces(t, e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok, nil))
 		if got := credStrings(t, ws["default"]["permissions"]); !reflect.DeepEqual(got, []string{"item:read", "project:read"}) {

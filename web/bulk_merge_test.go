@@ -19,8 +19,7 @@ import (
 func TestTagMergeInSteps(t *testing.T) {
 	t.Parallel()
 	e, path, admin, entered, gate := gatedBulkEnv(t, 3)
-	alice := e.Person("alice")
-	e.Join("alice", "admin")
+	alice := e.Member("alice", "admin")
 	for _, key := range []string{"secret", "hush"} {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": key, "title": key, "visibility": "private"})
 	}

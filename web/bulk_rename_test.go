@@ -153,8 +153,7 @@ func TestTagRenameDeclaredToldAtOnce(t *testing.T) {
 func TestTagRenameKeptThenMerged(t *testing.T) {
 	t.Parallel()
 	e, path, _, entered, gate := gatedBulkEnv(t, 3)
-	alice := e.Person("alice")
-	e.Join("alice", "admin")
+	alice := e.Member("alice", "admin")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	hidden := e.CreateTask(e.Admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush"}})
 	open := e.CreateTask(alice, map[string]any{"title": "open", "tags": []string{"mine"}})

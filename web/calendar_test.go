@@ -13,10 +13,8 @@ func stampOf(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 func TestCalendarReach(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
-	kim := e.Person("kim")
-	e.Join("kim", "member")
+	pat := e.Member("pat", "member")
+	kim := e.Member("kim", "member")
 	_, pc := e.Calendar(pat, map[string]any{"title": "pat's"})
 	_, kc := e.Calendar(kim, map[string]any{"title": "kim's"})
 	e.Problem(http.StatusNotFound, "not_found", http.MethodDelete, "/v1/calendars/"+pc["id"].(string), kim, nil)

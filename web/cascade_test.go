@@ -79,8 +79,7 @@ func TestProtectedVocabularyAndInbox(t *testing.T) {
 func TestScopeCacheFollowsSharing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 
 	e.Problem(http.StatusNotFound, "not_found", http.MethodGet, "/v1/projects/sec", bob, nil)

@@ -38,11 +38,8 @@ func (e *env) tskClock(offset time.Duration) {
 func TestTaskClaim(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
-	e.Person("vic")
-	vic := e.Issue(e.Admin, map[string]any{"username": "vic"})["token"].(string)
-	e.Join("vic", "viewer")
+	pat := e.Member("pat", "member")
+	vic := e.Member("vic", "viewer")
 	bot := e.tskAgent("bot")
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Claim me"})
 	claim := tskPath(task, "claim")

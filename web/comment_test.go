@@ -32,7 +32,7 @@ func TestDocumentLinks(t *testing.T) {
 	t.Run("document → task", func(t *testing.T) {
 		fromDoc = e.OK(http.StatusCreated, http.MethodPost, docPath(spec, "links"), e.Admin, map[string]any{"link_type": "documents", "target": task["ref"]})
 		tskLinkWant(t, fromDoc, "outgoing", "documents", "documents", task)
-		back := tskLink(t, e.tskLinks(e.Admin, task), fromDoc["id"])
+		back := itemWhere(t, e.tskLinks(e.Admin, task), "id", fromDoc["id"])
 		if back["direction"] != "incoming" || back["label"] != "is documented by" {
 			t.Fatalf("from the task: %v", back)
 		}
@@ -52,13 +52,13 @@ func TestDocumentLinks(t *testing.T) {
 		if fromTask["direction"] != "incoming" || fromTask["label"] != "is blocked by" || fromTask["other"].(map[string]any)["entity_type"] != "document" {
 			t.Fatalf("from the task: %v", fromTask)
 		}
-		l := tskLink(t, linksOf(docPath(note)), fromTask["id"])
+		l := itemWhere(t, linksOf(docPath(note)), "id", fromTask["id"])
 		tskLinkWant(t, l, "outgoing", "blocks", "blocks", task)
 	})
 	t.Run("document → document", func(t *testing.T) {
 		l := e.OK(http.StatusCreated, http.MethodPost, docPath(note, "links"), e.Admin,
 			map[string]any{"link_type": "relates_to", "target": spec["ref"], "target_type": "document"})
-		back := tskLink(t, linksOf(docPath(spec)), l["id"])
+		back := itemWhere(t, linksOf(docPath(spec)), "id", l["id"])
 		if back["other"].(map[string]any)["ref"] != note["ref"] || back["other"].(map[string]any)["entity_type"] != "document" {
 			t.Fatalf("%v", back)
 		}
@@ -107,11 +107,8 @@ func TestDocumentLinks(t *testing.T) {
 func TestComments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
-	e.Person("vic")
-	vic := e.Issue(e.Admin, map[string]any{"username": "vic"})["token"].(string)
-	e.Join("vic", "viewer")
+	pat := e.Member("pat", "member")
+	vic := e.Member("vic", "viewer")
 	e.tskProject("alpha", "")
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Task", "project": "alpha"})
 	doc := e.docCreate(e.Admin, map[string]any{"title": "Doc", "project": "alpha"})

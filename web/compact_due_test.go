@@ -22,8 +22,7 @@ func TestCompactDues(t *testing.T) {
 	if day["due_at"] != "2026-11-30T23:00:00Z" || day["due_is_all_day"] != true || timed["due_at"] != "2026-12-01T16:30:00Z" {
 		t.Fatalf("the records keep the instants: %v %v", day["due_at"], timed["due_at"])
 	}
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bob", bob, map[string]any{"timezone": "America/New_York"})
 
 	for _, c := range []struct {

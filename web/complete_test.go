@@ -158,8 +158,7 @@ func TestDocumentCreatedWithItsLinks(t *testing.T) {
 	// A private project the reader is not in: its task answers like none.
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hr", "title": "HR", "visibility": "private"})
 	hidden := e.TaskRef(e.Admin, map[string]any{"title": "Salary review", "project": "hr"})
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 
 	before := documents()
 	for _, c := range []struct {

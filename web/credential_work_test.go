@@ -178,8 +178,7 @@ func TestPinnedAgentCredentialWorks(t *testing.T) {
 func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 	link := e.MintLink(bob, nil)
 	reader := e.Issue(bob, map[string]any{"scopes": []string{"project:read", "item:read"}})["token"].(string)
 	e.Problem(http.StatusForbidden, "credential_narrowed", http.MethodPost, "/v1/users/bob/signout", reader, nil)
@@ -200,8 +199,7 @@ func TestSignOutEverywhereNeedsAccountWrite(t *testing.T) {
 func TestCalendarFeedEndsWithItsCredential(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	phone := e.Issue(alice, map[string]any{"title": "phone"})
 	gone, feed := e.Calendar(phone["token"].(string), map[string]any{"title": "on the phone"})
 	kept, other := e.Calendar(alice, map[string]any{"title": "kept"})

@@ -30,13 +30,9 @@ type docDisFix struct {
 func newDocDisFix(t *testing.T) *docDisFix {
 	e := newEnv(t)
 	f := &docDisFix{e: e, doc: map[string]map[string]any{}}
-	f.alice = e.Person("alice")
-	bob := e.Person("bob")
-	e.Join("alice", "member")
-	e.Join("bob", "member")
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "bobbot", "is_service_account": true, "answers_to": "bob"})
-	agent := e.Issue(e.Admin, map[string]any{"username": "bobbot"})["token"].(string)
-	e.Join("bobbot", "member")
+	f.alice = e.Member("alice", "member")
+	bob := e.Member("bob", "member")
+	agent := e.Agent("bobbot", "bob")
 	for key, vis := range map[string]string{"pub": "public", "sec": "private", "gone": "public"} {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", f.alice, map[string]any{"key": key, "title": key, "visibility": vis})
 	}

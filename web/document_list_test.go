@@ -172,10 +172,7 @@ func TestDocumentPageQueryCountFixed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := e.adminActor()
 	var parent string
 	for i := range 60 {
 		in := app.DocumentCreate{Title: fmt.Sprintf("doc %d", i), Tags: []string{fmt.Sprintf("t%d", i%4)}, Parent: app.FlexRef(parent)}

@@ -89,9 +89,7 @@ func TestDocumentCreate(t *testing.T) {
 func TestDocumentRevisions(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.Person("rita")
-	rita := e.Issue(e.Admin, map[string]any{"username": "rita"})["token"].(string)
-	e.Join("rita", "member")
+	rita := e.Member("rita", "member")
 	doc := e.docCreate(e.Admin, map[string]any{"title": "Plan"})
 	revs := func(d map[string]any) (int64, any) {
 		t.Helper()
@@ -188,9 +186,7 @@ func TestDocumentUpdate(t *testing.T) {
 		}
 	})
 	t.Run("a viewer may read but not change", func(t *testing.T) {
-		e.Person("vic")
-		vic := e.Issue(e.Admin, map[string]any{"username": "vic"})["token"].(string)
-		e.Join("vic", "viewer")
+		vic := e.Member("vic", "viewer")
 		e.OK(http.StatusOK, http.MethodGet, docPath(doc), vic, nil)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, docPath(doc), vic, map[string]any{"title": "v"})
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/documents", vic, map[string]any{"title": "v"})

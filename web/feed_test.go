@@ -41,20 +41,11 @@ func (e *env) feed(path, token string) feedPage {
 	return p
 }
 
-func (e *env) task(token, title, project string) map[string]any {
-	e.T.Helper()
-	body := map[string]any{"title": title}
-	if project != "" {
-		body["project"] = project
-	}
-	return e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", token, body)
-}
-
 func TestChangesResume(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for i := range 12 {
-		e.task(e.Admin, fmt.Sprintf("task %d", i), "")
+		e.prjTask(e.Admin, fmt.Sprintf("task %d", i), "")
 	}
 	all := e.allChanges("", e.Admin)
 	if len(all) < 12 || !slices.IsSorted(seqs(all)) {
@@ -149,14 +140,13 @@ func TestChangesResume(t *testing.T) {
 func TestChangesActor(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	second := e.Issue(e.Admin, map[string]any{"title": "second"})
 	other := second["token"].(string)
-	e.task(e.Admin, "by the first token", "")
-	e.task(other, "by the second token", "")
-	e.task(other, "by the second token again", "")
-	e.task(alice, "by alice", "")
+	e.prjTask(e.Admin, "by the first token", "")
+	e.prjTask(other, "by the second token", "")
+	e.prjTask(other, "by the second token again", "")
+	e.prjTask(alice, "by alice", "")
 
 	mine := e.allChanges("&actor=me", other)
 	if len(mine) != 2 {
@@ -193,7 +183,7 @@ func TestChangesCreatedAt(t *testing.T) {
 	for d := 1; d <= 4; d++ {
 		now := day(d)
 		e.DB.Now = func() time.Time { return now }
-		e.task(e.Admin, fmt.Sprintf("day %d", d), "")
+		e.prjTask(e.Admin, fmt.Sprintf("day %d", d), "")
 	}
 	titles := func(query string) []string {
 		var out []string
@@ -318,9 +308,8 @@ func TestChangesVisibility(t *testing.T) {
 func TestJournal(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
-	tk := e.task(alice, "Water the plants", "")
+	alice := e.Member("alice", "member")
+	tk := e.prjTask(alice, "Water the plants", "")
 	ref := lstItoa(lstNum(tk["ref"]))
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/tasks/"+ref, alice, map[string]any{"status": "done", "tags": []string{"home", "weekly"}})
 
@@ -397,7 +386,7 @@ func TestJournal(t *testing.T) {
 func TestJournalSaid(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	tk := e.task(e.Admin, "Commented on", "")
+	tk := e.prjTask(e.Admin, "Commented on", "")
 	ctx := context.Background()
 	raw, err := sql.Open("sqlite", e.DB.Path())
 	if err != nil {
@@ -428,7 +417,7 @@ func TestChangesRefusals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	for range 3 {
-		e.task(e.Admin, "x", "")
+		e.prjTask(e.Admin, "x", "")
 	}
 	feedCursor := e.feed("/v1/changes?since=0&limit=1", e.Admin).cursor
 	tailCursor := e.feed("/v1/changes?limit=1", e.Admin).cursor
@@ -458,7 +447,7 @@ func TestChangesQueryCountFixed(t *testing.T) {
 	e := newEnv(t)
 	var refs []string
 	for i := range 60 {
-		refs = append(refs, lstItoa(lstNum(e.task(e.Admin, fmt.Sprintf("t%d", i), "")["ref"])))
+		refs = append(refs, lstItoa(lstNum(e.prjTask(e.Admin, fmt.Sprintf("t%d", i), "")["ref"])))
 	}
 	for i := 0; i+1 < len(refs); i += 2 {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks/"+refs[i]+"/links", e.Admin, map[string]any{"link_type": "blocks", "target": refs[i+1]})
@@ -485,7 +474,7 @@ func TestChangesQueryCountFixed(t *testing.T) {
 func TestChangesMeta(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.task(e.Admin, "something", "")
+	e.prjTask(e.Admin, "something", "")
 	m := e.OK(http.StatusOK, http.MethodGet, "/v1/meta", e.Admin, nil)
 	if got := metaStrs(t, m["event_kinds"]); !reflect.DeepEqual(got, app.EventKinds) {
 		t.Fatalf("event_kinds %v", got)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -62,6 +63,25 @@ type env struct{ *webtest.Env }
 
 // newEnv starts a test instance of its own (webtest.New).
 func newEnv(t *testing.T) *env { return &env{webtest.New(t)} }
+
+// newCheckedEnv is newEnv for a test that also fails if the server logged
+// an internal error: every refusal it provokes must be a deliberate problem.
+func newCheckedEnv(t *testing.T) *env {
+	e := newEnv(t)
+	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	return e
+}
+
+// adminActor is the administrator as the service sees a request over HTTP,
+// for a test that seeds through the service.
+func (e *env) adminActor() app.Actor {
+	e.T.Helper()
+	a, err := e.Svc.Authenticate(context.Background(), e.Admin, "http")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return a
+}
 
 // newEnvWith is newEnv with the service's options (limits, public URL).
 func newEnvWith(t *testing.T, opts app.Options) *env { return &env{webtest.NewWith(t, opts)} }
@@ -396,15 +416,15 @@ func (e *env) tskLinks(token string, task map[string]any) []map[string]any {
 	return out
 }
 
-// tskLink finds the link with id among links, or fails.
-func tskLink(t *testing.T, links []map[string]any, id any) map[string]any {
+// itemWhere finds the item whose field holds value, or fails.
+func itemWhere(t *testing.T, items []map[string]any, field string, value any) map[string]any {
 	t.Helper()
-	for _, l := range links {
-		if l["id"] == id {
-			return l
+	for _, it := range items {
+		if it[field] == value {
+			return it
 		}
 	}
-	t.Fatalf("link %v is not among %v", id, links)
+	t.Fatalf("no item with %s %v among %v", field, value, items)
 	return nil
 }
 

@@ -193,8 +193,7 @@ func TestNULRefused(t *testing.T) {
 func TestTagsDisclosure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	e.CreateTask(e.Admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "both"}})
 	e.CreateTask(e.Admin, map[string]any{"title": "open", "tags": []string{"both", "plain"}})

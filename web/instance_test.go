@@ -8,8 +8,7 @@ import (
 
 func TestInstanceUpdate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	e := newCheckedEnv(t)
 	bob := e.Person("bob")
 	before := e.OK(http.StatusOK, http.MethodGet, "/v1/instance", bob, nil)
 	if before["name"] != "tend" || before["timezone"] != "UTC" || len(before["id"].(string)) != 36 {
@@ -68,10 +67,8 @@ func TestInstanceUpdate(t *testing.T) {
 
 func TestInstanceWorkspaces(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.Person("bob")
-	e.Join("bob", "owner")
+	e := newCheckedEnv(t)
+	bob := e.Member("bob", "owner")
 	e.Person("carol")
 	e.createWorkspace(bob, "bobs", "Bob's")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/bobs/members", bob, map[string]any{"username": "carol", "role": "viewer"})

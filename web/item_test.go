@@ -14,8 +14,7 @@ import (
 func TestItemRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
+	pat := e.Member("pat", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Fix the login"})                         // #1
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Deploy", "parent": 1})                   // #2

@@ -23,8 +23,8 @@ func TestTaskLinks(t *testing.T) {
 		if blocks["link_category"] != "sequencing" {
 			t.Fatalf("link_category %v", blocks["link_category"])
 		}
-		tskLinkWant(t, tskLink(t, e.tskLinks(e.Admin, a), blocks["id"]), "outgoing", "blocks", "blocks", b)
-		tskLinkWant(t, tskLink(t, e.tskLinks(e.Admin, b), blocks["id"]), "incoming", "is blocked by", "blocks", a)
+		tskLinkWant(t, itemWhere(t, e.tskLinks(e.Admin, a), "id", blocks["id"]), "outgoing", "blocks", "blocks", b)
+		tskLinkWant(t, itemWhere(t, e.tskLinks(e.Admin, b), "id", blocks["id"]), "incoming", "is blocked by", "blocks", a)
 		if o := blocks["other"].(map[string]any); o["blocked"] != true || o["is_complete"] != false || o["status"] != "todo" {
 			t.Fatalf("the far end is resolved after the link: %v", o)
 		}
@@ -33,7 +33,7 @@ func TestTaskLinks(t *testing.T) {
 		in := e.OK(http.StatusCreated, http.MethodPost, tskPath(c, "links"), e.Admin,
 			map[string]any{"direction": "incoming", "link_type": "blocks", "target": a["id"]})
 		tskLinkWant(t, in, "incoming", "is blocked by", "blocks", a)
-		tskLinkWant(t, tskLink(t, e.tskLinks(e.Admin, a), in["id"]), "outgoing", "blocks", "blocks", c)
+		tskLinkWant(t, itemWhere(t, e.tskLinks(e.Admin, a), "id", in["id"]), "outgoing", "blocks", "blocks", c)
 		tskWant(t, e.tskGet(c), map[string]any{"blocked": true})
 		if n := len(e.tskLinks(e.Admin, a)); n != 2 {
 			t.Fatalf("A has %d links, want 2", n)
@@ -47,7 +47,7 @@ func TestTaskLinks(t *testing.T) {
 	t.Run("symmetric types read the same from both ends", func(t *testing.T) {
 		rel := e.OK(http.StatusCreated, http.MethodPost, tskPath(a, "links"), e.Admin, map[string]any{"link_type": "relates_to", "target": d["ref"]})
 		tskLinkWant(t, rel, "outgoing", "relates to", "relates_to", d)
-		from := tskLink(t, e.tskLinks(e.Admin, d), rel["id"])
+		from := itemWhere(t, e.tskLinks(e.Admin, d), "id", rel["id"])
 		tskLinkWant(t, from, "incoming", "relates to", "relates_to", a)
 		e.Problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(d, "links"), e.Admin, map[string]any{"link_type": "relates_to", "target": a["ref"]})
 		e.Problem(http.StatusConflict, "conflict", http.MethodPost, tskPath(a, "links"), e.Admin,
@@ -132,11 +132,8 @@ func TestTaskLinks(t *testing.T) {
 func TestTaskLinksUnseen(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
-	e.Person("vic")
-	vic := e.Issue(e.Admin, map[string]any{"username": "vic"})["token"].(string)
-	e.Join("vic", "viewer")
+	pat := e.Member("pat", "member")
+	vic := e.Member("vic", "viewer")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	hidden := e.CreateTask(e.Admin, map[string]any{"title": "Hidden", "project": "secret"})
 	mine := e.CreateTask(pat, map[string]any{"title": "Mine"})
@@ -158,7 +155,7 @@ func TestTaskLinksUnseen(t *testing.T) {
 
 	// The administrator sees both ends and links them; pat never learns of it.
 	l := e.OK(http.StatusCreated, http.MethodPost, tskPath(hidden, "links"), e.Admin, map[string]any{"link_type": "blocks", "target": mine["ref"]})
-	tskLink(t, e.tskLinks(e.Admin, mine), l["id"])
+	itemWhere(t, e.tskLinks(e.Admin, mine), "id", l["id"])
 	if ls := e.tskLinks(pat, mine); len(ls) != 0 {
 		t.Fatalf("a link to an unseen task is reported: %v", ls)
 	}

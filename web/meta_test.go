@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -126,14 +127,14 @@ func TestMetaShape(t *testing.T) {
 					t.Errorf("%s type %v has no label", entity, x["key"])
 				}
 			}
-			if !metaEqualStrs(got, keys) {
+			if !slices.Equal(got, keys) {
 				t.Errorf("item_types.%s = %v, want %v", entity, got, keys)
 			}
 			if defaults != 1 {
 				t.Errorf("item_types.%s has %d defaults, want one", entity, defaults)
 			}
 		}
-		if got := metaStrs(t, m["linkable_types"]); !metaEqualStrs(got, []string{"task", "document"}) {
+		if got := metaStrs(t, m["linkable_types"]); !slices.Equal(got, []string{"task", "document"}) {
 			t.Errorf("linkable_types %v", got)
 		}
 	})
@@ -209,7 +210,7 @@ func TestMetaShape(t *testing.T) {
 			sort.Strings(keys)
 			fields := metaStrs(t, l["fields"])
 			sort.Strings(fields)
-			if !metaEqualStrs(fields, keys) {
+			if !slices.Equal(fields, keys) {
 				t.Errorf("listings.%s.fields %v, items of %s carry %v", name, fields, path, keys)
 			}
 		}
@@ -333,16 +334,4 @@ func metaStrs(t *testing.T, v any) []string {
 		}
 	}
 	return out
-}
-
-func metaEqualStrs(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

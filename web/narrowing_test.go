@@ -14,8 +14,7 @@ import (
 func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", alice, map[string]any{"key": "agentwork", "title": "Agent work"})
 	full := e.OK(http.StatusOK, http.MethodGet, "/v1/me", alice, nil)["credential"].(map[string]any)
 	narrowed := e.Issue(alice, map[string]any{"title": "agent", "scopes": []string{"item:read", "project:read"}, "workspace": "default",
@@ -94,8 +93,7 @@ func TestNarrowedCredentialCannotManageAccount(t *testing.T) {
 func TestAccountScopes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
+	alice := e.Member("alice", "member")
 	other := e.Issue(alice, map[string]any{"title": "other"})
 
 	t.Run("account:write changes the account and nothing else", func(t *testing.T) {

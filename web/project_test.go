@@ -20,18 +20,6 @@ func prjListed(items []map[string]any, field, value string) bool {
 	return false
 }
 
-// prjSetting finds one setting in an InForce listing.
-func prjSetting(t *testing.T, items []map[string]any, key string) map[string]any {
-	t.Helper()
-	for _, it := range items {
-		if it["key"] == key {
-			return it
-		}
-	}
-	t.Fatalf("no setting %q in %v", key, items)
-	return nil
-}
-
 func TestProjectCreate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -294,8 +282,7 @@ func TestProjectViewerCannotWrite(t *testing.T) {
 	e := newEnv(t)
 	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B"})
-	vera := e.Person("vera")
-	e.Join("vera", "viewer")
+	vera := e.Member("vera", "viewer")
 
 	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a", vera, nil)
 	e.OK(http.StatusOK, http.MethodGet, "/v1/projects/a/members", vera, nil)
@@ -326,8 +313,7 @@ func TestProjectViewerCannotWrite(t *testing.T) {
 func TestProjectPrivate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	mo := e.Person("mo")
-	e.Join("mo", "member")
+	mo := e.Member("mo", "member")
 	e.prjNew(e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	e.prjNew(e.Admin, map[string]any{"key": "inner", "title": "Inner", "parent": "secret"})
 	task := e.prjTask(e.Admin, "hidden work", "inner")
@@ -386,8 +372,7 @@ func TestProjectPrivate(t *testing.T) {
 func TestProjectOtherWorkspace(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	mo := e.Person("mo")
-	e.Join("mo", "member")
+	mo := e.Member("mo", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "other", "name": "Other"})
 	e.Problem(http.StatusUnprocessableEntity, "workspace_required", http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "x", "title": "X"})
 	far := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects?workspace_id=other", e.Admin, map[string]any{"key": "far", "title": "Far"})
@@ -412,8 +397,7 @@ func TestProjectOtherWorkspace(t *testing.T) {
 func TestProjectMembers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.Person("mo")
-	e.Join("mo", "member")
+	e.Member("mo", "member")
 	e.Person("outsider")
 	e.prjNew(e.Admin, map[string]any{"key": "p", "title": "P", "visibility": "private"})
 	e.prjNew(e.Admin, map[string]any{"key": "pub", "title": "Public"})
@@ -452,12 +436,9 @@ func TestProjectMembers(t *testing.T) {
 func TestProjectRoles(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	vic := e.Person("vic")
-	e.Join("vic", "viewer")
-	mem := e.Person("mem")
-	e.Join("mem", "member")
-	ada := e.Person("ada")
-	e.Join("ada", "admin")
+	vic := e.Member("vic", "viewer")
+	mem := e.Member("mem", "member")
+	ada := e.Member("ada", "admin")
 	e.prjNew(e.Admin, map[string]any{"key": "alpha", "title": "Alpha"})
 	e.prjNew(e.Admin, map[string]any{"key": "sub", "title": "Sub", "parent": "alpha"})
 	e.prjNew(e.Admin, map[string]any{"key": "beta", "title": "Beta"})
@@ -537,8 +518,8 @@ func TestProjectSettingsInForce(t *testing.T) {
 		return prjItems(t, e.OK(http.StatusOK, http.MethodGet, path, e.Admin, nil))
 	}
 	wsSettings := settings("/v1/workspaces/default/settings")
-	defClaim := prjSetting(t, wsSettings, "claim_minutes")["default"]
-	defDepth := prjSetting(t, wsSettings, "tree_depth")["default"]
+	defClaim := itemWhere(t, wsSettings, "key", "claim_minutes")["default"]
+	defDepth := itemWhere(t, wsSettings, "key", "tree_depth")["default"]
 	for _, it := range wsSettings {
 		if it["set_here"] != false || it["inherited_from"] != nil || !reflect.DeepEqual(it["value"], it["default"]) {
 			t.Fatalf("fresh workspace setting %v", it)
@@ -549,12 +530,12 @@ func TestProjectSettingsInForce(t *testing.T) {
 	if p["settings"].(map[string]any)["claim_minutes"] != 45.0 {
 		t.Fatalf("settings %v", p["settings"])
 	}
-	here := prjSetting(t, settings("/v1/projects/parent/settings"), "claim_minutes")
+	here := itemWhere(t, settings("/v1/projects/parent/settings"), "key", "claim_minutes")
 	if here["value"] != 45.0 || here["set_here"] != true || here["inherited_from"] != nil || here["default"] != defClaim {
 		t.Fatalf("parent claim_minutes %v", here)
 	}
 	for _, key := range []string{"child", "leaf"} {
-		got := prjSetting(t, settings("/v1/projects/"+key+"/settings"), "claim_minutes")
+		got := itemWhere(t, settings("/v1/projects/"+key+"/settings"), "key", "claim_minutes")
 		want := map[string]any{"key": "claim_minutes", "value": 45.0, "default": defClaim, "set_here": false,
 			"inherited_from": map[string]any{"level": "project", "id": parent["id"], "address": "parent"}}
 		if !reflect.DeepEqual(got, want) {
@@ -563,17 +544,17 @@ func TestProjectSettingsInForce(t *testing.T) {
 	}
 
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": 20}})
-	got := prjSetting(t, settings("/v1/projects/leaf/settings"), "claim_minutes")
+	got := itemWhere(t, settings("/v1/projects/leaf/settings"), "key", "claim_minutes")
 	if got["value"] != 20.0 || got["inherited_from"].(map[string]any)["address"] != "parent/child" {
 		t.Fatalf("the nearest ancestor wins: %v", got)
 	}
 
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.Admin, map[string]any{"settings": map[string]any{"tree_depth": 5}})
-	ws := prjSetting(t, settings("/v1/workspaces/default/settings"), "tree_depth")
+	ws := itemWhere(t, settings("/v1/workspaces/default/settings"), "key", "tree_depth")
 	if ws["value"] != 5.0 || ws["set_here"] != true || ws["inherited_from"] != nil {
 		t.Fatalf("workspace tree_depth %v", ws)
 	}
-	td := prjSetting(t, settings("/v1/projects/leaf/settings"), "tree_depth")
+	td := itemWhere(t, settings("/v1/projects/leaf/settings"), "key", "tree_depth")
 	src, _ := td["inherited_from"].(map[string]any)
 	if td["value"] != 5.0 || td["set_here"] != false || src["level"] != "workspace" || src["address"] != "default" {
 		t.Fatalf("leaf tree_depth %v", td)
@@ -581,7 +562,7 @@ func TestProjectSettingsInForce(t *testing.T) {
 
 	// null clears, and the next level up shows through.
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/child", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
-	if got := prjSetting(t, settings("/v1/projects/leaf/settings"), "claim_minutes"); got["value"] != 45.0 {
+	if got := itemWhere(t, settings("/v1/projects/leaf/settings"), "key", "claim_minutes"); got["value"] != 45.0 {
 		t.Fatalf("after clearing child: %v", got)
 	}
 	p = e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/parent", e.Admin, map[string]any{"settings": map[string]any{"claim_minutes": nil}})
@@ -589,13 +570,13 @@ func TestProjectSettingsInForce(t *testing.T) {
 		t.Fatalf("settings after clearing %v", p["settings"])
 	}
 	for _, key := range []string{"parent", "child", "leaf"} {
-		got := prjSetting(t, settings("/v1/projects/"+key+"/settings"), "claim_minutes")
+		got := itemWhere(t, settings("/v1/projects/"+key+"/settings"), "key", "claim_minutes")
 		if got["value"] != defClaim || got["set_here"] != false || got["inherited_from"] != nil {
 			t.Fatalf("%s after clearing: %v", key, got)
 		}
 	}
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/workspaces/default", e.Admin, map[string]any{"settings": map[string]any{"tree_depth": nil}})
-	ws = prjSetting(t, settings("/v1/workspaces/default/settings"), "tree_depth")
+	ws = itemWhere(t, settings("/v1/workspaces/default/settings"), "key", "tree_depth")
 	if ws["value"] != defDepth || ws["set_here"] != false {
 		t.Fatalf("workspace tree_depth after clearing %v", ws)
 	}
@@ -604,7 +585,7 @@ func TestProjectSettingsInForce(t *testing.T) {
 
 	// "settings": null clears every setting of the project.
 	e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.Admin, map[string]any{"settings": map[string]any{"week_start": "sunday", "tree_depth": 2}})
-	if got := prjSetting(t, settings("/v1/projects/leaf/settings"), "week_start"); got["value"] != "sunday" || got["set_here"] != true {
+	if got := itemWhere(t, settings("/v1/projects/leaf/settings"), "key", "week_start"); got["value"] != "sunday" || got["set_here"] != true {
 		t.Fatalf("leaf week_start %v", got)
 	}
 	p = e.OK(http.StatusOK, http.MethodPatch, "/v1/projects/leaf", e.Admin, map[string]any{"settings": nil})

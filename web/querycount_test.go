@@ -20,10 +20,7 @@ func TestTaskPageQueryCountFixed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := e.adminActor()
 	for _, key := range []string{"qa", "qb"} {
 		if _, err := e.Svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: key, Title: key}); err != nil {
 			t.Fatal(err)

@@ -12,8 +12,7 @@ import (
 func TestEventsNameNoUnseenProject(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	rita := e.Person("rita")
-	e.Join("rita", "member")
+	rita := e.Member("rita", "member")
 	hush := e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "nested", "title": "Nested", "parent": "hush"})

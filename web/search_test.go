@@ -21,8 +21,7 @@ type searchFix struct {
 func newSearchFix(t *testing.T) *searchFix {
 	e := newEnv(t)
 	f := &searchFix{e: e, refs: map[string]int64{}}
-	f.reader = e.Person("rita")
-	e.Join("rita", "member")
+	f.reader = e.Member("rita", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	for _, tk := range []map[string]any{
@@ -253,8 +252,7 @@ func TestDocumentSearch(t *testing.T) {
 func TestSearchRanksNewestMatches(t *testing.T) {
 	t.Parallel()
 	e := newEnvWith(t, app.Options{Version: "test", Limits: app.Limits{SearchRankedMatches: 3}})
-	reader := e.Person("rita")
-	e.Join("rita", "member")
+	reader := e.Member("rita", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	task := func(title, project string) {
@@ -307,8 +305,7 @@ func TestSearchRanksNewestMatches(t *testing.T) {
 // reader still finds nothing of a private project's new task.
 func TestTaskFoundRightAfterCreate(t *testing.T) {
 	e := newEnv(t)
-	reader := e.Person("rita")
-	e.Join("rita", "member")
+	reader := e.Member("rita", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "web", "title": "Web"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "hush", "title": "Hush", "visibility": "private"})
 	for i, title := range []string{"Tune the piano", "Tune the guitar", "Secret tune"} {

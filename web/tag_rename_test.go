@@ -19,8 +19,7 @@ import (
 func TestTagRenameOntoHiddenName(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	alice := e.Person("alice")
-	e.Join("alice", "admin")
+	alice := e.Member("alice", "admin")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"})
 	hidden := e.CreateTask(e.Admin, map[string]any{"title": "hidden", "project": "secret", "tags": []string{"hush", "mine"}})
 	memo := e.docCreate(e.Admin, map[string]any{"title": "memo", "project": "secret", "tags": []string{"hush", "whisper"}})

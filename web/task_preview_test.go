@@ -103,8 +103,7 @@ func TestTaskPreviewStructuredFields(t *testing.T) {
 func TestTaskPreviewRefusals(t *testing.T) {
 	t.Parallel()
 	e := previewEnv(t)
-	viewer := e.Person("vera")
-	e.Join("vera", "viewer")
+	viewer := e.Member("vera", "viewer")
 	for _, c := range []struct {
 		name  string
 		token string

@@ -69,10 +69,8 @@ func newLstFix(t *testing.T) *lstFix {
 	e.DB.Now = func() time.Time { return e.Clock.Now().Add(time.Duration(f.shift.Load())) }
 	f.now = e.Clock.Now()
 	day := func(n int) *time.Time { d := f.now.Add(time.Duration(n) * 24 * time.Hour); return &d }
-	f.carol = e.Person("carol")
-	dave := e.Person("dave")
-	e.Join("carol", "member")
-	e.Join("dave", "member")
+	f.carol = e.Member("carol", "member")
+	dave := e.Member("dave", "member")
 	f.carolID = e.OK(http.StatusOK, http.MethodGet, "/v1/me", f.carol, nil)["user"].(map[string]any)["id"].(string)
 	for _, p := range []map[string]any{{"key": "a", "title": "A"}, {"key": "b", "title": "B", "parent": "a"}, {"key": "c", "title": "C"}} {
 		f.projectIDs[p["key"].(string)] = e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", f.me, p)["id"].(string)
@@ -806,10 +804,7 @@ func TestTaskListCursorWalkUnderInserts(t *testing.T) {
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "walk", "title": "Walk"})
 	ctx := context.Background()
-	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := e.adminActor()
 	for i := range 300 {
 		imp := i%5 + 1
 		if _, err := e.Svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: fmt.Sprintf("seeded %03d", i), Project: "walk", Importance: &imp}); err != nil {

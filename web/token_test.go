@@ -22,46 +22,6 @@ func (e *env) credProjects(refs ...string) []string {
 	return credStrings(e.T, tok["project_scope"])
 }
 
-// TestTokenIssueNeverWider keeps one refusal of each code of the issuing
-// rule for the wire: 403, the code and a detail that explains.
-// The rule's cases are app's TestTokenIssuing and TestTokenNeverWider.
-func TestTokenIssueNeverWider(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.credWorkspace("w2")
-	later := e.Clock.Now().Add(2 * time.Hour)
-	alice := e.Person("alice")
-	e.Join("alice", "member")
-	e.Person("bob")
-
-	issuer := e.Issue(e.Admin, map[string]any{"scopes": []string{"item:read", "project:read"}, "project_scope": []string{"default/inbox"},
-		"project_write_scope": []string{"default/inbox"}, "expires_at": credTime(later), "workspace": "default"})["token"].(string)
-	for _, c := range []struct {
-		code, issuer string
-		body         map[string]any
-	}{
-		{"token_scope_wider", issuer, map[string]any{"scopes": []string{"item:read", "item:write", "project:read"}}},
-		{"token_projects_wider", issuer, map[string]any{"project_scope": nil}},
-		{"token_write_projects_wider", issuer, map[string]any{"project_write_scope": nil}},
-		{"token_expiry_later", issuer, map[string]any{"expires_at": nil}},
-		{"token_workspace_wider", issuer, map[string]any{"workspace": "w2"}},
-		{"token_for_other_account", alice, map[string]any{"username": "bob"}},
-	} {
-		t.Run(c.code, func(t *testing.T) {
-			p := e.sub(t).Problem(http.StatusForbidden, c.code, http.MethodPost, "/v1/tokens", c.issuer, c.body)
-			if d, _ := p["detail"].(string); d == "" {
-				t.Fatalf("a refusal explains itself: %v", p)
-			}
-		})
-	}
-	t.Run("nothing was issued by the refusals", func(t *testing.T) {
-		list := e.sub(t).OK(http.StatusOK, http.MethodGet, "/v1/tokens", e.Admin, nil)["items"].([]any)
-		if len(list) != 4 {
-			t.Fatalf("%d credentials, want the administrator's, alice's, bob's and the issuer", len(list))
-		}
-	})
-}
-
 func TestTokenIssueNarrowerAllowed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

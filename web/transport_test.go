@@ -19,8 +19,7 @@ import (
 func TestTransport(t *testing.T) {
 	t.Parallel()
 	e := webtest.New(t)
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	open := e.TaskRef(e.Admin, map[string]any{"title": "Open task", "tags": []string{"x"}})
 	secret := e.TaskRef(e.Admin, map[string]any{"title": "Secret task", "project": "sec"})

@@ -171,8 +171,7 @@ func TestStatusUpdate(t *testing.T) {
 func TestStatusDelete(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	mem := e.Person("mem")
-	e.Join("mem", "member")
+	mem := e.Member("mem", "member")
 	items := e.prjStatuses("task")
 	blocked, todo, cancelled := prjStatusID(t, items, "blocked"), prjStatusID(t, items, "todo"), prjStatusID(t, items, "cancelled")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "stuck", "status": "blocked"})
@@ -197,8 +196,7 @@ func TestStatusDelete(t *testing.T) {
 func TestLinkTypes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	mem := e.Person("mem")
-	e.Join("mem", "member")
+	mem := e.Member("mem", "member")
 	byKey := func() map[string]map[string]any {
 		out := map[string]map[string]any{}
 		for _, lt := range prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/link-types", e.Admin, nil)) {
@@ -378,8 +376,7 @@ func TestTags(t *testing.T) {
 	})
 
 	t.Run("who may", func(t *testing.T) { // the domain's rules are app's TestTagRefusals
-		vera := e.Person("vera")
-		e.Join("vera", "viewer")
+		vera := e.Member("vera", "viewer")
 		e.OK(http.StatusOK, http.MethodGet, "/v1/tags?limit=1", vera, nil)
 		e.Problem(http.StatusForbidden, "forbidden", http.MethodPost, "/v1/tags", vera, map[string]any{"name": "viewers"})
 	})

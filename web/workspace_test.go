@@ -35,8 +35,7 @@ func sortedKeys(m map[string]any) []string {
 
 func TestWorkspaceCreate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	e := newCheckedEnv(t)
 	bob := e.Person("bob")
 
 	t.Run("creator becomes owner", func(t *testing.T) {
@@ -118,12 +117,9 @@ func TestWorkspaceCreate(t *testing.T) {
 
 func TestWorkspaceUpdate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.Person("bob")
-	e.Join("bob", "member")
-	carol := e.Person("carol")
-	e.Join("carol", "admin")
+	e := newCheckedEnv(t)
+	bob := e.Member("bob", "member")
+	carol := e.Member("carol", "admin")
 	e.createWorkspace(e.Admin, "taken", "Taken")
 
 	e.Problem(http.StatusForbidden, "forbidden", http.MethodPatch, "/v1/workspaces/default", bob, map[string]any{"name": "Bob's"})
@@ -183,8 +179,7 @@ func checkRenameEvent(t *testing.T, e *env, workspaceID string) {
 
 func TestWorkspaceTrash(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
+	e := newCheckedEnv(t)
 	ws := e.createWorkspace(e.Admin, "ops", "Ops")
 	carol := e.Person("carol")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/ops/members", e.Admin, map[string]any{"username": "carol", "role": "admin"})
@@ -229,10 +224,8 @@ func TestWorkspaceTrash(t *testing.T) {
 
 func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	e.Person("bob")
-	e.Join("bob", "member")
+	e := newCheckedEnv(t)
+	e.Member("bob", "member")
 	mallory := e.Person("mallory")
 	def := e.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default", e.Admin, nil)
 	e.OK(http.StatusOK, http.MethodDelete, "/v1/workspaces/"+e.createWorkspace(e.Admin, "trashed", "Trashed")["slug"].(string), e.Admin, nil)
@@ -285,10 +278,8 @@ func TestWorkspaceHiddenFromNonMembers(t *testing.T) {
 // rule, for people and the administrator, is app's TestWorkspacePinnedCredential.
 func TestWorkspacePinnedToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	t.Cleanup(func() { assertNoInternalErrors(t, e) })
-	bob := e.Person("bob")
-	e.Join("bob", "owner")
+	e := newCheckedEnv(t)
+	bob := e.Member("bob", "owner")
 	e.createWorkspace(bob, "bobs", "Bob's")
 
 	pinned := e.Issue(bob, map[string]any{"workspace": "default"})

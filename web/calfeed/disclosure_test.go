@@ -16,8 +16,7 @@ import (
 func TestCalendarDisclosure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
+	pat := e.Member("pat", "member")
 	for _, p := range []map[string]any{{"key": "sec", "visibility": "private"}, {"key": "ops"}, {"key": "sub", "parent": "ops"}, {"key": "other"}} {
 		p["title"] = p["key"]
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, p)

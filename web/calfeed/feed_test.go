@@ -142,8 +142,7 @@ func TestCalendarConditionalAndPolled(t *testing.T) {
 func TestCalendarRevokeResetDeactivate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
+	pat := e.Member("pat", "member")
 	task := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", pat, map[string]any{"title": "x", "due_at": storetest.Epoch.Add(48 * time.Hour).Format(time.RFC3339), "assignee": "pat"})
 	url, c := e.Calendar(pat, map[string]any{"audience": "me"})
 	uid := task["id"].(string) + "@tend"

@@ -15,8 +15,7 @@ import (
 func TestCalendarListingAgreesWithFeed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	pat := e.Person("pat")
-	e.Join("pat", "member")
+	pat := e.Member("pat", "member")
 	mine, mc := e.Calendar(pat, map[string]any{"title": "mine"})
 	planted, pc := e.Calendar(pat, map[string]any{"title": "planted"})
 	other := e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces", e.Admin, map[string]any{"slug": "other", "name": "Other"})

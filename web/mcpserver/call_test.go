@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"tend/web/webtest"
 )
 
 // TestMCPFastPathMatchesSDK sends the same raw 2026-07-28 requests to
@@ -94,21 +96,34 @@ type rawAnswer struct {
 
 func postRaw(t *testing.T, url, token string, headers map[string]string, body string) rawAnswer {
 	t.Helper()
+	r := mcpPost(t, url, token, headers, body)
+	a := rawAnswer{status: r.Status, contentType: r.Header.Get("Content-Type"), cacheControl: r.Header.Get("Cache-Control")}
+	if json.Unmarshal(r.Body, &a.body) != nil {
+		a.body = string(r.Body)
+	}
+	return a
+}
+
+// mcpPost sends body to url with token and the headers a client of the
+// streamable transport sends, changed by headers (an empty value removes
+// one), and answers the response, its body read.
+func mcpPost(t *testing.T, url, token string, headers map[string]string, body string) webtest.Response {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	for k, v := range headers {
 		if v == "" {
 			req.Header.Del(k)
 		} else {
 			req.Header.Set(k, v)
 		}
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -119,9 +134,5 @@ func postRaw(t *testing.T, url, token string, headers map[string]string, body st
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := rawAnswer{status: res.StatusCode, contentType: res.Header.Get("Content-Type"), cacheControl: res.Header.Get("Cache-Control")}
-	if json.Unmarshal(b, &a.body) != nil {
-		a.body = string(b)
-	}
-	return a
+	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }

@@ -17,8 +17,7 @@ import (
 func TestMCPDisclosure(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	bob := e.Person("bob")
-	e.Join("bob", "member")
+	bob := e.Member("bob", "member")
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	hidden := e.TaskRef(e.Admin, map[string]any{"title": "Zanzibar merger", "project": "sec"})
 	hiddenDoc := int(e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin,

@@ -86,8 +86,7 @@ func TestMCPListPageSize(t *testing.T) {
 	e := newEnv(t)
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "backend", "title": "Backend"})
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "auth", "title": "Auth", "parent": "backend"})
-	e.Person("alice")
-	e.Join("alice", "member")
+	e.Member("alice", "member")
 	bot := e.Agent("claude", "alice")
 	titles := []string{"Fix the flaky login test on CI", "Rotate the signing keys before the audit", "Move sessions to the new store",
 		"Write the incident report for the outage", "Add rate limits to the password reset form"}

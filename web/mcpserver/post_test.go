@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -34,30 +33,8 @@ func (p rawPost) rpc(t *testing.T) rpcLine {
 // those given (an empty value removes one).
 func (e *env) post(t *testing.T, headers map[string]string, body string) rawPost {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.Srv.URL+"/mcp", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+e.Admin)
-	for k, v := range headers {
-		if v == "" {
-			req.Header.Del(k)
-		} else {
-			req.Header.Set(k, v)
-		}
-	}
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rawPost{status: res.StatusCode, contentType: res.Header.Get("Content-Type"), body: b}
+	r := mcpPost(t, e.Srv.URL+"/mcp", e.Admin, headers, body)
+	return rawPost{status: r.Status, contentType: r.Header.Get("Content-Type"), body: r.Body}
 }
 
 // TestMCPPostMalformed: a body that is no JSON-RPC message is answered

@@ -239,8 +239,7 @@ func TestMCPRevocationAndDeactivationStopTheNextCall(t *testing.T) {
 	for _, era := range webtest.Eras {
 		t.Run(era, func(t *testing.T) {
 			e := newEnv(t)
-			e.Person("alice")
-			e.Join("alice", "member")
+			e.Member("alice", "member")
 			bot := e.Agent("bot", "alice")
 			spare := e.Agent("spare", "alice")
 			m := e.Connect(t, bot, era)

@@ -135,8 +135,7 @@ func TestMCPReadTools(t *testing.T) {
 func TestMCPWriteTools(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.Person("alice")
-	e.Join("alice", "member")
+	e.Member("alice", "member")
 	bot := e.Agent("bot", "alice")
 	other := e.Agent("other", "alice")
 	m := e.Connect(t, bot, webtest.EraHandshake)

@@ -246,8 +246,7 @@ func TestPageRefusals(t *testing.T) {
 func TestPagesDisclosure(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	bob := p.Person("bob")
-	p.Join("bob", "member")
+	bob := p.Member("bob", "member")
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	hidden := p.CreateTask(p.Admin, map[string]any{"title": "Hushhush plan", "project": "sec", "tags": []string{"quiet"}})
 	p.CreateTask(bob, map[string]any{"title": "Open thing"})

@@ -14,10 +14,8 @@ import (
 func TestPageProjectRoles(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	bob := p.Person("bob")
-	p.Join("bob", "member")
-	p.Person("cy")
-	p.Join("cy", "member")
+	bob := p.Member("bob", "member")
+	p.Member("cy", "member")
 	p.seeOther(t, "/projects", url.Values{"key": {"home"}, "title": {"Home"}})
 	page := p.get(t, "/projects/home", http.StatusOK)
 	contains(t, "a project without roles of its own", page, `id="project-roles-none"`, "workspace role: owner")

@@ -27,8 +27,7 @@ func (p *pageEnv) sameRefusal(t *testing.T, path string, form url.Values, token,
 func TestPageProjectForms(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	p.Person("bob")
-	p.Join("bob", "member")
+	p.Member("bob", "member")
 	if to := p.seeOther(t, "/projects", url.Values{"key": {"home"}, "title": {"Home"}, "visibility": {"public"}}); to != "/projects/home" {
 		t.Fatalf("create went to %q", to)
 	}
@@ -138,8 +137,7 @@ func TestPageProjectArchive(t *testing.T) {
 func TestPageProjectDisclosure(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	bob := p.Person("bob")
-	p.Join("bob", "member")
+	bob := p.Member("bob", "member")
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	bp := &pageEnv{env: p.env, session: p.SignIn(p.MintLink(bob, map[string]any{})).Value}
 	for _, c := range []struct {

@@ -196,8 +196,7 @@ func TestPageRowFragments(t *testing.T) {
 func TestPageRowDisclosure(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	bob := p.Person("bob")
-	p.Join("bob", "member")
+	bob := p.Member("bob", "member")
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "sec", "title": "Secret", "visibility": "private"})
 	hidden := number(p.CreateTask(p.Admin, map[string]any{"title": "Hushhush", "project": "sec"})["ref"])
 	bp := &pageEnv{env: p.env, session: p.SignIn(p.MintLink(bob, map[string]any{})).Value}

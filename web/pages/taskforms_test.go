@@ -15,8 +15,7 @@ import (
 func TestPageTaskForms(t *testing.T) {
 	t.Parallel()
 	p := newPageEnv(t)
-	p.Person("bob")
-	p.Join("bob", "member")
+	p.Member("bob", "member")
 	p.OK(http.StatusCreated, http.MethodPost, "/v1/projects", p.Admin, map[string]any{"key": "home", "title": "Home"})
 	task := p.CreateTask(p.Admin, map[string]any{"text": "Water the plants tomorrow 9am #garden"})
 	ref := number(task["ref"])

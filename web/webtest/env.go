@@ -151,7 +151,21 @@ func (e *Env) Request(method, path string, body io.Reader) *http.Request {
 // request that cannot be sent or read fails the test.
 func (e *Env) Send(req *http.Request) Response {
 	e.T.Helper()
-	res, err := e.Srv.Client().Do(req)
+	return e.send(e.Srv.Client(), req)
+}
+
+// Exchange is Send without following a redirect: the answer is the
+// server's own, as a browser receives it before it goes on.
+func (e *Env) Exchange(req *http.Request) Response {
+	e.T.Helper()
+	client := *e.Srv.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return e.send(&client, req)
+}
+
+func (e *Env) send(client *http.Client, req *http.Request) Response {
+	e.T.Helper()
+	res, err := client.Do(req)
 	if err != nil {
 		e.T.Fatal(err)
 	}
@@ -231,6 +245,15 @@ func (e *Env) Person(username string) string {
 	return e.Issue(e.Admin, map[string]any{"username": username})["token"].(string)
 }
 
+// Member creates a person, adds them to the default workspace with role
+// and returns a token for them.
+func (e *Env) Member(username, role string) string {
+	e.T.Helper()
+	token := e.Person(username)
+	e.Join(username, role)
+	return token
+}
+
 // Join adds username to the default workspace with role.
 func (e *Env) Join(username, role string) {
 	e.T.Helper()
@@ -284,10 +307,7 @@ func (e *Env) Browser(method, path, session, origin string, form url.Values) Res
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequest(method, e.Srv.URL+path, body)
-	if err != nil {
-		e.T.Fatal(err)
-	}
+	req := e.Request(method, path, body)
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
@@ -297,15 +317,7 @@ func (e *Env) Browser(method, path, session, origin string, form url.Values) Res
 	if origin != "" {
 		req.Header.Set("Origin", origin)
 	}
-	client := *e.Srv.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	res, err := client.Do(req)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return e.Exchange(req)
 }
 
 // MintLink mints a sign-in link with token and returns its secret.
