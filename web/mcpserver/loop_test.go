@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -62,11 +63,20 @@ func TestMCPAgentLoop(t *testing.T) {
 		t.Fatalf("the loop took %d calls and %d bytes of text; the target is 3 calls and at most %d bytes", calls, text, loopTextBudget)
 	}
 	guide := string(e.Do(http.MethodGet, "/v1/docs/agent", e.Admin, nil).Body)
-	stated := regexp.MustCompile(`three\s+answers\s+hold\s+([\d,]+)\s+bytes\s+of\s+text\s+and\s+([\d,]+)\s+bytes\s+of\s+structuredContent`).FindStringSubmatch(guide)
-	if stated == nil || stated[1] != thousands(text) || stated[2] != thousands(structured) {
-		t.Fatalf("docs/agent.md (The loop) must say: \"the three answers hold %s bytes of text and %s bytes of structuredContent\"; it says %q",
-			thousands(text), thousands(structured), stated)
+	// The structured part is stated to a tenth of a KB and held within 10 %:
+	// it is an order of magnitude for an agent's host, and a new task field
+	// (a few dozen bytes an answer) should not cost a line of the guide.
+	stated := regexp.MustCompile(`three\s+answers\s+hold\s+([\d,]+)\s+bytes\s+of\s+text\s+and\s+about\s+([\d.]+)\s+KB\s+of\s+structuredContent`).FindStringSubmatch(guide)
+	if stated == nil || stated[1] != thousands(text) || !near(stated[2], structured) {
+		t.Fatalf("docs/agent.md (The loop) must say: \"the three answers hold %s bytes of text and about %.1f KB of structuredContent\"; it says %q",
+			thousands(text), float64(structured)/1000, stated)
 	}
+}
+
+// near reports whether kb, a figure in KB, is within 10 % of n bytes.
+func near(kb string, n int) bool {
+	f, err := strconv.ParseFloat(kb, 64)
+	return err == nil && math.Abs(f*1000-float64(n)) <= float64(n)/10
 }
 
 // thousands writes n with a comma between thousands, as the docs do.
