@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tend/web/webtest"
@@ -97,6 +98,19 @@ func (e *env) prjAt(t *testing.T, key, path string, depth float64) {
 	}
 }
 
+// prjChain creates the projects keys, each under the one before it, the
+// first at the top level; each is titled with its key in capitals.
+func (e *env) prjChain(keys ...string) {
+	e.T.Helper()
+	for i, key := range keys {
+		body := map[string]any{"key": key, "title": strings.ToUpper(key)}
+		if i > 0 {
+			body["parent"] = keys[i-1]
+		}
+		e.prjNew(e.Admin, body)
+	}
+}
+
 func TestProjectNesting(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -158,9 +172,7 @@ func TestProjectUpdate(t *testing.T) {
 func TestProjectMove(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
-	e.prjNew(e.Admin, map[string]any{"key": "c", "title": "C", "parent": "b"})
+	e.prjChain("a", "b", "c")
 	d := e.prjNew(e.Admin, map[string]any{"key": "d", "title": "D"})
 	task := e.prjTask(e.Admin, "in c", "c")
 
@@ -208,8 +220,7 @@ func TestProjectMove(t *testing.T) {
 func TestProjectDeleteAndRestore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
+	e.prjChain("a", "b")
 	e.prjNew(e.Admin, map[string]any{"key": "keep", "title": "Keep"})
 	ta := e.prjTask(e.Admin, "task in a", "a")
 	tb := e.prjTask(e.Admin, "task in b", "b")
