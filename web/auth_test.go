@@ -134,9 +134,18 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/users", e.Admin, map[string]any{"username": "subbot", "is_service_account": true, "answers_to": "bot"})
 	bot := e.Issue(e.Admin, map[string]any{"username": "bot"})["token"].(string)
 	subbot := e.Issue(e.Admin, map[string]any{"username": "subbot"})["token"].(string)
-	e.credAuthorized(alice, "alice")
-	e.credAuthorized(bot, "bot")
-	e.credAuthorized(subbot, "subbot")
+	secret := map[string]string{"alice": alice, "bot": bot, "subbot": subbot}
+	authorized := func(e *env, names ...string) {
+		for _, name := range names {
+			e.credAuthorized(secret[name], name)
+		}
+	}
+	refused := func(e *env, names ...string) {
+		for _, name := range names {
+			e.credRefused(secret[name])
+		}
+	}
+	authorized(e, "alice", "bot", "subbot")
 
 	t.Run("deactivating the person stops the whole chain", func(t *testing.T) {
 		e := e.sub(t)
@@ -144,9 +153,7 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 		if u["active"] != false || u["deactivated_at"] == nil {
 			t.Fatalf("alice after deactivation: %v", u)
 		}
-		e.credRefused(alice)
-		e.credRefused(bot)
-		e.credRefused(subbot)
+		refused(e, "alice", "bot", "subbot")
 		e.credAuthorized(e.Admin, "admin")
 	})
 	t.Run("reactivating the person restores the chain", func(t *testing.T) {
@@ -155,26 +162,21 @@ func TestAuthDeactivationStopsAgents(t *testing.T) {
 		if u["active"] != true || u["deactivated_at"] != nil {
 			t.Fatalf("alice after reactivation: %v", u)
 		}
-		e.credAuthorized(alice, "alice")
-		e.credAuthorized(bot, "bot")
-		e.credAuthorized(subbot, "subbot")
+		authorized(e, "alice", "bot", "subbot")
 	})
 	t.Run("deactivating the agent stops it and what answers to it", func(t *testing.T) {
 		e := e.sub(t)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.Admin, map[string]any{"active": false})
-		e.credRefused(bot)
-		e.credRefused(subbot)
-		e.credAuthorized(alice, "alice")
+		refused(e, "bot", "subbot")
+		authorized(e, "alice")
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/bot", e.Admin, map[string]any{"active": true})
-		e.credAuthorized(bot, "bot")
-		e.credAuthorized(subbot, "subbot")
+		authorized(e, "bot", "subbot")
 	})
 	t.Run("deactivating the leaf agent leaves the rest", func(t *testing.T) {
 		e := e.sub(t)
 		e.OK(http.StatusOK, http.MethodPatch, "/v1/users/subbot", e.Admin, map[string]any{"active": false})
-		e.credRefused(subbot)
-		e.credAuthorized(bot, "bot")
-		e.credAuthorized(alice, "alice")
+		refused(e, "subbot")
+		authorized(e, "bot", "alice")
 	})
 	t.Run("a deactivated account cannot be issued a credential", func(t *testing.T) {
 		e.sub(t).Problem(http.StatusConflict, "account_inactive", http.MethodPost, "/v1/tokens", e.Admin, map[string]any{"username": "subbot"})

@@ -33,6 +33,13 @@ func BenchmarkMeOverLoopback(b *testing.B) {
 	svc, secret := benchService(b)
 	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	b.Cleanup(srv.Close)
+	benchMe(b, srv, secret)
+}
+
+// benchMe times GET /v1/me against srv with srv's keep-alive client, as
+// the benchmarks that compare server set-ups all measure it.
+func benchMe(b *testing.B, srv *httptest.Server, secret string) {
+	b.Helper()
 	client := srv.Client() // keeps connections alive between requests
 	req, err := http.NewRequest(http.MethodGet, srv.URL+"/v1/me", nil)
 	if err != nil {

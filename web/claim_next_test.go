@@ -89,20 +89,29 @@ func checkEachOnce(t *testing.T, owners map[int][]int, errs []error, tasks int) 
 	}
 }
 
+// newDrain is an instance holding the tasks that agents will drain at
+// once: full is {agents, tasks}, short the smaller pair used under -short.
+// The tasks' importance varies, so the order of handing out matters.
+func newDrain(t *testing.T, full, short [2]int) (e *env, agents, tasks int) {
+	t.Helper()
+	agents, tasks = full[0], full[1]
+	if testing.Short() {
+		agents, tasks = short[0], short[1]
+	}
+	e = newEnv(t)
+	for i := range tasks {
+		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
+	}
+	return e, agents, tasks
+}
+
 // TestClaimNextConcurrentHTTP: agents claiming next at once over HTTP are
 // each handed a different task until none is left. 32 agents drain 500
 // tasks; under -short (the README's everyday command) 12 drain 60, and the
 // full run is left to CI.
 func TestClaimNextConcurrentHTTP(t *testing.T) {
 	t.Parallel()
-	agents, tasks := 32, 500
-	if testing.Short() {
-		agents, tasks = 12, 60
-	}
-	e := newEnv(t)
-	for i := range tasks {
-		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i), "importance": 1 + i%5})
-	}
+	e, agents, tasks := newDrain(t, [2]int{32, 500}, [2]int{12, 60})
 	tokens := make([]string, agents)
 	for i := range tokens {
 		tokens[i] = e.Agent(fmt.Sprintf("agent%d", i), "admin")
@@ -195,14 +204,7 @@ func nothingLeft(i int, token string, post func(token, path string) (int, map[st
 // sessions of both eras: 16 agents drain 100 tasks, under -short 8 drain 30.
 func TestClaimNextConcurrentMCP(t *testing.T) {
 	t.Parallel()
-	agents, tasks := 16, 100
-	if testing.Short() {
-		agents, tasks = 8, 30
-	}
-	e := newEnv(t)
-	for i := range tasks {
-		e.TaskRef(e.Admin, map[string]any{"title": fmt.Sprintf("work %d", i)})
-	}
+	e, agents, tasks := newDrain(t, [2]int{16, 100}, [2]int{8, 30})
 	clients := make([]*webtest.MCPClient, agents)
 	for i := range clients {
 		clients[i] = e.Connect(t, e.Agent(fmt.Sprintf("agent%d", i), "admin"), webtest.Eras[i%2])

@@ -16,10 +16,7 @@ import (
 
 func TestDocumentList(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.tskProject("alpha", "")
-	e.tskProject("web", "alpha")
-	e.tskProject("beta", "")
+	e := newProjectsEnv(t)
 	spec := e.docCreate(e.Admin, map[string]any{"title": "Spec", "project": "alpha", "type": "spec", "tags": []string{"red"}, "body": "long body here"})
 	child := e.docCreate(e.Admin, map[string]any{"title": "child", "parent": spec["ref"]})
 	grand := e.docCreate(e.Admin, map[string]any{"title": "Grandchild", "parent": child["ref"], "status": "draft"})

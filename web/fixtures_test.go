@@ -105,6 +105,16 @@ func (e *env) tskProject(key, parent string) map[string]any {
 	return e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, body)
 }
 
+// newProjectsEnv is a fresh instance with the projects the task and
+// document listing tests file into: alpha, web under it, and beta.
+func newProjectsEnv(t *testing.T) *env {
+	e := newEnv(t)
+	e.tskProject("alpha", "")
+	e.tskProject("web", "alpha")
+	e.tskProject("beta", "")
+	return e
+}
+
 // tskEvents reads a task's whole history in the order asked for ("" or "seq").
 func (e *env) tskEvents(token string, task map[string]any, order string) []map[string]any {
 	e.T.Helper()

@@ -118,25 +118,7 @@ func BenchmarkMeWithMetrics(b *testing.B) {
 			}
 			srv := httptest.NewServer(h)
 			b.Cleanup(srv.Close)
-			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/me", nil)
-			req.Header.Set("Authorization", "Bearer "+secret)
-			get := func() {
-				res, err := srv.Client().Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, _ = io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					b.Fatalf("status %d", res.StatusCode)
-				}
-			}
-			get()
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			for i := 0; i < b.N; i++ {
-				get()
-			}
+			benchMe(b, srv, secret)
 		})
 	}
 }

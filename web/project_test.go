@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tend/web/webtest"
@@ -79,31 +80,52 @@ func TestProjectCreate(t *testing.T) {
 	})
 }
 
+// prjPlaced fails the test unless project p sits at path and depth under
+// the project whose id is parent (nil: at the top level).
+func prjPlaced(t *testing.T, p map[string]any, path string, depth float64, parent any) {
+	t.Helper()
+	if p["path"] != path || p["depth"] != depth || p["parent_id"] != parent {
+		t.Fatalf("%v: path %v depth %v parent %v, want %s %v %v", p["key"], p["path"], p["depth"], p["parent_id"], path, depth, parent)
+	}
+}
+
+// prjAt fails the test unless GET reads project key at path and depth.
+func (e *env) prjAt(t *testing.T, key, path string, depth float64) {
+	t.Helper()
+	p := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/"+key, e.Admin, nil)
+	if p["path"] != path || p["depth"] != depth {
+		t.Fatalf("GET %s: path %v depth %v, want %s %v", key, p["path"], p["depth"], path, depth)
+	}
+}
+
+// prjChain creates the projects keys, each under the one before it, the
+// first at the top level; each is titled with its key in capitals.
+func (e *env) prjChain(keys ...string) {
+	e.T.Helper()
+	for i, key := range keys {
+		body := map[string]any{"key": key, "title": strings.ToUpper(key)}
+		if i > 0 {
+			body["parent"] = keys[i-1]
+		}
+		e.prjNew(e.Admin, body)
+	}
+}
+
 func TestProjectNesting(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	a := e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
 	b := e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
 	c := e.prjNew(e.Admin, map[string]any{"key": "c", "title": "C", "parent": b["id"]})
-	checks := []struct {
-		got    map[string]any
-		path   string
-		depth  float64
-		parent any
-	}{{a, "a", 0, nil}, {b, "a/b", 1, a["id"]}, {c, "a/b/c", 2, b["id"]}}
-	for _, ck := range checks {
-		if ck.got["path"] != ck.path || ck.got["depth"] != ck.depth || ck.got["parent_id"] != ck.parent {
-			t.Errorf("%v: path %v depth %v parent %v, want %s %v %v", ck.got["key"], ck.got["path"], ck.got["depth"], ck.got["parent_id"], ck.path, ck.depth, ck.parent)
-		}
-	}
+	prjPlaced(t, a, "a", 0, nil)
+	prjPlaced(t, b, "a/b", 1, a["id"])
+	prjPlaced(t, c, "a/b/c", 2, b["id"])
 	got := prjStrings(prjItems(t, e.OK(http.StatusOK, http.MethodGet, "/v1/projects", e.Admin, nil)), "path")
 	want := []string{"a", "a/b", "a/b/c", "inbox"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("GET /v1/projects paths = %v, want %v (tree order)", got, want)
 	}
-	if p := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); p["path"] != "a/b/c" || p["depth"] != 2.0 {
-		t.Fatalf("GET c = %v", p)
-	}
+	e.prjAt(t, "c", "a/b/c", 2)
 }
 
 func TestProjectUpdate(t *testing.T) {
@@ -150,19 +172,13 @@ func TestProjectUpdate(t *testing.T) {
 func TestProjectMove(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
-	e.prjNew(e.Admin, map[string]any{"key": "c", "title": "C", "parent": "b"})
+	e.prjChain("a", "b", "c")
 	d := e.prjNew(e.Admin, map[string]any{"key": "d", "title": "D"})
 	task := e.prjTask(e.Admin, "in c", "c")
 
 	b := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{"parent": "d"})
-	if b["path"] != "d/b" || b["depth"] != 1.0 || b["parent_id"] != d["id"] {
-		t.Fatalf("moved b = %v", b)
-	}
-	if c := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); c["path"] != "d/b/c" || c["depth"] != 2.0 {
-		t.Fatalf("the subtree moves with it: c = %v", c)
-	}
+	prjPlaced(t, b, "d/b", 1, d["id"])
+	e.prjAt(t, "c", "d/b/c", 2) // the subtree moves with it
 	if got := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+prjRef(task), e.Admin, nil); got["project_path"] != "d/b/c" {
 		t.Fatalf("task project_path = %v", got["project_path"])
 	}
@@ -184,12 +200,8 @@ func TestProjectMove(t *testing.T) {
 
 	t.Run("to the top level", func(t *testing.T) {
 		b := e.OK(http.StatusOK, http.MethodPost, "/v1/projects/b/move", e.Admin, map[string]any{"parent": nil})
-		if b["path"] != "b" || b["depth"] != 0.0 || b["parent_id"] != nil {
-			t.Fatalf("b = %v", b)
-		}
-		if c := e.OK(http.StatusOK, http.MethodGet, "/v1/projects/c", e.Admin, nil); c["path"] != "b/c" || c["depth"] != 1.0 {
-			t.Fatalf("c = %v", c)
-		}
+		prjPlaced(t, b, "b", 0, nil)
+		e.prjAt(t, "c", "b/c", 1)
 	})
 
 	t.Run("through PATCH parent", func(t *testing.T) {
@@ -208,8 +220,7 @@ func TestProjectMove(t *testing.T) {
 func TestProjectDeleteAndRestore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.prjNew(e.Admin, map[string]any{"key": "a", "title": "A"})
-	e.prjNew(e.Admin, map[string]any{"key": "b", "title": "B", "parent": "a"})
+	e.prjChain("a", "b")
 	e.prjNew(e.Admin, map[string]any{"key": "keep", "title": "Keep"})
 	ta := e.prjTask(e.Admin, "task in a", "a")
 	tb := e.prjTask(e.Admin, "task in b", "b")

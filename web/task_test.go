@@ -12,10 +12,7 @@ import (
 
 func TestTaskCreate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	e.tskProject("alpha", "")
-	e.tskProject("web", "alpha")
-	e.tskProject("beta", "")
+	e := newProjectsEnv(t)
 
 	t.Run("defaults", func(t *testing.T) {
 		got := e.CreateTask(e.Admin, map[string]any{"title": "  Water the plants  "})

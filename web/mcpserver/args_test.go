@@ -9,14 +9,21 @@ import (
 	"tend/web/webtest"
 )
 
+// newArgsEnv is what the argument tests refuse against: the
+// administrator's stateless session and the ref of one task to name.
+func newArgsEnv(t *testing.T) (*env, *webtest.MCPClient, int) {
+	t.Helper()
+	e := newEnv(t)
+	m := e.Connect(t, e.Admin, webtest.EraStateless)
+	return e, m, e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
+}
+
 // A mistyped argument is refused as itself, with the name it most likely
 // meant and the names there are, never reported as the required argument
 // it left out; nested objects are held to the same.
 func TestMCPUnknownArgumentsNamed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	m := e.Connect(t, e.Admin, webtest.EraStateless)
-	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
+	e, m, ref := newArgsEnv(t)
 	for _, c := range []struct {
 		tool string
 		args map[string]any
@@ -57,9 +64,7 @@ func TestMCPUnknownArgumentsNamed(t *testing.T) {
 // argument; a well-formed ref that names nothing visible stays not_found.
 func TestMCPMalformedRefsNamed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	m := e.Connect(t, e.Admin, webtest.EraStateless)
-	ref := e.TaskRef(e.Admin, map[string]any{"title": "Water the plants"})
+	e, m, ref := newArgsEnv(t)
 	for _, c := range []struct {
 		tool string
 		args map[string]any

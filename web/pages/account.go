@@ -82,13 +82,10 @@ func (s *Server) pageTokenIssue(w http.ResponseWriter, r *http.Request, a app.Ac
 }
 
 func (s *Server) pageTokenRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if _, err := s.form(w, r); err != nil {
+	return s.submit(w, r, "/account#tokens", func(*pageForm) error {
+		_, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token"))
 		return err
-	}
-	if _, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token")); err != nil {
-		return err
-	}
-	return seeOther(w, r, "/account#tokens")
+	})
 }
 
 // pageCalendarIssue issues a feed and shows its URL on this answer only.
@@ -106,13 +103,10 @@ func (s *Server) pageCalendarIssue(w http.ResponseWriter, r *http.Request, a app
 }
 
 func (s *Server) pageCalendarRevoke(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if _, err := s.form(w, r); err != nil {
+	return s.submit(w, r, "/account#calendars", func(*pageForm) error {
+		_, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar"))
 		return err
-	}
-	if _, err := s.app.RevokeCalendar(r.Context(), a, wire.Param(r, "calendar")); err != nil {
-		return err
-	}
-	return seeOther(w, r, "/account#calendars")
+	})
 }
 
 func (s *Server) pageCalendarReset(w http.ResponseWriter, r *http.Request, a app.Actor) error {

@@ -30,6 +30,19 @@ func (s *Server) form(w http.ResponseWriter, r *http.Request) (*pageForm, error)
 	return &pageForm{r: r}, nil
 }
 
+// submit reads the form, makes the change do asks for with it, and sends
+// the browser on to to: the shape of every form whose answer is a redirect.
+func (s *Server) submit(w http.ResponseWriter, r *http.Request, to string, do func(f *pageForm) error) error {
+	f, err := s.form(w, r)
+	if err != nil {
+		return err
+	}
+	if err := do(f); err != nil {
+		return err
+	}
+	return seeOther(w, r, to)
+}
+
 func (f *pageForm) str(name string) string { return f.r.PostForm.Get(name) }
 
 // has reports whether the form carried the field at all.

@@ -256,40 +256,28 @@ func (s *Server) pageProjectRestore(w http.ResponseWriter, r *http.Request, a ap
 
 // pageProjectTaskAdd adds a task to the project from a captured line.
 func (s *Server) pageProjectTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	f, err := s.form(w, r)
-	if err != nil {
-		return err
-	}
 	key := wire.Param(r, "key")
-	if _, err := s.app.CreateTask(r.Context(), a, workspaceOf(r), app.TaskCreate{Text: f.str("text"), Project: key}); err != nil {
+	return s.submit(w, r, projectURL(key)+"#tasks", func(f *pageForm) error {
+		_, err := s.app.CreateTask(r.Context(), a, workspaceOf(r), app.TaskCreate{Text: f.str("text"), Project: key})
 		return err
-	}
-	return seeOther(w, r, projectURL(key)+"#tasks")
+	})
 }
 
 // pageProjectShare gives one more workspace member sight of the project.
 func (s *Server) pageProjectShare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	f, err := s.form(w, r)
-	if err != nil {
-		return err
-	}
 	key := wire.Param(r, "key")
-	if _, err := s.app.ShareProject(r.Context(), a, workspaceOf(r), key, strings.TrimSpace(f.str("username"))); err != nil {
+	return s.submit(w, r, projectURL(key)+"#members", func(f *pageForm) error {
+		_, err := s.app.ShareProject(r.Context(), a, workspaceOf(r), key, strings.TrimSpace(f.str("username")))
 		return err
-	}
-	return seeOther(w, r, projectURL(key)+"#members")
+	})
 }
 
 // pageProjectUnshare takes a member's sight of the project away.
 func (s *Server) pageProjectUnshare(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	if _, err := s.form(w, r); err != nil {
-		return err
-	}
 	key := wire.Param(r, "key")
-	if err := s.app.UnshareProject(r.Context(), a, workspaceOf(r), key, wire.Param(r, "username")); err != nil {
-		return err
-	}
-	return seeOther(w, r, projectURL(key)+"#members")
+	return s.submit(w, r, projectURL(key)+"#members", func(*pageForm) error {
+		return s.app.UnshareProject(r.Context(), a, workspaceOf(r), key, wire.Param(r, "username"))
+	})
 }
 
 // pageProjectRole gives a person a role of the project's own, or with no

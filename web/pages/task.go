@@ -122,28 +122,18 @@ func (s *Server) pageDocumentComment(w http.ResponseWriter, r *http.Request, a a
 }
 
 func (s *Server) pageComment(w http.ResponseWriter, r *http.Request, a app.Actor, entity, back string) error {
-	f, err := s.form(w, r)
-	if err != nil {
-		return err
-	}
 	ref := wire.Param(r, "ref")
-	if _, err := s.app.AddComment(r.Context(), a, workspaceOf(r), entity, ref, app.CommentCreate{Body: f.str("body")}); err != nil {
+	return s.submit(w, r, back+ref+"#comments", func(f *pageForm) error {
+		_, err := s.app.AddComment(r.Context(), a, workspaceOf(r), entity, ref, app.CommentCreate{Body: f.str("body")})
 		return err
-	}
-	return seeOther(w, r, back+ref+"#comments")
+	})
 }
 
 // taskButton runs one of the task's actions (claim, release)
 // from its button and shows the task again.
 func (s *Server) taskButton(w http.ResponseWriter, r *http.Request, do func(ws, ref string) error) error {
-	if _, err := s.form(w, r); err != nil {
-		return err
-	}
 	ref := wire.Param(r, "ref")
-	if err := do(workspaceOf(r), ref); err != nil {
-		return err
-	}
-	return seeOther(w, r, "/tasks/"+ref)
+	return s.submit(w, r, "/tasks/"+ref, func(*pageForm) error { return do(workspaceOf(r), ref) })
 }
 
 // pageTaskClaim claims the task for the minutes the form names, or the
