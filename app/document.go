@@ -355,19 +355,8 @@ func (sc *scope) documents(ctx context.Context, tx Tx, q DocumentQuery) ([]Docum
 
 // writableDocument finds a live document the caller may change.
 func writableDocument(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string) (*scope, Document, error) {
-	sc, err := documentScope(ctx, tx, a, workspace, idOrRef)
-	if err != nil {
-		return nil, Document{}, err
-	}
-	loc, err := findDocumentIn(ctx, tx, sc, idOrRef)
-	if err != nil {
-		return nil, Document{}, err
-	}
-	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
-		return nil, Document{}, err
-	}
-	d, err := readDocument(ctx, tx, sc, loc.ID, false)
-	return sc, d, err
+	return writableItem(ctx, tx, a, workspace, idOrRef, "document", tx.DocumentLocator,
+		func(sc *scope, id string) (Document, error) { return readDocument(ctx, tx, sc, id, false) })
 }
 
 // saveDocument stores a changed document, bumps its version and records the event.

@@ -124,3 +124,26 @@ func itemGet[T any](ctx context.Context, s *Service, what, idOrRef string,
 	})
 	return out, err
 }
+
+// writableItem finds the live task or document (what) idOrRef names that
+// the caller may change: it opens the scope for it, locates it through
+// locate as one the caller may read, requires the right to change items in
+// its project, and reads it with read.
+func writableItem[T any](ctx context.Context, tx Tx, a Actor, workspace, idOrRef, what string,
+	locate func(ctx context.Context, workspaceID, idOrRef string) (ItemLocation, error),
+	read func(sc *scope, id string) (T, error)) (*scope, T, error) {
+	var none T
+	sc, err := itemScope(ctx, tx, a, workspace, idOrRef, what, locate)
+	if err != nil {
+		return nil, none, err
+	}
+	loc, err := findItemIn(ctx, sc, idOrRef, what, locate)
+	if err != nil {
+		return nil, none, err
+	}
+	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
+		return nil, none, err
+	}
+	it, err := read(sc, loc.ID)
+	return sc, it, err
+}

@@ -103,19 +103,8 @@ func writableTask(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string
 // writableTaskAs is writableTask with the task's subtask counts read or
 // not (TaskQuery.SkipSubCounts).
 func writableTaskAs(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string, counts bool) (*scope, Task, error) {
-	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-	if err != nil {
-		return nil, Task{}, err
-	}
-	loc, err := findTaskIn(ctx, tx, sc, idOrRef)
-	if err != nil {
-		return nil, Task{}, err
-	}
-	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
-		return nil, Task{}, err
-	}
-	t, err := readTaskAs(ctx, tx, sc, loc.ID, false, counts)
-	return sc, t, err
+	return writableItem(ctx, tx, a, workspace, idOrRef, "task", tx.TaskLocator,
+		func(sc *scope, id string) (Task, error) { return readTaskAs(ctx, tx, sc, id, false, counts) })
 }
 
 // saveTask stores a changed task, bumps its version and records the event.

@@ -9,25 +9,26 @@ import (
 )
 
 // documentTable is the documents table, column by column, in the schema's
-// order.
+// order, which is the order an export carries them (dumpTables); a column
+// whose text or number an import maps says so (exportedAs).
 var documentTable = newItemTable("documents", []column[app.Document]{
-	col("seq", readOnly, integer64(func(d *app.Document) *int64 { return &d.Seq })),
-	col("id", created, text(func(d *app.Document) *string { return &d.ID })),
-	col("workspace_id", created, text(func(d *app.Document) *string { return &d.WorkspaceID })),
+	col("seq", readOnly, integer64(func(d *app.Document) *int64 { return &d.Seq })).exportedAs(dSeq),
+	col("id", created, text(func(d *app.Document) *string { return &d.ID })).exportedAs(dID),
+	col("workspace_id", created, text(func(d *app.Document) *string { return &d.WorkspaceID })).exportedAs(dID),
 	col("ref", created, integer64(func(d *app.Document) *int64 { return &d.Ref })),
-	col("project_id", written, text(func(d *app.Document) *string { return &d.ProjectID })),
-	col("parent_id", written, nullText(func(d *app.Document) *string { return &d.ParentID })),
+	col("project_id", written, text(func(d *app.Document) *string { return &d.ProjectID })).exportedAs(dID),
+	col("parent_id", written, nullText(func(d *app.Document) *string { return &d.ParentID })).exportedAs(dID),
 	col("title", written, text(func(d *app.Document) *string { return &d.Title })),
 	col("body", written, nullText(func(d *app.Document) *string { return &d.Body })),
-	col("type_id", written, text(func(d *app.Document) *string { return &d.TypeID })),
-	col("status_id", written, text(func(d *app.Document) *string { return &d.StatusID })),
-	col("owner_id", written, nullText(func(d *app.Document) *string { return &d.OwnerID })),
+	col("type_id", written, text(func(d *app.Document) *string { return &d.TypeID })).exportedAs(dID),
+	col("status_id", written, text(func(d *app.Document) *string { return &d.StatusID })).exportedAs(dID),
+	col("owner_id", written, nullText(func(d *app.Document) *string { return &d.OwnerID })).exportedAs(dUser),
 	col("revisions", written, integer(func(d *app.Document) *int { return &d.RevisionCount })),
 	col("revised_at", written, optStamp(func(d *app.Document) **time.Time { return &d.RevisedAt })),
-	col("revised_by", written, nullText(func(d *app.Document) *string { return &d.RevisedBy })),
+	col("revised_by", written, nullText(func(d *app.Document) *string { return &d.RevisedBy })).exportedAs(dUser),
 	col("archived_at", written, optStamp(func(d *app.Document) **time.Time { return &d.ArchivedAt })),
-	col("created_by", created, nullText(func(d *app.Document) *string { return &d.CreatedBy })),
-	col("updated_by", written, nullText(func(d *app.Document) *string { return &d.UpdatedBy })),
+	col("created_by", created, nullText(func(d *app.Document) *string { return &d.CreatedBy })).exportedAs(dUser),
+	col("updated_by", written, nullText(func(d *app.Document) *string { return &d.UpdatedBy })).exportedAs(dUser),
 	col("created_at", created, stamp(func(d *app.Document) *time.Time { return &d.CreatedAt })),
 	col("updated_at", written, stamp(func(d *app.Document) *time.Time { return &d.UpdatedAt })),
 	col("content_updated_at", written, stamp(func(d *app.Document) *time.Time { return &d.ContentUpdatedAt })),

@@ -125,9 +125,7 @@ var dumpTables = indexDump([]*dumpTable{
 	{kind: "task_tag", table: "task_tags", cols: cols(`task_id:id tag_id:id`),
 		from: `ttag WHERE task_id IN (SELECT id FROM tasks WHERE workspace_id IN ws)`, hidden: `task_id NOT IN hitem`,
 		order: `task_id, tag_id`},
-	{kind: "document", table: "documents", cols: cols(`seq:seq id:id workspace_id:id ref:int project_id:id parent_id:id title:text
-		body:text type_id:id status_id:id owner_id:user revisions:int revised_at:time revised_by:user archived_at:time created_by:user
-		updated_by:user created_at:time updated_at:time content_updated_at:time deleted_at:time version:int`),
+	{kind: "document", table: "documents", cols: tableCols(documentTable),
 		from: `documents WHERE workspace_id IN ws`, hidden: `project_id NOT IN hid`, order: `seq`},
 	{kind: "document_tag", table: "document_tags", cols: cols(`document_id:id tag_id:id`),
 		from: `dtag WHERE document_id IN (SELECT id FROM documents WHERE workspace_id IN ws)`, hidden: `document_id NOT IN hitem`,

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -54,8 +56,48 @@ func benchAddLs(b *testing.B, bin string, env []string, flags ...string) {
 		add, ls, both = append(add, a), append(ls, l), append(both, a+l)
 	}
 	for name, d := range map[string][]time.Duration{"add": add, "ls": ls, "add+ls": both, "add-cpu": addCPU, "ls-cpu": lsCPU} {
-		slices.Sort(d)
-		b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, name+"-p50-ms")
-		b.ReportMetric(float64(d[len(d)*9/10].Microseconds())/1000, name+"-p90-ms")
+		reportTimes(b, name+"-", d)
 	}
+}
+
+// reportTimes sorts took and reports its median and 90th percentile in
+// milliseconds, as prefix+"p50-ms" and prefix+"p90-ms".
+func reportTimes(b *testing.B, prefix string, took []time.Duration) {
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, prefix+"p50-ms")
+	b.ReportMetric(float64(took[len(took)*9/10].Microseconds())/1000, prefix+"p90-ms")
+}
+
+// BenchmarkMCPStdioStart times `tend mcp` from starting the process to
+// reading its answer to initialize, on benchSeed's copy. Reported: p50-ms,
+// p90-ms and max-ms of start → answer; ns/op also counts the exit after
+// stdin closes.
+func BenchmarkMCPStdioStart(b *testing.B) {
+	dbPath, secret, bin := benchSeed(b, "bench-agent")
+	env := []string{"TEND_TOKEN=" + secret}
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
+	var took []time.Duration
+	for b.Loop() {
+		c := exec.Command(bin, "--db", dbPath, "mcp")
+		c.Env = append(os.Environ(), env...)
+		c.Stderr = io.Discard
+		in, _ := c.StdinPipe()
+		stdout, _ := c.StdoutPipe()
+		start := time.Now()
+		if err := c.Start(); err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.WriteString(in, initialize)
+		line, err := bufio.NewReader(stdout).ReadString('\n')
+		took = append(took, time.Since(start))
+		if err != nil || !strings.HasPrefix(line, `{"jsonrpc":"2.0","id":1,"result":`) {
+			b.Fatalf("initialize: %v %.200s", err, line)
+		}
+		_ = in.Close()
+		if err := c.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTimes(b, "", took)
+	b.ReportMetric(float64(took[len(took)-1].Microseconds())/1000, "max-ms")
 }
