@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -116,22 +115,7 @@ func srvDo(t *testing.T, srv *child, method, path, body string) (int, []byte) {
 
 // srvRequest is srvDo for any goroutine: it returns its error.
 func srvRequest(t *testing.T, srv *child, method, path, body string) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.url+path, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+srv.token)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	var b bytes.Buffer
-	_, err = b.ReadFrom(res.Body)
-	return res.StatusCode, b.Bytes(), err
+	return apiRequest(t.Context(), srv.url, srv.token, method, path, body)
 }
 
 // TestTokenRevokedBesideServer: a credential issued by tend token, a process

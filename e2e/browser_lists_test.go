@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -229,28 +228,12 @@ func (b *lists) inputs(what string, clicks, keys int) {
 	b.eval(`window.__inputs.pointerdown = 0; window.__inputs.keydown = 0; ""`)
 }
 
-// api calls the JSON API with token.
+// api calls the JSON API with token and wants it to succeed.
 func (b *lists) api(token, method, path string, body any) map[string]any {
 	b.t.Helper()
-	var rd *bytes.Reader
-	if body != nil {
-		j, _ := json.Marshal(body)
-		rd = bytes.NewReader(j)
-	} else {
-		rd = bytes.NewReader(nil)
-	}
-	req, _ := http.NewRequest(method, b.base+path, rd)
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	if res.StatusCode >= 300 {
-		b.t.Fatalf("%s %s: %d %v", method, path, res.StatusCode, out)
+	status, out := apiJSON(b.t, b.base, token, method, path, body)
+	if status >= 300 {
+		b.t.Fatalf("%s %s: %d %v", method, path, status, out)
 	}
 	return out
 }

@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"sort"
@@ -19,50 +17,10 @@ import (
 
 // quickAddBrowser is a signed-in browser on a fresh `tend serve`, with
 // what the quick-add tests need.
-type quickAddBrowser struct {
-	t      *testing.T
-	ctx    context.Context
-	base   string
-	secret string // the administrator's API token
-	sh     *shooter
-}
+type quickAddBrowser struct{ *walk }
 
 func newQuickAddBrowser(t *testing.T) *quickAddBrowser {
-	ctx := browserCtx(t)
-	base, link, secret := browserServer(t)
-	b := &quickAddBrowser{t: t, ctx: ctx, base: base, secret: secret, sh: newShooter(t, ctx)}
-	b.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
-		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
-	return b
-}
-
-func newShooter(t *testing.T, ctx context.Context) *shooter {
-	return &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t)}
-}
-
-func (b *quickAddBrowser) run(what string, steps ...chromedp.Action[chromedp.Void]) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, steps...); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
-	}
-}
-
-func (b *quickAddBrowser) text(sel string) string {
-	b.t.Helper()
-	v, err := pageText(b.ctx, sel)
-	if err != nil {
-		b.t.Fatalf("reading %s: %v", sel, err)
-	}
-	return strings.TrimSpace(v)
-}
-
-// until waits for a JavaScript condition on the page.
-func (b *quickAddBrowser) until(what, cond string) {
-	b.t.Helper()
-	if _, err := chromedp.Run(b.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond),
-		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
-	}
+	return &quickAddBrowser{newWalk(t, false)}
 }
 
 // typeLine empties the box and types line into it, key by key.
@@ -83,21 +41,13 @@ func (b *quickAddBrowser) empty() {
 // tasks counts the open tasks through the API.
 func (b *quickAddBrowser) tasks() int {
 	b.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, b.base+"/v1/tasks?include_total=true", nil)
-	req.Header.Set("Authorization", "Bearer "+b.secret)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
+	status, out := apiJSON(b.t, b.base, b.token, http.MethodGet, "/v1/tasks?include_total=true", nil)
+	page, _ := out["page"].(map[string]any)
+	total, ok := page["total"].(float64)
+	if status != http.StatusOK || !ok {
+		b.t.Fatalf("listing the tasks: %d %v", status, out)
 	}
-	defer res.Body.Close()
-	var list struct {
-		Page struct{ Total int } `json:"page"`
-	}
-	body, _ := io.ReadAll(res.Body)
-	if err := json.Unmarshal(body, &list); err != nil {
-		b.t.Fatalf("%v: %s", err, body)
-	}
-	return list.Page.Total
+	return int(total)
 }
 
 // field is what the preview says of one field ("" when it says nothing).
@@ -137,7 +87,7 @@ func TestBrowserQuickAddPreview(t *testing.T) {
 		}
 		b.run("press Enter", chromedp.KeyEvent("\r"),
 			chromedp.WaitVisible(chromedp.Search(`//div[@id="added"]//strong[text()="`+c.title+`"]`)))
-		added := b.text(`#added`)
+		added := strings.TrimSpace(b.text(`#added`))
 		if !strings.Contains(added, strings.TrimSuffix(due, " (all day)")) || !strings.Contains(added, c.repeat) {
 			t.Errorf("%q: the preview said due %q, repeat %q; Today says it added:\n%s", c.line, due, repeat, added)
 		}
@@ -187,7 +137,7 @@ func TestBrowserQuickAddRefused(t *testing.T) {
 	b.until("the refusal while typing", `!document.getElementById("quick-add-error").hidden`)
 	b.run("press Enter", chromedp.KeyEvent("\r"))
 	b.until("the refusal after Enter", `document.getElementById("problem-code").textContent === "validation"`)
-	msg := b.text(`#quick-add-error`)
+	msg := strings.TrimSpace(b.text(`#quick-add-error`))
 	value, _ := chromedp.Run(b.ctx, chromedp.Value(chromedp.CSS(`#quick-add-text`)))
 	url, _ := chromedp.Run(b.ctx, chromedp.Location())
 	if value != line || !strings.Contains(msg, "title") || strings.Contains(url, "added=") {
@@ -248,9 +198,8 @@ func TestBrowserQuickAddLatency(t *testing.T) {
 	}
 	s := startChild(t, db, os.Getenv("TEND_BENCH_SEED") == "", "--timezone", "UTC")
 	link := strings.TrimSpace(mustRun(t, "--db", db, "signin", "--addr", s.addr))
-	b := &quickAddBrowser{t: t, ctx: ctx, base: s.url}
-	b.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
-		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	b := &quickAddBrowser{&walk{t: t, ctx: ctx, base: s.url}}
+	b.signIn(link)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => {
 		window.__qa = {input: 0, drawn: 0};
 		document.getElementById("quick-add-text").addEventListener("input", () => { window.__qa.input = performance.now(); }, true);

@@ -315,24 +315,8 @@ func (s *shooter) accessible(what string) {
 // window's width, and checked with axe.
 func TestBrowserFlow(t *testing.T) {
 	t.Parallel()
-	ctx := browserCtx(t)
-	base, link, _ := browserServer(t)
-	sh := &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1"}
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := pageText(ctx, sel)
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return v
-	}
-
+	w, link := newBrowser(t, false)
+	ctx, base, sh, run, text := w.ctx, w.base, w.sh, w.run, w.text
 	run("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
 	sh.page("signin")
 	run("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))

@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -28,16 +25,28 @@ type walk struct {
 // newWalk starts the server and the browser and signs in; with noScript the
 // browser runs no JavaScript, and each screenshot's name says so.
 func newWalk(t *testing.T, noScript bool) *walk {
-	ctx := browserCtx(t)
-	base, link, token := browserServer(t)
-	w := &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
-		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}
+	w, link := newBrowser(t, noScript)
 	if noScript {
 		w.run("switch JavaScript off", scriptsOff(true))
 	}
-	w.run("sign in", chromedp.Navigate(link), chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)),
-		chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	w.signIn(link)
 	return w
+}
+
+// newBrowser starts the server and the browser, not yet signed in, and
+// returns the sign-in link the server printed.
+func newBrowser(t *testing.T, noScript bool) (w *walk, link string) {
+	ctx := browserCtx(t)
+	base, link, token := browserServer(t)
+	return &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
+		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}, link
+}
+
+// signIn follows the sign-in link and presses its button.
+func (w *walk) signIn(link string) {
+	w.t.Helper()
+	w.run("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
+	w.run("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
 }
 
 // shot photographs the page at both widths in both schemes, and checks it.
@@ -107,23 +116,8 @@ func (w *walk) until(what, cond string) {
 // api calls the JSON API as the admin and wants status.
 func (w *walk) api(method, path string, body any, status int) {
 	w.t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	req, err := http.NewRequest(method, w.base+path, bytes.NewReader(b))
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+w.token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		w.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	res.Body.Close()
-	if res.StatusCode != status {
-		w.t.Fatalf("%s %s: %d, want %d", method, path, res.StatusCode, status)
+	if got, _ := apiJSON(w.t, w.base, w.token, method, path, body); got != status {
+		w.t.Fatalf("%s %s: %d, want %d", method, path, got, status)
 	}
 }
 
