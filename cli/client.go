@@ -60,6 +60,12 @@ type Client interface {
 	Document(ctx context.Context, ref string) (wire.Document, error)
 	// Projects are the projects the caller sees (GET /v1/projects).
 	Projects(ctx context.Context) ([]wire.Project, error)
+	// Project is one project (GET /v1/projects/{id_or_key}).
+	Project(ctx context.Context, key string) (wire.Project, error)
+	// AddProject starts a project (POST /v1/projects).
+	AddProject(ctx context.Context, in wire.ProjectCreate) (wire.Project, error)
+	// UpdateProject changes the fields set in in (PATCH /v1/projects/{id_or_key}).
+	UpdateProject(ctx context.Context, key string, in wire.ProjectUpdate) (wire.Project, error)
 	// Tags are the workspace's tag names, the first page (GET /v1/tags).
 	Tags(ctx context.Context) ([]string, error)
 	// Where says what the client talks to: the server's URL or the file.

@@ -47,48 +47,66 @@ func completeRefs(w *work, extra ...string) cobra.CompletionFunc {
 	}
 }
 
+// completionSources are what completes a flag of the same name (and a
+// project's KEY): the candidates with their descriptions.
+var completionSources = map[string]func(ctx context.Context, s *session) ([]string, error){
+	"project": func(ctx context.Context, s *session) ([]string, error) {
+		ps, err := s.c.Projects(ctx)
+		keys := make([]string, len(ps))
+		for i, p := range ps {
+			keys[i] = cobra.CompletionWithDesc(p.Key, p.Title)
+		}
+		return keys, err
+	},
+	"tag": func(ctx context.Context, s *session) ([]string, error) { return s.c.Tags(ctx) },
+	"status": func(ctx context.Context, s *session) ([]string, error) {
+		sts, err := s.c.Statuses(ctx, "task")
+		keys := make([]string, len(sts))
+		for i, st := range sts {
+			keys[i] = cobra.CompletionWithDesc(st.Key, st.Category)
+		}
+		return keys, err
+	},
+}
+
 // completeFlags completes the flags a command has of --project, --tag
 // and --status.
 func completeFlags(cmd *cobra.Command, w *work) {
-	sources := map[string]func(ctx context.Context, s *session) ([]string, error){
-		"project": func(ctx context.Context, s *session) ([]string, error) {
-			ps, err := s.c.Projects(ctx)
-			keys := make([]string, len(ps))
-			for i, p := range ps {
-				keys[i] = cobra.CompletionWithDesc(p.Key, p.Title)
-			}
-			return keys, err
-		},
-		"tag": func(ctx context.Context, s *session) ([]string, error) { return s.c.Tags(ctx) },
-		"status": func(ctx context.Context, s *session) ([]string, error) {
-			sts, err := s.c.Statuses(ctx, "task")
-			keys := make([]string, len(sts))
-			for i, st := range sts {
-				keys[i] = cobra.CompletionWithDesc(st.Key, st.Category)
-			}
-			return keys, err
-		},
-	}
-	for name, source := range sources {
-		if cmd.Flags().Lookup(name) == nil {
-			continue
+	for name, source := range completionSources {
+		if cmd.Flags().Lookup(name) != nil {
+			_ = cmd.RegisterFlagCompletionFunc(name, completeFrom(w, source))
 		}
-		_ = cmd.RegisterFlagCompletionFunc(name, func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			var out []cobra.Completion
-			err := w.complete(cmd, func(ctx context.Context, s *session) error {
-				all, err := source(ctx, s)
-				for _, c := range all {
-					if strings.HasPrefix(c, toComplete) {
-						out = append(out, c)
-					}
+	}
+}
+
+// completeProjects completes a command's first argument with project keys.
+func completeProjects(w *work) cobra.CompletionFunc {
+	keys := completeFrom(w, completionSources["project"])
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return keys(cmd, args, toComplete)
+	}
+}
+
+// completeFrom offers source's candidates that begin with what is typed.
+func completeFrom(w *work, source func(ctx context.Context, s *session) ([]string, error)) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var out []cobra.Completion
+		err := w.complete(cmd, func(ctx context.Context, s *session) error {
+			all, err := source(ctx, s)
+			for _, c := range all {
+				if strings.HasPrefix(c, toComplete) {
+					out = append(out, c)
 				}
-				return err
-			})
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveError
 			}
-			return out, cobra.ShellCompDirectiveNoFileComp
+			return err
 		})
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveError
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 

@@ -48,6 +48,8 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 		{[]string{"today"}, "/v1/agenda"},
 		{[]string{"search", "login"}, "/v1/search?q=login"},
 		{[]string{"doc", "show", "3"}, "/v1/documents/3"},
+		{[]string{"project", "ls"}, "/v1/projects"},
+		{[]string{"project", "show", "web"}, "/v1/projects/web"},
 	} {
 		out, errOut, code := m.run(t, "", "", append(c.args, "--json")...)
 		if code != 0 {

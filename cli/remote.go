@@ -247,6 +247,23 @@ func (r *Remote) Projects(ctx context.Context) ([]wire.Project, error) {
 	return list.Items, err
 }
 
+// Project is GET /v1/projects/{id_or_key}.
+func (r *Remote) Project(ctx context.Context, key string) (wire.Project, error) {
+	return get[wire.Project](ctx, r, http.MethodGet, projectPath(key), nil, nil)
+}
+
+// AddProject is POST /v1/projects.
+func (r *Remote) AddProject(ctx context.Context, in wire.ProjectCreate) (wire.Project, error) {
+	return get[wire.Project](ctx, r, http.MethodPost, "/v1/projects", nil, in)
+}
+
+// UpdateProject is PATCH /v1/projects/{id_or_key}.
+func (r *Remote) UpdateProject(ctx context.Context, key string, in wire.ProjectUpdate) (wire.Project, error) {
+	return get[wire.Project](ctx, r, http.MethodPatch, projectPath(key), nil, in)
+}
+
+func projectPath(key string) string { return "/v1/projects/" + url.PathEscape(strings.TrimSpace(key)) }
+
 // Tags is GET /v1/tags, the first page of tagLimit.
 func (r *Remote) Tags(ctx context.Context) ([]string, error) {
 	var list struct {

@@ -60,7 +60,7 @@ fields outright and win over what the line says.`,
 			return w.run(cmd, func(ctx context.Context, s *session) error {
 				t, err := s.c.AddTask(ctx, in)
 				if err != nil {
-					return err
+					return projectFix(err)
 				}
 				return s.p.Task(ctx, "added", t)
 			})

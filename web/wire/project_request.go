@@ -4,14 +4,14 @@ import "tend/app"
 
 // ProjectCreate is the body of POST /v1/projects.
 type ProjectCreate struct {
-	Key         string         `json:"key"`
-	Title       string         `json:"title"`
-	Description string         `json:"description"`
-	Parent      string         `json:"parent"`
-	Visibility  string         `json:"visibility"`
-	Status      string         `json:"status"`
-	Colour      string         `json:"colour"`
-	Settings    map[string]any `json:"settings"`
+	Key         string         `json:"key,omitempty"`
+	Title       string         `json:"title,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Parent      string         `json:"parent,omitempty"`
+	Visibility  string         `json:"visibility,omitempty"`
+	Status      string         `json:"status,omitempty"`
+	Colour      string         `json:"colour,omitempty"`
+	Settings    map[string]any `json:"settings,omitempty"`
 }
 
 // App is the new project as the Service takes it.
@@ -20,16 +20,16 @@ func (in ProjectCreate) App() app.ProjectCreate { return app.ProjectCreate(in) }
 // ProjectUpdate is the body of PATCH /v1/projects/{id_or_key}: omitted
 // fields stay, null clears. The key is permanent.
 type ProjectUpdate struct {
-	Key             Patch[string]         `json:"key"`
-	Title           Patch[string]         `json:"title"`
-	Description     Patch[string]         `json:"description"`
-	Parent          Patch[string]         `json:"parent"`
-	Visibility      Patch[string]         `json:"visibility"`
-	Status          Patch[string]         `json:"status"`
-	Colour          Patch[string]         `json:"colour"`
-	Settings        Patch[map[string]any] `json:"settings"`
-	HiddenStatuses  Patch[[]string]       `json:"hidden_statuses"`
-	ExpectedVersion *int                  `json:"expected_version"`
+	Key             Patch[string]         `json:"key,omitzero"`
+	Title           Patch[string]         `json:"title,omitzero"`
+	Description     Patch[string]         `json:"description,omitzero"`
+	Parent          Patch[string]         `json:"parent,omitzero"`
+	Visibility      Patch[string]         `json:"visibility,omitzero"`
+	Status          Patch[string]         `json:"status,omitzero"`
+	Colour          Patch[string]         `json:"colour,omitzero"`
+	Settings        Patch[map[string]any] `json:"settings,omitzero"`
+	HiddenStatuses  Patch[[]string]       `json:"hidden_statuses,omitzero"`
+	ExpectedVersion *int                  `json:"expected_version,omitzero"`
 }
 
 // App is the change as the Service takes it.
