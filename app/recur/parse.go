@@ -127,6 +127,9 @@ func (p *scan) head() bool {
 		p.on()
 		return true
 	}
+	if p.dayOfEvery() {
+		return true
+	}
 	if n, ok := when.Count(w); ok {
 		if f, ok := p.unit(p.at(1), n); ok && p.at(2) == "after" && slices.Contains(DoneWords, p.at(3)) {
 			p.r.freq, p.r.fromDone = f, true
@@ -321,6 +324,46 @@ func (p *scan) monthSpec(afterOn bool) bool {
 	p.r.monthDays = slices.Compact(days)
 	p.j += k
 	p.ofMonth()
+	return true
+}
+
+// dayOfEvery reads a day of the month said before its period, as people
+// say a rent day: "on the 1st of every month", "the 15th of each month",
+// "on the last day of every month", "the 2nd tuesday of every other
+// month", "the 1st of every 3 months".
+func (p *scan) dayOfEvery() bool {
+	start := p.j
+	if p.at(0) == "on" {
+		p.j++
+	}
+	if p.monthSpec(true) {
+		// monthSpec took "of every month" (or "of each month") itself.
+		if p.at(-3) == "of" && (p.at(-2) == "every" || p.at(-2) == "each") && p.at(-1) == "month" {
+			p.r.freq = rrule.MONTHLY
+			return true
+		}
+		if p.ofEvery() {
+			return true
+		}
+	}
+	p.j, p.r.days, p.r.monthDays = start, nil, nil
+	return false
+}
+
+// ofEvery reads "of every other month" and "of every 3 months".
+func (p *scan) ofEvery() bool {
+	if p.at(0) != "of" || p.at(1) != "every" && p.at(1) != "each" {
+		return false
+	}
+	n, ok := 2, p.at(2) == "other"
+	if !ok {
+		n, ok = when.Count(p.at(2))
+	}
+	if !ok || n < 2 || n > MaxInterval || p.at(3) != "months" && !(p.at(2) == "other" && p.at(3) == "month") {
+		return false
+	}
+	p.r.freq, p.r.interval = rrule.MONTHLY, n
+	p.j += 4
 	return true
 }
 

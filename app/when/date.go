@@ -59,9 +59,22 @@ func ParseDate(s string, now time.Time, loc *time.Location) (Moment, error) {
 
 func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 	t := texts(toks)
+	if v, ok := strings.CutPrefix(t.at(i), "due:"); ok {
+		m, ok := attributeDate(v, now)
+		if !ok {
+			return Moment{}, 0
+		}
+		return m, 1
+	}
 	j := i
 	if slices.Contains(DatePrefixes, t.at(j)) {
 		j, loose = j+1, true
+	}
+	// A time right after an abbreviated weekday makes it a day: "fri 7pm",
+	// "Fri @ 7pm".
+	if _, abbrev := WeekdayAbbrevs[t.at(j)]; abbrev && !loose {
+		_, n := MatchClock(toks, j+1, true)
+		loose = n > 0
 	}
 	if m, n, open := matchDay(t, j, now, loose); n > 0 {
 		j += n
@@ -74,6 +87,9 @@ func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 		return m, j - i
 	}
 	c, n, hourOnly := matchClock(toks, j, loose)
+	if n == 0 {
+		c, n = matchPartOfDay(toks, j)
+	}
 	if n == 0 {
 		return Moment{}, 0
 	}
