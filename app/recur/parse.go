@@ -77,6 +77,10 @@ var (
 	Weekend  = []rrule.Weekday{rrule.SA, rrule.SU}
 )
 
+// CountedDays after an ordinal count working days ("the 15th workday"),
+// which no repeat here says, so such a phrase is left unread.
+var CountedDays = []string{"workday", "workdays", "weekday", "weekdays", "business"}
+
 // MaxInterval bounds "every N days" and the like.
 const MaxInterval = 999
 
@@ -89,6 +93,9 @@ type scan struct {
 	r     Rule
 	until *when.Moment
 	from  *when.Moment // "starting dec 1": where the repeat begins
+	// "for 8 weeks": the repeat ends that long after it begins.
+	forN    int
+	forUnit when.Unit
 	start time.Time
 }
 
@@ -317,7 +324,9 @@ func (p *scan) monthSpec(afterOn bool) bool {
 			}
 		}
 	}
-	if len(days) == 0 {
+	// "every 15th workday" counts working days, which a repeat here cannot
+	// say; it is not the 15th.
+	if len(days) == 0 || slices.Contains(CountedDays, p.at(k)) {
 		return false
 	}
 	slices.Sort(days)
@@ -414,7 +423,7 @@ func (p *scan) tail() {
 				continue
 			}
 		}
-		if p.until == nil && p.r.count == 0 && slices.Contains(UntilWords, p.at(0)) {
+		if p.until == nil && p.r.count == 0 && p.forN == 0 && slices.Contains(UntilWords, p.at(0)) {
 			if m, n := when.MatchDate(p.t, p.j+1, p.start, p.r.loc); n > 0 {
 				p.until, p.j, progress = &m, p.j+1+n, true
 				continue
@@ -430,7 +439,15 @@ func (p *scan) tail() {
 				continue
 			}
 		}
-		if p.until == nil && p.r.count == 0 {
+		if p.until == nil && p.r.count == 0 && p.forN == 0 && p.at(0) == "for" {
+			if n, ok := when.Count(p.at(1)); ok && n > 0 && n <= MaxInterval {
+				if u := when.Units[p.at(2)]; u.Calendar() {
+					p.forN, p.forUnit, p.j, progress = n, u, p.j+3, true
+					continue
+				}
+			}
+		}
+		if p.until == nil && p.r.count == 0 && p.forN == 0 {
 			k := 0
 			if p.at(0) == "for" {
 				k++
@@ -459,6 +476,11 @@ func (p *scan) finish() error {
 			h, m, _ := start.In(r.loc).Clock()
 			r.clock = &when.Clock{Hour: h, Minute: m}
 		}
+	}
+	if p.forN > 0 { // the last day inside the span: "for 1 week" from a Friday ends on Thursday
+		y, m, d := start.In(r.loc).Date()
+		last := p.forUnit.Add(time.Date(y, m, d, 0, 0, 0, 0, r.loc), p.forN).AddDate(0, 0, -1)
+		p.until = &when.Moment{Time: last, AllDay: true}
 	}
 	if p.until != nil {
 		r.until = untilOf(*p.until, r.clock != nil, r.loc)

@@ -41,6 +41,8 @@ func TestParseCommonPhrases(t *testing.T) {
 		{"the 2nd tuesday of every other month", "FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU", "2026-12-08 00:00"},
 		{"on the 1st of every 3 months at 9am", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "2026-12-01 09:00"},
 		{"every day in the morning", "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "2026-11-26 09:00"},
+		{"every day at 10am starting friday for 8 weeks", "FREQ=DAILY;UNTIL=20270121T225959Z;BYHOUR=10;BYMINUTE=0;BYSECOND=0", "2026-11-27 10:00"},
+		{"every monday for 3 months", "FREQ=WEEKLY;UNTIL=20270224;BYDAY=MO", "2026-11-30 00:00"},
 	} {
 		r := mustParse(t, tc.in, start, berlin)
 		if got := r.RRule(); got != tc.rrule {

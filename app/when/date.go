@@ -70,11 +70,11 @@ func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 	if slices.Contains(DatePrefixes, t.at(j)) {
 		j, loose = j+1, true
 	}
-	// A time right after an abbreviated weekday makes it a day: "fri 7pm",
-	// "Fri @ 7pm".
+	// A time, "next week" or "in 2 weeks" right after an abbreviated
+	// weekday makes it a day: "fri 7pm", "Fri @ 7pm", "Mon next week".
 	if _, abbrev := WeekdayAbbrevs[t.at(j)]; abbrev && !loose {
 		_, n := MatchClock(toks, j+1, true)
-		loose = n > 0
+		loose = n > 0 || t.at(j+1) == "next" && t.at(j+2) == "week" || t.at(j+1) == "in" && Units[t.at(j+3)] == Week
 	}
 	if m, n, open := matchDay(t, j, now, loose); n > 0 {
 		j += n
@@ -152,6 +152,10 @@ func matchDay(t texts, j int, now time.Time, loose bool) (m Moment, n int, open 
 	if wd, ok := Weekday(w, loose); ok {
 		if t.at(j+1) == "next" && t.at(j+2) == "week" {
 			return day(inNextWeek(today, wd)), 3, true
+		}
+		// "Tue in 2 weeks": that day of the week two weeks on.
+		if n, ok := Count(t.at(j + 2)); ok && t.at(j+1) == "in" && Units[t.at(j+3)] == Week && n >= 1 && n <= 520 {
+			return day(inNextWeek(today, wd).AddDate(0, 0, 7*(n-1))), 4, true
 		}
 		return day(coming(today, wd, false)), 1, true
 	}

@@ -24,7 +24,7 @@ var DateGrammar = Grammar{
 		"A time of day ('9am', '9:30 pm', 'at 17:30', 'noon') or a part of the day after a day ('tomorrow morning' 9:00, 'afternoon' 14:00, 'evening' 19:00, 'night' 20:00; " +
 		"'this evening'; 'in the morning', 'at night'; 'friday evening at 7' is 19:00; 'fri @ 7pm') makes it a timed instant; without one it is all-day. " +
 		"A time alone ('9am', 'in the morning') is today at that time, or tomorrow once it has passed; an hour alone ('at 8') is the next time a twelve-hour clock shows it. " +
-		"Taskwarrior's due:<value> is read as one word: due:2027-04-15, due:friday, due:eom, due:eoy, due:sow, due:som, due:soy, due:23rd, due:3d.",
+		"Taskwarrior's due:<value> is read as one word: due:2027-04-15, due:20270415, due:friday, due:now, due:eod, due:eom, due:eoy, due:jan (the next January 1st), due:23rd, due:3d.",
 	Examples: []string{"tomorrow", "by friday", "next tuesday at 3pm", "on dec 5", "5 dec at 17:30", "in 2 weeks", "end of month", "2026-12-05", "tonight",
 		"tomorrow morning", "by the 15th", "this weekend", "tmrw", "in the morning", "fri @ 7pm", "due:2027-04-15"},
 	Vocabulary: dateVocabulary(),
