@@ -96,7 +96,7 @@ type scan struct {
 	// "for 8 weeks": the repeat ends that long after it begins.
 	forN    int
 	forUnit when.Unit
-	start time.Time
+	start   time.Time
 }
 
 func (p *scan) at(k int) string {
