@@ -232,6 +232,8 @@ var ownCorpus = []corpusLine{
 	{in: "Change the water filter on the 1st of every 3 months", title: "Change the water filter", due: "2026-12-01", rrule: "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1"},
 	{in: "Pay the nanny on the 1st of every month at 9am", title: "Pay the nanny", due: "2026-12-01 09:00", rrule: "FREQ=MONTHLY;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0"},
 	{in: "Pay rent on the 1st of the month", title: "Pay rent on the 1st of the month"},
+	{in: "Submit the timesheet by the last day of every month", title: "Submit the timesheet", due: "2026-11-30", rrule: "FREQ=MONTHLY;BYMONTHDAY=-1"},
+	{in: "Pay the cleaner before the 5th of each month #home", title: "Pay the cleaner", due: "2026-12-05", rrule: "FREQ=MONTHLY;BYMONTHDAY=5", more: "#home"},
 	{in: "Call mum tmrw", title: "Call mum", due: "2026-11-26"},
 	{in: "Call mum tmr at 6pm", title: "Call mum", due: "2026-11-26 18:00"},
 	{in: "Call the plumber in the morning", title: "Call the plumber", due: "2026-11-26 09:00"},

@@ -338,11 +338,12 @@ func (p *scan) monthSpec(afterOn bool) bool {
 
 // dayOfEvery reads a day of the month said before its period, as people
 // say a rent day: "on the 1st of every month", "the 15th of each month",
-// "on the last day of every month", "the 2nd tuesday of every other
-// month", "the 1st of every 3 months".
+// "by the last day of every month", "the 2nd tuesday of every other
+// month", "the 1st of every 3 months". A date's prefix ("on", "by", "due",
+// "before") may stand first: the day is the due either way.
 func (p *scan) dayOfEvery() bool {
 	start := p.j
-	if p.at(0) == "on" {
+	if slices.Contains(when.DatePrefixes, p.at(0)) {
 		p.j++
 	}
 	if p.monthSpec(true) {

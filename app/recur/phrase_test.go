@@ -37,6 +37,7 @@ func TestParseCommonPhrases(t *testing.T) {
 		{"every friday till dec 18", "FREQ=WEEKLY;UNTIL=20261218;BYDAY=FR", "2026-11-27 00:00"},
 		{"on the 1st of every month", "FREQ=MONTHLY;BYMONTHDAY=1", "2026-12-01 00:00"},
 		{"the 15th of each month", "FREQ=MONTHLY;BYMONTHDAY=15", "2026-12-15 00:00"},
+		{"by the 5th of every month", "FREQ=MONTHLY;BYMONTHDAY=5", "2026-12-05 00:00"},
 		{"on the last day of every month", "FREQ=MONTHLY;BYMONTHDAY=-1", "2026-11-30 00:00"},
 		{"the 2nd tuesday of every other month", "FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU", "2026-12-08 00:00"},
 		{"on the 1st of every 3 months at 9am", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "2026-12-01 09:00"},

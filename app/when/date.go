@@ -33,9 +33,10 @@ func (m Moment) Equal(o Moment) bool { return m.AllDay == o.AllDay && m.Time.Equ
 
 // MatchDate reads a date phrase at toks[i] as a captured line does: a
 // prefix ("by", "on", "due"), a day, a time of day, or both in either
-// order ("friday 9am", "at 17:30", "9am tomorrow"). Abbreviated weekdays
-// count only after a prefix or "next". It returns how many tokens it
-// read, 0 when no date phrase starts at i.
+// order ("friday 9am", "at 17:30", "9am tomorrow"), or Taskwarrior's
+// due:<word>. Abbreviated weekdays count only after a prefix or "next",
+// or before a time, "next week" or "in 2 weeks" ("fri 7pm"). It returns
+// how many tokens it read, 0 when no date phrase starts at i.
 func MatchDate(toks []Token, i int, now time.Time, loc *time.Location) (Moment, int) {
 	return matchDate(toks, i, now.In(loc), false)
 }
