@@ -243,6 +243,7 @@ var ownCorpus = []corpusLine{
 	{in: "Stargazing tonight", title: "Stargazing", due: "2026-11-25 20:00"},
 	{in: "Take out the bins at night", title: "Take out the bins", due: "2026-11-25 20:00"},
 	{in: "Call Sam tomorrow in the morning", title: "Call Sam", due: "2026-11-26 09:00"},
+	{in: `Paint the harbour in the \morning light`, title: "Paint the harbour in the morning light"},
 	{in: "Practise piano every day in the evening", title: "Practise piano", due: "2026-11-25 19:00", rrule: "FREQ=DAILY;BYHOUR=19;BYMINUTE=0"},
 	{in: "File taxes due:2027-04-15", title: "File taxes", due: "2027-04-15"},
 	{in: "Ship p2p relay", title: "Ship p2p relay"},
