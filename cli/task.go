@@ -26,8 +26,9 @@ func newAddCmd(env *Env, dbPath *string) *cobra.Command {
 		Use:   "add LINE",
 		Short: "Add a task from a captured line",
 		Long: `Add a task from a line written the way you think: title words, a date
-("tomorrow 9am", "by friday", "in 3 days"), a repeat ("every monday"),
-#tag, +project, !importance/urgency (!4, !4/2) and ~estimate (~30m).
+("tomorrow 9am", "by friday", "in 3 days", "tmrw in the morning"), a repeat
+("every monday", "on the 1st of every month"), #tag, +project,
+!importance/urgency (!4, !4/2, or Todoist's p1-p4) and ~estimate (~30m).
 Anything not understood stays in the title. It prints the new ref and what
 was read, so a wrong reading shows at once (tend edit fixes it). Flags set
 fields outright and win over what the line says.`,

@@ -66,8 +66,11 @@ type reader struct {
 	loc     *time.Location
 	res     Result
 	due     *when.Moment
-	dueSpan int // index of the date's span, to widen it when a time joins
-	repSpan int // index of the repeat's span, whose value settle may change
+	// prioritySet is a priority marker read, even one that sets nothing
+	// (Todoist's p4), so that a later one stays in the title.
+	prioritySet bool
+	dueSpan     int // index of the date's span, to widen it when a time joins
+	repSpan     int // index of the repeat's span, whose value settle may change
 }
 
 // Parse reads a captured line at the moment now, in the reader's zone.

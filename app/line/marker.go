@@ -11,6 +11,13 @@ import (
 // Sigils are the first characters of the one-word markers.
 var Sigils = map[byte]Kind{'#': KindTag, '+': KindProject, '!': KindPriority, '~': KindEstimate}
 
+// TodoistPriorities are Todoist's priority words, read as importance the
+// way tend imports Todoist's files: p1 (Todoist's most urgent, red) is
+// importance 5, p2 is 4, p3 is 3, and p4, Todoist's "no priority", leaves
+// importance unset (the word is still taken out of the title). Only the
+// whole word counts, so "p2p" and "mp3" stay title words.
+var TodoistPriorities = map[string]int{"p1": 5, "p2": 4, "p3": 3, "p4": 0}
+
 // trailing is punctuation that may follow a tag or key without being part
 // of it ("#urgent," "+home.").
 const trailing = ".,;:!?)"
@@ -18,6 +25,18 @@ const trailing = ".,;:!?)"
 // marker reads a one-word marker at token i, as written, and records it.
 func (r *reader) marker(i int) bool {
 	w := r.text[r.toks[i].Start:r.toks[i].End]
+	if imp, ok := TodoistPriorities[r.toks[i].Text]; ok {
+		if r.prioritySet {
+			return false
+		}
+		r.res.Importance, r.prioritySet = imp, true
+		v := FormatPriority(imp, 0)
+		if imp == 0 {
+			v = "none"
+		}
+		r.span(KindPriority, i, 1, v)
+		return true
+	}
 	if len(w) < 2 {
 		return false
 	}
@@ -43,10 +62,10 @@ func (r *reader) marker(i int) bool {
 		r.span(k, i, 1, key)
 	case KindPriority:
 		imp, urg, ok := priority(body)
-		if !ok || r.res.Importance != 0 || r.res.Urgency != 0 {
+		if !ok || r.prioritySet {
 			return false
 		}
-		r.res.Importance, r.res.Urgency = imp, urg
+		r.res.Importance, r.res.Urgency, r.prioritySet = imp, urg, true
 		r.span(k, i, 1, FormatPriority(imp, urg))
 	case KindEstimate:
 		min, err := when.ParseDuration(body)

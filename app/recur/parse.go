@@ -77,6 +77,10 @@ var (
 	Weekend  = []rrule.Weekday{rrule.SA, rrule.SU}
 )
 
+// CountedDays after an ordinal count working days ("the 15th workday"),
+// which no repeat here says, so such a phrase is left unread.
+var CountedDays = []string{"workday", "workdays", "weekday", "weekdays", "business"}
+
 // MaxInterval bounds "every N days" and the like.
 const MaxInterval = 999
 
@@ -89,7 +93,10 @@ type scan struct {
 	r     Rule
 	until *when.Moment
 	from  *when.Moment // "starting dec 1": where the repeat begins
-	start time.Time
+	// "for 8 weeks": the repeat ends that long after it begins.
+	forN    int
+	forUnit when.Unit
+	start   time.Time
 }
 
 func (p *scan) at(k int) string {
@@ -125,6 +132,9 @@ func (p *scan) head() bool {
 		p.r.freq, p.r.interval = a.Freq, a.Interval
 		p.j++
 		p.on()
+		return true
+	}
+	if p.dayOfEvery() {
 		return true
 	}
 	if n, ok := when.Count(w); ok {
@@ -314,13 +324,56 @@ func (p *scan) monthSpec(afterOn bool) bool {
 			}
 		}
 	}
-	if len(days) == 0 {
+	// "every 15th workday" counts working days, which a repeat here cannot
+	// say; it is not the 15th.
+	if len(days) == 0 || slices.Contains(CountedDays, p.at(k)) {
 		return false
 	}
 	slices.Sort(days)
 	p.r.monthDays = slices.Compact(days)
 	p.j += k
 	p.ofMonth()
+	return true
+}
+
+// dayOfEvery reads a day of the month said before its period, as people
+// say a rent day: "on the 1st of every month", "the 15th of each month",
+// "by the last day of every month", "the 2nd tuesday of every other
+// month", "the 1st of every 3 months". A date's prefix ("on", "by", "due",
+// "before") may stand first: the day is the due either way.
+func (p *scan) dayOfEvery() bool {
+	start := p.j
+	if slices.Contains(when.DatePrefixes, p.at(0)) {
+		p.j++
+	}
+	if p.monthSpec(true) {
+		// monthSpec took "of every month" (or "of each month") itself.
+		if p.at(-3) == "of" && (p.at(-2) == "every" || p.at(-2) == "each") && p.at(-1) == "month" {
+			p.r.freq = rrule.MONTHLY
+			return true
+		}
+		if p.ofEvery() {
+			return true
+		}
+	}
+	p.j, p.r.days, p.r.monthDays = start, nil, nil
+	return false
+}
+
+// ofEvery reads "of every other month" and "of every 3 months".
+func (p *scan) ofEvery() bool {
+	if p.at(0) != "of" || p.at(1) != "every" && p.at(1) != "each" {
+		return false
+	}
+	n, ok := 2, p.at(2) == "other"
+	if !ok {
+		n, ok = when.Count(p.at(2))
+	}
+	if !ok || n < 2 || n > MaxInterval || p.at(3) != "months" && !(p.at(2) == "other" && p.at(3) == "month") {
+		return false
+	}
+	p.r.freq, p.r.interval = rrule.MONTHLY, n
+	p.j += 4
 	return true
 }
 
@@ -371,7 +424,7 @@ func (p *scan) tail() {
 				continue
 			}
 		}
-		if p.until == nil && p.r.count == 0 && slices.Contains(UntilWords, p.at(0)) {
+		if p.until == nil && p.r.count == 0 && p.forN == 0 && slices.Contains(UntilWords, p.at(0)) {
 			if m, n := when.MatchDate(p.t, p.j+1, p.start, p.r.loc); n > 0 {
 				p.until, p.j, progress = &m, p.j+1+n, true
 				continue
@@ -387,7 +440,15 @@ func (p *scan) tail() {
 				continue
 			}
 		}
-		if p.until == nil && p.r.count == 0 {
+		if p.until == nil && p.r.count == 0 && p.forN == 0 && p.at(0) == "for" {
+			if n, ok := when.Count(p.at(1)); ok && n > 0 && n <= MaxInterval {
+				if u := when.Units[p.at(2)]; u.Calendar() {
+					p.forN, p.forUnit, p.j, progress = n, u, p.j+3, true
+					continue
+				}
+			}
+		}
+		if p.until == nil && p.r.count == 0 && p.forN == 0 {
 			k := 0
 			if p.at(0) == "for" {
 				k++
@@ -416,6 +477,11 @@ func (p *scan) finish() error {
 			h, m, _ := start.In(r.loc).Clock()
 			r.clock = &when.Clock{Hour: h, Minute: m}
 		}
+	}
+	if p.forN > 0 { // the last day inside the span: "for 1 week" from a Friday ends on Thursday
+		y, m, d := start.In(r.loc).Date()
+		last := p.forUnit.Add(time.Date(y, m, d, 0, 0, 0, 0, r.loc), p.forN).AddDate(0, 0, -1)
+		p.until = &when.Moment{Time: last, AllDay: true}
 	}
 	if p.until != nil {
 		r.until = untilOf(*p.until, r.clock != nil, r.loc)

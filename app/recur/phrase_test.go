@@ -35,6 +35,15 @@ func TestParseCommonPhrases(t *testing.T) {
 		{"every week beginning on monday", "FREQ=WEEKLY", "2026-11-30 00:00"},
 		{"every day ending dec 31", "FREQ=DAILY;UNTIL=20261231", "2026-11-25 00:00"},
 		{"every friday till dec 18", "FREQ=WEEKLY;UNTIL=20261218;BYDAY=FR", "2026-11-27 00:00"},
+		{"on the 1st of every month", "FREQ=MONTHLY;BYMONTHDAY=1", "2026-12-01 00:00"},
+		{"the 15th of each month", "FREQ=MONTHLY;BYMONTHDAY=15", "2026-12-15 00:00"},
+		{"by the 5th of every month", "FREQ=MONTHLY;BYMONTHDAY=5", "2026-12-05 00:00"},
+		{"on the last day of every month", "FREQ=MONTHLY;BYMONTHDAY=-1", "2026-11-30 00:00"},
+		{"the 2nd tuesday of every other month", "FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU", "2026-12-08 00:00"},
+		{"on the 1st of every 3 months at 9am", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "2026-12-01 09:00"},
+		{"every day in the morning", "FREQ=DAILY;BYHOUR=9;BYMINUTE=0;BYSECOND=0", "2026-11-26 09:00"},
+		{"every day at 10am starting friday for 8 weeks", "FREQ=DAILY;UNTIL=20270121T225959Z;BYHOUR=10;BYMINUTE=0;BYSECOND=0", "2026-11-27 10:00"},
+		{"every monday for 3 months", "FREQ=WEEKLY;UNTIL=20270224;BYDAY=MO", "2026-11-30 00:00"},
 	} {
 		r := mustParse(t, tc.in, start, berlin)
 		if got := r.RRule(); got != tc.rrule {

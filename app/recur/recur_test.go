@@ -39,6 +39,10 @@ func TestParseRefusals(t *testing.T) {
 		{"every day until yesterday", "ends before its first occurrence"},
 		{"every! monday", "plain interval"},
 		{"every 1000 days", "does not start a repeat"},
+		{"the 1st of the month", "does not start a repeat"}, // a day, not a repeat
+		{"on the 1st of every 1000 months", "does not start a repeat"},
+		{"every 15th workday", "does not start a repeat"},
+		{"every day for 2 weeks 3 times", `"3" does not belong`},
 		{"FREQ=HOURLY", "daily, weekly, monthly or yearly"},
 		{"FREQ=DAILY;BYSETPOS=1", "not one tend reads"},
 		{"FREQ=DAILY;COUNT=2;UNTIL=20270101", "cannot both"},

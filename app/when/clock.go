@@ -31,7 +31,7 @@ func MatchClock(toks []Token, i int, bare bool) (Clock, int) {
 func matchClock(toks []Token, i int, bare bool) (c Clock, n int, hourOnly bool) {
 	t := texts(toks)
 	at := 0
-	if t.at(i) == "at" {
+	if t.at(i) == "at" || t.at(i) == "@" { // "Fri @ 7pm", as Todoist teaches
 		at, bare = 1, true
 	}
 	w := t.at(i + at)

@@ -33,9 +33,10 @@ func (m Moment) Equal(o Moment) bool { return m.AllDay == o.AllDay && m.Time.Equ
 
 // MatchDate reads a date phrase at toks[i] as a captured line does: a
 // prefix ("by", "on", "due"), a day, a time of day, or both in either
-// order ("friday 9am", "at 17:30", "9am tomorrow"). Abbreviated weekdays
-// count only after a prefix or "next". It returns how many tokens it
-// read, 0 when no date phrase starts at i.
+// order ("friday 9am", "at 17:30", "9am tomorrow"), or Taskwarrior's
+// due:<word>. Abbreviated weekdays count only after a prefix or "next",
+// or before a time, "next week" or "in 2 weeks" ("fri 7pm"). It returns
+// how many tokens it read, 0 when no date phrase starts at i.
 func MatchDate(toks []Token, i int, now time.Time, loc *time.Location) (Moment, int) {
 	return matchDate(toks, i, now.In(loc), false)
 }
@@ -59,9 +60,22 @@ func ParseDate(s string, now time.Time, loc *time.Location) (Moment, error) {
 
 func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 	t := texts(toks)
+	if v, ok := strings.CutPrefix(t.at(i), "due:"); ok {
+		m, ok := attributeDate(v, now)
+		if !ok {
+			return Moment{}, 0
+		}
+		return m, 1
+	}
 	j := i
 	if slices.Contains(DatePrefixes, t.at(j)) {
 		j, loose = j+1, true
+	}
+	// A time, "next week" or "in 2 weeks" right after an abbreviated
+	// weekday makes it a day: "fri 7pm", "Fri @ 7pm", "Mon next week".
+	if _, abbrev := WeekdayAbbrevs[t.at(j)]; abbrev && !loose {
+		_, n := MatchClock(toks, j+1, true)
+		loose = n > 0 || t.at(j+1) == "next" && t.at(j+2) == "week" || t.at(j+1) == "in" && Units[t.at(j+3)] == Week
 	}
 	if m, n, open := matchDay(t, j, now, loose); n > 0 {
 		j += n
@@ -74,6 +88,9 @@ func matchDate(toks []Token, i int, now time.Time, loose bool) (Moment, int) {
 		return m, j - i
 	}
 	c, n, hourOnly := matchClock(toks, j, loose)
+	if n == 0 {
+		c, n = matchPartOfDay(toks, j)
+	}
 	if n == 0 {
 		return Moment{}, 0
 	}
@@ -136,6 +153,10 @@ func matchDay(t texts, j int, now time.Time, loose bool) (m Moment, n int, open 
 	if wd, ok := Weekday(w, loose); ok {
 		if t.at(j+1) == "next" && t.at(j+2) == "week" {
 			return day(inNextWeek(today, wd)), 3, true
+		}
+		// "Tue in 2 weeks": that day of the week two weeks on.
+		if n, ok := Count(t.at(j + 2)); ok && t.at(j+1) == "in" && Units[t.at(j+3)] == Week && n >= 1 && n <= 520 {
+			return day(inNextWeek(today, wd).AddDate(0, 0, 7*(n-1))), 4, true
 		}
 		return day(coming(today, wd, false)), 1, true
 	}

@@ -15,6 +15,9 @@ func MatchDayTime(toks []Token, i int) (Clock, int) {
 	if c, n := MatchClock(toks, i, true); n > 0 {
 		return c, n
 	}
+	if c, n := matchPartOfDay(toks, i); n > 0 {
+		return c, n
+	}
 	part, ok := PartsOfDay[texts(toks).at(i)]
 	if !ok {
 		return Clock{}, 0
@@ -23,6 +26,24 @@ func MatchDayTime(toks []Token, i int) (Clock, int) {
 		return inPart(part, c), n + 1
 	}
 	return part, 1
+}
+
+// matchPartOfDay reads a part of the day said with its preposition: "in
+// the morning", "in the evening at 7", "at night". Said alone, such a
+// phrase is a time of day ("Call Sam in the morning"), while a bare
+// "morning" is a title word ("Morning run").
+func matchPartOfDay(toks []Token, i int) (Clock, int) {
+	t := texts(toks)
+	switch {
+	case t.at(i) == "in" && t.at(i+1) == "the":
+		if _, ok := PartsOfDay[t.at(i+2)]; ok {
+			c, n := MatchDayTime(toks, i+2)
+			return c, n + 2
+		}
+	case t.at(i) == "at" && t.at(i+1) == "night":
+		return PartsOfDay["night"], 2
+	}
+	return Clock{}, 0
 }
 
 // inPart reads an hour said in a part of the day that begins at noon or
@@ -62,14 +83,23 @@ func relativeDay(t texts, j int, today time.Time, loose bool) (Moment, int) {
 	if !ok || !endsDayOfMonth(t, k+1) {
 		return Moment{}, 0
 	}
+	if m, ok := nextDayOfMonth(today, dom); ok {
+		return m, k + 1 - j
+	}
+	return Moment{}, 0
+}
+
+// nextDayOfMonth is the next day numbered dom from today on, in a month
+// that has one.
+func nextDayOfMonth(today time.Time, dom int) (Moment, bool) {
 	y, m, _ := today.Date()
 	for i := 0; i < 12; i++ {
 		d := time.Date(y, m+time.Month(i), dom, 0, 0, 0, 0, today.Location())
 		if d.Day() == dom && !d.Before(today) {
-			return day(d), k + 1 - j
+			return day(d), true
 		}
 	}
-	return Moment{}, 0
+	return Moment{}, false
 }
 
 // endsDayOfMonth reports whether "the 15th" ends at t[k]: a word after

@@ -26,8 +26,10 @@ var Months = map[string]time.Month{"january": 1, "february": 2, "march": 3, "apr
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10,
 	"nov": 11, "dec": 12}
 
-// DayWords are the days named relative to today.
-var DayWords = map[string]int{"today": 0, "tomorrow": 1, "yesterday": -1}
+// DayWords are the days named relative to today, with the short forms
+// people text ("tmrw", "tmr"). Todoist's "tod" and "tom" are left out:
+// they are names ("Tell Tom the plan").
+var DayWords = map[string]int{"today": 0, "tomorrow": 1, "yesterday": -1, "tmrw": 1, "tmr": 1}
 
 // Tonight is the time of day "tonight" means when no time is given.
 const Tonight = 20 * time.Hour
@@ -53,7 +55,7 @@ const (
 // out on purpose: in an offset it could be minutes or months.
 var Units = map[string]Unit{"min": Minute, "mins": Minute, "minute": Minute, "minutes": Minute,
 	"h": Hour, "hr": Hour, "hrs": Hour, "hour": Hour, "hours": Hour,
-	"d": Day, "day": Day, "days": Day, "w": Week, "wk": Week, "week": Week, "weeks": Week,
+	"d": Day, "day": Day, "days": Day, "w": Week, "wk": Week, "wks": Week, "week": Week, "weeks": Week,
 	"mo": Month, "month": Month, "months": Month, "y": Year, "yr": Year, "year": Year, "years": Year}
 
 // NumberWords are the counts that may be written as words.

@@ -95,6 +95,34 @@ func TestParseDate(t *testing.T) {
 		{"noon friday", inst(2026, 11, 27, 12, 0)},
 		{"9am on friday", inst(2026, 11, 27, 9, 0)},
 		{"2026-12-05T09:00:00Z", inst(2026, 12, 5, 10, 0)},
+		{"tmrw", day(2026, 11, 26)},
+		{"tmr at 9", inst(2026, 11, 26, 9, 0)},
+		{"in the morning", inst(2026, 11, 26, 9, 0)}, // passed today: tomorrow's
+		{"in the evening", inst(2026, 11, 25, 19, 0)},
+		{"in the evening at 8", inst(2026, 11, 25, 20, 0)},
+		{"at night", inst(2026, 11, 25, 20, 0)},
+		{"tomorrow in the afternoon", inst(2026, 11, 26, 14, 0)},
+		{"fri @ 7pm", inst(2026, 11, 27, 19, 0)},
+		{"fri 7pm", inst(2026, 11, 27, 19, 0)},
+		{"Mon next week", day(2026, 11, 30)},
+		{"Tue in 2 weeks", day(2026, 12, 8)},
+		{"friday in 1 week", day(2026, 12, 4)},
+		{"due:eod", day(2026, 11, 25)},
+		{"due:now", inst(2026, 11, 25, 14, 0)},
+		{"due:20270415", day(2027, 4, 15)},
+		{"due:jan", day(2027, 1, 1)},
+		{"due:nov", day(2027, 11, 1)}, // this November has begun: the next one
+		{"due:dec", day(2026, 12, 1)},
+		{"due:2027-04-15", day(2027, 4, 15)},
+		{"due:tomorrow", day(2026, 11, 26)},
+		{"due:fri", day(2026, 11, 27)},
+		{"due:eom", day(2026, 11, 30)},
+		{"due:eoy", day(2026, 12, 31)},
+		{"due:23rd", day(2026, 12, 23)},
+		{"due:3wks", day(2026, 12, 16)},
+		{"due:1day", day(2026, 11, 26)},
+		{"due:9hrs", inst(2026, 11, 25, 23, 0)},
+		{"due:2026-12-05T09:00:00Z", inst(2026, 12, 5, 10, 0)},
 	} {
 		got, err := when.ParseDate(tc.in, now, loc)
 		if err != nil || !got.Equal(tc.want) {
@@ -109,7 +137,8 @@ func TestParseDateRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		in     string
 		offset int
-	}{{"", 0}, {"someday", 0}, {"feb 30", 0}, {"tomorrow morrow", 9}, {"on the 3rd floor", 0}, {"in 3 fortnights", 0}, {"25:00", 0}, {"in 99999 years", 0}} {
+	}{{"", 0}, {"someday", 0}, {"feb 30", 0}, {"tomorrow morrow", 9}, {"on the 3rd floor", 0}, {"in 3 fortnights", 0}, {"25:00", 0}, {"in 99999 years", 0},
+		{"due:", 0}, {"due:eow", 0}, {"due:som", 0}, {"due:20271345", 0}, {"due:someday", 0}, {"due:23", 0}, {"due:9999y", 0}, {"morning", 0}, {"in the garden", 0}} {
 		_, err := when.ParseDate(tc.in, now, loc)
 		var se *when.SyntaxError
 		if !errors.As(err, &se) || se.Offset != tc.offset || se.Input != tc.in {
