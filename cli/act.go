@@ -212,11 +212,12 @@ func newLinkCmd(env *Env, dbPath *string) *cobra.Command {
 	var document bool
 	cmd := &cobra.Command{
 		Use:   "link REF TYPE OTHER",
-		Short: "Link a task or document to another (blocks, relates_to, governs, …)",
+		Short: "Link a task or document to another (blocks, relates_to, documents, …)",
 		Long: `Link REF to OTHER with a link type (GET /v1/link-types lists them): blocks
 (what readiness reads), precedes, relates_to, duplicates, documents (a
 document that governs a task), derives_from, supersedes. REF may be a task
-or a document; OTHER is a task unless --document says it is a document.`,
+or a document, and so may OTHER: its ref says which (--document, once
+needed for a document, is still read).`,
 		Example: `  tend link 2 blocks 3
   tend link 5 documents 2`,
 		Args:              cobra.ExactArgs(3),
@@ -227,6 +228,12 @@ or a document; OTHER is a task unless --document says it is a document.`,
 				in.TargetType = "document"
 			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
+				// The route takes OTHER as a task unless told: a ref names
+				// one item, whose kind the item route answers. One it
+				// cannot find is left for the link's own refusal to name.
+				if it, err := s.c.Show(ctx, args[2]); in.TargetType == "" && err == nil && it.Kind == "document" {
+					in.TargetType = "document"
+				}
 				l, err := s.c.Link(ctx, args[0], in)
 				if err != nil {
 					return err

@@ -41,8 +41,8 @@ func TestCLIJSONIsTheAPIs(t *testing.T) {
 		args []string
 		path string
 	}{
-		{[]string{"ls"}, "/v1/tasks"},
-		{[]string{"ls", "--project", "web", "--all"}, "/v1/tasks?project=web&include_completed=true"},
+		{[]string{"ls"}, "/v1/tasks?order=-priority_score,due_at,ref"},
+		{[]string{"ls", "--project", "web", "--all"}, "/v1/tasks?project=web&include_completed=true&order=-priority_score,due_at,ref"},
 		{[]string{"show", "1"}, "/v1/items/1"},
 		{[]string{"show", "3"}, "/v1/items/3"},
 		{[]string{"today"}, "/v1/agenda"},

@@ -133,9 +133,22 @@ func (p Printer) taskRows(ts []wire.Task) [][]cell {
 			}
 		}
 		rows[i] = []cell{{refText(t.Ref), dim}, {t.Status, statusStyle(t.StatusCategory)}, {t.ProjectPath, ""},
-			{cut(t.Title, titleWidth), ""}, {who(t.ClaimedBy, t.Assignee), ""}, {due, style}}
+			{strings.TrimSpace(cut(t.Title, titleWidth) + " " + marks(t)), ""}, {who(t.ClaimedBy, t.Assignee), ""}, {due, style}}
 	}
 	return rows
+}
+
+// marks are a row's importance and tags, after its title as a captured
+// line writes them (!4 #finance): what a person sorts by at a glance.
+func marks(t wire.Task) string {
+	var m []string
+	if t.Importance != nil {
+		m = append(m, "!"+level(t.Importance))
+	}
+	for _, tag := range t.Tags {
+		m = append(m, "#"+tag)
+	}
+	return strings.Join(m, " ")
 }
 
 // Agenda writes the day: each list under its name, then the counts of what

@@ -96,6 +96,10 @@ func estimateMinutes(s string) (int, error) {
 	return int(d / time.Minute), nil
 }
 
+// defaultListOrder is tend ls's order when --order is not given: the
+// order tend claim next picks in.
+const defaultListOrder = "-priority_score,due_at,ref"
+
 // listFlags are tend ls's filters: each is the task listing's query
 // parameter of the same name (wire.TaskListQuery reads them).
 type listFlags struct {
@@ -125,6 +129,11 @@ func (f listFlags) query(cmd *cobra.Command, format string) (url.Values, error) 
 	}
 	if f.mine {
 		q.Set("assignee", "me")
+	}
+	if f.order == "" && f.q == "" {
+		// Most important first, as the help says; a search keeps its
+		// best match first.
+		q.Set("order", defaultListOrder)
 	}
 	if cmd.Flags().Changed("limit") {
 		q.Set("limit", strconv.Itoa(f.limit))

@@ -132,10 +132,10 @@ var cliSteps = []cliStep{
 	{args: line("add", "Bad\x00line"), code: 1, err: "error: validation: the line: text may not contain U+0000"},
 	{args: line("add"), code: 2, err: `error: give the task as a line: tend add "Call the bank tomorrow 9am"`},
 	{args: line("add", "x", "--estimate", "soon"), code: 2, err: `error: --estimate is minutes or a duration`},
-	{args: line("ls"), out: "REF  STATUS  PROJECT  TITLE                    WHO  DUE\n" +
-		"#1   todo    inbox    Call the bank                 tomorrow 09:00\n" +
-		"#2   todo    inbox    Write the release notes       in 4 days\n" +
-		"#3   todo    inbox    Deploy\n"},
+	{args: line("ls"), out: "REF  STATUS  PROJECT  TITLE                          WHO  DUE\n" +
+		"#1   todo    inbox    Call the bank !4 #finance           tomorrow 09:00\n" +
+		"#2   todo    inbox    Write the release notes #docs       in 4 days\n" +
+		"#3   todo    inbox    Deploy !2\n"},
 	{args: line("ls", "--format", "compact", "--tag", "docs"), out: "#2  todo  inbox  Write the release notes    due 2026-03-06\n"},
 	{args: line("ls", "--filter", "estimate_minutes.lte=60", "--format", "compact"), out: "#2  todo  inbox  Write the release notes    due 2026-03-06\n"},
 	{args: line("ls", "--status", "nope"), code: 1, err: `error: validation: --status: no task status "nope"`},
@@ -181,10 +181,11 @@ var cliSteps = []cliStep{
 	{args: line("doc", "new", "--type", "note"), stdin: "body", code: 2, err: "error: give the document a --title"},
 	{args: line("doc", "show", "4"), out: "#4 Flaky test\n  finding · current · inbox · version 1\n\nThe test waited on a real clock.\n"},
 	{args: line("doc", "show", "1"), code: 3, err: "error: not_found: "},
+	{args: line("link", "3", "relates_to", "4"), out: "#3 relates to #4 Flaky test\n"},
 	{args: line("show", "1", "--format", "compact"), out: "#1  todo  inbox  Call the bank    due 2026-03-03 09:00 UTC\n" +
 		"links:\n  blocks      #2  todo     Write the release notes\n  relates to  #4  current  Flaky test\n" +
 		"comments:\n  2026-03-02T09:00:00Z  @admin  Called; they call back on Monday\n  2026-03-02T09:00:00Z  @admin  Checked on staging\n"},
-	{args: line("search", "bank"), out: "REF  STATUS  PROJECT  TITLE          WHO  DUE\n#1   todo    inbox    Call the bank       tomorrow 09:00\nno documents\n"},
+	{args: line("search", "bank"), out: "REF  STATUS  PROJECT  TITLE                      WHO  DUE\n#1   todo    inbox    Call the bank !4 #finance       tomorrow 09:00\nno documents\n"},
 	{args: line("search", "flaky", "--format", "compact"), out: "no tasks\n#4  current  finding  inbox  Flaky test\n"},
 	{args: line("add", "Water the plants every day"), out: "added #5 Water the plants\n  todo · inbox · due today · every day\n"},
 	{args: line("skip", "5"), out: "skipped #5 Water the plants\n  cancelled · inbox · due today · every day\n"},
@@ -204,10 +205,10 @@ var cliSteps = []cliStep{
 	{args: line("ls", "--project", "inbox", "--status", "todo", "--tag", "docs", "--format", "compact"),
 		out: "#2  todo  inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n"},
 	{args: line("today"), out: "agenda for 2026-03-02 (UTC)\nupcoming:\n" +
-		"  #6  todo  inbox  Water the plants                         tomorrow\n" +
-		"  #1  todo  inbox  Call the bank                            tomorrow 09:00\n" +
-		"  #3  todo  inbox  Deploy                                   friday 17:00\n" +
-		"waiting:\n  #2  todo  inbox  Write the release notes  @bob (claimed)  in 4 days\n" +
+		"  #6  todo  inbox  Water the plants                               tomorrow\n" +
+		"  #1  todo  inbox  Call the bank !4 #finance                      tomorrow 09:00\n" +
+		"  #3  todo  inbox  Deploy !4                                      friday 17:00\n" +
+		"waiting:\n  #2  todo  inbox  Write the release notes #docs  @bob (claimed)  in 4 days\n" +
 		"not listed: 0 deferred, 0 later, 0 passed, 0 paused, 1 assigned elsewhere\n"},
 	{args: line("today", "--format", "compact"), as: "bob", out: "agenda for 2026-03-02 (UTC)\nupcoming:\n" +
 		"#6  todo  inbox  Water the plants                         due 2026-03-03\n" +
@@ -217,10 +218,10 @@ var cliSteps = []cliStep{
 		"not listed: 0 deferred, 0 later, 0 passed, 0 paused, 0 assigned elsewhere\n"},
 	{args: line("today", "--date", "someday"), code: 1, err: "error: validation: --date: "},
 	{args: line("ls", "--all", "--format", "compact"), out: "#1  todo       inbox  Call the bank                            due 2026-03-03 09:00 UTC\n" +
-		"#2  todo       inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n" +
 		"#3  todo       inbox  Deploy                                   due 2026-03-06 17:00 UTC\n" +
 		"#5  cancelled  inbox  Water the plants                         due 2026-03-02\n" +
-		"#6  todo       inbox  Water the plants                         due 2026-03-03\n"},
+		"#6  todo       inbox  Water the plants                         due 2026-03-03\n" +
+		"#2  todo       inbox  Write the release notes  @bob (claimed)  due 2026-03-06\n"},
 }
 
 // TestCLICommands runs every terminal command on the database file: each
