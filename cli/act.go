@@ -35,9 +35,40 @@ func taskAction(env *Env, dbPath *string, use, short, long, example, verb string
 }
 
 func newSkipCmd(env *Env, dbPath *string) *cobra.Command {
-	return taskAction(env, dbPath, "skip REF", "Let this occurrence of a repeating task go by",
-		"Skip this occurrence of a repeating task: it is not done, and the next one comes.",
-		"  tend skip 4", "skipped", Client.Skip)
+	w := newWork(env, dbPath)
+	cmd := &cobra.Command{
+		Use:               "skip REF",
+		Short:             "Let this occurrence of a repeating task go by",
+		Long:              "Skip this occurrence of a repeating task: it is not done, and the next one comes, which is shown.",
+		Example:           "  tend skip 4",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeRefs(w),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				f, err := s.c.Skip(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				return finished(ctx, s, "skipped", f)
+			})
+		},
+	}
+	w.flags(cmd)
+	return cmd
+}
+
+// finished prints a task completed or skipped and then the next occurrence
+// it brought, so the person sees when it comes again. --json prints the
+// task alone: one document, the route's answer.
+func finished(ctx context.Context, s *session, verb string, f Finished) error {
+	if err := s.p.Task(ctx, verb, f.Task); err != nil || f.Next == "" || s.p.Format == FormatJSON {
+		return err
+	}
+	next, err := s.c.Task(ctx, f.Next)
+	if err != nil {
+		return err
+	}
+	return s.p.Task(ctx, "next", next)
 }
 
 func newReopenCmd(env *Env, dbPath *string) *cobra.Command {
@@ -63,10 +94,11 @@ func newDoneCmd(env *Env, dbPath *string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "done REF",
 		Short: "Complete a task, with what you checked",
-		Long: `Complete a task; a repeating one brings its next occurrence. With --verify
-(what you checked), --passed or --failed, and --commit, the verification is
-recorded in the same write as the completion: if either is refused,
-neither is stored. A verification is self-reported evidence, never proof.`,
+		Long: `Complete a task; a repeating one brings its next occurrence, shown after
+it. With --verify (what you checked), --passed or --failed, and --commit,
+the verification is recorded in the same write as the completion: if
+either is refused, neither is stored. A verification is self-reported
+evidence, never proof.`,
 		Example: `  tend done 6
   tend done 2 --verify "go test ./... green" --passed --commit 3f2a9c1`,
 		Args:              cobra.ExactArgs(1),
@@ -90,11 +122,11 @@ neither is stored. A verification is self-reported evidence, never proof.`,
 				}
 			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
-				t, err := s.c.Complete(ctx, args[0], in)
+				f, err := s.c.Complete(ctx, args[0], in)
 				if err != nil {
 					return err
 				}
-				return s.p.Task(ctx, "done", t)
+				return finished(ctx, s, "done", f)
 			})
 		},
 	}

@@ -34,9 +34,9 @@ type Client interface {
 	Search(ctx context.Context, q url.Values) (wire.ItemSearch, error)
 	// Complete finishes a task, with the verification when there is one
 	// (POST /v1/tasks/{ref}/complete).
-	Complete(ctx context.Context, ref string, in wire.Completion) (wire.Task, error)
+	Complete(ctx context.Context, ref string, in wire.Completion) (Finished, error)
 	// Skip lets one occurrence of a repeat go by (POST /v1/tasks/{ref}/skip).
-	Skip(ctx context.Context, ref string) (wire.Task, error)
+	Skip(ctx context.Context, ref string) (Finished, error)
 	// Claim takes or renews the claim (POST /v1/tasks/{ref}/claim).
 	Claim(ctx context.Context, ref string, in wire.Claim) (wire.Task, error)
 	// ClaimNext claims the highest-ranked ready task, with the parameters
@@ -76,6 +76,14 @@ type Client interface {
 
 // tagLimit is how many tags completion offers: the first page of that many.
 const tagLimit = 200
+
+// Finished is a task completed or skipped, and the ref of the next
+// occurrence it brought ("" when it brought none), which the answer's Link
+// header names.
+type Finished struct {
+	Task wire.Task
+	Next string
+}
 
 // TaskPage is a page of the task listing: full records, or compact lines
 // when the query asked for format=compact.

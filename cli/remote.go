@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -60,6 +61,12 @@ func (r *Remote) WebURL() string { return r.web }
 // written as JSON, and decodes a success into out (nothing when out is
 // nil) or a refusal into a *Problem.
 func (r *Remote) call(ctx context.Context, method, path string, q url.Values, body any, out any) error {
+	_, err := r.exchange(ctx, method, path, q, body, out)
+	return err
+}
+
+// exchange is call answering the success's header too.
+func (r *Remote) exchange(ctx context.Context, method, path string, q url.Values, body any, out any) (http.Header, error) {
 	q = cloneValues(q)
 	if r.workspace != "" {
 		q.Set("workspace_id", r.workspace)
@@ -72,13 +79,13 @@ func (r *Remote) call(ctx context.Context, method, path string, q url.Values, bo
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, rd)
 	if err != nil {
-		return fmt.Errorf("the server URL %q: %w", r.base, err)
+		return nil, fmt.Errorf("the server URL %q: %w", r.base, err)
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -90,23 +97,23 @@ func (r *Remote) call(ctx context.Context, method, path string, q url.Values, bo
 	req.Header.Set("User-Agent", r.agent)
 	res, err := r.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("cannot reach tend at %s (is tend serve running? tend logout works on the local file instead): %w", r.base, err)
+		return nil, fmt.Errorf("cannot reach tend at %s (is tend serve running? tend logout works on the local file instead): %w", r.base, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		return fmt.Errorf("reading the answer of %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("reading the answer of %s %s: %w", method, path, err)
 	}
 	if res.StatusCode >= 300 {
-		return decodeProblem(res.StatusCode, b, r.base)
+		return nil, decodeProblem(res.StatusCode, b, r.base)
 	}
 	if out == nil {
-		return nil
+		return res.Header, nil
 	}
 	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("the answer of %s %s is not what this tend reads (is the server another version?): %w", method, path, err)
+		return nil, fmt.Errorf("the answer of %s %s is not what this tend reads (is the server another version?): %w", method, path, err)
 	}
-	return nil
+	return res.Header, nil
 }
 
 func taskPath(ref, action string) string {
@@ -180,13 +187,28 @@ func (r *Remote) Search(ctx context.Context, q url.Values) (wire.ItemSearch, err
 }
 
 // Complete is POST /v1/tasks/{ref}/complete.
-func (r *Remote) Complete(ctx context.Context, ref string, in wire.Completion) (wire.Task, error) {
-	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "complete"), nil, in)
+func (r *Remote) Complete(ctx context.Context, ref string, in wire.Completion) (Finished, error) {
+	return r.finish(ctx, taskPath(ref, "complete"), in)
 }
 
 // Skip is POST /v1/tasks/{ref}/skip.
-func (r *Remote) Skip(ctx context.Context, ref string) (wire.Task, error) {
-	return get[wire.Task](ctx, r, http.MethodPost, taskPath(ref, "skip"), nil, nil)
+func (r *Remote) Skip(ctx context.Context, ref string) (Finished, error) {
+	return r.finish(ctx, taskPath(ref, "skip"), nil)
+}
+
+// nextLink reads the ref of the next occurrence from a Link header's
+// </v1/tasks/REF>; rel="next".
+var nextLink = regexp.MustCompile(`</v1/tasks/(\d+)>;\s*rel="next"`)
+
+// finish is a completion or a skip: the task, and the next occurrence its
+// answer names.
+func (r *Remote) finish(ctx context.Context, path string, body any) (Finished, error) {
+	var f Finished
+	h, err := r.exchange(ctx, http.MethodPost, path, nil, body, &f.Task)
+	if m := nextLink.FindStringSubmatch(h.Get("Link")); m != nil {
+		f.Next = m[1]
+	}
+	return f, err
 }
 
 // Claim is POST /v1/tasks/{ref}/claim.

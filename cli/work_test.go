@@ -188,7 +188,8 @@ var cliSteps = []cliStep{
 	{args: line("search", "bank"), out: "REF  STATUS  PROJECT  TITLE                      WHO  DUE\n#1   todo    inbox    Call the bank !4 #finance       tomorrow 09:00\nno documents\n"},
 	{args: line("search", "flaky", "--format", "compact"), out: "no tasks\n#4  current  finding  inbox  Flaky test\n"},
 	{args: line("add", "Water the plants every day"), out: "added #5 Water the plants\n  todo · inbox · due today · every day\n"},
-	{args: line("skip", "5"), out: "skipped #5 Water the plants\n  cancelled · inbox · due today · every day\n"},
+	{args: line("skip", "5"), out: "skipped #5 Water the plants\n  cancelled · inbox · due today · every day\n" +
+		"next #6 Water the plants\n  todo · inbox · due tomorrow · every day\n"},
 	{args: line("skip", "1"), code: 4, err: "error: not_repeating: "},
 	{args: line("open", "4"), out: "{web}/documents/4\n"},
 	{args: line("open", "99"), code: 3, err: "error: not_found: "},

@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // TestTaskFromLine: a captured line makes the task it says, read at the
@@ -263,6 +266,34 @@ func TestMetaGrammars(t *testing.T) {
 		g, _ := gs[name].(map[string]any)
 		if g == nil || g["description"] == "" || len(g["examples"].([]any)) == 0 {
 			t.Errorf("grammar %s: %v", name, g)
+		}
+	}
+}
+
+// TestFinishNamesTheNextOccurrence: completing or skipping an occurrence
+// answers the task as every task action does, and a Link header naming the
+// occurrence it brought; the last of a series, a task finished again and a
+// task that does not repeat answer no Link.
+func TestFinishNamesTheNextOccurrence(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	first := e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Stretch", "repeat": "every day for 3 times"})
+	ref := first["ref"].(float64)
+	for i, step := range []struct{ action, link string }{
+		{"complete", fmt.Sprintf(`</v1/tasks/%v>; rel="next"`, ref+1)},
+		{"skip", fmt.Sprintf(`</v1/tasks/%v>; rel="next"`, ref+2)},
+		{"complete", ""}, // the third ends the series
+	} {
+		res := e.Do(http.MethodPost, fmt.Sprintf("/v1/tasks/%v/%s", ref+float64(i), step.action), e.Admin, nil)
+		if res.Status != http.StatusOK || res.Header.Get("Link") != step.link {
+			t.Errorf("%s #%v: %d, Link %q; want 200, %q", step.action, ref+float64(i), res.Status, res.Header.Get("Link"), step.link)
+		}
+	}
+	again := e.Do(http.MethodPost, fmt.Sprintf("/v1/tasks/%v/complete", ref), e.Admin, nil)
+	once := e.Do(http.MethodPost, tskPath(e.CreateTask(e.Admin, map[string]any{"title": "Once"}), "complete"), e.Admin, nil)
+	for _, res := range []webtest.Response{again, once} {
+		if res.Status != http.StatusOK || res.Header.Get("Link") != "" {
+			t.Errorf("%d, Link %q; want 200 and none", res.Status, res.Header.Get("Link"))
 		}
 	}
 }

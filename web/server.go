@@ -178,7 +178,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/tasks/:task/claim", s.handleTaskClaim)
 	s.handle(http.MethodPost, "/v1/tasks/:task/release", s.handleTaskAction(s.app.ReleaseTask))
 	s.handle(http.MethodPost, "/v1/tasks/:task/complete", withActionBody(s, s.handleTaskComplete))
-	s.handle(http.MethodPost, "/v1/tasks/:task/skip", s.handleTaskAction(s.app.SkipTask))
+	s.handle(http.MethodPost, "/v1/tasks/:task/skip", withoutBody(s, s.handleTaskSkip))
 	s.handle(http.MethodGet, "/v1/tasks/:task/occurrences", s.handleTaskOccurrences)
 	s.handle(http.MethodPost, "/v1/recurrence/parse", withBody(s, s.handleRecurrenceParse))
 	s.handle(http.MethodPost, "/v1/tasks/:task/move", withBody(s, s.handleTaskMove))

@@ -78,7 +78,7 @@ func (s *Server) handleTaskUpdate(w http.ResponseWriter, r *http.Request, a app.
 // taskAction is one service call on the task named in the path.
 type taskAction func(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 
-// handleTaskAction answers a task action (restore, skip, release) with
+// handleTaskAction answers a task action (restore, release) with
 // the task as the action left it. The actions take no body: an empty one or
 // a JSON object without fields.
 func (s *Server) handleTaskAction(act taskAction) handlerFunc {
@@ -120,8 +120,25 @@ func (s *Server) handleTaskClaim(w http.ResponseWriter, r *http.Request, a app.A
 // may carry with it. The answer is the task, as for every task action; the
 // verification is listed at .../verifications.
 func (s *Server) handleTaskComplete(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Completion) error {
-	done, err := s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in.App())
-	return replyTask(w, http.StatusOK)(done.Task, err)
+	return replyFinished(w)(s.app.CompleteTask(r.Context(), a, wsParam(r), taskRef(r), in.App()))
+}
+
+// handleTaskSkip lets one occurrence of a repeating task go by.
+func (s *Server) handleTaskSkip(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	return replyFinished(w)(s.app.SkipOccurrence(r.Context(), a, wsParam(r), taskRef(r)))
+}
+
+// replyFinished answers a task completed or skipped with the task and, when
+// it brought the next occurrence of its repeat, a Link header naming that
+// one (RFC 8288, rel="next"): the body stays the task record every task
+// action answers, and a client that wants to go on to the next reads it.
+func replyFinished(w http.ResponseWriter) func(app.Completed, error) error {
+	return func(done app.Completed, err error) error {
+		if err == nil && done.Next != nil {
+			w.Header().Set("Link", "</v1/tasks/"+wire.Itoa64(done.Next.Ref)+`>; rel="next"`)
+		}
+		return replyTask(w, http.StatusOK)(done.Task, err)
+	}
 }
 
 func (s *Server) handleTaskMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Move) error {
