@@ -239,6 +239,22 @@ func nulFree(m *Migration) error {
 	return nil
 }
 
+// InertRefs writes each "#12" of a text another tool wrote as prefix#12,
+// the way GitHub writes an issue of another repository: that tool's #12 is
+// not tend's item #12, and a "#12" tend reads as a word of its own
+// (mentionRe) would become a mention of whatever tend item has that ref.
+// The prefix must end in a letter or digit, which keeps what follows it
+// from reading as a mention.
+func InertRefs(text, prefix string) string {
+	if !strings.Contains(text, "#") {
+		return text
+	}
+	return mentionRe.ReplaceAllStringFunc(text, func(m string) string {
+		i := strings.IndexByte(m, '#')
+		return m[:i] + prefix + m[i:]
+	})
+}
+
 func refuseNUL(where string, texts ...string) error {
 	for _, s := range texts {
 		if strings.IndexByte(s, 0) >= 0 {

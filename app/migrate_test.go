@@ -75,7 +75,7 @@ func TestMigrateTodoist(t *testing.T) {
 		t.Errorf("a deadline alone is the due date: %+v", week)
 	}
 	comments := must(f.svc.ItemComments(f.ctx, f.admin, "", "task", ref(ts["Check the expiry date"].Ref), app.CommentQuery{}))(t)
-	if len(comments.Items) != 1 || comments.Items[0].Body != "*Alice, in todoist:*\n\nLast time it was off, by two days 🥛" {
+	if len(comments.Items) != 1 || comments.Items[0].Body != "*Alice, in todoist:*\n\nLast time it was off, by two days 🥛 (todoist#2 on the list)" {
 		t.Errorf("comments %+v", comments.Items)
 	}
 	var why []string
@@ -293,7 +293,7 @@ func TestMigrateBeads(t *testing.T) {
 	defer file.Close()
 	m := must(from.Beads(file, from.DefaultMaxSize))(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{Project: "tend"}))(t)
-	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 5/0/0 c2 l3]" {
+	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 6/0/0 c3 l3]" {
 		t.Errorf("report %s", got)
 	}
 	ts := f.projectTasks(f.admin, "tend")

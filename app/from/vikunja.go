@@ -79,6 +79,10 @@ var vikLinks = map[string]string{
 	"copiedfrom":  "copied_from",
 }
 
+// vikRefs is what a "#12" of Vikunja's text is written as: vikunja#12.
+// Vikunja numbers a project's tasks #1, #2, ...: none is tend's item #12.
+const vikRefs = "vikunja"
+
 // vikMirrors are the relation kinds read from the other task's side.
 var vikMirrors = []string{"blocked", "follows", "duplicates", "copiedto", "parenttask"}
 
@@ -279,8 +283,8 @@ func (v *vikunja) project(p vikProject) {
 
 func (v *vikunja) task(t vikTask) app.MigratedTask {
 	where := fmt.Sprintf("task %d", t.ID)
-	mt := app.MigratedTask{ExternalID: vikID(t.ID, t.Created), Where: where, Title: strings.TrimSpace(t.Title),
-		Description: htmlText(t.Description)}
+	mt := app.MigratedTask{ExternalID: vikID(t.ID, t.Created), Where: where, Title: refsAs(strings.TrimSpace(t.Title), vikRefs),
+		Description: refsAs(htmlText(t.Description), vikRefs)}
 	if mt.Title == "" {
 		mt.Title = fmt.Sprintf("Untitled %d", t.ID)
 	}
@@ -321,7 +325,7 @@ func (v *vikunja) task(t vikTask) app.MigratedTask {
 		v.unmapped(where, fmt.Sprintf("attachments: %d", n), "tend keeps no files: left out")
 	}
 	for _, c := range t.Comments {
-		mc := app.MigratedComment{ExternalID: vikID(c.ID, c.Created), Where: fmt.Sprintf("comment %d", c.ID), Body: htmlText(c.Comment)}
+		mc := app.MigratedComment{ExternalID: vikID(c.ID, c.Created), Where: fmt.Sprintf("comment %d", c.ID), Body: refsAs(htmlText(c.Comment), vikRefs)}
 		if c.Author != nil {
 			mc.Author = c.Author.Username
 		}
