@@ -115,6 +115,9 @@ type ProjectMigrated struct {
 	CommentsUpdated  int
 	LinksCreated     int
 	LinkTypesCreated []string
+	// Tasks names each task an import found again and changed, or found
+	// changed both in tend and in the file (migrate_keep.go), and how.
+	Tasks []TaskMigrated
 	// Failed is the error of the project whose transaction failed (Path
 	// is then its title in the file); the projects after it were not tried.
 	Failed error
@@ -124,6 +127,10 @@ type ProjectMigrated struct {
 type ExternalRef struct {
 	EntityType string
 	EntityID   string
+	// Imported is what the import last read from the file for the row, a
+	// JSON object of field → value (migrate_keep.go); "" when nothing was
+	// kept (rows written before tend kept it, projects).
+	Imported string
 }
 
 type externalTx interface {
@@ -366,7 +373,7 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 	}
 	if key != "" {
 		if n, err := mg.sc.project(key); err == nil {
-			return n, false, mg.remember("project", p.ExternalID, ExternalRef{"project", n.ID})
+			return n, false, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 		}
 	} else if k := strings.ToLower(p.Key); checkProjectKey("key", k) == nil && mg.sc.byKey[k] == nil {
 		key = k
@@ -390,7 +397,7 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 		}
 		n = mg.sc.byID[n.ID]
 	}
-	return n, true, mg.remember("project", p.ExternalID, ExternalRef{"project", n.ID})
+	return n, true, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 }
 
 // topLevel counts the migration's projects outside any other.

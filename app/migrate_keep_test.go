@@ -3,7 +3,9 @@ package app_test
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/app/from"
@@ -55,5 +57,95 @@ func TestMigrateMentionsNothing(t *testing.T) {
 	f.task(f.admin, app.TaskCreate{Title: "written in tend", Description: "after #3"})
 	if bl := must(f.svc.ItemBacklinks(f.ctx, f.admin, "", "task", "3"))(t); len(bl) != 1 {
 		t.Errorf("a mention written in tend: backlinks %+v", bl)
+	}
+}
+
+// keepLines is a report's tasks in short: per task its ref, then what
+// followed the file and each conflict as field (tend's | the file's).
+func keepLines(rep app.MigrationReport) []string {
+	var out []string
+	for _, p := range rep.Projects {
+		for _, t := range p.Tasks {
+			line := fmt.Sprintf("#%d %s: %v", t.Ref, t.Title, t.Updated)
+			for _, c := range t.Conflicts {
+				line += fmt.Sprintf(" %s (%s | %s)", c.Field, c.Kept, c.File)
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestMigrateKeepsLocalWork: importing a file again, a field follows the
+// file only where the file changed it since the last import; what was
+// changed in tend stays (a rename, a tag added, a task completed), and a
+// field changed on both sides keeps tend's value and is reported as a
+// conflict. The report names every task it changed and how.
+func TestMigrateKeepsLocalWork(t *testing.T) {
+	f := newFixture(t)
+	const v1 = `{"id":"bd-1","title":"Write the spec","description":"first draft","labels":["x"],"priority":2}
+{"id":"bd-2","title":"Order parts","status":"open"}
+{"id":"bd-3","title":"Call the vendor","description":"ask for a quote"}
+{"id":"bd-4","title":"Ship it","labels":["a","b"],"due_at":"2027-01-10T09:00:00Z"}
+{"id":"bd-5","title":"Review","comments":[{"id":"c1","author":"ann","text":"looks fine"}]}
+{"id":"bd-6","title":"Untouched"}
+`
+	const v2 = `{"id":"bd-1","title":"Write the spec","description":"second draft","labels":["x","y"],"priority":0}
+{"id":"bd-2","title":"Order parts","status":"open"}
+{"id":"bd-3","title":"Call the vendor","description":"ask for two quotes"}
+{"id":"bd-4","title":"Ship it","labels":["a"],"status":"closed","due_at":"2027-01-12T09:00:00Z"}
+{"id":"bd-5","title":"Review","comments":[{"id":"c1","author":"ann","text":"looks fine, ship it"}]}
+{"id":"bd-6","title":"Untouched"}
+`
+	must(f.svc.Migrate(f.ctx, f.admin, must(beads(v1)())(t), app.MigrateOptions{}))(t)
+	ts := f.projectTasks(f.admin, "bd")
+	must(f.svc.UpdateTask(f.ctx, f.admin, "", ref(ts["Write the spec"].Ref), app.TaskUpdate{Title: app.Patch[string]{Set: true, Value: "Spec, renamed in tend"},
+		Tags: app.Patch[[]string]{Set: true, Value: []string{"x", "mine"}}}))(t)
+	must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(ts["Order parts"].Ref), app.Completion{}))(t)
+	must(f.svc.UpdateTask(f.ctx, f.admin, "", ref(ts["Call the vendor"].Ref), app.TaskUpdate{Description: app.Patch[string]{Set: true, Value: "emailed them"}}))(t)
+
+	for _, dry := range []bool{true, false} {
+		rep := must(f.svc.Migrate(f.ctx, f.admin, must(beads(v2)())(t), app.MigrateOptions{DryRun: dry}))(t)
+		want := []string{
+			"#1 Spec, renamed in tend: [description importance tags]",
+			"#3 Call the vendor: [] description (emailed them | ask for two quotes)",
+			"#4 Ship it: [status due tags]",
+			"#5 Review: [comment at line 5 (bd-5), comment c1]",
+		}
+		if got := keepLines(rep); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("dry run %v: report\n%q\nwant\n%q", dry, got, want)
+		}
+		if got := fmt.Sprint(reportLines(rep)); got != "[bd existing 0/2/4 c0 l0]" || rep.Projects[0].CommentsUpdated != 1 {
+			t.Errorf("dry run %v: counts %s", dry, got)
+		}
+	}
+	ts = f.projectTasks(f.admin, "bd")
+	spec := ts["Spec, renamed in tend"]
+	if spec.Description != "second draft" || *spec.Importance != 5 || fmt.Sprint(spec.Tags) != "[mine x y]" {
+		t.Errorf("the spec: %q, importance %v, tags %v", spec.Description, *spec.Importance, spec.Tags)
+	}
+	if !ts["Order parts"].IsComplete() {
+		t.Error("a task completed in tend was reopened")
+	}
+	if d := ts["Call the vendor"].Description; d != "emailed them" {
+		t.Errorf("a description changed on both sides: %q, want tend's", d)
+	}
+	ship := ts["Ship it"]
+	if !ship.IsComplete() || fmt.Sprint(ship.Tags) != "[a]" || !ship.DueAt.Equal(day("2027-01-12").Add(9*time.Hour)) {
+		t.Errorf("ship it: complete %v, tags %v, due %v", ship.IsComplete(), ship.Tags, ship.DueAt)
+	}
+	comments := must(f.svc.ItemComments(f.ctx, f.admin, "", "task", ref(ts["Review"].Ref), app.CommentQuery{}))(t)
+	if len(comments.Items) != 1 || !strings.HasSuffix(comments.Items[0].Body, "looks fine, ship it") {
+		t.Errorf("the comment: %+v", comments.Items)
+	}
+
+	// The same file once more: nothing changed in it, so nothing moves and
+	// the conflict, reported once, is not reported again.
+	again := must(f.svc.Migrate(f.ctx, f.admin, must(beads(v2)())(t), app.MigrateOptions{}))(t)
+	if got := keepLines(again); len(got) != 0 {
+		t.Errorf("the same file again: %q", got)
+	}
+	if got := fmt.Sprint(reportLines(again)); got != "[bd existing 0/0/6 c0 l0]" {
+		t.Errorf("the same file again: %s", got)
 	}
 }
