@@ -323,7 +323,7 @@ func TestImportFromTools(t *testing.T) {
 		first      []string
 		again      string
 	}{
-		{"vikunja", "", []string{"project inbox-2 created; tasks 2 created", "link type copied_from created",
+		{"vikunja", "", []string{"project inbox existing; tasks 2 created", "link type copied_from created", "link type has_subtask created",
 			`  task 6: "every 7200 seconds": tend repeats by whole days: the task does not repeat`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
 		{"beads", filepath.Join("app", "from", "testdata", "beads", "issues.jsonl"), []string{"project tnd created; tasks 6 created, 0 updated, 0 unchanged; comments 3 created, 0 updated; links 3 created",
 			`  line 7: "tnd-k1l2": a message, not work: left out`}, "existing; tasks 0 created, 0 updated, 6 unchanged"},

@@ -30,7 +30,11 @@ type MigratedProject struct {
 	Title       string
 	Description string
 	Parent      string
-	Tasks       []MigratedTask
+	// Inbox marks the tool's own inbox (Vikunja's "Inbox"), where its
+	// unfiled work lands: without --project it goes into the workspace's
+	// inbox rather than a new project beside it.
+	Inbox bool
+	Tasks []MigratedTask
 }
 
 // MigratedTask is one task of the tool. Parent names a task of the same
@@ -354,6 +358,12 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 	}
 	parent, key := "", ""
 	switch {
+	case p.Inbox && p.Parent == "" && mg.opts.Project == "":
+		n, err := mg.sc.inbox()
+		if err != nil {
+			return nil, false, err
+		}
+		return n, false, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 	case p.Parent != "":
 		ref, ok, err := mg.lookup("project", p.Parent)
 		if err != nil {

@@ -149,3 +149,54 @@ func TestMigrateKeepsLocalWork(t *testing.T) {
 		t.Errorf("the same file again: %s", got)
 	}
 }
+
+// TestMigrateVikunjaKeepsWhatItMeans: a repeat at 08:00 every 3 days stays
+// at 08:00, the next occurrence too; a subtask in another project comes in
+// as a has_subtask link (tend files a subtask in its parent's project),
+// and the report says so; Vikunja's Inbox is the workspace's inbox, not a
+// new inbox-2; reminders are left out, and the report says so.
+func TestMigrateVikunjaKeepsWhatItMeans(t *testing.T) {
+	f := newFixture(t)
+	const file = `[{"id":1,"title":"Inbox","tasks":[
+		{"id":1,"title":"Water the plants","due_date":"2027-03-05T08:00:00+01:00","repeat_after":259200,
+		 "reminders":[{"reminder":"2027-03-05T07:30:00+01:00"}]},
+		{"id":2,"title":"Pack","related_tasks":{"parenttask":[{"id":3}]}}]},
+	 {"id":2,"title":"Trip","tasks":[{"id":3,"title":"Plan the trip","related_tasks":{"subtask":[{"id":2},{"id":4}]}},
+		{"id":4,"title":"Book the train"}]}]`
+	rep := must(f.svc.Migrate(f.ctx, f.admin, must(vikunja(file)())(t), app.MigrateOptions{}))(t)
+	if got := fmt.Sprint(reportLines(rep)); got != "[inbox existing 2/0/0 c0 l0 trip created 2/0/0 c0 l1]" {
+		t.Errorf("report %s", got)
+	}
+	if got := rep.Projects[1].LinkTypesCreated; fmt.Sprint(got) != "[has_subtask]" {
+		t.Errorf("link types created %v", got)
+	}
+	var why []string
+	for _, u := range rep.Unmapped {
+		why = append(why, u.Where+": "+u.What+": "+u.Why)
+	}
+	want := []string{"task 1: reminders: 1: tend sends no reminders: left out",
+		"task 3: subtask 2: in another project: a tend task's subtasks share its project, so the two are linked (has subtask) instead"}
+	if fmt.Sprint(why) != fmt.Sprint(want) {
+		t.Errorf("unmapped %q\nwant %q", why, want)
+	}
+	inbox, trip := f.projectTasks(f.admin, "inbox"), f.projectTasks(f.admin, "trip")
+	water := inbox["Water the plants"]
+	if water.RecurrenceDescription != "every 3 days at 8:00" || water.DueIsAllDay || water.DueAt.Hour() != 8 {
+		t.Errorf("the repeat: %q, due %v (all day %v)", water.RecurrenceDescription, water.DueAt, water.DueIsAllDay)
+	}
+	done := must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(water.Ref), app.Completion{}))(t)
+	if done.Next == nil || done.Next.DueAt.Hour() != 8 || !done.Next.DueAt.Equal(water.DueAt.AddDate(0, 0, 3)) {
+		t.Errorf("the next occurrence: %+v", done.Next)
+	}
+	plan, pack := trip["Plan the trip"], inbox["Pack"]
+	if pack.ParentID != "" || trip["Book the train"].ParentID != plan.ID {
+		t.Errorf("parents: pack %q, the train %q, want none and %q", pack.ParentID, trip["Book the train"].ParentID, plan.ID)
+	}
+	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(plan.Ref)))(t)
+	if len(links) != 1 || links[0].Type.Key != "has_subtask" || links[0].Direction != "outgoing" || links[0].Other.Task.Title != "Pack" {
+		t.Errorf("the plan's links: %+v", links)
+	}
+	if _, err := f.svc.ProjectGet(f.ctx, f.admin, "", "inbox-2"); app.CodeOf(err) != app.CodeNotFound {
+		t.Errorf("an inbox-2 was made: %v", err)
+	}
+}

@@ -242,16 +242,16 @@ func TestMigrateVikunja(t *testing.T) {
 	f := newFixture(t)
 	f.person("alice", app.RoleMember)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
-	want := "[inbox-2 created 2/0/0 c2 l0 work created 3/0/0 c0 l3 old-stuff created 0/0/0 c0 l0 work/backend created 2/0/0 c0 l2]"
+	want := "[inbox existing 2/0/0 c2 l0 work created 3/0/0 c0 l3 old-stuff created 0/0/0 c0 l0 work/backend created 2/0/0 c0 l3]"
 	if got := fmt.Sprint(reportLines(rep)); got != want {
 		t.Errorf("report %s\nwant   %s", got, want)
 	}
 	if got := rep.Projects[1].LinkTypesCreated; fmt.Sprint(got) != "[copied_from]" {
 		t.Errorf("link types created %v", got)
 	}
-	inbox, work, backend := f.projectTasks(f.admin, "inbox-2"), f.projectTasks(f.admin, "work"), f.projectTasks(f.admin, "backend")
+	inbox, work, backend := f.projectTasks(f.admin, "inbox"), f.projectTasks(f.admin, "work"), f.projectTasks(f.admin, "backend")
 	milk := inbox["Buy milk 🥛"]
-	if milk.RecurrenceDescription == "" || milk.DueAt == nil || *milk.Importance != 2 || fmt.Sprint(milk.Tags) != "[Errands]" ||
+	if milk.RecurrenceDescription != "every week at 17:00" || milk.DueAt == nil || *milk.Importance != 2 || fmt.Sprint(milk.Tags) != "[Errands]" ||
 		milk.Description != "Whole, not skimmed & cold.\n\n- 2 litres\n- no lactose" {
 		t.Errorf("Buy milk: %+v", milk)
 	}
@@ -279,7 +279,7 @@ func TestMigrateVikunja(t *testing.T) {
 		t.Errorf("links of Ship v2: %q\nwant %q", got, wantLinks)
 	}
 	again := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
-	if got := fmt.Sprint(reportLines(again)); got != "[inbox-2 existing 0/0/2 c0 l0 work existing 0/0/3 c0 l0 old-stuff existing 0/0/0 c0 l0 work/backend existing 0/0/2 c0 l0]" {
+	if got := fmt.Sprint(reportLines(again)); got != "[inbox existing 0/0/2 c0 l0 work existing 0/0/3 c0 l0 old-stuff existing 0/0/0 c0 l0 work/backend existing 0/0/2 c0 l0]" {
 		t.Errorf("a second import: %s", got)
 	}
 }
