@@ -200,3 +200,36 @@ func TestMigrateVikunjaKeepsWhatItMeans(t *testing.T) {
 		t.Errorf("an inbox-2 was made: %v", err)
 	}
 }
+
+// TestMigrateTodayAfterImport: a task another tool called in progress,
+// imported with nobody here assigned, is not the importing person's work
+// in progress on the agenda: it is open work like the rest, until they
+// take it. A task they started in tend without assigning stays theirs.
+func TestMigrateTodayAfterImport(t *testing.T) {
+	f := newFixture(t)
+	f.task(f.admin, app.TaskCreate{Title: "started here", Status: "in_progress"})
+	const file = `{"id":"bd-1","title":"Someone's work there","status":"in_progress","assignee":"alice"}
+{"id":"bd-2","title":"Also under way","status":"in_progress"}
+`
+	must(f.svc.Migrate(f.ctx, f.admin, must(beads(file)())(t), app.MigrateOptions{}))(t)
+	titles := func(ts []app.Task) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Title)
+		}
+		return out
+	}
+	day := must(f.svc.Agenda(f.ctx, f.admin, app.AgendaQuery{}))(t)
+	if got := fmt.Sprint(titles(day.InProgress)); got != "[started here]" {
+		t.Errorf("in progress after the import: %s", got)
+	}
+	if got := fmt.Sprint(titles(day.Unscheduled)); got != "[Someone's work there Also under way]" {
+		t.Errorf("unscheduled after the import: %s", got)
+	}
+	ts := f.projectTasks(f.admin, "bd")
+	must(f.svc.UpdateTask(f.ctx, f.admin, "", ref(ts["Also under way"].Ref), app.TaskUpdate{Assignee: app.Patch[string]{Set: true, Value: "admin"}}))(t)
+	day = must(f.svc.Agenda(f.ctx, f.admin, app.AgendaQuery{}))(t)
+	if got := fmt.Sprint(titles(day.InProgress)); got != "[started here Also under way]" {
+		t.Errorf("in progress once taken: %s", got)
+	}
+}
