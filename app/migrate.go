@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Migration is what an importer read from another tool's file (app/from),
@@ -254,11 +255,16 @@ func nulFree(m *Migration) error {
 // the way GitHub writes an issue of another repository: that tool's #12 is
 // not tend's item #12, and a "#12" tend reads as a word of its own
 // (mentionRe) would become a mention of whatever tend item has that ref.
-// The prefix must end in a letter or digit, which keeps what follows it
-// from reading as a mention.
+// A letter or a digit before the '#' is what keeps it inert, so a prefix
+// loses what it ends in otherwise (a repository "widgets-" is written
+// widgets#12), and one with nothing left is "ref".
 func InertRefs(text, prefix string) string {
 	if !strings.Contains(text, "#") {
 		return text
+	}
+	prefix = strings.TrimRightFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if prefix == "" {
+		prefix = "ref"
 	}
 	return mentionRe.ReplaceAllStringFunc(text, func(m string) string {
 		i := strings.IndexByte(m, '#')

@@ -117,8 +117,7 @@ func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask, ext ExternalRe
 	file := mg.fileValues(in, cur.SeriesID == "" && in.Text == "" && in.Repeat == "")
 	k := mg.mergeTask(cur, in, file, ext.Imported)
 	k.item.Where = t.Where
-	ext.Imported = file.encode()
-	if err := mg.remember("task", t.ExternalID, ext); err != nil {
+	if err := mg.keepImported("task", t.ExternalID, ext, file); err != nil {
 		return nil, err
 	}
 	if err := mg.s.validateTaskUpdate(&k.up); err != nil {
@@ -308,8 +307,18 @@ func (mg *migrator) mergeComment(it addressed, cur *Comment, c MigratedComment, 
 			return err
 		}
 	}
-	ref.Imported = importedValues{"body": body}.encode()
-	return mg.remember("comment", c.ExternalID, ref)
+	return mg.keepImported("comment", c.ExternalID, ref, importedValues{"body": body})
+}
+
+// keepImported records what the file held for a row an earlier import
+// wrote, when it differs from what that import kept: a file imported
+// again as it was writes nothing for it.
+func (mg *migrator) keepImported(kind, id string, ref ExternalRef, file importedValues) error {
+	if enc := file.encode(); enc != ref.Imported {
+		ref.Imported = enc
+		return mg.remember(kind, id, ref)
+	}
+	return nil
 }
 
 // commentBody is a migrated comment's text, headed by who wrote it in the

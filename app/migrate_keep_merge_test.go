@@ -53,3 +53,24 @@ func TestMergeTags(t *testing.T) {
 		}
 	}
 }
+
+// TestInertRefs: each "#12" that tend would read as a mention is written
+// prefix#12; what tend does not read as one is left as it is.
+func TestInertRefs(t *testing.T) {
+	for _, tc := range []struct{ text, prefix, want string }{
+		{"Clown Show #21 cleanup", "bd", "Clown Show bd#21 cleanup"},
+		{"#1 first, then (#2)", "vikunja", "vikunja#1 first, then (vikunja#2)"},
+		{"issue#4, &#5;, #0, #x, a/#6 and https://example.com/#9", "bd", "issue#4, &#5;, #0, #x, a/#6 and https://example.com/#9"},
+		{"see #12", "acme/widgets-", "see acme/widgets#12"},
+		{"see #12", "--", "see ref#12"},
+		{"no refs", "", "no refs"},
+	} {
+		got := InertRefs(tc.text, tc.prefix)
+		if got != tc.want {
+			t.Errorf("InertRefs(%q, %q) = %q, want %q", tc.text, tc.prefix, got, tc.want)
+		}
+		if refs := mentionedRefs(got); len(refs) != 0 {
+			t.Errorf("InertRefs(%q, %q) still mentions %v", tc.text, tc.prefix, refs)
+		}
+	}
+}

@@ -9,8 +9,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"tend/app"
 )
@@ -98,7 +96,9 @@ func Beads(r io.Reader, max int64) (app.Migration, error) {
 			p.ExternalID, _, _ = strings.Cut(is.ID, "-")
 			p.Title = p.ExternalID
 		}
-		t, skip := beadsTask(&m, is, where, beadsRefs(p.ExternalID))
+		// A "#12" in beads is free text (an episode, another tracker's
+		// issue), never one of tend's items: bd#12 where ids begin bd-.
+		t, skip := beadsTask(&m, is, where, p.ExternalID)
 		if skip {
 			continue
 		}
@@ -127,16 +127,6 @@ func Beads(r io.Reader, max int64) (app.Migration, error) {
 	}
 	m.Projects = []app.MigratedProject{p}
 	return m, nil
-}
-
-// beadsRefs is what a "#12" of the issues' text is written as: bd#12 in a
-// repository whose ids begin bd-. A "#12" in beads is free text (an
-// episode, another tracker's issue), never one of tend's items.
-func beadsRefs(prefix string) string {
-	if r, _ := utf8.DecodeLastRuneInString(prefix); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-		return "beads"
-	}
-	return prefix
 }
 
 // beadsTask maps one issue, writing each "#12" of its text as refs#12;
