@@ -41,8 +41,11 @@ exports instead (docs/data.md says which file and how each maps) into a
 workspace of an existing database, as --as (default: the oldest active
 administrator), one transaction per project. --project KEY names the
 project it goes into. Each item keeps its id in that tool, so importing the
-same file again updates what the first import wrote. --max-size MIB (256)
-bounds what it reads.`,
+same file again updates what the first import wrote: a field follows the
+file only where the file changed it since the last import, so what was
+changed in tend stays, and a field changed on both sides keeps tend's value
+and is listed as a conflict. --max-size MIB (256) bounds what it reads;
+--json prints the report as JSON.`,
 		Example: `  tend export > tend.jsonl
   tend import tend.jsonl --db /srv/new/tend.db
   tend import tend.jsonl --dry-run
@@ -59,8 +62,8 @@ bounds what it reads.`,
 			if f.from != "" {
 				return migrate(cmd, *dbPath, in, args[0], f, dryRun)
 			}
-			if f.project != "" || f.workspace != "" || f.as != "" || cmd.Flags().Changed("max-size") {
-				return cli.UsageError{Err: errors.New("--project, --workspace, --as and --max-size go with --from; a tend export brings its own workspaces")}
+			if f.project != "" || f.workspace != "" || f.as != "" || f.json || cmd.Flags().Changed("max-size") {
+				return cli.UsageError{Err: errors.New("--project, --workspace, --as, --json and --max-size go with --from; a tend export brings its own workspaces")}
 			}
 			// The header is read first, so that a file that is no export
 			// creates no database.
@@ -81,6 +84,7 @@ bounds what it reads.`,
 	fl.StringVar(&f.project, "project", "", "with --from: the project key to import into (created if missing)")
 	fl.StringVar(&f.workspace, "workspace", "", "with --from: the workspace (slug or id); default: the account's only one")
 	fl.StringVar(&f.as, "as", "", "with --from: the account that writes (default: the oldest active administrator)")
+	fl.BoolVar(&f.json, "json", false, "with --from: print the report as JSON")
 	fl.Int64Var(&f.maxMiB, "max-size", from.DefaultMaxSize>>20, "with --from: the most the file, or the data.json a Vikunja zip unpacks, may hold, in MiB")
 	return cmd
 }

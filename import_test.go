@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -271,7 +272,7 @@ func TestImportFromTodoist(t *testing.T) {
 		stderr string
 	}{
 		{"an unknown tool", []string{"--db", dbPath, "import", "--from", "trello", file}, 2, "error: --from is one of todoist, vikunja, beads, github, not \"trello\""},
-		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace, --as and --max-size go with --from"},
+		{"--project without --from", []string{"--db", dbPath, "import", file, "--project", "x"}, 2, "error: --project, --workspace, --as, --json and --max-size go with --from"},
 		{"no database", []string{"--db", tempDB(t), "import", "--from", "todoist", file}, 1, "error: not_found: no database at "},
 		{"no such account", []string{"--db", dbPath, "import", "--from", "todoist", file, "--as", "nobody"}, 1, "error: not_found: no such account"},
 		{"no such workspace", []string{"--db", dbPath, "import", "--from", "todoist", file, "--workspace", "nowhere"}, 1, "error: not_found: "},
@@ -322,10 +323,10 @@ func TestImportFromTools(t *testing.T) {
 		first      []string
 		again      string
 	}{
-		{"vikunja", "", []string{"project inbox-2 created; tasks 2 created", "link type copied_from created",
+		{"vikunja", "", []string{"project inbox existing; tasks 2 created", "link type copied_from created", "link type has_subtask created",
 			`  task 6: "every 7200 seconds": tend repeats by whole days: the task does not repeat`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
-		{"beads", filepath.Join("app", "from", "testdata", "beads", "issues.jsonl"), []string{"project tnd created; tasks 5 created, 0 updated, 0 unchanged; comments 2 created, 0 updated; links 3 created",
-			`  line 7: "tnd-k1l2": a message, not work: left out`}, "existing; tasks 0 created, 0 updated, 5 unchanged"},
+		{"beads", filepath.Join("app", "from", "testdata", "beads", "issues.jsonl"), []string{"project tnd created; tasks 6 created, 0 updated, 0 unchanged; comments 3 created, 0 updated; links 3 created",
+			`  line 7: "tnd-k1l2": a message, not work: left out`}, "existing; tasks 0 created, 0 updated, 6 unchanged"},
 		{"github", filepath.Join("app", "from", "testdata", "github", "issues.json"), []string{"project acme-widgets created; tasks 3 created, 0 updated, 0 unchanged; comments 3 created",
 			`  issue #14: "bob": a second assignee: a tend task has one`}, "existing; tasks 0 created, 0 updated, 3 unchanged"},
 	} {
@@ -350,5 +351,75 @@ func TestImportFromTools(t *testing.T) {
 				t.Errorf("a file of another kind: %v", err)
 			}
 		})
+	}
+}
+
+// TestImportFromAgainKeepsLocalWork: the second import of a changed file
+// prints each task it changed and how, and each field changed both in tend
+// and in the file as a conflict, which keeps tend's value; --json says the
+// same as one document.
+func TestImportFromAgainKeepsLocalWork(t *testing.T) {
+	t.Parallel()
+	dbPath := freshDB(t)
+	secret := strings.TrimSpace(mustRun(t, "--db", dbPath, "token", "issue"))
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	v1 := write("v1.jsonl", `{"id":"bd-1","title":"Write the spec","description":"first draft","priority":2}`+"\n"+
+		`{"id":"bd-2","title":"Order parts","status":"open"}`+"\n")
+	v2 := write("v2.jsonl", `{"id":"bd-1","title":"Write the spec, v2","description":"second draft","priority":0}`+"\n"+
+		`{"id":"bd-2","title":"Order parts","status":"open"}`+"\n")
+	mustRun(t, "--db", dbPath, "import", "--from", "beads", v1)
+	db, svc, err := openService(t.Context(), dbPath, store.Options{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := svc.Authenticate(t.Context(), secret, "cli")
+	if err == nil {
+		_, err = svc.UpdateTask(t.Context(), admin, "", "1", app.TaskUpdate{Title: app.Patch[string]{Set: true, Value: "Spec (tend)"}})
+	}
+	if err == nil {
+		_, err = svc.CompleteTask(t.Context(), admin, "", "2", app.Completion{})
+	}
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	dry := mustRun(t, "--db", dbPath, "import", "--from", "beads", v2, "--json", "--dry-run")
+	var rep struct {
+		DryRun   bool `json:"dry_run"`
+		Projects []struct {
+			TasksUpdated int `json:"tasks_updated"`
+			Tasks        []struct {
+				Ref       int64    `json:"ref"`
+				Updated   []string `json:"updated"`
+				Conflicts []struct{ Field, Kept, File string }
+			} `json:"tasks"`
+		} `json:"projects"`
+	}
+	if err := json.Unmarshal([]byte(dry), &rep); err != nil {
+		t.Fatalf("--json printed %s: %v", dry, err)
+	}
+	if p := rep.Projects; !rep.DryRun || len(p) != 1 || p[0].TasksUpdated != 1 || len(p[0].Tasks) != 1 ||
+		fmt.Sprint(p[0].Tasks[0].Updated) != "[description importance]" || fmt.Sprint(p[0].Tasks[0].Conflicts) != "[{title Spec (tend) Write the spec, v2}]" {
+		t.Errorf("--json printed %s", dry)
+	}
+	out := mustRun(t, "--db", dbPath, "import", "--from", "beads", v2)
+	lines := strings.Split(out, "\n")
+	for i, want := range []string{
+		"project bd existing; tasks 0 created, 1 updated, 1 unchanged; comments 0 created, 0 updated; links 0 created",
+		"updated #1 Spec (tend) description, importance",
+		`conflict #1 Spec (tend) title changed in tend and in the file: kept "Spec (tend)", the file has "Write the spec, v2"`,
+	} {
+		if i >= len(lines) || strings.Join(strings.Fields(lines[i]), " ") != want {
+			t.Errorf("line %d of the report is not %q:\n%s", i+1, want, out)
+		}
+	}
+	if strings.Contains(out, "#2") {
+		t.Errorf("a task the file did not change is named:\n%s", out)
 	}
 }

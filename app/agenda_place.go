@@ -29,6 +29,8 @@ type OpenTask struct {
 	// BlockedBy holds the tasks with a "blocks" link to this one, open or
 	// not: only those among the open tasks block it.
 	BlockedBy []string
+	// Imported is whether an import from another tool wrote the task.
+	Imported bool
 }
 
 // OpenTasks is every open, live task of a workspace, ordered by ID. The
@@ -355,7 +357,7 @@ func (d *agendaDay) section(open *OpenTasks, tests *agendaTests, i int) agendaSe
 		return secPaused
 	case d.blockedByOthers(open, tests, i):
 		return secBlockedByOthers
-	case tests.working[k.status]:
+	case tests.working[k.status] && (!t.Imported || d.holds(t)):
 		return secInProgress
 	case t.DueAt.IsZero():
 		return secUnscheduled
@@ -386,6 +388,14 @@ func (d *agendaDay) actsOn(t *OpenTask) bool {
 		return t.ClaimedBy == d.viewer
 	}
 	return t.AssigneeID == "" || t.AssigneeID == d.viewer
+}
+
+// holds reports whether the task is assigned to the reader or held by the
+// reader's claim. An imported task another tool called in progress is
+// somebody's work there; unassigned here, it is not the reader's work in
+// progress (the importing person's, above all) until the reader takes it.
+func (d *agendaDay) holds(t *OpenTask) bool {
+	return t.AssigneeID == d.viewer || (t.ClaimedBy == d.viewer && t.ClaimExpiresAt.After(d.now))
 }
 
 // blockedByOthers reports whether an open task the reader may read and is

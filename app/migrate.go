@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Migration is what an importer read from another tool's file (app/from),
@@ -30,7 +31,11 @@ type MigratedProject struct {
 	Title       string
 	Description string
 	Parent      string
-	Tasks       []MigratedTask
+	// Inbox marks the tool's own inbox (Vikunja's "Inbox"), where its
+	// unfiled work lands: without --project it goes into the workspace's
+	// inbox rather than a new project beside it.
+	Inbox bool
+	Tasks []MigratedTask
 }
 
 // MigratedTask is one task of the tool. Parent names a task of the same
@@ -115,6 +120,9 @@ type ProjectMigrated struct {
 	CommentsUpdated  int
 	LinksCreated     int
 	LinkTypesCreated []string
+	// Tasks names each task an import found again and changed, or found
+	// changed both in tend and in the file (migrate_keep.go), and how.
+	Tasks []TaskMigrated
 	// Failed is the error of the project whose transaction failed (Path
 	// is then its title in the file); the projects after it were not tried.
 	Failed error
@@ -124,6 +132,10 @@ type ProjectMigrated struct {
 type ExternalRef struct {
 	EntityType string
 	EntityID   string
+	// Imported is what the import last read from the file for the row, a
+	// JSON object of field → value (migrate_keep.go); "" when nothing was
+	// kept (rows written before tend kept it, projects).
+	Imported string
 }
 
 type externalTx interface {
@@ -239,6 +251,27 @@ func nulFree(m *Migration) error {
 	return nil
 }
 
+// InertRefs writes each "#12" of a text another tool wrote as prefix#12,
+// the way GitHub writes an issue of another repository: that tool's #12 is
+// not tend's item #12, and a "#12" tend reads as a word of its own
+// (mentionRe) would become a mention of whatever tend item has that ref.
+// A letter or a digit before the '#' is what keeps it inert, so a prefix
+// loses what it ends in otherwise (a repository "widgets-" is written
+// widgets#12), and one with nothing left is "ref".
+func InertRefs(text, prefix string) string {
+	if !strings.Contains(text, "#") {
+		return text
+	}
+	prefix = strings.TrimRightFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if prefix == "" {
+		prefix = "ref"
+	}
+	return mentionRe.ReplaceAllStringFunc(text, func(m string) string {
+		i := strings.IndexByte(m, '#')
+		return m[:i] + prefix + m[i:]
+	})
+}
+
 func refuseNUL(where string, texts ...string) error {
 	for _, s := range texts {
 		if strings.IndexByte(s, 0) >= 0 {
@@ -331,6 +364,12 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 	}
 	parent, key := "", ""
 	switch {
+	case p.Inbox && p.Parent == "" && mg.opts.Project == "":
+		n, err := mg.sc.inbox()
+		if err != nil {
+			return nil, false, err
+		}
+		return n, false, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 	case p.Parent != "":
 		ref, ok, err := mg.lookup("project", p.Parent)
 		if err != nil {
@@ -350,7 +389,7 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 	}
 	if key != "" {
 		if n, err := mg.sc.project(key); err == nil {
-			return n, false, mg.remember("project", p.ExternalID, ExternalRef{"project", n.ID})
+			return n, false, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 		}
 	} else if k := strings.ToLower(p.Key); checkProjectKey("key", k) == nil && mg.sc.byKey[k] == nil {
 		key = k
@@ -374,7 +413,7 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 		}
 		n = mg.sc.byID[n.ID]
 	}
-	return n, true, mg.remember("project", p.ExternalID, ExternalRef{"project", n.ID})
+	return n, true, mg.remember("project", p.ExternalID, ExternalRef{EntityType: "project", EntityID: n.ID})
 }
 
 // topLevel counts the migration's projects outside any other.

@@ -32,17 +32,23 @@ func (mg *migrator) task(n *projectNode, t *MigratedTask) error {
 		return nil
 	case found && !mg.sc.byID[loc.ProjectID].canWriteItems():
 		return NotFound("task")
-	case found:
-		if err := mg.updateTask(loc, t); err != nil {
+	}
+	item := &TaskMigrated{Ref: loc.Ref, Title: loc.Title, Where: t.Where}
+	if found {
+		if item, err = mg.updateTask(loc, t, ref); err != nil {
 			return err
 		}
-	default:
-		if loc, err = mg.createTask(n, t); err != nil {
-			return err
-		}
+	} else if loc, err = mg.createTask(n, t); err != nil {
+		return err
 	}
 	mg.tasks[t.ExternalID] = loc
-	return mg.comments(loc, t)
+	if err := mg.comments(loc, t, item); err != nil {
+		return err
+	}
+	if len(item.Updated) > 0 || len(item.Conflicts) > 0 {
+		mg.cur.Tasks = append(mg.cur.Tasks, *item)
+	}
+	return nil
 }
 
 // taskCreate is the new task a migrated one makes, with what of it tend
@@ -93,58 +99,52 @@ func (mg *migrator) createTask(n *projectNode, t *MigratedTask) (TaskLocation, e
 	mg.cur.TasksCreated++
 	loc := TaskLocation{ID: made.ID, WorkspaceID: made.WorkspaceID, ProjectID: made.ProjectID, Ref: made.Ref, Title: made.Title,
 		ParentID: made.ParentID}
-	return loc, mg.remember("task", t.ExternalID, ExternalRef{"task", made.ID})
+	return loc, mg.remember("task", t.ExternalID, ExternalRef{EntityType: "task", EntityID: made.ID,
+		Imported: mg.fileValues(in, in.Text == "" && in.Repeat == "").encode()})
 }
 
-// updateTask brings a task an earlier import wrote up to date with the
-// file: its title, description, tags, status, importance, urgency, size,
-// assignee and, unless it repeats (a series keeps its own dates), its due
-// date. It stays where it is filed.
-func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask) error {
+// updateTask brings a task an earlier import wrote up to date with what
+// changed in the file since (migrate_keep.go): its title, description,
+// tags, status, type, importance, urgency, size, assignee and, unless it
+// repeats (a series keeps its own dates), its due date. It stays where it
+// is filed. The report names it when anything changed or conflicted.
+func (mg *migrator) updateTask(loc TaskLocation, t *MigratedTask, ext ExternalRef) (*TaskMigrated, error) {
 	cur, err := readTask(mg.ctx, mg.tx, mg.sc, loc.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	n := mg.sc.byID[loc.ProjectID]
-	in := mg.taskCreate(n, t)
-	up := TaskUpdate{Title: set(in.Title), Description: set(in.Description), Tags: set(in.Tags), Importance: setPtr(in.Importance),
-		Urgency: setPtr(in.Urgency), EstimateMinutes: setPtr(in.EstimateMinutes), Assignee: set(in.Assignee)}
-	if in.Type != "" {
-		up.Type = set(in.Type)
+	in := mg.taskCreate(mg.sc.byID[loc.ProjectID], t)
+	file := mg.fileValues(in, cur.SeriesID == "" && in.Text == "" && in.Repeat == "")
+	k := mg.mergeTask(cur, in, file, ext.Imported)
+	k.item.Where = t.Where
+	if err := mg.keepImported("task", t.ExternalID, ext, file); err != nil {
+		return nil, err
 	}
-	if in.Status != "" || cur.Status.Category == CategoryDone || cur.Status.Category == CategoryCancelled {
-		up.Status = set(in.Status)
-		if in.Status == "" {
-			up.Status = set(mg.defaultStatusKey())
-		}
-	}
-	if cur.SeriesID == "" && in.Text == "" && in.Repeat == "" {
-		up.DueAt, up.DueIsAllDay = setPtr(in.DueAt), set(in.DueIsAllDay)
-	}
-	if err := mg.s.validateTaskUpdate(&up); err != nil {
-		return err
+	if err := mg.s.validateTaskUpdate(&k.up); err != nil {
+		return nil, err
 	}
 	before := cur
 	// A migration changes each task in its own transaction: no job.
 	var job *TaskJob
-	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, up, 0, &job)
+	changes, err := mg.s.applyTaskUpdate(mg.ctx, mg.tx, mg.sc, &cur, k.up, 0, &job)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(changes) == 0 {
 		mg.cur.TasksUnchanged++
-		return nil
+		return &k.item, nil
 	}
 	if err := saveTask(mg.ctx, mg.tx, mg.a, &cur, "task.updated", changes); err != nil {
-		return err
+		return nil, err
 	}
 	if !before.IsComplete() && cur.IsComplete() {
 		if _, err := bringNext(mg.ctx, mg.tx, mg.a, cur); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	mg.cur.TasksUpdated++
-	return nil
+	k.item.Title = cur.Title
+	return &k.item, nil
 }
 
 func set[T any](v T) Patch[T] { return Patch[T]{Set: true, Value: v} }
@@ -249,9 +249,10 @@ func (mg *migrator) defaultStatusKey() string {
 }
 
 // comments writes a task's comments: anew, or over one an earlier import
-// wrote. The importing account writes them; the tool's author and time
-// head the text.
-func (mg *migrator) comments(loc TaskLocation, t *MigratedTask) error {
+// wrote where the file changed it since and tend did not (else, changed
+// on both sides, tend's stays and item lists the conflict). The importing
+// account writes them; the tool's author and time head the text.
+func (mg *migrator) comments(loc TaskLocation, t *MigratedTask, item *TaskMigrated) error {
 	it := addressed{sc: mg.sc, node: mg.sc.byID[loc.ProjectID], Type: "task", ID: loc.ID, Ref: &loc.Ref, Title: loc.Title, ParentID: loc.ParentID}
 	for _, c := range t.Comments {
 		body := commentBody(mg.m.Source, c)
@@ -265,10 +266,7 @@ func (mg *migrator) comments(loc TaskLocation, t *MigratedTask) error {
 		if found {
 			cur, err := mg.tx.CommentByID(mg.ctx, ref.EntityID)
 			if err == nil && cur.DeletedAt == nil {
-				if body != cur.Body {
-					mg.cur.CommentsUpdated++
-				}
-				if err := reviseComment(mg.ctx, mg.tx, mg.a, it, &cur, body); err != nil {
+				if err := mg.mergeComment(it, &cur, c, body, ref, item); err != nil {
 					return err
 				}
 				continue
@@ -285,9 +283,40 @@ func (mg *migrator) comments(loc TaskLocation, t *MigratedTask) error {
 			return err
 		}
 		mg.cur.CommentsCreated++
-		if err := mg.remember("comment", c.ExternalID, ExternalRef{"comment", made.ID}); err != nil {
+		imported := importedValues{"body": body}.encode()
+		if err := mg.remember("comment", c.ExternalID, ExternalRef{EntityType: "comment", EntityID: made.ID, Imported: imported}); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// mergeComment revises a comment an earlier import wrote, cur, to the
+// file's body where only the file changed it since.
+func (mg *migrator) mergeComment(it addressed, cur *Comment, c MigratedComment, body string, ref ExternalRef, item *TaskMigrated) error {
+	base, _ := decodeImported(ref.Imported)
+	apply, conflict := follows(base, "body", body, cur.Body)
+	field := "comment at " + c.Where
+	switch {
+	case conflict:
+		item.Conflicts = append(item.Conflicts, MigrateConflict{Field: field, Kept: shown("body", cur.Body), File: shown("body", body)})
+	case apply:
+		item.Updated = append(item.Updated, field)
+		mg.cur.CommentsUpdated++
+		if err := reviseComment(mg.ctx, mg.tx, mg.a, it, cur, body); err != nil {
+			return err
+		}
+	}
+	return mg.keepImported("comment", c.ExternalID, ref, importedValues{"body": body})
+}
+
+// keepImported records what the file held for a row an earlier import
+// wrote, when it differs from what that import kept: a file imported
+// again as it was writes nothing for it.
+func (mg *migrator) keepImported(kind, id string, ref ExternalRef, file importedValues) error {
+	if enc := file.encode(); enc != ref.Imported {
+		ref.Imported = enc
+		return mg.remember(kind, id, ref)
 	}
 	return nil
 }

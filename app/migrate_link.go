@@ -7,6 +7,7 @@ import "slices"
 var migratedLinkTypes = map[string]CreateLinkType{
 	"copied_from":     {Key: "copied_from", Title: "copied from", InverseTitle: "copied to", Category: "provenance"},
 	"discovered_from": {Key: "discovered_from", Title: "discovered from", InverseTitle: "led to", Category: "provenance"},
+	"has_subtask":     {Key: "has_subtask", Title: "has subtask", InverseTitle: "is a subtask of", Category: "association"},
 }
 
 // links writes every link of the migration both of whose ends are written

@@ -75,7 +75,7 @@ func TestMigrateTodoist(t *testing.T) {
 		t.Errorf("a deadline alone is the due date: %+v", week)
 	}
 	comments := must(f.svc.ItemComments(f.ctx, f.admin, "", "task", ref(ts["Check the expiry date"].Ref), app.CommentQuery{}))(t)
-	if len(comments.Items) != 1 || comments.Items[0].Body != "*Alice, in todoist:*\n\nLast time it was off, by two days 🥛" {
+	if len(comments.Items) != 1 || comments.Items[0].Body != "*Alice, in todoist:*\n\nLast time it was off, by two days 🥛 (todoist#2 on the list)" {
 		t.Errorf("comments %+v", comments.Items)
 	}
 	var why []string
@@ -133,11 +133,12 @@ func TestMigrateAgainUpdates(t *testing.T) {
 		fmt.Sprint(bakery.Tags) != "[phone]" {
 		t.Errorf("after the third import: %d tasks, the bakery %+v", len(now), bakery)
 	}
-	// Completed in tend meanwhile and still open in the file: the file wins.
+	// Completed in tend meanwhile and still open, as before, in the file:
+	// tend's stays (TestMigrateKeepsLocalWork has every case).
 	must(f.svc.CompleteTask(f.ctx, f.admin, "", ref(now["Nothing planned"].Ref), app.Completion{}))(t)
 	must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{}))(t)
-	if f.projectTasks(f.admin, "groceries")["Nothing planned"].IsComplete() {
-		t.Error("a task open in the file stays complete after importing it again")
+	if !f.projectTasks(f.admin, "groceries")["Nothing planned"].IsComplete() {
+		t.Error("a task completed in tend was reopened by importing the file again")
 	}
 }
 
@@ -241,16 +242,16 @@ func TestMigrateVikunja(t *testing.T) {
 	f := newFixture(t)
 	f.person("alice", app.RoleMember)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
-	want := "[inbox-2 created 2/0/0 c2 l0 work created 3/0/0 c0 l3 old-stuff created 0/0/0 c0 l0 work/backend created 2/0/0 c0 l2]"
+	want := "[inbox existing 2/0/0 c2 l0 work created 3/0/0 c0 l3 old-stuff created 0/0/0 c0 l0 work/backend created 2/0/0 c0 l3]"
 	if got := fmt.Sprint(reportLines(rep)); got != want {
 		t.Errorf("report %s\nwant   %s", got, want)
 	}
 	if got := rep.Projects[1].LinkTypesCreated; fmt.Sprint(got) != "[copied_from]" {
 		t.Errorf("link types created %v", got)
 	}
-	inbox, work, backend := f.projectTasks(f.admin, "inbox-2"), f.projectTasks(f.admin, "work"), f.projectTasks(f.admin, "backend")
+	inbox, work, backend := f.projectTasks(f.admin, "inbox"), f.projectTasks(f.admin, "work"), f.projectTasks(f.admin, "backend")
 	milk := inbox["Buy milk 🥛"]
-	if milk.RecurrenceDescription == "" || milk.DueAt == nil || *milk.Importance != 2 || fmt.Sprint(milk.Tags) != "[Errands]" ||
+	if milk.RecurrenceDescription != "every week at 17:00" || milk.DueAt == nil || *milk.Importance != 2 || fmt.Sprint(milk.Tags) != "[Errands]" ||
 		milk.Description != "Whole, not skimmed & cold.\n\n- 2 litres\n- no lactose" {
 		t.Errorf("Buy milk: %+v", milk)
 	}
@@ -278,7 +279,7 @@ func TestMigrateVikunja(t *testing.T) {
 		t.Errorf("links of Ship v2: %q\nwant %q", got, wantLinks)
 	}
 	again := must(f.svc.Migrate(f.ctx, f.admin, vikunjaFile(t), app.MigrateOptions{}))(t)
-	if got := fmt.Sprint(reportLines(again)); got != "[inbox-2 existing 0/0/2 c0 l0 work existing 0/0/3 c0 l0 old-stuff existing 0/0/0 c0 l0 work/backend existing 0/0/2 c0 l0]" {
+	if got := fmt.Sprint(reportLines(again)); got != "[inbox existing 0/0/2 c0 l0 work existing 0/0/3 c0 l0 old-stuff existing 0/0/0 c0 l0 work/backend existing 0/0/2 c0 l0]" {
 		t.Errorf("a second import: %s", got)
 	}
 }
@@ -293,7 +294,7 @@ func TestMigrateBeads(t *testing.T) {
 	defer file.Close()
 	m := must(from.Beads(file, from.DefaultMaxSize))(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{Project: "tend"}))(t)
-	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 5/0/0 c2 l3]" {
+	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 6/0/0 c3 l3]" {
 		t.Errorf("report %s", got)
 	}
 	ts := f.projectTasks(f.admin, "tend")

@@ -148,7 +148,7 @@ var dumpTables = indexDump([]*dumpTable{
 		revoked_at:time etag:text changed_at:time created_at:time`),
 		from: `calendars WHERE workspace_id IN ws`, hidden: `(project_id IS NULL OR project_id NOT IN hid)`, order: `seq`},
 	{kind: "external_id", table: "external_ids", cols: cols(`workspace_id:id source:text external_id:text entity_type:text entity_id:id
-		updated_at:time`),
+		updated_at:time imported:json`),
 		from: `external_ids WHERE workspace_id IN ws`, hidden: `entity_id NOT IN hitem AND entity_id NOT IN hid AND entity_id NOT IN hnote`,
 		order: `workspace_id, source, external_id`},
 	{kind: "event", table: "events", cols: cols(`seq:seq id:own workspace_id:id project_id:id entity_type:text entity_id:about action:text

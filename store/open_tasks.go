@@ -92,9 +92,13 @@ func (t *Tx) OpenTasks(ctx context.Context, workspaceID string) (*app.OpenTasks,
 	return cur.open, nil
 }
 
-const openTaskColumns = `id, ref, project_id, status_id, type_id, assignee_id, claimed_by, claim_expires_at, created_by,
+// openTaskColumns reads a task as the agenda places it. Whether an import
+// from another tool wrote it (an external id names it) is fixed when it is
+// made: the import writes the task and its external id in one
+// transaction, so a copy that read the task read that too.
+const openTaskColumns = `t.id, ref, project_id, status_id, type_id, assignee_id, claimed_by, claim_expires_at, created_by,
 	coalesce(importance, 3) * 10 + coalesce(urgency, 3), due_at, due_is_all_day, timezone, snoozed_until,
-	completed_at IS NULL AND deleted_at IS NULL`
+	completed_at IS NULL AND deleted_at IS NULL, EXISTS (SELECT 1 FROM external_ids x WHERE x.entity_id = t.id)`
 
 // allOpenTasks reads every open, live task of the workspace and the links
 // that block them.
@@ -151,8 +155,8 @@ func (t *Tx) openTasksSince(ctx context.Context, workspaceID string, old openTas
 // revision (?1, ?2) or stored past a seq (?3) and not changed since, so
 // that no task is read twice. The unary + keeps the second part on the
 // table's range of seqs rather than an index led by workspace_id.
-const openTasksSinceSQL = `SELECT ` + openTaskColumns + ` FROM tasks WHERE workspace_id = ?1 AND fact_rev > ?2 AND fact_rev > 0
-	UNION ALL SELECT ` + openTaskColumns + ` FROM tasks WHERE seq > ?3 AND +workspace_id = ?1 AND fact_rev <= ?2`
+const openTasksSinceSQL = `SELECT ` + openTaskColumns + ` FROM tasks t WHERE workspace_id = ?1 AND fact_rev > ?2 AND fact_rev > 0
+	UNION ALL SELECT ` + openTaskColumns + ` FROM tasks t WHERE seq > ?3 AND +workspace_id = ?1 AND fact_rev <= ?2`
 
 func byID(o app.OpenTask, id string) int { return strings.Compare(o.ID, id) }
 
@@ -171,7 +175,7 @@ func (t *Tx) scanOpenTasks(ctx context.Context, query string, args ...any) ([]ap
 		var assignee, claimedBy, claimExpires, createdBy, due, zone, snoozed sql.NullString
 		var open bool
 		if err := rows.Scan(&o.ID, &o.Ref, &o.ProjectID, &o.StatusID, &o.TypeID, &assignee, &claimedBy, &claimExpires,
-			&createdBy, &o.Weight, &due, &o.DueIsAllDay, &zone, &snoozed, &open); err != nil {
+			&createdBy, &o.Weight, &due, &o.DueIsAllDay, &zone, &snoozed, &open, &o.Imported); err != nil {
 			return nil, nil, mapErr(err)
 		}
 		if !open {

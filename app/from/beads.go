@@ -96,7 +96,9 @@ func Beads(r io.Reader, max int64) (app.Migration, error) {
 			p.ExternalID, _, _ = strings.Cut(is.ID, "-")
 			p.Title = p.ExternalID
 		}
-		t, skip := beadsTask(&m, is, where)
+		// A "#12" in beads is free text (an episode, another tracker's
+		// issue), never one of tend's items: bd#12 where ids begin bd-.
+		t, skip := beadsTask(&m, is, where, p.ExternalID)
 		if skip {
 			continue
 		}
@@ -127,9 +129,9 @@ func Beads(r io.Reader, max int64) (app.Migration, error) {
 	return m, nil
 }
 
-// beadsTask maps one issue; skip is set for what is not work (messages,
-// events, deleted issues).
-func beadsTask(m *app.Migration, is beadsIssue, where string) (app.MigratedTask, bool) {
+// beadsTask maps one issue, writing each "#12" of its text as refs#12;
+// skip is set for what is not work (messages, events, deleted issues).
+func beadsTask(m *app.Migration, is beadsIssue, where, refs string) (app.MigratedTask, bool) {
 	switch {
 	case is.Status == "tombstone":
 		return app.MigratedTask{}, true
@@ -137,7 +139,7 @@ func beadsTask(m *app.Migration, is beadsIssue, where string) (app.MigratedTask,
 		m.Unmapped = append(m.Unmapped, app.Unmapped{Where: where, What: is.ID, Why: "a " + is.IssueType + ", not work: left out"})
 		return app.MigratedTask{}, true
 	}
-	t := app.MigratedTask{ExternalID: is.ID, Where: where + " (" + is.ID + ")", Title: strings.TrimSpace(is.Title), Tags: is.Labels,
+	t := app.MigratedTask{ExternalID: is.ID, Where: where + " (" + is.ID + ")", Title: refsAs(strings.TrimSpace(is.Title), refs), Tags: is.Labels,
 		Assignee: is.Assignee, EstimateMinutes: is.EstimatedMinutes}
 	if is.DueAt != nil {
 		due := is.DueAt.UTC()
@@ -154,7 +156,7 @@ func beadsTask(m *app.Migration, is beadsIssue, where string) (app.MigratedTask,
 		}
 		parts = append(parts, strings.TrimSpace(s.text))
 	}
-	t.Description = strings.Join(parts, "\n\n")
+	t.Description = refsAs(strings.Join(parts, "\n\n"), refs)
 	status, ok := beadsStatus[is.Status]
 	if !ok {
 		m.Unmapped = append(m.Unmapped, app.Unmapped{Where: t.Where, What: is.Status, Why: "a status tend has no match for: the default status"})
@@ -183,7 +185,7 @@ func beadsTask(m *app.Migration, is beadsIssue, where string) (app.MigratedTask,
 		if id == "" {
 			id = fmt.Sprint(i + 1)
 		}
-		mc := app.MigratedComment{ExternalID: is.ID + "/" + id, Where: fmt.Sprintf("%s, comment %s", t.Where, id), Author: c.Author, Body: c.Text}
+		mc := app.MigratedComment{ExternalID: is.ID + "/" + id, Where: fmt.Sprintf("%s, comment %s", t.Where, id), Author: c.Author, Body: refsAs(c.Text, refs)}
 		if !c.CreatedAt.IsZero() {
 			at := c.CreatedAt.UTC()
 			mc.At = &at

@@ -43,13 +43,8 @@ type (
 	}
 )
 
-var (
-	// ghRepo finds owner/repo in an issue's or a comment's URL.
-	ghRepo = regexp.MustCompile(`^https://[^/]+/([^/]+/[^/]+)/(?:issues|pull)/\d+`)
-	// ghRef is a reference to an issue by number, as tend's mentions read
-	// one (app/mention.go): it would name a tend item of that ref instead.
-	ghRef = regexp.MustCompile(`(^|[^\p{L}\p{N}_&#/])#([1-9][0-9]{0,17})\b`)
-)
+// ghRepo finds owner/repo in an issue's or a comment's URL.
+var ghRepo = regexp.MustCompile(`^https://[^/]+/([^/]+/[^/]+)/(?:issues|pull)/\d+`)
 
 // GitHub reads the JSON that `gh issue list --state all --json number,
 // title,body,state,labels,assignees,createdAt,closedAt,comments,url` prints:
@@ -140,10 +135,4 @@ func commentURLs(is ghIssue) []string {
 		out[i] = c.URL
 	}
 	return out
-}
-
-// refsAs writes each "#12" of text as prefix#12, and the web editor's
-// CRLF line ends as LF.
-func refsAs(text, prefix string) string {
-	return ghRef.ReplaceAllString(strings.ReplaceAll(text, "\r\n", "\n"), "${1}"+prefix+"#${2}")
 }

@@ -4,6 +4,8 @@ import (
 	"html"
 	"regexp"
 	"strings"
+
+	"tend/app"
 )
 
 var (
@@ -28,4 +30,10 @@ func htmlText(s string) string {
 	s = htmlTag.ReplaceAllString(s, "")
 	s = html.UnescapeString(s)
 	return strings.TrimSpace(blankRuns.ReplaceAllString(s, "\n\n"))
+}
+
+// refsAs writes each "#12" of a text the tool wrote as prefix#12
+// (app.InertRefs), and the CRLF line ends of a web editor as LF.
+func refsAs(text, prefix string) string {
+	return app.InertRefs(strings.ReplaceAll(text, "\r\n", "\n"), prefix)
 }

@@ -120,7 +120,7 @@ func (t *todoist) row(row []string, where string) error {
 		}
 		author, _ := person(t.cell(row, "AUTHOR"))
 		t.last.Comments = append(t.last.Comments, app.MigratedComment{ExternalID: fmt.Sprintf("%s#%d", t.last.ExternalID, len(t.last.Comments)+1),
-			Where: where, Author: author, Body: t.cell(row, "CONTENT")})
+			Where: where, Author: author, Body: refsAs(t.cell(row, "CONTENT"), todoistRefs)})
 		return nil
 	}
 	return app.Errorf(app.CodeInvalid, "%s: TYPE %q is not one of task, section or note", where, typ)
@@ -139,6 +139,10 @@ func (t *todoist) section(row []string, where string) error {
 }
 
 var labelRe = regexp.MustCompile(`(^|\s)@([^\s@]+)`)
+
+// todoistRefs is what a "#12" of a Todoist text is written as: todoist#12,
+// so that it never reads as tend's item #12.
+const todoistRefs = "todoist"
 
 func (t *todoist) task(row []string, where string) error {
 	content := t.cell(row, "CONTENT")
@@ -162,7 +166,7 @@ func (t *todoist) task(row []string, where string) error {
 		return err
 	}
 	p := &t.m.Projects[t.cur]
-	task := app.MigratedTask{Where: where, Title: title, Description: t.cell(row, "DESCRIPTION"), Tags: labels,
+	task := app.MigratedTask{Where: where, Title: refsAs(title, todoistRefs), Description: refsAs(t.cell(row, "DESCRIPTION"), todoistRefs), Tags: labels,
 		When: t.cell(row, "DATE"), Timezone: t.cell(row, "TIMEZONE")}
 	if prio < 4 { // p1 is importance 5, p3 is 3; p4 is Todoist's "no priority"
 		imp := 6 - prio

@@ -70,7 +70,9 @@ type (
 
 // vikLinks is how Vikunja's relation kinds become links: each relation is
 // stored from both tasks, so only one direction of each is read, and a
-// subtask becomes a subtask (within one project) rather than a link.
+// subtask becomes a subtask within one project, and a has_subtask link
+// (a link type the import adds) across two: tend files a subtask in its
+// parent's project.
 var vikLinks = map[string]string{
 	"blocking":    "blocks",
 	"precedes":    "precedes",
@@ -78,6 +80,10 @@ var vikLinks = map[string]string{
 	"related":     "relates_to",
 	"copiedfrom":  "copied_from",
 }
+
+// vikRefs is what a "#12" of Vikunja's text is written as: vikunja#12.
+// Vikunja numbers a project's tasks #1, #2, ...: none is tend's item #12.
+const vikRefs = "vikunja"
 
 // vikMirrors are the relation kinds read from the other task's side.
 var vikMirrors = []string{"blocked", "follows", "duplicates", "copiedto", "parenttask"}
@@ -96,7 +102,8 @@ func Vikunja(r io.Reader, max int64) (app.Migration, error) {
 	if err := errors.Join(json.Unmarshal(data, &projects), uniqueKeys(data)); err != nil {
 		return app.Migration{}, jsonError("data.json", data, err)
 	}
-	v := &vikunja{m: app.Migration{Source: "vikunja", Unmapped: extra}, tasks: map[int64]string{}, projects: map[int64]string{}}
+	v := &vikunja{m: app.Migration{Source: "vikunja", Unmapped: extra}, tasks: map[int64]string{}, projects: map[int64]string{},
+		projectOf: map[string]string{}}
 	var flat []vikProject
 	var walk func(ps []vikProject, parent int64)
 	walk = func(ps []vikProject, parent int64) {
@@ -234,8 +241,11 @@ func parentsBefore(ps []vikProject) []vikProject {
 // vikunja is one export being read.
 type vikunja struct {
 	m app.Migration
-	// tasks and projects are the ids (vikID) of the file's by Vikunja's.
+	// tasks and projects are the ids (vikID) of the file's by Vikunja's;
+	// projectOf is the project of each task, both by their ids here.
 	tasks, projects map[int64]string
+	projectOf       map[string]string
+	inbox           bool // a project is the Inbox already
 }
 
 // vikID is the id a Vikunja record keeps in tend: its number and when it
@@ -264,6 +274,10 @@ func (v *vikunja) project(p vikProject) {
 	if parent, ok := v.projects[*p.ParentProjectID]; ok {
 		mp.Parent = parent
 	}
+	// Vikunja makes every account an "Inbox" first, its default project.
+	if mp.Parent == "" && strings.EqualFold(mp.Title, "Inbox") && !v.inbox {
+		mp.Inbox, v.inbox = true, true
+	}
 	v.projects[p.ID] = mp.ExternalID
 	if p.IsArchived {
 		v.unmapped(where, mp.Title, "archived in Vikunja: imported as a project in use")
@@ -272,15 +286,17 @@ func (v *vikunja) project(p vikProject) {
 		v.unmapped(where, fmt.Sprintf("kanban buckets: %d", len(p.Buckets)), "a task's status says where it is: left out")
 	}
 	for _, t := range p.Tasks {
-		mp.Tasks = append(mp.Tasks, v.task(t))
+		mt := v.task(t)
+		v.projectOf[mt.ExternalID] = mp.ExternalID
+		mp.Tasks = append(mp.Tasks, mt)
 	}
 	v.m.Projects = append(v.m.Projects, mp)
 }
 
 func (v *vikunja) task(t vikTask) app.MigratedTask {
 	where := fmt.Sprintf("task %d", t.ID)
-	mt := app.MigratedTask{ExternalID: vikID(t.ID, t.Created), Where: where, Title: strings.TrimSpace(t.Title),
-		Description: htmlText(t.Description)}
+	mt := app.MigratedTask{ExternalID: vikID(t.ID, t.Created), Where: where, Title: refsAs(strings.TrimSpace(t.Title), vikRefs),
+		Description: refsAs(htmlText(t.Description), vikRefs)}
 	if mt.Title == "" {
 		mt.Title = fmt.Sprintf("Untitled %d", t.ID)
 	}
@@ -321,7 +337,7 @@ func (v *vikunja) task(t vikTask) app.MigratedTask {
 		v.unmapped(where, fmt.Sprintf("attachments: %d", n), "tend keeps no files: left out")
 	}
 	for _, c := range t.Comments {
-		mc := app.MigratedComment{ExternalID: vikID(c.ID, c.Created), Where: fmt.Sprintf("comment %d", c.ID), Body: htmlText(c.Comment)}
+		mc := app.MigratedComment{ExternalID: vikID(c.ID, c.Created), Where: fmt.Sprintf("comment %d", c.ID), Body: refsAs(htmlText(c.Comment), vikRefs)}
 		if c.Author != nil {
 			mc.Author = c.Author.Username
 		}
@@ -336,21 +352,26 @@ func (v *vikunja) task(t vikTask) app.MigratedTask {
 
 // repeat writes Vikunja's repeat settings as a repeat phrase: repeat_after
 // seconds (whole days or weeks), monthly (mode 1), from the day it is done
-// (mode 2).
+// (mode 2), at the due date's time of day: a repeat without a time is one
+// of whole days, and would move 08:00 every 3 days to no time at all.
 func (v *vikunja) repeat(t vikTask, where string) string {
-	bang := ""
+	bang, at := "", ""
 	if t.RepeatMode == 2 {
 		bang = "!"
 	}
+	// Vikunja writes its times at the offset its users read them in.
+	if h, m, _ := t.DueDate.Clock(); !t.DueDate.IsZero() && (h != 0 || m != 0) {
+		at = fmt.Sprintf(" at %d:%02d", h, m)
+	}
 	switch {
 	case t.RepeatMode == 1:
-		return "every month"
+		return "every month" + at
 	case t.RepeatAfter <= 0:
 		return ""
 	case t.RepeatAfter%(7*86400) == 0:
-		return every(bang, t.RepeatAfter/(7*86400), "week")
+		return every(bang, t.RepeatAfter/(7*86400), "week") + at
 	case t.RepeatAfter%86400 == 0:
-		return every(bang, t.RepeatAfter/86400, "day")
+		return every(bang, t.RepeatAfter/86400, "day") + at
 	}
 	v.unmapped(where, fmt.Sprintf("every %d seconds", t.RepeatAfter), "tend repeats by whole days: the task does not repeat")
 	return ""
@@ -404,6 +425,9 @@ func (v *vikunja) relation(tasks map[string]*app.MigratedTask, from int64, kind 
 		switch {
 		case child == nil:
 			v.unmapped(where, fmt.Sprintf("subtask %d", to), "a subtask that is not in the export: left out")
+		case v.projectOf[toID] != v.projectOf[fromID]:
+			v.m.Links = append(v.m.Links, app.MigratedLink{From: fromID, To: toID, Type: "has_subtask", Where: where})
+			v.unmapped(where, fmt.Sprintf("subtask %d", to), "in another project: a tend task's subtasks share its project, so the two are linked (has subtask) instead")
 		case child.Parent != "" && child.Parent != fromID:
 			v.unmapped(where, fmt.Sprintf("subtask %d", to), "task %d is a subtask of another too: a tend task has one parent", to)
 		default:
