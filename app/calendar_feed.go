@@ -20,10 +20,6 @@ type CalendarQuery struct {
 	ProjectIDs  []string // nil: every readable project
 	TypeIDs     []string // nil: every type
 	UserID      string   // audience me: assigned to or claimed by this account
-	// Alone is set, with UserID, in a workspace where the owner works
-	// alone (no other person is a member; service accounts do not count):
-	// work assigned to nobody and held by nobody is the owner's too.
-	Alone       bool
 	Now         time.Time
 	From, Until time.Time // the date (due, else start) lies in [From, Until)
 	DoneSince   time.Time // finished work stays until this long after completion
@@ -180,11 +176,6 @@ func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, acc *acces
 		return err
 	}
 	q := s.calendarQuery(sc, c, now)
-	if q.UserID != "" {
-		if q.Alone, err = worksAlone(ctx, tx, c.WorkspaceID, q.UserID); err != nil {
-			return err
-		}
-	}
 	st, err := tx.CalendarStamp(ctx, q)
 	if err != nil {
 		return err
@@ -206,22 +197,6 @@ func (s *Service) feed(ctx context.Context, tx Tx, chk CalendarCheck, acc *acces
 		}
 	}
 	return nil
-}
-
-// worksAlone reports whether the account is the only person among the
-// workspace's members: a feed of its own work then holds the work nobody
-// is assigned to, which is all of it for someone who never assigns.
-func worksAlone(ctx context.Context, tx Tx, workspaceID, userID string) (bool, error) {
-	ms, err := tx.Members(ctx, workspaceID)
-	if err != nil {
-		return false, err
-	}
-	for _, m := range ms {
-		if m.UserID != userID && !m.User.IsServiceAccount {
-			return false, nil
-		}
-	}
-	return true, nil
 }
 
 // calendarQuery narrows the owner's scope to the feed: its project's
@@ -256,8 +231,7 @@ func (s *Service) calendarQuery(sc *scope, c Calendar, now time.Time) CalendarQu
 func (s *Service) feedETag(sc *scope, c Calendar, zone Zone, q CalendarQuery, st CalendarStamp) string {
 	h := sha256.New()
 	for _, v := range []string{c.ID, strconv.Itoa(c.SecretRev), c.Title, sc.readJSON, zone.Name, s.opts.PublicURL, s.opts.Version,
-		q.From.Format(time.DateOnly), strconv.FormatInt(st.LastEvent, 10), strconv.FormatInt(st.Claims, 10), st.NextExpiry,
-		strconv.FormatBool(q.Alone)} {
+		q.From.Format(time.DateOnly), strconv.FormatInt(st.LastEvent, 10), strconv.FormatInt(st.Claims, 10), st.NextExpiry} {
 		h.Write([]byte(v))
 		h.Write([]byte{0})
 	}

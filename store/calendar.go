@@ -170,33 +170,23 @@ func calendarWhere(q app.CalendarQuery) *itemQuery {
 	}
 	b.filter(app.ItemFilter{ProjectIDs: q.ProjectIDs, TypeIDs: q.TypeIDs}, "t", "task_tags x WHERE x.task_id", "tasks_fts", true)
 	if q.UserID != "" {
-		u, now := b.arg(q.UserID), b.arg(fmtTime(q.Now))
-		mine := "t.assignee_id = " + u + " OR (t.claimed_by = " + u + " AND t.claim_expires_at > " + now + ")"
-		if q.Alone {
-			mine += " OR (t.assignee_id IS NULL AND (t.claimed_by IS NULL OR t.claim_expires_at <= " + now + "))"
-		}
-		b.add("(" + mine + ")")
+		u := b.arg(q.UserID)
+		b.add("(t.assignee_id = " + u + " OR (t.claimed_by = " + u + " AND t.claim_expires_at > " + b.arg(fmtTime(q.Now)) + "))")
 	}
 	return b
 }
 
 // CalendarStamp reads the workspace's newest event (events_workspace)
 // and, for a feed of one account's work, its unexpired claims
-// (tasks_claimed): index lookups, whatever the number of tasks. A feed of
-// someone working alone holds what nobody holds, so every unexpired claim
-// of the workspace counts: one that lapses puts its task in the feed.
+// (tasks_claimed): index lookups, whatever the number of tasks.
 func (t *Tx) CalendarStamp(ctx context.Context, q app.CalendarQuery) (app.CalendarStamp, error) {
 	var st app.CalendarStamp
 	err := t.tx.QueryRowxContext(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE workspace_id = ?`, q.WorkspaceID).Scan(&st.LastEvent)
 	if err != nil || q.UserID == "" {
 		return st, mapErr(err)
 	}
-	claims, args := `claimed_by = ?`, []any{q.UserID}
-	if q.Alone {
-		claims, args = `claimed_by IS NOT NULL AND +workspace_id = ?`, []any{q.WorkspaceID}
-	}
 	err = t.tx.QueryRowxContext(ctx, `SELECT count(*), coalesce(min(claim_expires_at), '') FROM tasks
-		WHERE `+claims+` AND claim_expires_at > ?`, append(args, fmtTime(q.Now))...).Scan(&st.Claims, &st.NextExpiry)
+		WHERE claimed_by = ? AND claim_expires_at > ?`, q.UserID, fmtTime(q.Now)).Scan(&st.Claims, &st.NextExpiry)
 	return st, mapErr(err)
 }
 
