@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -11,7 +10,7 @@ import (
 
 	"tend/app"
 	"tend/store/storetest"
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // benchService is a bootstrapped instance on a real database file and the
@@ -31,8 +30,7 @@ func benchService(b *testing.B) (*app.Service, string) {
 // transaction, JSON encoding.
 func BenchmarkMeOverLoopback(b *testing.B) {
 	svc, secret := benchService(b)
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	benchMe(b, srv, secret)
 }
 

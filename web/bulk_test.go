@@ -6,10 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -17,7 +14,6 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -36,9 +32,7 @@ func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error
 	// The read budget of webtest's servers: no test fails on a timing.
 	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before,
 		Limits: app.Limits{ReadBudgetMillis: int((10 * time.Minute).Milliseconds())}})
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}
+	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: webtest.Serve(t, svc), Admin: admin}}
 }
 
 // rowCount counts rows in the database file, below every reader: what the

@@ -3,20 +3,17 @@ package web_test
 import (
 	"bytes"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // benchmarkCreate POSTs the same body to /v1/tasks, one request at a time,
 // on a fresh database over loopback.
 func benchmarkCreate(b *testing.B, body string) {
 	svc, secret := benchService(b)
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	client := srv.Client()
 	post := func() {
 		req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/tasks", bytes.NewBufferString(body))

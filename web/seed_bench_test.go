@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -24,7 +23,7 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // The benchmarks in this file measure the API the way a client sees it:
@@ -123,7 +122,7 @@ func openBenchServer(dir string) (*seeded, app.Actor, error) {
 		_ = db.Close()
 		return nil, app.Actor{}, err
 	}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv := httptest.NewServer(webtest.Quiet(svc))
 	return &seeded{dir: dir, db: db, svc: svc, srv: srv, client: benchClient(), token: first.Token.Secret}, admin, nil
 }
 
@@ -216,7 +215,7 @@ func reopenBenchServer(dir string) (*seeded, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.srv = httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	s.srv = httptest.NewServer(webtest.Quiet(svc))
 	return s, nil
 }
 

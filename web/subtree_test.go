@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -19,7 +16,6 @@ import (
 	"tend/app"
 	"tend/store"
 	"tend/store/storetest"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -205,9 +201,7 @@ func zebraEnv(t *testing.T, path, admin string, stepRows int, before func() erro
 	db.Now = clock.Now
 	t.Cleanup(func() { _ = db.Close() })
 	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before})
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin}}
+	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: webtest.Serve(t, svc), Admin: admin}}
 }
 
 // duringJob is what every job refuses while it runs: a pending descendant

@@ -61,6 +61,23 @@ func NewWith(t *testing.T, opts app.Options) *Env {
 	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs, server: server}
 }
 
+// Quiet is svc's router with its log discarded, for a benchmark or a test
+// that builds its own service (its own file, steps or clock) and checks the
+// answers rather than the log.
+func Quiet(svc *app.Service) *web.Server {
+	return web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// Serve serves Quiet(svc) over loopback until tb ends. Unlike New's server
+// it does not check the answers against the OpenAPI document: a benchmark
+// times the server alone.
+func Serve(tb testing.TB, svc *app.Service) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewServer(Quiet(svc))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
 // OpenBootstrapped opens a fresh copy of a first start (migrated, the
 // instance, the default workspace and vocabularies, the administrator) on a
 // fixed clock at storetest.Epoch, for a test that builds its own service or
