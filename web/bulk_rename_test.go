@@ -97,10 +97,7 @@ func TestTagRenameInSteps(t *testing.T) {
 	if got := updated(e); !slices.Equal(got, []string{def}) {
 		t.Fatalf("at the next start, the feed tells of the rename in %v, want %s only", got, def)
 	}
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if n := pending(t); n != 0 {
 		t.Fatalf("%d notices left after the work, want none", n)
 	}

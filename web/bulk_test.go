@@ -149,10 +149,7 @@ func TestTagDeleteInSteps(t *testing.T) {
 		t.Fatalf("%d rows left at the next start, want 6", n)
 	}
 	gone(t)
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if n := applied(t); n != 0 {
 		t.Fatalf("%d rows left after the work, want none", n)
 	}
@@ -235,6 +232,15 @@ func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, enter
 		return <-gate
 	})
 	return e, path, admin, entered, gate
+}
+
+// finishWork lets e's worker, held so far, run to its end.
+func finishWork(t *testing.T, e *env) {
+	t.Helper()
+	e.Svc.ResumeWork()
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // killWorker stops e's worker in the step it is held in at gate, as a

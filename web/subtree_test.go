@@ -162,10 +162,7 @@ func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(
 
 	e = zebraEnv(t, path, admin, 3, nil)
 	check("at the next start", e, want[1])
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if jobs() != 0 {
 		t.Fatalf("%d jobs left after the work", jobs())
 	}
