@@ -425,8 +425,8 @@ func (s *seeded) create(b *testing.B, path string, body, out any) {
 	}
 }
 
-// post sends an authenticated POST of body and answers the status; the
-// response body is read and dropped so the connection is reused.
+// post sends an authenticated POST of body and answers the status, as
+// roundTrip does.
 func post(client *http.Client, url, token string, body []byte) (int, error) {
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -434,6 +434,12 @@ func post(client *http.Client, url, token string, body []byte) (int, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
+	return roundTrip(client, req)
+}
+
+// roundTrip sends req and answers the status; the response body is read
+// and dropped so the connection is reused.
+func roundTrip(client *http.Client, req *http.Request) (int, error) {
 	res, err := client.Do(req)
 	if err != nil {
 		return 0, err
