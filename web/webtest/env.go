@@ -182,14 +182,21 @@ func (e *Env) Exchange(req *http.Request) Response {
 
 func (e *Env) send(client *http.Client, req *http.Request) Response {
 	e.T.Helper()
+	return Fetch(e.T, client, req)
+}
+
+// Fetch sends req with client, to any server, and answers the response,
+// its body read; a request that cannot be sent or read fails the test.
+func Fetch(tb testing.TB, client *http.Client, req *http.Request) Response {
+	tb.Helper()
 	res, err := client.Do(req)
 	if err != nil {
-		e.T.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.T.Fatal(err)
+		tb.Fatal(err)
 	}
 	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }
