@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"tend/web/webtest"
 )
 
 // TestTagRenameInSteps: renaming a tag made by use answers with the tag
@@ -120,8 +117,7 @@ func TestTagRenameInSteps(t *testing.T) {
 // request answers, and nothing is left to the worker.
 func TestTagRenameDeclaredToldAtOnce(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
+	path, admin := bootstrappedFile(t)
 	e := bulkEnv(t, path, admin, 1, func() error { return errors.New("no step expected") })
 	id := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})["id"].(string)
 	e.CreateTask(e.Admin, map[string]any{"title": "one", "tags": []string{"garden"}})

@@ -224,14 +224,21 @@ func seedBulkTagged(e *env) bulkTagged {
 // there (nil: step) is what the step returns.
 func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, entered chan struct{}, gate chan error) {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "tend.db")
-	admin = webtest.CopyBootstrapped(t, path)
+	path, admin = bootstrappedFile(t)
 	entered, gate = make(chan struct{}), make(chan error)
 	e = bulkEnv(t, path, admin, stepRows, func() error {
 		entered <- struct{}{}
 		return <-gate
 	})
 	return e, path, admin, entered, gate
+}
+
+// bootstrappedFile writes a first start at a database file of the test's
+// own and answers its path and the administrator's token.
+func bootstrappedFile(t *testing.T) (path, admin string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "tend.db")
+	return path, webtest.CopyBootstrapped(t, path)
 }
 
 // finishWork lets e's worker, held so far, run to its end.

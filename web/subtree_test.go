@@ -114,8 +114,7 @@ func readZebra(t *testing.T, e *env, tr zebraTree) zebraView {
 // while the job is under way: the refusals.
 func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(t *testing.T, e *env, tr zebraTree), want [2]zebraView) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
+	path, admin := bootstrappedFile(t)
 	var gated atomic.Bool
 	entered, gate := make(chan struct{}), make(chan error)
 	e := zebraEnv(t, path, admin, 3, func() error {
@@ -320,8 +319,8 @@ func TestSubtreeJobAnswers(t *testing.T) {
 	for _, step := range []int{3, 100} {
 		t.Run(fmt.Sprint("steps of ", step), func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "tend.db")
-			e := zebraEnv(t, path, webtest.CopyBootstrapped(t, path), step, nil)
+			path, admin := bootstrappedFile(t)
+			e := zebraEnv(t, path, admin, step, nil)
 			e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "side", "title": "Side"})
 			tr := seedZebra(e)
 			root := tskPath(tr["zebra root"])
