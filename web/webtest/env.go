@@ -53,7 +53,15 @@ func NewWith(t *testing.T, opts app.Options) *Env {
 		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
 	}
 	db, clock, admin := OpenBootstrapped(t)
-	svc := app.New(db, opts)
+	return Around(t, db, clock, app.New(db, opts), admin)
+}
+
+// Around is the Env of a service the test made itself (on a store of its
+// own, an import, a first start of its own), served as New serves one:
+// every answer checked against the OpenAPI document, the log kept in Logs.
+// admin is the credential e.Admin names.
+func Around(t *testing.T, db *store.DB, clock *storetest.Clock, svc *app.Service, admin string) *Env {
+	t.Helper()
 	logs := &LogBuffer{}
 	server := web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))
 	srv := httptest.NewServer(Validated(t, server))
