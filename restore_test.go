@@ -18,6 +18,7 @@ import (
 
 	"tend/app"
 	"tend/cli"
+	"tend/web/webtest"
 )
 
 // apiClient calls a running server's API with one credential.
@@ -45,16 +46,8 @@ func (c apiClient) do(method, path string, body any) (int, []byte) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, err := io.ReadAll(res.Body)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return res.StatusCode, out
+	res := webtest.Fetch(c.t, http.DefaultClient, req)
+	return res.Status, res.Body
 }
 
 // must calls the API and fails the test unless it answers 2xx; it returns

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"tend/cli"
+	"tend/web/webtest"
 )
 
 var metricsServingRE = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`)
@@ -30,17 +31,8 @@ func get(t *testing.T, url, secret string) (int, []byte) {
 	if secret != "" {
 		req.Header.Set("Authorization", "Bearer "+secret)
 	}
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, b
+	r := webtest.Fetch(t, &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}, req)
+	return r.Status, r.Body
 }
 
 func parseScrape(t *testing.T, body []byte) map[string]*dto.MetricFamily {

@@ -85,8 +85,8 @@ func (s *Service) AddStatus(ctx context.Context, a Actor, workspace string, in C
 		if err != nil {
 			return err
 		}
-		st := Status{ID: newID(), WorkspaceID: w.ID, EntityType: in.EntityType, Key: in.Key, Label: in.Label,
-			Category: in.Category, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
+		st := Status{VocabEntry: VocabEntry{ID: newID(), WorkspaceID: w.ID, EntityType: in.EntityType, Key: in.Key, Label: in.Label,
+			Category: in.Category}, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
 		siblings, err := entityStatuses(ctx, tx, w.ID, in.EntityType)
 		if err != nil {
 			return err

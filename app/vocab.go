@@ -22,8 +22,10 @@ var EntityTypes = []string{"task", "project", "document"}
 // LinkableTypes are the kinds of item a typed link may join.
 var LinkableTypes = []string{"task", "document"}
 
-// Status is one entry of a workspace's status vocabulary for one entity type.
-type Status struct {
+// VocabEntry is what a status and an item type are alike: one entry of a
+// workspace's vocabulary for one entity type, in its category, at its
+// position, the entity type's default or not.
+type VocabEntry struct {
 	ID          string
 	WorkspaceID string
 	EntityType  string
@@ -32,21 +34,18 @@ type Status struct {
 	Category    string
 	Position    int
 	IsDefault   bool
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+}
+
+// Status is one entry of a workspace's status vocabulary for one entity
+// type, with when it was made and last changed.
+type Status struct {
+	VocabEntry
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // ItemType is one kind of task or document.
-type ItemType struct {
-	ID          string
-	WorkspaceID string
-	EntityType  string
-	Key         string
-	Label       string
-	Category    string
-	Position    int
-	IsDefault   bool
-}
+type ItemType VocabEntry
 
 // LinkType is one kind of typed link, named from its source end (Title) and
 // its target end (InverseTitle).
@@ -148,8 +147,8 @@ func seedWorkspace(ctx context.Context, tx Tx, w Workspace, ownerID string) erro
 	pos := map[string]int{}
 	defaults := map[string]string{}
 	for _, d := range defaultStatuses {
-		st := Status{ID: newID(), WorkspaceID: w.ID, EntityType: d.entity, Key: d.key, Label: d.label,
-			Category: d.category, Position: pos[d.entity], IsDefault: pos[d.entity] == 0, CreatedAt: now, UpdatedAt: now}
+		st := Status{VocabEntry: VocabEntry{ID: newID(), WorkspaceID: w.ID, EntityType: d.entity, Key: d.key, Label: d.label,
+			Category: d.category, Position: pos[d.entity], IsDefault: pos[d.entity] == 0}, CreatedAt: now, UpdatedAt: now}
 		if st.IsDefault {
 			defaults[d.entity] = st.ID
 		}

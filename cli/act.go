@@ -15,23 +15,14 @@ import (
 // taskAction is a command that does one thing to one task and prints it.
 func taskAction(env *Env, dbPath *string, use, short, long, example, verb string,
 	act func(c Client, ctx context.Context, ref string) (wire.Task, error)) *cobra.Command {
-	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
-		Use: use, Short: short, Long: long, Example: example,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeRefs(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				t, err := act(s.c, ctx, args[0])
-				if err != nil {
-					return err
-				}
-				return s.p.Task(ctx, verb, t)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	cmd := &cobra.Command{Use: use, Short: short, Long: long, Example: example}
+	return newWork(env, dbPath).refCmd(cmd, func(ctx context.Context, s *session, ref string) error {
+		t, err := act(s.c, ctx, ref)
+		if err != nil {
+			return err
+		}
+		return s.p.Task(ctx, verb, t)
+	})
 }
 
 func newSkipCmd(env *Env, dbPath *string) *cobra.Command {

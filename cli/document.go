@@ -83,64 +83,50 @@ the same write: a bad link refuses the whole document. An omitted
 }
 
 func newDocShowCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
-		Use:               "show REF",
-		Short:             "A document with its body",
-		Example:           `  tend doc show 5`,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeRefs(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				d, err := s.c.Document(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				return s.p.Document("", d)
-			})
-		},
+		Use:     "show REF",
+		Short:   "A document with its body",
+		Example: `  tend doc show 5`,
 	}
-	w.flags(cmd)
-	return cmd
+	return newWork(env, dbPath).refCmd(cmd, func(ctx context.Context, s *session, ref string) error {
+		d, err := s.c.Document(ctx, ref)
+		if err != nil {
+			return err
+		}
+		return s.p.Document("", d)
+	})
 }
 
 func newOpenCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use:   "open REF",
 		Short: "Print a task's or document's web address, and open it in a browser",
 		Long: `Print the web app's address of a task or document and, at a terminal where
 a browser can be started ($BROWSER, else xdg-open or open), open it. On
 the database file the address is where tend serve last said it listens.`,
-		Example:           `  tend open 2`,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeRefs(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				it, err := s.c.Show(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				base := s.c.WebURL()
-				if base == "" {
-					base = "http://" + DefaultAddr
-				}
-				var ref int64
-				switch {
-				case it.Document != nil:
-					ref = it.Document.Ref
-				case it.Task != nil:
-					ref = it.Task.Ref
-				}
-				u := fmt.Sprintf("%s/%ss/%d", strings.TrimRight(base, "/"), it.Kind, ref)
-				fmt.Fprintln(cmd.OutOrStdout(), u)
-				if env.browse != nil && env.terminal(cmd.OutOrStdout()) {
-					_ = env.browse(u)
-				}
-				return nil
-			})
-		},
+		Example: `  tend open 2`,
 	}
-	w.flags(cmd)
-	return cmd
+	return newWork(env, dbPath).refCmd(cmd, func(ctx context.Context, s *session, ref string) error {
+		it, err := s.c.Show(ctx, ref)
+		if err != nil {
+			return err
+		}
+		base := s.c.WebURL()
+		if base == "" {
+			base = "http://" + DefaultAddr
+		}
+		var n int64
+		switch {
+		case it.Document != nil:
+			n = it.Document.Ref
+		case it.Task != nil:
+			n = it.Task.Ref
+		}
+		u := fmt.Sprintf("%s/%ss/%d", strings.TrimRight(base, "/"), it.Kind, n)
+		fmt.Fprintln(cmd.OutOrStdout(), u)
+		if env.browse != nil && env.terminal(cmd.OutOrStdout()) {
+			_ = env.browse(u)
+		}
+		return nil
+	})
 }

@@ -252,7 +252,6 @@ is not listed. docs/agenda.md has the rules.`,
 }
 
 func newShowCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
 	cmd := &cobra.Command{
 		Use:   "show REF",
 		Short: "A task (or document) with its links, governing documents, subtasks, comments",
@@ -261,20 +260,14 @@ the governing documents in force (decisions, specs: read them), subtasks,
 the last comments and verifications. A document's ref shows the document.`,
 		Example: `  tend show 2
   tend show 2 --format compact`,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: completeRefs(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				it, err := s.c.Show(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				return s.p.Show(ctx, it)
-			})
-		},
 	}
-	w.flags(cmd)
-	return cmd
+	return newWork(env, dbPath).refCmd(cmd, func(ctx context.Context, s *session, ref string) error {
+		it, err := s.c.Show(ctx, ref)
+		if err != nil {
+			return err
+		}
+		return s.p.Show(ctx, it)
+	})
 }
 
 func newSearchCmd(env *Env, dbPath *string) *cobra.Command {

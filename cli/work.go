@@ -135,6 +135,19 @@ func (w *work) run(cmd *cobra.Command, fn func(ctx context.Context, s *session) 
 	return w.failure(fn(cmd.Context(), s))
 }
 
+// refCmd makes cmd a command on one task or document: REF its one
+// argument (completed from the workspace's refs), the flags every command
+// takes, and do run with the ref on an open session.
+func (w *work) refCmd(cmd *cobra.Command, do func(ctx context.Context, s *session, ref string) error) *cobra.Command {
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.ValidArgsFunction = completeRefs(w)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return w.run(cmd, func(ctx context.Context, s *session) error { return do(ctx, s, args[0]) })
+	}
+	w.flags(cmd)
+	return cmd
+}
+
 // output is the form to print in, from --json and --format.
 func (w *work) output(cmd *cobra.Command) (string, error) {
 	switch {

@@ -263,7 +263,7 @@ func (t *Tx) calendarStatuses(ctx context.Context, workspaceID string) (map[stri
 	}
 	out := make(map[string]app.Status, len(rows))
 	for _, r := range rows {
-		out[r.ID] = app.Status{ID: r.ID, Key: r.Key, Label: r.Label, Category: r.Category}
+		out[r.ID] = app.Status{VocabEntry: app.VocabEntry{ID: r.ID, Key: r.Key, Label: r.Label, Category: r.Category}}
 	}
 	return out, nil
 }

@@ -7,17 +7,12 @@ import "context"
 // upgrade test can load that release's rows from a text seed and then open
 // the file with this release.
 func MigrateTo(ctx context.Context, path string, n int) error {
-	w, err := openPool(ctx, path, writerPragmas("NORMAL"), 1)
+	w, names, err := openMigrator(ctx, path, "NORMAL")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	names, err := migrationNames()
-	if err != nil {
-		return err
-	}
-	db := &DB{write: w}
-	return db.applyMigrations(ctx, names[:n], 0)
+	return (&DB{write: w}).applyMigrations(ctx, names[:n], 0)
 }
 
 // ForgetCaches empties every cache db keeps, as a newly opened database has

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"tend/app"
 	"tend/migrations"
 )
@@ -23,6 +25,23 @@ func migrationNames() ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// openMigrator opens one writing connection on the file at path, synced at
+// the given level, and lists the migrations this binary holds: what a copy
+// being restored, or a test's database of an older release, is migrated
+// with before anything opens it as a DB.
+func openMigrator(ctx context.Context, path, synchronous string) (*sqlx.DB, []string, error) {
+	w, err := openPool(ctx, path, writerPragmas(synchronous), 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := migrationNames()
+	if err != nil {
+		_ = w.Close()
+		return nil, nil, err
+	}
+	return w, names, nil
 }
 
 // revisionOf names a schema version: the migration file without ".sql".

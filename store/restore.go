@@ -131,15 +131,11 @@ func restore(ctx context.Context, path string, rep RestoreReport, fill func(tmp 
 // prepareCopy migrates the checked copy forward, counts what it holds, and
 // folds its log into its main file so that one file is what gets renamed.
 func prepareCopy(ctx context.Context, tmp string, rep *RestoreReport) error {
-	w, err := openPool(ctx, tmp, writerPragmas("FULL"), 1)
+	w, names, err := openMigrator(ctx, tmp, "FULL")
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	names, err := migrationNames()
-	if err != nil {
-		return err
-	}
 	var have, tables int
 	if err := w.GetContext(ctx, &have, "PRAGMA user_version"); err != nil {
 		return err

@@ -29,8 +29,8 @@ func newCacheFixture(t *testing.T) cacheFixture {
 		if err := tx.InsertWorkspace(ctx, &f.ws); err != nil {
 			return err
 		}
-		st := app.Status{ID: f.statusID, WorkspaceID: f.ws.ID, EntityType: "project", Key: "active", Label: "Active",
-			Category: app.CategoryInProgress, IsDefault: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
+		st := app.Status{VocabEntry: app.VocabEntry{ID: f.statusID, WorkspaceID: f.ws.ID, EntityType: "project", Key: "active", Label: "Active",
+			Category: app.CategoryInProgress, IsDefault: true}, CreatedAt: tx.Now(), UpdatedAt: tx.Now()}
 		return tx.InsertStatus(ctx, &st)
 	}); err != nil {
 		t.Fatal(err)
@@ -177,8 +177,8 @@ func TestVocabularyCacheFollowsChanges(t *testing.T) {
 	t.Parallel()
 	f := newCacheFixture(t)
 	ctx := t.Context()
-	st := app.Status{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: "todo", Label: "To do",
-		Category: app.CategoryTodo, IsDefault: true}
+	st := app.Status{VocabEntry: app.VocabEntry{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: "todo", Label: "To do",
+		Category: app.CategoryTodo, IsDefault: true}}
 	lt := app.LinkType{ID: uuid.NewString(), WorkspaceID: f.ws.ID, Key: "blocks", Title: "blocks", InverseTitle: "blocked by",
 		Category: app.LinkSequencing}
 	steps := []struct {
@@ -327,8 +327,8 @@ func TestVocabRevisionReadOncePerTransaction(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = other.Close() })
 	newStatus := func(key string) *app.Status {
-		return &app.Status{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: key, Label: key,
-			Category: app.CategoryTodo}
+		return &app.Status{VocabEntry: app.VocabEntry{ID: uuid.NewString(), WorkspaceID: f.ws.ID, EntityType: "task", Key: key, Label: key,
+			Category: app.CategoryTodo}}
 	}
 	// statusKeys lists the keys of the workspace's statuses as tx sees
 	// them, and counts the statements that took.

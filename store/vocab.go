@@ -43,8 +43,7 @@ type statusRow struct {
 }
 
 func (r statusRow) status() app.Status {
-	return app.Status{ID: r.ID, WorkspaceID: r.WorkspaceID, EntityType: r.EntityType, Key: r.Key, Label: r.Label,
-		Category: r.Category, Position: r.Position, IsDefault: r.IsDefault, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
+	return app.Status{VocabEntry: app.VocabEntry(r.itemType()), CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt)}
 }
 
 // vocabRev reads a workspace's vocabulary revision, -1 for no such

@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -11,7 +9,7 @@ import (
 
 	"tend/app"
 	"tend/store/storetest"
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // benchService is a bootstrapped instance on a real database file and the
@@ -31,8 +29,7 @@ func benchService(b *testing.B) (*app.Service, string) {
 // transaction, JSON encoding.
 func BenchmarkMeOverLoopback(b *testing.B) {
 	svc, secret := benchService(b)
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	benchMe(b, srv, secret)
 }
 
@@ -47,14 +44,8 @@ func benchMe(b *testing.B, srv *httptest.Server, secret string) {
 	}
 	req.Header.Set("Authorization", "Bearer "+secret)
 	get := func() {
-		res, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			b.Fatalf("status %d", res.StatusCode)
+		if status, err := roundTrip(client, req); err != nil || status != http.StatusOK {
+			b.Fatalf("status %d: %v", status, err)
 		}
 	}
 	get() // the first use stamps last_used_at; keep that write out of the loop

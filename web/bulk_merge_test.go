@@ -137,10 +137,7 @@ func TestTagMergeInSteps(t *testing.T) {
 		}
 		merged(t, e)
 	})
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	t.Run("done", func(t *testing.T) {
 		if n := applied(t); n != 0 {
 			t.Fatalf("%d rows left after the work", n)

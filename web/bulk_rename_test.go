@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"tend/web/webtest"
 )
 
 // TestTagRenameInSteps: renaming a tag made by use answers with the tag
@@ -97,10 +94,7 @@ func TestTagRenameInSteps(t *testing.T) {
 	if got := updated(e); !slices.Equal(got, []string{def}) {
 		t.Fatalf("at the next start, the feed tells of the rename in %v, want %s only", got, def)
 	}
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if n := pending(t); n != 0 {
 		t.Fatalf("%d notices left after the work, want none", n)
 	}
@@ -123,8 +117,7 @@ func TestTagRenameInSteps(t *testing.T) {
 // request answers, and nothing is left to the worker.
 func TestTagRenameDeclaredToldAtOnce(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
+	path, admin := bootstrappedFile(t)
 	e := bulkEnv(t, path, admin, 1, func() error { return errors.New("no step expected") })
 	id := e.OK(http.StatusCreated, http.MethodPost, "/v1/tags", e.Admin, map[string]any{"name": "garden"})["id"].(string)
 	e.CreateTask(e.Admin, map[string]any{"title": "one", "tags": []string{"garden"}})

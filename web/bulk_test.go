@@ -6,10 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -17,7 +14,6 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -36,9 +32,7 @@ func bulkEnv(t *testing.T, path, admin string, stepRows int, before func() error
 	// The read budget of webtest's servers: no test fails on a timing.
 	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before,
 		Limits: app.Limits{ReadBudgetMillis: int((10 * time.Minute).Milliseconds())}})
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: srv, Admin: admin}}
+	return &env{&webtest.Env{T: t, DB: db, Svc: svc, Srv: webtest.Serve(t, svc), Admin: admin}}
 }
 
 // rowCount counts rows in the database file, below every reader: what the
@@ -155,10 +149,7 @@ func TestTagDeleteInSteps(t *testing.T) {
 		t.Fatalf("%d rows left at the next start, want 6", n)
 	}
 	gone(t)
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if n := applied(t); n != 0 {
 		t.Fatalf("%d rows left after the work, want none", n)
 	}
@@ -233,14 +224,30 @@ func seedBulkTagged(e *env) bulkTagged {
 // there (nil: step) is what the step returns.
 func gatedBulkEnv(t *testing.T, stepRows int) (e *env, path, admin string, entered chan struct{}, gate chan error) {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "tend.db")
-	admin = webtest.CopyBootstrapped(t, path)
+	path, admin = bootstrappedFile(t)
 	entered, gate = make(chan struct{}), make(chan error)
 	e = bulkEnv(t, path, admin, stepRows, func() error {
 		entered <- struct{}{}
 		return <-gate
 	})
 	return e, path, admin, entered, gate
+}
+
+// bootstrappedFile writes a first start at a database file of the test's
+// own and answers its path and the administrator's token.
+func bootstrappedFile(t *testing.T) (path, admin string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "tend.db")
+	return path, webtest.CopyBootstrapped(t, path)
+}
+
+// finishWork lets e's worker, held so far, run to its end.
+func finishWork(t *testing.T, e *env) {
+	t.Helper()
+	e.Svc.ResumeWork()
+	if err := e.Svc.SettleWork(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // killWorker stops e's worker in the step it is held in at gate, as a

@@ -149,10 +149,7 @@ func TestLargeDocumentIndexedInSteps(t *testing.T) {
 	killWorker(t, e, gate)
 
 	e = bulkEnv(t, path, admin, 3, nil)
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if n := chunks(); n != 4 {
 		t.Fatalf("%d chunks indexed in the end, want 4", n)
 	}

@@ -7,9 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 
 	"tend/app"
 	"tend/store/storetest"
-	"tend/web"
 	"tend/web/webtest"
 	"tend/web/wire"
 )
@@ -141,10 +138,7 @@ func imported(t *testing.T, from *env, export []byte) (*env, app.ImportReport) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: tok.Secret, Logs: logs}}, rep
+	return &env{webtest.Around(t, db, clock, svc, tok.Secret)}, rep
 }
 
 // export reads GET /v1/export with token, which must answer 200.
@@ -416,10 +410,7 @@ func elsewhere(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: first.Token.Secret, Logs: logs}}
+	return &env{webtest.Around(t, db, clock, svc, first.Token.Secret)}
 }
 
 // idsOut blanks every id and workspace slug of a copy, which differ by design.

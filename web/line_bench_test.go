@@ -1,45 +1,29 @@
 package web_test
 
 import (
-	"bytes"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // benchmarkCreate POSTs the same body to /v1/tasks, one request at a time,
 // on a fresh database over loopback.
 func benchmarkCreate(b *testing.B, body string) {
 	svc, secret := benchService(b)
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	client := srv.Client()
-	post := func() {
-		req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/tasks", bytes.NewBufferString(body))
-		if err != nil {
-			b.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+secret)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusCreated {
-			b.Fatalf("status %d", res.StatusCode)
+	payload := []byte(body)
+	create := func() {
+		if status, err := post(client, srv.URL+"/v1/tasks", secret, payload); err != nil || status != http.StatusCreated {
+			b.Fatalf("status %d: %v", status, err)
 		}
 	}
-	post() // the first use stamps last_used_at and creates the tag
+	create() // the first use stamps last_used_at and creates the tag
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		post()
+		create()
 	}
 }
 

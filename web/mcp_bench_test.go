@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -28,8 +25,7 @@ import (
 // median (p50-ns) as well as the mean, since the issue's target is on p50.
 func BenchmarkMCPVersusHTTP(b *testing.B) {
 	svc, secret := benchService(b)
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	client := srv.Client()
 	for i := range 40 {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/tasks", strings.NewReader(fmt.Sprintf(`{"title":"task %d","importance":3}`, i)))

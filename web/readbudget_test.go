@@ -2,9 +2,7 @@ package web_test
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -12,7 +10,6 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -48,10 +45,7 @@ func newGatedEnv(t *testing.T, limits app.Limits) (*env, *gatedStore) {
 	db, clock, admin := webtest.OpenBootstrapped(t)
 	g := &gatedStore{DB: db, held: make(chan struct{}), release: make(chan struct{})}
 	svc := app.New(g, app.Options{Version: "test", Limits: limits})
-	logs := &webtest.LogBuffer{}
-	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: g.DB, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs}}, g
+	return &env{webtest.Around(t, g.DB, clock, svc, admin)}, g
 }
 
 // TestExpensiveReadsBounded: with every slot for expensive reads taken by

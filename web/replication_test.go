@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,7 +14,6 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -38,7 +36,7 @@ func TestReadyReportsReplication(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	svc := app.New(db, app.Options{})
-	h := web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := webtest.Quiet(svc)
 	h.SetReplication(db.Replication)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -24,7 +23,7 @@ import (
 
 	"tend/app"
 	"tend/store"
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // The benchmarks in this file measure the API the way a client sees it:
@@ -123,7 +122,7 @@ func openBenchServer(dir string) (*seeded, app.Actor, error) {
 		_ = db.Close()
 		return nil, app.Actor{}, err
 	}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv := httptest.NewServer(webtest.Quiet(svc))
 	return &seeded{dir: dir, db: db, svc: svc, srv: srv, client: benchClient(), token: first.Token.Secret}, admin, nil
 }
 
@@ -216,7 +215,7 @@ func reopenBenchServer(dir string) (*seeded, error) {
 		_ = db.Close()
 		return nil, err
 	}
-	s.srv = httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	s.srv = httptest.NewServer(webtest.Quiet(svc))
 	return s, nil
 }
 
@@ -426,8 +425,8 @@ func (s *seeded) create(b *testing.B, path string, body, out any) {
 	}
 }
 
-// post sends an authenticated POST of body and answers the status; the
-// response body is read and dropped so the connection is reused.
+// post sends an authenticated POST of body and answers the status, as
+// roundTrip does.
 func post(client *http.Client, url, token string, body []byte) (int, error) {
 	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
@@ -435,6 +434,12 @@ func post(client *http.Client, url, token string, body []byte) (int, error) {
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
+	return roundTrip(client, req)
+}
+
+// roundTrip sends req and answers the status; the response body is read
+// and dropped so the connection is reused.
+func roundTrip(client *http.Client, req *http.Request) (int, error) {
 	res, err := client.Do(req)
 	if err != nil {
 		return 0, err

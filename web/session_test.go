@@ -2,16 +2,13 @@ package web_test
 
 import (
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"tend/app"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -161,11 +158,7 @@ func TestLoginLinkWhoMayMint(t *testing.T) {
 
 func TestSessionCookieSecureBehindHTTPSPublicURL(t *testing.T) {
 	t.Parallel()
-	db, clock, admin := webtest.OpenBootstrapped(t)
-	svc := app.New(db, app.Options{Version: "test", PublicURL: "https://tend.example"})
-	srv := httptest.NewServer(webtest.Validated(t, web.NewServer(svc, slog.New(slog.DiscardHandler))))
-	t.Cleanup(srv.Close)
-	e := &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: &webtest.LogBuffer{}}}
+	e := &env{webtest.NewWith(t, app.Options{Version: "test", PublicURL: "https://tend.example"})}
 	l := e.OK(http.StatusCreated, http.MethodPost, "/v1/login-links", e.Admin, map[string]any{})
 	if !strings.HasPrefix(l["url"].(string), "https://tend.example/signin?link=tend_") {
 		t.Fatalf("url %v", l["url"])

@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -19,7 +16,6 @@ import (
 	"tend/app"
 	"tend/store"
 	"tend/store/storetest"
-	"tend/web"
 	"tend/web/webtest"
 )
 
@@ -118,8 +114,7 @@ func readZebra(t *testing.T, e *env, tr zebraTree) zebraView {
 // while the job is under way: the refusals.
 func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(t *testing.T, e *env, tr zebraTree), want [2]zebraView) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "tend.db")
-	admin := webtest.CopyBootstrapped(t, path)
+	path, admin := bootstrappedFile(t)
 	var gated atomic.Bool
 	entered, gate := make(chan struct{}), make(chan error)
 	e := zebraEnv(t, path, admin, 3, func() error {
@@ -166,10 +161,7 @@ func zebraJob(t *testing.T, prepare, op func(e *env, tr zebraTree), during func(
 
 	e = zebraEnv(t, path, admin, 3, nil)
 	check("at the next start", e, want[1])
-	e.Svc.ResumeWork()
-	if err := e.Svc.SettleWork(); err != nil {
-		t.Fatal(err)
-	}
+	finishWork(t, e)
 	if jobs() != 0 {
 		t.Fatalf("%d jobs left after the work", jobs())
 	}
@@ -205,9 +197,7 @@ func zebraEnv(t *testing.T, path, admin string, stepRows int, before func() erro
 	db.Now = clock.Now
 	t.Cleanup(func() { _ = db.Close() })
 	svc := app.New(db, app.Options{Version: "test", BulkStepRows: stepRows, SubtreeStepRows: stepRows, BeforeWorkStep: before})
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin}}
+	return &env{&webtest.Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: webtest.Serve(t, svc), Admin: admin}}
 }
 
 // duringJob is what every job refuses while it runs: a pending descendant
@@ -329,8 +319,8 @@ func TestSubtreeJobAnswers(t *testing.T) {
 	for _, step := range []int{3, 100} {
 		t.Run(fmt.Sprint("steps of ", step), func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "tend.db")
-			e := zebraEnv(t, path, webtest.CopyBootstrapped(t, path), step, nil)
+			path, admin := bootstrappedFile(t)
+			e := zebraEnv(t, path, admin, step, nil)
 			e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", e.Admin, map[string]any{"key": "side", "title": "Side"})
 			tr := seedZebra(e)
 			root := tskPath(tr["zebra root"])

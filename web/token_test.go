@@ -267,6 +267,22 @@ func TestTokenValidation(t *testing.T) {
 	})
 }
 
+// issuedFor issues a credential with body as the administrator and wants
+// it for username, the account created by the issue or not as created
+// says; it answers the credential and the account.
+func (e *env) issuedFor(body map[string]any, username string, created bool) (tok, user map[string]any) {
+	e.T.Helper()
+	tok = e.Issue(e.Admin, body)
+	if tok["username"] != username || tok["account_created"] != created {
+		e.T.Fatalf("issued %v", tok)
+	}
+	user = e.OK(http.StatusOK, http.MethodGet, "/v1/users/"+username, e.Admin, nil)
+	if tok["user_id"] != user["id"] {
+		e.T.Fatalf("user_id %v, want %s's id %v", tok["user_id"], username, user["id"])
+	}
+	return tok, user
+}
+
 func TestTokenIssueForOtherAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -275,14 +291,7 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 
 	t.Run("existing account", func(t *testing.T) {
 		e := e.sub(t)
-		tok := e.Issue(e.Admin, map[string]any{"username": "bob", "title": "for bob"})
-		if tok["username"] != "bob" || tok["account_created"] != false {
-			t.Fatalf("issued %v", tok)
-		}
-		bob := e.OK(http.StatusOK, http.MethodGet, "/v1/users/bob", e.Admin, nil)
-		if tok["user_id"] != bob["id"] {
-			t.Fatalf("user_id %v, want bob's id %v", tok["user_id"], bob["id"])
-		}
+		tok, _ := e.issuedFor(map[string]any{"username": "bob", "title": "for bob"}, "bob", false)
 		e.credAuthorized(tok["token"].(string), "bob")
 		// Case does not matter in a username.
 		if got := e.Issue(e.Admin, map[string]any{"username": "BOB"}); got["username"] != "bob" {
@@ -291,12 +300,8 @@ func TestTokenIssueForOtherAccount(t *testing.T) {
 	})
 	t.Run("new service account", func(t *testing.T) {
 		e := e.sub(t)
-		tok := e.Issue(e.Admin, map[string]any{"username": "helper", "answers_to": "alice"})
-		if tok["username"] != "helper" || tok["account_created"] != true {
-			t.Fatalf("issued %v", tok)
-		}
-		u := e.OK(http.StatusOK, http.MethodGet, "/v1/users/helper", e.Admin, nil)
-		if u["is_service_account"] != true || u["answers_to"] != "alice" || u["active"] != true || u["id"] != tok["user_id"] {
+		tok, u := e.issuedFor(map[string]any{"username": "helper", "answers_to": "alice"}, "helper", true)
+		if u["is_service_account"] != true || u["answers_to"] != "alice" || u["active"] != true {
 			t.Fatalf("user %v", u)
 		}
 		me := e.OK(http.StatusOK, http.MethodGet, "/v1/me", tok["token"].(string), nil)

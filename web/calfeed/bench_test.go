@@ -6,16 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"tend/app"
 	"tend/store/storetest"
-	"tend/web"
+	"tend/web/webtest"
 )
 
 // BenchmarkCalendarFeed serves a feed of 2,000 dated tasks (half all-day,
@@ -31,8 +29,7 @@ func BenchmarkCalendarFeed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	b.Cleanup(srv.Close)
+	srv := webtest.Serve(b, svc)
 	admin := first.Token.Secret
 	send := func(method, path string, body any) []byte {
 		buf, _ := json.Marshal(body)

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -125,14 +124,5 @@ func mcpPost(t *testing.T, url, token string, headers map[string]string, body st
 			req.Header.Set(k, v)
 		}
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return webtest.Fetch(t, http.DefaultClient, req)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,25 +20,18 @@ const toolsListBudget = 16 << 10
 // rawToolsList is the result of tools/list exactly as POST /mcp sends it.
 func (e *env) rawToolsList(t *testing.T) json.RawMessage {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, e.Srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	on := e.On(t)
+	req := on.Request(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("MCP-Protocol-Version", webtest.EraHandshake)
 	req.Header.Set("Authorization", "Bearer "+e.Admin)
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	r := on.Send(req)
 	var msg struct {
 		Result json.RawMessage `json:"result"`
 	}
-	if err := json.Unmarshal(body, &msg); err != nil || res.StatusCode != http.StatusOK || len(msg.Result) == 0 {
-		t.Fatalf("tools/list: %d %s", res.StatusCode, body)
+	if err := json.Unmarshal(r.Body, &msg); err != nil || r.Status != http.StatusOK || len(msg.Result) == 0 {
+		t.Fatalf("tools/list: %d %s", r.Status, r.Body)
 	}
 	return msg.Result
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,7 +65,7 @@ var malformedLines = []struct {
 func stdioServer(tb testing.TB) (*web.Server, string) {
 	tb.Helper()
 	db, _, admin := webtest.OpenBootstrapped(tb)
-	return web.NewServer(app.New(db, app.Options{Version: "test"}), slog.New(slog.NewTextHandler(io.Discard, nil))), admin
+	return webtest.Quiet(app.New(db, app.Options{Version: "test"})), admin
 }
 
 // serveLines runs the stdio server on the lines, input ending right after

@@ -1,7 +1,6 @@
 package pages_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,21 +14,13 @@ import (
 // with the session cookie when one is given.
 func (p *pageEnv) asBrowser(t *testing.T, method, path, session string) webtest.Response {
 	t.Helper()
-	req, err := http.NewRequest(method, p.Srv.URL+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := p.On(t)
+	req := e.Request(method, path, nil)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	if session != "" {
 		req.AddCookie(&http.Cookie{Name: "tend_session", Value: session})
 	}
-	res, err := p.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return e.Send(req)
 }
 
 // problemCode is the code an error page shows, "" when it is no error page.
@@ -90,18 +81,12 @@ func TestPageSignIn(t *testing.T) {
 	}
 	contains(t, "the spent-link page", string(r.Body), `/app.css">`, `id="spent"`)
 
-	req, _ := http.NewRequest(http.MethodPost, p.Srv.URL+"/signin", strings.NewReader(url.Values{"link": {p.MintLink(p.Admin, nil)}}.Encode()))
+	req := p.Request(http.MethodPost, "/signin", strings.NewReader(url.Values{"link": {p.MintLink(p.Admin, nil)}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "https://evil.example")
 	req.Header.Set("Accept", "text/html")
-	res, err := p.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusForbidden || problemCode(b) != "cross_origin" {
-		t.Fatalf("a cross-site sign-in from a browser: %d\n%s", res.StatusCode, b)
+	if r = p.Send(req); r.Status != http.StatusForbidden || problemCode(r.Body) != "cross_origin" {
+		t.Fatalf("a cross-site sign-in from a browser: %d\n%s", r.Status, r.Body)
 	}
 }
 

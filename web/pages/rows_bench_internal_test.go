@@ -17,9 +17,10 @@ func BenchmarkTaskRows(b *testing.B) {
 	list := make([]app.Task, 50)
 	for i := range list {
 		list[i] = app.Task{Ref: int64(1000 + i), Title: "Seeded task " + strconv.Itoa(i), Version: 3, DueAt: &due, Timezone: "Europe/Berlin",
-			Status: app.Status{Key: "todo", Label: "To do", Category: "todo"}, Tags: []string{"home", "errand"}}
+			Status: app.Status{VocabEntry: app.VocabEntry{Key: "todo", Label: "To do", Category: "todo"}}, Tags: []string{"home", "errand"}}
 	}
-	statuses := []app.Status{{Key: "todo", Label: "To do"}, {Key: "in_progress", Label: "In progress"}, {Key: "done", Label: "Done"}}
+	statuses := []app.Status{{VocabEntry: app.VocabEntry{Key: "todo", Label: "To do"}}, {VocabEntry: app.VocabEntry{Key: "in_progress", Label: "In progress"}},
+		{VocabEntry: app.VocabEntry{Key: "done", Label: "Done"}}}
 	for _, kind := range []string{"li", "tr", "card"} {
 		b.Run(kind, func(b *testing.B) {
 			var buf bytes.Buffer

@@ -1,7 +1,6 @@
 package pages_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -15,21 +14,13 @@ import (
 // origin, with X-Tend-Fragment naming the row's kind.
 func (p *pageEnv) fragment(t *testing.T, path, kind string, form url.Values) webtest.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, p.Srv.URL+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := p.On(t)
+	req := e.Request(http.MethodPost, path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", p.Srv.URL)
 	req.Header.Set("X-Tend-Fragment", kind)
 	req.AddCookie(&http.Cookie{Name: "tend_session", Value: p.session})
-	res, err := p.Srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return webtest.Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return e.Send(req)
 }
 
 // task reads a task through the API.

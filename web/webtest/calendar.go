@@ -2,7 +2,6 @@ package webtest
 
 import (
 	"bytes"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -27,15 +26,9 @@ func (e *Env) FetchFeed(url string, headers map[string]string) FeedResponse {
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	res, err := e.Srv.Client().Do(req)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	out := FeedResponse{Response: Response{Status: res.StatusCode, Header: res.Header, Body: b}}
-	if res.StatusCode == http.StatusOK {
-		if ct := res.Header.Get("Content-Type"); ct != "text/calendar; charset=utf-8" {
+	out := FeedResponse{Response: e.Send(req)}
+	if b := out.Body; out.Status == http.StatusOK {
+		if ct := out.Header.Get("Content-Type"); ct != "text/calendar; charset=utf-8" {
 			e.T.Fatalf("Content-Type %q", ct)
 		}
 		checkFolded(e.T, b)

@@ -53,12 +53,37 @@ func NewWith(t *testing.T, opts app.Options) *Env {
 		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
 	}
 	db, clock, admin := OpenBootstrapped(t)
-	svc := app.New(db, opts)
+	return Around(t, db, clock, app.New(db, opts), admin)
+}
+
+// Around is the Env of a service the test made itself (on a store of its
+// own, an import, a first start of its own), served as New serves one:
+// every answer checked against the OpenAPI document, the log kept in Logs.
+// admin is the credential e.Admin names.
+func Around(t *testing.T, db *store.DB, clock *storetest.Clock, svc *app.Service, admin string) *Env {
+	t.Helper()
 	logs := &LogBuffer{}
 	server := web.NewServer(svc, slog.New(slog.NewTextHandler(logs, nil)))
 	srv := httptest.NewServer(Validated(t, server))
 	t.Cleanup(srv.Close)
 	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs, server: server}
+}
+
+// Quiet is svc's router with its log discarded, for a benchmark or a test
+// that builds its own service (its own file, steps or clock) and checks the
+// answers rather than the log.
+func Quiet(svc *app.Service) *web.Server {
+	return web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// Serve serves Quiet(svc) over loopback until tb ends. Unlike New's server
+// it does not check the answers against the OpenAPI document: a benchmark
+// times the server alone.
+func Serve(tb testing.TB, svc *app.Service) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewServer(Quiet(svc))
+	tb.Cleanup(srv.Close)
+	return srv
 }
 
 // OpenBootstrapped opens a fresh copy of a first start (migrated, the
@@ -165,14 +190,21 @@ func (e *Env) Exchange(req *http.Request) Response {
 
 func (e *Env) send(client *http.Client, req *http.Request) Response {
 	e.T.Helper()
+	return Fetch(e.T, client, req)
+}
+
+// Fetch sends req with client, to any server, and answers the response,
+// its body read; a request that cannot be sent or read fails the test.
+func Fetch(tb testing.TB, client *http.Client, req *http.Request) Response {
+	tb.Helper()
 	res, err := client.Do(req)
 	if err != nil {
-		e.T.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.T.Fatal(err)
+		tb.Fatal(err)
 	}
 	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
 }

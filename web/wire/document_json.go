@@ -7,40 +7,34 @@ import (
 // Document is the full document record.
 type Document struct {
 	itemHeadJSON
-	Body             *string        `json:"body"`
-	SizeBytes        int            `json:"size_bytes"`
-	Type             string         `json:"type"`
-	TypeID           string         `json:"type_id"`
-	TypeLabel        string         `json:"type_label"`
-	TypeCategory     string         `json:"type_category"`
-	TypeIsDefault    bool           `json:"type_is_default"`
-	Status           string         `json:"status"`
-	StatusID         string         `json:"status_id"`
-	StatusLabel      string         `json:"status_label"`
-	StatusCategory   string         `json:"status_category"`
-	StatusIsDefault  bool           `json:"status_is_default"`
-	ProjectID        string         `json:"project_id"`
-	ProjectKey       string         `json:"project_key"`
-	ProjectPath      string         `json:"project_path"`
-	ProjectColour    *string        `json:"project_colour"`
-	Workspace        *string        `json:"workspace"`
-	WorkspaceID      string         `json:"workspace_id"`
-	ParentID         *string        `json:"parent_id"`
-	ParentRef        *int64         `json:"parent_ref"`
-	ParentTitle      *string        `json:"parent_title"`
-	SubDocuments     int            `json:"sub_documents"`
-	Tags             []string       `json:"tags"`
-	OwnerID          *string        `json:"owner_id"`
-	Revisions        *revisionsJSON `json:"revisions"`
-	Relevance        *float64       `json:"relevance"`
-	ArchivedAt       *string        `json:"archived_at"`
-	CreatedAt        string         `json:"created_at"`
-	CreatedBy        *string        `json:"created_by"`
-	UpdatedAt        string         `json:"updated_at"`
-	UpdatedBy        *string        `json:"updated_by"`
-	ContentUpdatedAt string         `json:"content_updated_at"`
-	DeletedAt        *string        `json:"deleted_at"`
-	Version          int            `json:"version"`
+	Body            *string        `json:"body"`
+	SizeBytes       int            `json:"size_bytes"`
+	Type            string         `json:"type"`
+	TypeID          string         `json:"type_id"`
+	TypeLabel       string         `json:"type_label"`
+	TypeCategory    string         `json:"type_category"`
+	TypeIsDefault   bool           `json:"type_is_default"`
+	Status          string         `json:"status"`
+	StatusID        string         `json:"status_id"`
+	StatusLabel     string         `json:"status_label"`
+	StatusCategory  string         `json:"status_category"`
+	StatusIsDefault bool           `json:"status_is_default"`
+	ProjectID       string         `json:"project_id"`
+	ProjectKey      string         `json:"project_key"`
+	ProjectPath     string         `json:"project_path"`
+	ProjectColour   *string        `json:"project_colour"`
+	Workspace       *string        `json:"workspace"`
+	WorkspaceID     string         `json:"workspace_id"`
+	ParentID        *string        `json:"parent_id"`
+	ParentRef       *int64         `json:"parent_ref"`
+	ParentTitle     *string        `json:"parent_title"`
+	SubDocuments    int            `json:"sub_documents"`
+	Tags            []string       `json:"tags"`
+	OwnerID         *string        `json:"owner_id"`
+	Revisions       *revisionsJSON `json:"revisions"`
+	Relevance       *float64       `json:"relevance"`
+	ArchivedAt      *string        `json:"archived_at"`
+	itemStampsJSON
 }
 
 // revisionsJSON is Revisions: a count and a name, never a diff.
@@ -59,8 +53,8 @@ func NewDocument(d app.Document) Document {
 		ProjectColour: OrNull(d.ProjectColour), Workspace: OrNull(d.WorkspaceSlug), WorkspaceID: d.WorkspaceID,
 		ParentID: OrNull(d.ParentID), ParentRef: d.ParentRef, ParentTitle: OrNull(d.ParentTitle), SubDocuments: d.SubDocuments,
 		Tags: d.Tags, OwnerID: OrNull(d.OwnerID), Relevance: d.Relevance, ArchivedAt: StampPtr(d.ArchivedAt),
-		CreatedAt: Stamp(d.CreatedAt), CreatedBy: OrNull(d.CreatedBy), UpdatedAt: Stamp(d.UpdatedAt), UpdatedBy: OrNull(d.UpdatedBy),
-		ContentUpdatedAt: Stamp(d.ContentUpdatedAt), DeletedAt: StampPtr(d.DeletedAt), Version: d.Version}
+		itemStampsJSON: itemStampsJSON{CreatedAt: Stamp(d.CreatedAt), CreatedBy: OrNull(d.CreatedBy), UpdatedAt: Stamp(d.UpdatedAt),
+			UpdatedBy: OrNull(d.UpdatedBy), ContentUpdatedAt: Stamp(d.ContentUpdatedAt), DeletedAt: StampPtr(d.DeletedAt), Version: d.Version}}
 	if r := d.Revisions; r != nil {
 		out.Revisions = &revisionsJSON{Count: r.Count, LastAt: Stamp(r.LastAt), LastBy: OrNull(r.LastBy)}
 	}

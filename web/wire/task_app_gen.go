@@ -104,13 +104,13 @@ func copyTask(out *Task, t *app.Task) {
 	out.Blocking = t.Blocking
 	out.SubTasks = t.SubTasks
 	out.CompletedAt = StampPtr(t.CompletedAt)
-	out.CreatedAt = Stamp(t.CreatedAt)
-	out.CreatedBy = OrNull(t.CreatedBy)
-	out.UpdatedAt = Stamp(t.UpdatedAt)
-	out.UpdatedBy = OrNull(t.UpdatedBy)
-	out.ContentUpdatedAt = Stamp(t.ContentUpdatedAt)
-	out.DeletedAt = StampPtr(t.DeletedAt)
-	out.Version = t.Version
+	out.itemStampsJSON.CreatedAt = Stamp(t.CreatedAt)
+	out.itemStampsJSON.CreatedBy = OrNull(t.CreatedBy)
+	out.itemStampsJSON.UpdatedAt = Stamp(t.UpdatedAt)
+	out.itemStampsJSON.UpdatedBy = OrNull(t.UpdatedBy)
+	out.itemStampsJSON.ContentUpdatedAt = Stamp(t.ContentUpdatedAt)
+	out.itemStampsJSON.DeletedAt = StampPtr(t.DeletedAt)
+	out.itemStampsJSON.Version = t.Version
 }
 
 // copyTaskPreview sets each field of out that app.Task has too, of its

@@ -58,6 +58,19 @@ type taskPlanJSON struct {
 	StartsIsAllDay  bool    `json:"starts_is_all_day"`
 }
 
+// itemStampsJSON closes a task and a document: who made and last changed
+// it and when, when its content last changed, when it was trashed, and its
+// version.
+type itemStampsJSON struct {
+	CreatedAt        string  `json:"created_at"`
+	CreatedBy        *string `json:"created_by"`
+	UpdatedAt        string  `json:"updated_at"`
+	UpdatedBy        *string `json:"updated_by"`
+	ContentUpdatedAt string  `json:"content_updated_at"`
+	DeletedAt        *string `json:"deleted_at"`
+	Version          int     `json:"version"`
+}
+
 // Task is the full task record.
 type Task struct {
 	itemHeadJSON
@@ -84,22 +97,16 @@ type Task struct {
 	Relevance      *float64 `json:"relevance"`
 	taskPlanJSON
 	taskWhenJSON
-	RepeatRule       *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
-	SeriesID         *string `json:"series_id"`   // shared by the occurrences of one repeat
-	Occurrence       *int    `json:"occurrence"`  // this occurrence's number in its series, from 1
-	Blocked          bool    `json:"blocked"`
-	Blocking         bool    `json:"blocking"`
-	SubTasks         int     `json:"sub_tasks"`
-	SubTasksDone     bool    `json:"sub_tasks_done"`
-	SubDocuments     int     `json:"sub_documents"`
-	CompletedAt      *string `json:"completed_at"`
-	CreatedAt        string  `json:"created_at"`
-	CreatedBy        *string `json:"created_by"`
-	UpdatedAt        string  `json:"updated_at"`
-	UpdatedBy        *string `json:"updated_by"`
-	ContentUpdatedAt string  `json:"content_updated_at"`
-	DeletedAt        *string `json:"deleted_at"`
-	Version          int     `json:"version"`
+	RepeatRule   *string `json:"repeat_rule"` // the rule's canonical text (DTSTART, RRULE), as the repeat field accepts it
+	SeriesID     *string `json:"series_id"`   // shared by the occurrences of one repeat
+	Occurrence   *int    `json:"occurrence"`  // this occurrence's number in its series, from 1
+	Blocked      bool    `json:"blocked"`
+	Blocking     bool    `json:"blocking"`
+	SubTasks     int     `json:"sub_tasks"`
+	SubTasksDone bool    `json:"sub_tasks_done"`
+	SubDocuments int     `json:"sub_documents"`
+	CompletedAt  *string `json:"completed_at"`
+	itemStampsJSON
 
 	// readerZone is the reader's zone, for a compact line's timed due; it
 	// is no field of the record.
