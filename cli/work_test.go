@@ -227,9 +227,15 @@ var cliSteps = []cliStep{
 // prints what it must, exits as it must, and a refusal writes nothing.
 func TestCLICommands(t *testing.T) {
 	t.Parallel()
-	m := newCLIMode(t)
+	runSteps(t, newCLIMode(t), cliSteps)
+}
+
+// runSteps runs steps in order on m's instance, each as TestCLICommands
+// says.
+func runSteps(t *testing.T, m *cliMode, steps []cliStep) {
+	t.Helper()
 	where, web := m.where()
-	for i, s := range cliSteps {
+	for i, s := range steps {
 		before := m.newest(t)
 		out, errOut, code := m.run(t, s.as, s.stdin, s.args...)
 		name := fmt.Sprintf("step %d, tend %s", i, strings.Join(s.args, " "))
