@@ -118,7 +118,7 @@ trash lists the trash and tend untrash brings items back. With --forever, rm
 deletes items already in the trash for good, with their subtrees, comments
 and links; only the workspace's owners and administrators may, and it cannot
 be undone. The refs are done in order; the first refusal stops the rest.`,
-		Example: `  tend rm 3`,
+		Example:           `  tend rm 3`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -209,7 +209,7 @@ func newTrashCmd(env *Env, dbPath *string) *cobra.Command {
 recently deleted first (up to 500 of each). tend untrash REF brings one back;
 tend rm --forever REF deletes it for good.`,
 		Example: `  tend trash`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return w.run(cmd, func(ctx context.Context, s *session) error {
 				var out struct {
