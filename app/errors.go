@@ -71,6 +71,7 @@ const (
 	CodeTokenScopeIncomplete  Code = "token_scope_incomplete"     // scopes that leave out a permission they need (item:read without project:read)
 	CodeNotAMember            Code = "not_a_member"               // a credential pinned to a workspace its account (or the person it answers to) is not a member of
 	CodeTaskClosed            Code = "task_closed"                // claiming a task that is done or cancelled
+	CodeNotInTrash            Code = "not_in_trash"               // deleting forever an item that is not in the trash
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -90,7 +91,7 @@ var AllCodes = []Code{
 	CodeRecurrence, CodeNotRepeating, CodeAppliesToRequired, CodeAppliesToNotRepeating,
 	CodeCalendarWider, CodeCalendarUnusable,
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
-	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed,
+	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -75,6 +75,7 @@ type Tx interface {
 	externalTx
 	bulkTx
 	taskJobTx
+	purgeTx
 	background.DocumentIndexTx
 	background.TaskIndexTx
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 
@@ -68,6 +69,9 @@ type Client interface {
 	UpdateProject(ctx context.Context, key string, in wire.ProjectUpdate) (wire.Project, error)
 	// Tags are the workspace's tag names, the first page (GET /v1/tags).
 	Tags(ctx context.Context) ([]string, error)
+	// TrashAct and Trashed are the trash's routes (cli/trash.go).
+	TrashAct(ctx context.Context, act, kind, ref string) (json.RawMessage, error)
+	Trashed(ctx context.Context, kind string) (json.RawMessage, error)
 	// Where says what the client talks to: the server's URL or the file.
 	Where() string
 	// WebURL is where the web app is served, "" when not known.

@@ -317,7 +317,7 @@ func disWrites(t *testing.T, f *disFix) {
 	// Writes addressed to the unseen task or project itself.
 	onItself := []struct{ method, route string }{
 		{http.MethodPatch, ""}, {http.MethodDelete, ""}, {http.MethodPost, "/claim"}, {http.MethodPost, "/release"},
-		{http.MethodPost, "/complete"}, {http.MethodPost, "/restore"}, {http.MethodPost, "/move"}, {http.MethodPost, "/verifications"},
+		{http.MethodPost, "/complete"}, {http.MethodPost, "/restore"}, {http.MethodPost, "/purge"}, {http.MethodPost, "/move"}, {http.MethodPost, "/verifications"},
 		{http.MethodPost, "/links"}, {http.MethodDelete, "/links/" + f.linkID},
 	}
 	itselfBody := map[string]any{"": map[string]any{"title": "x"}, "/move": map[string]any{"parent": nil},

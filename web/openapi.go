@@ -171,6 +171,7 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/recurrence/parse", summary: "Read a repeat phrase or rule", in: wire.RecurrenceParse{}, status: 200, out: readingJSON{}},
 	{method: "POST", path: "/v1/tasks/:task/move", summary: "Move a task to another project or parent", in: wire.Move{}, status: 200, out: wire.Task{}},
 	{method: "POST", path: "/v1/tasks/:task/restore", summary: "Restore a trashed task", in: struct{}{}, inOptional: true, status: 200, out: wire.Task{}},
+	{method: "POST", path: "/v1/tasks/:task/purge", summary: "Delete a trashed task forever, with its subtree (workspace owners and administrators)", in: struct{}{}, inOptional: true, status: 200, out: wire.Purged{}},
 	{method: "GET", path: "/v1/tasks/:task/verifications", summary: "A task's verifications", status: 200, out: listing{item: wire.Verification{}}},
 	{method: "POST", path: "/v1/tasks/:task/verifications", summary: "Record a verification", in: wire.RecordVerification{}, status: 201, out: wire.Verification{}},
 
@@ -186,6 +187,7 @@ var apiOps = []op{
 	{method: "DELETE", path: "/v1/documents/:document", summary: "Trash a document", status: 200, out: wire.Document{}},
 	{method: "POST", path: "/v1/documents/:document/move", summary: "Move a document", in: wire.DocumentMove{}, status: 200, out: wire.Document{}},
 	{method: "POST", path: "/v1/documents/:document/restore", summary: "Restore a trashed document", in: struct{}{}, inOptional: true, status: 200, out: wire.Document{}},
+	{method: "POST", path: "/v1/documents/:document/purge", summary: "Delete a trashed document forever, with its sub-documents (workspace owners and administrators)", in: struct{}{}, inOptional: true, status: 200, out: wire.Purged{}},
 
 	{method: "PATCH", path: "/v1/comments/:comment", summary: "Edit a comment", in: wire.CommentUpdate{}, status: 200, out: wire.Comment{}},
 	{method: "DELETE", path: "/v1/comments/:comment", summary: "Delete a comment", status: 204},
@@ -234,6 +236,10 @@ var apiOps = []op{
 	page("POST", "/tasks/:ref/reopen", "Row action: reopen"),
 	page("POST", "/tasks/:ref/assign", "Row action: assign"),
 	page("POST", "/tasks/:ref/due", "Row action: due date"),
+	page("POST", "/tasks/:ref/delete", "Move a task and its subtasks to the trash"),
+	page("GET", "/trash", "The trash: deleted tasks and documents"),
+	page("POST", "/trash/:ref/restore", "Restore a task or document from the trash"),
+	page("POST", "/trash/:ref/purge", "Delete a trashed task or document forever"),
 	page("GET", "/board", "The board"),
 	page("GET", "/documents", "Documents"),
 	page("POST", "/documents", "Create a document"),

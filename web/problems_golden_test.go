@@ -128,6 +128,7 @@ func TestProblemGoldens(t *testing.T) {
 		{app.CodeTaskClosed, func() {
 			e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+vals["page_task"]+"/complete", e.Admin, nil)
 		}, send(http.MethodPost, "/v1/tasks/"+vals["page_task"]+"/claim", e.Admin, nil)},
+		{app.CodeNotInTrash, nil, send(http.MethodPost, task+"/purge", e.Admin, nil)},
 		{app.CodeTokenWorkspaceWider, func() {
 			e.credWorkspace("w2")
 		}, send(http.MethodPost, "/v1/tokens", issuer, map[string]any{"workspace": "w2"})},

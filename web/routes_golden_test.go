@@ -109,6 +109,7 @@ var routeCalls = []routeCall{
 	{route: "POST /v1/tasks/:task/move", path: "/v1/tasks/{spare_task}/move", body: map[string]any{"project": "lab"}},
 	{route: "DELETE /v1/tasks/:task", path: "/v1/tasks/{spare_task}"},
 	{route: "POST /v1/tasks/:task/restore", path: "/v1/tasks/{spare_task}/restore"},
+	{route: "POST /v1/tasks/:task/purge", path: "/v1/tasks/{trashed_task}/purge"},
 	{route: "POST /v1/tasks/:task/complete", path: "/v1/tasks/{spare_task}/complete"},
 	{route: "POST /v1/tasks/:task/verifications", path: "/v1/tasks/{task}/verifications", body: map[string]any{"passed": true, "summary": "go test ./... passes"}},
 	{route: "GET /v1/tasks/:task/verifications", path: "/v1/tasks/{task}/verifications"},
@@ -133,6 +134,7 @@ var routeCalls = []routeCall{
 	{route: "POST /v1/documents/:document/move", path: "/v1/documents/{spare_doc}/move", body: map[string]any{"parent": "{doc}"}},
 	{route: "DELETE /v1/documents/:document", path: "/v1/documents/{spare_doc}"},
 	{route: "POST /v1/documents/:document/restore", path: "/v1/documents/{spare_doc}/restore"},
+	{route: "POST /v1/documents/:document/purge", path: "/v1/documents/{trashed_doc}/purge"},
 	{route: "GET /v1/documents/:document/events", path: "/v1/documents/{doc}/events"},
 	{route: "POST /v1/documents/:document/links", path: "/v1/documents/{doc}/links", body: map[string]any{"link_type": "documents", "target": "{task}"}, save: "doc_link"},
 	{route: "GET /v1/documents/:document/links", path: "/v1/documents/{doc}/links"},
@@ -186,6 +188,10 @@ var routeCalls = []routeCall{
 	{route: "POST /tasks/:ref/done", path: "/tasks/{page_task}/done", as: asBrowser, body: url.Values{}},
 	{route: "POST /tasks/:ref/reopen", path: "/tasks/{page_task}/reopen", as: asBrowser, body: url.Values{}},
 	{route: "POST /tasks/:ref/complete", path: "/tasks/{page_task}/complete", as: asBrowser, body: url.Values{}},
+	{route: "POST /tasks/:ref/delete", path: "/tasks/{page_trash}/delete", as: asBrowser, body: url.Values{"back": {"/tasks"}, "subtasks": {"0"}}},
+	{route: "GET /trash", path: "/trash", as: asBrowser},
+	{route: "POST /trash/:ref/restore", path: "/trash/{page_trash}/restore", as: asBrowser, body: url.Values{"kind": {"task"}}},
+	{route: "POST /trash/:ref/purge", path: "/trash/{page_purge}/purge", as: asBrowser, body: url.Values{"kind": {"task"}}},
 	{route: "GET /board", path: "/board", as: asBrowser},
 	{route: "GET /documents", path: "/documents", as: asBrowser},
 	{route: "POST /documents", path: "/documents", as: asBrowser, body: url.Values{"title": {"Page notes"}, "body": {"From the page"}, "project": {"ops"}}},
@@ -263,6 +269,16 @@ func routeSeed(e *env) map[string]string {
 	vals["session"] = e.SignIn(e.MintLink(e.Admin, nil)).Value
 	vals["other_session"] = e.SignIn(e.MintLink(ann, nil)).Value
 	vals["link"] = e.MintLink(ann, nil)
+	// Last, so that the refs of everything above stay as they were: what
+	// the trash's routes act on, two of them already in the trash.
+	trashed := func(path string, m map[string]any) string {
+		e.OK(http.StatusOK, http.MethodDelete, path+ref(m), e.Admin, nil)
+		return ref(m)
+	}
+	vals["trashed_task"] = trashed("/v1/tasks/", e.CreateTask(e.Admin, map[string]any{"title": "Old plan", "project": "ops"}))
+	vals["trashed_doc"] = trashed("/v1/documents/", e.docCreate(e.Admin, map[string]any{"title": "Old notes", "body": "z", "project": "ops"}))
+	vals["page_purge"] = trashed("/v1/tasks/", e.CreateTask(e.Admin, map[string]any{"title": "Older plan", "project": "ops"}))
+	vals["page_trash"] = ref(e.CreateTask(e.Admin, map[string]any{"title": "Tidy the shelf", "project": "ops"}))
 	vals["static"] = regexp.MustCompile(`/static/([^/]+)/`).FindStringSubmatch(string(e.Browser(http.MethodGet, "/", vals["session"], "", nil).Body))[1]
 	return vals
 }

@@ -183,6 +183,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/recurrence/parse", withBody(s, s.handleRecurrenceParse))
 	s.handle(http.MethodPost, "/v1/tasks/:task/move", withBody(s, s.handleTaskMove))
 	s.handle(http.MethodPost, "/v1/tasks/:task/restore", s.handleTaskAction(s.app.RestoreTask))
+	s.handle(http.MethodPost, "/v1/tasks/:task/purge", s.handlePurge("task"))
 	s.handle(http.MethodGet, "/v1/tasks/:task/verifications", s.handleVerificationList)
 	s.handle(http.MethodPost, "/v1/tasks/:task/verifications", withBody(s, s.handleVerificationAdd))
 	s.itemRoutes("task", s.app.TaskEvents)
@@ -199,6 +200,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/documents/:document", s.handleDocumentDelete)
 	s.handle(http.MethodPost, "/v1/documents/:document/move", withBody(s, s.handleDocumentMove))
 	s.handle(http.MethodPost, "/v1/documents/:document/restore", withoutBody(s, s.handleDocumentRestore))
+	s.handle(http.MethodPost, "/v1/documents/:document/purge", s.handlePurge("document"))
 	s.itemRoutes("document", s.app.DocumentEvents)
 
 	s.handle(http.MethodPatch, "/v1/comments/:comment", withBody(s, s.handleCommentUpdate))

@@ -33,8 +33,6 @@ type Service interface {
 	CreateUser(ctx context.Context, a app.Actor, in app.UserCreate) (app.User, error)
 	CreateWorkspace(ctx context.Context, a app.Actor, in app.WorkspaceCreate) (app.WorkspaceView, error)
 	DeleteComment(ctx context.Context, a app.Actor, id string) error
-	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
-	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	DeleteWorkspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	DocumentEvents(ctx context.Context, a app.Actor, workspace string, idOrRef string, q app.EventQuery) (app.EventPage, error)
 	DocumentGet(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
@@ -61,8 +59,6 @@ type Service interface {
 	RemoveMember(ctx context.Context, a app.Actor, idOrSlug string, username string) error
 	RemoveStatus(ctx context.Context, a app.Actor, id string) error
 	RemoveTag(ctx context.Context, a app.Actor, id string) error
-	RestoreDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
-	RestoreTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	RestoreWorkspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	SettingsRegistry() []app.Setting
 	Tags(ctx context.Context, a app.Actor, workspace string, limit int, cursor string, total bool) (app.TagPage, error)

@@ -288,7 +288,7 @@ func (s *Server) doneOf(r *http.Request, a app.Actor) *doneToast {
 // only one showing of it carries (a notice, an Undo toast).
 func hereOf(r *http.Request) string {
 	q := r.URL.Query()
-	for _, k := range []string{"notice", "done", "was"} {
+	for _, k := range []string{"notice", "done", "was", "trashed", "purged", "along"} {
 		q.Del(k)
 	}
 	if len(q) == 0 {

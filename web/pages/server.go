@@ -50,8 +50,9 @@ type pageView struct {
 
 	// The lists' rows (rows.go): the page's URL, where its row forms
 	// return, and the Undo toast after a completion without the script.
-	Here string
-	Done *doneToast
+	Here    string
+	Done    *doneToast
+	Deleted *deletedToast // the task a delete without the script sent the page back with
 }
 
 // Server serves the web app's pages and the sign-in pages.
@@ -150,6 +151,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
 	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)
 	s.rowRoutes(rt)
+	s.trashRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
@@ -169,7 +171,7 @@ func workspaceOf(r *http.Request) string {
 // view is the page data shared by every page.
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
-		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Data: data}
+		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data}
 }
 
 // render writes a page. It renders into a buffer first, so a template

@@ -21,7 +21,9 @@ type Service interface {
 	CreateProject(ctx context.Context, a app.Actor, workspace string, in app.ProjectCreate) (app.ProjectView, error)
 	CreateTask(ctx context.Context, a app.Actor, workspace string, in app.TaskCreate) (app.Task, error)
 	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
+	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
+	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	Documents(ctx context.Context, a app.Actor, in app.DocumentListQuery) (app.DocumentList, error)
 	EndSession(ctx context.Context, a app.Actor) error
 	Limits() app.Limits
@@ -37,11 +39,14 @@ type Service interface {
 	ProjectRoleHolders(ctx context.Context, a app.Actor, workspace string, idOrKey string) ([]app.ProjectRoleHolder, error)
 	Projects(ctx context.Context, a app.Actor, workspace string, deleted bool) ([]app.ProjectView, error)
 	PublicURL() string
+	Purge(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string) (app.Purged, error)
 	ReleaseTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	RemoveLink(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, linkID string) error
 	RemoveProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) error
 	ResetCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.IssuedCalendar, error)
+	RestoreDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	RestoreProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
+	RestoreTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	RevokeCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.Calendar, error)
 	RevokeToken(ctx context.Context, a app.Actor, idOrPrefix string) (app.Token, error)
 	SearchItems(ctx context.Context, a app.Actor, in app.ItemSearchQuery) (app.ItemSearch, error)

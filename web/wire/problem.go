@@ -76,6 +76,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeTokenScopeIncomplete:  {http.StatusUnprocessableEntity, "Scopes leave out what they need"},
 	app.CodeNotAMember:            {http.StatusConflict, "Not a member of the workspace"},
 	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
+	app.CodeNotInTrash:            {http.StatusConflict, "Not in the trash"},
 }
 
 // StorageFullRetry is the Retry-After of a storage_full answer: freeing

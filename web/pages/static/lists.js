@@ -1,7 +1,8 @@
 // tend's lists, with the script. Every row (rows.html) has forms that work
 // without it; this puts their answers in place instead of reloading:
 // - a row's checkbox completes (again: reopens), with an Undo toast; a
-//   repeating task's next occurrence shows under it;
+//   repeating task's next occurrence shows under it; a card's move and a
+//   row's delete (its menu) have Undo too;
 // - the list keys: j/k or ↓/↑ select a row, Enter opens it, x completes,
 //   e edits, a assigns to me, t sets the due date in a small prompt;
 // - live refresh (app.js's long poll) reads the page again and puts its
@@ -155,9 +156,58 @@
     },
     status: function (row, before) {
       var o = q("select[name=status] option:checked", row);
-      toast(["Moved " + quoted(before.title) + " to " + (o ? o.textContent : row.getAttribute("data-status")) + "."]);
+      var undo = button("Undo", "plain", function () {
+        var now = byRef(row.getAttribute("data-ref"));
+        if (now) rowPost(now, "status", { status: before.status });
+      });
+      toast(["Moved " + quoted(before.title) + " to " + (o ? o.textContent : row.getAttribute("data-status")) + ". ", undo]);
     }
   };
+
+  // ---- Deleting a row, and Undo -------------------------------------------
+  // The row's menu posts its delete in place: the row leaves the list and
+  // the toast offers Undo, which restores the task and puts its row back
+  // where it was. A task with subtasks is confirmed first, naming how many
+  // go with it (the button's data-confirm).
+  function remove(form) {
+    var row = form.closest("main [data-ref]");
+    if (!row || row.getAttribute("aria-busy") === "true") return false;
+    var btn = q("button[data-confirm]", form);
+    if (btn && !window.confirm(btn.getAttribute("data-confirm"))) return true;
+    var ref = row.getAttribute("data-ref"), title = titleOf(row), kind = row.getAttribute("data-kind");
+    var n = Number((q("input[name=subtasks]", form) || {}).value || 0);
+    var parent = row.parentNode, next = row.nextElementSibling, sel = row === selected();
+    var fields = new URLSearchParams(new FormData(form));
+    fields.set("back", location.pathname + location.search);
+    row.setAttribute("aria-busy", "true");
+    post(form.getAttribute("action"), fields, kind).then(function () {
+      if (sel) step(next ? 1 : -1);
+      row.remove();
+      acted++;
+      var undo = button("Undo", "plain", function () {
+        var f = new URLSearchParams({ kind: "task", back: location.pathname + location.search });
+        post("/trash/" + ref + "/restore", f, kind).then(function (els) {
+          var fresh = els[0];
+          if (!fresh) throw { detail: "The server's answer could not be read. Reload the page." };
+          if (next && next.parentNode === parent) parent.insertBefore(fresh, next); else parent.appendChild(fresh);
+          acted++;
+          select(fresh, true);
+          toast(["Restored " + quoted(title) + "."]);
+          later();
+        }).catch(function (p) { refused(p, title); });
+      });
+      var trash = document.createElement("a");
+      trash.href = "/trash";
+      trash.textContent = "trash";
+      toast(["Moved " + quoted(title) + " to the ", trash, (n ? " with its " + n + " subtask" + (n === 1 ? "" : "s") : "") + ". ", undo]);
+      later();
+    }).catch(function (p) {
+      row.removeAttribute("aria-busy");
+      refused(p, title);
+      later();
+    });
+    return true;
+  }
   function verb(action) { return action.slice(action.lastIndexOf("/") + 1); }
 
   // act sends one of a row's forms in place.
@@ -187,6 +237,7 @@
   document.addEventListener("submit", function (e) {
     var f = e.target;
     if (f.matches && f.matches("form.check, form.move, form.due-prompt") && act(f)) e.preventDefault();
+    else if (f.matches && f.matches("main [data-ref] form.delete") && remove(f)) e.preventDefault();
   }, true);
 
   // ---- The due prompt (t) -------------------------------------------------
