@@ -60,6 +60,9 @@ func TestEventActions(t *testing.T) {
 	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+a+"/restore", nil)
 	r := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/tasks", map[string]any{"title": "Sweep", "repeat": "every day"})["ref"]))
 	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+r+"/skip", nil)
+	gone := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/tasks", map[string]any{"title": "Old list"})["ref"]))
+	do(http.StatusOK, http.MethodDelete, "/v1/tasks/"+gone, nil)
+	do(http.StatusOK, http.MethodPost, "/v1/tasks/"+gone+"/purge", nil)
 
 	d := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/documents", map[string]any{"title": "Colours", "project": "home"})["ref"]))
 	sub := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/documents", map[string]any{"title": "Blues", "project": "home"})["ref"]))
@@ -70,6 +73,9 @@ func TestEventActions(t *testing.T) {
 	c := do(http.StatusCreated, http.MethodPost, "/v1/documents/"+d+"/comments", map[string]any{"body": "Or grey?"})
 	do(http.StatusOK, http.MethodPatch, "/v1/comments/"+c["id"].(string), map[string]any{"body": "Or light grey?"})
 	do(http.StatusNoContent, http.MethodDelete, "/v1/comments/"+c["id"].(string), nil)
+	draft := lstItoa(lstNum(do(http.StatusCreated, http.MethodPost, "/v1/documents", map[string]any{"title": "Draft", "project": "home"})["ref"]))
+	do(http.StatusOK, http.MethodDelete, "/v1/documents/"+draft, nil)
+	do(http.StatusOK, http.MethodPost, "/v1/documents/"+draft+"/purge", nil)
 
 	st := do(http.StatusCreated, http.MethodPost, "/v1/statuses", map[string]any{"entity_type": "task", "key": "review", "label": "Review", "category": "in_progress"})
 	do(http.StatusOK, http.MethodPatch, "/v1/statuses/"+st["id"].(string), map[string]any{"label": "In review"})
