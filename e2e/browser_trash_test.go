@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // TestBrowserTrash walks the trash with JavaScript: a task with a subtask
@@ -80,7 +81,7 @@ func browserTrash(t *testing.T, noScript bool) {
 		return
 	}
 	w.open("/board", `#t-3`)
-	run("move the card", chromedp.SetValue(chromedp.CSS(`#st-3`), "in_progress"), chromedp.Click(chromedp.CSS(`#t-3 form.move button`)))
+	run("move the card", chromedp.Focus(chromedp.CSS(`#t-3`)), chromedp.KeyEvent(kb.ArrowRight))
 	until("the card moved, with Undo", `document.querySelector("#t-3").getAttribute("data-status") === "in_progress" && document.getElementById("toast").textContent.includes("Undo")`)
 	shot("trash-board-undo")
 	run("undo the move", chromedp.Click(chromedp.CSS(`#toast .toast-box button.plain:not(.toast-close)`)))

@@ -36,8 +36,10 @@ func newWalk(t *testing.T, noScript bool) *walk {
 // newBrowser starts the server and the browser, not yet signed in, and
 // returns the sign-in link the server printed.
 func newBrowser(t *testing.T, noScript bool) (w *walk, link string) {
-	ctx := browserCtx(t)
+	// The server first: building it on a loaded machine must not eat into
+	// the browser's time.
 	base, link, token := browserServer(t)
+	ctx := browserCtx(t)
 	return &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
 		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}, link
 }

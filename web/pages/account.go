@@ -18,6 +18,9 @@ type accountData struct {
 	// NewSecret is a token just issued, or NewFeed a feed URL just issued or
 	// reset: shown on this one answer and never again.
 	NewSecret, NewFeed string
+	// MineEmpty: a feed of the person's own work would hold nothing,
+	// while the workspace has dated work assigned to nobody.
+	MineEmpty bool
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
@@ -36,8 +39,38 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 	if d.Calendars, err = s.app.Calendars(r.Context(), a); err != nil {
 		return err
 	}
+	if d.MineEmpty, err = s.mineEmpty(r, a); err != nil {
+		return err
+	}
 	d.Now = time.Now()
 	return s.render(w, http.StatusOK, "account", s.view(r, a, "Account", "account", d))
+}
+
+// mineEmpty reports whether a feed of "my work" (CONTRACT: what is
+// assigned to or claimed by its owner) would be empty while dated tasks
+// nobody is assigned exist: a person working alone, who never assigns
+// anything, then learns why their feed shows nothing and is offered the
+// workspace's. A person in several workspaces who has not chosen one
+// is told nothing.
+func (s *Server) mineEmpty(r *http.Request, a app.Actor) (bool, error) {
+	dated := func(assignee, claimedBy string, unassigned bool) (bool, error) {
+		filter := map[string]string{"due_at.is": "set"}
+		if unassigned {
+			filter["assignee.is"] = "unset"
+		}
+		l, err := s.app.Tasks(r.Context(), a, app.TaskListQuery{Workspace: workspaceOf(r), Assignee: assignee, ClaimedBy: claimedBy,
+			Filter: filter, Limit: 1})
+		if app.CodeOf(err) == app.CodeWorkspaceRequired {
+			return false, nil
+		}
+		return len(l.Items) > 0, err
+	}
+	for _, who := range [][2]string{{"me", ""}, {"", "me"}} {
+		if has, err := dated(who[0], who[1], false); has || err != nil {
+			return false, err
+		}
+	}
+	return dated("", "", true)
 }
 
 // pageAccountEdit saves the display name and timezone.

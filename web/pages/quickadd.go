@@ -18,6 +18,9 @@ type quickAdd struct {
 	Error string
 	Code  app.Code
 	Query string
+	// Focus keeps the cursor in the box after an add, so the next line
+	// is typed straight away.
+	Focus bool
 }
 
 func newQuickAdd(r *http.Request, text string, err error) quickAdd {
@@ -43,7 +46,9 @@ func (s *Server) pageTaskAdd(w http.ResponseWriter, r *http.Request, a app.Actor
 		text = f.str("text")
 		var t app.Task
 		if t, err = s.app.CreateTask(r.Context(), a, workspaceOf(r), app.TaskCreate{Text: text}); err == nil {
-			return seeOther(w, r, "/?added="+wire.Itoa64(t.Ref)+"#added")
+			// No #added: a page whose address names a fragment skips
+			// autofocus, which keeps the cursor in the box.
+			return seeOther(w, r, "/?added="+wire.Itoa64(t.Ref))
 		}
 	} else {
 		text = strings.ReplaceAll(r.PostFormValue("text"), "\x00", "")

@@ -64,6 +64,7 @@ func (s *Server) itemForms(r *http.Request, a app.Actor, ws, kind string, f *ite
 		return err
 	}
 	f.Statuses, f.Types = meta.Statuses[kind], meta.ItemTypes[kind]
+	f.LinkTypes = []linkChoice{{"", "fits what you pick"}}
 	for _, lt := range meta.LinkTypes {
 		f.LinkTypes = append(f.LinkTypes, linkChoice{lt.Key, lt.Title})
 		if !lt.IsSymmetric {

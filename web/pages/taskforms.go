@@ -77,11 +77,28 @@ func (s *Server) pageLinkAdd(entity string) pageFunc {
 				return err
 			}
 		}
+		if in.LinkType == "" {
+			in.LinkType, in.Direction = fittingLink(entity, in.TargetType)
+		}
 		if _, err := s.app.AddLinks(r.Context(), a, workspaceOf(r), in.Set(entity, ref)); err != nil {
 			return err
 		}
 		return seeOther(w, r, "/"+entity+"s/"+ref+"#links")
 	}
+}
+
+// fittingLink is the link the form makes when the person leaves its type
+// at "fits what you pick": between a task and a document, the document
+// documents the task (so it governs it, when it is in force); otherwise
+// the two relate. Never blocks, which would change what is ready.
+func fittingLink(from, to string) (kind, direction string) {
+	switch {
+	case from == "task" && to == "document":
+		return "documents", "incoming"
+	case from == "document" && to == "task":
+		return "documents", ""
+	}
+	return "relates_to", ""
 }
 
 // otherKind is whether a ref names a task or a document: refs are shared,

@@ -15,7 +15,7 @@ var taskColumns = []struct {
 	Label, Key string
 	Wide       bool
 }{
-	{"Ref", "ref", true}, {"Title", "", false}, {"Status", "", false}, {"Due", "due_at", false}, {"Priority", "priority_score", true},
+	{"Ref", "ref", true}, {"Title", "", false}, {"Status", "", false}, {"Due", "due_at", false}, {"Importance", "importance", true},
 }
 
 type tasksData struct {

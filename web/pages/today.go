@@ -58,6 +58,7 @@ func (s *Server) today(w http.ResponseWriter, r *http.Request, a app.Actor, stat
 	if ref := r.URL.Query().Get("added"); ref != "" {
 		if t, err := s.app.TaskGet(r.Context(), a, ws, ref); err == nil {
 			d.Added = &t
+			d.Quick.Focus = true
 		}
 	}
 	return s.render(w, status, "today", s.view(r, a, "Today", "today", d))

@@ -269,7 +269,7 @@
     if (inflight) inflight.abort();
     sent++;
     post(form.getAttribute("data-create"), box.value).then(function (res) {
-      if (res.ok) { location.href = "/?added=" + res.body.ref + "#added"; return; }
+      if (res.ok) { location.href = "/?added=" + res.body.ref; return; }
       showError(res.body);
       box.focus();
     }).catch(function () { form.submit(); });

@@ -9,6 +9,10 @@
 (function () {
   "use strict";
 
+  // With the script a card moves by drag or key, so its form (the way
+  // without it) is hidden; the moves still send it (lists.css).
+  document.documentElement.classList.add("board-script");
+
   function columns() { return Array.prototype.slice.call(document.querySelectorAll("#board-columns section.column")); }
   function cardOf(el) { return el && el.closest ? el.closest("#board-columns article.card") : null; }
 

@@ -396,6 +396,7 @@
   // rest keep their focus, hover and any press in progress; else the region
   // is replaced whole.
   function patch(old, neu) {
+    carry(old, neu);
     // A held row the fresh list no longer has stays where it is.
     var gone = {};
     held.forEach(function (h) { if (!q('[data-ref="' + h.ref + '"]', neu)) gone[h.ref] = true; });
@@ -403,6 +404,28 @@
     all("[data-ref]", neu).forEach(function (n) {
       var o = q('[data-ref="' + n.getAttribute("data-ref") + '"]', old);
       if (o && !same(o, n)) o.replaceWith(n);
+    });
+  }
+  // carry keeps in neu the list of a held row that the fresh page no
+  // longer has (a section whose only row was completed), holding just the
+  // held rows, where it stood among the lists, so the row stays in place
+  // with its Undo.
+  function carry(old, neu) {
+    held.forEach(function (h) {
+      var id = "#" + CSS.escape(h.parent), list = q(id, old);
+      if (!list || q(id, neu)) return;
+      var box = list.closest("section") || list;
+      if (box === old || !old.contains(box)) return;
+      var copy = box.cloneNode(true);
+      all("[data-ref]", copy).forEach(function (r) {
+        var ref = r.getAttribute("data-ref");
+        if (!held.some(function (k) { return k.ref === ref; })) r.remove();
+      });
+      for (var prev = box.previousElementSibling; prev; prev = prev.previousElementSibling) {
+        var l = q("[id]", prev), at = l && q("#" + CSS.escape(l.id), neu);
+        if (at) { (at.closest("section") || at).after(copy); return; }
+      }
+      neu.insertBefore(copy, neu.firstChild);
     });
   }
   function skeleton(region, gone) {
