@@ -207,9 +207,7 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 // writes.
 func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 	ctx, path := cmd.Context(), *w.dbPath
-	chosen := cmd.Flags().Changed("db") || w.env.getenv("TEND_DB") != ""
-	_, err := os.Stat(path)
-	create := errors.Is(err, fs.ErrNotExist) && !chosen && !w.noCreate
+	create := FirstUse(cmd, path, w.env.getenv) && !w.noCreate
 	if !create {
 		if err := RequireDatabase(path); err != nil {
 			return nil, nil, err
@@ -220,11 +218,10 @@ func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 		return nil, nil, err
 	}
 	if create {
-		if _, err := f.Service.Bootstrap(ctx, app.BootstrapOptions{Timezone: LocalTimezone(), NoToken: true}); err != nil {
+		if err := BootstrapFirst(ctx, f.Service, path, cmd.ErrOrStderr()); err != nil {
 			f.Close()
 			return nil, nil, err
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
 	}
 	sess, err := f.Service.LocalActor(ctx, w.user)
 	if err != nil {
@@ -236,6 +233,27 @@ func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 		return nil, nil, p
 	}
 	return NewFile(path, sess.Serving.URL(), w.workspace, w.env.version, f.API(sess.Actor)), f.Close, nil
+}
+
+// FirstUse reports whether a command creates the database file at path:
+// it does not exist, and it is the default file, not one that --db or
+// TEND_DB named (a mistyped name is refused, not created).
+func FirstUse(cmd *cobra.Command, path string, getenv func(string) string) bool {
+	if cmd.Flags().Changed("db") || getenv("TEND_DB") != "" {
+		return false
+	}
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// BootstrapFirst makes the instance and its administrator on the database
+// file a command just created at path (FirstUse), and says so on w.
+func BootstrapFirst(ctx context.Context, svc FileService, path string, w io.Writer) error {
+	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: LocalTimezone(), NoToken: true}); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
+	return nil
 }
 
 // failure is err as the command line reports it: a refusal names the
