@@ -35,6 +35,8 @@ type Env struct {
 	terminal func(w any) bool
 	// browse opens a URL in a browser; nil where there is none.
 	browse func(url string) error
+	// wait lets d pass, or ctx end: between the polls of a browser sign-in.
+	wait func(ctx context.Context, d time.Duration) error
 	// version is the release, which a server is told in each request.
 	version string
 	// open opens the database file (creating it when it does not exist)
@@ -75,7 +77,19 @@ type File struct {
 // clock, zone and terminal, the release version, and open for the file.
 func ProcessEnv(version string, open OpenFunc) *Env {
 	return &Env{getenv: os.Getenv, now: time.Now, zone: time.Local, configDir: os.UserConfigDir, http: http.DefaultClient,
-		terminal: isTerminal, browse: openBrowser, version: version, open: open}
+		terminal: isTerminal, browse: openBrowser, wait: sleep, version: version, open: open}
+}
+
+// sleep lets d pass, or ctx end.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // isTerminal reports whether f is a character device (a terminal), not a
