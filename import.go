@@ -38,7 +38,8 @@ a big one is best run with the server stopped.
 
 With --from todoist, vikunja, beads or github it reads what that tool
 exports instead (docs/data.md says which file and how each maps) into a
-workspace of an existing database, as --as (default: the oldest active
+workspace of an existing database (on a new machine the default database
+is created first, as tend add creates it), as --as (default: the oldest active
 administrator), one transaction per project. --project KEY names the
 project it goes into. Each item keeps its id in that tool, so importing the
 same file again updates what the first import wrote: a field follows the

@@ -291,6 +291,24 @@ func TestImportFromTodoist(t *testing.T) {
 	}
 }
 
+// TestImportFromOnAFreshMachine: with no --db nor TEND_DB, tend import
+// --from creates the default database as tend add does, and imports into
+// it; a --db that names no file is still refused (TestImportFromTodoist).
+func TestImportFromOnAFreshMachine(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	env := []string{"XDG_DATA_HOME=" + data, "TEND_DB=", "TEND_URL=", "TEND_TOKEN="}
+	file := filepath.Join("app", "from", "testdata", "todoist", "Groceries.csv")
+	dbPath := filepath.Join(data, "tend", "tend.db")
+	status, stderr := runMainEnv(t, env, "import", "--from", "todoist", file)
+	if status != 0 || !strings.HasPrefix(stderr, "tend: created "+dbPath+", acting as its administrator") {
+		t.Fatalf("exit %d, stderr %q; want 0 and the database created", status, stderr)
+	}
+	if out := mustRun(t, "--db", dbPath, "import", "--from", "todoist", file); !strings.Contains(out, "existing; tasks 0 created, 0 updated, 5 unchanged") {
+		t.Errorf("the import into the created database did not write its tasks:\n%s", out)
+	}
+}
+
 // vikunjaArchive packs the Vikunja sample as Vikunja's export mails it.
 func vikunjaArchive(t *testing.T) string {
 	t.Helper()

@@ -110,6 +110,20 @@ func onService(ctx context.Context, dbPath string, fn func(*app.Service) error) 
 	return fn(svc)
 }
 
+// onNewService is onService on a database it creates at dbPath, with its
+// instance and administrator (cli.BootstrapFirst, saying so on w).
+func onNewService(ctx context.Context, dbPath string, w io.Writer, fn func(*app.Service) error) error {
+	db, svc, err := createService(ctx, dbPath, store.Options{}, app.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := cli.BootstrapFirst(ctx, svc, dbPath, w); err != nil {
+		return err
+	}
+	return fn(svc)
+}
+
 // bootstrapLocal makes the instance and its administrator on a database
 // that holds none yet, printing no token, as the terminal's first command
 // on a new file does.

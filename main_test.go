@@ -397,8 +397,14 @@ func TestBackupCommandErrors(t *testing.T) {
 // status and stderr.
 func runMain(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	return runMainEnv(t, nil, args...)
+}
+
+// runMainEnv is runMain with env added to the process's environment.
+func runMainEnv(t *testing.T, env []string, args ...string) (int, string) {
+	t.Helper()
 	cmd := exec.CommandContext(t.Context(), os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1")
+	cmd.Env = append(append(os.Environ(), env...), "TEND_TEST_RUN_MAIN=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -56,7 +58,14 @@ func migrate(cmd *cobra.Command, dbPath string, in io.Reader, name string, f mig
 	if err != nil {
 		return err
 	}
-	return onService(cmd.Context(), dbPath, func(svc *app.Service) error {
+	open := onService
+	if cli.FirstUse(cmd, dbPath, os.Getenv) {
+		// As tend add does on a new machine: the default file is created.
+		open = func(ctx context.Context, dbPath string, fn func(*app.Service) error) error {
+			return onNewService(ctx, dbPath, cmd.ErrOrStderr(), fn)
+		}
+	}
+	return open(cmd.Context(), dbPath, func(svc *app.Service) error {
 		sess, err := svc.LocalActor(cmd.Context(), f.as)
 		if err != nil {
 			return err

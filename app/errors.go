@@ -72,6 +72,12 @@ const (
 	CodeNotAMember            Code = "not_a_member"               // a credential pinned to a workspace its account (or the person it answers to) is not a member of
 	CodeTaskClosed            Code = "task_closed"                // claiming a task that is done or cancelled
 	CodeNotInTrash            Code = "not_in_trash"               // deleting forever an item that is not in the trash
+	// RFC 8628's answers to a terminal polling for its credential (tend login --browser).
+	CodeAuthorizationPending Code = "authorization_pending" // nobody has approved or denied the device code yet
+	CodeSlowDown             Code = "slow_down"             // polled sooner than the interval; the interval grows by 5 s
+	CodeAccessDenied         Code = "access_denied"         // the person denied the request
+	CodeExpiredToken         Code = "expired_token"         // the device code is past its ten minutes
+	CodeInvalidGrant         Code = "invalid_grant"         // a device code that is unknown, or spent already
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -92,6 +98,7 @@ var AllCodes = []Code{
 	CodeCalendarWider, CodeCalendarUnusable,
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
+	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

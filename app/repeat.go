@@ -191,10 +191,11 @@ func (c *seriesCopy) UnmarshalJSON(b []byte) error {
 
 // bringNext stores the occurrence that follows prev, when its series goes
 // on and has not got it yet (an occurrence reopened and finished again
-// brings nothing new), and records it as created. Links, comments, claims, verifications and
-// the plan (starts_at) and deferral belong to the occurrence they were made
-// on and stay with prev. It answers the id of the occurrence it stored, ""
-// when it stored none.
+// brings nothing new), and records it as created. Comments, claims,
+// verifications, the plan (starts_at), the deferral and every link but
+// "blocks" with open work (carryBlocks) belong to the occurrence they were
+// made on and stay with prev. It answers the id of the occurrence it
+// stored, "" when it stored none.
 func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	n, ok, err := nextOccurrence(prev, tx.Now())
 	if err != nil || !ok {
@@ -222,7 +223,72 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 		return "", err
 	}
 	ref := n.Ref
-	return n.ID, record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
+	if err := record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
 		ItemRef: &ref, ItemTitle: n.Title, ProjectID: n.ProjectID,
-		Changes: map[string]any{"title": n.Title, "series_id": n.SeriesID, "occurrence": n.Occurrence, "after": prev.Ref}})
+		Changes: map[string]any{"title": n.Title, "series_id": n.SeriesID, "occurrence": n.Occurrence, "after": prev.Ref}}); err != nil {
+		return "", err
+	}
+	return n.ID, carryBlocks(ctx, tx, a, prev, n)
+}
+
+// carryBlocks gives the next occurrence n the "blocks" links prev has with
+// open tasks, both ways, so that blocking belongs to the series: a task
+// waiting on the repeat stays blocked by its next occurrence, and a task
+// the repeat waits on still holds up the next one. prev keeps its links
+// as the record of what it blocked; a finished or trashed far end has
+// nothing left to wait on or to hold up, and is not carried. Each carried
+// link is recorded as made, in n's history.
+func carryBlocks(ctx context.Context, tx Tx, a Actor, prev, n Task) error {
+	ls, err := tx.LinksOf(ctx, prev.ID)
+	if err != nil {
+		return err
+	}
+	var blocks []Link
+	var others []string
+	for _, l := range ls {
+		if l.Type.Key == "blocks" && l.SourceType == "task" && l.TargetType == "task" {
+			_, _, other := orient(l, prev.ID)
+			blocks, others = append(blocks, l), append(others, other)
+		}
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	open, err := tx.Tasks(ctx, TaskQuery{WorkspaceID: prev.WorkspaceID, Readable: "[]", AllReadable: true, Now: tx.Now(),
+		IDs: others, OpenOnly: true, SkipSubCounts: true})
+	if err != nil {
+		return err
+	}
+	refs := make(map[string]int64, len(open))
+	for _, t := range open {
+		refs[t.ID] = t.Ref
+	}
+	var carried []Link
+	var events []Event
+	self := n.Ref
+	for _, l := range blocks {
+		direction, _, other := orient(l, prev.ID)
+		ref, ok := refs[other]
+		if !ok {
+			continue
+		}
+		c := l
+		c.ID, c.CreatedBy, c.CreatedAt = newID(), a.User.ID, tx.Now()
+		if direction == "outgoing" {
+			c.SourceID = n.ID
+		} else {
+			c.TargetID = n.ID
+		}
+		carried = append(carried, c)
+		events = append(events, stamp(tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID,
+			Action: "link.created", ItemRef: &self, ItemTitle: n.Title, SubjectType: "link", SubjectID: c.ID,
+			Changes: map[string]any{"link_type": l.Type.Key, "direction": direction, "other": ref, "other_type": "task"}}))
+	}
+	if len(carried) == 0 {
+		return nil
+	}
+	if err := tx.InsertLinks(ctx, carried); err != nil {
+		return err
+	}
+	return tx.InsertEvents(ctx, events)
 }

@@ -55,6 +55,7 @@ type Tx interface {
 	projectTx
 	tokenTx
 	sessionTx
+	deviceTx
 	eventTx
 	scopeTx
 	statusTx

@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"tend/app"
 	"tend/web/wire"
 )
 
@@ -95,6 +98,7 @@ func (l login) save(path string) error {
 
 func newLoginCmd(env *Env) *cobra.Command {
 	var token string
+	var browser bool
 	cmd := &cobra.Command{
 		Use:   "login URL",
 		Short: "Send the terminal commands to a tend server",
@@ -104,13 +108,29 @@ tend add, ls, done and the others talk to that server; tend logout goes
 back to the database file. The token comes from a line on stdin (at a
 terminal tend asks for it), TEND_TOKEN, or --token, which shows in ps and
 stays in the shell's history. TEND_URL with TEND_TOKEN does the same
-without storing anything, and wins over a stored login.`,
-		Example: `  tend token issue --user alice --title laptop | tend login http://127.0.0.1:8421`,
-		Args:    cobra.ExactArgs(1),
+without storing anything, and wins over a stored login.
+
+With --browser no token is needed: tend prints a link and a short code,
+you open the link in a browser signed in to tend, check the code and
+approve, and tend receives a token of yours for the workspace you chose
+(titled "tend on HOST"; revoke it under Account). The link lasts ten
+minutes and serves once.`,
+		Example: `  tend token issue --user alice --title laptop | tend login http://127.0.0.1:8421
+  tend login https://tend.example.org --browser`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u, err := url.Parse(args[0])
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return UsageError{fmt.Errorf("login takes the server's URL, such as http://127.0.0.1:8421, not %q", args[0])}
+			}
+			base := strings.TrimRight(u.String(), "/")
+			if browser && token != "" {
+				return UsageError{errors.New("--browser and --token are two ways to sign in: give one")}
+			}
+			if browser {
+				if token, err = browserLogin(cmd, env, base); err != nil {
+					return err
+				}
 			}
 			if token == "" {
 				token = env.getenv("TEND_TOKEN")
@@ -123,9 +143,9 @@ without storing anything, and wins over a stored login.`,
 				token = strings.TrimSpace(line)
 			}
 			if token == "" {
-				return UsageError{errors.New("give the credential with --token, TEND_TOKEN or on stdin (tend token issue prints one)")}
+				return UsageError{errors.New("give the credential with --token, TEND_TOKEN or on stdin (tend token issue prints one), or sign in with --browser")}
 			}
-			l := login{URL: strings.TrimRight(u.String(), "/"), Token: token}
+			l := login{URL: base, Token: token}
 			me, err := NewRemote(l.URL, l.Token, "", env.version, env.http).Me(cmd.Context())
 			if err != nil {
 				return refusal{p: asProblem(err)}
@@ -142,7 +162,60 @@ without storing anything, and wins over a stored login.`,
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", "", "the credential (default: TEND_TOKEN, else a line on stdin, which keeps it out of ps and the shell's history)")
+	cmd.Flags().BoolVar(&browser, "browser", false, "sign in through a browser signed in to tend, which approves a short code; no token to copy")
 	return cmd
+}
+
+// deviceStart is POST /v1/auth/device's answer (RFC 8628).
+type deviceStart struct {
+	DeviceCode              string `json:"device_code"`
+	UserCode                string `json:"user_code"`
+	VerificationURIComplete string `json:"verification_uri_complete"`
+	ExpiresIn               int    `json:"expires_in"`
+	Interval                int    `json:"interval"`
+}
+
+// browserLogin signs the terminal in through a browser, in the manner of
+// RFC 8628: it asks the server at base for a code, says where to approve
+// it (opening the page in a browser at a terminal), and polls, as often
+// as the server allows, until the person approves (the new token), denies
+// or lets the code expire (its refusal).
+func browserLogin(cmd *cobra.Command, env *Env, base string) (string, error) {
+	ctx, r := cmd.Context(), NewRemote(base, "", "", env.version, env.http)
+	client := "tend"
+	if host, err := os.Hostname(); err == nil && host != "" {
+		client += " on " + host
+	}
+	var d deviceStart
+	if err := r.call(ctx, http.MethodPost, "/v1/auth/device", nil, map[string]string{"client_name": client}, &d); err != nil {
+		return "", refusal{p: asProblem(err)}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "Open %s in a browser signed in to tend and approve the code %s (it lasts %d minutes).\n",
+		d.VerificationURIComplete, d.UserCode, d.ExpiresIn/60)
+	if env.browse != nil && env.terminal(cmd.ErrOrStderr()) {
+		_ = env.browse(d.VerificationURIComplete) // the link is printed for when no browser opens
+	}
+	interval := time.Duration(d.Interval) * time.Second
+	for {
+		if err := env.wait(ctx, interval); err != nil {
+			return "", err
+		}
+		var issued struct {
+			Token string `json:"token"`
+		}
+		err := r.call(ctx, http.MethodPost, "/v1/auth/device/token", nil, map[string]string{"device_code": d.DeviceCode}, &issued)
+		var p *Problem
+		switch {
+		case err == nil:
+			return issued.Token, nil
+		case !errors.As(err, &p):
+			return "", err
+		case p.Code == app.CodeSlowDown:
+			interval += app.DeviceSlowDown
+		case p.Code != app.CodeAuthorizationPending:
+			return "", refusal{p: p}
+		}
+	}
 }
 
 func newLogoutCmd(env *Env) *cobra.Command {

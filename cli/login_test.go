@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCLILogin: tend login checks the credential, stores the server and
@@ -137,5 +140,69 @@ func TestCLICreatesTheDefaultDatabase(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(typo)); !os.IsNotExist(err) {
 		t.Errorf("the refused --db created %s", filepath.Dir(typo))
+	}
+}
+
+// TestCLILoginBrowser: tend login --browser prints the approval link,
+// opens it at a terminal, and polls at the server's interval (the test's
+// wait moves the server's clock on instead of sleeping) until the person
+// approves in the signed-in browser; it stores the token it receives, a
+// new one of that person's pinned to the workspace chosen. A denied
+// request stores nothing and says why.
+func TestCLILoginBrowser(t *testing.T) {
+	m := newCLIMode(t)
+	file := filepath.Join(m.dir, "tend", "login.json")
+	session := m.e.SignIn(m.e.MintLink(m.e.Admin, nil)).Value
+	login := func(decision string) (string, string, int, []time.Duration) {
+		t.Helper()
+		var opened string
+		var waits []time.Duration
+		env := m.env("")
+		env.terminal = func(any) bool { return true }
+		env.browse = func(u string) error { opened = u; return nil }
+		env.wait = func(_ context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			if len(waits) == 2 { // the person acts between the first poll and the second
+				u, err := url.Parse(opened)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.e.Browser(http.MethodPost, "/device", session, "", url.Values{"user_code": {u.Query().Get("user_code")},
+					"workspace": {"default"}, "decision": {decision}})
+			}
+			m.e.Clock.Advance(d)
+			return nil
+		}
+		out, errOut, code := runIn(t, env, "", "login", m.e.Srv.URL, "--browser")
+		if !strings.Contains(errOut, "Open "+opened+" in a browser signed in to tend and approve the code ") {
+			t.Errorf("the link opened (%q) is not the one printed: %q", opened, errOut)
+		}
+		return out, errOut, code, waits
+	}
+	out, errOut, code, waits := login("approve")
+	if code != 0 || out != "logged in to "+m.e.Srv.URL+" as admin: tend add, ls, done and the others now go there (tend logout undoes it)\n" {
+		t.Fatalf("login --browser: exit %d, %q %q", code, out, errOut)
+	}
+	if len(waits) != 2 || waits[0] != 5*time.Second || waits[1] != 5*time.Second {
+		t.Errorf("waited %v; want 5s before each of two polls", waits)
+	}
+	var stored struct{ Token string }
+	b, _ := os.ReadFile(file)
+	if err := json.Unmarshal(b, &stored); err != nil || !strings.HasPrefix(stored.Token, "tend_") || stored.Token == m.e.Admin {
+		t.Fatalf("stored %s: %v", b, err)
+	}
+	me := m.e.OK(http.StatusOK, http.MethodGet, "/v1/me", stored.Token, nil)
+	if cred := me["credential"].(map[string]any); cred["workspace_id"] == nil || !strings.HasPrefix(cred["title"].(string), "tend") {
+		t.Errorf("the token received: %v", cred)
+	}
+	if _, errOut, code := runIn(t, m.env(""), "", "login", m.e.Srv.URL, "--browser", "--token", "x"); code != 2 || !strings.HasPrefix(errOut, "error: --browser and --token") {
+		t.Errorf("--browser with --token: exit %d, %q", code, errOut)
+	}
+	_ = os.Remove(file)
+	if _, errOut, code, _ := login("deny"); code != 1 || !strings.Contains(errOut, "error: access_denied: ") {
+		t.Errorf("a denied sign-in: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("a denied sign-in stored %s: %v", file, err)
 	}
 }

@@ -35,6 +35,8 @@ type Env struct {
 	terminal func(w any) bool
 	// browse opens a URL in a browser; nil where there is none.
 	browse func(url string) error
+	// wait lets d pass, or ctx end: between the polls of a browser sign-in.
+	wait func(ctx context.Context, d time.Duration) error
 	// version is the release, which a server is told in each request.
 	version string
 	// open opens the database file (creating it when it does not exist)
@@ -75,7 +77,19 @@ type File struct {
 // clock, zone and terminal, the release version, and open for the file.
 func ProcessEnv(version string, open OpenFunc) *Env {
 	return &Env{getenv: os.Getenv, now: time.Now, zone: time.Local, configDir: os.UserConfigDir, http: http.DefaultClient,
-		terminal: isTerminal, browse: openBrowser, version: version, open: open}
+		terminal: isTerminal, browse: openBrowser, wait: sleep, version: version, open: open}
+}
+
+// sleep lets d pass, or ctx end.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // isTerminal reports whether f is a character device (a terminal), not a
@@ -207,9 +221,7 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 // writes.
 func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 	ctx, path := cmd.Context(), *w.dbPath
-	chosen := cmd.Flags().Changed("db") || w.env.getenv("TEND_DB") != ""
-	_, err := os.Stat(path)
-	create := errors.Is(err, fs.ErrNotExist) && !chosen && !w.noCreate
+	create := FirstUse(cmd, path, w.env.getenv) && !w.noCreate
 	if !create {
 		if err := RequireDatabase(path); err != nil {
 			return nil, nil, err
@@ -220,11 +232,10 @@ func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 		return nil, nil, err
 	}
 	if create {
-		if _, err := f.Service.Bootstrap(ctx, app.BootstrapOptions{Timezone: LocalTimezone(), NoToken: true}); err != nil {
+		if err := BootstrapFirst(ctx, f.Service, path, cmd.ErrOrStderr()); err != nil {
 			f.Close()
 			return nil, nil, err
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
 	}
 	sess, err := f.Service.LocalActor(ctx, w.user)
 	if err != nil {
@@ -236,6 +247,27 @@ func (w *work) openLocal(cmd *cobra.Command) (Client, func(), error) {
 		return nil, nil, p
 	}
 	return NewFile(path, sess.Serving.URL(), w.workspace, w.env.version, f.API(sess.Actor)), f.Close, nil
+}
+
+// FirstUse reports whether a command creates the database file at path:
+// it does not exist, and it is the default file, not one that --db or
+// TEND_DB named (a mistyped name is refused, not created).
+func FirstUse(cmd *cobra.Command, path string, getenv func(string) string) bool {
+	if cmd.Flags().Changed("db") || getenv("TEND_DB") != "" {
+		return false
+	}
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// BootstrapFirst makes the instance and its administrator on the database
+// file a command just created at path (FirstUse), and says so on w.
+func BootstrapFirst(ctx context.Context, svc FileService, path string, w io.Writer) error {
+	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: LocalTimezone(), NoToken: true}); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "tend: created %s, acting as its administrator (tend serve serves it; tend signin signs a browser in)\n", path)
+	return nil
 }
 
 // failure is err as the command line reports it: a refusal names the

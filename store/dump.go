@@ -189,6 +189,7 @@ var dumpLeftOut = map[string]string{
 	"tokens":               "credentials: secrets",
 	"sessions":             "browser sessions: secrets",
 	"login_links":          "sign-in links: secrets",
+	"device_codes":         "a terminal's browser sign-ins: short-lived secrets",
 	"sqlite_sequence":      "SQLite's own: AUTOINCREMENT's high-water marks",
 	"tasks_fts":            "the search index, rebuilt by triggers and the worker as tasks are written (0023)",
 	"tasks_unindexed":      "the tasks whose text is still to index (0023): queued again by triggers as tasks are written",

@@ -125,6 +125,8 @@ var apiOps = []op{
 
 	{method: "POST", path: "/v1/login-links", summary: "Mint a sign-in link for a browser", in: wire.LoginLinkCreate{}, status: 201, out: loginLinkJSON{}},
 	{method: "DELETE", path: "/v1/session", summary: "End the browser session presented", status: 204},
+	{method: "POST", path: "/v1/auth/device", summary: "Start a terminal's browser sign-in (RFC 8628 device authorization)", auth: public, in: deviceStartIn{}, inOptional: true, status: 200, out: deviceStartJSON{}},
+	{method: "POST", path: "/v1/auth/device/token", summary: "Poll for the credential a browser sign-in yields (RFC 8628)", auth: public, in: deviceTokenIn{}, status: 200, out: issuedTokenJSON{}},
 
 	{method: "GET", path: "/v1/tokens", summary: "List credentials", status: 200, out: listing{item: tokenJSON{}}},
 	{method: "POST", path: "/v1/tokens", summary: "Issue a credential", in: wire.TokenCreate{}, status: 201, out: issuedTokenJSON{}},
@@ -240,6 +242,8 @@ var apiOps = []op{
 	page("GET", "/trash", "The trash: deleted tasks and documents"),
 	page("POST", "/trash/:ref/restore", "Restore a task or document from the trash"),
 	page("POST", "/trash/:ref/purge", "Delete a trashed task or document forever"),
+	page("GET", "/device", "Approve or deny a terminal's sign-in (the user code is in the query)"),
+	page("POST", "/device", "Approve or deny a terminal's sign-in"),
 	page("GET", "/board", "The board"),
 	page("GET", "/documents", "Documents"),
 	page("POST", "/documents", "Create a document"),

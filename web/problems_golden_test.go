@@ -3,6 +3,7 @@ package web_test
 import (
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,6 +59,15 @@ func TestProblemGoldens(t *testing.T) {
 	}
 	task, repeating := "/v1/tasks/"+vals["task"], "/v1/tasks/"+vals["repeating"]
 	taskRef, _ := strconv.Atoi(vals["task"])
+	// A terminal's browser sign-in, for the RFC 8628 answers to its poll.
+	device := map[string]string{}
+	startDevice := func() {
+		d := e.OK(http.StatusOK, http.MethodPost, "/v1/auth/device", "", map[string]any{})
+		device["device_code"], device["user_code"] = d["device_code"].(string), d["user_code"].(string)
+	}
+	poll := func() webtest.Response {
+		return e.Do(http.MethodPost, "/v1/auth/device/token", "", map[string]any{"device_code": device["device_code"]})
+	}
 	cases := []struct {
 		code  app.Code
 		setup func()
@@ -133,6 +143,15 @@ func TestProblemGoldens(t *testing.T) {
 			e.credWorkspace("w2")
 		}, send(http.MethodPost, "/v1/tokens", issuer, map[string]any{"workspace": "w2"})},
 		{app.CodeWorkspaceRequired, nil, send(http.MethodGet, "/v1/tasks", e.Admin, nil)},
+		{app.CodeAuthorizationPending, startDevice, poll},
+		{app.CodeSlowDown, nil, poll},
+		{app.CodeAccessDenied, func() {
+			startDevice()
+			e.Browser(http.MethodPost, "/device", vals["session"], "", url.Values{"user_code": {device["user_code"]}, "decision": {"deny"}})
+		}, poll},
+		{app.CodeInvalidGrant, nil, send(http.MethodPost, "/v1/auth/device/token", "", map[string]any{"device_code": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40)})},
+		// Last: it moves the clock on past the device code's ten minutes.
+		{app.CodeExpiredToken, func() { startDevice(); e.Clock.Advance(app.DeviceCodeLifetime) }, poll},
 	}
 
 	var provoked []app.Code

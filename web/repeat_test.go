@@ -3,6 +3,8 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -295,5 +297,59 @@ func TestFinishNamesTheNextOccurrence(t *testing.T) {
 		if res.Status != http.StatusOK || res.Header.Get("Link") != "" {
 			t.Errorf("%d, Link %q; want 200 and none", res.Status, res.Header.Get("Link"))
 		}
+	}
+}
+
+// TestRepeatCarriesBlocks: finishing an occurrence gives the next one its
+// "blocks" links with open tasks, both ways, so a task waiting on the
+// repeat stays blocked by the series; a finished far end and other link
+// types stay behind with the occurrence, which keeps its own links.
+func TestRepeatCarriesBlocks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rep := e.CreateTask(e.Admin, map[string]any{"title": "Weekly backup", "repeat": "every week"})
+	deploy := e.CreateTask(e.Admin, map[string]any{"title": "Deploy"})
+	upstream := e.CreateTask(e.Admin, map[string]any{"title": "Renew the disk"})
+	shipped := e.CreateTask(e.Admin, map[string]any{"title": "Shipped already"})
+	related := e.CreateTask(e.Admin, map[string]any{"title": "Related"})
+	link := func(from map[string]any, typ string, to map[string]any) {
+		e.OK(http.StatusCreated, http.MethodPost, tskPath(from, "links"), e.Admin, map[string]any{"link_type": typ, "target": to["ref"]})
+	}
+	link(rep, "blocks", deploy)
+	link(upstream, "blocks", rep)
+	link(rep, "blocks", shipped)
+	link(rep, "relates_to", related)
+	e.OK(http.StatusOK, http.MethodPost, tskPath(shipped, "complete"), e.Admin, nil)
+
+	prev := rep
+	for _, action := range []string{"complete", "skip"} {
+		had := len(e.tskLinks(e.Admin, prev))
+		res := e.Do(http.MethodPost, tskPath(prev, action), e.Admin, nil)
+		if res.Status != http.StatusOK || res.Header.Get("Link") == "" {
+			t.Fatalf("%s: %d, Link %q", action, res.Status, res.Header.Get("Link"))
+		}
+		next := e.OK(http.StatusOK, http.MethodGet, strings.TrimSuffix(strings.TrimPrefix(res.Header.Get("Link"), "<"), `>; rel="next"`), e.Admin, nil)
+		var got []string
+		for _, m := range e.tskLinks(e.Admin, next) {
+			got = append(got, fmt.Sprintf("%s %s #%v", m["direction"], m["link_type"], m["other"].(map[string]any)["ref"]))
+		}
+		want := []string{fmt.Sprintf("outgoing blocks #%v", deploy["ref"]), fmt.Sprintf("incoming blocks #%v", upstream["ref"])}
+		if !slices.Equal(got, want) {
+			t.Errorf("after %s the next occurrence's links are %q; want %q", action, got, want)
+		}
+		tskWant(t, e.tskGet(deploy), map[string]any{"blocked": true})
+		tskWant(t, next, map[string]any{"blocked": true, "blocking": true})
+		if n := len(e.tskLinks(e.Admin, prev)); n != had {
+			t.Errorf("after %s the finished occurrence kept %d links; want its %d", action, n, had)
+		}
+		prev = next
+	}
+	history := e.OK(http.StatusOK, http.MethodGet, tskPath(prev, "events")+"?order=seq", e.Admin, nil)
+	var actions []any
+	for _, ev := range history["items"].([]any) {
+		actions = append(actions, ev.(map[string]any)["action"])
+	}
+	if fmt.Sprint(actions) != "[task.created link.created link.created]" {
+		t.Errorf("the carried links' history: %v", actions)
 	}
 }

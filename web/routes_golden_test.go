@@ -70,6 +70,10 @@ var routeCalls = []routeCall{
 	{route: "DELETE /v1/workspaces/:workspace/members/:username", path: "/v1/workspaces/default/members/bea"},
 	{route: "GET /v1/workspaces/:workspace/settings", path: "/v1/workspaces/default/settings"},
 	{route: "POST /v1/login-links", path: "/v1/login-links", body: map[string]any{}},
+	{route: "POST /v1/auth/device", path: "/v1/auth/device", as: asNobody, body: map[string]any{"client_name": "golden"}},
+	{route: "GET /device", path: "/device?user_code={user_code}", as: asBrowser},
+	{route: "POST /device", path: "/device", as: asBrowser, body: url.Values{"user_code": {"{user_code}"}, "workspace": {"default"}, "decision": {"approve"}}},
+	{route: "POST /v1/auth/device/token", path: "/v1/auth/device/token", as: asNobody, body: map[string]any{"device_code": "{device_code}"}},
 	{route: "GET /v1/tokens", path: "/v1/tokens"},
 	{route: "POST /v1/tokens", path: "/v1/tokens", body: map[string]any{"title": "laptop"}},
 	{route: "DELETE /v1/tokens/:token", path: "/v1/tokens/{spare_token}"},
@@ -269,6 +273,8 @@ func routeSeed(e *env) map[string]string {
 	vals["session"] = e.SignIn(e.MintLink(e.Admin, nil)).Value
 	vals["other_session"] = e.SignIn(e.MintLink(ann, nil)).Value
 	vals["link"] = e.MintLink(ann, nil)
+	device := e.OK(http.StatusOK, http.MethodPost, "/v1/auth/device", "", map[string]any{})
+	vals["device_code"], vals["user_code"] = device["device_code"].(string), device["user_code"].(string)
 	// Last, so that the refs of everything above stay as they were: what
 	// the trash's routes act on, two of them already in the trash.
 	trashed := func(path string, m map[string]any) string {
@@ -422,12 +428,13 @@ func routeRecord(r webtest.Response, vals map[string]string) []byte {
 	return out
 }
 
-// routeSecrets are a credential's whole secret, a session cookie, a
-// listing's cursor and an exported feed's ETag, which a run makes anew; routePrefix is a credential's
+// routeSecrets are a credential's whole secret (or a device code), a
+// session cookie, a listing's cursor, an exported feed's ETag and a
+// device sign-in's user code, which a run makes anew; routePrefix is a credential's
 // public prefix, which differs from run to run too but tells two
 // credentials apart, so each becomes a numbered stand-in.
 var (
-	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""`)
+	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}`)
 	routePrefix  = regexp.MustCompile(`tend_[a-z0-9]{10}`)
 )
 

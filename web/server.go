@@ -133,6 +133,8 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/members/:username", s.handleMemberRemove)
 
 	s.handle(http.MethodPost, "/v1/login-links", withBody(s, s.handleLoginLinkCreate))
+	s.public(http.MethodPost, "/v1/auth/device", withActionBody(s, s.handleDeviceStart))
+	s.public(http.MethodPost, "/v1/auth/device/token", withBody(s, s.handleDeviceToken))
 	s.handle(http.MethodDelete, "/v1/session", s.handleSessionEnd)
 
 	s.handle(http.MethodGet, "/v1/tokens", s.handleTokenList)

@@ -150,6 +150,8 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/revoke", s.pageCalendarRevoke)
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
 	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)
+	s.page(rt, http.MethodGet, "/device", s.pageDevice)
+	s.page(rt, http.MethodPost, "/device", s.pageDeviceDecide)
 	s.rowRoutes(rt)
 	s.trashRoutes(rt)
 }

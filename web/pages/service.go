@@ -21,6 +21,8 @@ type Service interface {
 	CreateProject(ctx context.Context, a app.Actor, workspace string, in app.ProjectCreate) (app.ProjectView, error)
 	CreateTask(ctx context.Context, a app.Actor, workspace string, in app.TaskCreate) (app.Task, error)
 	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
+	DeviceRequest(ctx context.Context, a app.Actor, userCode string) (app.DeviceCode, error)
+	DecideDevice(ctx context.Context, a app.Actor, userCode, workspace string, approve bool) error
 	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
 	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)

@@ -27,7 +27,7 @@ var (
 
 // secretKeys are the query parameters whose values are secrets.
 var secretKeys = map[string]bool{"token": true, "access_token": true, "api_key": true, "apikey": true,
-	"secret": true, "link": true, "session": true, "key": true, "password": true}
+	"secret": true, "link": true, "session": true, "key": true, "password": true, "user_code": true}
 
 // maxUnescape bounds how often a part is decoded: a secret encoded twice
 // over is still found, and a crafted input cannot make the log line costly.

@@ -77,6 +77,11 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeNotAMember:            {http.StatusConflict, "Not a member of the workspace"},
 	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
 	app.CodeNotInTrash:            {http.StatusConflict, "Not in the trash"},
+	app.CodeAuthorizationPending:  {http.StatusBadRequest, "Authorization pending"},
+	app.CodeSlowDown:              {http.StatusBadRequest, "Slow down"},
+	app.CodeAccessDenied:          {http.StatusBadRequest, "Access denied"},
+	app.CodeExpiredToken:          {http.StatusBadRequest, "Device code expired"},
+	app.CodeInvalidGrant:          {http.StatusBadRequest, "Device code unknown or used"},
 }
 
 // StorageFullRetry is the Retry-After of a storage_full answer: freeing
