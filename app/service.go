@@ -69,6 +69,7 @@ type Tx interface {
 	commentTx
 	feedTx
 	calendarTx
+	viewTx
 	openTasksTx
 	exportTx
 	importTx

@@ -33,6 +33,7 @@ type Service interface {
 	CreateUser(ctx context.Context, a app.Actor, in app.UserCreate) (app.User, error)
 	CreateWorkspace(ctx context.Context, a app.Actor, in app.WorkspaceCreate) (app.WorkspaceView, error)
 	DeleteComment(ctx context.Context, a app.Actor, id string) error
+	DeleteView(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	DeleteWorkspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	DocumentEvents(ctx context.Context, a app.Actor, workspace string, idOrRef string, q app.EventQuery) (app.EventPage, error)
 	DocumentGet(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
@@ -70,7 +71,9 @@ type Service interface {
 	UpdateWorkspace(ctx context.Context, a app.Actor, idOrSlug string, in app.WorkspaceUpdate) (app.WorkspaceView, error)
 	User(ctx context.Context, a app.Actor, username string) (app.User, error)
 	Users(ctx context.Context, a app.Actor, q app.UserQuery) (app.UserPage, error)
+	UpdateView(ctx context.Context, a app.Actor, workspace, idOrName string, in app.ViewUpdate) (app.View, error)
 	Verifications(ctx context.Context, a app.Actor, workspace string, idOrRef string) ([]app.Verification, error)
+	ViewGet(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	Workspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	WorkspaceSettings(ctx context.Context, a app.Actor, workspace string) ([]app.InForce, error)
 	Workspaces(ctx context.Context, a app.Actor, deleted bool) ([]app.WorkspaceView, error)

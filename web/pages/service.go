@@ -21,6 +21,7 @@ type Service interface {
 	CreateProject(ctx context.Context, a app.Actor, workspace string, in app.ProjectCreate) (app.ProjectView, error)
 	CreateTask(ctx context.Context, a app.Actor, workspace string, in app.TaskCreate) (app.Task, error)
 	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
+	CreateView(ctx context.Context, a app.Actor, workspace string, in app.ViewCreate) (app.View, error)
 	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
 	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
@@ -65,6 +66,7 @@ type Service interface {
 	UpdateProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, in app.ProjectUpdate) (app.ProjectView, error)
 	UpdateTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskUpdate) (app.Task, error)
 	UpdateUser(ctx context.Context, a app.Actor, username string, in app.UserUpdate) (app.User, error)
+	Views(ctx context.Context, a app.Actor, workspace string) ([]app.View, error)
 	Written() <-chan struct{}
 }
 
