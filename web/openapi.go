@@ -272,6 +272,7 @@ var apiOps = []op{
 	page("POST", "/account", "Edit the account"),
 	page("POST", "/account/tokens", "Issue a credential"),
 	page("POST", "/account/tokens/:token/revoke", "Revoke a credential"),
+	page("POST", "/views", "Save the Tasks page's filters and order as a view"),
 	page("POST", "/account/calendars", "Create a calendar feed"),
 	page("POST", "/account/calendars/:calendar/revoke", "Revoke a calendar feed"),
 	page("POST", "/account/calendars/:calendar/reset", "Reset a calendar feed"),

@@ -224,6 +224,7 @@ var routeCalls = []routeCall{
 	{route: "POST /account", path: "/account", as: asBrowser, body: url.Values{"display_name": {"The admin"}}},
 	{route: "POST /account/tokens", path: "/account/tokens", as: asBrowser, body: url.Values{"title": {"phone"}}},
 	{route: "POST /account/tokens/:token/revoke", path: "/account/tokens/{page_token}/revoke", as: asBrowser, body: url.Values{}},
+	{route: "POST /views", path: "/views", as: asBrowser, body: url.Values{"name": {"Ops"}, "query": {"project=ops"}, "shared": {"1"}}},
 	{route: "POST /account/calendars", path: "/account/calendars", as: asBrowser, body: url.Values{"title": {"Phone"}}},
 	{route: "POST /account/calendars/:calendar/reset", path: "/account/calendars/{calendar}/reset", as: asBrowser, body: url.Values{}},
 	{route: "POST /account/calendars/:calendar/revoke", path: "/account/calendars/{calendar}/revoke", as: asBrowser, body: url.Values{}},

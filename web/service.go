@@ -73,7 +73,6 @@ type Service interface {
 	Users(ctx context.Context, a app.Actor, q app.UserQuery) (app.UserPage, error)
 	UpdateView(ctx context.Context, a app.Actor, workspace, idOrName string, in app.ViewUpdate) (app.View, error)
 	Verifications(ctx context.Context, a app.Actor, workspace string, idOrRef string) ([]app.Verification, error)
-	ViewGet(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	Workspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	WorkspaceSettings(ctx context.Context, a app.Actor, workspace string) ([]app.InForce, error)
 	Workspaces(ctx context.Context, a app.Actor, deleted bool) ([]app.WorkspaceView, error)

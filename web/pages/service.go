@@ -66,6 +66,7 @@ type Service interface {
 	UpdateProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, in app.ProjectUpdate) (app.ProjectView, error)
 	UpdateTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskUpdate) (app.Task, error)
 	UpdateUser(ctx context.Context, a app.Actor, username string, in app.UserUpdate) (app.User, error)
+	ViewGet(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	Views(ctx context.Context, a app.Actor, workspace string) ([]app.View, error)
 	Written() <-chan struct{}
 }

@@ -31,12 +31,15 @@ func NewView(v app.View) View {
 
 // ViewQueryString is a view's filters and order as a query string of the
 // task listing, keys sorted.
-func ViewQueryString(q app.TaskListQuery) string {
+func ViewQueryString(q app.TaskListQuery) string { return ViewValues(q).Encode() }
+
+// ViewValues are a view's filters and order as the task listing's query.
+func ViewValues(q app.TaskListQuery) url.Values {
 	v := url.Values{}
 	for k, s := range app.ViewParams(q) {
 		v.Set(k, s)
 	}
-	return v.Encode()
+	return v
 }
 
 // ViewCreate is the body of POST /v1/views.
