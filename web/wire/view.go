@@ -3,6 +3,7 @@ package wire
 import (
 	"net/url"
 	"slices"
+	"strings"
 
 	"tend/app"
 )
@@ -30,8 +31,11 @@ func NewView(v app.View) View {
 }
 
 // ViewQueryString is a view's filters and order as a query string of the
-// task listing, keys sorted.
-func ViewQueryString(q app.TaskListQuery) string { return ViewValues(q).Encode() }
+// task listing, keys sorted. Commas, legal in a query (RFC 3986's
+// sub-delims), stay as written: an order reads -due_at,ref.
+func ViewQueryString(q app.TaskListQuery) string {
+	return strings.ReplaceAll(ViewValues(q).Encode(), "%2C", ",")
+}
 
 // ViewValues are a view's filters and order as the task listing's query.
 func ViewValues(q app.TaskListQuery) url.Values {
