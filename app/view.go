@@ -24,9 +24,10 @@ type View struct {
 	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time
-	// Count is how many tasks the reader sees through the view, where
-	// Views answers it; nil when the view's filters no longer resolve (a
-	// status or project gone, or out of the reader's sight).
+	// Count is how many tasks the reader sees through the view, up to
+	// ViewCountCap, where a read answers it; nil when the view's filters
+	// no longer resolve (a status or project gone, or out of the reader's
+	// sight).
 	Count *int
 }
 
@@ -44,6 +45,11 @@ type ViewUpdate struct {
 	Shared          *bool
 	ExpectedVersion *int
 }
+
+// ViewCountCap is where a view's count stops: a count of ViewCountCap
+// means that many or more. Counting stops reading there, so the top bar's
+// counts cost little however many tasks a view selects.
+const ViewCountCap = 100
 
 // maxViews bounds one person's views in a workspace, so the navigation
 // that counts them stays cheap.
@@ -93,6 +99,7 @@ func (s *Service) viewCount(ctx context.Context, tx Tx, sc *scope, in TaskListQu
 		}
 		return nil, err
 	}
+	q.Limit = ViewCountCap
 	n, err := tx.CountTasks(ctx, q)
 	return &n, err
 }
