@@ -70,6 +70,7 @@ type Tx interface {
 	commentTx
 	feedTx
 	calendarTx
+	viewTx
 	openTasksTx
 	exportTx
 	importTx

@@ -88,7 +88,10 @@ type TaskListQuery struct {
 	GroupBy          string
 	GroupLimit       int
 	IncludeLinks     bool
-	Filter           map[string]string // field filters by key: "due_at.gte", "assignee.in", "under" (task_filter.go)
+	// View names a saved view (its id or name) whose filters and order
+	// the listing takes; it then takes none of its own.
+	View   string
+	Filter map[string]string // field filters by key: "due_at.gte", "assignee.in", "under" (task_filter.go)
 	// Loc is where each parameter was written, for the errors that name
 	// one; nil is the query string of GET /v1/tasks.
 	Loc Locator
@@ -205,29 +208,22 @@ func (sc *scope) taskQuery(q TaskQuery) TaskQuery {
 // filtered through what the caller may read, in a fixed number of queries
 // whatever the page size.
 func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskList, error) {
-	if err := in.validate(); err != nil {
-		return TaskList{}, err
-	}
-	order, err := parseOrderOf(in.Order, TaskOrderFields, in.Loc.at("order"))
-	if err != nil {
-		return TaskList{}, err
-	}
 	limit, err := s.pageLimit(in.Limit)
 	if err != nil {
 		return TaskList{}, err
 	}
 	var out TaskList
-	expensive := in.Q != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal || in.GroupBy != ""
+	// A view's words are known only once it is read: listing through one
+	// counts as expensive, as a search does.
+	expensive := in.Q != "" || in.View != "" || limit > s.limits.DefaultPageSize || in.IncludeTotal || in.GroupBy != ""
 	err = s.view(ctx, expensive, withScope(ctx, a, in.Workspace, func(tx Tx, sc *scope) (err error) {
-		base, err := s.taskFilter(ctx, tx, sc, in)
+		if in.View != "" {
+			if in, err = throughView(ctx, tx, sc, in); err != nil {
+				return err
+			}
+		}
+		base, err := s.listingQuery(ctx, tx, sc, in)
 		if err != nil {
-			return err
-		}
-		if base.Order, err = searchOrder(order, in.Order, base.Match, in.Loc.at("order")); err != nil {
-			return err
-		}
-		base.Now = tx.Now()
-		if base.DueBefore, base.DueAfter, err = dueBounds(ctx, tx, sc, in); err != nil {
 			return err
 		}
 		if in.GroupBy != "" {
@@ -243,6 +239,45 @@ func (s *Service) Tasks(ctx context.Context, a Actor, in TaskListQuery) (TaskLis
 		return err
 	}))
 	return out, err
+}
+
+// listingQuery checks a listing's parameters and resolves its filters and
+// order to the store's query, through the caller's scope.
+func (s *Service) listingQuery(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (TaskQuery, error) {
+	if err := in.validate(); err != nil {
+		return TaskQuery{}, err
+	}
+	order, err := parseOrderOf(in.Order, TaskOrderFields, in.Loc.at("order"))
+	if err != nil {
+		return TaskQuery{}, err
+	}
+	base, err := s.taskFilter(ctx, tx, sc, in)
+	if err != nil {
+		return TaskQuery{}, err
+	}
+	if base.Order, err = searchOrder(order, in.Order, base.Match, in.Loc.at("order")); err != nil {
+		return TaskQuery{}, err
+	}
+	base.Now = tx.Now()
+	base.DueBefore, base.DueAfter, err = dueBounds(ctx, tx, sc, in)
+	return base, err
+}
+
+// throughView is the listing in asks for through a saved view: the view's
+// filters and order with in's paging.
+func throughView(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (TaskListQuery, error) {
+	if len(ViewParams(in)) > 0 {
+		return in, Invalidf(in.Loc.at("view"), "a view brings its own filters and order; list through it with paging alone, or give the filters without it")
+	}
+	v, err := viewIn(ctx, tx, sc, in.View)
+	if err != nil {
+		return in, err
+	}
+	out := v.Query
+	out.Workspace, out.Limit, out.Cursor, out.IncludeTotal = in.Workspace, in.Limit, in.Cursor, in.IncludeTotal
+	out.GroupBy, out.GroupLimit, out.IncludeLinks, out.Deleted = in.GroupBy, in.GroupLimit, in.IncludeLinks, in.Deleted
+	out.Loc = in.Loc
+	return out, nil
 }
 
 func (s *Service) groupedTasks(ctx context.Context, tx Tx, sc *scope, in TaskListQuery, base TaskQuery, out *TaskList) error {

@@ -59,6 +59,13 @@ type Client interface {
 	AddDocument(ctx context.Context, in wire.DocumentCreate) (wire.FiledDocument, error)
 	// Document is one document (GET /v1/documents/{ref}).
 	Document(ctx context.Context, ref string) (wire.Document, error)
+	// Views are the caller's views and those shared in the workspace
+	// (GET /v1/views).
+	Views(ctx context.Context) ([]wire.View, error)
+	// SaveView saves a listing's filters and order (POST /v1/views).
+	SaveView(ctx context.Context, in wire.ViewCreate) (wire.View, error)
+	// DeleteView removes the caller's view (DELETE /v1/views/{name}).
+	DeleteView(ctx context.Context, name string) (wire.View, error)
 	// Projects are the projects the caller sees (GET /v1/projects).
 	Projects(ctx context.Context) ([]wire.Project, error)
 	// Project is one project (GET /v1/projects/{id_or_key}).

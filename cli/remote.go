@@ -284,6 +284,25 @@ func (r *Remote) UpdateProject(ctx context.Context, key string, in wire.ProjectU
 	return get[wire.Project](ctx, r, http.MethodPatch, projectPath(key), nil, in)
 }
 
+// Views is GET /v1/views.
+func (r *Remote) Views(ctx context.Context) ([]wire.View, error) {
+	var list struct {
+		Items []wire.View `json:"items"`
+	}
+	err := r.call(ctx, http.MethodGet, "/v1/views", nil, nil, &list)
+	return list.Items, err
+}
+
+// SaveView is POST /v1/views.
+func (r *Remote) SaveView(ctx context.Context, in wire.ViewCreate) (wire.View, error) {
+	return get[wire.View](ctx, r, http.MethodPost, "/v1/views", nil, in)
+}
+
+// DeleteView is DELETE /v1/views/{id_or_name}.
+func (r *Remote) DeleteView(ctx context.Context, name string) (wire.View, error) {
+	return get[wire.View](ctx, r, http.MethodDelete, "/v1/views/"+url.PathEscape(name), nil, nil)
+}
+
 func projectPath(key string) string { return "/v1/projects/" + url.PathEscape(strings.TrimSpace(key)) }
 
 // Tags is GET /v1/tags, the first page of tagLimit.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tend/app"
 	"tend/web/wire"
@@ -105,7 +106,7 @@ const defaultListOrder = "-priority_score,due_at,ref"
 type listFlags struct {
 	ready, toActOn, mine, all                                                   bool
 	status, tag, project, typ, assignee, claimedBy, dueBefore, dueAfter, parent string
-	q, order, cursor                                                            string
+	q, order, cursor, view                                                      string
 	limit                                                                       int
 	filters                                                                     []string
 }
@@ -119,7 +120,7 @@ func (f listFlags) query(cmd *cobra.Command, format string) (url.Values, error) 
 	}
 	for key, v := range map[string]string{"status": f.status, "tag": f.tag, "project": f.project, "type": f.typ, "assignee": f.assignee,
 		"claimed_by": f.claimedBy, "due_before": f.dueBefore, "due_after": f.dueAfter, "parent": f.parent, "q": f.q,
-		"order": f.order, "cursor": f.cursor} {
+		"order": f.order, "cursor": f.cursor, "view": f.view} {
 		setIf(q, key, v)
 	}
 	for key, on := range map[string]bool{"ready": f.ready, "to_act_on": f.toActOn, "include_completed": f.all} {
@@ -130,7 +131,7 @@ func (f listFlags) query(cmd *cobra.Command, format string) (url.Values, error) 
 	if f.mine {
 		q.Set("assignee", "me")
 	}
-	if f.order == "" && f.q == "" {
+	if f.order == "" && f.q == "" && f.view == "" {
 		// Most important first, as the help says; a search keeps its
 		// best match first.
 		q.Set("order", defaultListOrder)
@@ -154,6 +155,27 @@ func (f listFlags) query(cmd *cobra.Command, format string) (url.Values, error) 
 	return q, nil
 }
 
+// filterFlags adds the listing's filters and order as flags: tend ls's,
+// and what tend view save keeps.
+func (f *listFlags) filterFlags(fl *pflag.FlagSet) {
+	fl.BoolVar(&f.ready, "ready", false, "only what can be worked on now: nothing unfinished blocks it, not deferred, not held")
+	fl.BoolVar(&f.toActOn, "to-act-on", false, "only what is assigned to you or to nobody")
+	fl.BoolVar(&f.mine, "mine", false, "only what is assigned to you (--assignee me)")
+	fl.BoolVar(&f.all, "all", false, "finished and cancelled tasks too")
+	fl.StringVar(&f.status, "status", "", "a status key")
+	fl.StringVar(&f.tag, "tag", "", "a tag")
+	fl.StringVar(&f.project, "project", "", "a project's key (and everything under it)")
+	fl.StringVar(&f.typ, "type", "", "an item type")
+	fl.StringVar(&f.assignee, "assignee", "", "a username (me: you)")
+	fl.StringVar(&f.claimedBy, "claimed-by", "", "who holds the claim (me: you)")
+	fl.StringVar(&f.dueBefore, "due-before", "", `due before this day ("friday", "2026-12-01")`)
+	fl.StringVar(&f.dueAfter, "due-after", "", "due after this day")
+	fl.StringVar(&f.parent, "parent", "", "subtasks of this task (a ref)")
+	fl.StringVarP(&f.q, "query", "q", "", `words to search for ("login type:bug")`)
+	fl.StringVar(&f.order, "order", "", "the order: -priority_score,due_at,ref and the like")
+	fl.StringArrayVar(&f.filters, "filter", nil, "a field filter FIELD=VALUE (repeat for more)")
+}
+
 func setIf(q url.Values, key, v string) {
 	if v != "" {
 		q.Set(key, v)
@@ -175,7 +197,8 @@ estimate_minutes.lte=30, tag.in=a,b). Dates may be written in words.`,
   tend ls --ready --to-act-on
   tend ls --mine --project web --tag docs
   tend ls --status todo --due-before "end of month" -q bank
-  tend ls --filter estimate_minutes.lte=30 --format compact`,
+  tend ls --filter estimate_minutes.lte=30 --format compact
+  tend ls --view "Web work"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			format, err := w.output(cmd)
@@ -197,24 +220,10 @@ estimate_minutes.lte=30, tag.in=a,b). Dates may be written in words.`,
 	}
 	w.flags(cmd)
 	fl := cmd.Flags()
-	fl.BoolVar(&f.ready, "ready", false, "only what can be worked on now: nothing unfinished blocks it, not deferred, not held")
-	fl.BoolVar(&f.toActOn, "to-act-on", false, "only what is assigned to you or to nobody")
-	fl.BoolVar(&f.mine, "mine", false, "only what is assigned to you (--assignee me)")
-	fl.BoolVar(&f.all, "all", false, "finished and cancelled tasks too")
-	fl.StringVar(&f.status, "status", "", "a status key")
-	fl.StringVar(&f.tag, "tag", "", "a tag")
-	fl.StringVar(&f.project, "project", "", "a project's key (and everything under it)")
-	fl.StringVar(&f.typ, "type", "", "an item type")
-	fl.StringVar(&f.assignee, "assignee", "", "a username (me: you)")
-	fl.StringVar(&f.claimedBy, "claimed-by", "", "who holds the claim (me: you)")
-	fl.StringVar(&f.dueBefore, "due-before", "", `due before this day ("friday", "2026-12-01")`)
-	fl.StringVar(&f.dueAfter, "due-after", "", "due after this day")
-	fl.StringVar(&f.parent, "parent", "", "subtasks of this task (a ref)")
-	fl.StringVarP(&f.q, "query", "q", "", `words to search for ("login type:bug")`)
-	fl.StringVar(&f.order, "order", "", "the order: -priority_score,due_at,ref and the like")
+	f.filterFlags(fl)
+	fl.StringVar(&f.view, "view", "", "list through a saved view (its name or id; tend view ls lists them)")
 	fl.IntVar(&f.limit, "limit", 0, "how many (default: the page size)")
 	fl.StringVar(&f.cursor, "cursor", "", "the next page, as the last one said")
-	fl.StringArrayVar(&f.filters, "filter", nil, "a field filter FIELD=VALUE (repeat for more)")
 	completeFlags(cmd, w)
 	return cmd
 }

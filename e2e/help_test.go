@@ -16,13 +16,14 @@ import (
 
 // helpSeed is what the help examples assume exists, made before they run:
 // a project web; #1 and #4 repeating tasks, #2 and #3 tasks in web, #5 a
-// decision.
+// decision; a view "Web work".
 const helpSeed = `curl -H "Authorization: Bearer tend_k3j9x2ab7q_…" -H 'Content-Type: application/json' -d '{"key":"web","title":"Web site"}' http://127.0.0.1:8421/v1/projects
 tend add "Pay the rent every month on the 1st"
 tend add "Fix the login bug !5" --project web
 tend add "Update the docs" --project web
 tend add "Water the plants every day"
-echo "Sessions live in SQLite." | tend doc new --type decision --title "Sessions" --project web`
+echo "Sessions live in SQLite." | tend doc new --type decision --title "Sessions" --project web
+tend view save "Web work" --project web`
 
 // helpExamples are the example command lines of the terminal commands and
 // of the help topics (the lines indented by two spaces that run tend), in

@@ -188,6 +188,7 @@ var dumpLeftOut = map[string]string{
 	"tasks.fact_rev":       "a revision triggers move (store/open_tasks.go)",
 	"tokens":               "credentials: secrets",
 	"sessions":             "browser sessions: secrets",
+	"views":                "saved listings (0026): a person's preferences over the work, not the work; an import starts without them",
 	"login_links":          "sign-in links: secrets",
 	"device_codes":         "a terminal's browser sign-ins: short-lived secrets",
 	"sqlite_sequence":      "SQLite's own: AUTOINCREMENT's high-water marks",

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tend/app"
@@ -243,6 +244,12 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		b.add("(t.assignee_id IS NULL OR t.assignee_id = " + viewer + " OR (t.claimed_by = " + viewer + " AND t.claim_expires_at > :now))")
 	}
 	if count {
+		if q.Limit > 0 {
+			// A capped count stops reading at the cap: a saved view's
+			// count in the top bar costs at most that many matches.
+			return readableCTE + "SELECT count(*) FROM (SELECT 1 FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds() +
+				" LIMIT " + strconv.Itoa(q.Limit) + ")", b.args
+		}
 		return readableCTE + "SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds(), b.args
 	}
 	order := orderBy(q.Order, taskSortExprs, "seq")
@@ -311,7 +318,8 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 	return out, nil
 }
 
-// CountTasks counts the tasks q selects, ignoring order and paging.
+// CountTasks counts the tasks q selects, ignoring order and the keyset;
+// a positive q.Limit caps the count.
 func (t *Tx) CountTasks(ctx context.Context, q app.TaskQuery) (int, error) {
 	if q.Now.IsZero() {
 		q.Now = t.now

@@ -30,6 +30,9 @@ func TestEventActions(t *testing.T) {
 	cal := do(http.StatusCreated, http.MethodPost, "/v1/calendars", map[string]any{"title": "feed"})
 	do(http.StatusOK, http.MethodPost, "/v1/calendars/"+cal["id"].(string)+"/reset", nil)
 	do(http.StatusOK, http.MethodDelete, "/v1/calendars/"+cal["id"].(string), nil)
+	view := do(http.StatusCreated, http.MethodPost, "/v1/views", map[string]any{"name": "mine", "query": "assignee=me"})
+	do(http.StatusOK, http.MethodPatch, "/v1/views/"+view["id"].(string), map[string]any{"shared": true})
+	do(http.StatusOK, http.MethodDelete, "/v1/views/"+view["id"].(string), nil)
 
 	do(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", map[string]any{"username": "bob", "role": "member"})
 	do(http.StatusOK, http.MethodPatch, "/v1/workspaces/default/members/bob", map[string]any{"role": "viewer"})

@@ -138,6 +138,11 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/calendars/:calendar/reset", summary: "Give a calendar feed a new secret", status: 200, out: issuedCalendarJSON{}},
 	{method: "GET", path: "/v1/calendars/:calendar/:secret", summary: "The iCalendar feed (the secret in the path is the credential)", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/calendar",
 		also: map[int]any{304: nil}}, // If-None-Match or If-Modified-Since
+	{method: "GET", path: "/v1/views", summary: "List your saved views and those shared in the workspace, with their counts", status: 200, out: listing{item: wire.View{}}},
+	{method: "POST", path: "/v1/views", summary: "Save a view: the task listing's filters and order under a name", in: wire.ViewCreate{}, status: 201, out: wire.View{}},
+	{method: "GET", path: "/v1/views/:view", summary: "Read a view (by id or name)", status: 200, out: wire.View{}},
+	{method: "PATCH", path: "/v1/views/:view", summary: "Change your view", in: wire.ViewUpdate{}, status: 200, out: wire.View{}},
+	{method: "DELETE", path: "/v1/views/:view", summary: "Remove your view", status: 200, out: wire.View{}},
 
 	{method: "GET", path: "/v1/me/projects", summary: "The projects the caller reaches, with its permissions in each", status: 200, out: listing{item: projectAccessJSON{}}},
 	{method: "GET", path: "/v1/projects", summary: "List projects", status: 200, out: listing{item: wire.Project{}, shaped: true}},
@@ -271,6 +276,7 @@ var apiOps = []op{
 	page("POST", "/account", "Edit the account"),
 	page("POST", "/account/tokens", "Issue a credential"),
 	page("POST", "/account/tokens/:token/revoke", "Revoke a credential"),
+	page("POST", "/views", "Save the Tasks page's filters and order as a view"),
 	page("POST", "/account/calendars", "Create a calendar feed"),
 	page("POST", "/account/calendars/:calendar/revoke", "Revoke a calendar feed"),
 	page("POST", "/account/calendars/:calendar/reset", "Reset a calendar feed"),

@@ -34,6 +34,31 @@ func BenchmarkSeededPages(b *testing.B) {
 	}
 }
 
+// BenchmarkSeededViews renders Tasks and Today on the seeded workspace
+// without saved views, then with five, whose counts the top bar reads on
+// every page: the cost of the bar (BENCHMARKS.md, "Saved views in the top
+// bar"). The views are the seeded instance's from then on.
+func BenchmarkSeededViews(b *testing.B) {
+	s := seededEnv(b)
+	pages := func(label string) {
+		for _, p := range []struct{ name, path string }{{"tasks", "/tasks"}, {"today", "/"}} {
+			b.Run(p.name+"_"+label, func(b *testing.B) {
+				lat := make(latencies, 0, b.N)
+				for range b.N {
+					_, took := s.get(b, p.path)
+					lat = append(lat, took)
+				}
+				lat.report(b)
+			})
+		}
+	}
+	pages("0_views")
+	for i, q := range []string{"project=p03", "ready=true&order=-priority_score", "tag=tag07", "status_category=in_progress", "due_before=friday&order=due_at"} {
+		s.create(b, "/v1/views", map[string]any{"name": "view " + strconv.Itoa(i), "query": q}, &struct{}{})
+	}
+	pages("5_views")
+}
+
 // document files a decision in project (the seed holds no documents), with
 // a body of a few paragraphs, and answers its ref.
 func (s *seeded) document(b *testing.B, project string) string {

@@ -170,6 +170,12 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/projects/:project/comments", s.handleComments("project"))
 	s.handle(http.MethodPost, "/v1/projects/:project/comments", s.handleCommentAdd("project"))
 
+	s.handle(http.MethodGet, "/v1/views", s.handleViewList)
+	s.handle(http.MethodPost, "/v1/views", withBody(s, s.handleViewCreate))
+	s.handle(http.MethodGet, "/v1/views/:view", s.handleViewGet)
+	s.handle(http.MethodPatch, "/v1/views/:view", withBody(s, s.handleViewUpdate))
+	s.handle(http.MethodDelete, "/v1/views/:view", s.handleViewDelete)
+
 	s.handle(http.MethodGet, "/v1/agenda", withQuery(wire.AgendaQuery, s.handleAgenda))
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", withBody(s, s.handleTaskCreate))

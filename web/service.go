@@ -35,6 +35,7 @@ type Service interface {
 	CreateUser(ctx context.Context, a app.Actor, in app.UserCreate) (app.User, error)
 	CreateWorkspace(ctx context.Context, a app.Actor, in app.WorkspaceCreate) (app.WorkspaceView, error)
 	DeleteComment(ctx context.Context, a app.Actor, id string) error
+	DeleteView(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	DeleteWorkspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	DocumentEvents(ctx context.Context, a app.Actor, workspace string, idOrRef string, q app.EventQuery) (app.EventPage, error)
 	DocumentGet(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
@@ -72,6 +73,7 @@ type Service interface {
 	UpdateWorkspace(ctx context.Context, a app.Actor, idOrSlug string, in app.WorkspaceUpdate) (app.WorkspaceView, error)
 	User(ctx context.Context, a app.Actor, username string) (app.User, error)
 	Users(ctx context.Context, a app.Actor, q app.UserQuery) (app.UserPage, error)
+	UpdateView(ctx context.Context, a app.Actor, workspace, idOrName string, in app.ViewUpdate) (app.View, error)
 	Verifications(ctx context.Context, a app.Actor, workspace string, idOrRef string) ([]app.Verification, error)
 	Workspace(ctx context.Context, a app.Actor, idOrSlug string) (app.WorkspaceView, error)
 	WorkspaceSettings(ctx context.Context, a app.Actor, workspace string) ([]app.InForce, error)

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"html/template"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,15 @@ var pageFuncs = template.FuncMap{
 	},
 	"dateShort": dateShort,
 	"derefTime": func(t *time.Time) time.Time { return *t },
+	"viewCount": viewCount,
+}
+
+// viewCount is a saved view's count in the top bar: "100+" at the cap.
+func viewCount(n *int) string {
+	if *n >= app.ViewCountCap {
+		return strconv.Itoa(app.ViewCountCap) + "+"
+	}
+	return strconv.Itoa(*n)
 }
 
 // linksView is what the links section of an item page shows and offers.

@@ -53,6 +53,10 @@ type pageView struct {
 	Here    string
 	Done    *doneToast
 	Deleted *deletedToast // the task a delete without the script sent the page back with
+
+	// The top bar's saved views (navViews), and the one listed, if any.
+	Views  []app.View
+	ViewID string
 }
 
 // Server serves the web app's pages and the sign-in pages.
@@ -119,6 +123,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/tasks/:ref/subtasks", s.pageSubtaskAdd)
 	s.page(rt, http.MethodPost, "/tasks/:ref/links", s.pageLinkAdd("task"))
 	s.page(rt, http.MethodPost, "/tasks/:ref/links/:link/remove", s.pageLinkRemove("task"))
+	s.page(rt, http.MethodPost, "/views", s.pageViewSave)
 	s.page(rt, http.MethodGet, "/board", s.pageBoard)
 	s.page(rt, http.MethodGet, "/documents", s.pageDocuments)
 	s.page(rt, http.MethodPost, "/documents", s.pageDocumentCreate)
@@ -173,7 +178,8 @@ func workspaceOf(r *http.Request) string {
 // view is the page data shared by every page.
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
-		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data}
+		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data,
+		Views: s.navViews(r, a)}
 }
 
 // render writes a page. It renders into a buffer first, so a template

@@ -23,6 +23,7 @@ type Service interface {
 	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
 	DeviceRequest(ctx context.Context, a app.Actor, userCode string) (app.DeviceCode, error)
 	DecideDevice(ctx context.Context, a app.Actor, userCode, workspace string, approve bool) error
+	CreateView(ctx context.Context, a app.Actor, workspace string, in app.ViewCreate) (app.View, error)
 	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
 	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
@@ -67,6 +68,8 @@ type Service interface {
 	UpdateProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, in app.ProjectUpdate) (app.ProjectView, error)
 	UpdateTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskUpdate) (app.Task, error)
 	UpdateUser(ctx context.Context, a app.Actor, username string, in app.UserUpdate) (app.User, error)
+	ViewGet(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
+	Views(ctx context.Context, a app.Actor, workspace string) ([]app.View, error)
 	Written() <-chan struct{}
 }
 

@@ -19,7 +19,9 @@ var taskColumns = []struct {
 }
 
 type tasksData struct {
-	Query    url.Values
+	Query    url.Values // the filters and order shown, the form's and the sort links'
+	Paging   url.Values // what the pager's links carry: Query, or the view listed through
+	View     *app.View  // the saved view listed through, if any
 	Items    []app.Task
 	Page     app.Page
 	Next     string // the next page's URL, "" on the last
@@ -58,20 +60,31 @@ func (s *Server) pageTasks(w http.ResponseWriter, r *http.Request, a app.Actor) 
 	if err != nil {
 		return err
 	}
-	d := tasksData{Query: keep, Items: list.Items, Page: list.Page, Paged: in.Cursor != ""}
+	d := tasksData{Query: keep, Paging: keep, Items: list.Items, Page: list.Page, Paged: in.Cursor != ""}
+	if in.View != "" {
+		v, err := s.app.ViewGet(r.Context(), a, in.Workspace, in.View)
+		if err != nil {
+			return err
+		}
+		d.View, d.Query, d.Paging = &v, wire.ViewValues(v.Query), url.Values{"view": {v.ID}}
+	}
 	if list.Page.NextCursor != "" {
-		next := cloneValues(keep)
+		next := cloneValues(d.Paging)
 		next.Set("cursor", list.Page.NextCursor)
 		d.Next = "/tasks?" + next.Encode()
 	}
-	d.Sorts = sortLinks(keep)
+	d.Sorts = sortLinks(d.Query)
 	if d.Projects, err = s.app.Projects(r.Context(), a, in.Workspace, false); err != nil {
 		return err
 	}
 	if d.Statuses, err = s.app.Statuses(r.Context(), a, in.Workspace, "task"); err != nil {
 		return err
 	}
-	return s.render(w, http.StatusOK, "tasks", s.view(r, a, "Tasks", "tasks", d))
+	pv := s.view(r, a, "Tasks", "tasks", d)
+	if d.View != nil {
+		pv.Title, pv.ViewID = d.View.Name, d.View.ID
+	}
+	return s.render(w, http.StatusOK, "tasks", pv)
 }
 
 // sortLinks are the column headings: each sorts by its column, and again

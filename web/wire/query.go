@@ -177,7 +177,7 @@ func TaskListQuery(p Params) (app.TaskListQuery, *Query) {
 		DueAfter: q.Str("due_after"), IncludeCompleted: q.OptBool("include_completed"), Deferred: q.Str("deferred"),
 		Deleted: q.Bool("deleted"), Ready: q.Bool("ready"), ToActOn: q.Bool("to_act_on"), Order: q.Str("order"),
 		Limit: q.Limit(), Cursor: q.Str("cursor"), IncludeTotal: q.Bool("include_total"), GroupBy: q.Str("group_by"),
-		GroupLimit: q.Int("group_limit"), Filter: q.FieldFilters(), Loc: p.Loc}
+		GroupLimit: q.Int("group_limit"), View: q.Str("view"), Filter: q.FieldFilters(), Loc: p.Loc}
 	for _, inc := range strings.Split(q.Str("include"), ",") {
 		switch strings.TrimSpace(inc) {
 		case "":
