@@ -12,15 +12,21 @@ import (
 //
 //	word        the word must appear (in a title, description or body)
 //	word*       a word starting with these letters
-//	"two words" the words next to each other, in this order
+//	"two words" the words next to each other, in this order ("word" is
+//	            that word whole)
 //	-word       the word must not appear (also -"two words")
 //	key:value   a term: type:, status:, category:, tag:, project:,
 //	            assignee: (a username or me)
 //	#name       the same as tag:name
 //	+key        the same as project:key
 //
-// Words match whole tokens, ignoring case and accents. A key that is not a
-// term (http://…) stays a word. Nothing is ever refused for its shape: what
+// Words match whole tokens, ignoring case and accents, except the last
+// plain word of q (not quoted, excluded, a term or word*), the one a person
+// is typing: when it ends in two or more letters or digits, it matches as a
+// prefix too ("pass" finds "passport"), and a whole-word match of it weighs
+// more than a prefix one, so it ranks first. Only the last word is a prefix
+// so that the words already typed keep their whole-word cost and meaning.
+// A key that is not a term (http://…) stays a word. Nothing is ever refused for its shape: what
 // cannot be a word (punctuation alone) is left out.
 type Search struct {
 	Match   string   // FTS5 expression of what must appear; empty when nothing must
@@ -37,7 +43,8 @@ type SearchTerm struct {
 
 // SearchGrammar describes q for GET /v1/meta's grammars.
 var SearchGrammar = Grammar{
-	Description: "q on the task and document listings: words that must all appear (whole words, case and accents ignored), " +
+	Description: "q on the task and document listings: words that must all appear (whole words, case and accents ignored; " +
+		"the last unquoted word also as a prefix, as it is typed, whole-word matches first), " +
 		`"quoted phrases", word* for a prefix, -word to leave out, and terms that narrow by field: ` +
 		"type:<key>, status:<key>, category:<todo|in_progress|done|cancelled>, tag:<name> or #<name>, project:<key> or +<key> (with everything under it), " +
 		"assignee:<username|me> (tasks only). Results come best match first unless order is given; relevance reports the score.",
@@ -73,6 +80,7 @@ func (s Search) Values(key string) []string {
 func ParseSearch(q string) Search {
 	var s Search
 	var must, mustNot []string
+	typing := -1 // the index in must of the last plain word
 	for _, tok := range searchTokens(q) {
 		if tok.phrase {
 			if p := ftsString(tok.text); p != "" {
@@ -96,11 +104,20 @@ func ParseSearch(q string) Search {
 		if prefix {
 			p += " *"
 		}
-		if tok.neg {
+		switch {
+		case tok.neg:
 			mustNot = append(mustNot, p)
-		} else {
+		case prefix:
+			must = append(must, p)
+		default:
+			typing = len(must)
 			must = append(must, p)
 		}
+	}
+	if typing >= 0 && typedLen(must[typing]) >= 2 {
+		// The whole word and the prefix both match a whole-word hit, and
+		// BM25 sums them: it ranks above a hit of the prefix alone.
+		must[typing] = "(" + must[typing] + " OR " + must[typing] + " *)"
 	}
 	s.Match, s.Words = strings.Join(must, " AND "), must
 	s.Exclude = strings.Join(mustNot, " OR ")
@@ -161,6 +178,17 @@ func searchTerm(w string) (SearchTerm, bool) {
 		return SearchTerm{}, false
 	}
 	return SearchTerm{Key: key, Value: value}, true
+}
+
+// typedLen counts the letters and digits that end text: the token the
+// index reads last in it, which a prefix query extends.
+func typedLen(text string) int {
+	rs := []rune(strings.TrimSuffix(text, `"`))
+	n := 0
+	for n < len(rs) && (unicode.IsLetter(rs[len(rs)-1-n]) || unicode.IsDigit(rs[len(rs)-1-n])) {
+		n++
+	}
+	return n
 }
 
 // ftsString quotes text as one FTS5 string, which the index tokenizes into

@@ -18,22 +18,32 @@ func TestParseSearch(t *testing.T) {
 		want Search
 	}{
 		{"", Search{}},
-		{"login bug", Search{Match: `"login" AND "bug"`}},
-		{`"flaky test" ci`, Search{Match: `"flaky test" AND "ci"`}},
-		{"-wontfix deploy", Search{Match: `"deploy"`, Exclude: `"wontfix"`}},
+		{"login bug", Search{Match: `"login" AND ("bug" OR "bug" *)`}},
+		{"pass", Search{Match: `("pass" OR "pass" *)`}},
+		{"pass ", Search{Match: `("pass" OR "pass" *)`}},
+		{"a", Search{Match: `"a"`}},
+		{`"pass"`, Search{Match: `"pass"`}},
+		{"pass* rep", Search{Match: `"pass" * AND ("rep" OR "rep" *)`}},
+		{"pass -rep", Search{Match: `("pass" OR "pass" *)`, Exclude: `"rep"`}},
+		{"pass #urgent", Search{Match: `("pass" OR "pass" *)`, Terms: []SearchTerm{{"tag", "urgent"}}}},
+		{`pass "flaky test"`, Search{Match: `("pass" OR "pass" *) AND "flaky test"`}},
+		{`"flaky test" ci`, Search{Match: `"flaky test" AND ("ci" OR "ci" *)`}},
+		{"-wontfix deploy", Search{Match: `("deploy" OR "deploy" *)`, Exclude: `"wontfix"`}},
 		{`-"old plan" -draft`, Search{Exclude: `"old plan" OR "draft"`}},
 		{"auth*", Search{Match: `"auth" *`}},
-		{"type:bug crash", Search{Match: `"crash"`, Terms: []SearchTerm{{"type", "bug"}}}},
+		{"type:bug crash", Search{Match: `("crash" OR "crash" *)`, Terms: []SearchTerm{{"type", "bug"}}}},
 		{"#urgent +web assignee:me", Search{Terms: []SearchTerm{{"tag", "urgent"}, {"project", "web"}, {"assignee", "me"}}}},
 		{"Status:done category:todo", Search{Terms: []SearchTerm{{"status", "done"}, {"category", "todo"}}}},
-		{"http://example.com", Search{Match: `"http://example.com"`}},
-		{`say "hi`, Search{Match: `"say" AND "hi"`}},
+		{"http://example.com", Search{Match: `("http://example.com" OR "http://example.com" *)`}},
+		{`say "hi`, Search{Match: `("say" OR "say" *) AND "hi"`}},
 		{`a"b`, Search{Match: `"a""b"`}},
-		{"NOT AND OR NEAR", Search{Match: `"NOT" AND "AND" AND "OR" AND "NEAR"`}},
+		{"NOT AND OR NEAR", Search{Match: `"NOT" AND "AND" AND "OR" AND ("NEAR" OR "NEAR" *)`}},
 		{"-- ... # + :", Search{}},
-		{"- word", Search{Match: `"word"`}},
+		{"- word", Search{Match: `("word" OR "word" *)`}},
 		{"-type:bug", Search{Exclude: `"type:bug"`}},
 		{"type: x", Search{Match: `"type:" AND "x"`}},
+		{"type: xy", Search{Match: `"type:" AND ("xy" OR "xy" *)`}},
+		{"über-fast a-b c++", Search{Match: `"über-fast" AND "a-b" AND "c++"`}},
 	}
 	for _, c := range cases {
 		got := ParseSearch(c.q)
@@ -68,7 +78,7 @@ func TestParseSearchGolden(t *testing.T) {
 }
 
 func FuzzParseSearch(f *testing.F) {
-	for _, s := range []string{"login bug", `"a b" -c`, "type:bug #x +p", "auth*", `"`, "-", "a\"b"} {
+	for _, s := range []string{"login bug", "pass", "a-b c(d", `"a b" -c`, "type:bug #x +p", "auth*", `"`, "-", "a\"b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -78,12 +88,38 @@ func FuzzParseSearch(f *testing.F) {
 				t.Fatalf("ParseSearch(%q) gave unbalanced quotes: %s", q, expr)
 			}
 		}
+		if strings.Join(s.Words, " AND ") != s.Match {
+			t.Fatalf("ParseSearch(%q): words %q are not the parts of %q", q, s.Words, s.Match)
+		}
+		if !balanced(s.Match) {
+			t.Fatalf("ParseSearch(%q) gave unbalanced parentheses: %s", q, s.Match)
+		}
 		for _, term := range s.Terms {
 			if term.Value == "" || !has(SearchTermKeys, term.Key) {
 				t.Fatalf("ParseSearch(%q) gave term %+v", q, term)
 			}
 		}
 	})
+}
+
+// balanced reports whether the parentheses of an FTS5 expression outside
+// its strings close in order.
+func balanced(expr string) bool {
+	depth, quoted := 0, false
+	for _, r := range expr {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case quoted:
+		case r == '(':
+			depth++
+		case r == ')':
+			if depth--; depth < 0 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 func TestSearchTermValues(t *testing.T) {

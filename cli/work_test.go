@@ -187,6 +187,9 @@ var cliSteps = []cliStep{
 		"comments:\n  2026-03-02T09:00:00Z  @admin  Called; they call back on Monday\n  2026-03-02T09:00:00Z  @admin  Checked on staging\n"},
 	{args: line("search", "bank"), out: "REF  STATUS  PROJECT  TITLE                      WHO  DUE\n#1   todo    inbox    Call the bank !4 #finance       tomorrow 09:00\nno documents\n"},
 	{args: line("search", "flaky", "--format", "compact"), out: "no tasks\n#4  current  finding  inbox  Flaky test\n"},
+	// The last word matches as it is being typed (issue 34 §5).
+	{args: line("search", "call", "ba"), out: "REF  STATUS  PROJECT  TITLE                      WHO  DUE\n#1   todo    inbox    Call the bank !4 #finance       tomorrow 09:00\nno documents\n"},
+	{args: line("search", "fla", "--format", "compact"), out: "no tasks\n#4  current  finding  inbox  Flaky test\n"},
 	{args: line("add", "Water the plants every day"), out: "added #5 Water the plants\n  todo · inbox · due today · every day\n"},
 	{args: line("skip", "5"), out: "skipped #5 Water the plants\n  cancelled · inbox · due today · every day\n" +
 		"next #6 Water the plants\n  todo · inbox · due tomorrow · every day\n"},

@@ -330,3 +330,51 @@ func TestTaskFoundRightAfterCreate(t *testing.T) {
 		t.Fatalf("the reader's q=tune lists %v", got)
 	}
 }
+
+// TestSearchAsTyped: the last word of q matches as a prefix, as a person
+// types it ("pass" finds "passport"), in the task and document listings; a
+// whole-word match ranks before a prefix one even when the prefix one is
+// otherwise the better match; quoted, the word is whole; what the reader
+// may not see is neither found nor counted.
+func TestSearchAsTyped(t *testing.T) {
+	t.Parallel()
+	f := newSearchFix(t)
+	e := f.e
+	for _, tk := range []map[string]any{
+		{"title": "Passport", "project": "web"},
+		{"title": "Pass the salt to whoever sits at the far end of the table", "project": "web"},
+		{"title": "Passport of the secret agent", "project": "hush"},
+	} {
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, tk)
+	}
+	if got := f.search(f.reader, "pass"); !slices.Equal(got, []string{"Pass the salt to whoever sits at the far end of the table", "Passport"}) {
+		t.Fatalf("q=pass: %v, want the whole word first, then the prefix, and no private task", got)
+	}
+	total := e.OK(http.StatusOK, http.MethodGet, "/v1/tasks?q=pass&include_total=true", f.reader, nil)
+	if n := lstNum(lstPage(total)["total"]); n != 2 {
+		t.Fatalf("total %d counts what the reader cannot see", n)
+	}
+	if got := f.search(e.Admin, "passp"); !sameWords(got, []string{"Passport", "Passport of the secret agent"}) {
+		t.Fatalf("its owner finds the private one by prefix: %v", got)
+	}
+	for q, want := range map[string][]string{
+		`"pass"`:         {"Pass the salt to whoever sits at the far end of the table"},
+		"pass salt":      {"Pass the salt to whoever sits at the far end of the table"},
+		"salt pass":      {"Pass the salt to whoever sits at the far end of the table"},
+		"renew pa":       nil,
+		"p":              nil,
+		"passport*":      {"Passport"},
+		"pass -passport": {"Pass the salt to whoever sits at the far end of the table"},
+		"passport -pa":   {"Passport"},
+	} {
+		if got := f.search(f.reader, q); !sameWords(got, want) {
+			t.Errorf("q=%q: got %v, want %v", q, got, want)
+		}
+	}
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, map[string]any{"title": "Passport scan", "body": "front page", "project": "web"})
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/documents", e.Admin, map[string]any{"title": "Passport plans", "body": "private", "project": "hush"})
+	docs := e.OK(http.StatusOK, http.MethodGet, "/v1/documents?q=pass&include_total=true", f.reader, nil)
+	if got := titlesInOrder(lstItems(docs)); !slices.Equal(got, []string{"Passport scan"}) || lstNum(lstPage(docs)["total"]) != 1 {
+		t.Fatalf("documents q=pass: %v, total %v", got, lstPage(docs)["total"])
+	}
+}

@@ -35,7 +35,7 @@ func TestMCPDisclosure(t *testing.T) {
 				args map[string]any
 			}{
 				{"service_list", nil}, {"service_list", map[string]any{"filter": map[string]any{"tag": "x"}}},
-				{"service_search", map[string]any{"q": "zanzibar"}}, {"service_changes", nil}, {"service_journal", nil},
+				{"service_search", map[string]any{"q": "zanzibar"}}, {"service_search", map[string]any{"q": "zanz"}}, {"service_changes", nil}, {"service_journal", nil},
 				{"service_show", map[string]any{"ref": seen, "history": true, "tree": true}},
 				{"service_project", nil}, {"service_whoami", nil},
 			} {

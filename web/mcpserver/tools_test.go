@@ -74,6 +74,11 @@ func TestMCPReadTools(t *testing.T) {
 		if ts := r.Structured["tasks"].([]any); len(ts) != 1 {
 			t.Fatalf("search tasks: %+v", r)
 		}
+		// The last word matches as it is being typed (issue 34 §5).
+		r = m.OK("service_search", map[string]any{"q": "sess"})
+		if docs := r.Structured["documents"].([]any); len(docs) != 1 || !strings.Contains(r.Text, fmt.Sprintf("#%d", doc)) {
+			t.Fatalf("search by prefix: %+v", r)
+		}
 		m.Refused("validation", "service_search", map[string]any{})
 		m.Refused("validation", "service_search", map[string]any{"q": "type:nonsense login"})
 	})
