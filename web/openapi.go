@@ -256,6 +256,7 @@ var apiOps = []op{
 	page("GET", "/items/:ref", "Any item"),
 	page("GET", "/pick", "Pick an item"),
 	page("POST", "/preview", "Preview a captured line"),
+	page("POST", "/bulk", "Make one change to the tasks a list selected"),
 	page("GET", "/projects", "Projects"),
 	page("POST", "/projects", "Create a project"),
 	page("GET", "/projects/:key", "A project"),

@@ -119,6 +119,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/tasks/:ref/subtasks", s.pageSubtaskAdd)
 	s.page(rt, http.MethodPost, "/tasks/:ref/links", s.pageLinkAdd("task"))
 	s.page(rt, http.MethodPost, "/tasks/:ref/links/:link/remove", s.pageLinkRemove("task"))
+	s.page(rt, http.MethodPost, "/bulk", s.pageBulk)
 	s.page(rt, http.MethodGet, "/board", s.pageBoard)
 	s.page(rt, http.MethodGet, "/documents", s.pageDocuments)
 	s.page(rt, http.MethodPost, "/documents", s.pageDocumentCreate)
