@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// MaxBulkTasks is how many tasks one bulk change may name.
+// MaxBulkTasks is how many tasks one bulk change may name, unless
+// Limits.MaxBulkTasks says otherwise (GET /v1/meta's max_bulk_tasks).
 const MaxBulkTasks = 500
 
 // BulkTarget is one task a bulk change names: its ref or id and, when
@@ -38,19 +39,16 @@ type BulkChange struct {
 	Delete     bool
 }
 
-// sent names the fields of the change that were sent.
-func (c BulkChange) sent() []string {
-	var names []string
-	for name, on := range map[string]bool{
-		"status": c.Status.Set, "complete": c.Complete, "tags": c.Tags != nil, "assignee": c.Assignee.Set,
-		"project": c.Project.Set, "due": c.Due.Set, "defer": c.Defer.Set, "importance": c.Importance.Set, "delete": c.Delete,
-	} {
+// count is how many of the change's fields were sent.
+func (c BulkChange) count() int {
+	n := 0
+	for _, on := range []bool{c.Status.Set, c.Complete, c.Tags != nil, c.Assignee.Set, c.Project.Set, c.Due.Set, c.Defer.Set,
+		c.Importance.Set, c.Delete} {
 		if on {
-			names = append(names, name)
+			n++
 		}
 	}
-	slices.Sort(names)
-	return names
+	return n
 }
 
 // update is the change as a task update makes it, but for tags, which
@@ -87,7 +85,7 @@ func (s *Service) validateBulk(targets []BulkTarget, c *BulkChange) error {
 	if len(targets) == 0 {
 		return Invalidf("body.tasks", "name at least one task")
 	}
-	if err := checkCount("body.tasks", len(targets), MaxBulkTasks, "max_bulk_tasks"); err != nil {
+	if err := checkCount("body.tasks", len(targets), s.limits.MaxBulkTasks, "max_bulk_tasks"); err != nil {
 		return err
 	}
 	seen := map[FlexRef]bool{}
@@ -100,8 +98,8 @@ func (s *Service) validateBulk(targets []BulkTarget, c *BulkChange) error {
 		}
 		seen[tg.Ref] = true
 	}
-	if sent := c.sent(); len(sent) != 1 {
-		return Invalidf("body.change", "send exactly one change (status, complete, tags, assignee, project, due, defer, importance or delete); got %d", len(sent))
+	if n := c.count(); n != 1 {
+		return Invalidf("body.change", "send exactly one change (status, complete, tags, assignee, project, due, defer, importance or delete); got %d", n)
 	}
 	var errs []error
 	if c.Tags != nil {
