@@ -175,6 +175,7 @@ type Limits struct {
 	MaxTagsPerItem       int
 	MaxTagLength         int
 	MaxLinksPerRequest   int
+	MaxBulkTasks         int
 	MaxCredentialScopes  int
 	MaxHiddenStatuses    int
 	MaxDescriptionLength int
@@ -219,6 +220,7 @@ var DefaultLimits = Limits{
 	MaxTagsPerItem:       50,
 	MaxTagLength:         64,
 	MaxLinksPerRequest:   100,
+	MaxBulkTasks:         MaxBulkTasks,
 	MaxCredentialScopes:  32,
 	MaxHiddenStatuses:    50,
 	MaxDescriptionLength: 100_000,
@@ -260,6 +262,7 @@ func (l Limits) merge(o Limits) Limits {
 		MaxTagsPerItem:       pick(l.MaxTagsPerItem, o.MaxTagsPerItem),
 		MaxTagLength:         pick(l.MaxTagLength, o.MaxTagLength),
 		MaxLinksPerRequest:   pick(l.MaxLinksPerRequest, o.MaxLinksPerRequest),
+		MaxBulkTasks:         pick(l.MaxBulkTasks, o.MaxBulkTasks),
 		MaxCredentialScopes:  pick(l.MaxCredentialScopes, o.MaxCredentialScopes),
 		MaxHiddenStatuses:    pick(l.MaxHiddenStatuses, o.MaxHiddenStatuses),
 		MaxDescriptionLength: pick(l.MaxDescriptionLength, o.MaxDescriptionLength),

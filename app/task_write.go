@@ -39,60 +39,59 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 	}
 	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
 	var out Task
-	kick := false
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
-			return err
+			return false, err
 		}
-		if err := checkVersion(in.ExpectedVersion, t.Version); err != nil {
-			return err
-		}
-		if err := checkAppliesTo(t, in); err != nil {
-			return err
-		}
-		zone, err := taskZone(ctx, tx, a, sc, t.Timezone)
-		if err != nil {
-			return err
-		}
-		if err := readPhrases(&in, tx.Now(), zone); err != nil {
-			return err
-		}
-		before := t
-		var job *TaskJob
-		changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in, n, &job)
-		if err != nil {
-			return err
-		}
-		if err := updateRepeat(&before, &t, in, changes, zone, tx.Now()); err != nil {
-			return err
-		}
-		if len(changes) == 0 {
-			out = t
-			if s.hidesSubtree(n) {
-				// Read without its counts above; no job is kept.
-				out, err = readTask(ctx, tx, sc, t.ID)
-			}
-			return err
-		}
-		if err := saveTask(ctx, tx, a, &t, "task.updated", changes); err != nil {
-			return err
-		}
-		if !before.IsComplete() && t.IsComplete() {
-			if _, err := bringNext(ctx, tx, a, t); err != nil {
-				return err
-			}
-		}
-		if out, err = readTaskAs(ctx, tx, sc, t.ID, false, job == nil); err != nil {
-			return err
-		}
-		kick, err = keepJob(ctx, tx, job, &out)
-		return err
+		out, kept, err = s.updateFound(ctx, tx, a, sc, t, in, n)
+		return kept, err
 	})
-	if err == nil && kick {
-		s.kick()
-	}
 	return out, err
+}
+
+// updateFound is UpdateTask's change of the task t it found, validated
+// already: it answers the task as the change left it and whether it kept
+// a job for the worker.
+func (s *Service) updateFound(ctx context.Context, tx Tx, a Actor, sc *scope, t Task, in TaskUpdate, n int) (Task, bool, error) {
+	if err := checkVersion(in.ExpectedVersion, t.Version); err != nil {
+		return Task{}, false, err
+	}
+	if err := checkAppliesTo(t, in); err != nil {
+		return Task{}, false, err
+	}
+	zone, err := taskZone(ctx, tx, a, sc, t.Timezone)
+	if err != nil {
+		return Task{}, false, err
+	}
+	if err := readPhrases(&in, tx.Now(), zone); err != nil {
+		return Task{}, false, err
+	}
+	before := t
+	var job *TaskJob
+	changes, err := s.applyTaskUpdate(ctx, tx, sc, &t, in, n, &job)
+	if err != nil {
+		return Task{}, false, err
+	}
+	if err := updateRepeat(&before, &t, in, changes, zone, tx.Now()); err != nil {
+		return Task{}, false, err
+	}
+	if len(changes) == 0 {
+		if s.hidesSubtree(n) {
+			// Read without its counts above; no job is kept.
+			t, err = readTask(ctx, tx, sc, t.ID)
+		}
+		return t, false, err
+	}
+	if err := saveTask(ctx, tx, a, &t, "task.updated", changes); err != nil {
+		return Task{}, false, err
+	}
+	if !before.IsComplete() && t.IsComplete() {
+		if _, err := bringNext(ctx, tx, a, t); err != nil {
+			return Task{}, false, err
+		}
+	}
+	return answerKeeping(ctx, tx, sc, t.ID, false, job)
 }
 
 // writableTask finds a live task the caller may change.

@@ -83,20 +83,36 @@ func newDoneCmd(env *Env, dbPath *string) *cobra.Command {
 	var verify, commit string
 	var passed, failed bool
 	cmd := &cobra.Command{
-		Use:   "done REF",
-		Short: "Complete a task, with what you checked",
+		Use:   "done REF...",
+		Short: "Complete tasks, with what you checked",
 		Long: `Complete a task; a repeating one brings its next occurrence, shown after
 it. With --verify (what you checked), --passed or --failed, and --commit,
 the verification is recorded in the same write as the completion: if
 either is refused, neither is stored. A verification is self-reported
-evidence, never proof.`,
+evidence, never proof.
+
+Several tasks (refs, and ranges such as 8-12) are completed together, all
+or nothing; a verification is for one task.`,
 		Example: `  tend done 6
-  tend done 2 --verify "go test ./... green" --passed --commit 3f2a9c1`,
-		Args:              cobra.ExactArgs(1),
+  tend done 2 --verify "go test ./... green" --passed --commit 3f2a9c1
+  tend done 6 7`,
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := exclusive(cmd, "passed", "failed"); err != nil {
 				return err
+			}
+			refs, err := expandRefs(args)
+			if err != nil {
+				return err
+			}
+			if len(refs) > 1 {
+				if verify != "" || commit != "" || passed || failed {
+					return UsageError{errors.New("a verification is for one task: complete the others apart")}
+				}
+				return w.run(cmd, func(ctx context.Context, s *session) error {
+					return bulk(ctx, s, "done", refs, wire.BulkChange{Complete: true})
+				})
 			}
 			var in wire.Completion
 			if verify != "" || commit != "" || passed || failed {
@@ -113,7 +129,7 @@ evidence, never proof.`,
 				}
 			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
-				f, err := s.c.Complete(ctx, args[0], in)
+				f, err := s.c.Complete(ctx, refs[0], in)
 				if err != nil {
 					return err
 				}

@@ -47,6 +47,9 @@ type Client interface {
 	Release(ctx context.Context, ref string) (wire.Task, error)
 	// UpdateTask changes the fields set in in (PATCH /v1/tasks/{ref}).
 	UpdateTask(ctx context.Context, ref string, in wire.TaskUpdate) (wire.Task, error)
+	// BulkTasks makes one change to many tasks, all or nothing
+	// (POST /v1/tasks/bulk).
+	BulkTasks(ctx context.Context, in wire.TaskBulk) (wire.TaskBulkResult, error)
 	// Statuses are the statuses of entity ("task" or "document"), in
 	// display order (GET /v1/statuses).
 	Statuses(ctx context.Context, entity string) ([]wire.Status, error)

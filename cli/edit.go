@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,10 +88,12 @@ func newEditCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"body.until": "--due", "body.estimate_minutes": "--estimate", "body.expected_version": "--version",
 		"body.tags": "--tag"}
+	maps.Copy(w.names, bulkNames)
 	var f editFlags
+	var untag []string
 	cmd := &cobra.Command{
-		Use:   "edit REF",
-		Short: "Change a task: flags per field, or the whole task in $EDITOR",
+		Use:   "edit REF...",
+		Short: "Change a task: flags per field, or the whole task in $EDITOR; or many tasks at once",
 		Long: `Change the fields the flags name; an empty value clears what can be cleared
 (--assignee "", --due "", --estimate "", --description ""; --importance 0).
 Dates are words, read in your zone: --due sets the deadline, --plan the day
@@ -100,24 +103,41 @@ say --applies-to this_one or from_now_on.
 With no field flag, the task opens in $EDITOR (else $VISUAL, else vi) as
 Markdown: the title as a heading, a "field: value" line per field, then
 the description. What you change is saved, refused if the task changed
-meanwhile (version_conflict).`,
+meanwhile (version_conflict).
+
+Several tasks (refs, and ranges such as 8-12), or --untag, make one change
+to every task named, all or nothing: one of --status, --tag (which then
+adds tags, keeping the others), --untag (removes them; with --tag it is
+one change), --assignee, --project, --due, --defer or --importance.`,
 		Example: `  tend edit 3 --due "friday 5pm" --importance 4
-  tend edit 3 --tag home --tag urgent --assignee ""`,
-		Args:              cobra.ExactArgs(1),
+  tend edit 3 --tag home --tag urgent --assignee ""
+  tend edit 2 3 6-7 --tag errands`,
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in, set, err := f.update(cmd)
 			if err != nil {
 				return err
 			}
+			refs, err := expandRefs(args)
+			if err != nil {
+				return err
+			}
+			if len(refs) > 1 || cmd.Flags().Changed("untag") {
+				change, err := bulkChange(cmd, in, untag)
+				if err != nil {
+					return err
+				}
+				return w.run(cmd, func(ctx context.Context, s *session) error { return bulk(ctx, s, "updated", refs, change) })
+			}
 			return w.run(cmd, func(ctx context.Context, s *session) error {
 				if !set {
 					var changed bool
-					if in, changed, err = w.editInEditor(ctx, cmd, s.c, args[0]); err != nil || !changed {
+					if in, changed, err = w.editInEditor(ctx, cmd, s.c, refs[0]); err != nil || !changed {
 						return err
 					}
 				}
-				t, err := s.c.UpdateTask(ctx, args[0], in)
+				t, err := s.c.UpdateTask(ctx, refs[0], in)
 				if err != nil {
 					return err
 				}
@@ -127,6 +147,7 @@ meanwhile (version_conflict).`,
 	}
 	w.flags(cmd)
 	f.define(cmd)
+	cmd.Flags().StringSliceVar(&untag, "untag", nil, "remove these tags, keeping the others")
 	completeFlags(cmd, w)
 	return cmd
 }

@@ -324,7 +324,7 @@ func (b *lists) completeInPlace(f listsFixture) {
 	}
 }
 
-// listKeys: on Tasks, / focuses the page's search box, j selects, x completes and reopens, a assigns to me,
+// listKeys: on Tasks, / focuses the page's search box, j selects, d completes and reopens, a assigns to me,
 // t sets the due from a phrase, e opens the edit form; / opens Search with
 // its box focused from a page without one; ? lists the keys.
 func (b *lists) listKeys(f listsFixture) {
@@ -335,14 +335,14 @@ func (b *lists) listKeys(f listsFixture) {
 	b.counting()
 	b.key("j")
 	b.until("j selects the first row", `document.activeElement.id === "t-`+f.keys+`" && document.activeElement.classList.contains("selected")`)
-	b.key("x")
-	b.until("x completes it", checked(f.keys))
+	b.key("d")
+	b.until("d completes it", checked(f.keys))
 	b.inputs("select and complete", 0, 2)
 	if b.task(f.keys)["is_complete"] != true {
-		b.t.Fatalf("%d px: x did not complete #%s", f.w, f.keys)
+		b.t.Fatalf("%d px: d did not complete #%s", f.w, f.keys)
 	}
-	b.key("x")
-	b.until("x again reopens it", unchecked(f.keys))
+	b.key("d")
+	b.until("d again reopens it", unchecked(f.keys))
 	b.key("a")
 	b.until("a assigns it to me", `document.getElementById("toast").textContent.indexOf("to you") >= 0`)
 	if got := b.task(f.keys)["assignee"]; got != "admin" {

@@ -28,6 +28,7 @@ type limitsJSON struct {
 	MaxTagsPerItem         int `json:"max_tags_per_item"`
 	MaxTagLength           int `json:"max_tag_length"`
 	MaxLinksPerRequest     int `json:"max_links_per_request"`
+	MaxBulkTasks           int `json:"max_bulk_tasks"`
 	MaxCredentialScopes    int `json:"max_credential_scopes"`
 	MaxHiddenStatuses      int `json:"max_hidden_statuses"`
 	MaxDescriptionLength   int `json:"max_description_length"`

@@ -69,6 +69,10 @@ type shapedOne struct{ item any }
 // jsonSchema is a schema written out, for a body no Go type describes.
 type jsonSchema map[string]any
 
+// anyOf is a body of one of several types, where one path serves several
+// operations by name (/v1/tasks/preview, /v1/tasks/bulk).
+type anyOf []any
+
 const (
 	mediaHTML     = "text/html"
 	mediaMarkdown = "text/markdown"
@@ -166,7 +170,8 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/agenda", summary: "The caller's day: today, overdue, upcoming and the rest", status: 200, out: wire.Agenda{}},
 	{method: "GET", path: "/v1/tasks", summary: "List tasks", status: 200, out: wire.TaskList{}},
 	{method: "POST", path: "/v1/tasks", summary: "Create a task", in: wire.TaskCreate{}, status: 201, out: wire.Task{}},
-	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (only /v1/tasks/preview): what POST /v1/tasks would create", in: wire.TaskCreate{}, status: 200, out: wire.TaskPreview{}},
+	{method: "POST", path: "/v1/tasks/:task", summary: "Preview a task (/v1/tasks/preview: what POST /v1/tasks would create) or change many at once (/v1/tasks/bulk)",
+		in: anyOf{wire.TaskCreate{}, wire.TaskBulk{}}, status: 200, out: anyOf{wire.TaskPreview{}, wire.TaskBulkResult{}}},
 	{method: "GET", path: "/v1/tasks/:task", summary: "Read a task", status: 200, out: shapedOne{item: wire.Task{}}},
 	{method: "PATCH", path: "/v1/tasks/:task", summary: "Change a task", in: wire.TaskUpdate{}, status: 200, out: wire.Task{}},
 	{method: "DELETE", path: "/v1/tasks/:task", summary: "Trash a task", status: 200, out: wire.Task{}},
@@ -260,6 +265,7 @@ var apiOps = []op{
 	page("GET", "/items/:ref", "Any item"),
 	page("GET", "/pick", "Pick an item"),
 	page("POST", "/preview", "Preview a captured line"),
+	page("POST", "/bulk", "Make one change to the tasks a list selected"),
 	page("GET", "/projects", "Projects"),
 	page("POST", "/projects", "Create a project"),
 	page("GET", "/projects/:key", "A project"),
@@ -387,6 +393,16 @@ func (sc *schemaSet) ref(v any) (any, error) {
 			props["page"] = schemaRef("Page")
 		}
 		return map[string]any{"type": "object", "properties": props, "additionalProperties": false}, nil
+	case anyOf:
+		var alts []any
+		for _, alt := range v {
+			s, err := sc.ref(alt)
+			if err != nil {
+				return nil, err
+			}
+			alts = append(alts, s)
+		}
+		return map[string]any{"anyOf": alts}, nil
 	case shapedOne:
 		item, err := sc.ref(v.item)
 		if err != nil {

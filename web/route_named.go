@@ -9,15 +9,17 @@ import (
 	"tend/web/wire"
 )
 
-// handleNamed registers h for method on a path ending in a wildcard
-// (/v1/tasks/:task) that serves only name there (/v1/tasks/preview):
-// httprouter cannot hold a static segment beside a wildcard in one
-// method's tree. Any other value is answered as the router answers a
-// method its path does not take, before authentication: 405, with Allow.
-func (s *Server) handleNamed(method, path, name string, h handlerFunc) {
+// handleNamed registers, for method on a path ending in a wildcard
+// (/v1/tasks/:task), a handler for each name it serves there
+// (/v1/tasks/preview, /v1/tasks/bulk): httprouter cannot hold a static
+// segment beside a wildcard in one method's tree. Any other value is
+// answered as the router answers a method its path does not take, before
+// authentication: 405, with Allow.
+func (s *Server) handleNamed(method, path string, named map[string]handlerFunc) {
 	param := path[strings.LastIndexByte(path, ':')+1:]
 	s.router.Handler(method, path, apiHandler(func(w http.ResponseWriter, r *http.Request) {
-		if wire.Param(r, param) != name {
+		h, ok := named[wire.Param(r, param)]
+		if !ok {
 			s.setAllow(w, r)
 			wire.WriteProblem(s.log, w, r, notThisMethod(r))
 			return

@@ -179,7 +179,8 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/agenda", withQuery(wire.AgendaQuery, s.handleAgenda))
 	s.handle(http.MethodGet, "/v1/tasks", s.handleTaskList)
 	s.handle(http.MethodPost, "/v1/tasks", withBody(s, s.handleTaskCreate))
-	s.handleNamed(http.MethodPost, "/v1/tasks/:task", "preview", withBody(s, s.handleTaskPreview))
+	s.handleNamed(http.MethodPost, "/v1/tasks/:task", map[string]handlerFunc{
+		"preview": withBody(s, s.handleTaskPreview), "bulk": withBody(s, s.handleTaskBulk)})
 	s.handle(http.MethodGet, "/v1/tasks/:task", s.handleTaskGet)
 	s.handle(http.MethodPatch, "/v1/tasks/:task", withBody(s, s.handleTaskUpdate))
 	s.handle(http.MethodDelete, "/v1/tasks/:task", s.handleTaskDelete)

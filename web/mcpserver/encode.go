@@ -77,9 +77,13 @@ func encodeToolResults(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // MarshalJSON encodes the task as wire.WriteTask does, and the verification
-// beside it.
+// beside it; several tasks as encoding/json does.
 func (o doneOut) MarshalJSON() ([]byte, error) {
-	b, err := taskOut{Task: o.Task}.MarshalJSON()
+	if o.Task == nil {
+		type plain doneOut
+		return json.Marshal(plain(o))
+	}
+	b, err := taskOut{Task: *o.Task}.MarshalJSON()
 	if err != nil || o.Verification == nil {
 		return b, err
 	}
@@ -89,4 +93,14 @@ func (o doneOut) MarshalJSON() ([]byte, error) {
 	}
 	b = append(append(b[:len(b)-1], `,"verification":`...), v...)
 	return append(b, '}'), nil
+}
+
+// MarshalJSON encodes the task as wire.WriteTask does; several tasks as
+// encoding/json does.
+func (o updateOut) MarshalJSON() ([]byte, error) {
+	if o.Task == nil {
+		type plain updateOut
+		return json.Marshal(plain(o))
+	}
+	return taskOut{Task: *o.Task}.MarshalJSON()
 }

@@ -13,6 +13,7 @@ type Service interface {
 	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
 	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)
 	Authenticate(ctx context.Context, secret string, iface string) (app.Actor, error)
+	BulkTasks(ctx context.Context, a app.Actor, workspace string, targets []app.BulkTarget, change app.BulkChange) ([]app.Task, error)
 	Changes(ctx context.Context, a app.Actor, q app.FeedQuery) (app.FeedPage, error)
 	ClaimNextTask(ctx context.Context, a app.Actor, in app.NextClaim) (app.Task, error)
 	ClaimTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, minutes *int) (app.Task, error)

@@ -23,7 +23,7 @@ type addArgs struct {
 }
 
 type updateArgs struct {
-	Ref             refArg  `json:"ref" jsonschema:"the task's ref or id"`
+	Ref             refsArg `json:"ref" jsonschema:"the task's ref or id, or an array (all or nothing)"`
 	AppliesTo       *string `json:"applies_to,omitempty" jsonschema:"'this_one' or 'from_now_on'; required for a repeating task, refused otherwise"`
 	Assignee        *string `json:"assignee,omitempty" jsonschema:"username; '' for nobody"`
 	Defer           *string `json:"defer,omitempty" jsonschema:"hide until a day or a time on it; '' unhides"`
@@ -42,7 +42,7 @@ type updateArgs struct {
 }
 
 type doneArgs struct {
-	Ref          refArg           `json:"ref" jsonschema:"the task's ref or id"`
+	Ref          refsArg          `json:"ref" jsonschema:"the task's ref or id, or an array (all or nothing)"`
 	Skip         bool             `json:"skip,omitempty" jsonschema:"let this one of a repeat go by instead of doing it"`
 	Verification *verificationArg `json:"verification,omitempty" jsonschema:"what you checked: passed, summary, commit_sha"`
 	Workspace    string           `json:"workspace,omitempty" jsonschema:"workspace name or id"`
@@ -93,10 +93,11 @@ type taskOut struct {
 }
 
 // doneOut is service_done's: the task, and the verification recorded with
-// the completion when one was sent.
+// the completion when one was sent; for several refs, the tasks.
 type doneOut struct {
-	Task         wire.Task          `json:"task"`
+	Task         *wire.Task         `json:"task,omitempty"`
 	Verification *wire.Verification `json:"verification,omitempty"`
+	Tasks        []wire.Task        `json:"tasks,omitempty"`
 }
 
 func oneTask(t app.Task) (string, taskOut) {
@@ -117,17 +118,25 @@ func (m *toolbox) toolTaskAdd(ctx context.Context, a app.Actor, in addArgs) (str
 	return "added " + text, out, nil
 }
 
-func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, taskOut, error) {
+func (m *toolbox) toolTaskUpdate(ctx context.Context, a app.Actor, in updateArgs) (string, updateOut, error) {
 	up, err := taskUpdateOf(in)
 	if err != nil {
-		return "", taskOut{}, err
+		return "", updateOut{}, err
 	}
-	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref), up.App())
+	if len(in.Ref) != 1 {
+		c, err := bulkChangeOf(up)
+		if err != nil {
+			return "", updateOut{}, err
+		}
+		text, ts, err := m.bulk(ctx, a, in.Workspace, in.Ref, c, "updated")
+		return text, updateOut{Tasks: ts}, err
+	}
+	t, err := m.s.app.UpdateTask(ctx, a, in.Workspace, string(in.Ref[0]), up.App())
 	if err != nil {
-		return "", taskOut{}, argError(err)
+		return "", updateOut{}, argError(err)
 	}
 	text, out := oneTask(t)
-	return "updated " + text, out, nil
+	return "updated " + text, updateOut{Task: &out.Task}, nil
 }
 
 // taskUpdateOf turns service_update's arguments into the PATCH body, the
@@ -180,27 +189,35 @@ func parseEstimate(s string) (wire.Patch[int], error) {
 }
 
 func (m *toolbox) toolTaskDone(ctx context.Context, a app.Actor, in doneArgs) (string, doneOut, error) {
+	if len(in.Ref) != 1 {
+		if in.Skip || in.Verification != nil {
+			return "", doneOut{}, app.Invalidf("arguments.ref", "skip and verification are for one task: send one ref")
+		}
+		text, ts, err := m.bulk(ctx, a, in.Workspace, in.Ref, app.BulkChange{Complete: true}, "done")
+		return text, doneOut{Tasks: ts}, err
+	}
+	ref := string(in.Ref[0])
 	if in.Skip {
 		if in.Verification != nil {
 			return "", doneOut{}, app.Invalidf("arguments.verification", "a skipped occurrence was not done: send verification without skip, or skip without it")
 		}
-		t, err := m.s.app.SkipTask(ctx, a, in.Workspace, string(in.Ref))
+		t, err := m.s.app.SkipTask(ctx, a, in.Workspace, ref)
 		if err != nil {
 			return "", doneOut{}, argError(err)
 		}
 		text, out := oneTask(t)
-		return "skipped " + text, doneOut{Task: out.Task}, nil
+		return "skipped " + text, doneOut{Task: &out.Task}, nil
 	}
 	var c app.Completion
 	if v := in.Verification; v != nil {
 		c.Verification = &app.RecordVerification{Passed: &v.Passed, Summary: v.Summary, CommitSHA: v.CommitSHA}
 	}
-	done, err := m.s.app.CompleteTask(ctx, a, in.Workspace, string(in.Ref), c)
+	done, err := m.s.app.CompleteTask(ctx, a, in.Workspace, ref, c)
 	if err != nil {
 		return "", doneOut{}, argError(err)
 	}
 	text, one := oneTask(done.Task)
-	out := doneOut{Task: one.Task}
+	out := doneOut{Task: &one.Task}
 	if v := done.Verification; v != nil {
 		j := wire.NewVerification(*v)
 		out.Verification = &j

@@ -16,7 +16,7 @@ func TestTaskUpdateOf(t *testing.T) {
 		in   updateArgs
 		body string
 	}{
-		{"nothing", updateArgs{Ref: "7", Workspace: "home"}, `{}`},
+		{"nothing", updateArgs{Ref: refsArg{"7"}, Workspace: "home"}, `{}`},
 		{"values", updateArgs{Title: str("Call"), Status: str("doing"), Type: str("bug"), Assignee: str("bob"), Description: str("d"),
 			Importance: num(4), Urgency: num(2), Repeat: str("daily"), AppliesTo: str("this_one"), ExpectedVersion: num(3)},
 			`{"title":"Call","description":"d","type":"bug","status":"doing","assignee":"bob","importance":4,"urgency":2,"repeat":"daily","applies_to":"this_one","expected_version":3}`},

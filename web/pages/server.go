@@ -124,6 +124,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/tasks/:ref/links", s.pageLinkAdd("task"))
 	s.page(rt, http.MethodPost, "/tasks/:ref/links/:link/remove", s.pageLinkRemove("task"))
 	s.page(rt, http.MethodPost, "/views", s.pageViewSave)
+	s.page(rt, http.MethodPost, "/bulk", s.pageBulk)
 	s.page(rt, http.MethodGet, "/board", s.pageBoard)
 	s.page(rt, http.MethodGet, "/documents", s.pageDocuments)
 	s.page(rt, http.MethodPost, "/documents", s.pageDocumentCreate)

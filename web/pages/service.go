@@ -12,6 +12,7 @@ type Service interface {
 	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
 	AddLinks(ctx context.Context, a app.Actor, workspace string, in app.LinkSet) ([]app.LinkView, error)
 	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)
+	BulkTasks(ctx context.Context, a app.Actor, workspace string, targets []app.BulkTarget, change app.BulkChange) ([]app.Task, error)
 	Calendars(ctx context.Context, a app.Actor) ([]app.Calendar, error)
 	CheckLoginLink(ctx context.Context, secret string) (app.LoginLink, error)
 	ClaimTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, minutes *int) (app.Task, error)

@@ -3,8 +3,11 @@
 // - a row's checkbox completes (again: reopens), with an Undo toast; a
 //   repeating task's next occurrence shows under it; a card's move and a
 //   row's delete (its menu) have Undo too;
-// - the list keys: j/k or ↓/↑ select a row, Enter opens it, x completes,
+// - the list keys: j/k or ↓/↑ select a row, Enter opens it, d completes,
+//   x ticks its box for the list's bar (where there is none: completes),
 //   e edits, a assigns to me, t sets the due date in a small prompt;
+// - on a list with the bar (Tasks, Today), Shift and a click on a row's
+//   box ticks every box from the last one clicked; the bar counts them;
 // - live refresh (app.js's long poll) reads the page again and puts its
 //   lists ([data-region]) in place, keeping the selection, what is being
 //   typed, and the rows acted on where the person left them.
@@ -296,6 +299,10 @@
         }
         break;
       case "x":
+        var box = row && pickOf(row);
+        if (box) { e.preventDefault(); box.checked = !box.checked; picked(); break; }
+        /* falls through: a list without the bar completes */
+      case "d":
         var check = row && q("form.check", row);
         if (check) { e.preventDefault(); act(check); }
         break;
@@ -324,6 +331,36 @@
     if (d) d.open = true;
     title.focus();
   }
+
+  // ---- Picking rows for the bar -------------------------------------------
+  // A row's box (rows.html's pick) shown where the list has the bar.
+  function pickOf(row) {
+    var box = q("input.pick", row);
+    return box && box.closest(".picking") ? box : null;
+  }
+  function picks() { return all(".picking input.pick"); }
+  // picked marks the ticked rows and counts them in the bar.
+  function picked() {
+    var n = 0;
+    picks().forEach(function (b) {
+      var row = b.closest("[data-ref]");
+      if (row) row.classList.toggle("picked", b.checked);
+      if (b.checked) n++;
+    });
+    var count = document.getElementById("bulk-count");
+    if (count) count.textContent = n ? "(" + n + ")" : "";
+  }
+  var lastPick = null;
+  document.addEventListener("click", function (e) {
+    var box = e.target.closest && e.target.closest("input.pick");
+    if (!box) return;
+    var list = picks(), from = list.indexOf(lastPick), to = list.indexOf(box);
+    if (e.shiftKey && from >= 0 && to >= 0) {
+      list.slice(Math.min(from, to), Math.max(from, to) + 1).forEach(function (b) { b.checked = box.checked; });
+    }
+    lastPick = box;
+    picked();
+  });
 
   // ---- Rows acted on stay where they were ----------------------------------
   // A row acted on in place is held where the person saw it (a completed
@@ -377,10 +414,13 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var sel = selected(), ref = sel && sel.getAttribute("data-ref");
         var focused = sel && sel.contains(document.activeElement);
+        var ticked = picks().filter(function (b) { return b.checked; }).map(function (b) { return b.closest("[data-ref]").getAttribute("data-ref"); });
         all("[data-region]").forEach(function (old) {
           var neu = doc.getElementById(old.id);
           if (neu) patch(old, document.importNode(neu, true));
         });
+        ticked.forEach(function (r) { var row = byRef(r), box = row && pickOf(row); if (box) box.checked = true; });
+        picked();
         placeHeld();
         if (ref && byRef(ref)) select(byRef(ref), focused);
       })
@@ -443,7 +483,7 @@
   // of a next occurrence, a prompt).
   function same(o, n) {
     var c = o.cloneNode(true);
-    c.classList.remove("selected", "next");
+    c.classList.remove("selected", "next", "picked");
     c.removeAttribute("aria-busy");
     if (!n.hasAttribute("tabindex")) c.removeAttribute("tabindex");
     all("form.due-prompt", c).forEach(function (f) { f.remove(); });
