@@ -72,6 +72,7 @@ const (
 	CodeNotAMember            Code = "not_a_member"               // a credential pinned to a workspace its account (or the person it answers to) is not a member of
 	CodeTaskClosed            Code = "task_closed"                // claiming a task that is done or cancelled
 	CodeNotInTrash            Code = "not_in_trash"               // deleting forever an item that is not in the trash
+	CodeTooManyWaiters        Code = "too_many_waiters"           // the credential holds as many waits on the change feed open as it may
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -92,6 +93,7 @@ var AllCodes = []Code{
 	CodeCalendarWider, CodeCalendarUnusable,
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
+	CodeTooManyWaiters,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

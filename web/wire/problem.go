@@ -77,6 +77,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeNotAMember:            {http.StatusConflict, "Not a member of the workspace"},
 	app.CodeTaskClosed:            {http.StatusConflict, "Task is done or cancelled"},
 	app.CodeNotInTrash:            {http.StatusConflict, "Not in the trash"},
+	app.CodeTooManyWaiters:        {http.StatusTooManyRequests, "Too many waits"},
 }
 
 // StorageFullRetry is the Retry-After of a storage_full answer: freeing
@@ -171,7 +172,7 @@ func WriteProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", RedactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
-	case app.CodeBusy, app.CodeReadsSaturated:
+	case app.CodeBusy, app.CodeReadsSaturated, app.CodeTooManyWaiters:
 		w.Header().Set("Retry-After", "1")
 	case app.CodeReadOverBudget:
 		w.Header().Set("Retry-After", "5")
