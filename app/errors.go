@@ -78,6 +78,7 @@ const (
 	CodeAccessDenied         Code = "access_denied"         // the person denied the request
 	CodeExpiredToken         Code = "expired_token"         // the device code is past its ten minutes
 	CodeInvalidGrant         Code = "invalid_grant"         // a device code that is unknown, or spent already
+	CodeTooManyWaiters       Code = "too_many_waiters"      // the credential holds as many waits on the change feed open as it may
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -99,6 +100,7 @@ var AllCodes = []Code{
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
+	CodeTooManyWaiters,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

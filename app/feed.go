@@ -32,6 +32,10 @@ type FeedQuery struct {
 	Limit        int
 	Cursor       string
 	IncludeTotal bool
+	// WaitSeconds (feed only, with Since) holds an empty answer open until
+	// an event the caller may see commits or that many seconds pass
+	// (feed_wait.go).
+	WaitSeconds *int
 }
 
 // expensive reports whether reading the feed may scan far: a filter the
@@ -108,6 +112,13 @@ type FeedPage struct {
 // next_cursor continues forward. Without it the page is the newest events,
 // still oldest first, and next_cursor reaches back to the page before.
 func (s *Service) Changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
+	if q.WaitSeconds != nil {
+		return s.waitChanges(ctx, a, q)
+	}
+	return s.changes(ctx, a, q)
+}
+
+func (s *Service) changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
 	if q.Since != nil && *q.Since < 0 {
 		return FeedPage{}, Invalidf("query.since", "since is a seq, 0 or more")
 	}

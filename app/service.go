@@ -114,6 +114,11 @@ type Options struct {
 	// indexing task text that long after the last create; the server sets
 	// DefaultTaskIndexQuiet.
 	TaskIndexQuiet time.Duration
+	// Timer, when set, starts the clock on a wait on the change feed
+	// (feed_wait.go) in place of a real timer: tests fire it when they
+	// choose rather than let time pass. It returns the channel the end
+	// arrives on and a function that stops it.
+	Timer func(time.Duration) (<-chan time.Time, func())
 }
 
 // Service is the one entry point to the domain.
@@ -199,6 +204,10 @@ type Limits struct {
 	// SearchRankedMatches is how many task matches service_search ranks:
 	// when more match, it ranks the newest this many (docs/api.md, "Search").
 	SearchRankedMatches int
+	// MaxWaitSeconds bounds a wait on the change feed; WaitersPerCredential
+	// is how many one credential may hold open at once (feed_wait.go).
+	MaxWaitSeconds       int
+	WaitersPerCredential int
 }
 
 // DefaultLimits are the limits in force unless Options.Limits says otherwise.
@@ -235,6 +244,9 @@ var DefaultLimits = Limits{
 	CalendarRefreshMinutes: 60,
 
 	SearchRankedMatches: 5000,
+
+	MaxWaitSeconds:       60,
+	WaitersPerCredential: 64,
 }
 
 func (l Limits) merge(o Limits) Limits {
@@ -278,6 +290,9 @@ func (l Limits) merge(o Limits) Limits {
 		CalendarRefreshMinutes: pick(l.CalendarRefreshMinutes, o.CalendarRefreshMinutes),
 
 		SearchRankedMatches: pick(l.SearchRankedMatches, o.SearchRankedMatches),
+
+		MaxWaitSeconds:       pick(l.MaxWaitSeconds, o.MaxWaitSeconds),
+		WaitersPerCredential: pick(l.WaitersPerCredential, o.WaitersPerCredential),
 	}
 }
 

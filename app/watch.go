@@ -11,9 +11,41 @@ import (
 type watch struct {
 	mu sync.Mutex
 	ch chan struct{}
+	// open counts the waits on the change feed each credential holds
+	// (feed_wait.go), so that one client cannot hold them all.
+	open map[string]int
+	n    int
 }
 
-func newWatch() *watch { return &watch{ch: make(chan struct{})} }
+func newWatch() *watch { return &watch{ch: make(chan struct{}), open: map[string]int{}} }
+
+// enter counts a wait for key, refusing one past most.
+func (w *watch) enter(key string, most int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.open[key] >= most {
+		return false
+	}
+	w.open[key]++
+	w.n++
+	return true
+}
+
+// leave ends a wait enter counted.
+func (w *watch) leave(key string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.open[key]--; w.open[key] == 0 {
+		delete(w.open, key)
+	}
+	w.n--
+}
+
+func (w *watch) waiting() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
+}
 
 func (w *watch) wake() {
 	w.mu.Lock()

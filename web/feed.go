@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"tend/app"
 	"tend/web/wire"
@@ -14,6 +15,10 @@ type changesJSON struct {
 	Items  any       `json:"items"`
 	Page   wire.Page `json:"page"`
 }
+
+// writeAfterWait is how long a waited answer has to be written once the
+// wait ends, as any answer has under the server's write timeout.
+const writeAfterWait = 30 * time.Second
 
 // feedQuery reads the parameters the feed and the journal share.
 func feedQuery(r *http.Request) (app.FeedQuery, *wire.Query) {
@@ -31,6 +36,13 @@ func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Act
 			q.Fail("since", "since is a seq: a whole number, 0 or more")
 		}
 		in.Since = &n
+	}
+	if q.Str("wait") != "" {
+		n := q.Int("wait")
+		in.WaitSeconds = &n
+		// A wait may outlast the server's write timeout: this answer's
+		// deadline is the wait's and the time to write it.
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(n)*time.Second + writeAfterWait))
 	}
 	if err := q.Err(); err != nil {
 		return err

@@ -42,6 +42,8 @@ type limitsJSON struct {
 	CalendarDoneDays       int `json:"calendar_done_days"`
 	CalendarRefreshMinutes int `json:"calendar_refresh_minutes"`
 	SearchRankedMatches    int `json:"search_ranked_matches"`
+	MaxWaitSeconds         int `json:"max_wait_seconds"`
+	WaitersPerCredential   int `json:"waiters_per_credential"`
 }
 
 // roleJSON is one of app.Roles.

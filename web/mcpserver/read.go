@@ -58,6 +58,7 @@ type changesArgs struct {
 	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
 	Mine      bool              `json:"mine,omitempty" jsonschema:"only what this credential did"`
 	Since     *int64            `json:"since,omitempty" jsonschema:"a seq to read forward from, inclusive; omitted gives the newest"`
+	Wait      *int              `json:"wait,omitempty" jsonschema:"with since: seconds (1-60) to wait for a change"`
 	Workspace string            `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }
 
@@ -215,7 +216,7 @@ func (m *toolbox) toolChanges(ctx context.Context, a app.Actor, in changesArgs) 
 	if err != nil {
 		return "", changesOut{}, err
 	}
-	q.Since = in.Since
+	q.Since, q.WaitSeconds = in.Since, in.Wait
 	if in.Mine {
 		q.Actor = "me"
 	}

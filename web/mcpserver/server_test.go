@@ -40,7 +40,7 @@ var specTools = map[string]struct {
 		"type until urgency workspace", false},
 	"service_link":     {"other* ref* remove type workspace", false},
 	"service_project":  {"key parent private title workspace", false},
-	"service_changes":  {"filter limit mine since workspace", true},
+	"service_changes":  {"filter limit mine since wait workspace", true},
 	"service_journal":  {"by filter limit oldest workspace", true},
 	"service_claim":    {"ref* release workspace", false},
 	"service_whoami":   {"", true},

@@ -125,6 +125,13 @@ func TestMCPReadTools(t *testing.T) {
 			t.Fatalf("journal: %+v", r)
 		}
 		m.Refused("validation", "service_changes", map[string]any{"filter": map[string]any{"due_at.lt": "2020-01-01"}})
+		// A wait with events there already answers at once; its bounds
+		// are the feed's (app's TestChangesWait waits in earnest).
+		if r := m.OK("service_changes", map[string]any{"since": 1, "limit": 1, "wait": 30}); len(r.Structured["items"].([]any)) != 1 {
+			t.Fatalf("changes with a wait: %+v", r)
+		}
+		m.Refused("validation", "service_changes", map[string]any{"since": 1, "wait": 61})
+		m.Refused("validation", "service_changes", map[string]any{"wait": 5})
 		m.Refused("validation", "service_journal", map[string]any{"filter": map[string]any{"created_at.lt": "yesterday-ish"}})
 	})
 	t.Run("service_whoami", func(t *testing.T) {

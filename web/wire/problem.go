@@ -82,6 +82,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeAccessDenied:          {http.StatusBadRequest, "Access denied"},
 	app.CodeExpiredToken:          {http.StatusBadRequest, "Device code expired"},
 	app.CodeInvalidGrant:          {http.StatusBadRequest, "Device code unknown or used"},
+	app.CodeTooManyWaiters:        {http.StatusTooManyRequests, "Too many waits"},
 }
 
 // StorageFullRetry is the Retry-After of a storage_full answer: freeing
@@ -176,7 +177,7 @@ func WriteProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 		log.Log(r.Context(), level, "request failed", "method", r.Method, "url", RedactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	}
 	switch p.Code {
-	case app.CodeBusy, app.CodeReadsSaturated:
+	case app.CodeBusy, app.CodeReadsSaturated, app.CodeTooManyWaiters:
 		w.Header().Set("Retry-After", "1")
 	case app.CodeReadOverBudget:
 		w.Header().Set("Retry-After", "5")
