@@ -116,7 +116,7 @@ approve, and tend receives a token of yours for the workspace you chose
 (titled "tend on HOST"; revoke it under Account). The link lasts ten
 minutes and serves once.`,
 		Example: `  tend token issue --user alice --title laptop | tend login http://127.0.0.1:8421`,
-		Args: cobra.ExactArgs(1),
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			u, err := url.Parse(args[0])
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
