@@ -12,11 +12,12 @@ type ItemFilter struct {
 	StatusIDs  []string
 	Categories []string
 	TypeIDs    []string
-	TagIDs     []string // every one of these tags
-	Nothing    bool     // a filter named something nothing can match (a tag that does not exist, two assignees)
-	Match      string   // FTS5 expression the text must match
-	Words      []string // Match's parts, each an FTS5 expression: Match is their AND
-	Exclude    string   // FTS5 expression it must not match
+	TagIDs     []string     // every one of these tags
+	Nothing    bool         // a filter named something nothing can match (a tag that does not exist, two assignees)
+	Match      string       // FTS5 expression the text must match
+	Words      []string     // Match's parts, each an FTS5 expression: Match is their AND
+	Ranks      []SearchWord // Words as SearchRelevance reads them
+	Exclude    string       // FTS5 expression it must not match
 }
 
 // requireTag adds a tag every item must carry; a tag that does not exist
@@ -39,7 +40,7 @@ func (f *ItemFilter) requireTag(ctx context.Context, tx Tx, sc *scope, name stri
 // reports whether a term named finished work and which accounts assignee:
 // terms named (tasks only).
 func applySearch(ctx context.Context, tx Tx, sc *scope, entity string, se Search, f *ItemFilter, loc string) (finished bool, assignees []string, err error) {
-	f.Match, f.Words, f.Exclude = se.Match, se.Words, se.Exclude
+	f.Match, f.Words, f.Ranks, f.Exclude = se.Match, se.Words, se.Ranks, se.Exclude
 	ws := sc.ws.Workspace.ID
 	for _, t := range se.Terms {
 		switch t.Key {

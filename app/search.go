@@ -29,9 +29,10 @@ import (
 // A key that is not a term (http://…) stays a word. Nothing is ever refused for its shape: what
 // cannot be a word (punctuation alone) is left out.
 type Search struct {
-	Match   string   // FTS5 expression of what must appear; empty when nothing must
-	Words   []string // the parts of Match, one FTS5 phrase or prefix each: Match is their AND
-	Exclude string   // FTS5 expression of what must not appear; empty when nothing is excluded
+	Match   string       // FTS5 expression of what must appear; empty when nothing must
+	Words   []string     // the parts of Match, one FTS5 phrase or prefix each: Match is their AND
+	Ranks   []SearchWord // Words as SearchRelevance reads them, in the same order
+	Exclude string       // FTS5 expression of what must not appear; empty when nothing is excluded
 	Terms   []SearchTerm
 }
 
@@ -80,6 +81,7 @@ func (s Search) Values(key string) []string {
 func ParseSearch(q string) Search {
 	var s Search
 	var must, mustNot []string
+	var ranks []SearchWord
 	typing := -1 // the index in must of the last plain word
 	for _, tok := range searchTokens(q) {
 		if tok.phrase {
@@ -88,6 +90,7 @@ func ParseSearch(q string) Search {
 					mustNot = append(mustNot, p)
 				} else {
 					must = append(must, p)
+					ranks = append(ranks, SearchWord{Tokens: searchFold(tok.text)})
 				}
 			}
 			continue
@@ -109,17 +112,20 @@ func ParseSearch(q string) Search {
 			mustNot = append(mustNot, p)
 		case prefix:
 			must = append(must, p)
+			ranks = append(ranks, SearchWord{Tokens: searchFold(tok.text), Prefix: true})
 		default:
 			typing = len(must)
 			must = append(must, p)
+			ranks = append(ranks, SearchWord{Tokens: searchFold(tok.text)})
 		}
 	}
 	if typing >= 0 && typedLen(must[typing]) >= 2 {
 		// The whole word and the prefix both match a whole-word hit, and
 		// BM25 sums them: it ranks above a hit of the prefix alone.
 		must[typing] = "(" + must[typing] + " OR " + must[typing] + " *)"
+		ranks[typing].Prefix, ranks[typing].Typed = true, true
 	}
-	s.Match, s.Words = strings.Join(must, " AND "), must
+	s.Match, s.Words, s.Ranks = strings.Join(must, " AND "), must, ranks
 	s.Exclude = strings.Join(mustNot, " OR ")
 	return s
 }

@@ -52,7 +52,10 @@ func TestParseSearch(t *testing.T) {
 		if strings.Join(got.Words, " AND ") != got.Match {
 			t.Errorf("ParseSearch(%q): words %q are not the parts of %q", c.q, got.Words, got.Match)
 		}
-		got.Words = nil
+		if len(got.Ranks) != len(got.Words) {
+			t.Errorf("ParseSearch(%q): %d ranked words for %d words", c.q, len(got.Ranks), len(got.Words))
+		}
+		got.Words, got.Ranks = nil, nil
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("ParseSearch(%q)\n got %#v\nwant %#v", c.q, got, c.want)
 		}

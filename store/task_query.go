@@ -179,9 +179,24 @@ func pagedInside(q app.TaskQuery) bool {
 // spares each row a probe of the readable set and the far end of its links
 // a lookup of its project.
 func taskSQL(q app.TaskQuery, count bool) (string, []any) {
-	match := q.Match != "" && !count
+	b := taskFilters(q, count)
+	if count {
+		if q.Limit > 0 {
+			// A capped count stops reading at the cap: a saved view's
+			// count in the top bar costs at most that many matches.
+			return readableCTE + "SELECT count(*) FROM (SELECT 1 FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds() +
+				" LIMIT " + strconv.Itoa(q.Limit) + ")", b.args
+		}
+		return readableCTE + "SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds(), b.args
+	}
+	return taskPageSQL(q, b)
+}
+
+// taskFilters is the conditions of q's rows, and their values; count
+// leaves the text match to a condition, where a page ranks it in a join.
+func taskFilters(q app.TaskQuery, count bool) *itemQuery {
 	ranked := ""
-	if match {
+	if q.Match != "" && !count {
 		ranked = q.Match
 	}
 	b := newItemQuery(q.Readable, ranked)
@@ -243,15 +258,13 @@ func taskSQL(q app.TaskQuery, count bool) (string, []any) {
 		viewer := b.arg(q.ViewerID)
 		b.add("(t.assignee_id IS NULL OR t.assignee_id = " + viewer + " OR (t.claimed_by = " + viewer + " AND t.claim_expires_at > :now))")
 	}
-	if count {
-		if q.Limit > 0 {
-			// A capped count stops reading at the cap: a saved view's
-			// count in the top bar costs at most that many matches.
-			return readableCTE + "SELECT count(*) FROM (SELECT 1 FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds() +
-				" LIMIT " + strconv.Itoa(q.Limit) + ")", b.args
-		}
-		return readableCTE + "SELECT count(*) FROM tasks t JOIN statuses st ON st.id = t.status_id WHERE " + b.conds(), b.args
-	}
+	return b
+}
+
+// taskPageSQL reads the rows q selects in the order it asks, given the
+// conditions b (taskFilters) that select them.
+func taskPageSQL(q app.TaskQuery, b *itemQuery) (string, []any) {
+	match := q.Match != ""
 	order := orderBy(q.Order, taskSortExprs, "seq")
 	from := fromTasks
 	if match {
@@ -296,7 +309,14 @@ func (t *Tx) Tasks(ctx context.Context, q app.TaskQuery) ([]app.Task, error) {
 	if q.Now.IsZero() {
 		q.Now = t.now
 	}
+	page, few, err := t.fewMatches(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	query, args := taskSQL(q, false)
+	if few {
+		query, args = rankedPageSQL(q, page)
+	}
 	out, err := taskReader.read(ctx, t, query, args, min(max(q.Limit, len(q.IDs)), 1000), func(k *app.Task) { finishTask(k, q.Now) })
 	if err != nil || len(out) == 0 {
 		return out, err
