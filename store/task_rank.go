@@ -13,7 +13,7 @@ import (
 // and reports false when there may be more (or q is no first page of a
 // search). BM25 costs a fixed read before its first row: the number of
 // tasks holding each word, which it counts over the word's whole posting
-// list (about 7 ms for a word every one of 100,000 tasks holds), while the
+// list (about 7 ms for two words all of 100,000 tasks hold), while the
 // few matches themselves are read in well under a millisecond. When every
 // match fits in the page there is no next page whose order must agree with
 // this one, so app.SearchRelevance, computed from the text, ranks them. The
