@@ -26,7 +26,8 @@ const (
 	// which one browser session, and all sessions together, may try within
 	// any DeviceCodeLifetime. With 20^8 codes, the instance-wide bound
 	// leaves a guesser about one chance in 250 million of hitting a given
-	// code in its whole life (docs/api.md, "Signing in a terminal").
+	// code in its whole life (docs/api.md, "A terminal's sign-in through
+	// the browser").
 	DeviceGuessesPerSession = 10
 	DeviceGuesses           = 100
 	// DeviceStartsPerAddress bounds the sign-ins one client address may
