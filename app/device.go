@@ -21,7 +21,29 @@ const (
 	DeviceSlowDown = 5 * time.Second
 	// userCodeAlphabet leaves out vowels (no words) and letters read alike.
 	userCodeAlphabet = "BCDFGHJKLMNPQRSTVWXZ"
+	// DeviceGuessesPerSession and DeviceGuesses bound the user codes that
+	// name no pending request (mistyped, guessed, decided or expired)
+	// which one browser session, and all sessions together, may try within
+	// any DeviceCodeLifetime. With 20^8 codes, the instance-wide bound
+	// leaves a guesser about one chance in 250 million of hitting a given
+	// code in its whole life (docs/api.md, "A terminal's sign-in through
+	// the browser").
+	DeviceGuessesPerSession = 10
+	DeviceGuesses           = 100
+	// DeviceStartsPerAddress bounds the sign-ins one client address may
+	// start within any DeviceCodeLifetime: starting needs no credential.
+	DeviceStartsPerAddress = 20
 )
+
+// deviceLimits counts what the device flow bounds (limit.go).
+type deviceLimits struct {
+	sessionGuesses, guesses, starts *attempts
+}
+
+func newDeviceLimits() deviceLimits {
+	return deviceLimits{sessionGuesses: newAttempts(DeviceGuessesPerSession, DeviceCodeLifetime),
+		guesses: newAttempts(DeviceGuesses, DeviceCodeLifetime), starts: newAttempts(DeviceStartsPerAddress, DeviceCodeLifetime)}
+}
 
 // DeviceCode is one device authorization as stored: never its codes.
 type DeviceCode struct {
@@ -76,8 +98,9 @@ func newUserCode() string {
 	return string(b[:4]) + "-" + string(b[4:])
 }
 
-// StartDevice begins a browser sign-in for the terminal named client.
-func (s *Service) StartDevice(ctx context.Context, client string) (DeviceAuthorization, error) {
+// StartDevice begins a browser sign-in for the terminal named client,
+// asking from the client address addr.
+func (s *Service) StartDevice(ctx context.Context, client, addr string) (DeviceAuthorization, error) {
 	if client == "" {
 		client = "tend"
 	}
@@ -90,6 +113,11 @@ func (s *Service) StartDevice(ctx context.Context, client string) (DeviceAuthori
 	user := newUserCode()
 	err := s.store.Update(ctx, func(tx Tx) error {
 		now := tx.Now()
+		if s.device.starts.full(addr, now) {
+			return Errorf(CodeTooManyAttempts, "%d sign-ins were started from this address in the last %d minutes, the most allowed; finish one, or try again in a few minutes",
+				DeviceStartsPerAddress, int(DeviceCodeLifetime/time.Minute))
+		}
+		s.device.starts.add(addr, now)
 		d := DeviceCode{ID: newID(), Client: client, Interval: int(DeviceInterval / time.Second), ExpiresAt: now.Add(DeviceCodeLifetime), CreatedAt: now}
 		return tx.InsertDeviceCode(ctx, &d, secretHash(device), userCodeHash(user))
 	})
@@ -100,14 +128,24 @@ func (s *Service) StartDevice(ctx context.Context, client string) (DeviceAuthori
 // deviceForPerson finds the pending request a user code names, for a
 // signed-in browser only: a credential cannot approve one, so a leaked
 // token never mints another. Unknown, decided and expired codes all
-// answer not_found.
-func deviceForPerson(ctx context.Context, tx Tx, a Actor, userCode string) (DeviceCode, error) {
+// answer not_found, and count as guesses: past the session's or the
+// instance's bound every code is refused, the right one too, until the
+// window moves on.
+func (s *Service) deviceForPerson(ctx context.Context, tx Tx, a Actor, userCode string) (DeviceCode, error) {
 	if a.SessionID == "" {
 		return DeviceCode{}, Errorf(CodeForbidden, "a terminal's sign-in is approved in a signed-in browser, not with a credential")
 	}
+	now := tx.Now()
+	if s.device.sessionGuesses.full(a.SessionID, now) || s.device.guesses.full("", now) {
+		return DeviceCode{}, Errorf(CodeTooManyAttempts, "too many codes that name no sign-in were tried; wait a few minutes, then type the code your terminal shows now")
+	}
 	d, err := tx.DeviceCode(ctx, userCodeHash(userCode), true)
-	if err == nil && !d.pending(tx.Now()) {
+	if err == nil && !d.pending(now) {
 		err = NotFound("sign-in code")
+	}
+	if CodeOf(err) == CodeNotFound {
+		s.device.sessionGuesses.add(a.SessionID, now)
+		s.device.guesses.add("", now)
 	}
 	return d, notFoundAs(err, "sign-in code")
 }
@@ -117,7 +155,7 @@ func deviceForPerson(ctx context.Context, tx Tx, a Actor, userCode string) (Devi
 func (s *Service) DeviceRequest(ctx context.Context, a Actor, userCode string) (DeviceCode, error) {
 	var out DeviceCode
 	err := s.store.View(ctx, func(tx Tx) (err error) {
-		out, err = deviceForPerson(ctx, tx, a, userCode)
+		out, err = s.deviceForPerson(ctx, tx, a, userCode)
 		return err
 	})
 	return out, err
@@ -127,7 +165,7 @@ func (s *Service) DeviceRequest(ctx context.Context, a Actor, userCode string) (
 // person's only one) or denies the request a user code names.
 func (s *Service) DecideDevice(ctx context.Context, a Actor, userCode, workspace string, approve bool) error {
 	return s.store.Update(ctx, func(tx Tx) error {
-		d, err := deviceForPerson(ctx, tx, a, userCode)
+		d, err := s.deviceForPerson(ctx, tx, a, userCode)
 		if err != nil {
 			return err
 		}

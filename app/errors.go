@@ -79,6 +79,7 @@ const (
 	CodeExpiredToken         Code = "expired_token"         // the device code is past its ten minutes
 	CodeInvalidGrant         Code = "invalid_grant"         // a device code that is unknown, or spent already
 	CodeTooManyWaiters       Code = "too_many_waiters"      // the credential holds as many waits on the change feed open as it may
+	CodeTooManyAttempts      Code = "too_many_attempts"     // too many wrong sign-in codes tried, or sign-ins started from one address
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -100,7 +101,7 @@ var AllCodes = []Code{
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
-	CodeTooManyWaiters,
+	CodeTooManyWaiters, CodeTooManyAttempts,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -131,6 +131,7 @@ type Service struct {
 	limits Limits
 	budget *background.Budget // bounds the expensive reads (readbudget.go)
 	watch  *watch             // woken by every committed write (watch.go)
+	device deviceLimits       // what the device flow bounds (device.go)
 }
 
 // New returns a Service over st.
@@ -152,7 +153,8 @@ func New(st Store, opts Options) *Service {
 		opts.SubtreeStepRows = DefaultSubtreeStepRows
 	}
 	w := newWatch()
-	s := &Service{store: watchedStore{Store: st, w: w}, raw: st, watch: w, opts: opts, limits: limits, budget: newBudget(limits)}
+	s := &Service{store: watchedStore{Store: st, w: w}, raw: st, watch: w, opts: opts, limits: limits, budget: newBudget(limits),
+		device: newDeviceLimits()}
 	// The worker indexes task text in its own steps only with a batch
 	// (bulkStep); a search needing it done waits for indexTasksStep.
 	s.work = background.NewWorker(background.Config{Steps: []background.Step{s.bulkStep, s.taskJobStep},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MaxBulkTasks is how many tasks one bulk change may name, unless
@@ -37,13 +38,16 @@ type BulkChange struct {
 	Defer      Patch[string]
 	Importance Patch[int]
 	Delete     bool
+	// Restore brings each task back from the trash, as RestoreTask does:
+	// the undo of a bulk delete.
+	Restore bool
 }
 
 // count is how many of the change's fields were sent.
 func (c BulkChange) count() int {
 	n := 0
 	for _, on := range []bool{c.Status.Set, c.Complete, c.Tags != nil, c.Assignee.Set, c.Project.Set, c.Due.Set, c.Defer.Set,
-		c.Importance.Set, c.Delete} {
+		c.Importance.Set, c.Delete, c.Restore} {
 		if on {
 			n++
 		}
@@ -99,7 +103,7 @@ func (s *Service) validateBulk(targets []BulkTarget, c *BulkChange) error {
 		seen[tg.Ref] = true
 	}
 	if n := c.count(); n != 1 {
-		return Invalidf("body.change", "send exactly one change (status, complete, tags, assignee, project, due, defer, importance or delete); got %d", n)
+		return Invalidf("body.change", "send exactly one change (status, complete, tags, assignee, project, due, defer, importance, delete or restore); got %d", n)
 	}
 	var errs []error
 	if c.Tags != nil {
@@ -154,7 +158,7 @@ func atTarget(err error, ref FlexRef) error {
 
 // BulkTasks makes one change to each of the tasks named, all or nothing:
 // in one transaction, each task as the one-task write of the change makes
-// it (UpdateTask, CompleteTask, DeleteTask), with its event. The first
+// it (UpdateTask, CompleteTask, DeleteTask, RestoreTask), with its event. The first
 // task that refuses (not there or not visible, a stale expected_version,
 // not writable, a value it cannot take) refuses the whole request, and
 // names that task. A change of a repeating task applies to this
@@ -169,18 +173,24 @@ func (s *Service) BulkTasks(ctx context.Context, a Actor, workspace string, targ
 		switch {
 		case c.Delete:
 			counts[i] = s.pendingCount(ctx, a, workspace, string(tg.Ref), JobTrash, "")
+		case c.Restore:
+			counts[i] = s.pendingCount(ctx, a, workspace, string(tg.Ref), JobRestore, "")
 		case c.Project.Set:
 			counts[i] = s.refileCount(ctx, a, workspace, string(tg.Ref), c.Project)
 		}
+	}
+	find := writableTaskAs
+	if c.Restore {
+		find = trashedTaskAs
 	}
 	out := make([]Task, len(targets))
 	err := s.updateKicking(ctx, func(tx Tx) (kicks bool, err error) {
 		found := make([]Task, len(targets))
 		for i, tg := range targets {
 			// Every task is found and checked before any changes, so
-			// that one trashed along with another named before it is
-			// not taken for one that is not there.
-			_, t, err := writableTaskAs(ctx, tx, a, workspace, string(tg.Ref), !s.hidesSubtree(counts[i]))
+			// that one trashed (or restored) along with another named
+			// before it is not taken for one that is not there.
+			_, t, err := find(ctx, tx, a, workspace, string(tg.Ref), !s.hidesSubtree(counts[i]))
 			if err == nil {
 				err = checkVersion(tg.ExpectedVersion, t.Version)
 			}
@@ -208,21 +218,29 @@ func (s *Service) BulkTasks(ctx context.Context, a Actor, workspace string, targ
 // have named it in another workspace), as the one-task write does, and
 // reports whether it kept a job for the worker.
 func (s *Service) bulkOne(ctx context.Context, tx Tx, a Actor, workspace string, was Task, c BulkChange, n int, out *Task) (bool, error) {
-	sc, t, err := writableTaskAs(ctx, tx, a, workspace, was.ID, !s.hidesSubtree(n))
+	find := writableTaskAs
+	if c.Restore {
+		find = trashedTaskAs
+	}
+	sc, t, err := find(ctx, tx, a, workspace, was.ID, !s.hidesSubtree(n))
 	switch {
-	case c.Delete && CodeOf(err) == CodeNotFound:
-		// Trashed along with a task named before it.
+	case (c.Delete || c.Restore) && CodeOf(err) == CodeNotFound:
+		// Trashed (or restored) along with a task named before it.
 		sc, err = taskScope(ctx, tx, a, workspace, was.ID)
 		if err == nil {
-			*out, err = readTaskAs(ctx, tx, sc, was.ID, true, true)
+			*out, err = readTaskAs(ctx, tx, sc, was.ID, c.Delete, true)
 		}
 		return false, err
 	case err != nil:
 		return false, err
-	case c.Delete:
-		now := tx.Now()
+	case c.Delete || c.Restore:
+		var to *time.Time
+		if c.Delete {
+			now := tx.Now()
+			to = &now
+		}
 		var kept bool
-		*out, kept, err = s.trashSubtree(ctx, tx, a, sc, t, n, &now)
+		*out, kept, err = s.trashSubtree(ctx, tx, a, sc, t, n, to)
 		return kept, err
 	case c.Complete:
 		*out, _, err = finishTask(ctx, tx, a, sc, t, CategoryDone, "task.completed")

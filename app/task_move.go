@@ -169,21 +169,7 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 	n := s.pendingCount(ctx, a, workspace, idOrRef, JobRestore, "")
 	var out Task
 	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
-		sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
-		if err != nil {
-			return false, err
-		}
-		loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
-		if err != nil {
-			return false, notFoundAs(err, "task")
-		}
-		if loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
-			return false, NotFound("task")
-		}
-		if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
-			return false, err
-		}
-		t, err := readTaskAs(ctx, tx, sc, loc.ID, true, !s.hidesSubtree(n))
+		sc, t, err := trashedTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return false, err
 		}
@@ -191,6 +177,27 @@ func (s *Service) RestoreTask(ctx context.Context, a Actor, workspace, idOrRef s
 		return kept, err
 	})
 	return out, err
+}
+
+// trashedTaskAs finds a task in the trash that a may restore: one that is
+// not in the trash answers not_found, as one a may not see does.
+func trashedTaskAs(ctx context.Context, tx Tx, a Actor, workspace, idOrRef string, counts bool) (*scope, Task, error) {
+	sc, err := taskScope(ctx, tx, a, workspace, idOrRef)
+	if err != nil {
+		return nil, Task{}, err
+	}
+	loc, err := tx.TaskLocator(ctx, sc.ws.Workspace.ID, idOrRef)
+	if err != nil {
+		return nil, Task{}, notFoundAs(err, "task")
+	}
+	if loc.DeletedAt == nil || !sc.byID[loc.ProjectID].canReadItems() {
+		return nil, Task{}, NotFound("task")
+	}
+	if err := sc.byID[loc.ProjectID].requireItemWrite(); err != nil {
+		return nil, Task{}, err
+	}
+	t, err := readTaskAs(ctx, tx, sc, loc.ID, true, counts)
+	return sc, t, err
 }
 
 // trashSubtree trashes t at the instant to, or restores it when to is nil,

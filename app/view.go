@@ -27,8 +27,9 @@ type View struct {
 	// Count is how many tasks the reader sees through the view, up to
 	// ViewCountCap, where a read answers it; nil when the view's filters
 	// no longer resolve (a status or project gone, or out of the reader's
-	// sight).
-	Count *int
+	// sight). CountCapped says more match than Count: it stopped at the cap.
+	Count       *int
+	CountCapped bool
 }
 
 // ViewCreate is a view to save (POST /v1/views).
@@ -46,9 +47,9 @@ type ViewUpdate struct {
 	ExpectedVersion *int
 }
 
-// ViewCountCap is where a view's count stops: a count of ViewCountCap
-// means that many or more. Counting stops reading there, so the top bar's
-// counts cost little however many tasks a view selects.
+// ViewCountCap is where a view's count stops: past it a view answers
+// ViewCountCap with CountCapped. Counting stops reading one task past it,
+// so the top bar's counts cost little however many tasks a view selects.
 const ViewCountCap = 100
 
 // maxViews bounds one person's views in a workspace, so the navigation
@@ -80,7 +81,7 @@ func (s *Service) Views(ctx context.Context, a Actor, workspace string) ([]View,
 			return err
 		}
 		for i := range out {
-			if out[i].Count, err = s.viewCount(ctx, tx, sc, out[i].Query); err != nil {
+			if err = s.countView(ctx, tx, sc, &out[i]); err != nil {
 				return err
 			}
 		}
@@ -89,19 +90,26 @@ func (s *Service) Views(ctx context.Context, a Actor, workspace string) ([]View,
 	return out, err
 }
 
-// viewCount counts the open work a view's filters select as sc sees it;
-// nil when the filters no longer resolve for sc.
-func (s *Service) viewCount(ctx context.Context, tx Tx, sc *scope, in TaskListQuery) (*int, error) {
-	q, err := s.listingQuery(ctx, tx, sc, in)
+// countView counts the open work v's filters select as sc sees it, up to
+// ViewCountCap; no count when the filters no longer resolve for sc.
+func (s *Service) countView(ctx context.Context, tx Tx, sc *scope, v *View) error {
+	q, err := s.listingQuery(ctx, tx, sc, v.Query)
 	if err != nil {
 		if isRefusal(err) {
-			return nil, nil
+			return nil
 		}
-		return nil, err
+		return err
 	}
-	q.Limit = ViewCountCap
+	// One past the cap tells exactly the cap from more.
+	q.Limit = ViewCountCap + 1
 	n, err := tx.CountTasks(ctx, q)
-	return &n, err
+	if err != nil {
+		return err
+	}
+	v.CountCapped = n > ViewCountCap
+	n = min(n, ViewCountCap)
+	v.Count = &n
+	return nil
 }
 
 // isRefusal reports whether err is the caller's mistake rather than a
@@ -120,7 +128,7 @@ func (s *Service) ViewGet(ctx context.Context, a Actor, workspace, idOrName stri
 	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		out, err = viewIn(ctx, tx, sc, idOrName)
 		if err == nil {
-			out.Count, err = s.viewCount(ctx, tx, sc, out.Query)
+			err = s.countView(ctx, tx, sc, &out)
 		}
 		return err
 	}))

@@ -160,10 +160,14 @@ func viewLine(v wire.View) []string {
 	return out
 }
 
-// viewCount is a view's count, "-" where the answer has none.
+// viewCount is a view's count, "-" where the answer has none, "100+"
+// past the server's cap.
 func viewCount(v wire.View) string {
-	if v.Count == nil {
+	switch {
+	case v.Count == nil:
 		return "-"
+	case v.CountCapped:
+		return strconv.Itoa(*v.Count) + "+"
 	}
 	return strconv.Itoa(*v.Count)
 }

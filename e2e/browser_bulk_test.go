@@ -14,8 +14,9 @@ import (
 // TestBrowserBulk is issue 34 §3 on the Tasks list, at 1280 and 390 px:
 // a click on one row's box and Shift and a click on another's tick the
 // three rows from one to the other, the bar tags them with one change,
-// and x ticks the selected row for the bar's delete. Each state is
-// photographed and checked with axe.
+// and x ticks the selected row for the bar's delete; the three deleted at
+// once come back with the toast's one Undo. Each state is photographed and
+// checked with axe.
 func TestBrowserBulk(t *testing.T) {
 	t.Parallel()
 	ctx := browserCtxFor(t, 5*time.Minute)
@@ -32,7 +33,8 @@ func TestBrowserBulk(t *testing.T) {
 }
 
 // bulk selects three of four rows with a click and a Shift-click, tags
-// them, then deletes the fourth, ticked with x.
+// them, then deletes the fourth, ticked with x, then the three, and undoes
+// that.
 func (b *lists) bulk(w int64) {
 	project := fmt.Sprintf("bulk%d", w)
 	b.api(b.admin, http.MethodPost, "/v1/projects", map[string]any{"key": project, "title": fmt.Sprintf("Bulk %d", w)})
@@ -68,8 +70,35 @@ func (b *lists) bulk(w int64) {
 	b.until("x ticks it", `document.querySelector("`+row(refs[3])+` input.pick").checked && document.querySelectorAll(".picking input.pick:checked").length === 1`)
 	b.do("delete", chromedp.SetValue(chromedp.CSS(`#bulk-action`), "delete"))
 	b.click("Apply", `#bulk button[type=submit]`)
-	b.until("the list says where it went", `document.body.textContent.indexOf("Moved the selected tasks to the trash") >= 0 && !document.querySelector("`+row(refs[3])+`")`)
+	b.until("the list says where it went", `document.getElementById("toast").textContent.indexOf("Moved #`+refs[3]+` to the trash") >= 0 && !document.querySelector("`+row(refs[3])+`")`)
 	if status, _ := apiJSON(b.t, b.base, b.admin, http.MethodGet, "/v1/tasks/"+refs[3], nil); status != http.StatusNotFound {
 		b.t.Fatalf("%d px: the deleted task answers %d", w, status)
 	}
+
+	// The three tagged rows deleted at once, and one Undo brings them back.
+	b.click("the first row's box", row(refs[0])+" input.pick")
+	b.do("Shift and the third row's box", chromedp.QueryAfter(chromedp.CSS(row(refs[2])+" input.pick"),
+		func(ctx context.Context, t *chromedp.Target, nodes []*chromedp.Node) (chromedp.Void, error) {
+			return chromedp.MouseClickNode(nodes[0], chromedp.ButtonModifiers(chromedp.ModifierShift))(ctx, t)
+		}))
+	b.until("three rows are ticked", `document.querySelectorAll(".picking input.pick:checked").length === 3`)
+	b.do("delete", chromedp.SetValue(chromedp.CSS(`#bulk-action`), "delete"))
+	b.click("Apply", `#bulk button[type=submit]`)
+	b.until("the toast offers Undo for the three", `document.getElementById("toast").textContent.indexOf("Moved 3 tasks to the trash") >= 0 && `+
+		`!document.querySelector("`+row(refs[0])+`") && !document.querySelector("`+row(refs[2])+`")`)
+	for _, ref := range refs[:3] {
+		if status, _ := apiJSON(b.t, b.base, b.admin, http.MethodGet, "/v1/tasks/"+ref, nil); status != http.StatusNotFound {
+			b.t.Fatalf("%d px: deleted #%s answers %d", w, ref, status)
+		}
+	}
+	b.sh.page("tasks-bulk-deleted")
+	b.click("Undo", `#toast form[action="/bulk"] button`)
+	b.until("the three are back", `document.body.textContent.indexOf("Restored the tasks from the trash") >= 0 && `+
+		`!!document.querySelector("`+row(refs[0])+`") && !!document.querySelector("`+row(refs[1])+`") && !!document.querySelector("`+row(refs[2])+`")`)
+	for _, ref := range refs[:3] {
+		if b.task(ref)["deleted_at"] != nil {
+			b.t.Fatalf("%d px: #%s is still in the trash", w, ref)
+		}
+	}
+	b.sh.page("tasks-bulk-restored")
 }

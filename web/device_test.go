@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/web/webtest"
 )
 
 // startDevice begins a browser sign-in as a terminal would, with no credential.
@@ -92,4 +94,67 @@ func TestDeviceSignIn(t *testing.T) {
 	if r := e.Browser(http.MethodGet, "/device?user_code="+expiredUser, session, "", nil); r.Status != http.StatusNotFound {
 		t.Errorf("an expired code: %d", r.Status)
 	}
+}
+
+// TestDeviceSignInLimits: a browser session may try ten user codes that
+// name no request within ten minutes, all sessions together a hundred;
+// past either, every code is refused 429 too_many_attempts, the right one
+// too (on the page and in its form), until the window moves on. One
+// address may start twenty sign-ins in ten minutes.
+func TestDeviceSignInLimits(t *testing.T) {
+	t.Parallel()
+	e := newCheckedEnv(t)
+	session := e.SignIn(e.MintLink(e.Admin, nil)).Value
+	_, userCode := e.startDevice("laptop")
+	guess := func(session string, i int) webtest.Response {
+		return e.Browser(http.MethodGet, fmt.Sprintf("/device?user_code=BCDF-%04d", i), session, "", nil)
+	}
+	for i := range app.DeviceGuessesPerSession {
+		if r := guess(session, i); r.Status != http.StatusNotFound {
+			t.Fatalf("guess %d: %d", i, r.Status)
+		}
+	}
+	limited := func(r webtest.Response) {
+		t.Helper()
+		if r.Status != http.StatusTooManyRequests || !strings.Contains(string(r.Body), "too_many_attempts") {
+			t.Fatalf("past the bound: %d\n%s", r.Status, r.Body)
+		}
+	}
+	limited(guess(session, 99))
+	limited(e.Browser(http.MethodGet, "/device?user_code="+userCode, session, "", nil))
+	limited(e.Browser(http.MethodPost, "/device", session, "", url.Values{"user_code": {userCode}, "decision": {"approve"}}))
+
+	other := e.SignIn(e.MintLink(e.Admin, nil)).Value
+	if r := e.Browser(http.MethodGet, "/device?user_code="+userCode, other, "", nil); r.Status != http.StatusOK {
+		t.Fatalf("another session is not held back: %d", r.Status)
+	}
+	for s := 1; s < app.DeviceGuesses/app.DeviceGuessesPerSession; s++ {
+		sess := other
+		if s > 1 {
+			sess = e.SignIn(e.MintLink(e.Admin, nil)).Value
+		}
+		for i := range app.DeviceGuessesPerSession {
+			if r := guess(sess, i); r.Status != http.StatusNotFound {
+				t.Fatalf("session %d, guess %d: %d", s, i, r.Status)
+			}
+		}
+	}
+	fresh := e.SignIn(e.MintLink(e.Admin, nil)).Value
+	limited(e.Browser(http.MethodGet, "/device?user_code="+userCode, fresh, "", nil))
+
+	e.Clock.Advance(app.DeviceCodeLifetime)
+	_, userCode = e.startDevice("laptop")
+	if r := e.Browser(http.MethodGet, "/device?user_code="+userCode, session, "", nil); r.Status != http.StatusOK {
+		t.Fatalf("ten minutes on: %d", r.Status)
+	}
+
+	for i := 1; i < app.DeviceStartsPerAddress; i++ { // one started since the clock moved on
+		e.startDevice("laptop")
+	}
+	p := e.Problem(http.StatusTooManyRequests, "too_many_attempts", http.MethodPost, "/v1/auth/device", "", map[string]any{})
+	if r := e.Do(http.MethodPost, "/v1/auth/device", "", map[string]any{}); r.Header.Get("Retry-After") != "60" {
+		t.Errorf("Retry-After %q; %v", r.Header.Get("Retry-After"), p)
+	}
+	e.Clock.Advance(app.DeviceCodeLifetime)
+	e.startDevice("laptop")
 }

@@ -28,6 +28,7 @@ var problemsUnanswered = map[app.Code]string{
 	app.CodeReadOverBudget:    "needs a read held past its budget by a gated store (TestExpensiveReadOverBudget)",
 	app.CodeLoginLinkUnusable: "POST /signin answers it as the 410 page, never as a problem document (pages' sign-in tests)",
 	app.CodeTooManyWaiters:    "needs a credential's waits on the change feed held open (TestChangesWaitHTTP)",
+	app.CodeTooManyAttempts:   "needs twenty sign-ins started from one address, or ten wrong codes tried on /device (TestDeviceSignInLimits)",
 }
 
 // TestProblemGoldens provokes every code HTTP can answer, once, from the

@@ -30,7 +30,7 @@ type Service interface {
 	ChangeStatus(ctx context.Context, a app.Actor, id string, in app.UpdateStatus) (app.Status, error)
 	ChangeTag(ctx context.Context, a app.Actor, id string, in app.UpdateTag) (app.Tag, error)
 	CreateLoginLink(ctx context.Context, a app.Actor, in app.LoginLinkCreate) (app.IssuedLoginLink, error)
-	StartDevice(ctx context.Context, client string) (app.DeviceAuthorization, error)
+	StartDevice(ctx context.Context, client, addr string) (app.DeviceAuthorization, error)
 	DeviceToken(ctx context.Context, deviceCode string) (app.IssuedToken, error)
 	CreateUser(ctx context.Context, a app.Actor, in app.UserCreate) (app.User, error)
 	CreateWorkspace(ctx context.Context, a app.Actor, in app.WorkspaceCreate) (app.WorkspaceView, error)

@@ -106,6 +106,10 @@ func TestBulkIsAllOrNothing(t *testing.T) {
 		{"a task named twice", f.alice, bulkTasks(mine, mine), map[string]any{"complete": true}, 422, "validation", ""},
 		{"no change", f.alice, bulkTasks(mine), map[string]any{}, 422, "validation", ""},
 		{"two changes", f.alice, bulkTasks(mine), map[string]any{"complete": true, "delete": true}, 422, "validation", ""},
+		{"a delete and its undo", f.alice, bulkTasks(mine), map[string]any{"delete": true, "restore": true}, 422, "validation", ""},
+		{"restoring a task not in the trash", f.alice, []any{map[string]any{"ref": f.ref("trashed")}, map[string]any{"ref": mine}}, map[string]any{"restore": true}, 404, "not_found", lstItoa(int64(mine))},
+		{"restoring a task that is not there", f.alice, bulkTasks(9999), map[string]any{"restore": true}, 404, "not_found", "9999"},
+		{"restoring at a stale version", f.alice, []any{map[string]any{"ref": f.ref("trashed"), "expected_version": 99}}, map[string]any{"restore": true}, 409, "version_conflict", f.ref("trashed")},
 		{"an unknown change", f.alice, bulkTasks(mine), map[string]any{"archive": true}, 422, "validation", ""},
 		{"tags with no name", f.alice, bulkTasks(mine), map[string]any{"tags": map[string]any{}}, 422, "validation", ""},
 		{"a status cleared", f.alice, bulkTasks(mine), map[string]any{"status": nil}, 422, "validation", ""},
@@ -118,6 +122,7 @@ func TestBulkIsAllOrNothing(t *testing.T) {
 	if v := version(); v != before {
 		t.Fatalf("a refused bulk change changed the task: version %v, was %v", v, before)
 	}
+	e.Problem(404, "not_found", http.MethodGet, "/v1/tasks/"+f.ref("trashed"), f.alice, nil) // a refused restore left it in the trash
 	// The hidden task answers as the missing one, word for word but the ref.
 	missing := e.Problem(404, "not_found", http.MethodPost, "/v1/tasks/bulk", bob, map[string]any{"tasks": bulkTasks(mine + 1000), "change": map[string]any{"complete": true}})
 	hidden := e.Problem(404, "not_found", http.MethodPost, "/v1/tasks/bulk", bob, map[string]any{"tasks": []any{map[string]any{"ref": f.ref("sec")}}, "change": map[string]any{"complete": true}})
@@ -150,4 +155,33 @@ func TestBulkTrashesAParentWithItsSubtask(t *testing.T) {
 			t.Errorf("not trashed: %v", task)
 		}
 	}
+}
+
+// A bulk delete is undone by one bulk restore of the same tasks, in any
+// order: each comes back as RestoreTask brings it, a subtask along with
+// its parent, each with its task.restored event.
+func TestBulkRestoreUndoesABulkDelete(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	parent := e.TaskRef(e.Admin, map[string]any{"title": "Plan the offsite"})
+	child := e.TaskRef(e.Admin, map[string]any{"title": "Book the rooms", "parent": parent})
+	other := e.TaskRef(e.Admin, map[string]any{"title": "Order the badges"})
+	e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/bulk", e.Admin, map[string]any{"tasks": bulkTasks(parent, child, other), "change": map[string]any{"delete": true}})
+	out := e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/bulk", e.Admin, map[string]any{"tasks": bulkTasks(child, other, parent), "change": map[string]any{"restore": true}})
+	if out["count"] != 3.0 {
+		t.Fatalf("restored: %v", out)
+	}
+	for _, task := range out["tasks"].([]any) {
+		if task.(map[string]any)["deleted_at"] != nil {
+			t.Errorf("still trashed: %v", task)
+		}
+	}
+	for _, ref := range []int{parent, child, other} {
+		e.OK(http.StatusOK, http.MethodGet, taskPath(ref, ""), e.Admin, nil)
+	}
+	ev := e.OK(http.StatusOK, http.MethodGet, taskPath(other, "/events"), e.Admin, nil)
+	if !strings.Contains(fmt.Sprint(ev), "task.restored") {
+		t.Errorf("no task.restored event: %v", ev)
+	}
+	e.Problem(404, "not_found", http.MethodPost, "/v1/tasks/bulk", e.Admin, map[string]any{"tasks": bulkTasks(other), "change": map[string]any{"restore": true}})
 }

@@ -1,8 +1,14 @@
 package web_test
 
 import (
+	"context"
+	"fmt"
+	"html"
 	"net/http"
+	"strings"
 	"testing"
+
+	"tend/app"
 )
 
 // viewFix is a workspace with a private project of the administrator's:
@@ -117,4 +123,43 @@ func TestViewLimit(t *testing.T) {
 		e.OK(http.StatusCreated, http.MethodPost, "/v1/views", e.Admin, map[string]any{"name": "v" + itoaRef(float64(i)), "query": "ready=true"})
 	}
 	e.Problem(http.StatusUnprocessableEntity, "over_limit", http.MethodPost, "/v1/views", e.Admin, map[string]any{"name": "one more", "query": ""})
+}
+
+// TestViewCountCap: a view's count is exact up to 100, in the API and in
+// the top bar; past it the API answers 100 with count_capped and the bar
+// shows 100+.
+func TestViewCountCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	admin, err := e.Svc.Authenticate(ctx, e.Admin, "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/views", e.Admin, map[string]any{"name": "Many", "query": "tag=many"})
+	session := e.SignIn(e.MintLink(e.Admin, nil)).Value
+	made := 0
+	upTo := func(n int) {
+		for ; made < n; made++ {
+			if _, err := e.Svc.CreateTask(ctx, admin, "", app.TaskCreate{Title: fmt.Sprintf("Task %d", made), Tags: []string{"many"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		tasks  int
+		count  float64
+		capped bool
+		shown  string
+	}{{99, 99, false, "99"}, {100, 100, false, "100"}, {101, 100, true, "100+"}} {
+		upTo(c.tasks)
+		v := e.OK(http.StatusOK, http.MethodGet, "/v1/views/Many", e.Admin, nil)
+		if v["count"] != c.count || v["count_capped"] != c.capped {
+			t.Errorf("%d tasks: the API says count %v, count_capped %v", c.tasks, v["count"], v["count_capped"])
+		}
+		page := e.Browser(http.MethodGet, "/tasks", session, "", nil)
+		if want := `Many <span class="count">` + c.shown + `</span>`; !strings.Contains(html.UnescapeString(string(page.Body)), want) {
+			t.Errorf("%d tasks: the top bar lacks %s", c.tasks, want)
+		}
+	}
 }

@@ -77,12 +77,12 @@ func (s *Server) pageTaskStatus(w http.ResponseWriter, r *http.Request, a app.Ac
 // notices are the messages a page shows after a redirect, by key, so no
 // text of the person's choosing travels in a URL into a page.
 var notices = map[string]string{
-	"conflict":     "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
-	"edited":       "Saved.",
-	"next":         "This is the next occurrence.",
-	"trashed":      "Moved to the trash, with everything filed in it. Restore it from the trash below.",
-	"bulk":         "Changed the selected tasks.",
-	"trashed_bulk": "Moved the selected tasks to the trash, with their subtasks. Restore them from the trash.",
+	"conflict":      "Someone changed that task since you loaded the page, so your change was not saved. It is shown as it is now; try again.",
+	"edited":        "Saved.",
+	"next":          "This is the next occurrence.",
+	"trashed":       "Moved to the trash, with everything filed in it. Restore it from the trash below.",
+	"bulk":          "Changed the selected tasks.",
+	"restored_bulk": "Restored the tasks from the trash, with the subtasks trashed along with them.",
 	"conflict_bulk": "Someone changed one of the selected tasks since you loaded the page, so none was changed. " +
 		"They are shown as they are now; try again.",
 	"conflict_project": "Someone changed this project since you loaded the page, so your change was not saved. " +

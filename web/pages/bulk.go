@@ -2,14 +2,17 @@ package pages
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
 	"tend/app"
+	"tend/web/wire"
 )
 
 // pageBulk makes one change to the tasks a list's rows selected (the
-// bulkbar form, which their boxes belong to), all or nothing, through the
+// bulkbar form, which their boxes belong to; or the toast's Undo of a
+// bulk delete, which restores them), all or nothing, through the
 // Service's bulk change as POST /v1/tasks/bulk does, and goes back to the
 // list. Each box carries the version its row was shown at: a task changed
 // meanwhile refuses the whole change, and the list comes back to say so.
@@ -32,14 +35,22 @@ func (s *Server) pageBulk(w http.ResponseWriter, r *http.Request, a app.Actor) e
 		}
 		targets = append(targets, t)
 	}
-	_, err = s.app.BulkTasks(r.Context(), a, workspaceOf(r), targets, change)
+	ts, err := s.app.BulkTasks(r.Context(), a, workspaceOf(r), targets, change)
 	switch {
 	case app.CodeOf(err) == app.CodeVersionConflict:
 		return seeOther(w, r, withNotice(back, "conflict_bulk"))
 	case err != nil:
 		return err
 	case change.Delete:
-		return seeOther(w, r, withNotice(back, "trashed_bulk"))
+		// The list comes back with the toast's Undo, which restores
+		// every task trashed here in one bulk change.
+		q := url.Values{}
+		for _, t := range ts {
+			q.Add("trashed", wire.Itoa64(t.Ref))
+		}
+		return seeOther(w, r, backTo(back, q, 0))
+	case change.Restore:
+		return seeOther(w, r, withNotice(back, "restored_bulk"))
 	}
 	return seeOther(w, r, withNotice(back, "bulk"))
 }
@@ -56,6 +67,8 @@ func bulkChangeOf(action, value string) (app.BulkChange, error) {
 		return app.BulkChange{Complete: true}, nil
 	case "delete":
 		return app.BulkChange{Delete: true}, nil
+	case "restore":
+		return app.BulkChange{Restore: true}, nil
 	case "tag":
 		return app.BulkChange{Tags: &app.TagChange{Add: tags}}, nil
 	case "untag":
@@ -67,5 +80,5 @@ func bulkChangeOf(action, value string) (app.BulkChange, error) {
 	case "due":
 		return app.BulkChange{Due: patch}, nil
 	}
-	return app.BulkChange{}, app.Invalidf("form.action", "complete, tag, untag, assignee, project, due or delete")
+	return app.BulkChange{}, app.Invalidf("form.action", "complete, tag, untag, assignee, project, due, delete or restore")
 }

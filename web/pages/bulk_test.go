@@ -48,8 +48,19 @@ func TestPageBulk(t *testing.T) {
 			t.Errorf("%v: %d, want %d", c.form, r.Status, c.status)
 		}
 	}
-	if to := p.seeOther(t, "/bulk", url.Values{"action": {"delete"}, "ref": {"1", "2"}, "back": {"/"}}); to != "/?notice=trashed_bulk" {
+	if to := p.seeOther(t, "/bulk", url.Values{"action": {"delete"}, "ref": {"1", "2"}, "back": {"/tasks"}}); to != "/tasks?trashed=1&trashed=2" {
 		t.Fatalf("the delete went to %q", to)
 	}
-	contains(t, "the list after the delete", p.get(t, "/tasks?notice=trashed_bulk", http.StatusOK), "Moved the selected tasks to the trash")
+	// The list offers Undo, one form that restores both.
+	contains(t, "the list after the delete", p.get(t, "/tasks?trashed=1&trashed=2", http.StatusOK), "Moved 2 tasks to the",
+		`<input type="hidden" name="action" value="restore"><input type="hidden" name="ref" value="1"><input type="hidden" name="ref" value="2">`)
+	if to := p.seeOther(t, "/bulk", url.Values{"action": {"restore"}, "ref": {"1", "2"}, "back": {"/tasks"}}); to != "/tasks?notice=restored_bulk" {
+		t.Fatalf("the undo went to %q", to)
+	}
+	for _, ref := range []string{"1", "2"} {
+		p.OK(http.StatusOK, http.MethodGet, "/v1/tasks/"+ref, p.Admin, nil)
+	}
+	if r := p.post(t, "/bulk", url.Values{"action": {"restore"}, "ref": {"1"}}); r.Status != http.StatusNotFound {
+		t.Errorf("restoring a task not in the trash: %d", r.Status)
+	}
 }

@@ -28,12 +28,12 @@ var pageFuncs = template.FuncMap{
 	"viewCount": viewCount,
 }
 
-// viewCount is a saved view's count in the top bar: "100+" at the cap.
-func viewCount(n *int) string {
-	if *n >= app.ViewCountCap {
-		return strconv.Itoa(app.ViewCountCap) + "+"
+// viewCount is a saved view's count in the top bar: "100+" past the cap.
+func viewCount(v app.View) string {
+	if v.CountCapped {
+		return strconv.Itoa(*v.Count) + "+"
 	}
-	return strconv.Itoa(*n)
+	return strconv.Itoa(*v.Count)
 }
 
 // linksView is what the links section of an item page shows and offers.

@@ -183,19 +183,32 @@ func withAlong(q url.Values, n string) url.Values {
 type deletedToast struct {
 	Ref   string
 	Along int
+	// Refs are the tasks a bulk delete trashed, when it trashed more than
+	// one: the toast's Undo restores them all in one bulk change.
+	Refs []string
 }
 
 // refParam reads the ref a page was sent back with (?trashed=REF after a
 // delete, ?purged=REF after a delete forever) with the count of items
-// that went with it (?along=N); nil without one.
+// that went with it (?along=N), or the refs a bulk delete trashed
+// (?trashed=REF&trashed=REF…); nil without one.
 func refParam(r *http.Request, name string) *deletedToast {
 	q := r.URL.Query()
-	ref := q.Get(name)
-	if _, err := strconv.ParseInt(ref, 10, 64); err != nil || r.Method != http.MethodGet {
+	refs := q[name]
+	if len(refs) == 0 || len(refs) > app.MaxBulkTasks || r.Method != http.MethodGet {
 		return nil
 	}
+	for _, ref := range refs {
+		if _, err := strconv.ParseInt(ref, 10, 64); err != nil {
+			return nil
+		}
+	}
 	n, _ := strconv.Atoi(q.Get("along"))
-	return &deletedToast{Ref: ref, Along: n}
+	d := &deletedToast{Ref: refs[0], Along: n}
+	if len(refs) > 1 {
+		d.Refs = refs
+	}
+	return d
 }
 
 // trashRoutes mounts the trash's pages and actions.

@@ -83,7 +83,12 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeExpiredToken:          {http.StatusBadRequest, "Device code expired"},
 	app.CodeInvalidGrant:          {http.StatusBadRequest, "Device code unknown or used"},
 	app.CodeTooManyWaiters:        {http.StatusTooManyRequests, "Too many waits"},
+	app.CodeTooManyAttempts:       {http.StatusTooManyRequests, "Too many attempts"},
 }
+
+// DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:
+// its bounds count over ten minutes, so a minute frees some of them.
+const DeviceAttemptsRetry = "60"
 
 // StorageFullRetry is the Retry-After of a storage_full answer: freeing
 // space takes a person, so retrying sooner only adds load.
@@ -181,6 +186,8 @@ func WriteProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 		w.Header().Set("Retry-After", "1")
 	case app.CodeReadOverBudget:
 		w.Header().Set("Retry-After", "5")
+	case app.CodeTooManyAttempts:
+		w.Header().Set("Retry-After", DeviceAttemptsRetry)
 	case app.CodeStorageFull:
 		w.Header().Set("Retry-After", StorageFullRetry)
 	case app.CodeUnauthorized:

@@ -28,6 +28,7 @@ type BulkChange struct {
 	Defer      Patch[string] `json:"defer,omitzero"`
 	Importance Patch[int]    `json:"importance,omitzero"`
 	Delete     bool          `json:"delete,omitempty"`
+	Restore    bool          `json:"restore,omitempty"`
 }
 
 // TagChange is a bulk change's tags: names to add and to remove, with or
@@ -52,7 +53,7 @@ func (in TaskBulk) App() ([]app.BulkTarget, app.BulkChange) {
 	}
 	c := in.Change
 	out := app.BulkChange{Status: c.Status.App(), Complete: c.Complete, Assignee: c.Assignee.App(), Project: c.Project.App(),
-		Due: c.Due.App(), Defer: c.Defer.App(), Importance: c.Importance.App(), Delete: c.Delete}
+		Due: c.Due.App(), Defer: c.Defer.App(), Importance: c.Importance.App(), Delete: c.Delete, Restore: c.Restore}
 	if c.Tags != nil {
 		out.Tags = &app.TagChange{Add: c.Tags.Add, Remove: c.Tags.Remove}
 	}

@@ -11,22 +11,25 @@ import (
 // View is a saved view as the API answers it. Query is its filters and
 // order as GET /v1/tasks's query string, keys sorted; Count the tasks the
 // caller sees through it, in a read's answer (a write's answers null, as
-// does a read of a view whose filters no longer resolve for the caller).
+// does a read of a view whose filters no longer resolve for the caller),
+// up to 100: CountCapped says more match.
 type View struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Query     string `json:"query"`
-	Shared    bool   `json:"shared"`
-	Owner     string `json:"owner"`
-	Count     *int   `json:"count"`
-	Version   int    `json:"version"`
-	CreatedAt string `json:"created_at"`
-	UpdatedAt string `json:"updated_at"`
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Query  string `json:"query"`
+	Shared bool   `json:"shared"`
+	Owner  string `json:"owner"`
+	Count  *int   `json:"count"`
+	// CountCapped is true when more tasks match than count says.
+	CountCapped bool   `json:"count_capped"`
+	Version     int    `json:"version"`
+	CreatedAt   string `json:"created_at"`
+	UpdatedAt   string `json:"updated_at"`
 }
 
 // NewView is the wire record of v.
 func NewView(v app.View) View {
-	return View{ID: v.ID, Name: v.Name, Query: ViewQueryString(v.Query), Shared: v.Shared, Owner: v.Username, Count: v.Count,
+	return View{ID: v.ID, Name: v.Name, Query: ViewQueryString(v.Query), Shared: v.Shared, Owner: v.Username, Count: v.Count, CountCapped: v.CountCapped,
 		Version: v.Version, CreatedAt: Stamp(v.CreatedAt), UpdatedAt: Stamp(v.UpdatedAt)}
 }
 
