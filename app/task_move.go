@@ -90,24 +90,36 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 	if !in.Parent.Set && !in.Project.Set {
 		return Task{}, Invalidf("body.parent", "send parent (a ref, an id, or null for the top level) and/or project")
 	}
-	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
+	return s.refileTask(ctx, a, workspace, idOrRef, in.Project, func(tx Tx, sc *scope, t Task, n int) (Task, bool, error) {
+		changes := map[string]any{}
+		var job *TaskJob
+		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
+			return Task{}, false, err
+		}
+		if len(changes) > 0 {
+			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
+				return Task{}, false, err
+			}
+		}
+		return answerKeeping(ctx, tx, sc, t.ID, false, job)
+	})
+}
+
+// refileTask is the write of a change that may refile a task into project
+// with its subtree: n, the subtree's size counted before the transaction,
+// decides whether the subtree is hidden at once or by the worker, and
+// change, given the writable task, answers the task and whether it kept a
+// job for the worker.
+func (s *Service) refileTask(ctx context.Context, a Actor, workspace, idOrRef string, project Patch[string],
+	change func(tx Tx, sc *scope, t Task, n int) (Task, bool, error)) (Task, error) {
+	n := s.refileCount(ctx, a, workspace, idOrRef, project)
 	var out Task
 	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return false, err
 		}
-		changes := map[string]any{}
-		var job *TaskJob
-		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
-			return false, err
-		}
-		if len(changes) > 0 {
-			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
-				return false, err
-			}
-		}
-		out, kept, err = answerKeeping(ctx, tx, sc, t.ID, false, job)
+		out, kept, err = change(tx, sc, t, n)
 		return kept, err
 	})
 	return out, err
