@@ -106,6 +106,19 @@ func reportLines(rep app.MigrationReport) []string {
 	return out
 }
 
+// linkWords is the task ref's links as the administrator reads them, one
+// "direction type other-title" a link, sorted.
+func (f *fixture) linkWords(r int64) []string {
+	f.t.Helper()
+	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(r)))(f.t)
+	var got []string
+	for _, l := range links {
+		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
+	}
+	sort.Strings(got)
+	return got
+}
+
 // TestMigrateAgainUpdates: importing the same file again finds what the
 // first import wrote by the tool's ids and changes only what changed.
 func TestMigrateAgainUpdates(t *testing.T) {
@@ -268,12 +281,7 @@ func TestMigrateVikunja(t *testing.T) {
 	if r := work["Write the changelog"].RecurrenceDescription; !strings.Contains(r, "month") {
 		t.Errorf("monthly repeat: %q", r)
 	}
-	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(ship.Ref)))(t)
-	var got []string
-	for _, l := range links {
-		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
-	}
-	sort.Strings(got)
+	got := f.linkWords(ship.Ref)
 	wantLinks := []string{"outgoing blocks Write the changelog", "outgoing copied_from Buy milk 🥛", "outgoing relates_to Migrate the database"}
 	if fmt.Sprint(got) != fmt.Sprint(wantLinks) {
 		t.Errorf("links of Ship v2: %q\nwant %q", got, wantLinks)
@@ -308,13 +316,7 @@ func TestMigrateBeads(t *testing.T) {
 	if empty.ParentID != epic.ID || empty.Type.Key != "feature" || empty.DueAt == nil || empty.Blocked {
 		t.Errorf("the feature (its blocker is done): %+v", empty)
 	}
-	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(empty.Ref)))(t)
-	var got []string
-	for _, l := range links {
-		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
-	}
-	sort.Strings(got)
-	if want := []string{"incoming blocks Write the JSONL encoder", "incoming discovered_from FK check is slow on big databases"}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := f.linkWords(empty.Ref), []string{"incoming blocks Write the JSONL encoder", "incoming discovered_from FK check is slow on big databases"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("links %q, want %q", got, want)
 	}
 	if slow.Status.Key != "blocked" || slow.Type.Key != "bug" {
