@@ -143,10 +143,7 @@ func TestCalendarCreate(t *testing.T) {
 		{"outliving the credential", narrow, app.CalendarCreate{Project: "web", ExpiresAt: ptr(until.Add(time.Second))},
 			app.CodeCalendarWider, "body.expires_at"},
 	}
-	wantRefused(t, cases, func(a app.Actor, in app.CalendarCreate) error {
-		_, err := f.svc.CreateCalendar(f.ctx, a, in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.CalendarCreate) error { return errOf(f.svc.CreateCalendar(f.ctx, a, in)) })
 	if list := must(f.svc.Calendars(f.ctx, bob))(t); len(list) != 1 || list[0].ID != got.ID {
 		t.Errorf("bob lists %d feeds, want the one made", len(list))
 	}

@@ -177,12 +177,7 @@ func (s *Service) ItemComments(ctx context.Context, a Actor, workspace, entity, 
 		if err != nil {
 			return err
 		}
-		out.Page.Limit = limit
-		if len(cs) > limit {
-			cs = cs[:limit]
-			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("comments", it.ID, cursorKey{Seq: cs[limit-1].Seq})
-		}
+		cs, out.Page = cutPage(cs, limit, "comments", it.ID, func(c Comment) cursorKey { return cursorKey{Seq: c.Seq} })
 		if out.Items = cs; cs == nil {
 			out.Items = []Comment{}
 		}

@@ -55,8 +55,7 @@ func TestCommentAdd(t *testing.T) {
 		{"a project the caller cannot see", bob, on{"project", "secret", body("x")}, app.CodeNotFound, ""},
 		{"no such task", f.admin, on{"task", "99999", body("x")}, app.CodeNotFound, ""},
 	}, func(a app.Actor, in on) error {
-		_, err := f.svc.AddComment(f.ctx, a, "", in.entity, in.item, in.in)
-		return err
+		return errOf(f.svc.AddComment(f.ctx, a, "", in.entity, in.item, in.in))
 	})
 	f.wantComments(task.Ref, "looks good")
 }
@@ -94,10 +93,7 @@ func TestCommentUpdate(t *testing.T) {
 		{"a stale version", bob, change{c.ID, app.CommentUpdate{Body: app.PatchOf("x"), ExpectedVersion: ptr(1)}}, app.CodeVersionConflict, ""},
 		{"a withdrawn comment", bob, change{gone.ID, to("x")}, app.CodeNotFound, ""},
 		{"no such comment", bob, change{"no-such-comment", to("x")}, app.CodeNotFound, ""},
-	}, func(a app.Actor, in change) error {
-		_, err := f.svc.UpdateComment(f.ctx, a, in.id, in.in)
-		return err
-	})
+	}, func(a app.Actor, in change) error { return errOf(f.svc.UpdateComment(f.ctx, a, in.id, in.in)) })
 	f.wantComments(task.Ref, "second words")
 }
 
@@ -152,8 +148,7 @@ func TestCommentWithdrawByWords(t *testing.T) {
 		{"words in several", bob, words{ref(task.Ref), "red"}, app.CodeAmbiguous, ""},
 		{"a task the caller cannot see", bob, words{ref(hidden.Ref), "red"}, app.CodeNotFound, ""},
 	}, func(a app.Actor, in words) error {
-		_, err := f.svc.WithdrawCommentByWords(f.ctx, a, "", "task", in.item, in.words)
-		return err
+		return errOf(f.svc.WithdrawCommentByWords(f.ctx, a, "", "task", in.item, in.words))
 	})
 	t.Run("the ambiguity quotes each match", func(t *testing.T) {
 		_, err := f.svc.WithdrawCommentByWords(f.ctx, bob, "", "task", ref(task.Ref), "red")

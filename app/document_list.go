@@ -99,13 +99,9 @@ func (s *Service) Documents(ctx context.Context, a Actor, in DocumentListQuery) 
 		if err != nil {
 			return err
 		}
-		out.Page.Limit = limit
-		if len(items) > limit {
-			items = items[:limit]
-			last := items[limit-1]
-			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("documents", fp, cursorKey{Seq: last.Seq, Values: sortValues(DocumentSortKeys, last, order)})
-		}
+		items, out.Page = cutPage(items, limit, "documents", fp, func(last Document) cursorKey {
+			return cursorKey{Seq: last.Seq, Values: sortValues(DocumentSortKeys, last, order)}
+		})
 		if out.Items = items; items == nil {
 			out.Items = []Document{}
 		}

@@ -47,10 +47,7 @@ func TestDocumentCreate(t *testing.T) {
 		{"a tag with a space", f.admin, app.DocumentCreate{Title: "x", Tags: []string{"no spaces"}}, app.CodeValidation, "body.tags"},
 		{"a viewer", viewer, app.DocumentCreate{Title: "x"}, app.CodeForbidden, ""},
 	}
-	wantRefused(t, cases, func(a app.Actor, in app.DocumentCreate) error {
-		_, err := f.svc.CreateDocument(f.ctx, a, "", in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.DocumentCreate) error { return errOf(f.svc.CreateDocument(f.ctx, a, "", in)) })
 }
 
 func TestDocumentUpdate(t *testing.T) {

@@ -115,24 +115,10 @@ func applyDocumentUpdate(ctx context.Context, tx Tx, a Actor, sc *scope, d *Docu
 // sub-documents along. Nesting under a document in another project refiles
 // the whole subtree into that project. A document cannot move under itself.
 func refileDocument(ctx context.Context, tx Tx, sc *scope, d *Document, project Patch[string], parent Patch[FlexRef], changes map[string]any) error {
-	target := sc.byID[d.ProjectID]
-	newParent := d.ParentID
-	if parent.Set {
-		newParent = ""
-		if !parent.Null && parent.Value != "" {
-			p, err := findDocumentIn(ctx, tx, sc, string(parent.Value))
-			if err != nil {
-				return bodyRef(err, "body.parent", "no such document: "+string(parent.Value))
-			}
-			sub, err := tx.DocumentSubtree(ctx, d.ID)
-			if err != nil {
-				return err
-			}
-			if has(sub, p.ID) {
-				return FieldErrorf(CodeCycle, "body.parent", "#%d is #%d or inside it; a document cannot move under itself", p.Ref, d.Ref)
-			}
-			newParent, target = p.ID, sc.byID[p.ProjectID]
-		}
+	at := ItemLocation{ID: d.ID, ProjectID: d.ProjectID, Ref: d.Ref, ParentID: d.ParentID}
+	newParent, target, err := refileParent(ctx, tx, sc, "document", at, parent, findDocumentIn, tx.DocumentSubtree)
+	if err != nil {
+		return err
 	}
 	if project.Set {
 		n, err := sc.project(project.Value)

@@ -118,10 +118,7 @@ func TestImport(t *testing.T) {
 		{"not an administrator", bob, replay(func(*tape) {}), app.CodeForbidden, ""},
 		{"another format", f.admin, replay(func(p *tape) { p.header.Format = app.ExportFormat + 1 }), app.CodeInvalid, ""},
 		{"a newer schema", f.admin, replay(func(p *tape) { p.header.Schema = "9999_future" }), app.CodeSchemaTooNew, ""},
-	}, func(a app.Actor, p *tape) error {
-		_, err := f.svc.Import(f.ctx, a, p, false)
-		return err
-	})
+	}, func(a app.Actor, p *tape) error { return errOf(f.svc.Import(f.ctx, a, p, false)) })
 	t.Run("a record whose field breaks the API's rules", func(t *testing.T) {
 		p := replay(func(p *tape) {
 			p.records = nil

@@ -80,6 +80,10 @@ func must[T any](v T, err error) func(testing.TB) T {
 	}
 }
 
+// errOf is a call's error with its value dropped, for the calls of the
+// refusal tables: return errOf(f.svc.TaskGet(...)).
+func errOf[T any](_ T, err error) error { return err }
+
 // wantCode fails t unless err carries the code want ("" for no error).
 func wantCode(t testing.TB, err error, want app.Code) {
 	t.Helper()

@@ -103,12 +103,7 @@ func (s *Service) history(ctx context.Context, q EventQuery, find func(Tx) (stri
 		if err != nil {
 			return err
 		}
-		out.Page.Limit = limit
-		if len(evs) > limit {
-			evs = evs[:limit]
-			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("events", filter, cursorKey{Seq: evs[limit-1].Seq})
-		}
+		evs, out.Page = cutPage(evs, limit, "events", filter, func(e Event) cursorKey { return cursorKey{Seq: e.Seq} })
 		out.Items = []Event{}
 		for _, e := range evs {
 			if keep == nil || keep(&e) {

@@ -26,10 +26,7 @@ func TestInstanceUpdate(t *testing.T) {
 		{"an empty name", f.admin, app.InstanceUpdate{Name: app.PatchOf(" ")}, app.CodeValidation, "body.name"},
 		{"an unknown timezone", f.admin, app.InstanceUpdate{Timezone: app.PatchOf("Mars/Olympus")}, app.CodeValidation, "body.timezone"},
 		{"a workspace owner, not an administrator", bob, app.InstanceUpdate{Name: app.PatchOf("Mine")}, app.CodeForbidden, ""},
-	}, func(a app.Actor, in app.InstanceUpdate) error {
-		_, err := f.svc.UpdateInstance(f.ctx, a, in)
-		return err
-	})
+	}, func(a app.Actor, in app.InstanceUpdate) error { return errOf(f.svc.UpdateInstance(f.ctx, a, in)) })
 	if read := must(f.svc.Instance(f.ctx, f.admin))(t); read.Name != "Home" {
 		t.Errorf("a refused update renamed the instance to %q", read.Name)
 	}
@@ -108,10 +105,7 @@ func TestBackups(t *testing.T) {
 		{"not an administrator", bob, nil, app.CodeForbidden, ""},
 		// Backup names are by the millisecond; the clock has not moved.
 		{"a second in the same millisecond", f.admin, nil, app.CodeConflict, ""},
-	}, func(a app.Actor, keep *int) error {
-		_, err := f.svc.TakeBackup(f.ctx, a, keep)
-		return err
-	})
+	}, func(a app.Actor, keep *int) error { return errOf(f.svc.TakeBackup(f.ctx, a, keep)) })
 
 	f.clock.Advance(time.Second)
 	must(f.svc.TakeBackup(f.ctx, f.admin, nil))(t)

@@ -78,10 +78,7 @@ func TestLinkAdd(t *testing.T) {
 		// The links of one request are checked against each other too.
 		{"the same pair twice in one request", f.admin, link("precedes", c.Ref, b.Ref, b.Ref), app.CodeConflict, ""},
 	}
-	wantRefused(t, cases, func(a app.Actor, in app.LinkSet) error {
-		_, err := f.svc.AddLinks(f.ctx, a, "", in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.LinkSet) error { return errOf(f.svc.AddLinks(f.ctx, a, "", in)) })
 	if got := linkLabels(must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(c.Ref)))(t)); len(got) != 2 {
 		t.Errorf("c's links %v: a refused request made some", got)
 	}

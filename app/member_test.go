@@ -42,14 +42,12 @@ func TestMembers(t *testing.T) {
 
 	join := func(a app.Actor, username, role string) func() error {
 		return func() error {
-			_, err := f.svc.AddMember(f.ctx, a, "default", app.Join{Username: username, Role: role})
-			return err
+			return errOf(f.svc.AddMember(f.ctx, a, "default", app.Join{Username: username, Role: role}))
 		}
 	}
 	regrade := func(a app.Actor, username, role string) func() error {
 		return func() error {
-			_, err := f.svc.RegradeMember(f.ctx, a, "default", username, app.Regrade{Role: role})
-			return err
+			return errOf(f.svc.RegradeMember(f.ctx, a, "default", username, app.Regrade{Role: role}))
 		}
 	}
 	remove := func(a app.Actor, username string) func() error {

@@ -2,26 +2,12 @@ package app_test
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"tend/app"
-	"tend/app/from"
 )
-
-// sample reads one of the importers' own samples (app/from/testdata) with
-// its reader.
-func sample(t *testing.T, path string, read func(f *os.File) (app.Migration, error)) app.Migration {
-	t.Helper()
-	f, err := os.Open("from/testdata/" + path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return must(read(f))(t)
-}
 
 // TestMigrateMentionsNothing: a "#12" another tool wrote is that tool's
 // (an issue, a task's number, an episode), never tend's item #12. Every
@@ -34,10 +20,7 @@ func TestMigrateMentionsNothing(t *testing.T) {
 		f.task(f.admin, app.TaskCreate{Title: fmt.Sprintf("seed %d", i+1)})
 	}
 	for _, m := range []app.Migration{
-		sample(t, "todoist/Groceries.csv", func(r *os.File) (app.Migration, error) { return from.Todoist(r, "Groceries", from.DefaultMaxSize) }),
-		sample(t, "vikunja/data.json", func(r *os.File) (app.Migration, error) { return from.Vikunja(r, from.DefaultMaxSize) }),
-		sample(t, "beads/issues.jsonl", func(r *os.File) (app.Migration, error) { return from.Beads(r, from.DefaultMaxSize) }),
-		sample(t, "github/issues.json", func(r *os.File) (app.Migration, error) { return from.GitHub(r, "issues", from.DefaultMaxSize) }),
+		todoistFile(t), vikunjaFile(t), beadsFile(t), githubFile(t),
 	} {
 		must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{}))(t)
 	}

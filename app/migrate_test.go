@@ -11,15 +11,38 @@ import (
 	"tend/app/from"
 )
 
-// todoistFile reads the Todoist sample the importer's own tests use.
-func todoistFile(t *testing.T) app.Migration {
+// sample reads one of the importers' own samples (app/from/testdata) with
+// its reader.
+func sample(t *testing.T, path string, read func(f *os.File) (app.Migration, error)) app.Migration {
 	t.Helper()
-	f, err := os.Open("from/testdata/todoist/Groceries.csv")
+	f, err := os.Open("from/testdata/" + path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return must(from.Todoist(f, "Groceries", from.DefaultMaxSize))(t)
+	return must(read(f))(t)
+}
+
+// todoistFile, vikunjaFile, beadsFile and githubFile read the samples the
+// importers' own tests use.
+func todoistFile(t *testing.T) app.Migration {
+	t.Helper()
+	return sample(t, "todoist/Groceries.csv", func(r *os.File) (app.Migration, error) { return from.Todoist(r, "Groceries", from.DefaultMaxSize) })
+}
+
+func vikunjaFile(t *testing.T) app.Migration {
+	t.Helper()
+	return sample(t, "vikunja/data.json", func(r *os.File) (app.Migration, error) { return from.Vikunja(r, from.DefaultMaxSize) })
+}
+
+func beadsFile(t *testing.T) app.Migration {
+	t.Helper()
+	return sample(t, "beads/issues.jsonl", func(r *os.File) (app.Migration, error) { return from.Beads(r, from.DefaultMaxSize) })
+}
+
+func githubFile(t *testing.T) app.Migration {
+	t.Helper()
+	return sample(t, "github/issues.json", func(r *os.File) (app.Migration, error) { return from.GitHub(r, "issues", from.DefaultMaxSize) })
 }
 
 // projectTasks lists every task, done or not, under a project, by title.
@@ -104,6 +127,19 @@ func reportLines(rep app.MigrationReport) []string {
 			p.CommentsCreated, p.LinksCreated))
 	}
 	return out
+}
+
+// linkWords is the task ref's links as the administrator reads them, one
+// "direction type other-title" a link, sorted.
+func (f *fixture) linkWords(r int64) []string {
+	f.t.Helper()
+	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(r)))(f.t)
+	var got []string
+	for _, l := range links {
+		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
+	}
+	sort.Strings(got)
+	return got
 }
 
 // TestMigrateAgainUpdates: importing the same file again finds what the
@@ -227,17 +263,6 @@ func TestMigrateRefusals(t *testing.T) {
 	}
 }
 
-// vikunjaFile reads the Vikunja sample the importer's own tests use.
-func vikunjaFile(t *testing.T) app.Migration {
-	t.Helper()
-	f, err := os.Open("from/testdata/vikunja/data.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return must(from.Vikunja(f, from.DefaultMaxSize))(t)
-}
-
 func TestMigrateVikunja(t *testing.T) {
 	f := newFixture(t)
 	f.person("alice", app.RoleMember)
@@ -268,12 +293,7 @@ func TestMigrateVikunja(t *testing.T) {
 	if r := work["Write the changelog"].RecurrenceDescription; !strings.Contains(r, "month") {
 		t.Errorf("monthly repeat: %q", r)
 	}
-	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(ship.Ref)))(t)
-	var got []string
-	for _, l := range links {
-		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
-	}
-	sort.Strings(got)
+	got := f.linkWords(ship.Ref)
 	wantLinks := []string{"outgoing blocks Write the changelog", "outgoing copied_from Buy milk 🥛", "outgoing relates_to Migrate the database"}
 	if fmt.Sprint(got) != fmt.Sprint(wantLinks) {
 		t.Errorf("links of Ship v2: %q\nwant %q", got, wantLinks)
@@ -287,12 +307,7 @@ func TestMigrateVikunja(t *testing.T) {
 func TestMigrateBeads(t *testing.T) {
 	f := newFixture(t)
 	f.person("claude", app.RoleMember)
-	file, err := os.Open("from/testdata/beads/issues.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	m := must(from.Beads(file, from.DefaultMaxSize))(t)
+	m := beadsFile(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{Project: "tend"}))(t)
 	if got := fmt.Sprint(reportLines(rep)); got != "[tend created 6/0/0 c3 l3]" {
 		t.Errorf("report %s", got)
@@ -308,13 +323,7 @@ func TestMigrateBeads(t *testing.T) {
 	if empty.ParentID != epic.ID || empty.Type.Key != "feature" || empty.DueAt == nil || empty.Blocked {
 		t.Errorf("the feature (its blocker is done): %+v", empty)
 	}
-	links := must(f.svc.ItemLinks(f.ctx, f.admin, "", "task", ref(empty.Ref)))(t)
-	var got []string
-	for _, l := range links {
-		got = append(got, l.Direction+" "+l.Type.Key+" "+l.Other.Task.Title)
-	}
-	sort.Strings(got)
-	if want := []string{"incoming blocks Write the JSONL encoder", "incoming discovered_from FK check is slow on big databases"}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := f.linkWords(empty.Ref), []string{"incoming blocks Write the JSONL encoder", "incoming discovered_from FK check is slow on big databases"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("links %q, want %q", got, want)
 	}
 	if slow.Status.Key != "blocked" || slow.Type.Key != "bug" {
@@ -331,12 +340,7 @@ func TestMigrateBeads(t *testing.T) {
 func TestMigrateGitHub(t *testing.T) {
 	f := newFixture(t)
 	f.person("alice", app.RoleMember)
-	file, err := os.Open("from/testdata/github/issues.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	m := must(from.GitHub(file, "issues", from.DefaultMaxSize))(t)
+	m := githubFile(t)
 	rep := must(f.svc.Migrate(f.ctx, f.admin, m, app.MigrateOptions{}))(t)
 	if got := fmt.Sprint(reportLines(rep)); got != "[acme-widgets created 3/0/0 c3 l0]" {
 		t.Errorf("report %s", got)

@@ -216,3 +216,16 @@ func orNil[T any](v T, ok bool) any {
 	}
 	return v
 }
+
+// cutPage keeps the first limit of rows read one past it and makes the
+// page they fill: when a row lay beyond, the cursor resumes after the last
+// row kept, whose position key gives.
+func cutPage[T any](rows []T, limit int, listing, filter string, key func(last T) cursorKey) ([]T, Page) {
+	p := Page{Limit: limit}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		p.HasMore = true
+		p.NextCursor = encodeCursor(listing, filter, key(rows[limit-1]))
+	}
+	return rows, p
+}

@@ -52,10 +52,7 @@ func TestProjectCreate(t *testing.T) {
 	}
 	f.project(f.admin, app.ProjectCreate{Key: "gone"})
 	must(f.svc.DeleteProject(f.ctx, f.admin, "", "gone"))(t)
-	wantRefused(t, cases, func(a app.Actor, in app.ProjectCreate) error {
-		_, err := f.svc.CreateProject(f.ctx, a, "", in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.ProjectCreate) error { return errOf(f.svc.CreateProject(f.ctx, a, "", in)) })
 }
 
 // TestProjectDisclosure checks that a private project answers a workspace
@@ -102,8 +99,8 @@ func TestProjectDisclosure(t *testing.T) {
 		call func() error
 		code app.Code
 	}{
-		{"share twice", func() error { _, err := f.svc.ShareProject(f.ctx, f.admin, "", "secret", "bob"); return err }, app.CodeAlreadyMember},
-		{"share with a stranger", func() error { _, err := f.svc.ShareProject(f.ctx, f.admin, "", "secret", "nobody1"); return err },
+		{"share twice", func() error { return errOf(f.svc.ShareProject(f.ctx, f.admin, "", "secret", "bob")) }, app.CodeAlreadyMember},
+		{"share with a stranger", func() error { return errOf(f.svc.ShareProject(f.ctx, f.admin, "", "secret", "nobody1")) },
 			app.CodeValidation},
 		{"unshare the owner", func() error { return f.svc.UnshareProject(f.ctx, f.admin, "", "secret", "admin") }, app.CodeProjectOwnerRow},
 		{"unshare one who holds no row", func() error { return f.svc.UnshareProject(f.ctx, f.admin, "", "secret", "cy") }, app.CodeNotFound},

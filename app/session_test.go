@@ -50,8 +50,7 @@ func TestLoginLinkCreate(t *testing.T) {
 		{"a service account", f.admin, "bot", app.CodeValidation, "body.username"},
 		{"the system, naming nobody", app.SystemActor("cli"), "", app.CodeValidation, "body.username"},
 	}, func(a app.Actor, username string) error {
-		_, err := f.svc.CreateLoginLink(f.ctx, a, app.LoginLinkCreate{Username: username})
-		return err
+		return errOf(f.svc.CreateLoginLink(f.ctx, a, app.LoginLinkCreate{Username: username}))
 	})
 }
 
@@ -154,10 +153,7 @@ func TestSignOut(t *testing.T) {
 		{"one's own, with a narrowed credential", narrow, "bob", app.CodeCredentialNarrowed, ""},
 		{"another account without instance:user_create", carol, "bob", app.CodeNotFound, ""},
 		{"no such account", f.admin, "nobody", app.CodeNotFound, ""},
-	}, func(a app.Actor, username string) error {
-		_, err := f.svc.SignOut(f.ctx, a, username)
-		return err
-	})
+	}, func(a app.Actor, username string) error { return errOf(f.svc.SignOut(f.ctx, a, username)) })
 
 	if got := must(f.svc.SignOut(f.ctx, f.admin, "bob"))(t); got != (app.SignedOut{Sessions: 2, Links: 1}) {
 		t.Errorf("signed out %+v, want 2 sessions and 1 link", got)

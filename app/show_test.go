@@ -26,8 +26,7 @@ func TestAddVerification(t *testing.T) {
 		{"a summary over its limit", bob, app.RecordVerification{Passed: &yes, Summary: ptr(strings.Repeat("x", 100_000))}, app.CodeValidation, "body.summary"},
 		{"a viewer", viewer, app.RecordVerification{Passed: &yes}, app.CodeForbidden, ""},
 	}, func(a app.Actor, in app.RecordVerification) error {
-		_, err := f.svc.AddVerification(f.ctx, a, "", ref(task.Ref), in)
-		return err
+		return errOf(f.svc.AddVerification(f.ctx, a, "", ref(task.Ref), in))
 	})
 	_, err := f.svc.AddVerification(f.ctx, bob, "", "99999", app.RecordVerification{Passed: &yes})
 	wantCode(t, err, app.CodeNotFound)
@@ -70,7 +69,6 @@ func TestShowItem(t *testing.T) {
 		t.Errorf("the spec shows as a %s, #%d", doc.Kind, doc.Document.Ref)
 	}
 	graphRefused(t, f, bob, hidden.Ref, func(a app.Actor, item string) error {
-		_, err := f.svc.ShowItem(f.ctx, a, "", item, app.ShowQuery{})
-		return err
+		return errOf(f.svc.ShowItem(f.ctx, a, "", item, app.ShowQuery{}))
 	})
 }

@@ -215,12 +215,7 @@ func (s *Service) Tags(ctx context.Context, a Actor, workspace string, limit int
 		if err != nil {
 			return err
 		}
-		out.Page.Limit = n
-		if len(tags) > n {
-			tags = tags[:n]
-			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("tags", fp, cursorKey{ID: tags[n-1].Name})
-		}
+		tags, out.Page = cutPage(tags, n, "tags", fp, func(last Tag) cursorKey { return cursorKey{ID: last.Name} })
 		out.Items = tags
 		if total {
 			sum, err := tx.Tags(ctx, sc.tagFilter("", 0))

@@ -57,23 +57,16 @@ func TestTags(t *testing.T) {
 			call func() error
 			code app.Code
 		}{
-			{"declare a name in sight", func() error { _, err := f.svc.AddTag(f.ctx, ada, "", app.CreateTag{Name: "OPS"}); return err }, app.CodeConflict},
-			{"declare a name that is no tag", func() error { _, err := f.svc.AddTag(f.ctx, ada, "", app.CreateTag{Name: "a b"}); return err },
+			{"declare a name in sight", func() error { return errOf(f.svc.AddTag(f.ctx, ada, "", app.CreateTag{Name: "OPS"})) }, app.CodeConflict},
+			{"declare a name that is no tag", func() error { return errOf(f.svc.AddTag(f.ctx, ada, "", app.CreateTag{Name: "a b"})) },
 				app.CodeValidation},
-			{"a viewer declares", func() error { _, err := f.svc.AddTag(f.ctx, viewer, "", app.CreateTag{Name: "v"}); return err }, app.CodeForbidden},
-			{"a viewer renames", func() error {
-				_, err := f.svc.ChangeTag(f.ctx, viewer, ui, app.UpdateTag{Name: app.PatchOf("v")})
-				return err
-			}, app.CodeForbidden},
+			{"a viewer declares", func() error { return errOf(f.svc.AddTag(f.ctx, viewer, "", app.CreateTag{Name: "v"})) }, app.CodeForbidden},
+			{"a viewer renames", func() error { return errOf(f.svc.ChangeTag(f.ctx, viewer, ui, app.UpdateTag{Name: app.PatchOf("v")})) }, app.CodeForbidden},
 			{"rename a tag out of sight", func() error {
-				_, err := f.svc.ChangeTag(f.ctx, ada, payroll, app.UpdateTag{Name: app.PatchOf("pay")})
-				return err
+				return errOf(f.svc.ChangeTag(f.ctx, ada, payroll, app.UpdateTag{Name: app.PatchOf("pay")}))
 			}, app.CodeNotFound},
 			{"remove a tag out of sight", func() error { return f.svc.RemoveTag(f.ctx, ada, payroll) }, app.CodeNotFound},
-			{"rename onto a name in sight", func() error {
-				_, err := f.svc.ChangeTag(f.ctx, ada, ui, app.UpdateTag{Name: app.PatchOf("ops")})
-				return err
-			}, app.CodeConflict},
+			{"rename onto a name in sight", func() error { return errOf(f.svc.ChangeTag(f.ctx, ada, ui, app.UpdateTag{Name: app.PatchOf("ops")})) }, app.CodeConflict},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })
@@ -175,35 +168,27 @@ func TestTagRefusals(t *testing.T) {
 		code app.Code
 	}{
 		{"a task tagged with a name that is no tag", func() error {
-			_, err := f.svc.CreateTask(f.ctx, f.admin, "", app.TaskCreate{Title: "bad", Tags: []string{"no spaces"}})
-			return err
+			return errOf(f.svc.CreateTask(f.ctx, f.admin, "", app.TaskCreate{Title: "bad", Tags: []string{"no spaces"}}))
 		}, app.CodeValidation},
-		{"a member declares", func() error { _, err := f.svc.AddTag(f.ctx, mem, "", app.CreateTag{Name: "members"}); return err }, ""},
-		{"a viewer declares", func() error { _, err := f.svc.AddTag(f.ctx, viewer, "", app.CreateTag{Name: "viewers"}); return err },
+		{"a member declares", func() error { return errOf(f.svc.AddTag(f.ctx, mem, "", app.CreateTag{Name: "members"})) }, ""},
+		{"a viewer declares", func() error { return errOf(f.svc.AddTag(f.ctx, viewer, "", app.CreateTag{Name: "viewers"})) },
 			app.CodeForbidden},
 		{"a member renames", func() error {
-			_, err := f.svc.ChangeTag(f.ctx, mem, alpha, app.UpdateTag{Name: app.PatchOf("mine")})
-			return err
+			return errOf(f.svc.ChangeTag(f.ctx, mem, alpha, app.UpdateTag{Name: app.PatchOf("mine")}))
 		}, app.CodeForbidden},
 		{"a member removes", func() error { return f.svc.RemoveTag(f.ctx, mem, alpha) }, app.CodeForbidden},
 		{"renamed to a name that is no tag", func() error {
-			_, err := f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("two words")})
-			return err
+			return errOf(f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("two words")}))
 		}, app.CodeValidation},
 		{"renamed onto another, in capitals", func() error {
-			_, err := f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("BETA")})
-			return err
+			return errOf(f.svc.ChangeTag(f.ctx, f.admin, alpha, app.UpdateTag{Name: app.PatchOf("BETA")}))
 		}, app.CodeConflict},
 		{"an unknown id renamed", func() error {
-			_, err := f.svc.ChangeTag(f.ctx, f.admin, "00000000-0000-4000-8000-000000000000", app.UpdateTag{Name: app.PatchOf("x")})
-			return err
+			return errOf(f.svc.ChangeTag(f.ctx, f.admin, "00000000-0000-4000-8000-000000000000", app.UpdateTag{Name: app.PatchOf("x")}))
 		}, app.CodeNotFound},
 		{"removed", func() error { return f.svc.RemoveTag(f.ctx, f.admin, beta) }, ""},
 		{"removed twice", func() error { return f.svc.RemoveTag(f.ctx, f.admin, beta) }, app.CodeNotFound},
-		{"paged with another listing's cursor", func() error {
-			_, err := f.svc.Tags(f.ctx, f.admin, "", 2, users.Page.NextCursor, false)
-			return err
-		}, app.CodeValidation},
+		{"paged with another listing's cursor", func() error { return errOf(f.svc.Tags(f.ctx, f.admin, "", 2, users.Page.NextCursor, false)) }, app.CodeValidation},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })

@@ -320,14 +320,9 @@ func taskPage(ctx context.Context, tx Tx, sc *scope, q TaskQuery, in TaskListQue
 	if err != nil {
 		return nil, Page{}, err
 	}
-	page := Page{Limit: limit}
-	if len(items) > limit {
-		items = items[:limit]
-		last := items[limit-1]
-		page.HasMore = true
-		page.NextCursor = encodeCursor("tasks", fp, cursorKey{Seq: last.Seq, Values: sortValues(TaskSortKeys, last, q.Order),
-			At: walkMark(walkStart(cursor, q.Now))})
-	}
+	items, page := cutPage(items, limit, "tasks", fp, func(last Task) cursorKey {
+		return cursorKey{Seq: last.Seq, Values: sortValues(TaskSortKeys, last, q.Order), At: walkMark(walkStart(cursor, q.Now))}
+	})
 	if total {
 		q.After, q.Limit = nil, 0
 		n, err := tx.CountTasks(ctx, q)

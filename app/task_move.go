@@ -15,24 +15,10 @@ type TaskMove struct {
 // refile moves a task under another parent and/or into another project,
 // taking its whole subtree along. A task cannot move under itself.
 func (s *Service) refile(ctx context.Context, tx Tx, sc *scope, t *Task, project Patch[string], parent Patch[FlexRef], changes map[string]any, n int, job **TaskJob) error {
-	target := sc.byID[t.ProjectID]
-	newParent := t.ParentID
-	if parent.Set {
-		newParent = ""
-		if !parent.Null && parent.Value != "" {
-			p, err := findTaskIn(ctx, tx, sc, string(parent.Value))
-			if err != nil {
-				return bodyRef(err, "body.parent", "no such task: "+string(parent.Value))
-			}
-			sub, err := tx.TaskSubtree(ctx, t.ID)
-			if err != nil {
-				return err
-			}
-			if has(sub, p.ID) {
-				return FieldErrorf(CodeCycle, "body.parent", "#%d is #%d or inside it; a task cannot move under itself", p.Ref, t.Ref)
-			}
-			newParent, target = p.ID, sc.byID[p.ProjectID]
-		}
+	at := TaskLocation{ID: t.ID, ProjectID: t.ProjectID, Ref: t.Ref, ParentID: t.ParentID}
+	newParent, target, err := refileParent(ctx, tx, sc, "task", at, parent, findTaskIn, tx.TaskSubtree)
+	if err != nil {
+		return err
 	}
 	if project.Set && !project.Null && project.Value != "" {
 		n, err := sc.project(project.Value)
@@ -90,24 +76,36 @@ func (s *Service) MoveTask(ctx context.Context, a Actor, workspace, idOrRef stri
 	if !in.Parent.Set && !in.Project.Set {
 		return Task{}, Invalidf("body.parent", "send parent (a ref, an id, or null for the top level) and/or project")
 	}
-	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
+	return s.refileTask(ctx, a, workspace, idOrRef, in.Project, func(tx Tx, sc *scope, t Task, n int) (Task, bool, error) {
+		changes := map[string]any{}
+		var job *TaskJob
+		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
+			return Task{}, false, err
+		}
+		if len(changes) > 0 {
+			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
+				return Task{}, false, err
+			}
+		}
+		return answerKeeping(ctx, tx, sc, t.ID, false, job)
+	})
+}
+
+// refileTask is the write of a change that may refile a task into project
+// with its subtree: n, the subtree's size counted before the transaction,
+// decides whether the subtree is hidden at once or by the worker, and
+// change, given the writable task, answers the task and whether it kept a
+// job for the worker.
+func (s *Service) refileTask(ctx context.Context, a Actor, workspace, idOrRef string, project Patch[string],
+	change func(tx Tx, sc *scope, t Task, n int) (Task, bool, error)) (Task, error) {
+	n := s.refileCount(ctx, a, workspace, idOrRef, project)
 	var out Task
 	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
 		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
 		if err != nil {
 			return false, err
 		}
-		changes := map[string]any{}
-		var job *TaskJob
-		if err := s.refile(ctx, tx, sc, &t, in.Project, in.Parent, changes, n, &job); err != nil {
-			return false, err
-		}
-		if len(changes) > 0 {
-			if err := saveTask(ctx, tx, a, &t, "task.moved", changes); err != nil {
-				return false, err
-			}
-		}
-		out, kept, err = answerKeeping(ctx, tx, sc, t.ID, false, job)
+		out, kept, err = change(tx, sc, t, n)
 		return kept, err
 	})
 	return out, err
@@ -137,6 +135,36 @@ func answerKeeping(ctx context.Context, tx Tx, sc *scope, id string, trashed boo
 	}
 	kept, err := keepJob(ctx, tx, job, &out)
 	return out, kept, err
+}
+
+// refileParent resolves where a refile's parent puts the item at, a task
+// or a document as noun says: under the parent it has when parent is not
+// sent, at the top level for null, or under the item find finds, which
+// must be neither the item nor inside it (subtree lists the item and all
+// below it). It answers the new parent's id ("" for the top level) and the
+// project the parent puts the item in.
+func refileParent(ctx context.Context, tx Tx, sc *scope, noun string, at ItemLocation, parent Patch[FlexRef],
+	find func(ctx context.Context, tx Tx, sc *scope, idOrRef string) (ItemLocation, error),
+	subtree func(ctx context.Context, id string) ([]string, error)) (string, *projectNode, error) {
+	target := sc.byID[at.ProjectID]
+	if !parent.Set {
+		return at.ParentID, target, nil
+	}
+	if parent.Null || parent.Value == "" {
+		return "", target, nil
+	}
+	p, err := find(ctx, tx, sc, string(parent.Value))
+	if err != nil {
+		return "", nil, bodyRef(err, "body.parent", "no such "+noun+": "+string(parent.Value))
+	}
+	sub, err := subtree(ctx, at.ID)
+	if err != nil {
+		return "", nil, err
+	}
+	if has(sub, p.ID) {
+		return "", nil, FieldErrorf(CodeCycle, "body.parent", "#%d is #%d or inside it; a %s cannot move under itself", p.Ref, at.Ref, noun)
+	}
+	return p.ID, sc.byID[p.ProjectID], nil
 }
 
 // refileCount is pendingCount for a refile, when project is sent: a move

@@ -149,27 +149,19 @@ func TestTaskDisclosure(t *testing.T) {
 	must(f.svc.DeleteTask(f.ctx, f.admin, "", ref(trashed.Ref)))(t)
 
 	calls := map[string]func(a app.Actor, idOrRef string) error{
-		"get": func(a app.Actor, r string) error { _, err := f.svc.TaskGet(f.ctx, a, "", r); return err },
+		"get": func(a app.Actor, r string) error { return errOf(f.svc.TaskGet(f.ctx, a, "", r)) },
 		"update": func(a app.Actor, r string) error {
-			_, err := f.svc.UpdateTask(f.ctx, a, "", r, app.TaskUpdate{Title: app.PatchOf("x")})
-			return err
+			return errOf(f.svc.UpdateTask(f.ctx, a, "", r, app.TaskUpdate{Title: app.PatchOf("x")}))
 		},
-		"claim":   func(a app.Actor, r string) error { _, err := f.svc.ClaimTask(f.ctx, a, "", r, nil); return err },
-		"release": func(a app.Actor, r string) error { _, err := f.svc.ReleaseTask(f.ctx, a, "", r); return err },
+		"claim":   func(a app.Actor, r string) error { return errOf(f.svc.ClaimTask(f.ctx, a, "", r, nil)) },
+		"release": func(a app.Actor, r string) error { return errOf(f.svc.ReleaseTask(f.ctx, a, "", r)) },
 		"move": func(a app.Actor, r string) error {
-			_, err := f.svc.MoveTask(f.ctx, a, "", r, app.TaskMove{Parent: app.Patch[app.FlexRef]{Set: true, Null: true}})
-			return err
+			return errOf(f.svc.MoveTask(f.ctx, a, "", r, app.TaskMove{Parent: app.Patch[app.FlexRef]{Set: true, Null: true}}))
 		},
-		"delete": func(a app.Actor, r string) error { _, err := f.svc.DeleteTask(f.ctx, a, "", r); return err },
-		"links":  func(a app.Actor, r string) error { _, err := f.svc.ItemLinks(f.ctx, a, "", "task", r); return err },
-		"verifications": func(a app.Actor, r string) error {
-			_, err := f.svc.Verifications(f.ctx, a, "", r)
-			return err
-		},
-		"events": func(a app.Actor, r string) error {
-			_, err := f.svc.TaskEvents(f.ctx, a, "", r, app.EventQuery{})
-			return err
-		},
+		"delete":        func(a app.Actor, r string) error { return errOf(f.svc.DeleteTask(f.ctx, a, "", r)) },
+		"links":         func(a app.Actor, r string) error { return errOf(f.svc.ItemLinks(f.ctx, a, "", "task", r)) },
+		"verifications": func(a app.Actor, r string) error { return errOf(f.svc.Verifications(f.ctx, a, "", r)) },
+		"events":        func(a app.Actor, r string) error { return errOf(f.svc.TaskEvents(f.ctx, a, "", r, app.EventQuery{})) },
 	}
 	for name, call := range calls {
 		t.Run(name, func(t *testing.T) {
@@ -283,8 +275,7 @@ func TestTaskUpdate(t *testing.T) {
 		{"a viewer", viewer, app.TaskUpdate{Title: app.PatchOf("y")}, app.CodeForbidden, ""},
 	}
 	wantRefused(t, cases, func(a app.Actor, in app.TaskUpdate) error {
-		_, err := f.svc.UpdateTask(f.ctx, a, "", ref(tk.Ref), in)
-		return err
+		return errOf(f.svc.UpdateTask(f.ctx, a, "", ref(tk.Ref), in))
 	})
 	if got := must(f.svc.TaskGet(f.ctx, f.admin, "", tk.ID))(t); got.Title != "Target" || got.Version != 1 {
 		t.Errorf("refused updates changed the task: %+v", got)

@@ -37,17 +37,9 @@ func (s *Service) UpdateTask(ctx context.Context, a Actor, workspace, idOrRef st
 	if err := s.validateTaskUpdate(&in); err != nil {
 		return Task{}, err
 	}
-	n := s.refileCount(ctx, a, workspace, idOrRef, in.Project)
-	var out Task
-	err := s.updateKicking(ctx, func(tx Tx) (kept bool, err error) {
-		sc, t, err := writableTaskAs(ctx, tx, a, workspace, idOrRef, !s.hidesSubtree(n))
-		if err != nil {
-			return false, err
-		}
-		out, kept, err = s.updateFound(ctx, tx, a, sc, t, in, n)
-		return kept, err
+	return s.refileTask(ctx, a, workspace, idOrRef, in.Project, func(tx Tx, sc *scope, t Task, n int) (Task, bool, error) {
+		return s.updateFound(ctx, tx, a, sc, t, in, n)
 	})
-	return out, err
 }
 
 // updateFound is UpdateTask's change of the task t it found, validated

@@ -189,12 +189,7 @@ func (s *Service) Users(ctx context.Context, a Actor, q UserQuery) (UserPage, er
 		if err != nil {
 			return err
 		}
-		out.Page = Page{Limit: limit}
-		if len(us) > limit {
-			us = us[:limit]
-			out.Page.HasMore = true
-			out.Page.NextCursor = encodeCursor("users", q.AnswersTo, cursorKey{Seq: us[limit-1].Seq})
-		}
+		us, out.Page = cutPage(us, limit, "users", q.AnswersTo, func(u User) cursorKey { return cursorKey{Seq: u.Seq} })
 		out.Items = us
 		if q.IncludeTotal {
 			f.AfterSeq, f.Limit = 0, 0

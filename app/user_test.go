@@ -68,10 +68,7 @@ func TestUserCreate(t *testing.T) {
 		{"a username taken, in capitals", f.admin, app.UserCreate{Username: "ALICE"}, app.CodeConflict, ""},
 		{"a username taken, capitalised", f.admin, app.UserCreate{Username: "Bob"}, app.CodeConflict, ""},
 	}
-	wantRefused(t, cases, func(a app.Actor, in app.UserCreate) error {
-		_, err := f.svc.CreateUser(f.ctx, a, in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.UserCreate) error { return errOf(f.svc.CreateUser(f.ctx, a, in)) })
 	t.Run("every problem at once", func(t *testing.T) {
 		_, err := f.svc.CreateUser(f.ctx, f.admin, app.UserCreate{Username: "me", Timezone: "Nowhere/Land"})
 		wantCode(t, err, app.CodeValidation)

@@ -51,60 +51,46 @@ func TestStatuses(t *testing.T) {
 		code app.Code
 	}{
 		{"a key taken", func() error {
-			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "done", Label: "x", Category: "done"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "done", Label: "x", Category: "done"}))
 		}, app.CodeConflict},
 		{"an unknown category", func() error {
-			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "later"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "later"}))
 		}, app.CodeValidation},
 		{"a key that is none", func() error {
-			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "Bad Key", Label: "x", Category: "todo"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "Bad Key", Label: "x", Category: "todo"}))
 		}, app.CodeValidation},
 		{"no label", func() error {
-			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Category: "todo"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "task", Key: "x", Category: "todo"}))
 		}, app.CodeValidation},
 		{"an unknown entity", func() error {
-			_, err := f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "comment", Key: "x", Label: "x", Category: "todo"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, f.admin, "", app.CreateStatus{EntityType: "comment", Key: "x", Label: "x", Category: "todo"}))
 		}, app.CodeValidation},
 		{"a member changes the vocabulary", func() error {
-			_, err := f.svc.AddStatus(f.ctx, member, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "todo"})
-			return err
+			return errOf(f.svc.AddStatus(f.ctx, member, "", app.CreateStatus{EntityType: "task", Key: "x", Label: "x", Category: "todo"}))
 		}, app.CodeForbidden},
 		{"a new category", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf("done")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf("done")}))
 		}, app.CodeValidation},
 		{"its own category again", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf(app.CategoryInProgress)})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Category: app.PatchOf(app.CategoryInProgress)}))
 		}, app.CodeValidation},
 		{"renamed to a key that is none", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("Not A Key")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("Not A Key")}))
 		}, app.CodeValidation},
 		{"an empty label", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Label: app.PatchOf("")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Label: app.PatchOf("")}))
 		}, app.CodeValidation},
 		{"a member changes", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, member, review.ID, app.UpdateStatus{Label: app.PatchOf("Mine")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, member, review.ID, app.UpdateStatus{Label: app.PatchOf("Mine")}))
 		}, app.CodeForbidden},
 		{"no longer the default", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, triage.ID, app.UpdateStatus{IsDefault: app.PatchOf(false)})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, triage.ID, app.UpdateStatus{IsDefault: app.PatchOf(false)}))
 		}, app.CodeValidation},
 		{"renamed onto a key taken", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("done")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, review.ID, app.UpdateStatus{Key: app.PatchOf("done")}))
 		}, app.CodeConflict},
 		{"changed by no such id", func() error {
-			_, err := f.svc.ChangeStatus(f.ctx, f.admin, "no-such-status", app.UpdateStatus{Label: app.PatchOf("x")})
-			return err
+			return errOf(f.svc.ChangeStatus(f.ctx, f.admin, "no-such-status", app.UpdateStatus{Label: app.PatchOf("x")}))
 		}, app.CodeNotFound},
 		{"remove the default", func() error { return f.svc.RemoveStatus(f.ctx, f.admin, triage.ID) }, app.CodeStatusIsDefault},
 		{"remove one in use", func() error {
@@ -229,8 +215,7 @@ func TestLinkTypes(t *testing.T) {
 		code app.Code
 	}{
 		{"a key taken", func() error {
-			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "blocks", Title: "x", InverseTitle: "y", Category: app.LinkSequencing})
-			return err
+			return errOf(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "blocks", Title: "x", InverseTitle: "y", Category: app.LinkSequencing}))
 		}, app.CodeConflict},
 		{"symmetric with two titles", func() error {
 			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "s", Title: "x", InverseTitle: "y", IsSymmetric: true,
@@ -238,24 +223,19 @@ func TestLinkTypes(t *testing.T) {
 			return err
 		}, app.CodeValidation},
 		{"an unknown category", func() error {
-			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: "friendship"})
-			return err
+			return errOf(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: "friendship"}))
 		}, app.CodeValidation},
 		{"a key that is none", func() error {
-			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "Bad", Title: "x", InverseTitle: "y", Category: app.LinkAssociation})
-			return err
+			return errOf(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "Bad", Title: "x", InverseTitle: "y", Category: app.LinkAssociation}))
 		}, app.CodeValidation},
 		{"no title", func() error {
-			_, err := f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", InverseTitle: "y", Category: app.LinkAssociation})
-			return err
+			return errOf(f.svc.AddLinkType(f.ctx, f.admin, "", app.CreateLinkType{Key: "k", InverseTitle: "y", Category: app.LinkAssociation}))
 		}, app.CodeValidation},
 		{"a member adds", func() error {
-			_, err := f.svc.AddLinkType(f.ctx, member, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: app.LinkAssociation})
-			return err
+			return errOf(f.svc.AddLinkType(f.ctx, member, "", app.CreateLinkType{Key: "k", Title: "x", InverseTitle: "y", Category: app.LinkAssociation}))
 		}, app.CodeForbidden},
 		{"a member changes", func() error {
-			_, err := f.svc.ChangeLinkType(f.ctx, member, mentors.ID, app.UpdateLinkType{Title: app.PatchOf("mine")})
-			return err
+			return errOf(f.svc.ChangeLinkType(f.ctx, member, mentors.ID, app.UpdateLinkType{Title: app.PatchOf("mine")}))
 		}, app.CodeForbidden},
 		{"blocks reworded", func() error {
 			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Title: app.PatchOf("holds up"),
@@ -263,16 +243,13 @@ func TestLinkTypes(t *testing.T) {
 			return err
 		}, ""},
 		{"blocks renamed", func() error {
-			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Key: app.PatchOf("stops")})
-			return err
+			return errOf(f.svc.ChangeLinkType(f.ctx, f.admin, blocks.ID, app.UpdateLinkType{Key: app.PatchOf("stops")}))
 		}, app.CodeValidation},
 		{"a symmetric type given another inverse", func() error {
-			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{InverseTitle: app.PatchOf("x")})
-			return err
+			return errOf(f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{InverseTitle: app.PatchOf("x")}))
 		}, app.CodeValidation},
 		{"renamed onto a key taken", func() error {
-			_, err := f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{Key: app.PatchOf("mentors")})
-			return err
+			return errOf(f.svc.ChangeLinkType(f.ctx, f.admin, pairs.ID, app.UpdateLinkType{Key: app.PatchOf("mentors")}))
 		}, app.CodeConflict},
 		{"no such id", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, "no-such-type") }, app.CodeNotFound},
 		{"blocks removed", func() error { return f.svc.RemoveLinkType(f.ctx, f.admin, blocks.ID) }, app.CodeLinkTypeInUse},

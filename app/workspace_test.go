@@ -58,10 +58,7 @@ func TestWorkspaceCreate(t *testing.T) {
 		{"a slug taken by somebody else's", f.admin, app.WorkspaceCreate{Slug: "bobs-place", Name: "Again"}, app.CodeConflict, ""},
 		{"by a credential pinned to a workspace", pinned, app.WorkspaceCreate{Slug: "another", Name: "Another"}, app.CodeForbidden, ""},
 	}
-	wantRefused(t, cases, func(a app.Actor, in app.WorkspaceCreate) error {
-		_, err := f.svc.CreateWorkspace(f.ctx, a, in)
-		return err
-	})
+	wantRefused(t, cases, func(a app.Actor, in app.WorkspaceCreate) error { return errOf(f.svc.CreateWorkspace(f.ctx, a, in)) })
 	_, err := f.svc.Workspace(f.ctx, f.admin, "another")
 	wantCode(t, err, app.CodeNotFound)
 }
@@ -95,8 +92,7 @@ func TestWorkspaceUpdate(t *testing.T) {
 		{"an empty timezone", carol, app.WorkspaceUpdate{Timezone: app.PatchOf("")}, app.CodeValidation, "body.timezone"},
 	}
 	wantRefused(t, cases, func(a app.Actor, in app.WorkspaceUpdate) error {
-		_, err := f.svc.UpdateWorkspace(f.ctx, a, "main", in)
-		return err
+		return errOf(f.svc.UpdateWorkspace(f.ctx, a, "main", in))
 	})
 	if got := must(f.svc.Workspace(f.ctx, bob, "main"))(t); got.Name != "Main" || got.Version != 2 {
 		t.Errorf("after the refusals: %+v", got)
@@ -129,18 +125,16 @@ func TestWorkspaceTrash(t *testing.T) {
 		call func() error
 		code app.Code
 	}{
-		{"read by slug", func() error { _, err := f.svc.Workspace(f.ctx, f.admin, "ops"); return err }, app.CodeNotFound},
-		{"read by id", func() error { _, err := f.svc.Workspace(f.ctx, f.admin, ws.ID); return err }, app.CodeNotFound},
+		{"read by slug", func() error { return errOf(f.svc.Workspace(f.ctx, f.admin, "ops")) }, app.CodeNotFound},
+		{"read by id", func() error { return errOf(f.svc.Workspace(f.ctx, f.admin, ws.ID)) }, app.CodeNotFound},
 		{"changed", func() error {
-			_, err := f.svc.UpdateWorkspace(f.ctx, f.admin, "ops", app.WorkspaceUpdate{Name: app.PatchOf("X")})
-			return err
+			return errOf(f.svc.UpdateWorkspace(f.ctx, f.admin, "ops", app.WorkspaceUpdate{Name: app.PatchOf("X")}))
 		}, app.CodeNotFound},
-		{"trashed again", func() error { _, err := f.svc.DeleteWorkspace(f.ctx, f.admin, "ops"); return err }, app.CodeNotFound},
+		{"trashed again", func() error { return errOf(f.svc.DeleteWorkspace(f.ctx, f.admin, "ops")) }, app.CodeNotFound},
 		{"its slug taken again", func() error {
-			_, err := f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "ops", Name: "Ops again"})
-			return err
+			return errOf(f.svc.CreateWorkspace(f.ctx, f.admin, app.WorkspaceCreate{Slug: "ops", Name: "Ops again"}))
 		}, app.CodeConflict},
-		{"restored by an admin", func() error { _, err := f.svc.RestoreWorkspace(f.ctx, carol, "ops"); return err }, app.CodeForbidden},
+		{"restored by an admin", func() error { return errOf(f.svc.RestoreWorkspace(f.ctx, carol, "ops")) }, app.CodeForbidden},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { wantCode(t, c.call(), c.code) })
@@ -173,21 +167,18 @@ func TestWorkspaceDisclosure(t *testing.T) {
 		name string
 		call func(ref string) error
 	}{
-		{"read", func(ref string) error { _, err := f.svc.Workspace(f.ctx, mallory, ref); return err }},
+		{"read", func(ref string) error { return errOf(f.svc.Workspace(f.ctx, mallory, ref)) }},
 		{"change", func(ref string) error {
-			_, err := f.svc.UpdateWorkspace(f.ctx, mallory, ref, app.WorkspaceUpdate{Name: app.PatchOf("Mine")})
-			return err
+			return errOf(f.svc.UpdateWorkspace(f.ctx, mallory, ref, app.WorkspaceUpdate{Name: app.PatchOf("Mine")}))
 		}},
-		{"trash", func(ref string) error { _, err := f.svc.DeleteWorkspace(f.ctx, mallory, ref); return err }},
-		{"restore", func(ref string) error { _, err := f.svc.RestoreWorkspace(f.ctx, mallory, ref); return err }},
-		{"list members", func(ref string) error { _, err := f.svc.Members(f.ctx, mallory, ref); return err }},
+		{"trash", func(ref string) error { return errOf(f.svc.DeleteWorkspace(f.ctx, mallory, ref)) }},
+		{"restore", func(ref string) error { return errOf(f.svc.RestoreWorkspace(f.ctx, mallory, ref)) }},
+		{"list members", func(ref string) error { return errOf(f.svc.Members(f.ctx, mallory, ref)) }},
 		{"join", func(ref string) error {
-			_, err := f.svc.AddMember(f.ctx, mallory, ref, app.Join{Username: "mallory", Role: app.RoleOwner})
-			return err
+			return errOf(f.svc.AddMember(f.ctx, mallory, ref, app.Join{Username: "mallory", Role: app.RoleOwner}))
 		}},
 		{"regrade", func(ref string) error {
-			_, err := f.svc.RegradeMember(f.ctx, mallory, ref, "bob", app.Regrade{Role: app.RoleViewer})
-			return err
+			return errOf(f.svc.RegradeMember(f.ctx, mallory, ref, "bob", app.Regrade{Role: app.RoleViewer}))
 		}},
 		{"remove a member", func(ref string) error { return f.svc.RemoveMember(f.ctx, mallory, ref, "bob") }},
 		{"leave", func(ref string) error { return f.svc.RemoveMember(f.ctx, mallory, ref, "mallory") }},

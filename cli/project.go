@@ -276,25 +276,8 @@ func (p Printer) Project(verb string, pr wire.Project) error {
 // Projects writes the projects in the order the API lists them, each
 // under its parent.
 func (p Printer) Projects(ps []wire.Project) error {
-	switch p.Format {
-	case FormatJSON:
-		if ps == nil {
-			ps = []wire.Project{}
-		}
-		return p.JSON(wire.List{Items: ps, Page: wire.Whole()})
-	case FormatCompact:
-		lines := make([][]string, len(ps))
-		for i, pr := range ps {
-			lines[i] = projectLine(pr)
-		}
-		for _, l := range wire.AlignRows(lines) {
-			p.line("%s", l)
-		}
-		return nil
-	}
-	if len(ps) == 0 {
-		p.line("no projects")
-		return nil
+	if done, err := wholeList(p, ps, "projects", projectLine); done {
+		return err
 	}
 	rows := make([][]cell, len(ps))
 	for i, pr := range ps {

@@ -218,3 +218,31 @@ func who(claimedBy, assignee *string) string {
 	}
 	return ""
 }
+
+// wholeList writes a list the API answers whole: as JSON, in its envelope;
+// in the compact form, one aligned line an item, made by line; or, when it
+// is empty, "no " and noun. It answers whether it wrote the list, and when
+// it did not the caller writes the table.
+func wholeList[T any](p Printer, items []T, noun string, line func(T) []string) (bool, error) {
+	switch p.Format {
+	case FormatJSON:
+		if items == nil {
+			items = []T{}
+		}
+		return true, p.JSON(wire.List{Items: items, Page: wire.Whole()})
+	case FormatCompact:
+		lines := make([][]string, len(items))
+		for i, it := range items {
+			lines[i] = line(it)
+		}
+		for _, l := range wire.AlignRows(lines) {
+			p.line("%s", l)
+		}
+		return true, nil
+	}
+	if len(items) == 0 {
+		p.line("no %s", noun)
+		return true, nil
+	}
+	return false, nil
+}

@@ -118,25 +118,8 @@ func (p Printer) View(verb string, v wire.View) error {
 
 // Views writes the views as GET /v1/views lists them.
 func (p Printer) Views(vs []wire.View) error {
-	switch p.Format {
-	case FormatJSON:
-		if vs == nil {
-			vs = []wire.View{}
-		}
-		return p.JSON(wire.List{Items: vs, Page: wire.Whole()})
-	case FormatCompact:
-		lines := make([][]string, len(vs))
-		for i, v := range vs {
-			lines[i] = viewLine(v)
-		}
-		for _, l := range wire.AlignRows(lines) {
-			p.line("%s", l)
-		}
-		return nil
-	}
-	if len(vs) == 0 {
-		p.line("no views")
-		return nil
+	if done, err := wholeList(p, vs, "views", viewLine); done {
+		return err
 	}
 	rows := make([][]cell, len(vs))
 	for i, v := range vs {

@@ -19,11 +19,7 @@ import (
 // checked with axe.
 func TestBrowserBulk(t *testing.T) {
 	t.Parallel()
-	ctx := browserCtxFor(t, 5*time.Minute)
-	base, link, admin := browserServer(t)
-	b := &lists{t: t, ctx: ctx, base: base, admin: admin, sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t)}}
-	b.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
-	b.do("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	b := newSignedInLists(t, 5*time.Minute)
 	b.watchCSP()
 	for _, w := range []int64{1280, 390} {
 		b.width(w)

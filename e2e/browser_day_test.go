@@ -27,9 +27,9 @@ import (
 // (BENCHMARKS.md, "A person's day").
 func TestBrowserDay(t *testing.T) {
 	t.Parallel()
-	ctx := browserCtxFor(t, 6*time.Minute)
-	base, link, admin := browserServer(t)
-	d := &day{lists: &lists{t: t, ctx: ctx, base: base, admin: admin, w: 1280}}
+	b, link := newLists(t, 6*time.Minute)
+	b.w = 1280
+	d := &day{lists: b}
 	d.do("the width", chromedp.EmulateViewport(1280, 900))
 	d.tally()
 	d.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))

@@ -28,12 +28,8 @@ import (
 // and dark and checked with axe.
 func TestBrowserLists(t *testing.T) {
 	t.Parallel()
-	ctx := browserCtxFor(t, 10*time.Minute)
-	base, link, admin := browserServer(t)
-	dir := screenshotDir(t)
-	b := &lists{t: t, ctx: ctx, base: base, admin: admin, sh: &shooter{t: t, ctx: ctx, dir: dir, axe: axeSource(t)}}
-	b.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
-	b.do("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	b := newSignedInLists(t, 10*time.Minute)
+	ctx, dir := b.ctx, b.sh.dir
 	bob := b.person("bob")
 	b.watchCSP()
 
@@ -88,6 +84,24 @@ type listsFixture struct {
 	w                                     int64
 	project                               string
 	keys, rent, water, books, gate, fence string
+}
+
+// newLists starts the server and a browser that may run for limit: a tab
+// not yet signed in, and the sign-in link the server printed.
+func newLists(t *testing.T, limit time.Duration) (b *lists, link string) {
+	ctx := browserCtxFor(t, limit)
+	base, link, admin := browserServer(t)
+	return &lists{t: t, ctx: ctx, base: base, admin: admin}, link
+}
+
+// newSignedInLists is newLists signed in, photographing into the
+// screenshots folder.
+func newSignedInLists(t *testing.T, limit time.Duration) *lists {
+	b, link := newLists(t, limit)
+	b.sh = &shooter{t: t, ctx: b.ctx, dir: screenshotDir(t), axe: axeSource(t)}
+	b.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
+	b.do("sign in", chromedp.Click(chromedp.CSS(`form[action="/signin"] button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+	return b
 }
 
 func (b *lists) width(w int64) {

@@ -57,16 +57,8 @@ func (t *Tx) CommentByID(ctx context.Context, id string) (app.Comment, error) {
 
 // Comments lists an item's live comments after a seq, oldest first.
 func (t *Tx) Comments(ctx context.Context, entityID string, afterSeq int64, limit int) ([]app.Comment, error) {
-	var rows []commentRow
-	if err := t.tx.SelectContext(ctx, &rows, commentSelect+` WHERE c.entity_id = ? AND c.seq > ? AND c.deleted_at IS NULL
-		ORDER BY c.seq LIMIT ?`, entityID, afterSeq, limit); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Comment, len(rows))
-	for i, r := range rows {
-		out[i] = r.comment()
-	}
-	return out, nil
+	return selectRows(ctx, t, commentRow.comment, commentSelect+` WHERE c.entity_id = ? AND c.seq > ? AND c.deleted_at IS NULL
+		ORDER BY c.seq LIMIT ?`, entityID, afterSeq, limit)
 }
 
 // CountComments counts an item's live comments.

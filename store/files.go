@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // The database, its -wal and -shm, and every backup hold everything the
@@ -38,6 +39,17 @@ func narrowSidecars(path string) error {
 	for _, p := range []string{path + "-wal", path + "-shm"} {
 		if err := os.Chmod(p, fileMode); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
+		}
+	}
+	return nil
+}
+
+// makeDatabaseDir creates the directory the database file path goes in,
+// and those above it, when missing.
+func makeDatabaseDir(path string) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("creating the database directory: %w", err)
 		}
 	}
 	return nil

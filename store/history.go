@@ -61,13 +61,5 @@ func (t *Tx) EntityEvents(ctx context.Context, entityID string, afterSeq int64, 
 		return `SELECT * FROM (SELECT ` + cols + ` FROM events WHERE ` + by + ` = ? AND ` + cond + ` ORDER BY ` + order + ` LIMIT ?)`
 	}
 	q := half("entity_id") + ` UNION ALL ` + half("subject_id") + ` ORDER BY ` + order + ` LIMIT ?`
-	var rows []eventRow
-	if err := t.tx.SelectContext(ctx, &rows, q, entityID, afterSeq, limit, entityID, afterSeq, limit, limit); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Event, len(rows))
-	for i, r := range rows {
-		out[i] = r.event()
-	}
-	return out, nil
+	return selectRows(ctx, t, eventRow.event, q, entityID, afterSeq, limit, entityID, afterSeq, limit, limit)
 }

@@ -35,15 +35,7 @@ const linkSelect = `SELECT l.id, l.workspace_id, l.source_type, l.source_id, l.t
 	lt.is_symmetric, lt.category FROM links l JOIN link_types lt ON lt.id = l.link_type_id`
 
 func (t *Tx) selectLinks(ctx context.Context, q string, args ...any) ([]app.Link, error) {
-	var rows []linkRow
-	if err := t.tx.SelectContext(ctx, &rows, q, args...); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Link, len(rows))
-	for i, r := range rows {
-		out[i] = r.link()
-	}
-	return out, nil
+	return selectRows(ctx, t, linkRow.link, q, args...)
 }
 
 // InsertLink stores a link.

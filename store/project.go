@@ -41,38 +41,34 @@ var projectTable = newItemTable("projects", []column[app.Project]{
 // the decoder for the empty documents (scopes read every project).
 var (
 	settingsField = field[app.Project]{
-		dest:  func(p *app.Project) sql.Scanner { return settingsDest{&p.Settings} },
+		dest: func(p *app.Project) sql.Scanner {
+			return jsonDest[map[string]any]{&p.Settings, "{}", func() map[string]any { return map[string]any{} }}
+		},
 		value: func(p *app.Project) any { return settingsText(p.Settings) },
 	}
 	hiddenStatusesField = field[app.Project]{
-		dest:  func(p *app.Project) sql.Scanner { return hiddenStatusesDest{&p.HiddenStatuses} },
+		dest: func(p *app.Project) sql.Scanner {
+			return jsonDest[[]string]{&p.HiddenStatuses, "[]", func() []string { return []string{} }}
+		},
 		value: func(p *app.Project) any { return listText(p.HiddenStatuses) },
 	}
 )
 
-type settingsDest struct{ p *map[string]any }
-
-func (d settingsDest) Scan(src any) error {
-	var s string
-	if err := (textDest{&s}).Scan(src); err != nil {
-		return err
-	}
-	*d.p = map[string]any{}
-	if s != "{}" {
-		_ = json.Unmarshal([]byte(s), d.p)
-	}
-	return nil
+// jsonDest reads a JSON document stored as text into p, starting from
+// fresh(); the empty document, written as empty, skips the decoder.
+type jsonDest[T any] struct {
+	p     *T
+	empty string
+	fresh func() T
 }
 
-type hiddenStatusesDest struct{ p *[]string }
-
-func (d hiddenStatusesDest) Scan(src any) error {
+func (d jsonDest[T]) Scan(src any) error {
 	var s string
 	if err := (textDest{&s}).Scan(src); err != nil {
 		return err
 	}
-	*d.p = []string{}
-	if s != "[]" {
+	*d.p = d.fresh()
+	if s != d.empty {
 		_ = json.Unmarshal([]byte(s), d.p)
 	}
 	return nil

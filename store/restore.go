@@ -91,10 +91,8 @@ func RestoreReplica(ctx context.Context, replicaURL string, at time.Time, path s
 
 func restore(ctx context.Context, path string, rep RestoreReport, fill func(tmp string) error) (_ RestoreReport, err error) {
 	rep.Path = path
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return rep, fmt.Errorf("creating the database directory: %w", err)
-		}
+	if err := makeDatabaseDir(path); err != nil {
+		return rep, err
 	}
 	lock, err := lockExclusive(path)
 	if err != nil {

@@ -123,10 +123,8 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	if opts.BackupDir == "" {
 		opts.BackupDir = filepath.Join(filepath.Dir(path), "backups")
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("creating the database directory: %w", err)
-		}
+	if err := makeDatabaseDir(path); err != nil {
+		return nil, err
 	}
 	lock, err := lockShared(path)
 	if err != nil {
@@ -471,6 +469,20 @@ func getRow[R, T any](ctx context.Context, t *Tx, conv func(R) T, query string, 
 		return zero, mapErr(err)
 	}
 	return conv(r), nil
+}
+
+// selectRows reads the rows query finds into row structs R and makes the
+// domain record of each with conv.
+func selectRows[R, T any](ctx context.Context, t *Tx, conv func(R) T, query string, args ...any) ([]T, error) {
+	var rows []R
+	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		out[i] = conv(r)
+	}
+	return out, nil
 }
 
 // mapErr turns driver errors into app errors by code, never by message:

@@ -109,15 +109,7 @@ func (t *Tx) Tokens(ctx context.Context, f app.TokenFilter) ([]app.Token, error)
 		q += " WHERE t.id = ? OR t.issued_by_token = ?"
 		args = append(args, f.TokenID, f.TokenID)
 	}
-	var rows []tokenRow
-	if err := t.tx.SelectContext(ctx, &rows, q+" ORDER BY t.seq DESC", args...); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Token, len(rows))
-	for i, r := range rows {
-		out[i] = r.token()
-	}
-	return out, nil
+	return selectRows(ctx, t, tokenRow.token, q+" ORDER BY t.seq DESC", args...)
 }
 
 // RevokeToken sets revoked_at unless it is set already, so the first

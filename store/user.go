@@ -103,15 +103,7 @@ func (t *Tx) Users(ctx context.Context, f app.UserFilter) ([]app.User, error) {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)
 	}
-	var rows []userRow
-	if err := t.tx.SelectContext(ctx, &rows, q, args...); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.User, len(rows))
-	for i, r := range rows {
-		out[i] = r.user()
-	}
-	return out, nil
+	return selectRows(ctx, t, userRow.user, q, args...)
 }
 
 // CountUsers counts the accounts f selects, ignoring its paging.

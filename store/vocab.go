@@ -110,15 +110,7 @@ var (
 // entries lists a workspace's entries in display order.
 func (v vocabulary[R, T]) entries(ctx context.Context, t *Tx, workspaceID string) ([]T, error) {
 	return cachedVocab(ctx, t, v.cache(t.db), workspaceID, func() ([]T, error) {
-		var rows []R
-		if err := t.tx.SelectContext(ctx, &rows, v.list, workspaceID); err != nil {
-			return nil, mapErr(err)
-		}
-		out := make([]T, len(rows))
-		for i, r := range rows {
-			out[i] = v.entry(r)
-		}
-		return out, nil
+		return selectRows(ctx, t, v.entry, v.list, workspaceID)
 	})
 }
 

@@ -228,6 +228,17 @@ func duringJob(pending string, refused ...[3]string) func(t *testing.T, e *env, 
 // The events every tree starts with: the subtask trashed on its own.
 var zebraGone = "task.deleted zebra gone {\"subtasks\":0}"
 
+// zebraEvents is the events before a job and, for each of titles the
+// worker has reached, its action with changes, sorted.
+func zebraEvents(before []string, action, changes string, titles ...string) []string {
+	out := slices.Clone(before)
+	for _, title := range titles {
+		out = append(out, action+" "+title+" "+changes)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // TestSubtreeTrashInSteps: trashing a task with more descendants than a
 // step changes the root at once and leaves them to the worker; until it
 // reaches one, no reader sees it (not live, not in the trash, not found);
@@ -238,12 +249,7 @@ func TestSubtreeTrashInSteps(t *testing.T) {
 	t.Parallel()
 	root := "task.deleted zebra root {\"subtasks\":5}"
 	along := func(titles ...string) []string {
-		out := []string{zebraGone, root}
-		for _, title := range titles {
-			out = append(out, "task.deleted "+title+" {}")
-		}
-		slices.Sort(out)
-		return out
+		return zebraEvents([]string{zebraGone, root}, "task.deleted", "{}", titles...)
 	}
 	zebraJob(t, nil, func(e *env, tr zebraTree) {
 		e.OK(http.StatusOK, http.MethodDelete, tskPath(tr["zebra root"]), e.Admin, nil)
@@ -258,18 +264,10 @@ func TestSubtreeTrashInSteps(t *testing.T) {
 // trash included, until the worker brings each back.
 func TestSubtreeRestoreInSteps(t *testing.T) {
 	t.Parallel()
-	trashed := []string{zebraGone, "task.deleted zebra root {\"subtasks\":5}"}
-	for _, title := range []string{"zebra a", "zebra a1", "zebra a2", "zebra b", "zebra c"} {
-		trashed = append(trashed, "task.deleted "+title+" {}")
-	}
-	along := func(titles ...string) []string {
-		out := append(slices.Clone(trashed), "task.restored zebra root {\"subtasks\":5}")
-		for _, title := range titles {
-			out = append(out, "task.restored "+title+" {}")
-		}
-		slices.Sort(out)
-		return out
-	}
+	trashed := zebraEvents([]string{zebraGone, "task.deleted zebra root {\"subtasks\":5}"}, "task.deleted", "{}",
+		"zebra a", "zebra a1", "zebra a2", "zebra b", "zebra c")
+	restored := append(trashed, "task.restored zebra root {\"subtasks\":5}")
+	along := func(titles ...string) []string { return zebraEvents(restored, "task.restored", "{}", titles...) }
 	live := func(titles ...string) []string { return append(titles, "zebra root") }
 	zebraJob(t, func(e *env, tr zebraTree) {
 		e.OK(http.StatusOK, http.MethodDelete, tskPath(tr["zebra root"]), e.Admin, nil)
@@ -289,14 +287,9 @@ func TestSubtreeRestoreInSteps(t *testing.T) {
 // trash too, which is refiled with the rest.
 func TestSubtreeRefileInSteps(t *testing.T) {
 	t.Parallel()
-	root := "task.moved zebra root {\"project\":\"side\"}"
+	moved := "{\"project\":\"side\"}"
 	along := func(titles ...string) []string {
-		out := []string{zebraGone, root}
-		for _, title := range titles {
-			out = append(out, "task.moved "+title+" {\"project\":\"side\"}")
-		}
-		slices.Sort(out)
-		return out
+		return zebraEvents([]string{zebraGone, "task.moved zebra root " + moved}, "task.moved", moved, titles...)
 	}
 	reached := []string{"zebra a", "zebra a1", "zebra a2", "zebra root"}
 	zebraJob(t, nil, func(e *env, tr zebraTree) {

@@ -113,23 +113,24 @@ func readDTStart(raw, value string, loc *time.Location) (time.Time, bool, error)
 			return time.Time{}, false, fmt.Errorf("DTSTART: %q is not read", p)
 		}
 	}
-	var t time.Time
-	var err error
-	switch {
-	case len(value) == 8:
-		t, err = time.ParseInLocation("20060102", value, loc)
-	case strings.HasSuffix(value, "Z"):
-		t, err = time.Parse("20060102T150405Z", value)
-	default:
-		t, err = time.ParseInLocation("20060102T150405", value, loc)
-	}
-	if err != nil || t.Year() < 1 || t.Year() > 9999 {
+	t, ok := readDateTime(value, loc)
+	if !ok {
 		return time.Time{}, false, fmt.Errorf("DTSTART: %q is not a date or date-time", value)
 	}
 	return t, len(value) == 8, nil
 }
 
 func readUntil(v string, loc *time.Location) (when.Moment, error) {
+	t, ok := readDateTime(v, loc)
+	if !ok {
+		return when.Moment{}, fmt.Errorf("UNTIL: %q is not a date or date-time", v)
+	}
+	return when.Moment{Time: t, AllDay: len(v) == 8}, nil
+}
+
+// readDateTime reads an RFC 5545 DATE (YYYYMMDD, in loc) or DATE-TIME (in
+// UTC with a Z, else in loc) within the years 1 to 9999.
+func readDateTime(v string, loc *time.Location) (time.Time, bool) {
 	var t time.Time
 	var err error
 	switch {
@@ -140,10 +141,7 @@ func readUntil(v string, loc *time.Location) (when.Moment, error) {
 	default:
 		t, err = time.ParseInLocation("20060102T150405", v, loc)
 	}
-	if err != nil || t.Year() < 1 || t.Year() > 9999 {
-		return when.Moment{}, fmt.Errorf("UNTIL: %q is not a date or date-time", v)
-	}
-	return when.Moment{Time: t, AllDay: len(v) == 8}, nil
+	return t, err == nil && t.Year() >= 1 && t.Year() <= 9999
 }
 
 // rfcFreq are the frequencies tend repeats at; nothing runs more often
