@@ -35,7 +35,7 @@ It follows the change feed (tend watch) and reads the task again when an
 event about it commits, or, for ready, any event (a blocker finishing
 readies it); and at least every 30 seconds, since a claim or a deferral
 runs out without an event.`,
-		Example: `  tend wait 2 --until done --timeout 1m`,
+		Example:           `  tend wait 2 --until done --timeout 1m`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
 		RunE: func(cmd *cobra.Command, args []string) error {
