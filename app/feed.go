@@ -32,6 +32,14 @@ type FeedQuery struct {
 	Limit        int
 	Cursor       string
 	IncludeTotal bool
+	// Actions (feed only) narrows to these actions, separated by commas;
+	// kind.* is every action of a kind (feed_filter.go).
+	Actions string
+	// Project (feed only) narrows to the events of this project (a key or
+	// id) and the projects under it.
+	Project string
+	// Loc says where the parameters were written, for a refusal.
+	Loc Locator
 	// WaitSeconds (feed only, with Since) holds an empty answer open until
 	// an event the caller may see commits or that many seconds pass
 	// (feed_wait.go).
@@ -43,7 +51,7 @@ type FeedQuery struct {
 // page), a count, or a page larger than the default.
 func (q FeedQuery) expensive(limit int, l Limits) bool {
 	c := q.CreatedAt
-	return q.Actor != "" || c.GT != "" || c.GTE != "" || c.LT != "" || c.LTE != "" || q.IncludeTotal || limit > l.DefaultPageSize
+	return q.Actor != "" || q.Actions != "" || q.Project != "" || c.GT != "" || c.GTE != "" || c.LT != "" || c.LTE != "" || q.IncludeTotal || limit > l.DefaultPageSize
 }
 
 // TimeRange bounds an instant; nil bounds are open.
@@ -71,10 +79,15 @@ type EventFilter struct {
 	ActorUserID  string
 	ActorNoToken bool
 	CreatedAt    TimeRange
-	AfterSeq     int64 // seq > AfterSeq
-	BeforeSeq    int64 // seq < BeforeSeq; 0 is no bound
-	Descending   bool
-	Limit        int
+	// Actions, when set, admits only these actions (a JSON array).
+	Actions string
+	// InProjects, when set, admits only events filed in these projects (a
+	// JSON array), on top of what the caller may read.
+	InProjects string
+	AfterSeq   int64 // seq > AfterSeq
+	BeforeSeq  int64 // seq < BeforeSeq; 0 is no bound
+	Descending bool
+	Limit      int
 	// Named joins the actor's username and a comment's current body.
 	Named bool
 
@@ -305,7 +318,11 @@ func feedFilter(ctx context.Context, tx Tx, a Actor, q FeedQuery) (EventFilter, 
 	}
 	covers := sc.covers()
 	f.ProjectIDs, f.ItemProjectIDs, f.ItemKinds = jsonList(projects), jsonList(items), jsonList(itemKinds)
-	sig := fmt.Sprintf("%s|actor %s|created %s", f.WorkspaceID, q.Actor, q.CreatedAt)
+	narrowed, err := feedNarrowing(sc, q, &f)
+	if err != nil {
+		return EventFilter{}, "", nil, err
+	}
+	sig := fmt.Sprintf("%s|actor %s|created %s", f.WorkspaceID, q.Actor, q.CreatedAt) + narrowed
 	return f, sig, covers, nil
 }
 

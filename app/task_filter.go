@@ -50,7 +50,7 @@ var TaskFilterFields = map[string]filterField{
 	"estimate_minutes": {kindMinute, true}, "importance": {kindScale, true}, "urgency": {kindScale, true},
 	"assignee": {kindName, true}, "claimed_by": {kindName, true}, "created_by": {kindName, true},
 	"parent": {kindName, true}, "project": {kindName, false}, "status": {kindName, false},
-	"tag": {kindName, true}, "type": {kindName, false}, "under": {kindName, false},
+	"tag": {kindName, true}, "type": {kindName, false}, "under": {kindName, false}, "ref": {kindName, false},
 	"answers_to": {kindPerson, false}, "touched_by": {kindPerson, false},
 }
 
@@ -299,7 +299,7 @@ func filterIDs(ctx context.Context, tx Tx, sc *scope, field, name, ref string) (
 			return nil, err
 		}
 		return []string{id}, nil
-	case "parent", "under":
+	case "parent", "under", "ref":
 		p, err := findTaskIn(ctx, tx, sc, strings.TrimPrefix(name, "#"))
 		if err != nil {
 			return nil, bodyRef(err, ref, "no such task: "+name)

@@ -82,6 +82,9 @@ type Client interface {
 	// TrashAct and Trashed are the trash's routes (cli/trash.go).
 	TrashAct(ctx context.Context, act, kind, ref string) (json.RawMessage, error)
 	Trashed(ctx context.Context, kind string) (json.RawMessage, error)
+	// Changes is a page of the change feed, with the parameters of
+	// GET /v1/changes (since, wait, action, project, limit).
+	Changes(ctx context.Context, q url.Values) (ChangesPage, error)
 	// Where says what the client talks to: the server's URL or the file.
 	Where() string
 	// WebURL is where the web app is served, "" when not known.
@@ -97,6 +100,12 @@ const tagLimit = 200
 type Finished struct {
 	Task wire.Task
 	Next string
+}
+
+// ChangesPage is a page of the change feed.
+type ChangesPage struct {
+	Items []wire.Event `json:"items"`
+	Page  wire.Page    `json:"page"`
 }
 
 // TaskPage is a page of the task listing: full records, or compact lines

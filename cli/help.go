@@ -10,6 +10,7 @@ func workCmds(env *Env, dbPath *string) []*cobra.Command {
 		newReopenCmd(env, dbPath), newEditCmd(env, dbPath), newCommentCmd(env, dbPath), newLinkCmd(env, dbPath),
 		newRmCmd(env, dbPath), newTrashCmd(env, dbPath), newUntrashCmd(env, dbPath),
 		newDocCmd(env, dbPath), newOpenCmd(env, dbPath), newProjectCmd(env, dbPath), newViewCmd(env, dbPath), newLoginCmd(env), newLogoutCmd(env), newWhoamiCmd(newWork(env, dbPath)),
+		newWatchCmd(env, dbPath), newWaitCmd(env, dbPath),
 	}
 }
 

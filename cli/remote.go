@@ -171,6 +171,11 @@ func (r *Remote) Agenda(ctx context.Context, q url.Values) (wire.Agenda, error) 
 	return get[wire.Agenda](ctx, r, http.MethodGet, "/v1/agenda", q, nil)
 }
 
+// Changes is GET /v1/changes.
+func (r *Remote) Changes(ctx context.Context, q url.Values) (ChangesPage, error) {
+	return get[ChangesPage](ctx, r, http.MethodGet, "/v1/changes", q, nil)
+}
+
 // Task is GET /v1/tasks/{ref}.
 func (r *Remote) Task(ctx context.Context, ref string) (wire.Task, error) {
 	return get[wire.Task](ctx, r, http.MethodGet, taskPath(ref, ""), nil, nil)

@@ -136,6 +136,9 @@ type session struct {
 	c     Client
 	p     Printer
 	close func()
+	// file is true on the database file, where no server wakes a wait on
+	// the change feed for writes made by other processes.
+	file bool
 }
 
 // run opens the client, calls fn and closes it; a refusal comes back
@@ -206,6 +209,7 @@ func (w *work) open(cmd *cobra.Command) (*session, error) {
 		if s.c, s.close, err = w.openLocal(cmd); err != nil {
 			return nil, err
 		}
+		s.file = true
 	}
 	out := cmd.OutOrStdout()
 	s.p = Printer{W: out, Format: format, Now: w.env.now(), Zone: w.env.zone, C: s.c,

@@ -28,6 +28,7 @@ type cliMode struct {
 	dir    string            // the config directory tend login writes to
 	tokens map[string]string // remote: each account's credential
 	vars   map[string]string // more environment, for every command
+	client *http.Client      // the HTTP client of a command m.follow starts, when not the server's
 }
 
 // newCLIMode is the file's mode, with the administrator and a member, bob.
@@ -56,7 +57,7 @@ func (m *cliMode) env(as string) *Env {
 	}
 	return &Env{getenv: func(k string) string { return vars[k] }, now: m.e.Clock.Now, zone: time.UTC,
 		configDir: func() (string, error) { return m.dir, nil }, http: m.e.Srv.Client(), terminal: func(any) bool { return false },
-		version: "test", open: openFile}
+		version: "test", open: openFile, wait: sleep}
 }
 
 // openFile opens the database file as main's does, with the store and the

@@ -50,6 +50,12 @@ func feedWhere(f app.EventFilter, bounds bool) (string, []any) {
 			cond("e.created_at "+r.op+" ?", r.t)
 		}
 	}
+	if f.Actions != "" {
+		cond("e.action IN (SELECT value FROM json_each(?))", f.Actions)
+	}
+	if f.InProjects != "" {
+		cond("e.project_id IN (SELECT value FROM json_each(?))", f.InProjects)
+	}
 	if f.AfterSeq > 0 {
 		cond("e.seq > ?", f.AfterSeq)
 	}

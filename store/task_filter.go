@@ -24,7 +24,7 @@ var nullableCols = map[string]string{
 	"created_at": "t.created_at", "due_at": "t.due_at", "snoozed_until": "t.snoozed_until", "starts_at": "t.starts_at",
 	"updated_at": "t.updated_at", "estimate_minutes": "t.estimate_minutes", "importance": "t.importance",
 	"urgency": "t.urgency", "assignee": "t.assignee_id", "created_by": "t.created_by", "parent": "t.parent_id",
-	"project": "t.project_id", "status": "t.status_id", "type": "t.type_id",
+	"project": "t.project_id", "status": "t.status_id", "type": "t.type_id", "ref": "t.id",
 }
 
 // numberCols are the filtered columns that hold numbers; the other

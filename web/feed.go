@@ -30,6 +30,7 @@ func feedQuery(r *http.Request) (app.FeedQuery, *wire.Query) {
 
 func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	in, q := feedQuery(r)
+	in.Actions, in.Project = q.Str("action"), q.Str("project")
 	if v := q.Str("since"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {

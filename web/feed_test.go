@@ -479,7 +479,7 @@ func TestChangesMeta(t *testing.T) {
 	if got := metaStrs(t, m["event_kinds"]); !reflect.DeepEqual(got, app.EventKinds) {
 		t.Fatalf("event_kinds %v", got)
 	}
-	valid := map[string]string{"since": "1", "actor": "admin", "created_at.gt": "2000-01-01", "created_at.gte": "2000-01-01",
+	valid := map[string]string{"since": "1", "wait": "1", "action": "task.created", "project": "inbox", "actor": "admin", "created_at.gt": "2000-01-01", "created_at.gte": "2000-01-01",
 		"created_at.lt": "2999-01-01", "created_at.lte": "2999-01-01T00:00:00Z", "include_total": "true", "workspace_id": "default",
 		"limit": "5", "cursor": "", "format": "full", "fields": "", "order": "seq", "oldest": "true"}
 	for name, path := range map[string]string{"changes": "/v1/changes", "journal": "/v1/journal"} {

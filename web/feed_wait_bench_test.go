@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,9 +20,12 @@ import (
 // waiter's answer is timed from the create's start.
 //
 //	wake-p50-ms, wake-max-ms: the waiters' answers after the write
-//	idle-cpu-ms:   the process's CPU time over 200 ms while all wait
+//	idle-cpu-ms/s: the process's CPU time per second of a 2 s window
+//	               while all wait
 //	idle-MB:       heap and stacks grown by the 1,000 waits (the most of
 //	               any round), the client's side included: both run here
+//	rss-MB:        the process's resident set while all wait (the most of
+//	               any round; Linux only), server and clients together
 func BenchmarkChangesWake(b *testing.B) {
 	s, _, err := openBenchServer(b.TempDir())
 	if err != nil {
@@ -34,6 +40,7 @@ func BenchmarkChangesWake(b *testing.B) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: creds * each}}
 	var wake, idleCPU latencies
 	var grown uint64
+	var rss float64
 	for range b.N {
 		since := s.svc.Waiting() // 0: every earlier wait has answered
 		body, _ := s.get(b, "/v1/changes?limit=1")
@@ -57,12 +64,14 @@ func BenchmarkChangesWake(b *testing.B) {
 			runtime.Gosched()
 		}
 		grown = max(grown, memInUse()-before)
+		rss = max(rss, residentMB())
 		cpu0, _ := processCPU()
-		time.Sleep(200 * time.Millisecond) // the idle window whose CPU is measured
+		time.Sleep(idleWindow) // the idle window whose CPU is measured
 		cpu1, _ := processCPU()
-		idleCPU = append(idleCPU, cpu1-cpu0)
+		idleCPU = append(idleCPU, (cpu1-cpu0)/(idleWindow/time.Second))
 		t0 := time.Now()
-		s.create(b, "/v1/tasks", map[string]any{"title": "wakes them"}, nil)
+		var created map[string]any
+		s.create(b, "/v1/tasks", map[string]any{"title": "wakes them"}, &created)
 		wg.Wait()
 		for _, at := range arrived {
 			wake = append(wake, at.Sub(t0))
@@ -70,8 +79,31 @@ func BenchmarkChangesWake(b *testing.B) {
 	}
 	b.ReportMetric(wake.pct(0.50), "wake-p50-ms")
 	b.ReportMetric(wake.pct(1), "wake-max-ms")
-	b.ReportMetric(idleCPU.pct(0.50), "idle-cpu-ms")
+	b.ReportMetric(idleCPU.pct(0.50), "idle-cpu-ms/s")
 	b.ReportMetric(float64(grown)/(1<<20), "idle-MB")
+	if rss > 0 {
+		b.ReportMetric(rss, "rss-MB")
+	}
+}
+
+// idleWindow is how long the waiters sit idle while the process's CPU
+// time is measured.
+const idleWindow = 2 * time.Second
+
+// residentMB is the process's resident set in MB from /proc, 0 where
+// there is none.
+func residentMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for l := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }
 
 // lastSeq is the seq of the last event of a change feed page.

@@ -188,7 +188,7 @@ func listings() map[string]listingJSON {
 		"statuses":                mk("/v1/statuses", []string{"workspace_id", "entity_type"}, plain, []string{"entity_type", "position"}, wire.Status{}),
 		"link_types":              mk("/v1/link-types", []string{"workspace_id"}, plain, []string{"created_at"}, linkTypeJSON{}),
 		"tags":                    mk("/v1/tags", []string{"workspace_id", "limit", "cursor", "include_total"}, plain, []string{"name"}, wire.Tag{}),
-		"changes": mk("/v1/changes", append([]string{"since", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
+		"changes": mk("/v1/changes", append([]string{"since", "wait", "action", "project", "actor", "created_at.gt", "created_at.gte", "created_at.lt",
 			"created_at.lte", "include_total"}, paged...), shaped, []string{"seq"}, wire.Event{}),
 		"journal": mk("/v1/journal", append([]string{"actor", "created_at.gt", "created_at.gte", "created_at.lt", "created_at.lte",
 			"order", "oldest", "include_total"}, paged...), shaped, []string{"-seq", "seq"}, wire.JournalEntry{}),

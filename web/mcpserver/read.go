@@ -54,7 +54,7 @@ type searchOut struct {
 }
 
 type changesArgs struct {
-	Filter    map[string]string `json:"filter,omitempty" jsonschema:"created_at.gt, .gte, .lt, .lte: a date or an RFC 3339 instant"`
+	Filter    map[string]string `json:"filter,omitempty" jsonschema:"created_at.gt, .gte, .lt, .lte: a date or an RFC 3339 instant; action: a,b or task.*; project: key"`
 	Limit     int               `json:"limit,omitempty" jsonschema:"rows to return (default 20)"`
 	Mine      bool              `json:"mine,omitempty" jsonschema:"only what this credential did"`
 	Since     *int64            `json:"since,omitempty" jsonschema:"a seq to read forward from, inclusive; omitted gives the newest"`
@@ -212,10 +212,19 @@ func (m *toolbox) toolSearch(ctx context.Context, a app.Actor, in searchArgs) (s
 }
 
 func (m *toolbox) toolChanges(ctx context.Context, a app.Actor, in changesArgs) (string, changesOut, error) {
-	q, err := feedArgs(in.Workspace, in.Filter, in.Limit)
+	filter := maps.Clone(in.Filter)
+	var narrow argParams = map[string]argParam{}
+	for _, k := range []string{"action", "project"} {
+		if v, ok := filter[k]; ok {
+			narrow[k] = argParam{val: v, loc: "arguments.filter." + k}
+			delete(filter, k)
+		}
+	}
+	q, err := feedArgs(in.Workspace, filter, in.Limit)
 	if err != nil {
 		return "", changesOut{}, err
 	}
+	q.Actions, q.Project, q.Loc = narrow["action"].val, narrow["project"].val, narrow.Loc
 	q.Since, q.WaitSeconds = in.Since, in.Wait
 	if in.Mine {
 		q.Actor = "me"

@@ -125,6 +125,20 @@ func TestMCPReadTools(t *testing.T) {
 			t.Fatalf("journal: %+v", r)
 		}
 		m.Refused("validation", "service_changes", map[string]any{"filter": map[string]any{"due_at.lt": "2020-01-01"}})
+		// The feed's action and project filters ride in the filter object.
+		r = m.OK("service_changes", map[string]any{"since": 1, "limit": 50, "filter": map[string]any{"action": "task.verified,task.created"}})
+		for _, it := range r.Structured["items"].([]any) {
+			if a := it.(map[string]any)["action"]; a != "task.verified" && a != "task.created" {
+				t.Fatalf("changes filtered to two actions: %v", it)
+			}
+		}
+		if len(r.Structured["items"].([]any)) == 0 {
+			t.Fatalf("changes filtered to two actions: nothing")
+		}
+		if text := m.Refused("validation", "service_changes", map[string]any{"filter": map[string]any{"action": "task.finished"}}); !strings.Contains(text, "arguments.filter.action") {
+			t.Fatalf("an unknown action is refused naming where it was written: %s", text)
+		}
+		m.Refused("validation", "service_changes", map[string]any{"filter": map[string]any{"project": "nope"}})
 		// A wait with events there already answers at once; its bounds
 		// are the feed's (app's TestChangesWait waits in earnest).
 		if r := m.OK("service_changes", map[string]any{"since": 1, "limit": 1, "wait": 30}); len(r.Structured["items"].([]any)) != 1 {

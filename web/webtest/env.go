@@ -307,9 +307,15 @@ func (l *LogBuffer) Write(p []byte) (int, error) {
 
 // LogText returns everything the server logged so far.
 func (e *Env) LogText() string {
-	e.Logs.mu.Lock()
-	defer e.Logs.mu.Unlock()
-	return e.Logs.b.String()
+	return e.Logs.String()
+}
+
+// String returns everything written so far; a test may read it while
+// another goroutine writes.
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // IsComplete reports whether the task ref is complete, read through the API.
