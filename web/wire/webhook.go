@@ -120,4 +120,6 @@ type WebhookReplay struct {
 }
 
 // NewWebhookReplay is the wire record of a replay.
-func NewWebhookReplay(r app.WebhookReplay) WebhookReplay { return WebhookReplay{Queued: r.Queued, More: r.More} }
+func NewWebhookReplay(r app.WebhookReplay) WebhookReplay {
+	return WebhookReplay{Queued: r.Queued, More: r.More}
+}
