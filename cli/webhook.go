@@ -40,7 +40,7 @@ func newWebhookAddCmd(env *Env, dbPath *string) *cobra.Command {
 		Long: `Add a webhook that receives the events --events names: "*", a kind such as
 "task.*", or actions such as comment.created. The signing secret (whsec_…) is
 printed once: keep it where the receiver verifies signatures.`,
-		Example: `  tend webhook add http://127.0.0.1:9000/tend --events 'task.*,comment.created' --description "CI bot"`,
+		Example:           `  tend webhook add http://127.0.0.1:9000/tend --events 'task.*,comment.created' --description "CI bot"`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
