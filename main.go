@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/app/outbound"
 	"tend/cli"
 	"tend/store"
 	"tend/web"
@@ -134,6 +135,15 @@ func bootstrapLocal(ctx context.Context, svc *app.Service) error {
 
 // createService is openService that creates the database when it does not exist.
 func createService(ctx context.Context, dbPath string, opts store.Options, svcOpts app.Options) (*store.DB, *app.Service, error) {
+	if svcOpts.Outbound.Allow == nil {
+		// The terminal's webhook commands on the file check addresses as
+		// the server would: TEND_OUTBOUND_ALLOW is tend serve --outbound-allow's.
+		allow, err := outbound.Parse(splitList(os.Getenv("TEND_OUTBOUND_ALLOW")))
+		if err != nil {
+			return nil, nil, err
+		}
+		svcOpts.Outbound = allow
+	}
 	db, err := store.Open(ctx, dbPath, opts)
 	if err != nil {
 		return nil, nil, err

@@ -14,9 +14,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"tend/app"
+	"tend/app/outbound"
 	"tend/cli"
 	"tend/store"
 	"tend/web"
+	"tend/web/hook"
 )
 
 type serveFlags struct {
@@ -27,6 +29,7 @@ type serveFlags struct {
 	replicas                      []string
 	replicaSync                   time.Duration
 	metricsAddr                   string
+	outboundAllow                 []string
 	log                           logFlags
 }
 
@@ -68,6 +71,8 @@ API token for that administrator once. Later starts print no secret.`,
 		"how often changes go to the replica: at most this, plus one sync, of acknowledged writes is not yet off the machine (env TEND_REPLICA_SYNC_INTERVAL)")
 	fl.StringVar(&f.metricsAddr, "metrics-addr", envOr("TEND_METRICS_ADDR", ""),
 		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
+	fl.StringArrayVar(&f.outboundAllow, "outbound-allow", splitList(os.Getenv("TEND_OUTBOUND_ALLOW")),
+		"let webhooks call this loopback, private or local range (CIDR, repeatable); all such ranges are refused otherwise (env TEND_OUTBOUND_ALLOW)")
 	addLogFlags(cmd, &f.log)
 	return cmd
 }
@@ -78,6 +83,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		return err
 	}
 	tuneGC()
+	allow, err := outbound.Parse(f.outboundAllow)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
 	metrics := web.NewMetrics(log, version)
 	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
 		ReplicaSyncInterval: f.replicaSync, Log: log}
@@ -87,7 +96,7 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	// The worker indexes the text of tasks created once creates pause
 	// (app/task_index.go).
 	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL,
-		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet})
+		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet, Outbound: allow})
 	if err != nil {
 		return err
 	}
@@ -133,6 +142,18 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 		return err
 	}
 	defer stopMetrics()
+	// The webhook outbox is sent until the server stops; what is in flight
+	// then is sent again after the next start (its lease runs out).
+	hooks, stopHooks := context.WithCancel(ctx)
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		hook.New(svc, hook.Options{Outbound: allow, Log: log}).Run(hooks)
+	}()
+	defer func() {
+		stopHooks()
+		<-hooksDone
+	}()
 	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

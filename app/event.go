@@ -51,6 +51,7 @@ var Actions = []string{
 	"token.issued", "token.revoked",
 	"calendar.issued", "calendar.revoked", "calendar.reset",
 	"view.created", "view.updated", "view.deleted",
+	"webhook.created", "webhook.updated", "webhook.deleted", "webhook.rotated", "webhook.disabled",
 	"project.created", "project.updated", "project.moved", "project.deleted", "project.restored",
 	"project.shared", "project.unshared", "project.role_set", "project.role_removed",
 	"task.created", "task.updated", "task.moved", "task.deleted", "task.restored", "task.purged", "task.completed",

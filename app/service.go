@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tend/app/background"
+	"tend/app/outbound"
 )
 
 // Store is what the domain needs from storage: transactions, backups and the
@@ -71,6 +72,7 @@ type Tx interface {
 	feedTx
 	calendarTx
 	viewTx
+	webhookTx
 	openTasksTx
 	exportTx
 	importTx
@@ -119,6 +121,12 @@ type Options struct {
 	// choose rather than let time pass. It returns the channel the end
 	// arrives on and a function that stops it.
 	Timer func(time.Duration) (<-chan time.Time, func())
+	// Outbound is which private and local addresses a webhook may name
+	// (tend serve --outbound-allow); the zero Policy allows none.
+	Outbound outbound.Policy
+	// WebhookJitter spreads a webhook retry's delay (webhook_delivery.go);
+	// nil spreads it by up to a tenth either way. Tests fix it.
+	WebhookJitter func(time.Duration) time.Duration
 }
 
 // Service is the one entry point to the domain.

@@ -69,6 +69,17 @@ type Client interface {
 	SaveView(ctx context.Context, in wire.ViewCreate) (wire.View, error)
 	// DeleteView removes the caller's view (DELETE /v1/views/{name}).
 	DeleteView(ctx context.Context, name string) (wire.View, error)
+	// Webhooks are the endpoints the caller manages (GET /v1/webhooks).
+	Webhooks(ctx context.Context) ([]wire.Webhook, error)
+	// AddWebhook adds an endpoint; the answer has its secret (POST /v1/webhooks).
+	AddWebhook(ctx context.Context, in wire.WebhookCreate) (wire.IssuedWebhook, error)
+	// DeleteWebhook removes an endpoint (DELETE /v1/webhooks/{id}).
+	DeleteWebhook(ctx context.Context, id string) (wire.Webhook, error)
+	// WebhookLog is an endpoint's delivery log (GET /v1/webhooks/{id}/deliveries).
+	WebhookLog(ctx context.Context, id string) ([]wire.WebhookAttempt, error)
+	// ReplayWebhook sends an endpoint every matching event from since on
+	// (POST /v1/webhooks/{id}/replay).
+	ReplayWebhook(ctx context.Context, id string, since int64) (wire.WebhookReplay, error)
 	// Projects are the projects the caller sees (GET /v1/projects).
 	Projects(ctx context.Context) ([]wire.Project, error)
 	// Project is one project (GET /v1/projects/{id_or_key}).

@@ -308,6 +308,40 @@ func (r *Remote) DeleteView(ctx context.Context, name string) (wire.View, error)
 	return get[wire.View](ctx, r, http.MethodDelete, "/v1/views/"+url.PathEscape(name), nil, nil)
 }
 
+// Webhooks is GET /v1/webhooks.
+func (r *Remote) Webhooks(ctx context.Context) ([]wire.Webhook, error) {
+	var list struct {
+		Items []wire.Webhook `json:"items"`
+	}
+	err := r.call(ctx, http.MethodGet, "/v1/webhooks", nil, nil, &list)
+	return list.Items, err
+}
+
+// AddWebhook is POST /v1/webhooks.
+func (r *Remote) AddWebhook(ctx context.Context, in wire.WebhookCreate) (wire.IssuedWebhook, error) {
+	return get[wire.IssuedWebhook](ctx, r, http.MethodPost, "/v1/webhooks", nil, in)
+}
+
+// DeleteWebhook is DELETE /v1/webhooks/{id}.
+func (r *Remote) DeleteWebhook(ctx context.Context, id string) (wire.Webhook, error) {
+	return get[wire.Webhook](ctx, r, http.MethodDelete, "/v1/webhooks/"+url.PathEscape(id), nil, nil)
+}
+
+// WebhookLog is GET /v1/webhooks/{id}/deliveries.
+func (r *Remote) WebhookLog(ctx context.Context, id string) ([]wire.WebhookAttempt, error) {
+	var list struct {
+		Items []wire.WebhookAttempt `json:"items"`
+	}
+	err := r.call(ctx, http.MethodGet, "/v1/webhooks/"+url.PathEscape(id)+"/deliveries", nil, nil, &list)
+	return list.Items, err
+}
+
+// ReplayWebhook is POST /v1/webhooks/{id}/replay?since=SEQ.
+func (r *Remote) ReplayWebhook(ctx context.Context, id string, since int64) (wire.WebhookReplay, error) {
+	return get[wire.WebhookReplay](ctx, r, http.MethodPost, "/v1/webhooks/"+url.PathEscape(id)+"/replay",
+		url.Values{"since": {strconv.FormatInt(since, 10)}}, nil)
+}
+
 func projectPath(key string) string { return "/v1/projects/" + url.PathEscape(strings.TrimSpace(key)) }
 
 // Tags is GET /v1/tags, the first page of tagLimit.

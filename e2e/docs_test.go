@@ -220,7 +220,9 @@ func runDocBlocks(t *testing.T, blocks []docBlock) docRun {
 		}
 	}
 	env := []string{"HOME=" + home, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
-		"TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TZ=UTC", "GORACE=" + os.Getenv("GORACE")}
+		"TMPDIR=" + t.TempDir(), "LANG=C.UTF-8", "TZ=UTC", "GORACE=" + os.Getenv("GORACE"),
+		// The webhook examples send to a receiver on this machine.
+		"TEND_OUTBOUND_ALLOW=127.0.0.1/32"}
 	srv := startServe(t, env, true, "serve", "--addr", "127.0.0.1:0")
 	addr := srv.addr
 	run := docRun{addr: addr, token: srv.token, out: map[int]string{}}

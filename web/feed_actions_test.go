@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/app"
 )
@@ -37,7 +38,19 @@ func TestEventActions(t *testing.T) {
 	do(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", map[string]any{"username": "bob", "role": "member"})
 	do(http.StatusOK, http.MethodPatch, "/v1/workspaces/default/members/bob", map[string]any{"role": "viewer"})
 
+	hook := do(http.StatusCreated, http.MethodPost, "/v1/webhooks", map[string]any{"url": "https://93.184.216.34/hook", "events": []string{"*"}})
+	do(http.StatusOK, http.MethodPatch, "/v1/webhooks/"+hook["id"].(string), map[string]any{"description": "CI"})
+	do(http.StatusOK, http.MethodPost, "/v1/webhooks/"+hook["id"].(string)+"/rotate", nil)
 	do(http.StatusCreated, http.MethodPost, "/v1/projects", map[string]any{"key": "home", "title": "Home"})
+	// The receiver answers 410 Gone: the worker's report disables the webhook.
+	sends, _, err := e.Svc.WebhookLease(t.Context(), 1, time.Minute)
+	if err != nil || len(sends) != 1 {
+		t.Fatalf("leased %d, %v", len(sends), err)
+	}
+	if err := e.Svc.WebhookAttempted(t.Context(), app.WebhookResult{DeliverySeq: sends[0].Delivery.Seq, Status: http.StatusGone}); err != nil {
+		t.Fatal(err)
+	}
+	do(http.StatusOK, http.MethodDelete, "/v1/webhooks/"+hook["id"].(string), nil)
 	do(http.StatusCreated, http.MethodPost, "/v1/projects", map[string]any{"key": "attic", "title": "Attic", "visibility": "private"})
 	do(http.StatusOK, http.MethodPatch, "/v1/projects/attic", map[string]any{"title": "The attic"})
 	do(http.StatusOK, http.MethodPost, "/v1/projects/attic/move", map[string]any{"parent": "home"})

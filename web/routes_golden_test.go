@@ -98,6 +98,15 @@ var routeCalls = []routeCall{
 	{route: "GET /v1/views/:view", path: "/v1/views/{view}"},
 	{route: "PATCH /v1/views/:view", path: "/v1/views/{view}", body: map[string]any{"shared": true, "expected_version": 1}},
 	{route: "DELETE /v1/views/:view", path: "/v1/views/{view}"},
+	{route: "POST /v1/webhooks", path: "/v1/webhooks", body: map[string]any{"url": "https://93.184.216.34/hook", "events": []string{"task.*", "comment.created"}, "description": "CI"}, save: "webhook"},
+	{route: "GET /v1/webhooks", path: "/v1/webhooks"},
+	{route: "GET /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}"},
+	{route: "PATCH /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}", body: map[string]any{"events": []string{"*"}}},
+	{route: "POST /v1/webhooks/:webhook/rotate", path: "/v1/webhooks/{webhook}/rotate"},
+	{route: "POST /v1/webhooks/:webhook/replay", path: "/v1/webhooks/{webhook}/replay?since=1"},
+	{route: "GET /v1/webhooks/:webhook/deliveries", path: "/v1/webhooks/{webhook}/deliveries"},
+	{route: "POST /v1/webhooks/:webhook/redeliver/:delivery", path: "/v1/webhooks/{webhook}/redeliver/1"},
+	{route: "DELETE /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}"},
 	{route: "GET /v1/me/projects", path: "/v1/me/projects"},
 	{route: "GET /v1/projects", path: "/v1/projects"},
 	{route: "POST /v1/projects", path: "/v1/projects", body: map[string]any{"key": "lab", "title": "Lab"}},
@@ -451,13 +460,14 @@ func routeRecord(r webtest.Response, vals map[string]string) []byte {
 	return out
 }
 
-// routeSecrets are a credential's whole secret (or a device code), a
+// routeSecrets are a credential's whole secret (or a device code, or a
+// webhook's signing secret), a
 // session cookie, a listing's cursor, an exported feed's ETag and a
 // device sign-in's user code, which a run makes anew; routePrefix is a credential's
 // public prefix, which differs from run to run too but tells two
 // credentials apart, so each becomes a numbered stand-in.
 var (
-	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}`)
+	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_[A-Za-z0-9+/=]+`)
 	routePrefix  = regexp.MustCompile(`tend_[a-z0-9]{10}`)
 )
 

@@ -17,6 +17,7 @@ type Service interface {
 	pages.Service
 	mcpserver.Service
 	calfeed.Service
+	webhookService
 
 	AddLinkType(ctx context.Context, a app.Actor, workspace string, in app.CreateLinkType) (app.LinkType, error)
 	AddMember(ctx context.Context, a app.Actor, idOrSlug string, in app.Join) (app.Member, error)

@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"tend/web/wire"
+)
+
+// The webhook commands: one call of /v1/webhooks each (docs/webhooks.md).
+
+func newWebhookCmd(env *Env, dbPath *string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "webhook",
+		Short: "Add, list and remove webhooks; read their log and replay events",
+		Long: `A webhook sends the workspace's events, or one project's, to a URL as they
+happen, signed per Standard Webhooks (docs/webhooks.md). Workspace owners and
+admins manage the workspace's; a project admin manages a project's. An
+endpoint receives only what its creator may see. A URL on this machine or a
+private network needs tend serve --outbound-allow CIDR (TEND_OUTBOUND_ALLOW).
+A webhook is named by its id or its URL.`,
+	}
+	cmd.AddCommand(newWebhookAddCmd(env, dbPath), newWebhookLsCmd(env, dbPath), newWebhookRmCmd(env, dbPath),
+		newWebhookLogCmd(env, dbPath), newWebhookReplayCmd(env, dbPath))
+	return cmd
+}
+
+func newWebhookAddCmd(env *Env, dbPath *string) *cobra.Command {
+	w := newWork(env, dbPath)
+	w.names = map[string]string{"body.url": "URL", "body.events": "--events", "body.project": "--project", "body.description": "--description"}
+	var events []string
+	var project, description string
+	cmd := &cobra.Command{
+		Use:   "add URL --events PATTERNS",
+		Short: "Add a webhook; prints its signing secret, once",
+		Long: `Add a webhook that receives the events --events names: "*", a kind such as
+"task.*", or actions such as comment.created. The signing secret (whsec_…) is
+printed once: keep it where the receiver verifies signatures.`,
+		Example:           `  tend webhook add http://127.0.0.1:9000/tend --events 'task.*,comment.created' --description "CI bot"`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				h, err := s.c.AddWebhook(ctx, wire.WebhookCreate{URL: args[0], Events: events, Project: project, Description: description})
+				if err != nil {
+					return err
+				}
+				if s.p.Format == FormatJSON {
+					return s.p.JSON(h)
+				}
+				s.p.line("added %s", strings.Join(webhookLine(h.Webhook), "  "))
+				s.p.line("secret %s (shown once)", h.Secret)
+				return nil
+			})
+		},
+	}
+	w.flags(cmd)
+	fl := cmd.Flags()
+	fl.StringSliceVar(&events, "events", nil, `the events to send: "*", "task.*", comment.created, … (comma-separated)`)
+	fl.StringVar(&project, "project", "", "only this project's events")
+	fl.StringVar(&description, "description", "", "what the webhook is for")
+	completeFlags(cmd, w)
+	return cmd
+}
+
+func newWebhookLsCmd(env *Env, dbPath *string) *cobra.Command {
+	w := newWork(env, dbPath)
+	cmd := &cobra.Command{
+		Use:     "ls",
+		Short:   "The webhooks you manage, never their secrets",
+		Example: `  tend webhook ls`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				hs, err := s.c.Webhooks(ctx)
+				if err != nil {
+					return err
+				}
+				if s.p.Format == FormatJSON {
+					if hs == nil {
+						hs = []wire.Webhook{}
+					}
+					return s.p.JSON(wire.List{Items: hs, Page: wire.Whole()})
+				}
+				if len(hs) == 0 {
+					s.p.line("no webhooks")
+				}
+				for _, h := range hs {
+					s.p.line("%s", strings.Join(webhookLine(h), "  "))
+				}
+				return nil
+			})
+		},
+	}
+	w.flags(cmd)
+	return cmd
+}
+
+func newWebhookRmCmd(env *Env, dbPath *string) *cobra.Command {
+	w := newWork(env, dbPath)
+	cmd := &cobra.Command{
+		Use:               "rm ID_OR_URL",
+		Short:             "Remove a webhook with its queue and log",
+		Example:           `  tend webhook rm http://127.0.0.1:9000/tend`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				id, err := webhookID(ctx, s.c, args[0])
+				if err != nil {
+					return err
+				}
+				h, err := s.c.DeleteWebhook(ctx, id)
+				if err != nil {
+					return err
+				}
+				if s.p.Format == FormatJSON {
+					return s.p.JSON(h)
+				}
+				s.p.line("removed %s", strings.Join(webhookLine(h), "  "))
+				return nil
+			})
+		},
+	}
+	w.flags(cmd)
+	return cmd
+}
+
+func newWebhookLogCmd(env *Env, dbPath *string) *cobra.Command {
+	w := newWork(env, dbPath)
+	cmd := &cobra.Command{
+		Use:               "log ID_OR_URL",
+		Short:             "A webhook's delivery log, newest first",
+		Example:           `  tend webhook log http://127.0.0.1:9000/tend`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				id, err := webhookID(ctx, s.c, args[0])
+				if err != nil {
+					return err
+				}
+				as, err := s.c.WebhookLog(ctx, id)
+				if err != nil {
+					return err
+				}
+				if s.p.Format == FormatJSON {
+					if as == nil {
+						as = []wire.WebhookAttempt{}
+					}
+					return s.p.JSON(wire.List{Items: as, Page: wire.Whole()})
+				}
+				if len(as) == 0 {
+					s.p.line("nothing sent yet")
+				}
+				for _, a := range as {
+					status := "-"
+					if a.Status != nil {
+						status = strconv.Itoa(*a.Status)
+					}
+					why := ""
+					if a.Error != nil {
+						why = *a.Error
+					}
+					s.p.line("%s  delivery %d  seq %d  %s  %s  %dms  %s", a.At, a.Delivery, a.EventSeq, a.Outcome, status, a.DurationMS, why)
+				}
+				return nil
+			})
+		},
+	}
+	w.flags(cmd)
+	return cmd
+}
+
+func newWebhookReplayCmd(env *Env, dbPath *string) *cobra.Command {
+	w := newWork(env, dbPath)
+	w.names = map[string]string{"query.since": "--since"}
+	var since int64
+	cmd := &cobra.Command{
+		Use:               "replay ID_OR_URL --since SEQ",
+		Short:             "Send a webhook every matching event from seq SEQ on, again",
+		Example:           `  tend webhook replay http://127.0.0.1:9000/tend --since 1`,
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return w.run(cmd, func(ctx context.Context, s *session) error {
+				id, err := webhookID(ctx, s.c, args[0])
+				if err != nil {
+					return err
+				}
+				r, err := s.c.ReplayWebhook(ctx, id, since)
+				if err != nil {
+					return err
+				}
+				if s.p.Format == FormatJSON {
+					return s.p.JSON(r)
+				}
+				more := ""
+				if r.More {
+					more = "; more remain, replay again from the seq after the last one sent"
+				}
+				s.p.line("queued %d events%s", r.Queued, more)
+				return nil
+			})
+		},
+	}
+	w.flags(cmd)
+	cmd.Flags().Int64Var(&since, "since", 0, "the seq to replay from (tend watch and the change feed show seqs)")
+	_ = cmd.MarkFlagRequired("since")
+	return cmd
+}
+
+// webhookID is the id of the webhook named by its id or its URL; a URL
+// names the first webhook with that address.
+func webhookID(ctx context.Context, c Client, idOrURL string) (string, error) {
+	if !strings.Contains(idOrURL, "://") {
+		return idOrURL, nil
+	}
+	hs, err := c.Webhooks(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, h := range hs {
+		if h.URL == idOrURL {
+			return h.ID, nil
+		}
+	}
+	return "", fmt.Errorf("no webhook you manage sends to %s", idOrURL)
+}
+
+// webhookLine is a webhook in one line: id, URL, events, project, state.
+func webhookLine(h wire.Webhook) []string {
+	out := []string{h.ID, h.URL, strings.Join(h.Events, ",")}
+	if h.Project != nil {
+		out = append(out, "project "+*h.Project)
+	}
+	if !h.Active {
+		out = append(out, "inactive")
+	}
+	if h.Notice != nil {
+		out = append(out, *h.Notice)
+	}
+	return out
+}

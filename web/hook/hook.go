@@ -1,0 +1,307 @@
+// Package hook delivers the webhook outbox (app/webhook_delivery.go): it
+// leases due deliveries from the Service, sends each signed per Standard
+// Webhooks v1, and reports how it went. What to send, when to retry and
+// who may see what are the Service's rules; this package is the HTTP.
+package hook
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"tend/app"
+	"tend/app/outbound"
+	"tend/web/wire"
+)
+
+// Service is the part of app.Service the worker calls.
+type Service interface {
+	WebhookLease(ctx context.Context, limit int, lease time.Duration) ([]app.WebhookSend, time.Time, error)
+	WebhookAttempted(ctx context.Context, r app.WebhookResult) error
+	Written() <-chan struct{}
+	TaskGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
+	DocumentGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Document, error)
+}
+
+// Delivery bounds.
+const (
+	// Timeout is how long an attempt may take, answer included.
+	Timeout = 15 * time.Second
+	// AnswerRead is how much of an answer is read.
+	AnswerRead = 4096
+	// lease is how long a delivery is the worker's: past it, a crashed
+	// worker's delivery is due again.
+	lease = Timeout + 45*time.Second
+	// parallel is how many endpoints are sent to at once.
+	parallel = 16
+	// retryRead is the pause after the outbox could not be read.
+	retryRead = time.Second
+)
+
+// Options configure a Worker. Zero fields take the defaults.
+type Options struct {
+	// Outbound is which private and local addresses may be dialled.
+	Outbound outbound.Policy
+	// Now stamps webhook-timestamp; time.Now by default.
+	Now func() time.Time
+	// After waits for the next delivery to fall due; time.After by
+	// default. Tests that run the worker on a fixed clock fire it.
+	After func(time.Duration) <-chan time.Time
+	// Timeout bounds an attempt; Timeout by default.
+	Timeout time.Duration
+	Log     *slog.Logger
+}
+
+// Worker sends the outbox.
+type Worker struct {
+	svc    Service
+	opts   Options
+	client *http.Client
+}
+
+// New makes a worker over svc.
+func New(svc Service, opts Options) *Worker {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.After == nil {
+		opts.After = time.After
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = Timeout
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	dialer := &net.Dialer{Timeout: opts.Timeout, Control: opts.Outbound.Control}
+	client := &http.Client{
+		Timeout: opts.Timeout,
+		// No proxy: a proxy would dial the address in place of the
+		// check above.
+		Transport: &http.Transport{DialContext: dialer.DialContext, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 2,
+			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: opts.Timeout},
+		// A redirect is an answer, not an address to follow: following it
+		// would send the payload somewhere nobody configured.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return &Worker{svc: svc, opts: opts, client: client}
+}
+
+// Run sends deliveries as they fall due until ctx ends, waking on every
+// commit rather than polling, and on the next retry's time. Deliveries to
+// different endpoints go out side by side; one endpoint's go one at a time,
+// in order.
+func (w *Worker) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	done := make(chan struct{}, parallel)
+	inflight := 0
+	for {
+		written := w.svc.Written()
+		var timer <-chan time.Time
+		if free := parallel - inflight; free > 0 {
+			sends, next, err := w.svc.WebhookLease(ctx, free, lease)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				w.opts.Log.Error("webhook outbox", "err", err)
+				timer = w.opts.After(retryRead)
+			case !next.IsZero():
+				timer = w.opts.After(next.Sub(w.opts.Now()))
+			}
+			for _, s := range sends {
+				inflight++
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					w.deliver(ctx, s)
+					done <- struct{}{}
+				}()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-done:
+			inflight--
+		case <-written:
+		case <-timer:
+		}
+	}
+}
+
+// RunOnce sends every delivery due now, one round after another, until
+// none is left, and answers how many attempts it made: for tests, which
+// move the clock themselves.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+	n := 0
+	for {
+		sends, _, err := w.svc.WebhookLease(ctx, parallel, lease)
+		if err != nil || len(sends) == 0 {
+			return n, err
+		}
+		var wg sync.WaitGroup
+		for _, s := range sends {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.deliver(ctx, s)
+			}()
+		}
+		wg.Wait()
+		n += len(sends)
+	}
+}
+
+// deliver makes one attempt and reports it. An attempt cut short by the
+// worker stopping is not reported: its lease runs out and it goes again.
+func (w *Worker) deliver(ctx context.Context, s app.WebhookSend) {
+	body, err := w.body(ctx, s)
+	if err != nil {
+		w.opts.Log.Error("webhook payload", "webhook", s.Delivery.WebhookID, "seq", s.Event.Seq, "err", err)
+		return
+	}
+	r := w.post(ctx, s, body)
+	if ctx.Err() != nil {
+		return
+	}
+	if err := w.svc.WebhookAttempted(context.WithoutCancel(ctx), r); err != nil {
+		w.opts.Log.Error("webhook attempt", "webhook", s.Delivery.WebhookID, "seq", s.Event.Seq, "err", err)
+	}
+}
+
+// Payload is a delivery's body: Standard Webhooks' type, timestamp and data.
+type Payload struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	Data      Data   `json:"data"`
+}
+
+// Data is the event as the change feed shows it, with its changes spelled
+// out before and after (as the journal has them) and the item it happened
+// to as the endpoint's creator reads it now; null when the event is of no
+// item, or the item is gone from the creator's sight.
+type Data struct {
+	wire.Event
+	Changed any `json:"changed"`
+	Item    any `json:"item"`
+}
+
+func (w *Worker) body(ctx context.Context, s app.WebhookSend) ([]byte, error) {
+	e := s.Event
+	entry := wire.NewJournalEntry(app.JournalEntry{Event: e, Changed: s.Changed})
+	d := Data{Event: wire.NewEvent(e), Changed: entry.Changed}
+	kind, id := e.EntityType, e.EntityID
+	if e.SubjectType == "task" || e.SubjectType == "document" {
+		kind, id = e.SubjectType, e.SubjectID
+	}
+	switch kind {
+	case "task":
+		if t, err := w.svc.TaskGet(ctx, s.Reader, e.WorkspaceID, id); err == nil {
+			d.Item = wire.NewTask(t)
+		}
+	case "document":
+		if doc, err := w.svc.DocumentGet(ctx, s.Reader, e.WorkspaceID, id); err == nil {
+			d.Item = wire.NewDocument(doc)
+		}
+	}
+	return json.Marshal(Payload{Type: e.Action, Timestamp: wire.Stamp(e.CreatedAt), Data: d})
+}
+
+// post sends body and reads the answer.
+func (w *Worker) post(ctx context.Context, s app.WebhookSend, body []byte) app.WebhookResult {
+	r := app.WebhookResult{DeliverySeq: s.Delivery.Seq}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, bytes.NewReader(body))
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	ts := strconv.FormatInt(w.opts.Now().Unix(), 10)
+	sig, err := Sign(s.Secrets, s.Event.ID, ts, body)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "tend-webhooks")
+	req.Header.Set("webhook-id", s.Event.ID)
+	req.Header.Set("webhook-timestamp", ts)
+	req.Header.Set("webhook-signature", sig)
+	start := time.Now()
+	resp, err := w.client.Do(req)
+	if err != nil {
+		r.Duration = time.Since(start)
+		r.Error = attemptError(err)
+		return r
+	}
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, AnswerRead))
+	_ = resp.Body.Close()
+	r.Duration = time.Since(start)
+	r.Status = resp.StatusCode
+	r.Answer = string(answer[:min(len(answer), app.WebhookAnswerLogged)])
+	r.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), w.opts.Now())
+	return r
+}
+
+// attemptError says why no answer came, without the URL, which may carry
+// a receiver's own secret.
+func attemptError(err error) string {
+	var ue interface{ Unwrap() error }
+	if errors.As(err, &ue) {
+		if inner := ue.Unwrap(); inner != nil {
+			err = inner
+		}
+	}
+	if errors.Is(err, outbound.ErrRefused) {
+		return "refused: " + err.Error()
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "no answer within the timeout"
+	}
+	return err.Error()
+}
+
+// retryAfter reads Retry-After: seconds, or an HTTP date.
+func retryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// Sign is the webhook-signature header for body: a v1 entry per secret,
+// space-separated, each the base64 HMAC-SHA256 of "id.timestamp.body"
+// under the secret's key (its base64 after whsec_).
+func Sign(secrets []string, id, timestamp string, body []byte) (string, error) {
+	out := make([]string, len(secrets))
+	for i, s := range secrets {
+		key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(s, "whsec_"))
+		if err != nil {
+			return "", fmt.Errorf("a webhook secret that is not base64: %w", err)
+		}
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(id + "." + timestamp + "."))
+		m.Write(body)
+		out[i] = "v1," + base64.StdEncoding.EncodeToString(m.Sum(nil))
+	}
+	return strings.Join(out, " "), nil
+}
