@@ -101,89 +101,86 @@ func newWebhookLsCmd(env *Env, dbPath *string) *cobra.Command {
 }
 
 func newWebhookRmCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
-		Use:               "rm ID_OR_URL",
-		Short:             "Remove a webhook with its queue and log",
-		Example:           `  tend webhook rm http://127.0.0.1:9000/tend`,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				id, err := webhookID(ctx, s.c, args[0])
-				if err != nil {
-					return err
-				}
-				h, err := s.c.DeleteWebhook(ctx, id)
-				if err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(h)
-				}
-				s.p.line("removed %s", strings.Join(webhookLine(h), "  "))
-				return nil
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	return webhookByRef(newWork(env, dbPath), "rm ID_OR_URL", "Remove a webhook with its queue and log",
+		`  tend webhook rm http://127.0.0.1:9000/tend`,
+		func(ctx context.Context, s *session, id string) error {
+			h, err := s.c.DeleteWebhook(ctx, id)
+			if err != nil {
+				return err
+			}
+			if s.p.Format == FormatJSON {
+				return s.p.JSON(h)
+			}
+			s.p.line("removed %s", strings.Join(webhookLine(h), "  "))
+			return nil
+		})
 }
 
 func newWebhookLogCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
-		Use:               "log ID_OR_URL",
-		Short:             "A webhook's delivery log, newest first",
-		Example:           `  tend webhook log http://127.0.0.1:9000/tend`,
-		Args:              cobra.ExactArgs(1),
-		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				id, err := webhookID(ctx, s.c, args[0])
-				if err != nil {
-					return err
+	return webhookByRef(newWork(env, dbPath), "log ID_OR_URL", "A webhook's delivery log, newest first",
+		`  tend webhook log http://127.0.0.1:9000/tend`,
+		func(ctx context.Context, s *session, id string) error {
+			as, err := s.c.WebhookLog(ctx, id)
+			if err != nil {
+				return err
+			}
+			if s.p.Format == FormatJSON {
+				if as == nil {
+					as = []wire.WebhookAttempt{}
 				}
-				as, err := s.c.WebhookLog(ctx, id)
-				if err != nil {
-					return err
+				return s.p.JSON(wire.List{Items: as, Page: wire.Whole()})
+			}
+			if len(as) == 0 {
+				s.p.line("nothing sent yet")
+			}
+			for _, a := range as {
+				status := "-"
+				if a.Status != nil {
+					status = strconv.Itoa(*a.Status)
 				}
-				if s.p.Format == FormatJSON {
-					if as == nil {
-						as = []wire.WebhookAttempt{}
-					}
-					return s.p.JSON(wire.List{Items: as, Page: wire.Whole()})
+				why := ""
+				if a.Error != nil {
+					why = *a.Error
 				}
-				if len(as) == 0 {
-					s.p.line("nothing sent yet")
-				}
-				for _, a := range as {
-					status := "-"
-					if a.Status != nil {
-						status = strconv.Itoa(*a.Status)
-					}
-					why := ""
-					if a.Error != nil {
-						why = *a.Error
-					}
-					s.p.line("%s  delivery %d  seq %d  %s  %s  %dms  %s", a.At, a.Delivery, a.EventSeq, a.Outcome, status, a.DurationMS, why)
-				}
-				return nil
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+				s.p.line("%s  delivery %d  seq %d  %s  %s  %dms  %s", a.At, a.Delivery, a.EventSeq, a.Outcome, status, a.DurationMS, why)
+			}
+			return nil
+		})
 }
 
 func newWebhookReplayCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	w.names = map[string]string{"query.since": "--since"}
 	var since int64
+	cmd := webhookByRef(w, "replay ID_OR_URL --since SEQ", "Send a webhook every matching event from seq SEQ on, again",
+		`  tend webhook replay http://127.0.0.1:9000/tend --since 1`,
+		func(ctx context.Context, s *session, id string) error {
+			r, err := s.c.ReplayWebhook(ctx, id, since)
+			if err != nil {
+				return err
+			}
+			if s.p.Format == FormatJSON {
+				return s.p.JSON(r)
+			}
+			more := ""
+			if r.More {
+				more = "; more remain, replay again from the seq after the last one sent"
+			}
+			s.p.line("queued %d events%s", r.Queued, more)
+			return nil
+		})
+	cmd.Flags().Int64Var(&since, "since", 0, "the seq to replay from (tend watch and the change feed show seqs)")
+	_ = cmd.MarkFlagRequired("since")
+	return cmd
+}
+
+// webhookByRef is a command acting on the one webhook its argument names
+// by id or URL.
+func webhookByRef(w *work, use, short, example string, act func(ctx context.Context, s *session, id string) error) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:               "replay ID_OR_URL --since SEQ",
-		Short:             "Send a webhook every matching event from seq SEQ on, again",
-		Example:           `  tend webhook replay http://127.0.0.1:9000/tend --since 1`,
+		Use:               use,
+		Short:             short,
+		Example:           example,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -192,25 +189,11 @@ func newWebhookReplayCmd(env *Env, dbPath *string) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				r, err := s.c.ReplayWebhook(ctx, id, since)
-				if err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(r)
-				}
-				more := ""
-				if r.More {
-					more = "; more remain, replay again from the seq after the last one sent"
-				}
-				s.p.line("queued %d events%s", r.Queued, more)
-				return nil
+				return act(ctx, s, id)
 			})
 		},
 	}
 	w.flags(cmd)
-	cmd.Flags().Int64Var(&since, "since", 0, "the seq to replay from (tend watch and the change feed show seqs)")
-	_ = cmd.MarkFlagRequired("since")
 	return cmd
 }
 
