@@ -171,6 +171,7 @@ func TestImportRefusals(t *testing.T) {
 		{"a line after the end", edit(func(ls []string) []string { return append(ls, ls[task]) }), app.CodeInvalid, "line %d: a line after the export's last line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			in := filepath.Join(t.TempDir(), "in.jsonl")
 			if err := os.WriteFile(in, []byte(tc.file), 0o644); err != nil {
 				t.Fatal(err)
