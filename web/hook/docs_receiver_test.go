@@ -2,11 +2,14 @@ package hook_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,6 +81,79 @@ func TestDocsGoReceiver(t *testing.T) {
 		_ = res.Body.Close()
 		if res.StatusCode != tc.want {
 			t.Errorf("%s: the receiver answered %d, want %d", tc.name, res.StatusCode, tc.want)
+		}
+	}
+}
+
+// TestDocsNodeReceiver: docs/webhooks.md's Node receiver, run with the
+// Standard Webhooks package from npm, takes a delivery tend signed and
+// refuses the same delivery altered. The package is among the npm
+// packages CI installs for the real-client tests: the test skips unless
+// TEND_MCP_CLIENTS names their node_modules (npm ci --prefix
+// .ci/mcpclients), and fails instead when TEND_MCP_CLIENTS_REQUIRED=1.
+func TestDocsNodeReceiver(t *testing.T) {
+	modules := os.Getenv("TEND_MCP_CLIENTS")
+	if _, err := os.Stat(filepath.Join(modules, "standardwebhooks", "package.json")); modules == "" || err != nil {
+		if os.Getenv("TEND_MCP_CLIENTS_REQUIRED") == "1" {
+			t.Fatalf("TEND_MCP_CLIENTS=%q holds no standardwebhooks package and TEND_MCP_CLIENTS_REQUIRED=1: %v", modules, err)
+		}
+		t.Skip("set TEND_MCP_CLIENTS to .ci/mcpclients/node_modules after npm ci --prefix .ci/mcpclients")
+	}
+	modules, _ = filepath.Abs(modules)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("no node on PATH: %v", err)
+	}
+	doc, err := os.ReadFile("../../docs/webhooks.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := between(string(doc), "```js\n", "```\n")
+	if block == "" {
+		t.Fatal("docs/webhooks.md has no ```js block")
+	}
+	// The block verifies rawBody and headers, which a receiver's framework
+	// hands it: here the process's arguments. An import is hoisted, so they
+	// may come first.
+	stage := t.TempDir()
+	if err := os.Symlink(modules, filepath.Join(stage, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	script := "const rawBody = process.argv[2];\nconst headers = JSON.parse(process.argv[3]);\n" + block + "console.log(payload.type);\n"
+	if err := os.WriteFile(filepath.Join(stage, "receiver.mjs"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	e := newHookEnv(t)
+	rcv := newReceiver(t)
+	w := e.webhook(e.Admin, rcv.URL, "task.created")
+	e.CreateTask(e.Admin, map[string]any{"title": "Boil water"})
+	if n := e.run(); n != 1 {
+		t.Fatalf("sent %d, want 1", n)
+	}
+	sent := rcv.requests()[0]
+	headers := map[string]string{}
+	for _, h := range []string{"webhook-id", "webhook-timestamp", "webhook-signature"} {
+		headers[h] = sent.header.Get(h)
+	}
+	hj, _ := json.Marshal(headers)
+	for _, tc := range []struct {
+		name string
+		body []byte
+		ok   bool
+	}{
+		{"as tend sent it", sent.body, true},
+		{"altered", bytes.Replace(sent.body, []byte("Boil water"), []byte("Boil wine!"), 1), false},
+	} {
+		cmd := exec.Command(node, "receiver.mjs", string(tc.body), string(hj))
+		cmd.Dir = stage
+		cmd.Env = append(os.Environ(), "WEBHOOK_SECRET="+w["secret"].(string))
+		out, err := cmd.CombinedOutput()
+		if tc.ok && (err != nil || strings.TrimSpace(string(out)) != "task.created") {
+			t.Errorf("%s: %v\n%s", tc.name, err, out)
+		}
+		if !tc.ok && err == nil {
+			t.Errorf("%s: the receiver took it: %s", tc.name, out)
 		}
 	}
 }
