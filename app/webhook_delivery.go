@@ -92,6 +92,8 @@ type webhookDeliveryTx interface {
 	// falls due or its lease runs out; nil when none is pending.
 	NextWebhookDue(ctx context.Context) (*time.Time, error)
 	LeaseWebhookDelivery(ctx context.Context, seq int64, until time.Time) error
+	// ReleaseWebhookLeases ends every lease of a pending delivery.
+	ReleaseWebhookLeases(ctx context.Context) error
 	WebhookDeliveryBySeq(ctx context.Context, webhookID string, seq int64) (WebhookDelivery, error)
 	// SetWebhookDelivery writes a delivery's state, attempts and due time
 	// and ends its lease.
@@ -172,6 +174,16 @@ func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Durati
 		return nil
 	})
 	return out, time.Time{}, err
+}
+
+// WebhookReleaseLeases ends the leases a worker that is gone held, so that
+// what it had in flight goes out again at once rather than when the lease
+// would run out: the worker calls it as it starts. tend serve runs the one
+// worker of a database, so a lease found then is a stopped or killed
+// process's; the receiver may have had the delivery already, as it may
+// after any crash (delivery is at least once).
+func (s *Service) WebhookReleaseLeases(ctx context.Context) error {
+	return s.store.Update(ctx, func(tx Tx) error { return tx.ReleaseWebhookLeases(ctx) })
 }
 
 // webhookSend prepares d for sending, or says why its endpoint may not

@@ -153,6 +153,12 @@ func (t *Tx) LeaseWebhookDelivery(ctx context.Context, seq int64, until time.Tim
 	return mapErr(err)
 }
 
+// ReleaseWebhookLeases ends every lease of a pending delivery.
+func (t *Tx) ReleaseWebhookLeases(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`)
+	return mapErr(err)
+}
+
 // WebhookDeliveryBySeq reads a delivery, of webhookID when it is given.
 func (t *Tx) WebhookDeliveryBySeq(ctx context.Context, webhookID string, seq int64) (app.WebhookDelivery, error) {
 	var r deliveryRow

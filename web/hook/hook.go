@@ -31,6 +31,7 @@ import (
 type Service interface {
 	WebhookLease(ctx context.Context, limit int, lease time.Duration) ([]app.WebhookSend, time.Time, error)
 	WebhookAttempted(ctx context.Context, r app.WebhookResult) error
+	WebhookReleaseLeases(ctx context.Context) error
 	Written() <-chan struct{}
 	TaskGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 	DocumentGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Document, error)
@@ -103,8 +104,12 @@ func New(svc Service, opts Options) *Worker {
 // Run sends deliveries as they fall due until ctx ends, waking on every
 // commit rather than polling, and on the next retry's time. Deliveries to
 // different endpoints go out side by side; one endpoint's go one at a time,
-// in order.
+// in order. What the previous run had in flight when it stopped or was
+// killed goes out first, not a lease's length later.
 func (w *Worker) Run(ctx context.Context) {
+	if err := w.svc.WebhookReleaseLeases(ctx); err != nil && ctx.Err() == nil {
+		w.opts.Log.Error("webhook outbox", "err", err)
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	done := make(chan struct{}, parallel)
