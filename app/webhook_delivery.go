@@ -127,13 +127,12 @@ func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Durati
 		if len(done) > 0 {
 			return nil
 		}
-		heads, err := tx.WebhookHeads(ctx, tx.Now(), 1)
-		if due = len(heads) > 0; due {
-			return err
-		}
+		// One look at the heads says both whether one is due and when
+		// the next falls due: this runs after every commit.
 		at, err := tx.NextWebhookDue(ctx)
 		if at != nil {
 			next = *at
+			due = !next.After(tx.Now())
 		}
 		return err
 	})
