@@ -43,7 +43,7 @@ const (
 	// AnswerRead is how much of an answer is read.
 	AnswerRead = 4096
 	// lease is how long a delivery is the worker's: past it, a crashed
-	// worker's delivery is due again.
+	// worker's delivery is due again (sooner if a worker starts: Run).
 	lease = Timeout + 45*time.Second
 	// parallel is how many endpoints are sent to at once.
 	parallel = 16
