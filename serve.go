@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -87,6 +88,10 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	if err != nil {
 		return cli.UsageError{Err: err}
 	}
+	retries, err := testRetryScale()
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
 	metrics := web.NewMetrics(log, version)
 	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
 		ReplicaSyncInterval: f.replicaSync, Log: log}
@@ -96,7 +101,8 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	// The worker indexes the text of tasks created once creates pause
 	// (app/task_index.go).
 	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL,
-		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet, Outbound: allow})
+		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet, Outbound: allow,
+		WebhookJitter: retries})
 	if err != nil {
 		return err
 	}
@@ -188,6 +194,23 @@ func (f *serveFlags) checkReplica(cmd *cobra.Command) error {
 		return fmt.Errorf("--replica-sync-interval is at least 10ms, not %s", f.replicaSync)
 	}
 	return nil
+}
+
+// testRetryScale reads TEND_TEST_RETRY_SCALE, for tests only: a factor
+// (such as 0.0001) that shrinks the webhook retry schedule, so that the
+// kill -9 drill (e2e/webhook_drill_test.go) can run the built server
+// through retries without waiting 5 s, 5 min, … for them. Unset, the
+// schedule is the real one, spread as usual.
+func testRetryScale() (func(time.Duration) time.Duration, error) {
+	v := os.Getenv("TEND_TEST_RETRY_SCALE")
+	if v == "" {
+		return nil, nil
+	}
+	scale, err := strconv.ParseFloat(v, 64)
+	if err != nil || scale <= 0 || scale > 1 {
+		return nil, fmt.Errorf("TEND_TEST_RETRY_SCALE is a factor above 0 and at most 1, not %q", v)
+	}
+	return func(d time.Duration) time.Duration { return time.Duration(float64(d) * scale) }, nil
 }
 
 // logStorage logs each full-disk episode once, when it starts and when it

@@ -92,6 +92,8 @@ type webhookDeliveryTx interface {
 	// falls due or its lease runs out; nil when none is pending.
 	NextWebhookDue(ctx context.Context) (*time.Time, error)
 	LeaseWebhookDelivery(ctx context.Context, seq int64, until time.Time) error
+	// ReleaseWebhookLeases ends every lease of a pending delivery.
+	ReleaseWebhookLeases(ctx context.Context) error
 	WebhookDeliveryBySeq(ctx context.Context, webhookID string, seq int64) (WebhookDelivery, error)
 	// SetWebhookDelivery writes a delivery's state, attempts and due time
 	// and ends its lease.
@@ -106,34 +108,45 @@ type webhookDeliveryTx interface {
 	QueueWebhookReplay(ctx context.Context, w Webhook, since int64, at time.Time, limit int) (int, error)
 }
 
-// WebhookLease leases up to limit due deliveries, one per endpoint, for
+// WebhookLease records the attempts in done (as WebhookAttempted does
+// each), then leases up to limit due deliveries, one per endpoint, for
 // lease: long enough for an attempt, short enough that a crash only
-// delays the delivery. A delivery whose event the endpoint's creator may
-// not see now (a deactivated creator, a revoked role, an item gone) is
-// skipped and logged, never sent. It also answers when the next delivery
-// falls due, the zero time when none is pending.
-func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Duration) ([]WebhookSend, time.Time, error) {
+// delays the delivery. It is one transaction however many attempts it
+// records, so that a worker that reports as it leases takes the writer
+// once a round, not twice a delivery. A delivery whose event the
+// endpoint's creator may not see now (a deactivated creator, a revoked
+// role, an item gone) is skipped and logged, never sent. With nothing
+// leased, it also answers when the next delivery falls due, the zero time
+// when none is pending or done was recorded.
+func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Duration, done ...WebhookResult) ([]WebhookSend, time.Time, error) {
 	var due bool
 	var next time.Time
 	// Read first: an empty write would wake the worker that waits on
 	// every commit, and a write that changed nothing would wake it forever.
 	err := s.store.View(ctx, func(tx Tx) error {
-		heads, err := tx.WebhookHeads(ctx, tx.Now(), 1)
-		if due = len(heads) > 0; due {
-			return err
+		if len(done) > 0 {
+			return nil
 		}
+		// One look at the heads says both whether one is due and when
+		// the next falls due: this runs after every commit.
 		at, err := tx.NextWebhookDue(ctx)
 		if at != nil {
 			next = *at
+			due = !next.After(tx.Now())
 		}
 		return err
 	})
-	if err != nil || !due {
+	if err != nil || (!due && len(done) == 0) {
 		return nil, next, err
 	}
 	var out []WebhookSend
 	err = s.store.Update(ctx, func(tx Tx) error {
 		out = nil
+		for _, r := range done {
+			if err := s.recordAttempt(ctx, tx, r); err != nil {
+				return err
+			}
+		}
 		now := tx.Now()
 		for skips := 0; skips < maxSkipsPerLease; {
 			heads, err := tx.WebhookHeads(ctx, now, limit-len(out))
@@ -172,6 +185,16 @@ func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Durati
 		return nil
 	})
 	return out, time.Time{}, err
+}
+
+// WebhookReleaseLeases ends the leases a worker that is gone held, so that
+// what it had in flight goes out again at once rather than when the lease
+// would run out: the worker calls it as it starts. tend serve runs the one
+// worker of a database, so a lease found then is a stopped or killed
+// process's; the receiver may have had the delivery already, as it may
+// after any crash (delivery is at least once).
+func (s *Service) WebhookReleaseLeases(ctx context.Context) error {
+	return s.store.Update(ctx, func(tx Tx) error { return tx.ReleaseWebhookLeases(ctx) })
 }
 
 // webhookSend prepares d for sending, or says why its endpoint may not
@@ -222,57 +245,60 @@ func visibleEvent(ctx context.Context, tx Tx, a Actor, workspaceID string, seq i
 // WebhookRetries (or later, if the receiver's Retry-After says so), and an
 // endpoint failing for WebhookFailingLimit is disabled.
 func (s *Service) WebhookAttempted(ctx context.Context, r WebhookResult) error {
-	return s.store.Update(ctx, func(tx Tx) error {
-		d, err := tx.WebhookDeliveryBySeq(ctx, "", r.DeliverySeq)
-		if CodeOf(err) == CodeNotFound {
-			return nil // the endpoint was deleted meanwhile
+	return s.store.Update(ctx, func(tx Tx) error { return s.recordAttempt(ctx, tx, r) })
+}
+
+// recordAttempt is WebhookAttempted inside tx.
+func (s *Service) recordAttempt(ctx context.Context, tx Tx, r WebhookResult) error {
+	d, err := tx.WebhookDeliveryBySeq(ctx, "", r.DeliverySeq)
+	if CodeOf(err) == CodeNotFound {
+		return nil // the endpoint was deleted meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	w, err := tx.WebhookByID(ctx, d.WorkspaceID, d.WebhookID)
+	if err != nil {
+		return err
+	}
+	now := tx.Now()
+	at := WebhookAttempt{DeliverySeq: d.Seq, EventSeq: d.EventSeq, At: now, Status: r.Status, Duration: r.Duration,
+		Error: r.Error, Answer: r.Answer}
+	d.Attempts++
+	var disable string
+	switch {
+	case r.Status >= 200 && r.Status < 300:
+		at.Outcome, d.State = "delivered", "delivered"
+		w.FailingSince = nil
+	case r.Status == 410:
+		at.Outcome, disable = "disabled", "the receiver answered 410 Gone"
+	default:
+		if w.FailingSince == nil {
+			w.FailingSince = &now
 		}
-		if err != nil {
-			return err
-		}
-		w, err := tx.WebhookByID(ctx, d.WorkspaceID, d.WebhookID)
-		if err != nil {
-			return err
-		}
-		now := tx.Now()
-		at := WebhookAttempt{DeliverySeq: d.Seq, EventSeq: d.EventSeq, At: now, Status: r.Status, Duration: r.Duration,
-			Error: r.Error, Answer: r.Answer}
-		d.Attempts++
-		var disable string
 		switch {
-		case r.Status >= 200 && r.Status < 300:
-			at.Outcome, d.State = "delivered", "delivered"
-			w.FailingSince = nil
-		case r.Status == 410:
-			at.Outcome, disable = "disabled", "the receiver answered 410 Gone"
+		case now.Sub(*w.FailingSince) >= WebhookFailingLimit:
+			at.Outcome, disable = "disabled", "every delivery failed for 5 days"
+		case d.Attempts > len(WebhookRetries):
+			at.Outcome, d.State = "failed", "failed"
 		default:
-			if w.FailingSince == nil {
-				w.FailingSince = &now
-			}
-			switch {
-			case now.Sub(*w.FailingSince) >= WebhookFailingLimit:
-				at.Outcome, disable = "disabled", "every delivery failed for 5 days"
-			case d.Attempts > len(WebhookRetries):
-				at.Outcome, d.State = "failed", "failed"
-			default:
-				at.Outcome = "retry"
-				d.DueAt = now.Add(max(s.webhookJitter(WebhookRetries[d.Attempts-1]), min(r.RetryAfter, maxRetryAfter)))
-			}
+			at.Outcome = "retry"
+			d.DueAt = now.Add(max(s.webhookJitter(WebhookRetries[d.Attempts-1]), min(r.RetryAfter, maxRetryAfter)))
 		}
-		if disable != "" {
-			// The delivery stays pending: turned on again, the endpoint
-			// resumes from it.
-			d.DueAt = now
-			w.Active, w.DisabledAt, w.DisabledReason = false, &now, disable
-		}
-		if err := joinErrors(tx.SetWebhookDelivery(ctx, d), tx.InsertWebhookAttempt(ctx, w.ID, at), tx.UpdateWebhook(ctx, &w)); err != nil {
-			return err
-		}
-		if disable != "" {
-			return recordWebhook(ctx, tx, SystemActor("webhook"), w, "webhook.disabled", map[string]any{"reason": disable})
-		}
-		return nil
-	})
+	}
+	if disable != "" {
+		// The delivery stays pending: turned on again, the endpoint
+		// resumes from it.
+		d.DueAt = now
+		w.Active, w.DisabledAt, w.DisabledReason = false, &now, disable
+	}
+	if err := joinErrors(tx.SetWebhookDelivery(ctx, d), tx.InsertWebhookAttempt(ctx, w.ID, at), tx.UpdateWebhook(ctx, &w)); err != nil {
+		return err
+	}
+	if disable != "" {
+		return recordWebhook(ctx, tx, SystemActor("webhook"), w, "webhook.disabled", map[string]any{"reason": disable})
+	}
+	return nil
 }
 
 // webhookJitter spreads a retry's delay so that the deliveries of many

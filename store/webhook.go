@@ -119,9 +119,11 @@ func (r deliveryRow) delivery() app.WebhookDelivery {
 const deliverySelect = `SELECT d.seq, d.webhook_id, w.workspace_id, d.event_seq, d.state, d.attempts, d.due_at, d.created_at
 	FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id `
 
-// webhookHeads is each active endpoint's oldest pending delivery.
-const webhookHeads = `WITH heads AS (SELECT d.webhook_id, min(d.seq) AS seq FROM webhook_deliveries d
-	JOIN webhooks w ON w.id = d.webhook_id AND w.active = 1 WHERE d.state = 'pending' GROUP BY d.webhook_id) `
+// webhookHeads is each active endpoint's oldest pending delivery: one
+// probe of the pending index per endpoint, where grouping the pending rows
+// read all of them, 80 ms a lease, under the writer, with 100,000 queued.
+const webhookHeads = `WITH heads AS (SELECT (SELECT min(p.seq) FROM webhook_deliveries p
+	WHERE p.webhook_id = w.id AND p.state = 'pending') AS seq FROM webhooks w WHERE w.active = 1) `
 
 // WebhookHeads lists the due, unleased heads of active endpoints' queues.
 func (t *Tx) WebhookHeads(ctx context.Context, now time.Time, limit int) ([]app.WebhookDelivery, error) {
@@ -150,6 +152,12 @@ func (t *Tx) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 // LeaseWebhookDelivery claims a delivery for the worker until until.
 func (t *Tx) LeaseWebhookDelivery(ctx context.Context, seq int64, until time.Time) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET lease_until = ? WHERE seq = ?`, fmtTime(until), seq)
+	return mapErr(err)
+}
+
+// ReleaseWebhookLeases ends every lease of a pending delivery.
+func (t *Tx) ReleaseWebhookLeases(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`)
 	return mapErr(err)
 }
 

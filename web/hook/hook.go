@@ -29,8 +29,8 @@ import (
 
 // Service is the part of app.Service the worker calls.
 type Service interface {
-	WebhookLease(ctx context.Context, limit int, lease time.Duration) ([]app.WebhookSend, time.Time, error)
-	WebhookAttempted(ctx context.Context, r app.WebhookResult) error
+	WebhookLease(ctx context.Context, limit int, lease time.Duration, done ...app.WebhookResult) ([]app.WebhookSend, time.Time, error)
+	WebhookReleaseLeases(ctx context.Context) error
 	Written() <-chan struct{}
 	TaskGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error)
 	DocumentGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Document, error)
@@ -43,7 +43,7 @@ const (
 	// AnswerRead is how much of an answer is read.
 	AnswerRead = 4096
 	// lease is how long a delivery is the worker's: past it, a crashed
-	// worker's delivery is due again.
+	// worker's delivery is due again (sooner if a worker starts: Run).
 	lease = Timeout + 45*time.Second
 	// parallel is how many endpoints are sent to at once.
 	parallel = 16
@@ -103,43 +103,85 @@ func New(svc Service, opts Options) *Worker {
 // Run sends deliveries as they fall due until ctx ends, waking on every
 // commit rather than polling, and on the next retry's time. Deliveries to
 // different endpoints go out side by side; one endpoint's go one at a time,
-// in order.
+// in order. How the attempts went is recorded as the next ones are leased,
+// in the same transaction: the worker takes the writer once a round, for
+// every attempt that ended since the last. What the previous run had in
+// flight when it stopped or was killed goes out first, not a lease's
+// length later.
 func (w *Worker) Run(ctx context.Context) {
+	if err := w.svc.WebhookReleaseLeases(ctx); err != nil && ctx.Err() == nil {
+		w.opts.Log.Error("webhook outbox", "err", err)
+	}
 	var wg sync.WaitGroup
-	defer wg.Wait()
-	done := make(chan struct{}, parallel)
+	ended := make(chan *app.WebhookResult, parallel)
+	var done []app.WebhookResult
+	// An attempt that ended is recorded even as the worker stops, so that
+	// the next start does not send it again.
+	defer func() {
+		wg.Wait()
+		close(ended)
+		for r := range ended {
+			if r != nil {
+				done = append(done, *r)
+			}
+		}
+		if len(done) > 0 {
+			_, _, _ = w.record(context.WithoutCancel(ctx), 0, done)
+		}
+	}()
 	inflight := 0
 	for {
 		written := w.svc.Written()
 		var timer <-chan time.Time
-		if free := parallel - inflight; free > 0 {
-			sends, next, err := w.svc.WebhookLease(ctx, free, lease)
+		if free := parallel - inflight; free > 0 || len(done) > 0 {
+			sends, next, err := w.record(ctx, free, done)
 			switch {
 			case err != nil && ctx.Err() == nil:
-				w.opts.Log.Error("webhook outbox", "err", err)
 				timer = w.opts.After(retryRead)
-			case !next.IsZero():
-				timer = w.opts.After(next.Sub(w.opts.Now()))
+			case err == nil:
+				done = done[:0]
+				if !next.IsZero() {
+					timer = w.opts.After(next.Sub(w.opts.Now()))
+				}
 			}
 			for _, s := range sends {
 				inflight++
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					w.deliver(ctx, s)
-					done <- struct{}{}
+					ended <- w.deliver(ctx, s)
 				}()
 			}
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-done:
-			inflight--
+		case r := <-ended:
+			// Every attempt that has ended by now goes in the one write.
+			for more := true; more; {
+				inflight--
+				if r != nil {
+					done = append(done, *r)
+				}
+				select {
+				case r = <-ended:
+				default:
+					more = false
+				}
+			}
 		case <-written:
 		case <-timer:
 		}
 	}
+}
+
+// record reports the attempts in done and leases up to limit deliveries.
+func (w *Worker) record(ctx context.Context, limit int, done []app.WebhookResult) ([]app.WebhookSend, time.Time, error) {
+	sends, next, err := w.svc.WebhookLease(ctx, limit, lease, done...)
+	if err != nil && ctx.Err() == nil {
+		w.opts.Log.Error("webhook outbox", "err", err)
+	}
+	return sends, next, err
 }
 
 // RunOnce sends every delivery due now, one round after another, until
@@ -147,39 +189,42 @@ func (w *Worker) Run(ctx context.Context) {
 // move the clock themselves.
 func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 	n := 0
+	var done []app.WebhookResult
 	for {
-		sends, _, err := w.svc.WebhookLease(ctx, parallel, lease)
+		sends, _, err := w.svc.WebhookLease(ctx, parallel, lease, done...)
 		if err != nil || len(sends) == 0 {
 			return n, err
 		}
+		results := make([]*app.WebhookResult, len(sends))
 		var wg sync.WaitGroup
-		for _, s := range sends {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				w.deliver(ctx, s)
-			}()
+		for i, s := range sends {
+			wg.Go(func() { results[i] = w.deliver(ctx, s) })
 		}
 		wg.Wait()
+		done = done[:0]
+		for _, r := range results {
+			if r != nil {
+				done = append(done, *r)
+			}
+		}
 		n += len(sends)
 	}
 }
 
-// deliver makes one attempt and reports it. An attempt cut short by the
-// worker stopping is not reported: its lease runs out and it goes again.
-func (w *Worker) deliver(ctx context.Context, s app.WebhookSend) {
+// deliver makes one attempt and answers how it went; nil for an attempt
+// cut short by the worker stopping, which is not recorded: it goes again
+// after the next start.
+func (w *Worker) deliver(ctx context.Context, s app.WebhookSend) *app.WebhookResult {
 	body, err := w.body(ctx, s)
 	if err != nil {
 		w.opts.Log.Error("webhook payload", "webhook", s.Delivery.WebhookID, "seq", s.Event.Seq, "err", err)
-		return
+		return nil
 	}
 	r := w.post(ctx, s, body)
 	if ctx.Err() != nil {
-		return
+		return nil
 	}
-	if err := w.svc.WebhookAttempted(context.WithoutCancel(ctx), r); err != nil {
-		w.opts.Log.Error("webhook attempt", "webhook", s.Delivery.WebhookID, "seq", s.Event.Seq, "err", err)
-	}
+	return &r
 }
 
 // Payload is a delivery's body: Standard Webhooks' type, timestamp and data.

@@ -312,3 +312,32 @@ func TestRunWakesOnCommit(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestRunSendsWhatWasInFlight: a delivery leased by a worker that is gone
+// (killed while it sent) goes out as soon as the next worker runs, not when
+// its lease would run out, which on this fixed clock is never.
+func TestRunSendsWhatWasInFlight(t *testing.T) {
+	e := newHookEnv(t)
+	rcv := newReceiver(t)
+	e.webhook(e.Admin, rcv.URL, "task.created")
+	e.CreateTask(e.Admin, map[string]any{"title": "one"})
+	sends, _, err := e.Svc.WebhookLease(context.Background(), 1, time.Hour)
+	if err != nil || len(sends) != 1 {
+		t.Fatalf("leased %d: %v", len(sends), err)
+	}
+	if n := e.run(); n != 0 {
+		t.Fatalf("sent %d while leased", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.worker.Run(ctx)
+	}()
+	<-rcv.arrived
+	cancel()
+	<-done
+	if got := payload(t, rcv.requests()[0]); got.Data.Seq != sends[0].Event.Seq {
+		t.Errorf("sent event %d, event %d was in flight", got.Data.Seq, sends[0].Event.Seq)
+	}
+}
