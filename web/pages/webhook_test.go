@@ -231,3 +231,24 @@ func TestWebhookPageHidden(t *testing.T) {
 		t.Fatalf("a project admin opening the workspace's endpoint: %d", r.Status)
 	}
 }
+
+// TestWebhookPageDisabled: an endpoint its receiver disabled with 410 Gone
+// says so on its page and in the list, with the reason, when, and how to
+// turn it on again; turning it on clears the notice.
+func TestWebhookPageDisabled(t *testing.T) {
+	t.Parallel()
+	p := newHookPageEnv(t)
+	gone := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusGone) }))
+	t.Cleanup(gone.Close)
+	id := p.OK(http.StatusCreated, http.MethodPost, "/v1/webhooks", p.Admin, map[string]any{"url": gone.URL, "events": []string{"task.*"}})["id"].(string)
+	p.CreateTask(p.Admin, map[string]any{"title": "Tell nobody"})
+	p.send(t, 1)
+	contains(t, "the disabled webhook's page", p.get(t, "/webhooks/"+id, http.StatusOK), `id="webhook-disabled"`,
+		"Disabled 2 Mar 2026 09:00 UTC:</strong> the receiver answered 410 Gone", "press <strong>Turn on</strong>", "replay from the seq",
+		`name="active" value="true"`, "<td>disabled</td>", "<td>410</td>")
+	contains(t, "the list", p.get(t, "/webhooks", http.StatusOK), `<span class="blocked">disabled</span> <span class="muted">the receiver answered 410 Gone`)
+	to := p.seeOther(t, "/webhooks/"+id+"/active", url.Values{"active": {"true"}})
+	if page := p.get(t, to, http.StatusOK); strings.Contains(page, `id="webhook-disabled"`) {
+		t.Fatalf("turned on, the page still says disabled:\n%s", page)
+	}
+}
