@@ -232,7 +232,11 @@ func (s *Server) webhookView(r *http.Request, a app.Actor, title string, d any) 
 		v.Notice = n
 	}
 	if n, err := strconv.Atoi(q.Get("queued")); err == nil && q.Get("notice") == "replayed" {
-		v.Notice = "Queued " + strconv.Itoa(n) + " events to send again, in seq order, after what was already queued."
+		events := strconv.Itoa(n) + " events"
+		if n == 1 {
+			events = "1 event"
+		}
+		v.Notice = "Queued " + events + " to send again, in seq order, after what was already queued."
 		if q.Get("more") != "" {
 			v.Notice += " That is as many as one replay queues: replay again from the seq after the last one sent."
 		}

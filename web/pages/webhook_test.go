@@ -102,7 +102,7 @@ func TestWebhookPage(t *testing.T) {
 	}
 
 	to = p.seeOther(t, "/webhooks/"+id+"/replay", url.Values{"since": {"0"}})
-	contains(t, "after a replay", p.get(t, to, http.StatusOK), "Queued 1 events to send again")
+	contains(t, "after a replay", p.get(t, to, http.StatusOK), "Queued 1 event to send again")
 	p.send(t, 1)
 
 	to = p.seeOther(t, "/webhooks/"+id, url.Values{"url": {p.receiver.URL + "/v2"}, "events": {"*"}, "description": {"CI bot v2"}})
@@ -177,6 +177,17 @@ func TestWebhookPageRefusals(t *testing.T) {
 		}
 	}
 	contains(t, "an endpoint that is not there", p.get(t, "/webhooks/nope", http.StatusNotFound), `id="problem-code">not_found<`)
+
+	// A form sent from another site changes nothing, as on every page.
+	for _, path := range []string{"/webhooks", "/webhooks/" + id + "/delete", "/webhooks/" + id + "/rotate"} {
+		r := p.Browser(http.MethodPost, path, p.session, "https://evil.example", url.Values{"url": {p.receiver.URL}, "events": {"*"}})
+		if r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "cross_origin") {
+			t.Fatalf("POST %s from another site: %d\n%s", path, r.Status, r.Body)
+		}
+	}
+	if n := len(p.OK(http.StatusOK, http.MethodGet, "/v1/webhooks", p.Admin, nil)["items"].([]any)); n != 1 {
+		t.Fatalf("%d webhooks after the posts from another site", n)
+	}
 }
 
 // TestWebhookPageHidden: to a person who manages no webhook the link is
