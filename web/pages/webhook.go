@@ -85,7 +85,6 @@ type webhookRow struct {
 	ID, URL, Project, Description, Creator string
 	Events                                 []string
 	Active                                 bool
-	Version                                int
 	FailingSince, DisabledAt               *time.Time
 	DisabledReason                         string
 	// RotatingUntil is when the secret the last rotation replaced stops
@@ -96,7 +95,7 @@ type webhookRow struct {
 
 func newWebhookRow(h app.Webhook) webhookRow {
 	row := webhookRow{ID: h.ID, URL: h.URL, Project: h.ProjectKey, Description: h.Description, Creator: h.Creator,
-		Events: h.Events, Active: h.Active, Version: h.Version, FailingSince: h.FailingSince, DisabledAt: h.DisabledAt,
+		Events: h.Events, Active: h.Active, FailingSince: h.FailingSince, DisabledAt: h.DisabledAt,
 		DisabledReason: h.DisabledReason}
 	if h.PreviousSecret != "" {
 		row.RotatingUntil = h.PreviousUntil
@@ -109,12 +108,12 @@ func newWebhookRow(h app.Webhook) webhookRow {
 type webhookForm struct {
 	URL, Events, Project, Description string
 	// Errors says, by field name, what was wrong with it; Refused is the
-	// refusal's message when it names no field, Code its stable code and
-	// Open whether the form is shown opened.
+	// refusal's message when it names no field, Code its stable code.
+	// Posted: the form holds what was sent, not the saved endpoint.
 	Errors  map[string]string
 	Refused string
 	Code    app.Code
-	Open    bool
+	Posted  bool
 }
 
 func savedWebhookForm(h webhookRow) webhookForm {
@@ -123,7 +122,7 @@ func savedWebhookForm(h webhookRow) webhookForm {
 
 func postedWebhookForm(f *pageForm) webhookForm {
 	return webhookForm{URL: f.str("url"), Events: f.str("events"), Project: f.str("project"), Description: f.str("description"),
-		Open: true}
+		Posted: true}
 }
 
 // events reads the patterns as the form writes them: apart by commas or
@@ -285,7 +284,7 @@ func (s *Server) renderWebhook(w http.ResponseWriter, r *http.Request, a app.Act
 	if len(log) > 0 {
 		d.Hook.Last = &log[0]
 	}
-	if !d.Form.Open {
+	if !d.Form.Posted {
 		d.Form = savedWebhookForm(d.Hook)
 	}
 	seen := map[int64]bool{}
