@@ -116,12 +116,12 @@ func removeProfile(t *testing.T, dir string) {
 	t.Logf("browser profile %s left behind: %v", dir, err)
 }
 
-// browserServer starts `tend serve` on a new database for a browser test
-// and returns its base URL and the sign-in link and administrator token it
-// printed on its first start.
-func browserServer(t *testing.T) (base, link, token string) {
+// browserServer starts `tend serve` on a new database for a browser test,
+// with flags beyond its own, and returns its base URL and the sign-in link
+// and administrator token it printed on its first start.
+func browserServer(t *testing.T, flags ...string) (base, link, token string) {
 	t.Helper()
-	s := startChild(t, tempDB(t), true, "--timezone", "UTC")
+	s := startChild(t, tempDB(t), true, append([]string{"--timezone", "UTC"}, flags...)...)
 	if s.link == "" || s.token == "" {
 		t.Fatal("no sign-in link or token printed")
 	}

@@ -22,10 +22,11 @@ type walk struct {
 	sh       *shooter
 }
 
-// newWalk starts the server and the browser and signs in; with noScript the
-// browser runs no JavaScript, and each screenshot's name says so.
-func newWalk(t *testing.T, noScript bool) *walk {
-	w, link := newBrowser(t, noScript)
+// newWalk starts the server (with flags beyond the browser tests' own) and
+// the browser and signs in; with noScript the browser runs no JavaScript,
+// and each screenshot's name says so.
+func newWalk(t *testing.T, noScript bool, flags ...string) *walk {
+	w, link := newBrowser(t, noScript, flags...)
 	if noScript {
 		w.run("switch JavaScript off", scriptsOff(true))
 	}
@@ -35,10 +36,10 @@ func newWalk(t *testing.T, noScript bool) *walk {
 
 // newBrowser starts the server and the browser, not yet signed in, and
 // returns the sign-in link the server printed.
-func newBrowser(t *testing.T, noScript bool) (w *walk, link string) {
+func newBrowser(t *testing.T, noScript bool, flags ...string) (w *walk, link string) {
 	// The server first: building it on a loaded machine must not eat into
 	// the browser's time.
-	base, link, token := browserServer(t)
+	base, link, token := browserServer(t, flags...)
 	ctx := browserCtx(t)
 	return &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
 		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}, link

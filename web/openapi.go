@@ -296,6 +296,15 @@ var apiOps = []op{
 	page("POST", "/account/calendars/:calendar/revoke", "Revoke a calendar feed"),
 	page("POST", "/account/calendars/:calendar/reset", "Reset a calendar feed"),
 	page("POST", "/signout", "Sign out"),
+	page("GET", "/webhooks", "The webhooks the caller manages"),
+	page("POST", "/webhooks", "Add a webhook (the answer shows its secret, once)"),
+	page("GET", "/webhooks/:webhook", "A webhook, with its delivery log"),
+	page("POST", "/webhooks/:webhook", "Edit a webhook"),
+	page("POST", "/webhooks/:webhook/active", "Turn a webhook on or off"),
+	page("POST", "/webhooks/:webhook/rotate", "Rotate a webhook's secret (the answer shows the new one, once)"),
+	page("POST", "/webhooks/:webhook/delete", "Delete a webhook"),
+	page("POST", "/webhooks/:webhook/redeliver/:delivery", "Send a delivery's event again"),
+	page("POST", "/webhooks/:webhook/replay", "Send again every event from a seq on"),
 }
 
 // itemOps are the operations a task and a document share, under

@@ -106,7 +106,6 @@ var routeCalls = []routeCall{
 	{route: "POST /v1/webhooks/:webhook/replay", path: "/v1/webhooks/{webhook}/replay?since=1"},
 	{route: "GET /v1/webhooks/:webhook/deliveries", path: "/v1/webhooks/{webhook}/deliveries"},
 	{route: "POST /v1/webhooks/:webhook/redeliver/:delivery", path: "/v1/webhooks/{webhook}/redeliver/1"},
-	{route: "DELETE /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}"},
 	{route: "GET /v1/me/projects", path: "/v1/me/projects"},
 	{route: "GET /v1/projects", path: "/v1/projects"},
 	{route: "POST /v1/projects", path: "/v1/projects", body: map[string]any{"key": "lab", "title": "Lab"}},
@@ -262,6 +261,18 @@ var routeCalls = []routeCall{
 	{route: "DELETE /v1/workspaces/:workspace", path: "/v1/workspaces/spare"},
 	{route: "POST /v1/workspaces/:workspace/restore", path: "/v1/workspaces/spare/restore"},
 	{route: "DELETE /v1/session", path: "/v1/session", as: asNobody, header: map[string]string{"Cookie": "tend_session={other_session}", "Origin": "{origin}"}},
+	{route: "GET /webhooks", path: "/webhooks?workspace_id=default", as: asBrowser},
+	{route: "POST /webhooks", path: "/webhooks?workspace_id=default", as: asBrowser, body: url.Values{"url": {"https://93.184.216.34/added"}, "events": {"task.*, comment.created"},
+		"description": {"Bot"}}, save: "page_webhook"},
+	{route: "GET /webhooks/:webhook", path: "/webhooks/{webhook}?workspace_id=default", as: asBrowser},
+	{route: "POST /webhooks/:webhook", path: "/webhooks/{webhook}?workspace_id=default", as: asBrowser, body: url.Values{"url": {"https://93.184.216.34/edited"}, "events": {"*"},
+		"description": {"CI"}}},
+	{route: "POST /webhooks/:webhook/active", path: "/webhooks/{webhook}/active?workspace_id=default", as: asBrowser, body: url.Values{"active": {"false"}}},
+	{route: "POST /webhooks/:webhook/rotate", path: "/webhooks/{webhook}/rotate?workspace_id=default", as: asBrowser, body: url.Values{}},
+	{route: "POST /webhooks/:webhook/replay", path: "/webhooks/{webhook}/replay?workspace_id=default", as: asBrowser, body: url.Values{"since": {"1"}}},
+	{route: "POST /webhooks/:webhook/redeliver/:delivery", path: "/webhooks/{webhook}/redeliver/1?workspace_id=default", as: asBrowser, body: url.Values{}},
+	{route: "POST /webhooks/:webhook/delete", path: "/webhooks/{page_webhook}/delete?workspace_id=default", as: asBrowser, body: url.Values{}},
+	{route: "DELETE /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}?workspace_id=default"},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
 }
 
@@ -366,7 +377,7 @@ func TestRouteGoldens(t *testing.T) {
 			continue
 		}
 		if c.save != "" {
-			vals[c.save] = r.JSON(t)["id"].(string)
+			vals[c.save] = savedID(t, r)
 		}
 		if c.keep != nil {
 			var kept []string
@@ -379,6 +390,20 @@ func TestRouteGoldens(t *testing.T) {
 		}
 		routeGolden(t, c.golden(), routeRecord(r, vals))
 	}
+}
+
+// savedID is the id of the record a call created: the API's answer's
+// id, or on a page the data-id of what it made.
+func savedID(t *testing.T, r webtest.Response) string {
+	t.Helper()
+	if strings.Contains(r.Header.Get("Content-Type"), "json") {
+		return r.JSON(t)["id"].(string)
+	}
+	m := regexp.MustCompile(`data-id="([^"]+)"`).FindSubmatch(r.Body)
+	if m == nil {
+		t.Fatalf("the page names no data-id:\n%s", r.Body)
+	}
+	return string(m[1])
 }
 
 // routeSend sends c as its caller would, its placeholders filled.
@@ -461,13 +486,13 @@ func routeRecord(r webtest.Response, vals map[string]string) []byte {
 }
 
 // routeSecrets are a credential's whole secret (or a device code, or a
-// webhook's signing secret), a
+// webhook's signing secret, as JSON or a page writes it), a
 // session cookie, a listing's cursor, an exported feed's ETag and a
 // device sign-in's user code, which a run makes anew; routePrefix is a credential's
 // public prefix, which differs from run to run too but tells two
 // credentials apart, so each becomes a numbered stand-in.
 var (
-	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_[A-Za-z0-9+/=]+`)
+	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_(?:[A-Za-z0-9+/=]|&#43;)+`)
 	routePrefix  = regexp.MustCompile(`tend_[a-z0-9]{10}`)
 )
 

@@ -21,6 +21,9 @@ type accountData struct {
 	// MineEmpty: a feed of the person's own work would hold nothing,
 	// while the workspace has dated work assigned to nobody.
 	MineEmpty bool
+	// Webhooks: the person manages webhooks in the workspace shown, so the
+	// page links to the webhooks page.
+	Webhooks bool
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
@@ -40,6 +43,9 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 		return err
 	}
 	if d.MineEmpty, err = s.mineEmpty(r, a); err != nil {
+		return err
+	}
+	if d.Webhooks, err = s.managesWebhooks(r, a, d.Me); err != nil {
 		return err
 	}
 	d.Now = time.Now()

@@ -25,7 +25,7 @@ func wantsPage(r *http.Request) bool {
 // (not found, or method not allowed), every other client next, the
 // problem document the API answers.
 func (s *Server) Fallback(next http.Handler, code app.Code) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wantsPage(r) {
 			next.ServeHTTP(w, r)
 			return
@@ -36,4 +36,8 @@ func (s *Server) Fallback(next http.Handler, code app.Code) http.Handler {
 		}
 		s.pageProblem(w, r, app.Errorf(code, "%s cannot be done on %s from a page.", r.Method, r.URL.Path))
 	})
+	if code == app.CodeNotFound {
+		s.nowhere = h
+	}
+	return h
 }

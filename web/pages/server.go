@@ -68,6 +68,9 @@ type Server struct {
 	// origin only.
 	authenticate func(*http.Request) (app.Actor, error)
 	crossOrigin  *http.CrossOriginProtection // guards the sign-in form
+	// nowhere answers a path no route takes (Fallback sets it): how a
+	// page its caller may not know of answers too.
+	nowhere http.Handler
 }
 
 // New builds the pages over svc; log receives internal errors,
@@ -75,7 +78,9 @@ type Server struct {
 // cannot render a page does not start.
 func New(svc Service, log *slog.Logger, authenticate func(*http.Request) (app.Actor, error)) *Server {
 	templates()
-	return &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
+	s := &Server{app: svc, log: log, authenticate: authenticate, crossOrigin: http.NewCrossOriginProtection()}
+	s.nowhere = s.Fallback(http.NotFoundHandler(), app.CodeNotFound)
+	return s
 }
 
 // Router is where the pages are mounted: web's router, which names
@@ -160,6 +165,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/device", s.pageDeviceDecide)
 	s.rowRoutes(rt)
 	s.trashRoutes(rt)
+	s.webhookRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,

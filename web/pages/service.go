@@ -24,10 +24,12 @@ type Service interface {
 	CreateToken(ctx context.Context, a app.Actor, in app.TokenCreate) (app.IssuedToken, error)
 	DeviceRequest(ctx context.Context, a app.Actor, userCode string) (app.DeviceCode, error)
 	DecideDevice(ctx context.Context, a app.Actor, userCode, workspace string, approve bool) error
+	CreateWebhook(ctx context.Context, a app.Actor, workspace string, in app.WebhookCreate) (app.Webhook, error)
 	CreateView(ctx context.Context, a app.Actor, workspace string, in app.ViewCreate) (app.View, error)
 	DeleteDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Document, error)
 	DeleteProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
 	DeleteTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
+	DeleteWebhook(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
 	Documents(ctx context.Context, a app.Actor, in app.DocumentListQuery) (app.DocumentList, error)
 	EndSession(ctx context.Context, a app.Actor) error
 	Limits() app.Limits
@@ -42,9 +44,12 @@ type Service interface {
 	ProjectMembers(ctx context.Context, a app.Actor, workspace string, idOrKey string) ([]app.ProjectMember, error)
 	ProjectRoleHolders(ctx context.Context, a app.Actor, workspace string, idOrKey string) ([]app.ProjectRoleHolder, error)
 	Projects(ctx context.Context, a app.Actor, workspace string, deleted bool) ([]app.ProjectView, error)
+	ProjectRolesHeld(ctx context.Context, a app.Actor) ([]app.ProjectAccess, error)
 	PublicURL() string
 	Purge(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string) (app.Purged, error)
+	RedeliverWebhook(ctx context.Context, a app.Actor, workspace, id string, delivery int64) (app.WebhookDelivery, error)
 	ReleaseTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
+	ReplayWebhook(ctx context.Context, a app.Actor, workspace, id string, since int64) (app.WebhookReplay, error)
 	RemoveLink(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, linkID string) error
 	RemoveProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) error
 	ResetCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.IssuedCalendar, error)
@@ -53,6 +58,7 @@ type Service interface {
 	RestoreTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	RevokeCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.Calendar, error)
 	RevokeToken(ctx context.Context, a app.Actor, idOrPrefix string) (app.Token, error)
+	RotateWebhookSecret(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
 	SearchItems(ctx context.Context, a app.Actor, in app.ItemSearchQuery) (app.ItemSearch, error)
 	SetProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string, in app.ProjectRoleGrant) (app.ProjectRole, error)
 	ShareProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) (app.ProjectMember, error)
@@ -68,9 +74,13 @@ type Service interface {
 	UpdateDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.DocumentUpdate) (app.Document, error)
 	UpdateProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, in app.ProjectUpdate) (app.ProjectView, error)
 	UpdateTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskUpdate) (app.Task, error)
+	UpdateWebhook(ctx context.Context, a app.Actor, workspace, id string, in app.WebhookUpdate) (app.Webhook, error)
 	UpdateUser(ctx context.Context, a app.Actor, username string, in app.UserUpdate) (app.User, error)
 	ViewGet(ctx context.Context, a app.Actor, workspace, idOrName string) (app.View, error)
 	Views(ctx context.Context, a app.Actor, workspace string) ([]app.View, error)
+	WebhookGet(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
+	WebhookLog(ctx context.Context, a app.Actor, workspace, id string) ([]app.WebhookAttempt, error)
+	Webhooks(ctx context.Context, a app.Actor, workspace string) ([]app.Webhook, error)
 	Written() <-chan struct{}
 }
 

@@ -78,12 +78,19 @@ func (s *Server) pageTrash(w http.ResponseWriter, r *http.Request, a app.Actor) 
 // shown (ws, else their only one): the Service's rule, read from their
 // permissions there, so the button shows only where the route would act.
 func mayPurge(me app.Me, ws string) bool {
+	w, ok := shownWorkspace(me, ws)
+	return ok && slices.Contains(w.Permissions, app.PermWorkspaceWrite)
+}
+
+// shownWorkspace is the workspace a page shows, ws (a slug or an id), else
+// the person's only one; false when that names none of theirs.
+func shownWorkspace(me app.Me, ws string) (app.WorkspaceView, bool) {
 	for _, w := range me.Workspaces {
 		if w.Slug == ws || w.ID == ws || (ws == "" && len(me.Workspaces) == 1) {
-			return slices.Contains(w.Permissions, app.PermWorkspaceWrite)
+			return w, true
 		}
 	}
-	return false
+	return app.WorkspaceView{}, false
 }
 
 func deref(t *time.Time) time.Time {
