@@ -125,12 +125,16 @@ func onNewService(ctx context.Context, dbPath string, w io.Writer, fn func(*app.
 	return fn(svc)
 }
 
-// bootstrapLocal makes the instance and its administrator on a database
-// that holds none yet, printing no token, as the terminal's first command
-// on a new file does.
-func bootstrapLocal(ctx context.Context, svc *app.Service) error {
-	_, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: cli.LocalTimezone(), NoToken: true})
-	return err
+// onLocalService is onService that first makes the instance and its
+// administrator on a database that holds none yet, printing no token, as
+// the terminal's first command on a new file does.
+func onLocalService(ctx context.Context, dbPath string, fn func(*app.Service) error) error {
+	return onService(ctx, dbPath, func(svc *app.Service) error {
+		if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: cli.LocalTimezone(), NoToken: true}); err != nil {
+			return err
+		}
+		return fn(svc)
+	})
 }
 
 // createService is openService that creates the database when it does not exist.

@@ -28,10 +28,7 @@ with on this file (it keeps them in the database); --public-url or --addr
   tend signin --user alice --public-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
-				if err := bootstrapLocal(cmd.Context(), svc); err != nil {
-					return err
-				}
+			return onLocalService(cmd.Context(), *dbPath, func(svc *app.Service) error {
 				l, err := svc.LocalLoginLink(cmd.Context(), user)
 				if err != nil {
 					return err

@@ -48,10 +48,7 @@ oldest active administrator.`,
 			if err != nil {
 				return err
 			}
-			return onService(cmd.Context(), *dbPath, func(svc *app.Service) error {
-				if err := bootstrapLocal(cmd.Context(), svc); err != nil {
-					return err
-				}
+			return onLocalService(cmd.Context(), *dbPath, func(svc *app.Service) error {
 				t, err := svc.IssueLocalToken(cmd.Context(), in)
 				if err != nil {
 					return err

@@ -42,17 +42,12 @@ func newFixture(t *testing.T) *fixture {
 	return newFixtureWith(t, app.Options{Version: "test"})
 }
 
-// newFixtureWith is newFixture with the Service's options. Unless opts
-// sets one, the read budget is ten minutes, as in webtest.NewWith: it is
-// wall-clock time, and a loaded machine under the race detector can stretch
-// a search of milliseconds past the default two seconds.
+// newFixtureWith is newFixture with the Service's options, as
+// storetest.Options completes them.
 func newFixtureWith(t *testing.T, opts app.Options) *fixture {
 	t.Helper()
-	if opts.Limits.ReadBudgetMillis == 0 {
-		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
-	}
 	db, clock := seeded.Open(t)
-	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, opts), clock: clock}
+	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, storetest.Options(opts)), clock: clock}
 	// The worker indexes and finishes bulk work after the requests that
 	// queue it; stopped before the database closes (cleanups run last
 	// registered first), it never writes to a closed file.

@@ -2,7 +2,8 @@ package app
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,11 +14,7 @@ import (
 // name of what was removed, a count of what went along) and is the after
 // value, with no before.
 func changed(changes map[string]any) []Change {
-	keys := make([]string, 0, len(changes))
-	for k := range changes {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(changes))
 	out := make([]Change, 0, len(keys))
 	for _, k := range keys {
 		v := changes[k]

@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +85,7 @@ func TaskFilterKeys() []string {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
@@ -113,11 +113,7 @@ func splitFilterKey(key, loc string) (string, string, filterField, error) {
 	name, op, _ := strings.Cut(key, ".")
 	f, ok := TaskFilterFields[name]
 	if !ok {
-		fields := make([]string, 0, len(TaskFilterFields))
-		for k := range TaskFilterFields {
-			fields = append(fields, k)
-		}
-		sort.Strings(fields)
+		fields := slices.Sorted(maps.Keys(TaskFilterFields))
 		return "", "", f, Invalidf(loc, "no task field %q to filter on%s; fields: %s", name, DidYouMean(name, fields), strings.Join(fields, ", "))
 	}
 	ops := opsOf(f)
@@ -139,7 +135,7 @@ func splitFilterKey(key, loc string) (string, string, filterField, error) {
 // listing opens a transaction.
 func checkFilterKeys(filter map[string]string, l Locator) error {
 	var errs []error
-	for _, k := range sortedKeys(filter) {
+	for _, k := range slices.Sorted(maps.Keys(filter)) {
 		if _, _, _, err := splitFilterKey(k, l.at(k)); err != nil {
 			errs = append(errs, err)
 		}
@@ -152,15 +148,6 @@ func checkFilterKeys(filter map[string]string, l Locator) error {
 // listing's default of open work only.
 func reachesFinished(conds []TaskCond) bool {
 	return slices.ContainsFunc(conds, func(c TaskCond) bool { return c.finished })
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // filterCompare maps the written operators to the store's.
@@ -181,7 +168,7 @@ func fieldFilters(ctx context.Context, tx Tx, sc *scope, filter map[string]strin
 	}
 	var out []TaskCond
 	var errs []error
-	for _, key := range sortedKeys(filter) {
+	for _, key := range slices.Sorted(maps.Keys(filter)) {
 		c, err := fieldFilter(ctx, tx, sc, key, l.at(key), filter[key], zone.Loc, at)
 		if CodeOf(err) == CodeInternal {
 			return nil, err
@@ -315,7 +302,7 @@ func filterIDs(ctx context.Context, tx Tx, sc *scope, field, name, ref string) (
 // filter on every page (resolved at the walk's start, see walkStart).
 func fieldFilterPrint(filter map[string]string) string {
 	var b strings.Builder
-	for _, k := range sortedKeys(filter) {
+	for _, k := range slices.Sorted(maps.Keys(filter)) {
 		b.WriteString(k + "=" + filter[k] + "\x1e")
 	}
 	return b.String()

@@ -210,71 +210,67 @@ func (s *Service) UpdateWebhook(ctx context.Context, a Actor, workspace, id stri
 	if err := joinErrors(errs...); err != nil {
 		return Webhook{}, err
 	}
-	var out Webhook
-	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
-		if out, err = managedWebhook(ctx, tx, sc, id); err != nil {
-			return err
-		}
+	return s.changeWebhook(ctx, a, workspace, id, "webhook.updated", func(tx Tx, w *Webhook) error {
 		if in.URL != nil {
-			out.URL = *in.URL
+			w.URL = *in.URL
 		}
 		if in.Events != nil {
-			out.Events = slices.Compact(slices.Sorted(slices.Values(*in.Events)))
+			w.Events = slices.Compact(slices.Sorted(slices.Values(*in.Events)))
 		}
 		if in.Description != nil {
-			out.Description = *in.Description
+			w.Description = *in.Description
 		}
 		if in.Active != nil {
-			if *in.Active && !out.Active {
-				out.FailingSince, out.DisabledAt, out.DisabledReason = nil, nil, ""
+			if *in.Active && !w.Active {
+				w.FailingSince, w.DisabledAt, w.DisabledReason = nil, nil, ""
 			}
-			out.Active = *in.Active
+			w.Active = *in.Active
 		}
-		out.Version++
-		out.UpdatedAt = tx.Now()
-		if err := tx.UpdateWebhook(ctx, &out); err != nil {
-			return err
-		}
-		return recordWebhook(ctx, tx, a, out, "webhook.updated", nil)
-	}))
-	return out, err
+		return saveWebhook(ctx, tx, w)
+	})
 }
 
 // DeleteWebhook removes an endpoint with its outbox and log, and answers
 // it as it was.
 func (s *Service) DeleteWebhook(ctx context.Context, a Actor, workspace, id string) (Webhook, error) {
-	var out Webhook
-	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
-		if out, err = managedWebhook(ctx, tx, sc, id); err != nil {
-			return err
-		}
-		if err := tx.DeleteWebhook(ctx, out.ID); err != nil {
-			return err
-		}
-		return recordWebhook(ctx, tx, a, out, "webhook.deleted", nil)
-	}))
-	return out, err
+	return s.changeWebhook(ctx, a, workspace, id, "webhook.deleted", func(tx Tx, w *Webhook) error {
+		return tx.DeleteWebhook(ctx, w.ID)
+	})
 }
 
 // RotateWebhookSecret gives an endpoint a new secret, answered once; the
 // old one keeps signing beside it for WebhookRotation, so a receiver can
 // change over without missing a delivery.
 func (s *Service) RotateWebhookSecret(ctx context.Context, a Actor, workspace, id string) (Webhook, error) {
+	return s.changeWebhook(ctx, a, workspace, id, "webhook.rotated", func(tx Tx, w *Webhook) error {
+		until := tx.Now().Add(WebhookRotation)
+		w.PreviousSecret, w.PreviousUntil, w.Secret = w.Secret, &until, newWebhookSecret()
+		return saveWebhook(ctx, tx, w)
+	})
+}
+
+// changeWebhook makes change to the endpoint id names, which the caller
+// manages, and records action, in one transaction; it answers the
+// endpoint as changed.
+func (s *Service) changeWebhook(ctx context.Context, a Actor, workspace, id, action string, change func(tx Tx, w *Webhook) error) (Webhook, error) {
 	var out Webhook
 	err := s.store.Update(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
 		if out, err = managedWebhook(ctx, tx, sc, id); err != nil {
 			return err
 		}
-		until := tx.Now().Add(WebhookRotation)
-		out.PreviousSecret, out.PreviousUntil, out.Secret = out.Secret, &until, newWebhookSecret()
-		out.Version++
-		out.UpdatedAt = tx.Now()
-		if err := tx.UpdateWebhook(ctx, &out); err != nil {
+		if err := change(tx, &out); err != nil {
 			return err
 		}
-		return recordWebhook(ctx, tx, a, out, "webhook.rotated", nil)
+		return recordWebhook(ctx, tx, a, out, action, nil)
 	}))
 	return out, err
+}
+
+// saveWebhook writes a changed endpoint as its next version.
+func saveWebhook(ctx context.Context, tx Tx, w *Webhook) error {
+	w.Version++
+	w.UpdatedAt = tx.Now()
+	return tx.UpdateWebhook(ctx, w)
 }
 
 // recordWebhook records an endpoint's event. Like a view's, it belongs to

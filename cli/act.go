@@ -27,25 +27,20 @@ func taskAction(env *Env, dbPath *string, use, short, long, example, verb string
 
 func newSkipCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:               "skip REF",
 		Short:             "Let this occurrence of a repeating task go by",
 		Long:              "Skip this occurrence of a repeating task: it is not done, and the next one comes, which is shown.",
 		Example:           "  tend skip 4",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeRefs(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				f, err := s.c.Skip(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				return finished(ctx, s, "skipped", f)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		f, err := s.c.Skip(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		return finished(ctx, s, "skipped", f)
+	})
 }
 
 // finished prints a task completed or skipped and then the next occurrence

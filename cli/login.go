@@ -245,32 +245,27 @@ func newLogoutCmd(env *Env) *cobra.Command {
 }
 
 func newWhoamiCmd(w *work) *cobra.Command {
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:   "whoami",
 		Short: "Say who the terminal commands act as, and on which server or file",
 		Long: `Say who the terminal commands act as, and on which server or database file.
 With --json, the record GET /v1/me answers, and "where".`,
 		Example: `  tend whoami`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				me, err := s.c.Me(ctx)
-				if err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(struct {
-						wire.Me
-						Where string `json:"where"`
-					}{me, s.c.Where()})
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s on %s\n", me.User.Username, s.c.Where())
-				return nil
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) error {
+		me, err := s.c.Me(ctx)
+		if err != nil {
+			return err
+		}
+		if s.p.Format == FormatJSON {
+			return s.p.JSON(struct {
+				wire.Me
+				Where string `json:"where"`
+			}{me, s.c.Where()})
+		}
+		s.p.line("%s on %s", me.User.Username, s.c.Where())
+		return nil
+	})
 }
 
 // asProblem is err as a Problem when it is one.

@@ -76,57 +76,47 @@ names, and --private: seen only by you and the people you share it with.`,
 
 func newProjectLsCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:     "ls",
 		Short:   "The projects you see, as a tree",
 		Long:    `List the projects you see, each under its parent, archived ones too, with their status.`,
 		Example: `  tend project ls`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				ps, err := s.c.Projects(ctx)
-				if err != nil {
-					return err
-				}
-				return s.p.Projects(ps)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) error {
+		ps, err := s.c.Projects(ctx)
+		if err != nil {
+			return err
+		}
+		return s.p.Projects(ps)
+	})
 }
 
 func newProjectShowCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:               "show KEY",
 		Short:             "A project and its open tasks",
 		Example:           `  tend project show garden`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeProjects(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				p, err := s.c.Project(ctx, args[0])
-				if err != nil {
-					return projectFix(err)
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(p)
-				}
-				if err := s.p.Project("", p); err != nil {
-					return err
-				}
-				page, err := s.c.Tasks(ctx, url.Values{"project": {p.Key}, "limit": {"20"}, "format": {s.p.Format}})
-				if err != nil {
-					return err
-				}
-				s.p.line("")
-				return s.p.Tasks(ctx, page)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		p, err := s.c.Project(ctx, args[0])
+		if err != nil {
+			return projectFix(err)
+		}
+		if s.p.Format == FormatJSON {
+			return s.p.JSON(p)
+		}
+		if err := s.p.Project("", p); err != nil {
+			return err
+		}
+		page, err := s.c.Tasks(ctx, url.Values{"project": {p.Key}, "limit": {"20"}, "format": {s.p.Format}})
+		if err != nil {
+			return err
+		}
+		s.p.line("")
+		return s.p.Tasks(ctx, page)
+	})
 }
 
 func newProjectEditCmd(env *Env, dbPath *string) *cobra.Command {
@@ -198,35 +188,30 @@ func newProjectStatusCmd(env *Env, dbPath *string, verb, category, done string) 
 	if verb == "reopen" {
 		short, example = "Make an archived project active again", "  tend project reopen beds"
 	}
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:               verb + " KEY",
 		Short:             short,
 		Example:           example,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeProjects(w),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				statuses, err := s.c.Statuses(ctx, "project")
-				if err != nil {
-					return err
-				}
-				var key string
-				for _, st := range statuses {
-					if st.Category == category {
-						key = st.Key
-						break
-					}
-				}
-				p, err := s.c.UpdateProject(ctx, args[0], wire.ProjectUpdate{Status: wire.PatchOf(key)})
-				if err != nil {
-					return projectFix(err)
-				}
-				return s.p.Project(done, p)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		statuses, err := s.c.Statuses(ctx, "project")
+		if err != nil {
+			return err
+		}
+		var key string
+		for _, st := range statuses {
+			if st.Category == category {
+				key = st.Key
+				break
+			}
+		}
+		p, err := s.c.UpdateProject(ctx, args[0], wire.ProjectUpdate{Status: wire.PatchOf(key)})
+		if err != nil {
+			return projectFix(err)
+		}
+		return s.p.Project(done, p)
+	})
 }
 
 // projectFix is err with the command that gets past it, where it refuses

@@ -231,7 +231,7 @@ estimate_minutes.lte=30, tag.in=a,b). Dates may be written in words.`,
 func newTodayCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
 	var date, zone string
-	cmd := &cobra.Command{
+	cmd := w.call(&cobra.Command{
 		Use:   "today",
 		Short: "Your day: overdue, today, upcoming, in progress, waiting",
 		Long: `Your own open work on a day (today unless --date says), each task in one
@@ -241,20 +241,16 @@ is not listed. docs/agenda.md has the rules.`,
 		Example: `  tend today
   tend today --date 2026-12-01 --format compact`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				q := url.Values{}
-				setIf(q, "date", date)
-				setIf(q, "timezone", zone)
-				ag, err := s.c.Agenda(ctx, q)
-				if err != nil {
-					return err
-				}
-				return s.p.Agenda(ctx, ag)
-			})
-		},
-	}
-	w.flags(cmd)
+	}, func(ctx context.Context, s *session, _ []string) error {
+		q := url.Values{}
+		setIf(q, "date", date)
+		setIf(q, "timezone", zone)
+		ag, err := s.c.Agenda(ctx, q)
+		if err != nil {
+			return err
+		}
+		return s.p.Agenda(ctx, ag)
+	})
 	cmd.Flags().StringVar(&date, "date", "", "the day, YYYY-MM-DD (default: today)")
 	cmd.Flags().StringVar(&zone, "timezone", "", "the zone the day is counted in (default: yours)")
 	return cmd

@@ -202,7 +202,7 @@ database from a backup.)`,
 
 func newTrashCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:   "trash",
 		Short: "List the trash: deleted tasks and documents, newest first",
 		Long: `List what is in the trash of the workspace: tasks and documents, the most
@@ -210,28 +210,23 @@ recently deleted first (up to 500 of each). tend untrash REF brings one back;
 tend rm --forever REF deletes it for good.`,
 		Example: `  tend trash`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				var out struct {
-					Tasks     json.RawMessage `json:"tasks"`
-					Documents json.RawMessage `json:"documents"`
-				}
-				var err error
-				if out.Tasks, err = s.c.Trashed(ctx, "task"); err != nil {
-					return err
-				}
-				if out.Documents, err = s.c.Trashed(ctx, "document"); err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(out)
-				}
-				return printTrash(s.p, out.Tasks, out.Documents)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		var out struct {
+			Tasks     json.RawMessage `json:"tasks"`
+			Documents json.RawMessage `json:"documents"`
+		}
+		var err error
+		if out.Tasks, err = s.c.Trashed(ctx, "task"); err != nil {
+			return err
+		}
+		if out.Documents, err = s.c.Trashed(ctx, "document"); err != nil {
+			return err
+		}
+		if s.p.Format == FormatJSON {
+			return s.p.JSON(out)
+		}
+		return printTrash(s.p, out.Tasks, out.Documents)
+	})
 }
 
 // printTrash prints the trash's two listings as one list, newest first.

@@ -66,45 +66,35 @@ whole workspace.`,
 
 func newViewLsCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:     "ls",
 		Short:   "Your views and those shared in the workspace, with their counts",
 		Example: `  tend view ls`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				vs, err := s.c.Views(ctx)
-				if err != nil {
-					return err
-				}
-				return s.p.Views(vs)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) error {
+		vs, err := s.c.Views(ctx)
+		if err != nil {
+			return err
+		}
+		return s.p.Views(vs)
+	})
 }
 
 func newViewRmCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:               "rm NAME",
 		Short:             "Remove one of your views",
 		Example:           `  tend view rm "Web work"`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				v, err := s.c.DeleteView(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				return s.p.View("removed", v)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		v, err := s.c.DeleteView(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		return s.p.View("removed", v)
+	})
 }
 
 // View writes a view a command saved or removed.

@@ -96,17 +96,30 @@ func (f *following) exit() int {
 	return <-f.done
 }
 
-// cliModes are the two ways to reach tend, each on its own fresh instance
-// with a project home and, under it, attic.
-func cliModes(t *testing.T) map[string]*cliMode {
-	local := newCLIMode(t)
-	e := webtest.New(t)
-	remote := &cliMode{e: e, dir: t.TempDir(), tokens: map[string]string{"": e.Admin}, vars: map[string]string{}}
-	for _, m := range []*cliMode{local, remote} {
-		m.e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", m.e.Admin, map[string]any{"key": "home", "title": "Home"})
-		m.e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", m.e.Admin, map[string]any{"key": "attic", "title": "Attic", "parent": "home"})
+// inModes runs test as parallel subtests in the two ways to reach tend,
+// file and server, each on its own fresh instance with a project home and,
+// under it, attic.
+func inModes(t *testing.T, test func(t *testing.T, m *cliMode)) {
+	for name, m := range map[string]*cliMode{"file": withProjects(newCLIMode(t)), "server": serverMode(t)} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, m)
+		})
 	}
-	return map[string]*cliMode{"file": local, "server": remote}
+}
+
+// serverMode is tend reaching a fresh server, with the projects inModes
+// makes.
+func serverMode(t *testing.T) *cliMode {
+	e := webtest.New(t)
+	return withProjects(&cliMode{e: e, dir: t.TempDir(), tokens: map[string]string{"": e.Admin}, vars: map[string]string{}})
+}
+
+// withProjects gives m's instance a project home and, under it, attic.
+func withProjects(m *cliMode) *cliMode {
+	m.e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", m.e.Admin, map[string]any{"key": "home", "title": "Home"})
+	m.e.OK(http.StatusCreated, http.MethodPost, "/v1/projects", m.e.Admin, map[string]any{"key": "attic", "title": "Attic", "parent": "home"})
+	return m
 }
 
 // TestCLIWatch is tend watch on the file and on a server: from a seq with
@@ -114,60 +127,57 @@ func cliModes(t *testing.T) map[string]*cliMode {
 // project, and from the end of the feed while the test writes.
 func TestCLIWatch(t *testing.T) {
 	t.Parallel()
-	for name, m := range cliModes(t) {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			e := m.e
-			inbox := e.TaskRef(e.Admin, map[string]any{"title": "Buy milk"})
-			attic := e.TaskRef(e.Admin, map[string]any{"title": "Sort the boxes", "project": "attic"})
-			out, errOut, code := m.run(t, "", "", "watch", "--since", "1", "--count", "2")
-			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-			first := e.OK(http.StatusOK, http.MethodGet, "/v1/changes?since=1&limit=2", e.Admin, nil)["items"].([]any)
-			seq := func(i int) string { return fmt.Sprint(first[i].(map[string]any)["seq"]) + "  " }
-			if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], seq(0)) || !strings.HasPrefix(lines[1], seq(1)) {
-				t.Fatalf("watch --since 1 --count 2: exit %d, %q %q", code, out, errOut)
-			}
+	inModes(t, func(t *testing.T, m *cliMode) {
+		e := m.e
+		inbox := e.TaskRef(e.Admin, map[string]any{"title": "Buy milk"})
+		attic := e.TaskRef(e.Admin, map[string]any{"title": "Sort the boxes", "project": "attic"})
+		out, errOut, code := m.run(t, "", "", "watch", "--since", "1", "--count", "2")
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		first := e.OK(http.StatusOK, http.MethodGet, "/v1/changes?since=1&limit=2", e.Admin, nil)["items"].([]any)
+		seq := func(i int) string { return fmt.Sprint(first[i].(map[string]any)["seq"]) + "  " }
+		if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], seq(0)) || !strings.HasPrefix(lines[1], seq(1)) {
+			t.Fatalf("watch --since 1 --count 2: exit %d, %q %q", code, out, errOut)
+		}
 
-			out, _, code = m.run(t, "", "", "watch", "--since", "1", "--count", "1", "--json")
-			var got map[string]any
-			if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
-				t.Fatalf("watch --json: exit %d, %q (%v)", code, out, err)
-			}
-			want := e.OK(http.StatusOK, http.MethodGet, "/v1/changes?since=1&limit=1", e.Admin, nil)["items"].([]any)[0]
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("watch --json printed\n%v\nthe feed's event is\n%v", got, want)
-			}
+		out, _, code = m.run(t, "", "", "watch", "--since", "1", "--count", "1", "--json")
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+			t.Fatalf("watch --json: exit %d, %q (%v)", code, out, err)
+		}
+		want := e.OK(http.StatusOK, http.MethodGet, "/v1/changes?since=1&limit=1", e.Admin, nil)["items"].([]any)[0]
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("watch --json printed\n%v\nthe feed's event is\n%v", got, want)
+		}
 
-			out, _, code = m.run(t, "", "", "watch", "--since", "1", "--count", "1", "--action", "task.*", "--project", "home")
-			if code != 0 || !strings.HasSuffix(out, "  task.created  #"+strconv.Itoa(attic)+" Sort the boxes\n") {
-				t.Fatalf("watch --action task.* --project home: exit %d, %q", code, out)
-			}
+		out, _, code = m.run(t, "", "", "watch", "--since", "1", "--count", "1", "--action", "task.*", "--project", "home")
+		if code != 0 || !strings.HasSuffix(out, "  task.created  #"+strconv.Itoa(attic)+" Sort the boxes\n") {
+			t.Fatalf("watch --action task.* --project home: exit %d, %q", code, out)
+		}
 
-			f := m.follow(t, "watch", "--count", "1", "--action", "task.completed")
-			f.idle(t)
-			e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Not this one"})
-			e.OK(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/complete", inbox), e.Admin, nil)
-			if code := f.exit(); code != 0 || !strings.HasSuffix(f.out.String(), "  task.completed  #"+strconv.Itoa(inbox)+" Buy milk\n") ||
-				strings.Count(f.out.String(), "\n") != 1 {
-				t.Fatalf("watch from the end: exit %d, %q %q", code, f.out.String(), f.err.String())
-			}
+		f := m.follow(t, "watch", "--count", "1", "--action", "task.completed")
+		f.idle(t)
+		e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks", e.Admin, map[string]any{"title": "Not this one"})
+		e.OK(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/complete", inbox), e.Admin, nil)
+		if code := f.exit(); code != 0 || !strings.HasSuffix(f.out.String(), "  task.completed  #"+strconv.Itoa(inbox)+" Buy milk\n") ||
+			strings.Count(f.out.String(), "\n") != 1 {
+			t.Fatalf("watch from the end: exit %d, %q %q", code, f.out.String(), f.err.String())
+		}
 
-			for _, c := range []struct {
-				args []string
-				code int
-				err  string
-			}{
-				{line("watch", "--action", "task.finished"), 1, "error: validation: --action: no event action is \"task.finished\""},
-				{line("watch", "--project", "nope"), 1, "error: validation: --project: no such project: nope"},
-				{line("watch", "--count", "-1"), 2, "error: --count is a number of events"},
-				{line("watch", "extra"), 2, "error: unknown command"},
-			} {
-				if _, errOut, code := m.run(t, "", "", c.args...); code != c.code || !strings.HasPrefix(errOut, c.err) {
-					t.Errorf("tend %s: exit %d, %q; want %d, %q", strings.Join(c.args, " "), code, errOut, c.code, c.err)
-				}
+		for _, c := range []struct {
+			args []string
+			code int
+			err  string
+		}{
+			{line("watch", "--action", "task.finished"), 1, "error: validation: --action: no event action is \"task.finished\""},
+			{line("watch", "--project", "nope"), 1, "error: validation: --project: no such project: nope"},
+			{line("watch", "--count", "-1"), 2, "error: --count is a number of events"},
+			{line("watch", "extra"), 2, "error: unknown command"},
+		} {
+			if _, errOut, code := m.run(t, "", "", c.args...); code != c.code || !strings.HasPrefix(errOut, c.err) {
+				t.Errorf("tend %s: exit %d, %q; want %d, %q", strings.Join(c.args, " "), code, errOut, c.code, c.err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestCLIWatchResumes: when the server drops the connection, tend watch
@@ -175,7 +185,7 @@ func TestCLIWatch(t *testing.T) {
 // what committed meanwhile is printed once, nothing is skipped.
 func TestCLIWatchResumes(t *testing.T) {
 	t.Parallel()
-	m := cliModes(t)["server"]
+	m := serverMode(t)
 	// A connection is used once: Go's transport sends a GET again by
 	// itself when a reused connection drops, which would hide the drop.
 	m.client = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
@@ -211,66 +221,63 @@ func TestCLIWatchResumes(t *testing.T) {
 // it there; exit 1 on --timeout.
 func TestCLIWait(t *testing.T) {
 	t.Parallel()
-	for name, m := range cliModes(t) {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			e := m.e
-			blocked := e.TaskRef(e.Admin, map[string]any{"title": "Paint the attic", "project": "attic"})
-			blocker := e.TaskRef(e.Admin, map[string]any{"title": "Buy the paint"})
-			e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", blocker), e.Admin,
-				map[string]any{"link_type": "blocks", "target": blocked})
-			ref, other := strconv.Itoa(blocked), strconv.Itoa(blocker)
+	inModes(t, func(t *testing.T, m *cliMode) {
+		e := m.e
+		blocked := e.TaskRef(e.Admin, map[string]any{"title": "Paint the attic", "project": "attic"})
+		blocker := e.TaskRef(e.Admin, map[string]any{"title": "Buy the paint"})
+		e.OK(http.StatusCreated, http.MethodPost, fmt.Sprintf("/v1/tasks/%d/links", blocker), e.Admin,
+			map[string]any{"link_type": "blocks", "target": blocked})
+		ref, other := strconv.Itoa(blocked), strconv.Itoa(blocker)
 
-			for _, until := range []string{"ready", "unclaimed"} {
-				if out, errOut, code := m.run(t, "", "", "wait", other, "--until", until); code != 0 || out+errOut != "" {
-					t.Fatalf("wait %s --until %s, there already: exit %d, %q %q", other, until, code, out, errOut)
-				}
+		for _, until := range []string{"ready", "unclaimed"} {
+			if out, errOut, code := m.run(t, "", "", "wait", other, "--until", until); code != 0 || out+errOut != "" {
+				t.Fatalf("wait %s --until %s, there already: exit %d, %q %q", other, until, code, out, errOut)
 			}
-			_, errOut, code := m.run(t, "", "", "wait", ref, "--until", "ready", "--timeout", "20ms")
-			if want := "error: #" + ref + " is not ready after 20ms (--timeout)\n"; code != 1 || errOut != want {
-				t.Fatalf("wait --timeout: exit %d, %q; want 1, %q", code, errOut, want)
-			}
+		}
+		_, errOut, code := m.run(t, "", "", "wait", ref, "--until", "ready", "--timeout", "20ms")
+		if want := "error: #" + ref + " is not ready after 20ms (--timeout)\n"; code != 1 || errOut != want {
+			t.Fatalf("wait --timeout: exit %d, %q; want 1, %q", code, errOut, want)
+		}
 
-			// ready: the blocker finishing readies it.
-			f := m.follow(t, "wait", "#"+ref, "--until", "ready")
-			f.idle(t)
-			e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+other+"/complete", e.Admin, nil)
-			if code := f.exit(); code != 0 {
-				t.Fatalf("wait --until ready: exit %d, %q", code, f.err.String())
-			}
+		// ready: the blocker finishing readies it.
+		f := m.follow(t, "wait", "#"+ref, "--until", "ready")
+		f.idle(t)
+		e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+other+"/complete", e.Admin, nil)
+		if code := f.exit(); code != 0 {
+			t.Fatalf("wait --until ready: exit %d, %q", code, f.err.String())
+		}
 
-			// unclaimed: the claim released.
-			e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/claim", e.Admin, nil)
-			f = m.follow(t, "wait", ref, "--until", "unclaimed")
-			f.idle(t)
-			e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/release", e.Admin, nil)
-			if code := f.exit(); code != 0 {
-				t.Fatalf("wait --until unclaimed: exit %d, %q", code, f.err.String())
-			}
+		// unclaimed: the claim released.
+		e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/claim", e.Admin, nil)
+		f = m.follow(t, "wait", ref, "--until", "unclaimed")
+		f.idle(t)
+		e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/release", e.Admin, nil)
+		if code := f.exit(); code != 0 {
+			t.Fatalf("wait --until unclaimed: exit %d, %q", code, f.err.String())
+		}
 
-			// done: other tasks' events do not end it; its completion does.
-			f = m.follow(t, "wait", ref, "--until", "done")
-			f.idle(t)
-			e.TaskRef(e.Admin, map[string]any{"title": "Something else"})
-			e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/complete", e.Admin, nil)
-			if code := f.exit(); code != 0 {
-				t.Fatalf("wait --until done: exit %d, %q", code, f.err.String())
-			}
+		// done: other tasks' events do not end it; its completion does.
+		f = m.follow(t, "wait", ref, "--until", "done")
+		f.idle(t)
+		e.TaskRef(e.Admin, map[string]any{"title": "Something else"})
+		e.OK(http.StatusOK, http.MethodPost, "/v1/tasks/"+ref+"/complete", e.Admin, nil)
+		if code := f.exit(); code != 0 {
+			t.Fatalf("wait --until done: exit %d, %q", code, f.err.String())
+		}
 
-			for _, c := range []struct {
-				args []string
-				code int
-				err  string
-			}{
-				{line("wait", ref, "--until", "soon"), 2, `error: --until is done, ready or unclaimed, not "soon"`},
-				{line("wait", ref), 2, `error: --until is done, ready or unclaimed, not ""`},
-				{line("wait", "99", "--until", "done"), 3, "error: not_found: "},
-				{line("wait", "--until", "done"), 2, "error: accepts 1 arg(s)"},
-			} {
-				if _, errOut, code := m.run(t, "", "", c.args...); code != c.code || !strings.HasPrefix(errOut, c.err) {
-					t.Errorf("tend %s: exit %d, %q; want %d, %q", strings.Join(c.args, " "), code, errOut, c.code, c.err)
-				}
+		for _, c := range []struct {
+			args []string
+			code int
+			err  string
+		}{
+			{line("wait", ref, "--until", "soon"), 2, `error: --until is done, ready or unclaimed, not "soon"`},
+			{line("wait", ref), 2, `error: --until is done, ready or unclaimed, not ""`},
+			{line("wait", "99", "--until", "done"), 3, "error: not_found: "},
+			{line("wait", "--until", "done"), 2, "error: accepts 1 arg(s)"},
+		} {
+			if _, errOut, code := m.run(t, "", "", c.args...); code != c.code || !strings.HasPrefix(errOut, c.err) {
+				t.Errorf("tend %s: exit %d, %q; want %d, %q", strings.Join(c.args, " "), code, errOut, c.code, c.err)
 			}
-		})
-	}
+		}
+	})
 }

@@ -34,7 +34,7 @@ func newWebhookAddCmd(env *Env, dbPath *string) *cobra.Command {
 	w.names = map[string]string{"body.url": "URL", "body.events": "--events", "body.project": "--project", "body.description": "--description"}
 	var events []string
 	var project, description string
-	cmd := &cobra.Command{
+	cmd := w.call(&cobra.Command{
 		Use:   "add URL --events PATTERNS",
 		Short: "Add a webhook; prints its signing secret, once",
 		Long: `Add a webhook that receives the events --events names: "*", a kind such as
@@ -43,22 +43,18 @@ printed once: keep it where the receiver verifies signatures.`,
 		Example:           `  tend webhook add http://127.0.0.1:9000/tend --events 'task.*,comment.created' --description "CI bot"`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				h, err := s.c.AddWebhook(ctx, wire.WebhookCreate{URL: args[0], Events: events, Project: project, Description: description})
-				if err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					return s.p.JSON(h)
-				}
-				s.p.line("added %s", strings.Join(webhookLine(h.Webhook), "  "))
-				s.p.line("secret %s (shown once)", h.Secret)
-				return nil
-			})
-		},
-	}
-	w.flags(cmd)
+	}, func(ctx context.Context, s *session, args []string) error {
+		h, err := s.c.AddWebhook(ctx, wire.WebhookCreate{URL: args[0], Events: events, Project: project, Description: description})
+		if err != nil {
+			return err
+		}
+		if s.p.Format == FormatJSON {
+			return s.p.JSON(h)
+		}
+		s.p.line("added %s", strings.Join(webhookLine(h.Webhook), "  "))
+		s.p.line("secret %s (shown once)", h.Secret)
+		return nil
+	})
 	fl := cmd.Flags()
 	fl.StringSliceVar(&events, "events", nil, `the events to send: "*", "task.*", comment.created, … (comma-separated)`)
 	fl.StringVar(&project, "project", "", "only this project's events")
@@ -69,35 +65,30 @@ printed once: keep it where the receiver verifies signatures.`,
 
 func newWebhookLsCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:     "ls",
 		Short:   "The webhooks you manage, never their secrets",
 		Example: `  tend webhook ls`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				hs, err := s.c.Webhooks(ctx)
-				if err != nil {
-					return err
-				}
-				if s.p.Format == FormatJSON {
-					if hs == nil {
-						hs = []wire.Webhook{}
-					}
-					return s.p.JSON(wire.List{Items: hs, Page: wire.Whole()})
-				}
-				if len(hs) == 0 {
-					s.p.line("no webhooks")
-				}
-				for _, h := range hs {
-					s.p.line("%s", strings.Join(webhookLine(h), "  "))
-				}
-				return nil
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, _ []string) error {
+		hs, err := s.c.Webhooks(ctx)
+		if err != nil {
+			return err
+		}
+		if s.p.Format == FormatJSON {
+			if hs == nil {
+				hs = []wire.Webhook{}
+			}
+			return s.p.JSON(wire.List{Items: hs, Page: wire.Whole()})
+		}
+		if len(hs) == 0 {
+			s.p.line("no webhooks")
+		}
+		for _, h := range hs {
+			s.p.line("%s", strings.Join(webhookLine(h), "  "))
+		}
+		return nil
+	})
 }
 
 func newWebhookRmCmd(env *Env, dbPath *string) *cobra.Command {
@@ -177,24 +168,19 @@ func newWebhookReplayCmd(env *Env, dbPath *string) *cobra.Command {
 // webhookByRef is a command acting on the one webhook its argument names
 // by id or URL.
 func webhookByRef(w *work, use, short, example string, act func(ctx context.Context, s *session, id string) error) *cobra.Command {
-	cmd := &cobra.Command{
+	return w.call(&cobra.Command{
 		Use:               use,
 		Short:             short,
 		Example:           example,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return w.run(cmd, func(ctx context.Context, s *session) error {
-				id, err := webhookID(ctx, s.c, args[0])
-				if err != nil {
-					return err
-				}
-				return act(ctx, s, id)
-			})
-		},
-	}
-	w.flags(cmd)
-	return cmd
+	}, func(ctx context.Context, s *session, args []string) error {
+		id, err := webhookID(ctx, s.c, args[0])
+		if err != nil {
+			return err
+		}
+		return act(ctx, s, id)
+	})
 }
 
 // webhookID is the id of the webhook named by its id or its URL; a URL

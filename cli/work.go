@@ -158,8 +158,15 @@ func (w *work) run(cmd *cobra.Command, fn func(ctx context.Context, s *session) 
 func (w *work) refCmd(cmd *cobra.Command, do func(ctx context.Context, s *session, ref string) error) *cobra.Command {
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.ValidArgsFunction = completeRefs(w)
+	return w.call(cmd, func(ctx context.Context, s *session, args []string) error { return do(ctx, s, args[0]) })
+}
+
+// call makes cmd a command that is one session's work: act runs with the
+// command's arguments on an open session, and cmd takes the flags every
+// command takes.
+func (w *work) call(cmd *cobra.Command, act func(ctx context.Context, s *session, args []string) error) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		return w.run(cmd, func(ctx context.Context, s *session) error { return do(ctx, s, args[0]) })
+		return w.run(cmd, func(ctx context.Context, s *session) error { return act(ctx, s, args) })
 	}
 	w.flags(cmd)
 	return cmd

@@ -13,19 +13,14 @@ import (
 // with a task, a decision written with its live preview, linked to the
 // task by the search-as-you-type picker, the task edited and claimed with
 // the history in words, an unknown URL, and a live update landing while a
-// line is half typed, which keeps it. TestBrowserEditNoScript walks the
+// line is half typed, which keeps it. Its NoScript subtest walks the
 // same without JavaScript: the Preview button, the search-and-pick page.
 // Every page is photographed at 1280 and 390 px, light and dark, checked
 // to keep to the window's width and with axe.
-func TestBrowserEdit(t *testing.T) { browserEdit(t, false) }
+func TestBrowserEdit(t *testing.T) { walkTwice(t, browserEdit) }
 
-// TestBrowserEditNoScript is TestBrowserEdit in a browser running no
-// JavaScript.
-func TestBrowserEditNoScript(t *testing.T) { browserEdit(t, true) }
-
-func browserEdit(t *testing.T, noScript bool) {
-	t.Parallel()
-	w := newWalk(t, noScript)
+func browserEdit(w *walk) {
+	t, noScript := w.t, w.noScript
 	ctx, base, run, has, shot, until := w.ctx, w.base, w.run, w.has, w.shot, w.until
 
 	run("start a project", chromedp.Navigate(base+"/projects"), chromedp.WaitVisible(chromedp.CSS(`#project-new`)),

@@ -21,17 +21,12 @@ import (
 // Undo; the cursor stays in the quick-add box after an add; the link form
 // makes a link that fits a document; no page says "version N"; the
 // signed-out page speaks plainly; every page has an icon.
-// TestBrowserFinishNoScript walks the same without JavaScript, where each
+// Its NoScript subtest walks the same without JavaScript, where each
 // applies. Every page is photographed and checked as the other flows are.
-func TestBrowserFinish(t *testing.T) { browserFinish(t, false) }
+func TestBrowserFinish(t *testing.T) { walkTwice(t, browserFinish) }
 
-// TestBrowserFinishNoScript is TestBrowserFinish in a browser running no
-// JavaScript.
-func TestBrowserFinishNoScript(t *testing.T) { browserFinish(t, true) }
-
-func browserFinish(t *testing.T, noScript bool) {
-	t.Parallel()
-	w := newWalk(t, noScript)
+func browserFinish(w *walk) {
+	t, noScript := w.t, w.noScript
 	run, shot, send, want := w.run, w.shot, w.send, w.want
 	// A fresh server: the refs are 1 and 2. Nothing is assigned yet, as in a
 	// workspace where one person works alone.

@@ -17,18 +17,12 @@ import (
 // on the next, complete that and land on the one after, and Undo; and a
 // document taken out of force by its status. Each step is
 // read back from the page, the history in words among it.
-// TestBrowserProjectNoScript walks the same without JavaScript. Every page
+// Its NoScript subtest walks the same without JavaScript. Every page
 // is photographed at 1280 and 390 px, light and dark, checked to keep to
 // the window's width and with axe.
-func TestBrowserProject(t *testing.T) { browserProject(t, false) }
+func TestBrowserProject(t *testing.T) { walkTwice(t, browserProject) }
 
-// TestBrowserProjectNoScript is TestBrowserProject in a browser running no
-// JavaScript.
-func TestBrowserProjectNoScript(t *testing.T) { browserProject(t, true) }
-
-func browserProject(t *testing.T, noScript bool) {
-	t.Parallel()
-	w := newWalk(t, noScript)
+func browserProject(w *walk) {
 	w.api(http.MethodPost, "/v1/users", map[string]string{"username": "bob"}, http.StatusCreated)
 	w.api(http.MethodPost, "/v1/workspaces/default/members", map[string]string{"username": "bob", "role": "member"}, http.StatusCreated)
 

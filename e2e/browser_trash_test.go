@@ -12,18 +12,13 @@ import (
 // deleted from its row's menu (confirmed, naming the count), the row put
 // back by the toast's Undo; deleted again from its page; the Trash page
 // with Restore and Delete forever; a finished task's Reopen; and a board
-// card's move undone from its toast. TestBrowserTrashNoScript walks the
+// card's move undone from its toast. Its NoScript subtest walks the
 // same as form posts. Every page is photographed at 1280 and 390 px, light
 // and dark, checked to keep to the window's width and with axe.
-func TestBrowserTrash(t *testing.T) { browserTrash(t, false) }
+func TestBrowserTrash(t *testing.T) { walkTwice(t, browserTrash) }
 
-// TestBrowserTrashNoScript is TestBrowserTrash in a browser running no
-// JavaScript.
-func TestBrowserTrashNoScript(t *testing.T) { browserTrash(t, true) }
-
-func browserTrash(t *testing.T, noScript bool) {
-	t.Parallel()
-	w := newWalk(t, noScript)
+func browserTrash(w *walk) {
+	t, noScript := w.t, w.noScript
 	run, has, hasNot, shot, until, send := w.run, w.has, w.hasNot, w.shot, w.until, w.send
 	// A fresh server: the refs are 1, 2 and 3.
 	w.api(http.MethodPost, "/v1/tasks", map[string]any{"title": "Paint the shed"}, http.StatusCreated)

@@ -34,6 +34,21 @@ func newWalk(t *testing.T, noScript bool, flags ...string) *walk {
 	return w
 }
 
+// walkTwice runs flow as a test of its own in a browser running
+// JavaScript, and as its NoScript twin in one running none, side by side.
+func walkTwice(t *testing.T, flow func(w *walk)) {
+	for _, noScript := range []bool{false, true} {
+		name := "Script"
+		if noScript {
+			name = "NoScript"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			flow(newWalk(t, noScript))
+		})
+	}
+}
+
 // newBrowser starts the server and the browser, not yet signed in, and
 // returns the sign-in link the server printed.
 func newBrowser(t *testing.T, noScript bool, flags ...string) (w *walk, link string) {

@@ -463,26 +463,45 @@ func (db *DB) view(ctx context.Context, pool *sqlx.DB, fn func(app.Tx) error) (e
 // getRow reads the one row query finds into the row struct R and makes the
 // domain record of it with conv; no row is not_found.
 func getRow[R, T any](ctx context.Context, t *Tx, conv func(R) T, query string, args ...any) (T, error) {
+	return getRowChecked(ctx, t, sure(conv), query, args...)
+}
+
+// getRowChecked is getRow for a record whose making can fail, as reading
+// a JSON column can.
+func getRowChecked[R, T any](ctx context.Context, t *Tx, conv func(R) (T, error), query string, args ...any) (T, error) {
 	var r R
 	if err := t.tx.GetContext(ctx, &r, query, args...); err != nil {
 		var zero T
 		return zero, mapErr(err)
 	}
-	return conv(r), nil
+	return conv(r)
 }
 
 // selectRows reads the rows query finds into row structs R and makes the
 // domain record of each with conv.
 func selectRows[R, T any](ctx context.Context, t *Tx, conv func(R) T, query string, args ...any) ([]T, error) {
+	return selectRowsChecked(ctx, t, sure(conv), query, args...)
+}
+
+// selectRowsChecked is selectRows for records whose making can fail.
+func selectRowsChecked[R, T any](ctx context.Context, t *Tx, conv func(R) (T, error), query string, args ...any) ([]T, error) {
 	var rows []R
 	if err := t.tx.SelectContext(ctx, &rows, query, args...); err != nil {
 		return nil, mapErr(err)
 	}
 	out := make([]T, len(rows))
 	for i, r := range rows {
-		out[i] = conv(r)
+		var err error
+		if out[i], err = conv(r); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
+}
+
+// sure is a conversion that cannot fail, as the Checked reads take one.
+func sure[R, T any](conv func(R) T) func(R) (T, error) {
+	return func(r R) (T, error) { return conv(r), nil }
 }
 
 // mapErr turns driver errors into app errors by code, never by message:

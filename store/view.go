@@ -30,29 +30,14 @@ const viewSelect = `SELECT v.id, v.workspace_id, v.user_id, u.username, v.name, 
 
 // ViewByID reads a view by id in a workspace.
 func (t *Tx) ViewByID(ctx context.Context, workspaceID, id string) (app.View, error) {
-	var r viewRow
-	if err := t.tx.GetContext(ctx, &r, viewSelect+`WHERE v.workspace_id = ? AND v.id = ?`, workspaceID, id); err != nil {
-		return app.View{}, mapErr(err)
-	}
-	return r.view()
+	return getRowChecked(ctx, t, viewRow.view, viewSelect+`WHERE v.workspace_id = ? AND v.id = ?`, workspaceID, id)
 }
 
 // Views lists the views userID owns in a workspace and those shared
 // there, by name, the owner's own first among equal names.
 func (t *Tx) Views(ctx context.Context, workspaceID, userID string) ([]app.View, error) {
-	var rows []viewRow
-	if err := t.tx.SelectContext(ctx, &rows, viewSelect+`WHERE v.workspace_id = ? AND (v.user_id = ? OR v.shared = 1)
-		ORDER BY v.name COLLATE NOCASE, v.user_id <> ?, v.seq`, workspaceID, userID, userID); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.View, len(rows))
-	for i, r := range rows {
-		var err error
-		if out[i], err = r.view(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return selectRowsChecked(ctx, t, viewRow.view, viewSelect+`WHERE v.workspace_id = ? AND (v.user_id = ? OR v.shared = 1)
+		ORDER BY v.name COLLATE NOCASE, v.user_id <> ?, v.seq`, workspaceID, userID, userID)
 }
 
 // CountViews counts the views userID owns in a workspace.

@@ -47,27 +47,12 @@ const webhookSelect = `SELECT w.id, w.workspace_id, w.project_id, p.key AS proje
 
 // WebhookByID reads an endpoint of a workspace, its secrets included.
 func (t *Tx) WebhookByID(ctx context.Context, workspaceID, id string) (app.Webhook, error) {
-	var r webhookRow
-	if err := t.tx.GetContext(ctx, &r, webhookSelect+`WHERE w.workspace_id = ? AND w.id = ?`, workspaceID, id); err != nil {
-		return app.Webhook{}, mapErr(err)
-	}
-	return r.webhook()
+	return getRowChecked(ctx, t, webhookRow.webhook, webhookSelect+`WHERE w.workspace_id = ? AND w.id = ?`, workspaceID, id)
 }
 
 // Webhooks lists a workspace's endpoints in creation order.
 func (t *Tx) Webhooks(ctx context.Context, workspaceID string) ([]app.Webhook, error) {
-	var rows []webhookRow
-	if err := t.tx.SelectContext(ctx, &rows, webhookSelect+`WHERE w.workspace_id = ? ORDER BY w.seq`, workspaceID); err != nil {
-		return nil, mapErr(err)
-	}
-	out := make([]app.Webhook, len(rows))
-	for i, r := range rows {
-		var err error
-		if out[i], err = r.webhook(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return selectRowsChecked(ctx, t, webhookRow.webhook, webhookSelect+`WHERE w.workspace_id = ? ORDER BY w.seq`, workspaceID)
 }
 
 // InsertWebhook stores a new endpoint.

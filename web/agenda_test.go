@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -129,7 +130,7 @@ func TestAgendaAroundAucklandMidnight(t *testing.T) {
 					t.Errorf("%s = %q, want %q", k, got[k], v)
 				}
 			}
-			wantTotals := maps(totals)
+			wantTotals := maps.Clone(totals)
 			if c.date == "2026-11-25" {
 				wantTotals["later_total"] = 0 // Dec 2 is within the week now
 				wantTotals["passed_total"] = 2
@@ -139,14 +140,6 @@ func TestAgendaAroundAucklandMidnight(t *testing.T) {
 			}
 		})
 	}
-}
-
-func maps(m map[string]int) map[string]int {
-	out := map[string]int{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // TestAgendaDefaultsAndRefusals: without parameters the day is today in

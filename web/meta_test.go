@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -203,11 +204,7 @@ func TestMetaShape(t *testing.T) {
 				t.Errorf("%s: no items to compare with", path)
 				continue
 			}
-			var keys []string
-			for k := range items[0].(map[string]any) {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(items[0].(map[string]any)))
 			fields := metaStrs(t, l["fields"])
 			sort.Strings(fields)
 			if !slices.Equal(fields, keys) {

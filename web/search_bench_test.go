@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,21 +30,11 @@ const (
 )
 
 var (
-	searchOnce sync.Once
-	searchInst *seeded
-	searchErr  error
+	searchSeeds = &shared[*seeded]{build: buildSearchSeed}
+	searchEnv   = searchSeeds.get
 	// searchWords is the corpus vocabulary, most frequent first.
 	searchWords []string
 )
-
-func searchEnv(b *testing.B) *seeded {
-	b.Helper()
-	searchOnce.Do(func() { searchInst, searchErr = buildSearchSeed() })
-	if searchErr != nil {
-		b.Fatal(searchErr)
-	}
-	return searchInst
-}
 
 // vocabulary makes n distinct pronounceable words from syllables.
 func vocabulary(n int) []string {

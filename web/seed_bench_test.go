@@ -56,35 +56,50 @@ type seeded struct {
 	took   time.Duration
 }
 
+// shared is a benchmark fixture that build makes on first use, for every
+// benchmark that asks after it; TestMain closes it.
+type shared[T interface{ close() }] struct {
+	build func() (T, error)
+	once  sync.Once
+	made  T
+	err   error
+	ok    bool
+}
+
+// get is the fixture, made now if no benchmark asked for it before.
+func (s *shared[T]) get(b *testing.B) T {
+	b.Helper()
+	s.once.Do(func() {
+		s.made, s.err = s.build()
+		s.ok = s.err == nil
+	})
+	if s.err != nil {
+		b.Fatal(s.err)
+	}
+	return s.made
+}
+
+func (s *shared[T]) close() {
+	if s.ok {
+		s.made.close()
+	}
+}
+
+// seeds is the shared seeded instance; seededEnv returns it, building it
+// on first use.
 var (
-	seedOnce sync.Once
-	seedInst *seeded
-	seedErr  error
+	seeds     = &shared[*seeded]{build: buildSeed}
+	seededEnv = seeds.get
 )
 
 // TestMain runs the package's tests and benchmarks and then removes the
-// shared seeded database, if a benchmark built one.
+// shared seeded databases, where a benchmark built one.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, s := range []*seeded{seedInst, searchInst} {
-		if s != nil {
-			s.close()
-		}
-	}
-	if holdInst != nil {
-		holdInst.close()
+	for _, s := range []interface{ close() }{seeds, searchSeeds, holdSeeds} {
+		s.close()
 	}
 	os.Exit(code)
-}
-
-// seededEnv returns the shared seeded instance, building it on first use.
-func seededEnv(b *testing.B) *seeded {
-	b.Helper()
-	seedOnce.Do(func() { seedInst, seedErr = buildSeed() })
-	if seedErr != nil {
-		b.Fatal(seedErr)
-	}
-	return seedInst
 }
 
 func (s *seeded) close() {

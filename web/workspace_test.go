@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"reflect"
-	"sort"
+	"slices"
 	"testing"
 
 	"tend/web/webtest"
@@ -25,12 +26,7 @@ func withoutInstance(p map[string]any) map[string]any {
 }
 
 func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(m))
 }
 
 func TestWorkspaceCreate(t *testing.T) {

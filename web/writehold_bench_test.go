@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"tend/app"
@@ -41,19 +40,9 @@ type holdEnv struct {
 }
 
 var (
-	holdOnce sync.Once
-	holdInst *holdEnv
-	holdErr  error
+	holdSeeds  = &shared[*holdEnv]{build: buildHold}
+	holdSeeded = holdSeeds.get
 )
-
-func holdSeeded(b *testing.B) *holdEnv {
-	b.Helper()
-	holdOnce.Do(func() { holdInst, holdErr = buildHold() })
-	if holdErr != nil {
-		b.Fatal(holdErr)
-	}
-	return holdInst
-}
 
 func buildHold() (*holdEnv, error) {
 	ctx := context.Background()

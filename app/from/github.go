@@ -100,13 +100,9 @@ func GitHub(r io.Reader, name string, max int64) (app.Migration, error) {
 		for _, l := range is.Labels {
 			t.Tags = append(t.Tags, l.Name)
 		}
-		for j, a := range is.Assignees {
-			if j == 0 {
-				t.Assignee = a.Login
-			} else {
-				m.Unmapped = append(m.Unmapped, app.Unmapped{Where: where, What: a.Login, Why: "a second assignee: a tend task has one"})
-			}
-		}
+		var more []app.Unmapped
+		t.Assignee, more = firstAssignee(where, is.Assignees, func(u ghUser) string { return u.Login })
+		m.Unmapped = append(m.Unmapped, more...)
 		for j, c := range is.Comments {
 			id := c.ID
 			if id == "" {

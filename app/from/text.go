@@ -37,3 +37,16 @@ func htmlText(s string) string {
 func refsAs(text, prefix string) string {
 	return app.InertRefs(strings.ReplaceAll(text, "\r\n", "\n"), prefix)
 }
+
+// firstAssignee is the first of an item's assignees, the one a tend task
+// has, with each other one reported as unmapped at where.
+func firstAssignee[U any](where string, assignees []U, name func(U) string) (string, []app.Unmapped) {
+	if len(assignees) == 0 {
+		return "", nil
+	}
+	var rest []app.Unmapped
+	for _, a := range assignees[1:] {
+		rest = append(rest, app.Unmapped{Where: where, What: name(a), Why: "a second assignee: a tend task has one"})
+	}
+	return name(assignees[0]), rest
+}

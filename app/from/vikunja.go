@@ -323,13 +323,9 @@ func (v *vikunja) task(t vikTask) app.MigratedTask {
 	for _, l := range t.Labels {
 		mt.Tags = append(mt.Tags, l.Title)
 	}
-	for i, a := range t.Assignees {
-		if i == 0 {
-			mt.Assignee = a.Username
-		} else {
-			v.unmapped(where, a.Username, "a second assignee: a tend task has one")
-		}
-	}
+	var more []app.Unmapped
+	mt.Assignee, more = firstAssignee(where, t.Assignees, func(u vikUser) string { return u.Username })
+	v.m.Unmapped = append(v.m.Unmapped, more...)
 	if n := len(t.Reminders) + len(t.ReminderDates); n > 0 {
 		v.unmapped(where, fmt.Sprintf("reminders: %d", n), "tend sends no reminders: left out")
 	}

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/store"
@@ -26,4 +27,16 @@ func Admin(tb testing.TB, db *store.DB, opts app.Options, iface string) (svc *ap
 		tb.Fatal(err)
 	}
 	return svc, admin, first
+}
+
+// Options is opts as the tests of other packages run a Service with:
+// unless opts sets one, the read budget is ten minutes. It is wall-clock
+// time, and a page that takes milliseconds on a quiet machine can take
+// seconds under the race detector with the suite's tests running in
+// parallel on a loaded one; the tests of the budget set their own.
+func Options(opts app.Options) app.Options {
+	if opts.Limits.ReadBudgetMillis == 0 {
+		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
+	}
+	return opts
 }

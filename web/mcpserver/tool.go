@@ -7,8 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -338,12 +339,7 @@ func toolErrorText(err error) string {
 	default:
 		b.WriteString(p.Title)
 	}
-	keys := make([]string, 0, len(p.Extra))
-	for k := range p.Extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.Extra)) {
 		fmt.Fprintf(&b, "\n%s: %v", k, p.Extra[k])
 	}
 	if fix := toolFixes[p.Code]; fix != "" {

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"tend/app"
 	"tend/store"
@@ -42,18 +41,12 @@ func New(t *testing.T) *Env {
 	return NewWith(t, app.Options{Version: "test"})
 }
 
-// NewWith is New with the service's options (limits, public URL). Unless
-// opts sets one, the read budget is ten minutes: it is wall-clock time, and a
-// page that takes milliseconds on a quiet machine can take seconds under the
-// race detector with the suite's tests running in parallel on a loaded one.
-// The tests of the budget set their own.
+// NewWith is New with the service's options (limits, public URL), as
+// storetest.Options completes them.
 func NewWith(t *testing.T, opts app.Options) *Env {
 	t.Helper()
-	if opts.Limits.ReadBudgetMillis == 0 {
-		opts.Limits.ReadBudgetMillis = int((10 * time.Minute).Milliseconds())
-	}
 	db, clock, admin := OpenBootstrapped(t)
-	return Around(t, db, clock, app.New(db, opts), admin)
+	return Around(t, db, clock, app.New(db, storetest.Options(opts)), admin)
 }
 
 // Around is the Env of a service the test made itself (on a store of its

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,12 +117,7 @@ func failingMember(raw []byte, dst any) string {
 	if t.Kind() != reflect.Pointer {
 		return ""
 	}
-	names := make([]string, 0, len(members))
-	for name := range members {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(members)) {
 		one, _ := json.Marshal(map[string]json.RawMessage{name: members[name]})
 		if json.Unmarshal(one, reflect.New(t.Elem()).Interface()) != nil {
 			return name

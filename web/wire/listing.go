@@ -2,8 +2,9 @@ package wire
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"tend/app"
@@ -88,12 +89,7 @@ func pickFields[T any](items []T, names []string) (any, error) {
 			n = strings.TrimSpace(n)
 			v, ok := all[n]
 			if !ok {
-				keys := make([]string, 0, len(all))
-				for k := range all {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				return nil, app.Invalidf("query.fields", "unknown field %q; fields are %s", n, strings.Join(keys, ", "))
+				return nil, app.Invalidf("query.fields", "unknown field %q; fields are %s", n, strings.Join(slices.Sorted(maps.Keys(all)), ", "))
 			}
 			out[i][n] = v
 		}
