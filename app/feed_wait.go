@@ -58,7 +58,7 @@ func (s *Service) waitChanges(ctx context.Context, a Actor, q FeedQuery) (FeedPa
 	expired, stop := s.opts.timer(time.Duration(*q.WaitSeconds) * time.Second)
 	defer stop()
 	written := s.watch.next() // taken before reading, so no commit is missed between the two
-	page, err := s.changes(ctx, a, q)
+	page, err := s.readApart(ctx, a, q)
 	var shared string
 	for err == nil && len(page.Items) == 0 {
 		s.watch.idle.Add(1)
@@ -90,6 +90,28 @@ func (s *Service) waitChanges(ctx context.Context, a Actor, q FeedQuery) (FeedPa
 			return page, nil
 		}
 		page, err, written = r.page, r.err, next
+	}
+	return page, err
+}
+
+// readApart is s.changes on a goroutine of its own, whose stack, grown
+// deep by SQLite, is let go when the read ends: the waiting request's own
+// stays as small as its handler needs, for as long as it waits.
+func (s *Service) readApart(ctx context.Context, a Actor, q FeedQuery) (FeedPage, error) {
+	var page FeedPage
+	var err error
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// A panic goes on where it would have been raised, so that the
+		// server recovers it as it does any handler's.
+		defer func() { panicked = recover() }()
+		page, err = s.changes(ctx, a, q)
+	}()
+	<-done
+	if panicked != nil {
+		panic(panicked)
 	}
 	return page, err
 }
