@@ -28,6 +28,7 @@ import (
 // read begins after the write that woke each of them, so each sees what a
 // read of its own would have seen; and the key holds everything about the
 // caller a read depends on, so callers whose sight may differ never share.
+
 // waitKey names what a waiter counts against: the credential presented,
 // else the browser session, else the account.
 func (a Actor) waitKey() string {
