@@ -118,6 +118,10 @@ type FeedPage struct {
 	Covers []string
 	Items  []Event
 	Page   Page
+
+	// shared is set on a page waiters share (feed_wait.go); its Items are
+	// then read by all of them and written by none.
+	shared *sharedRead
 }
 
 // Changes reads the change feed: a workspace's events the caller may see.

@@ -22,7 +22,7 @@ func waitFixture(t *testing.T) (*fixture, chan time.Time) {
 // is waiting.
 func (f *fixture) waitFor(a app.Actor, since int64, secs int) <-chan app.FeedPage {
 	f.t.Helper()
-	before := f.svc.Waiting()
+	before := f.svc.IdleWaits()
 	got, done := make(chan app.FeedPage, 1), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -32,9 +32,9 @@ func (f *fixture) waitFor(a app.Actor, since int64, secs int) <-chan app.FeedPag
 		}
 		got <- page
 	}()
-	// Until the call waits, or has answered already (which the caller's
-	// checks then report).
-	for f.svc.Waiting() == before {
+	// Until the call has read and waits for a write, or has answered
+	// already (which the caller's checks then report).
+	for f.svc.IdleWaits() <= before {
 		select {
 		case <-done:
 			return got
@@ -120,4 +120,46 @@ func TestChangesWait(t *testing.T) {
 			t.Errorf("%d waits still counted after all answered", n)
 		}
 	})
+}
+
+// TestChangesWaitShared is one write waking several waiters: those asking
+// the same as the same caller share one read and one rendering of it, and
+// callers whose sight differs, even two credentials of one account, each
+// get their own, so the hidden stays hidden.
+func TestChangesWaitShared(t *testing.T) {
+	t.Parallel()
+	f, ends := waitFixture(t)
+	f.project(f.admin, app.ProjectCreate{Key: "open"})
+	f.project(f.admin, app.ProjectCreate{Key: "secret", Visibility: "private"})
+	narrowed := f.login(f.issue(app.TokenCreate{Title: "open only", ProjectScope: app.PatchOf([]string{"open"})}))
+	bob := f.person("bob", app.RoleMember)
+	since := must(f.svc.NewestChange(f.ctx, f.admin, ""))(t) + 1
+
+	first, second := f.waitFor(f.admin, since, 60), f.waitFor(f.admin, since, 60)
+	other, outsider := f.waitFor(narrowed, since, 60), f.waitFor(bob, since, 60)
+	task := f.task(f.admin, app.TaskCreate{Title: "hidden", Project: "secret"})
+	renders := 0
+	render := func() ([]byte, error) { renders++; return []byte("page"), nil }
+	for _, got := range []<-chan app.FeedPage{first, second} {
+		p := <-got
+		if len(p.Items) != 1 || p.Items[0].EntityID != task.ID {
+			t.Errorf("the administrator was woken with %v, want the task's creation", seen(p))
+		}
+		if b, err := p.Rendered("as JSON", render); string(b) != "page" || err != nil {
+			t.Errorf("Rendered answered %q, %v", b, err)
+		}
+	}
+	if renders != 1 {
+		t.Errorf("the administrator's two waits rendered their page %d times, want once", renders)
+	}
+	ends <- time.Time{}
+	ends <- time.Time{}
+	for who, got := range map[string]<-chan app.FeedPage{"a credential narrowed to another project": other, "bob": outsider} {
+		if p := <-got; len(p.Items) != 0 {
+			t.Errorf("%s saw %v of a private project's work", who, seen(p))
+		}
+	}
+	if n := f.svc.Waiting(); n != 0 {
+		t.Errorf("%d waits still counted after all answered", n)
+	}
 }

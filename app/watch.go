@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // watch wakes whoever waits for the next successful write. A waiter takes
@@ -11,10 +12,14 @@ import (
 type watch struct {
 	mu sync.Mutex
 	ch chan struct{}
+	// reads are the feed reads waiters share since the last write, by
+	// what they read and as whom (feed_wait.go); every write starts afresh.
+	reads map[string]*sharedRead
 	// open counts the waits on the change feed each credential holds
 	// (feed_wait.go), so that one client cannot hold them all.
 	open map[string]int
 	n    int
+	idle atomic.Int64 // waits parked until the next write
 }
 
 func newWatch() *watch { return &watch{ch: make(chan struct{}), open: map[string]int{}} }
@@ -51,7 +56,26 @@ func (w *watch) wake() {
 	w.mu.Lock()
 	close(w.ch)
 	w.ch = make(chan struct{})
+	w.reads = nil
 	w.mu.Unlock()
+}
+
+// again is what a woken waiter reads from: the read under key begun since
+// the last write, or a new one it is to make itself (lead), and the
+// channel the next write closes, both taken together so that a write
+// between them cannot go unnoticed.
+func (w *watch) again(key string) (r *sharedRead, lead bool, next <-chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r = w.reads[key]; r != nil {
+		return r, false, w.ch
+	}
+	if w.reads == nil {
+		w.reads = map[string]*sharedRead{}
+	}
+	r = &sharedRead{done: make(chan struct{})}
+	w.reads[key] = r
+	return r, true, w.ch
 }
 
 func (w *watch) next() <-chan struct{} {

@@ -9,13 +9,13 @@ import (
 	"time"
 )
 
-// Webhook is an endpoint that receives a workspace's events, or one
-// project's, signed per Standard Webhooks v1. It delivers only what its
+// Webhook is an endpoint that receives a workspace's events, or those of
+// one project and the projects under it, signed per Standard Webhooks v1. It delivers only what its
 // creator may see at the moment of delivery.
 type Webhook struct {
 	ID          string
 	WorkspaceID string
-	ProjectID   string // empty: every project of the workspace
+	ProjectID   string // with the projects under it; empty: every project of the workspace
 	ProjectKey  string
 	URL         string
 	// Events are the actions delivered: "*", "task.*", or one action.

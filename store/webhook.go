@@ -213,11 +213,15 @@ func (t *Tx) QueueWebhookEvent(ctx context.Context, webhookID string, eventSeq i
 	return t.WebhookDeliveryBySeq(ctx, webhookID, seq)
 }
 
-// QueueWebhookReplay queues to w its workspace's matching events from since on.
+// QueueWebhookReplay queues to w its workspace's matching events from since
+// on: for a webhook of one project, those of the project and the projects
+// under it, as the events trigger queues them (migrations/0030).
 func (t *Tx) QueueWebhookReplay(ctx context.Context, w app.Webhook, since int64, at time.Time, limit int) (int, error) {
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (webhook_id, event_seq, due_at, created_at)
 		SELECT ?1, e.seq, ?2, ?2 FROM events e WHERE e.workspace_id = ?3 AND e.seq >= ?4
-			AND (?5 IS NULL OR e.project_id = ?5)
+			AND (?5 IS NULL OR e.project_id IN (
+				WITH RECURSIVE down (id) AS (SELECT ?5 UNION SELECT p.id FROM projects p JOIN down ON p.parent_id = down.id)
+				SELECT id FROM down))
 			AND EXISTS (SELECT 1 FROM json_each(?6) p WHERE e.action GLOB p.value)
 		ORDER BY e.seq LIMIT ?7`, w.ID, fmtTime(at), w.WorkspaceID, since, nullStr(w.ProjectID), jsonText(w.Events), limit)
 	if err != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -52,11 +53,19 @@ func (s *Server) handleChanges(w http.ResponseWriter, r *http.Request, a app.Act
 	if err != nil {
 		return err
 	}
-	shaped, err := shapeEvents(page.Items, q)
+	// Waiters one write woke may share this page: the query is all the
+	// rendering depends on besides the page, so they share its bytes too.
+	body, err := page.Rendered(r.URL.RawQuery, func() ([]byte, error) {
+		shaped, err := shapeEvents(page.Items, q)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(changesJSON{Covers: page.Covers, Items: shaped, Page: wire.NewPage(page.Page)})
+	})
 	if err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, changesJSON{Covers: page.Covers, Items: shaped, Page: wire.NewPage(page.Page)})
+	return wire.WriteJSON(w, http.StatusOK, json.RawMessage(body))
 }
 
 func (s *Server) handleJournal(w http.ResponseWriter, r *http.Request, a app.Actor) error {
