@@ -35,7 +35,10 @@ func TestBrowserDay(t *testing.T) {
 	d.do("open the sign-in link", chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS(`form[action="/signin"] button`)))
 	d.step("sign in", 1, 0, func() {
 		d.click("sign in", `form[action="/signin"] button`)
-		d.until("Today", `location.pathname === "/" && !!document.getElementById("quick-add-text")`)
+		// The form's answer is a navigation chromedp does not wait on: the
+		// page's deferred scripts (the c key among them) may not have run
+		// yet when the box shows, so wait for the load that follows them.
+		d.until("Today", `location.pathname === "/" && !!document.getElementById("quick-add-text") && document.readyState === "complete"`)
 	})
 
 	refs := map[string]string{}
