@@ -219,6 +219,18 @@ func who(claimedBy, assignee *string) string {
 	return ""
 }
 
+// lines writes a list the API answers whole as wholeList does, and in the
+// table form one line an item, its fields two spaces apart.
+func lines[T any](p Printer, items []T, noun string, line func(T) []string) error {
+	if done, err := wholeList(p, items, noun, line); done {
+		return err
+	}
+	for _, it := range items {
+		p.line("%s", strings.Join(line(it), "  "))
+	}
+	return nil
+}
+
 // wholeList writes a list the API answers whole: as JSON, in its envelope;
 // in the compact form, one aligned line an item, made by line; or, when it
 // is empty, "no " and noun. It answers whether it wrote the list, and when

@@ -75,19 +75,7 @@ func newWebhookLsCmd(env *Env, dbPath *string) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		if s.p.Format == FormatJSON {
-			if hs == nil {
-				hs = []wire.Webhook{}
-			}
-			return s.p.JSON(wire.List{Items: hs, Page: wire.Whole()})
-		}
-		if len(hs) == 0 {
-			s.p.line("no webhooks")
-		}
-		for _, h := range hs {
-			s.p.line("%s", strings.Join(webhookLine(h), "  "))
-		}
-		return nil
+		return lines(s.p, hs, "webhooks", webhookLine)
 	})
 }
 
@@ -115,28 +103,21 @@ func newWebhookLogCmd(env *Env, dbPath *string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if s.p.Format == FormatJSON {
-				if as == nil {
-					as = []wire.WebhookAttempt{}
-				}
-				return s.p.JSON(wire.List{Items: as, Page: wire.Whole()})
-			}
-			if len(as) == 0 {
-				s.p.line("nothing sent yet")
-			}
-			for _, a := range as {
-				status := "-"
-				if a.Status != nil {
-					status = strconv.Itoa(*a.Status)
-				}
-				why := ""
-				if a.Error != nil {
-					why = *a.Error
-				}
-				s.p.line("%s  delivery %d  seq %d  %s  %s  %dms  %s", a.At, a.Delivery, a.EventSeq, a.Outcome, status, a.DurationMS, why)
-			}
-			return nil
+			return lines(s.p, as, "deliveries", webhookAttemptLine)
 		})
+}
+
+// webhookAttemptLine is one attempt of a webhook's delivery log.
+func webhookAttemptLine(a wire.WebhookAttempt) []string {
+	status, why := "-", ""
+	if a.Status != nil {
+		status = strconv.Itoa(*a.Status)
+	}
+	if a.Error != nil {
+		why = *a.Error
+	}
+	return []string{a.At, fmt.Sprintf("delivery %d", a.Delivery), fmt.Sprintf("seq %d", a.EventSeq), a.Outcome, status,
+		fmt.Sprintf("%dms", a.DurationMS), why}
 }
 
 func newWebhookReplayCmd(env *Env, dbPath *string) *cobra.Command {
