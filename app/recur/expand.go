@@ -124,8 +124,8 @@ func (r Rule) NextAfterCompletion(doneAt time.Time) (time.Time, bool) {
 
 var freqUnit = map[rrule.Frequency]when.Unit{rrule.DAILY: when.Day, rrule.WEEKLY: when.Week, rrule.MONTHLY: when.Month, rrule.YEARLY: when.Year}
 
-// Occurrences lists the scheduled occurrences from from (inclusive) to
-// until (inclusive; zero for no bound), at most limit of them (at most
+// Occurrences lists the scheduled occurrences from from (inclusive; zero
+// for no bound) to until (inclusive; zero for no bound), at most limit of them (at most
 // MaxOccurrences; 0 or less means MaxOccurrences). hasMore reports that
 // the list was cut while the rule goes on.
 func (r Rule) Occurrences(from, until time.Time, limit int) (times []time.Time, hasMore bool) {
@@ -144,7 +144,9 @@ func (r Rule) Occurrences(from, until time.Time, limit int) (times []time.Time, 
 		if len(times) == limit || steps >= maxSteps {
 			return times, true
 		}
-		if !t.Before(from) {
+		// A zero from is no bound, not 0001-01-01 UTC: an anchor in year 1
+		// east of Greenwich falls before that instant.
+		if from.IsZero() || !t.Before(from) {
 			times = append(times, t)
 		}
 	}
