@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tend/app"
 	"tend/web/wire"
 )
 
@@ -179,7 +180,9 @@ func webhookID(ctx context.Context, c Client, idOrURL string) (string, error) {
 			return h.ID, nil
 		}
 	}
-	return "", fmt.Errorf("no webhook you manage sends to %s", idOrURL)
+	// The same refusal, exit status included, as an id the caller may not
+	// see: the server answers not_found to those.
+	return "", problemOf(app.Errorf(app.CodeNotFound, "no webhook you manage sends to %s", idOrURL))
 }
 
 // webhookLine is a webhook in one line: id, URL, events, project, state.

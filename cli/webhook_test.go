@@ -8,7 +8,8 @@ func TestCLIWebhooks(t *testing.T) {
 	t.Parallel()
 	runSteps(t, newCLIMode(t), []cliStep{
 		{args: line("webhook", "ls"), out: "no webhooks\n"},
-		{args: line("webhook", "log", "https://8.8.8.8/hook"), code: 1, err: "error: no webhook you manage sends to https://8.8.8.8/hook"},
-		{args: line("webhook", "rm", "https://8.8.8.8/hook"), code: 1, err: "error: no webhook you manage sends to https://8.8.8.8/hook"},
+		{args: line("webhook", "log", "https://8.8.8.8/hook"), code: ExitNotFound, err: "error: not_found: no webhook you manage sends to https://8.8.8.8/hook"},
+		{args: line("webhook", "rm", "wh_unknown"), code: ExitNotFound, err: "error: not_found"},
+		{args: line("webhook", "rm", "https://8.8.8.8/hook"), code: ExitNotFound, err: "error: not_found: no webhook you manage sends to https://8.8.8.8/hook"},
 	})
 }
