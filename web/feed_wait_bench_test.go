@@ -233,3 +233,34 @@ func memInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapInuse + m.StackInuse
 }
+
+// BenchmarkChangesWakeOne is the wake's latency apart from its
+// throughput: one request holds GET /v1/changes?wait=60 open (from the
+// same child process as BenchmarkChangesWake's), one task is created, and
+// the answer is timed from the create's start. Run it with -benchtime
+// 200x for a p50 worth reading.
+func BenchmarkChangesWakeOne(b *testing.B) {
+	s, _, err := openBenchServer(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.close()
+	tokens := []string{issueBenchToken(b, s, map[string]any{"title": "waiter"})}
+	var wake latencies
+	for range b.N {
+		body, _ := s.get(b, "/v1/changes?limit=1")
+		next := fmt.Sprintf("/v1/changes?since=%d&wait=60", lastSeq(b, body)+1)
+		clients := startWakeClients(b, wakeClients{Addr: s.srv.Listener.Addr().String(), Path: next, Tokens: tokens, Each: 1})
+		for s.svc.IdleWaits() < 1 {
+			runtime.Gosched()
+		}
+		t0 := time.Now()
+		var created map[string]any
+		s.create(b, "/v1/tasks", map[string]any{"title": "wakes it"}, &created)
+		for _, at := range clients.arrivals(b) {
+			wake = append(wake, at.Sub(t0))
+		}
+	}
+	b.ReportMetric(wake.pct(0.50), "wake-p50-ms")
+	b.ReportMetric(wake.pct(0.99), "wake-p99-ms")
+}
