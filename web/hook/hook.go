@@ -49,6 +49,13 @@ const (
 	parallel = 16
 	// retryRead is the pause after the outbox could not be read.
 	retryRead = time.Second
+	// pace is the least time between two rounds. A round is a write (the
+	// attempts that ended, the next leases): without a floor, a run of API
+	// writes wakes the worker after each commit and every ended attempt
+	// starts one, so the worker takes the writer as often as the API does
+	// and the API's writes queue behind it. Paced, a round gathers whatever
+	// ended or fell due meanwhile.
+	pace = 10 * time.Millisecond
 )
 
 // Options configure a Worker. Zero fields take the defaults.
@@ -130,10 +137,15 @@ func (w *Worker) Run(ctx context.Context) {
 		}
 	}()
 	inflight := 0
+	var last time.Time // when the last round began, on the machine's clock
 	for {
 		written := w.svc.Written()
 		var timer <-chan time.Time
-		if free := parallel - inflight; free > 0 || len(done) > 0 {
+		free := parallel - inflight
+		if wait := pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
+			timer = time.After(wait)
+		} else if free > 0 || len(done) > 0 {
+			last = time.Now()
 			sends, next, err := w.record(ctx, free, done)
 			switch {
 			case err != nil && ctx.Err() == nil:
@@ -144,12 +156,13 @@ func (w *Worker) Run(ctx context.Context) {
 					timer = w.opts.After(next.Sub(w.opts.Now()))
 				}
 			}
+			round := newBodies()
 			for _, s := range sends {
 				inflight++
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					ended <- w.deliver(ctx, s)
+					ended <- w.deliver(ctx, s, round)
 				}()
 			}
 		}
@@ -196,9 +209,10 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 			return n, err
 		}
 		results := make([]*app.WebhookResult, len(sends))
+		round := newBodies()
 		var wg sync.WaitGroup
 		for i, s := range sends {
-			wg.Go(func() { results[i] = w.deliver(ctx, s) })
+			wg.Go(func() { results[i] = w.deliver(ctx, s, round) })
 		}
 		wg.Wait()
 		done = done[:0]
@@ -214,8 +228,8 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 // deliver makes one attempt and answers how it went; nil for an attempt
 // cut short by the worker stopping, which is not recorded: it goes again
 // after the next start.
-func (w *Worker) deliver(ctx context.Context, s app.WebhookSend) *app.WebhookResult {
-	body, err := w.body(ctx, s)
+func (w *Worker) deliver(ctx context.Context, s app.WebhookSend, round *bodies) *app.WebhookResult {
+	body, err := round.get(bodyKey{seq: s.Event.Seq, reader: s.Reader.User.ID}, func() ([]byte, error) { return w.body(ctx, s) })
 	if err != nil {
 		w.opts.Log.Error("webhook payload", "webhook", s.Delivery.WebhookID, "seq", s.Event.Seq, "err", err)
 		return nil
@@ -263,6 +277,42 @@ func (w *Worker) body(ctx context.Context, s app.WebhookSend) ([]byte, error) {
 		}
 	}
 	return json.Marshal(Payload{Type: e.Action, Timestamp: wire.Stamp(e.CreatedAt), Data: d})
+}
+
+// bodies are the payloads of one round, shared by its deliveries: an
+// event goes to every endpoint one person made (and so reads through) with
+// the same body, so that it is read and encoded once, not once an endpoint.
+type bodies struct {
+	mu sync.Mutex
+	m  map[bodyKey]*sharedBody
+}
+
+// bodyKey is what a payload depends on: the event, and whose sight the
+// item is read with.
+type bodyKey struct {
+	seq    int64
+	reader string
+}
+
+type sharedBody struct {
+	once sync.Once
+	body []byte
+	err  error
+}
+
+func newBodies() *bodies { return &bodies{m: map[bodyKey]*sharedBody{}} }
+
+// get answers the payload for key, made by build the first time it is asked.
+func (c *bodies) get(key bodyKey, build func() ([]byte, error)) ([]byte, error) {
+	c.mu.Lock()
+	b := c.m[key]
+	if b == nil {
+		b = &sharedBody{}
+		c.m[key] = b
+	}
+	c.mu.Unlock()
+	b.once.Do(func() { b.body, b.err = build() })
+	return b.body, b.err
 }
 
 // post sends body and reads the answer.

@@ -341,3 +341,44 @@ func TestRunSendsWhatWasInFlight(t *testing.T) {
 		t.Errorf("sent event %d, event %d was in flight", got.Data.Seq, sends[0].Event.Seq)
 	}
 }
+
+// countingService is the real Service, counting the item reads a payload
+// makes.
+type countingService struct {
+	*app.Service
+	mu    sync.Mutex
+	reads int
+}
+
+func (c *countingService) TaskGet(ctx context.Context, a app.Actor, workspace, idOrRef string) (app.Task, error) {
+	c.mu.Lock()
+	c.reads++
+	c.mu.Unlock()
+	return c.Service.TaskGet(ctx, a, workspace, idOrRef)
+}
+
+// TestRoundSharesPayload: an event going to two endpoints one person made
+// is read and encoded once in a round, and each copy is still signed with
+// its own endpoint's secret.
+func TestRoundSharesPayload(t *testing.T) {
+	e := newHookEnv(t)
+	counted := &countingService{Service: e.Svc}
+	allow, _ := outbound.Parse([]string{"127.0.0.0/8"})
+	worker := hook.New(counted, hook.Options{Outbound: allow})
+	a, b := newReceiver(t), newReceiver(t)
+	wa := e.webhook(e.Admin, a.URL, "task.created")
+	wb := e.webhook(e.Admin, b.URL, "task.created")
+	e.CreateTask(e.Admin, map[string]any{"title": "Water the plants"})
+	if n, err := worker.RunOnce(context.Background()); err != nil || n != 2 {
+		t.Fatalf("sent %d (%v), want 2", n, err)
+	}
+	ga, gb := a.requests(), b.requests()
+	if len(ga) != 1 || len(gb) != 1 || string(ga[0].body) != string(gb[0].body) {
+		t.Fatalf("bodies differ: %s and %s", ga, gb)
+	}
+	verify(t, wa["secret"].(string), ga[0])
+	verify(t, wb["secret"].(string), gb[0])
+	if counted.reads != 1 {
+		t.Errorf("the task was read %d times for one event to two endpoints", counted.reads)
+	}
+}
