@@ -89,19 +89,48 @@ type webhookTx interface {
 
 // Webhooks lists the endpoints of a workspace the caller manages.
 func (s *Service) Webhooks(ctx context.Context, a Actor, workspace string) ([]Webhook, error) {
-	out := []Webhook{}
+	var out []Webhook
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) (err error) {
+		out, err = managedWebhooks(ctx, tx, sc)
+		return err
+	}))
+	return out, err
+}
+
+// WebhookLastAttempts answers the newest attempt of each endpoint the
+// caller manages, by endpoint id (none for an endpoint that has made
+// none): what a list of endpoints shows beside each, without reading every
+// endpoint's log.
+func (s *Service) WebhookLastAttempts(ctx context.Context, a Actor, workspace string) (map[string]WebhookAttempt, error) {
+	out := map[string]WebhookAttempt{}
 	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
-		if err := sc.ws.require(PermWorkspaceRead); err != nil {
-			return err
-		}
-		ws, err := tx.Webhooks(ctx, sc.ws.Workspace.ID)
+		ws, err := managedWebhooks(ctx, tx, sc)
 		for _, w := range ws {
-			if webhookManager(sc, w.ProjectID) == nil {
-				out = append(out, w)
+			last, err := tx.WebhookAttempts(ctx, w.ID, 1)
+			if err != nil {
+				return err
+			}
+			if len(last) > 0 {
+				out[w.ID] = last[0]
 			}
 		}
 		return err
 	}))
+	return out, err
+}
+
+// managedWebhooks are the workspace's endpoints the caller manages.
+func managedWebhooks(ctx context.Context, tx Tx, sc *scope) ([]Webhook, error) {
+	if err := sc.ws.require(PermWorkspaceRead); err != nil {
+		return nil, err
+	}
+	ws, err := tx.Webhooks(ctx, sc.ws.Workspace.ID)
+	out := []Webhook{}
+	for _, w := range ws {
+		if webhookManager(sc, w.ProjectID) == nil {
+			out = append(out, w)
+		}
+	}
 	return out, err
 }
 

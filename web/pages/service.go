@@ -59,6 +59,7 @@ type Service interface {
 	RevokeCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.Calendar, error)
 	RevokeToken(ctx context.Context, a app.Actor, idOrPrefix string) (app.Token, error)
 	RotateWebhookSecret(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
+	WebhookLastAttempts(ctx context.Context, a app.Actor, workspace string) (map[string]app.WebhookAttempt, error)
 	SearchItems(ctx context.Context, a app.Actor, in app.ItemSearchQuery) (app.ItemSearch, error)
 	SetProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string, in app.ProjectRoleGrant) (app.ProjectRole, error)
 	ShareProject(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) (app.ProjectMember, error)

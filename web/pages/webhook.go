@@ -206,14 +206,14 @@ func (s *Server) renderWebhooks(w http.ResponseWriter, r *http.Request, a app.Ac
 	if err != nil {
 		return err
 	}
+	last, err := s.app.WebhookLastAttempts(ctx, a, ws)
+	if err != nil {
+		return err
+	}
 	for _, h := range hooks {
 		row := newWebhookRow(h)
-		log, err := s.app.WebhookLog(ctx, a, ws, h.ID)
-		if err != nil {
-			return err
-		}
-		if len(log) > 0 {
-			row.Last = &log[0]
+		if at, ok := last[h.ID]; ok {
+			row.Last = &at
 		}
 		d.Hooks = append(d.Hooks, row)
 	}
