@@ -115,14 +115,15 @@ type webhookDeliveryTx interface {
 // records, so that a worker that reports as it leases takes the writer
 // once a round, not twice a delivery. A delivery whose event the
 // endpoint's creator may not see now (a deactivated creator, a revoked
-// role, an item gone) is skipped and logged, never sent. With nothing
-// leased, it also answers when the next delivery falls due, the zero time
-// when none is pending or done was recorded.
+// role, an item gone) is skipped and logged, never sent. It also answers
+// when the soonest endpoint's next delivery falls due or its lease runs
+// out (the zero time when none is pending): nothing else wakes the worker
+// for a retry.
 func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Duration, done ...WebhookResult) ([]WebhookSend, time.Time, error) {
 	var due bool
 	var next time.Time
-	// Read first: an empty write would wake the worker that waits on
-	// every commit, and a write that changed nothing would wake it forever.
+	// Read first: a write takes the writer from the API's requests, which
+	// is not worth it when nothing is due.
 	err := s.store.View(ctx, func(tx Tx) error {
 		if len(done) > 0 {
 			return nil
@@ -140,51 +141,78 @@ func (s *Service) WebhookLease(ctx context.Context, limit int, lease time.Durati
 		return nil, next, err
 	}
 	var out []WebhookSend
-	err = s.store.Update(ctx, func(tx Tx) error {
-		out = nil
+	var disabled bool
+	// Leases and attempts are the worker's own bookkeeping and no event:
+	// committed past the watch, they wake neither the worker itself nor
+	// the change feed's waiters, which would read again and find nothing;
+	// a disabled endpoint is an event, and wakes them after.
+	err = s.raw.Update(ctx, func(tx Tx) error {
+		disabled = false
 		for _, r := range done {
-			if err := s.recordAttempt(ctx, tx, r); err != nil {
+			off, err := s.recordAttempt(ctx, tx, r)
+			if err != nil {
 				return err
 			}
+			disabled = disabled || off
 		}
-		now := tx.Now()
-		for skips := 0; skips < maxSkipsPerLease; {
-			heads, err := tx.WebhookHeads(ctx, now, limit-len(out))
-			if err != nil || len(heads) == 0 {
-				return err
-			}
-			skipped := 0
-			for _, d := range heads {
-				send, why, err := s.webhookSend(ctx, tx, d)
-				if err != nil {
-					return err
-				}
-				if why != "" {
-					skipped++
-					d.State = "skipped"
-					if err := tx.SetWebhookDelivery(ctx, d); err != nil {
-						return err
-					}
-					if err := tx.InsertWebhookAttempt(ctx, d.WebhookID, WebhookAttempt{DeliverySeq: d.Seq, EventSeq: d.EventSeq,
-						At: now, Outcome: "skipped", Error: why}); err != nil {
-						return err
-					}
-					continue
-				}
-				if err := tx.LeaseWebhookDelivery(ctx, d.Seq, now.Add(lease)); err != nil {
-					return err
-				}
-				out = append(out, send)
-			}
-			// A skip lets its endpoint's next delivery take its place.
-			if skipped == 0 || len(out) >= limit {
-				return nil
-			}
-			skips += skipped
+		var err error
+		if out, err = s.leaseHeads(ctx, tx, limit, lease); err != nil {
+			return err
 		}
-		return nil
+		at, err := tx.NextWebhookDue(ctx)
+		next = time.Time{}
+		if at != nil {
+			next = *at
+		}
+		return err
 	})
-	return out, time.Time{}, err
+	if err == nil && disabled {
+		s.watch.wake()
+	}
+	return out, next, err
+}
+
+// leaseHeads leases up to limit of the endpoints' next deliveries, marking
+// skipped (and logging) those whose event the endpoint's creator may not
+// see now, at most maxSkipsPerLease of them.
+func (s *Service) leaseHeads(ctx context.Context, tx Tx, limit int, lease time.Duration) ([]WebhookSend, error) {
+	var out []WebhookSend
+	now := tx.Now()
+	for skips := 0; skips < maxSkipsPerLease; {
+		heads, err := tx.WebhookHeads(ctx, now, limit-len(out))
+		if err != nil || len(heads) == 0 {
+			return out, err
+		}
+		skipped := 0
+		for _, d := range heads {
+			send, why, err := s.webhookSend(ctx, tx, d)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				skipped++
+				d.State = "skipped"
+				if err := tx.SetWebhookDelivery(ctx, d); err != nil {
+					return nil, err
+				}
+				if err := tx.InsertWebhookAttempt(ctx, d.WebhookID, WebhookAttempt{DeliverySeq: d.Seq, EventSeq: d.EventSeq,
+					At: now, Outcome: "skipped", Error: why}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if err := tx.LeaseWebhookDelivery(ctx, d.Seq, now.Add(lease)); err != nil {
+				return nil, err
+			}
+			out = append(out, send)
+		}
+		// A skip lets its endpoint's next delivery take its place.
+		if skipped == 0 || len(out) >= limit {
+			return out, nil
+		}
+		skips += skipped
+	}
+	return out, nil
 }
 
 // WebhookReleaseLeases ends the leases a worker that is gone held, so that
@@ -245,21 +273,25 @@ func visibleEvent(ctx context.Context, tx Tx, a Actor, workspaceID string, seq i
 // WebhookRetries (or later, if the receiver's Retry-After says so), and an
 // endpoint failing for WebhookFailingLimit is disabled.
 func (s *Service) WebhookAttempted(ctx context.Context, r WebhookResult) error {
-	return s.store.Update(ctx, func(tx Tx) error { return s.recordAttempt(ctx, tx, r) })
+	return s.store.Update(ctx, func(tx Tx) error {
+		_, err := s.recordAttempt(ctx, tx, r)
+		return err
+	})
 }
 
-// recordAttempt is WebhookAttempted inside tx.
-func (s *Service) recordAttempt(ctx context.Context, tx Tx, r WebhookResult) error {
+// recordAttempt is WebhookAttempted inside tx; disabled reports that the
+// attempt turned its endpoint off (an event).
+func (s *Service) recordAttempt(ctx context.Context, tx Tx, r WebhookResult) (disabled bool, err error) {
 	d, err := tx.WebhookDeliveryBySeq(ctx, "", r.DeliverySeq)
 	if CodeOf(err) == CodeNotFound {
-		return nil // the endpoint was deleted meanwhile
+		return false, nil // the endpoint was deleted meanwhile
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	w, err := tx.WebhookByID(ctx, d.WorkspaceID, d.WebhookID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	now := tx.Now()
 	at := WebhookAttempt{DeliverySeq: d.Seq, EventSeq: d.EventSeq, At: now, Status: r.Status, Duration: r.Duration,
@@ -293,12 +325,12 @@ func (s *Service) recordAttempt(ctx context.Context, tx Tx, r WebhookResult) err
 		w.Active, w.DisabledAt, w.DisabledReason = false, &now, disable
 	}
 	if err := joinErrors(tx.SetWebhookDelivery(ctx, d), tx.InsertWebhookAttempt(ctx, w.ID, at), tx.UpdateWebhook(ctx, &w)); err != nil {
-		return err
+		return false, err
 	}
 	if disable != "" {
-		return recordWebhook(ctx, tx, SystemActor("webhook"), w, "webhook.disabled", map[string]any{"reason": disable})
+		return true, recordWebhook(ctx, tx, SystemActor("webhook"), w, "webhook.disabled", map[string]any{"reason": disable})
 	}
-	return nil
+	return false, nil
 }
 
 // webhookJitter spreads a retry's delay so that the deliveries of many

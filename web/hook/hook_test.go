@@ -382,3 +382,30 @@ func TestRoundSharesPayload(t *testing.T) {
 		t.Errorf("the task was read %d times for one event to two endpoints", counted.reads)
 	}
 }
+
+// TestBookkeepingWakesNobody: the worker's leases and attempts are no
+// event, so they do not wake whoever waits on the next write (the change
+// feed's long polls, the worker itself); an endpoint it disables is one.
+func TestBookkeepingWakesNobody(t *testing.T) {
+	e := newHookEnv(t)
+	e.webhook(e.Admin, newReceiver(t).URL, "task.created")
+	e.CreateTask(e.Admin, map[string]any{"title": "Sweep the floor"})
+	written := e.Svc.Written()
+	if n := e.run(); n != 1 {
+		t.Fatalf("sent %d, want 1", n)
+	}
+	select {
+	case <-written:
+		t.Fatal("a delivery's lease and attempt woke the waiters")
+	default:
+	}
+	e.webhook(e.Admin, newReceiver(t, http.StatusGone).URL, "task.created")
+	e.CreateTask(e.Admin, map[string]any{"title": "Mop the floor"})
+	written = e.Svc.Written()
+	e.run()
+	select {
+	case <-written:
+	default:
+		t.Fatal("the endpoint the worker disabled woke nobody")
+	}
+}
