@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tend/app/line"
+	"tend/internal/testzone"
 )
 
 // FuzzLine checks that no line panics or hangs, and that the canonical
@@ -21,10 +22,7 @@ func FuzzLine(f *testing.F) {
 	for _, c := range lineCases {
 		f.Add(c.in)
 	}
-	loc, err := time.LoadLocation("Pacific/Auckland")
-	if err != nil {
-		f.Fatal(err)
-	}
+	loc := testzone.Load(f, "Pacific/Auckland")
 	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := line.Parse(s, now, loc)
