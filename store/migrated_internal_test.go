@@ -67,3 +67,15 @@ func migrateOnce() (map[string][]byte, error) {
 	}
 	return files, nil
 }
+
+// openMigrated opens a migrated, empty copy at name with opts, closed when
+// the test ends.
+func openMigrated(tb testing.TB, name string, opts Options) *DB {
+	tb.Helper()
+	db, err := Open(context.Background(), migratedPath(tb, name), opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = db.Close() })
+	return db
+}

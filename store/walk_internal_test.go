@@ -39,7 +39,7 @@ func walkService(tb testing.TB) (*DB, *app.Service, app.Actor) {
 // walk: a scan in a step would read the table once a level.
 func TestWalksKeepTheirIndexes(t *testing.T) {
 	t.Parallel()
-	db := planDB(t)
+	db := openMigrated(t, "plan.db", Options{})
 	users, tasks, parent := "SEARCH x USING INDEX sqlite_autoindex_users_1 (id=?)", "SEARCH x USING INDEX sqlite_autoindex_tasks_1 (id=?)",
 		"SEARCH c USING INDEX tasks_parent (parent_id=?)"
 	for _, w := range []struct {
