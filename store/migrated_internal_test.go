@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"tend/app"
 )
 
 // migrated is a database with every migration applied, made once per test
@@ -78,4 +80,20 @@ func openMigrated(tb testing.TB, name string, opts Options) *DB {
 	}
 	tb.Cleanup(func() { _ = db.Close() })
 	return db
+}
+
+// adminOf makes svc's instance and signs its administrator in through
+// iface.
+func adminOf(tb testing.TB, svc *app.Service, iface string) app.Actor {
+	tb.Helper()
+	ctx := context.Background()
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	admin, err := svc.Authenticate(ctx, first.Token.Secret, iface)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return admin
 }
