@@ -132,11 +132,7 @@ func readGolden(t *testing.T) string {
 // server goes on; once it can be written it recovers.
 func TestReplicationFailsAndRecovers(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	blocked := filepath.Join(dir, "replica")
-	if err := os.WriteFile(blocked, []byte("not a directory"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	blocked := storetest.Blocked(t)
 	db, svc, s := replicated(t, "file://"+blocked)
 	ctx := t.Context()
 	// The server's own first round, right after Open, fails too: counts
