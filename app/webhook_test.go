@@ -22,7 +22,7 @@ func hookFixture(t *testing.T) *fixture {
 
 const hookURL = "http://127.0.0.1:9/hook"
 
-// hook has a make an endpoint at hookURL, in the default workspace, for
+// hook makes, as a, an endpoint at hookURL in the default workspace for
 // the events patterns name.
 func (f *fixture) hook(a app.Actor, patterns ...string) app.Webhook {
 	f.t.Helper()

@@ -131,8 +131,8 @@ func (f besideFixture) refused(t *testing.T, secret, what string) {
 	}
 }
 
-// agentToken has a issue a credential for a new agent username, answering
-// to the administrator, through svc.
+// agentToken issues, as a through svc, a credential for a new agent
+// username answering to the administrator.
 func agentToken(t *testing.T, svc *app.Service, a app.Actor, username string) app.IssuedToken {
 	t.Helper()
 	issued, err := svc.CreateToken(t.Context(), a, app.TokenCreate{Username: username, AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
