@@ -244,14 +244,8 @@ func (s *Service) RevokeCalendar(ctx context.Context, a Actor, idOrPrefix string
 		if err != nil {
 			return err
 		}
-		if c.RevokedAt == nil {
-			if err := tx.RevokeCalendar(ctx, c.ID, tx.Now()); err != nil {
-				return err
-			}
-			if err := record(ctx, tx, a, Event{EntityType: "calendar", EntityID: c.ID, Action: "calendar.revoked",
-				Changes: map[string]any{"prefix": c.Prefix}}); err != nil {
-				return err
-			}
+		if err := revokeCalendar(ctx, tx, a, c); err != nil {
+			return err
 		}
 		out, err = tx.CalendarByID(ctx, c.ID)
 		return err
@@ -267,19 +261,24 @@ func revokeFeedsOf(ctx context.Context, tx Tx, a Actor, tokenID string) error {
 		return err
 	}
 	for _, chk := range chks {
-		c := chk.Calendar
-		if c.RevokedAt != nil {
-			continue
-		}
-		if err := tx.RevokeCalendar(ctx, c.ID, tx.Now()); err != nil {
-			return err
-		}
-		if err := record(ctx, tx, a, Event{EntityType: "calendar", EntityID: c.ID, Action: "calendar.revoked",
-			Changes: map[string]any{"prefix": c.Prefix}}); err != nil {
+		if err := revokeCalendar(ctx, tx, a, chk.Calendar); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// revokeCalendar revokes c now and records calendar.revoked, unless it is
+// revoked already: the first revocation's time stays.
+func revokeCalendar(ctx context.Context, tx Tx, a Actor, c Calendar) error {
+	if c.RevokedAt != nil {
+		return nil
+	}
+	if err := tx.RevokeCalendar(ctx, c.ID, tx.Now()); err != nil {
+		return err
+	}
+	return record(ctx, tx, a, Event{EntityType: "calendar", EntityID: c.ID, Action: "calendar.revoked",
+		Changes: map[string]any{"prefix": c.Prefix}})
 }
 
 // ResetCalendar gives a feed a new secret, so a new URL: the old one stops

@@ -139,16 +139,8 @@ func (s *Service) changes(ctx context.Context, a Actor, q FeedQuery) (FeedPage, 
 	if q.Since != nil && *q.Since < 0 {
 		return FeedPage{}, Invalidf("query.since", "since is a seq, 0 or more")
 	}
-	limit, err := s.pageLimit(q.Limit)
-	if err != nil {
-		return FeedPage{}, err
-	}
 	var out FeedPage
-	err = s.view(ctx, q.expensive(limit, s.limits), func(tx Tx) error {
-		f, sig, covers, err := feedFilter(ctx, tx, a, q)
-		if err != nil {
-			return err
-		}
+	err := s.feedView(ctx, a, q, func(tx Tx, limit int, f EventFilter, sig string, covers []string) error {
 		forward := q.Since != nil
 		if forward {
 			sig += "|since " + strconv.FormatInt(*q.Since, 10)
@@ -244,16 +236,8 @@ type JournalPage struct {
 // oldest first with Oldest), joined to actor names and comment bodies, with
 // each change spelled out.
 func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPage, error) {
-	limit, err := s.pageLimit(q.Limit)
-	if err != nil {
-		return JournalPage{}, err
-	}
 	var out JournalPage
-	err = s.view(ctx, q.expensive(limit, s.limits), func(tx Tx) error {
-		f, sig, covers, err := feedFilter(ctx, tx, a, q)
-		if err != nil {
-			return err
-		}
+	err := s.feedView(ctx, a, q, func(tx Tx, limit int, f EventFilter, sig string, covers []string) error {
 		sig += "|oldest " + strconv.FormatBool(q.Oldest)
 		cur, err := decodeCursor(q.Cursor, "journal", sig)
 		if err != nil {
@@ -277,6 +261,22 @@ func (s *Service) Journal(ctx context.Context, a Actor, q FeedQuery) (JournalPag
 		return err
 	})
 	return out, err
+}
+
+// feedView runs read in one view under the feed's read budget, with the
+// page's limit and what feedFilter works out for the caller.
+func (s *Service) feedView(ctx context.Context, a Actor, q FeedQuery, read func(tx Tx, limit int, f EventFilter, sig string, covers []string) error) error {
+	limit, err := s.pageLimit(q.Limit)
+	if err != nil {
+		return err
+	}
+	return s.view(ctx, q.expensive(limit, s.limits), func(tx Tx) error {
+		f, sig, covers, err := feedFilter(ctx, tx, a, q)
+		if err != nil {
+			return err
+		}
+		return read(tx, limit, f, sig, covers)
+	})
 }
 
 // feedFilter works out, once per request, what the caller may see of a

@@ -221,23 +221,22 @@ func (sc *scope) resolve(n *projectNode, ownRole map[string]string, tok *Token, 
 // project finds a project by id or key. One the caller may not see answers
 // exactly like one that does not exist.
 func (sc *scope) project(idOrKey string) (*projectNode, error) {
-	n := sc.byID[idOrKey]
-	if n == nil {
-		n = sc.byKey[strings.ToLower(idOrKey)]
-	}
-	if !n.visible() {
-		return nil, NotFound("project")
-	}
-	return n, nil
+	return sc.projectSeen(idOrKey, (*projectNode).visible)
 }
 
 // trashedProject finds a project in the trash that the caller could see.
 func (sc *scope) trashedProject(idOrKey string) (*projectNode, error) {
+	return sc.projectSeen(idOrKey, (*projectNode).visibleTrashed)
+}
+
+// projectSeen finds a project by id or key that seen lets the caller see,
+// and answers any other as not found.
+func (sc *scope) projectSeen(idOrKey string, seen func(*projectNode) bool) (*projectNode, error) {
 	n := sc.byID[idOrKey]
 	if n == nil {
 		n = sc.byKey[strings.ToLower(idOrKey)]
 	}
-	if !n.visibleTrashed() {
+	if !seen(n) {
 		return nil, NotFound("project")
 	}
 	return n, nil

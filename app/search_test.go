@@ -2,15 +2,14 @@ package app
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var updateGolden = flag.Bool("update", false, "rewrite golden files")
+	"tend/internal/golden"
+)
 
 func TestParseSearch(t *testing.T) {
 	cases := []struct {
@@ -77,7 +76,7 @@ func TestParseSearchGolden(t *testing.T) {
 		}
 		b.WriteString(q + "\n\t" + string(out) + "\n")
 	}
-	matchGolden(t, "search.golden", b.String())
+	golden.Check(t, filepath.Join("testdata", "search.golden"), []byte(b.String()))
 }
 
 func FuzzParseSearch(f *testing.F) {

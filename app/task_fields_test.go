@@ -1,7 +1,6 @@
 package app
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/internal/golden"
 )
 
 // updateControls are the fields of TaskUpdate that say how to apply the
@@ -72,26 +73,7 @@ func TestTaskFieldsAsGolden(t *testing.T) {
 		}
 		b.WriteString(strings.Join(says, " ") + "\n")
 	}
-	matchGolden(t, "task_fields.golden", b.String())
-}
-
-// matchGolden fails t unless got is testdata/<name>, which -update
-// rewrites with got.
-func matchGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs; run go test ./app -run '^%s$' -update and review the diff\n%s", name, t.Name(), got)
-	}
+	golden.Check(t, filepath.Join("testdata", "task_fields.golden"), []byte(b.String()))
 }
 
 // createOnly are the fields of TaskCreate that are no field of a task:

@@ -22,6 +22,13 @@ func hookFixture(t *testing.T) *fixture {
 
 const hookURL = "http://127.0.0.1:9/hook"
 
+// hook makes, as a, an endpoint at hookURL in the default workspace for
+// the events patterns name.
+func (f *fixture) hook(a app.Actor, patterns ...string) app.Webhook {
+	f.t.Helper()
+	return must(f.svc.CreateWebhook(f.ctx, a, "", app.WebhookCreate{URL: hookURL, Events: patterns}))(f.t)
+}
+
 // lease takes what is due now and fails on an error.
 func (f *fixture) lease() []app.WebhookSend {
 	f.t.Helper()
@@ -44,7 +51,7 @@ func (f *fixture) answer(s app.WebhookSend, status int) {
 // transaction, and nothing else.
 func TestWebhookCreateShowsSecretOnceAndQueues(t *testing.T) {
 	f := hookFixture(t)
-	w := must(f.svc.CreateWebhook(f.ctx, f.admin, "", app.WebhookCreate{URL: hookURL, Events: []string{"task.created", "comment.*"}}))(t)
+	w := f.hook(f.admin, "task.created", "comment.*")
 	if !strings.HasPrefix(w.Secret, "whsec_") || !w.Active || w.Creator == "" {
 		t.Fatalf("created %+v", w)
 	}
@@ -116,7 +123,7 @@ func TestWebhookRefusals(t *testing.T) {
 // to the next, and five days of failure disable the endpoint with an event.
 func TestWebhookRetriesThenDisables(t *testing.T) {
 	f := hookFixture(t)
-	w := must(f.svc.CreateWebhook(f.ctx, f.admin, "", app.WebhookCreate{URL: hookURL, Events: []string{"task.created"}}))(t)
+	w := f.hook(f.admin, "task.created")
 	first := f.task(f.admin, app.TaskCreate{Title: "first"})
 	f.task(f.admin, app.TaskCreate{Title: "second"})
 	s := f.lease()
@@ -173,7 +180,7 @@ func TestWebhookRetriesThenDisables(t *testing.T) {
 // TestWebhookGone: 410 disables at once.
 func TestWebhookGone(t *testing.T) {
 	f := hookFixture(t)
-	w := must(f.svc.CreateWebhook(f.ctx, f.admin, "", app.WebhookCreate{URL: hookURL, Events: []string{"*"}}))(t)
+	w := f.hook(f.admin, "*")
 	f.task(f.admin, app.TaskCreate{Title: "one"})
 	f.answer(f.lease()[0], 410)
 	w = must(f.svc.WebhookGet(f.ctx, f.admin, "", w.ID))(t)
@@ -187,7 +194,7 @@ func TestWebhookGone(t *testing.T) {
 // days that disable an endpoint.
 func TestWebhookGivesUpAfterLastRetry(t *testing.T) {
 	f := hookFixture(t)
-	w := must(f.svc.CreateWebhook(f.ctx, f.admin, "", app.WebhookCreate{URL: hookURL, Events: []string{"task.created"}}))(t)
+	w := f.hook(f.admin, "task.created")
 	f.task(f.admin, app.TaskCreate{Title: "first"})
 	second := f.task(f.admin, app.TaskCreate{Title: "second"})
 	for i := 0; i <= len(app.WebhookRetries); i++ {
@@ -214,7 +221,7 @@ func TestWebhookGivesUpAfterLastRetry(t *testing.T) {
 func TestWebhookDisclosure(t *testing.T) {
 	f := hookFixture(t)
 	ada := f.person("ada", app.RoleAdmin)
-	w := must(f.svc.CreateWebhook(f.ctx, ada, "", app.WebhookCreate{URL: hookURL, Events: []string{"task.*"}}))(t)
+	w := f.hook(ada, "task.*")
 	f.secretTask()
 	visible := f.task(f.admin, app.TaskCreate{Title: "visible"})
 	s := f.lease()
@@ -241,7 +248,7 @@ func TestWebhookDisclosure(t *testing.T) {
 // again at the end; a rotation signs with both secrets for a day.
 func TestWebhookRedeliverReplayRotate(t *testing.T) {
 	f := hookFixture(t)
-	w := must(f.svc.CreateWebhook(f.ctx, f.admin, "", app.WebhookCreate{URL: hookURL, Events: []string{"task.created"}}))(t)
+	w := f.hook(f.admin, "task.created")
 	a := f.task(f.admin, app.TaskCreate{Title: "a"})
 	f.task(f.admin, app.TaskCreate{Title: "b"})
 	s := f.lease()

@@ -2,18 +2,15 @@ package cli_test
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"tend/cli"
+	"tend/internal/golden"
 	"tend/web/wire"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestTaskEdits: the text of a task changed in an editor becomes the update
 // of what changed, at the version the text was made from.
@@ -27,15 +24,7 @@ func TestTaskEdits(t *testing.T) {
 	before := cli.TaskMarkdown(task, paris)
 	// The editor's text is a golden (-update rewrites it): a field added to
 	// EditFields shows there without a hunk here.
-	golden := filepath.Join("testdata", "task_markdown.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(before), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if want, err := os.ReadFile(golden); err != nil || before != string(want) {
-		t.Fatalf("TaskMarkdown:\n%s\nwant (%s)\n%s", before, golden, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "task_markdown.golden"), []byte(before))
 	edit := func(from, to string) string { return strings.Replace(before, from, to, 1) }
 	for _, c := range []struct {
 		name, after string

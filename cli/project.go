@@ -75,20 +75,13 @@ names, and --private: seen only by you and the people you share it with.`,
 }
 
 func newProjectLsCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	return w.call(&cobra.Command{
+	return listCmd(newWork(env, dbPath), &cobra.Command{
 		Use:     "ls",
 		Short:   "The projects you see, as a tree",
 		Long:    `List the projects you see, each under its parent, archived ones too, with their status.`,
 		Example: `  tend project ls`,
 		Args:    cobra.NoArgs,
-	}, func(ctx context.Context, s *session, _ []string) error {
-		ps, err := s.c.Projects(ctx)
-		if err != nil {
-			return err
-		}
-		return s.p.Projects(ps)
-	})
+	}, Client.Projects, Printer.Projects)
 }
 
 func newProjectShowCmd(env *Env, dbPath *string) *cobra.Command {
@@ -261,20 +254,13 @@ func (p Printer) Project(verb string, pr wire.Project) error {
 // Projects writes the projects in the order the API lists them, each
 // under its parent.
 func (p Printer) Projects(ps []wire.Project) error {
-	if done, err := wholeList(p, ps, "projects", projectLine); done {
-		return err
-	}
-	rows := make([][]cell, len(ps))
-	for i, pr := range ps {
-		key := strings.Repeat("  ", pr.Depth) + pr.Key
+	return tableOf(p, ps, "projects", projectLine, []string{"KEY", "STATUS", "TITLE", ""}, func(pr wire.Project) []cell {
 		visibility := ""
 		if pr.Visibility == "private" {
 			visibility = "private"
 		}
-		rows[i] = []cell{{key, ""}, {pr.StatusLabel, statusStyle(pr.StatusCategory)}, {pr.Title, ""}, {visibility, dim}}
-	}
-	p.table([]string{"KEY", "STATUS", "TITLE", ""}, rows)
-	return nil
+		return []cell{{strings.Repeat("  ", pr.Depth) + pr.Key, ""}, {pr.StatusLabel, statusStyle(pr.StatusCategory)}, {pr.Title, ""}, {visibility, dim}}
+	})
 }
 
 // projectLine is a project in the compact form: its address, status and

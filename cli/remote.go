@@ -139,6 +139,15 @@ func get[T any](ctx context.Context, r *Remote, method, path string, q url.Value
 	return out, err
 }
 
+// items reads a listing that answers its records as {"items": [...]},
+// the whole of it in one page.
+func items[T any](ctx context.Context, r *Remote, path string, q url.Values) ([]T, error) {
+	list, err := get[struct {
+		Items []T `json:"items"`
+	}](ctx, r, http.MethodGet, path, q, nil)
+	return list.Items, err
+}
+
 // Me is GET /v1/me.
 func (r *Remote) Me(ctx context.Context) (wire.Me, error) {
 	return get[wire.Me](ctx, r, http.MethodGet, "/v1/me", nil, nil)
@@ -238,11 +247,7 @@ func (r *Remote) UpdateTask(ctx context.Context, ref string, in wire.TaskUpdate)
 
 // Statuses is GET /v1/statuses.
 func (r *Remote) Statuses(ctx context.Context, entity string) ([]wire.Status, error) {
-	var list struct {
-		Items []wire.Status `json:"items"`
-	}
-	err := r.call(ctx, http.MethodGet, "/v1/statuses", url.Values{"entity_type": {entity}}, nil, &list)
-	return list.Items, err
+	return items[wire.Status](ctx, r, "/v1/statuses", url.Values{"entity_type": {entity}})
 }
 
 // Comment is POST /v1/items/{ref}/comments.
@@ -267,11 +272,7 @@ func (r *Remote) Document(ctx context.Context, ref string) (wire.Document, error
 
 // Projects is GET /v1/projects.
 func (r *Remote) Projects(ctx context.Context) ([]wire.Project, error) {
-	var list struct {
-		Items []wire.Project `json:"items"`
-	}
-	err := r.call(ctx, http.MethodGet, "/v1/projects", nil, nil, &list)
-	return list.Items, err
+	return items[wire.Project](ctx, r, "/v1/projects", nil)
 }
 
 // Project is GET /v1/projects/{id_or_key}.
@@ -291,11 +292,7 @@ func (r *Remote) UpdateProject(ctx context.Context, key string, in wire.ProjectU
 
 // Views is GET /v1/views.
 func (r *Remote) Views(ctx context.Context) ([]wire.View, error) {
-	var list struct {
-		Items []wire.View `json:"items"`
-	}
-	err := r.call(ctx, http.MethodGet, "/v1/views", nil, nil, &list)
-	return list.Items, err
+	return items[wire.View](ctx, r, "/v1/views", nil)
 }
 
 // SaveView is POST /v1/views.
@@ -310,11 +307,7 @@ func (r *Remote) DeleteView(ctx context.Context, name string) (wire.View, error)
 
 // Webhooks is GET /v1/webhooks.
 func (r *Remote) Webhooks(ctx context.Context) ([]wire.Webhook, error) {
-	var list struct {
-		Items []wire.Webhook `json:"items"`
-	}
-	err := r.call(ctx, http.MethodGet, "/v1/webhooks", nil, nil, &list)
-	return list.Items, err
+	return items[wire.Webhook](ctx, r, "/v1/webhooks", nil)
 }
 
 // AddWebhook is POST /v1/webhooks.
@@ -329,11 +322,7 @@ func (r *Remote) DeleteWebhook(ctx context.Context, id string) (wire.Webhook, er
 
 // WebhookLog is GET /v1/webhooks/{id}/deliveries.
 func (r *Remote) WebhookLog(ctx context.Context, id string) ([]wire.WebhookAttempt, error) {
-	var list struct {
-		Items []wire.WebhookAttempt `json:"items"`
-	}
-	err := r.call(ctx, http.MethodGet, "/v1/webhooks/"+url.PathEscape(id)+"/deliveries", nil, nil, &list)
-	return list.Items, err
+	return items[wire.WebhookAttempt](ctx, r, "/v1/webhooks/"+url.PathEscape(id)+"/deliveries", nil)
 }
 
 // ReplayWebhook is POST /v1/webhooks/{id}/replay?since=SEQ.
@@ -346,14 +335,12 @@ func projectPath(key string) string { return "/v1/projects/" + url.PathEscape(st
 
 // Tags is GET /v1/tags, the first page of tagLimit.
 func (r *Remote) Tags(ctx context.Context) ([]string, error) {
-	var list struct {
-		Items []wire.Tag `json:"items"`
-	}
-	if err := r.call(ctx, http.MethodGet, "/v1/tags", url.Values{"limit": {strconv.Itoa(tagLimit)}}, nil, &list); err != nil {
+	tags, err := items[wire.Tag](ctx, r, "/v1/tags", url.Values{"limit": {strconv.Itoa(tagLimit)}})
+	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(list.Items))
-	for i, t := range list.Items {
+	out := make([]string, len(tags))
+	for i, t := range tags {
 		out[i] = t.Name
 	}
 	return out, nil

@@ -231,6 +231,20 @@ func lines[T any](p Printer, items []T, noun string, line func(T) []string) erro
 	return nil
 }
 
+// tableOf writes a list the API answers whole as wholeList does, or else
+// as a table under headers, with row making an item's cells.
+func tableOf[T any](p Printer, items []T, noun string, line func(T) []string, headers []string, row func(T) []cell) error {
+	if done, err := wholeList(p, items, noun, line); done {
+		return err
+	}
+	rows := make([][]cell, len(items))
+	for i, it := range items {
+		rows[i] = row(it)
+	}
+	p.table(headers, rows)
+	return nil
+}
+
 // wholeList writes a list the API answers whole: as JSON, in its envelope;
 // in the compact form, one aligned line an item, made by line; or, when it
 // is empty, "no " and noun. It answers whether it wrote the list, and when

@@ -65,19 +65,12 @@ whole workspace.`,
 }
 
 func newViewLsCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	return w.call(&cobra.Command{
+	return listCmd(newWork(env, dbPath), &cobra.Command{
 		Use:     "ls",
 		Short:   "Your views and those shared in the workspace, with their counts",
 		Example: `  tend view ls`,
 		Args:    cobra.NoArgs,
-	}, func(ctx context.Context, s *session, _ []string) error {
-		vs, err := s.c.Views(ctx)
-		if err != nil {
-			return err
-		}
-		return s.p.Views(vs)
-	})
+	}, Client.Views, Printer.Views)
 }
 
 func newViewRmCmd(env *Env, dbPath *string) *cobra.Command {
@@ -108,19 +101,13 @@ func (p Printer) View(verb string, v wire.View) error {
 
 // Views writes the views as GET /v1/views lists them.
 func (p Printer) Views(vs []wire.View) error {
-	if done, err := wholeList(p, vs, "views", viewLine); done {
-		return err
-	}
-	rows := make([][]cell, len(vs))
-	for i, v := range vs {
+	return tableOf(p, vs, "views", viewLine, []string{"NAME", "TASKS", "FILTERS", ""}, func(v wire.View) []cell {
 		shared := ""
 		if v.Shared {
 			shared = "shared by " + v.Owner
 		}
-		rows[i] = []cell{{v.Name, ""}, {viewCount(v), ""}, {v.Query, dim}, {shared, dim}}
-	}
-	p.table([]string{"NAME", "TASKS", "FILTERS", ""}, rows)
-	return nil
+		return []cell{{v.Name, ""}, {viewCount(v), ""}, {v.Query, dim}, {shared, dim}}
+	})
 }
 
 // viewLine is a view in the compact form: name, count, filters, and who

@@ -172,6 +172,17 @@ func (w *work) call(cmd *cobra.Command, act func(ctx context.Context, s *session
 	return cmd
 }
 
+// listCmd makes cmd a command that reads one whole list and prints it.
+func listCmd[T any](w *work, cmd *cobra.Command, read func(Client, context.Context) ([]T, error), print func(Printer, []T) error) *cobra.Command {
+	return w.call(cmd, func(ctx context.Context, s *session, _ []string) error {
+		items, err := read(s.c, ctx)
+		if err != nil {
+			return err
+		}
+		return print(s.p, items)
+	})
+}
+
 // output is the form to print in, from --json and --format.
 func (w *work) output(cmd *cobra.Command) (string, error) {
 	switch {

@@ -386,12 +386,8 @@ func TestBackupNameTaken(t *testing.T) {
 
 func TestBackupDirUnusable(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	blocker := filepath.Join(dir, "not-a-dir")
-	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(t.Context(), storetest.Migrated.Copy(t, filepath.Join(dir, "tend.db")), store.Options{BackupDir: blocker})
+	blocker := storetest.Blocked(t)
+	db, err := store.Open(t.Context(), storetest.Migrated.Copy(t, filepath.Join(t.TempDir(), "tend.db")), store.Options{BackupDir: blocker})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,7 @@ import (
 // once the loop has stopped, rather than waited for.
 func TestWALStaysBounded(t *testing.T) {
 	ctx := context.Background()
-	path := migratedPath(t, "wal.db")
-	db, err := Open(ctx, path, Options{WALLimit: 256 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openMigrated(t, "wal.db", Options{WALLimit: 256 << 10})
 	svc := app.New(db, app.Options{})
 	if _, err := svc.Bootstrap(ctx, app.BootstrapOptions{}); err != nil {
 		t.Fatal(err)
@@ -41,7 +36,7 @@ func TestWALStaysBounded(t *testing.T) {
 	db.stop, db.done = make(chan struct{}), make(chan struct{})
 	close(db.done)
 	db.checkpoint()
-	fi, err := os.Stat(path + "-wal")
+	fi, err := os.Stat(db.Path() + "-wal")
 	if err != nil {
 		t.Fatal(err)
 	}

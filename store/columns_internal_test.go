@@ -68,12 +68,7 @@ func shapeOf[T any](tb *itemTable[T]) tableShape {
 // is inserted, and each table is updated by its id, which the insert sets.
 func TestColumnTablesMatchSchema(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, err := Open(ctx, migratedPath(t, "columns.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openMigrated(t, "columns.db", Options{})
 	for _, tb := range []tableShape{shapeOf(taskTable), shapeOf(documentTable), shapeOf(projectTable)} {
 		t.Run(tb.name, func(t *testing.T) {
 			schema := schemaColumns(t, db, tb.name)
@@ -195,11 +190,7 @@ func changedFields(zero, v reflect.Value, path string) []string {
 func TestTaskScanMatchesQuery(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, migratedPath(t, "scan.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openMigrated(t, "scan.db", Options{})
 	for _, q := range []app.TaskQuery{
 		{Limit: 50}, {Limit: 50, AllReadable: true}, {Limit: 50, Order: []app.OrderField{{Field: "priority_score"}}},
 		{Limit: 50, ItemFilter: app.ItemFilter{Match: "x"}}, {Limit: 50, ItemFilter: app.ItemFilter{Match: "x"}, RankNewest: 10,

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,11 +16,7 @@ import (
 // what an export does with it fails here, not in a user's lost data.
 func TestDumpCoversSchema(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "dump.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := openMigrated(t, "dump.db", Options{})
 	var tables []string
 	// FTS5's shadow tables go with the virtual table they belong to.
 	if err := db.read.SelectContext(ctx, &tables, `SELECT name FROM sqlite_schema WHERE type = 'table'
@@ -81,12 +76,8 @@ func TestDumpCoversSchema(t *testing.T) {
 // only such columns.
 func TestImportKnowsEveryReference(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "refs.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	err = db.Update(ctx, func(atx app.Tx) error {
+	db := openMigrated(t, "refs.db", Options{})
+	err := db.Update(ctx, func(atx app.Tx) error {
 		refs, err := atx.(*Tx).foreignKeys(ctx)
 		if err != nil {
 			return err

@@ -14,14 +14,10 @@ import (
 // expensive reads (app/readbudget.go) stands on.
 func TestViewInterrupted(t *testing.T) {
 	t.Parallel()
-	db, err := Open(t.Context(), migratedPath(t, "interrupt.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openMigrated(t, "interrupt.db", Options{})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
-	err = db.View(ctx, func(tx app.Tx) error {
+	err := db.View(ctx, func(tx app.Tx) error {
 		var n int64
 		return tx.(*Tx).tx.GetContext(ctx, &n, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
 	})

@@ -11,10 +11,7 @@ import (
 // a restore out; the locks go with Close and release.
 func TestRestoreLock(t *testing.T) {
 	ctx := t.Context()
-	wait := sharedLockWait
-	sharedLockWait = 0
-	t.Cleanup(func() { sharedLockWait = wait })
-	path := migratedPath(t, "tend.db")
+	path := lockTestPath(t)
 	restoring, err := lockExclusive(path)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +57,7 @@ func TestRestoreLock(t *testing.T) {
 
 // A database is alone when no other opener holds the lock.
 func TestLockAlone(t *testing.T) {
-	wait := sharedLockWait
-	sharedLockWait = 0
-	t.Cleanup(func() { sharedLockWait = wait })
-	path := migratedPath(t, "tend.db")
+	path := lockTestPath(t)
 	one, err := lockShared(path)
 	if err != nil {
 		t.Fatal(err)
@@ -83,4 +77,15 @@ func TestLockAlone(t *testing.T) {
 		t.Errorf("opening while the lone opener holds the lock exclusively: %v; want busy", err)
 	}
 	_ = two.release()
+}
+
+// lockTestPath is a migrated file for a test of the locks, with Open
+// made to give up at once on a lock it would wait for: the tests are not
+// parallel, as sharedLockWait is the package's.
+func lockTestPath(t *testing.T) string {
+	t.Helper()
+	wait := sharedLockWait
+	sharedLockWait = 0
+	t.Cleanup(func() { sharedLockWait = wait })
+	return migratedPath(t, "tend.db")
 }

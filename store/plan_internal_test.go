@@ -16,7 +16,7 @@ import (
 // subtasks of a task a read of the whole workspace.
 func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
 	t.Parallel()
-	db := planDB(t)
+	db := openMigrated(t, "plan.db", Options{})
 	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 	byRef := []app.OrderField{{Field: "ref"}}
 	byPriority := []app.OrderField{{Field: "priority_score", Desc: true}}
@@ -41,17 +41,6 @@ func TestTaskQueriesKeepTheirIndexes(t *testing.T) {
 	if !strings.Contains(plan, "tasks_fact_rev") || !strings.Contains(plan, "INTEGER PRIMARY KEY (rowid>?)") {
 		t.Errorf("the agenda's read of what changed does not use tasks_fact_rev and the range of seqs:\n%s", plan)
 	}
-}
-
-// planDB opens a migrated, empty database to read plans in.
-func planDB(t *testing.T) *DB {
-	t.Helper()
-	db, err := Open(context.Background(), migratedPath(t, "plan.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return db
 }
 
 // planOf is SQLite's plan for the query, a line a step.
@@ -81,7 +70,7 @@ func planOf(t *testing.T, db *DB, query string, args ...any) string {
 // document of the workspace: 557 ms a search of 200,000 documents.
 func TestDocumentSearchReadsMatchesFirst(t *testing.T) {
 	t.Parallel()
-	db := planDB(t)
+	db := openMigrated(t, "plan.db", Options{})
 	s := app.ParseSearch("kalo mine* -rune")
 	q := app.DocumentQuery{WorkspaceID: "w", Readable: `["p"]`, Limit: 21, Order: []app.OrderField{{Field: "relevance", Desc: true}}}
 	q.Match, q.Words, q.Exclude = s.Match, s.Words, s.Exclude
@@ -101,12 +90,7 @@ func TestDocumentSearchReadsMatchesFirst(t *testing.T) {
 // read indexes alone.
 func TestTagSeenPlans(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, err := Open(ctx, migratedPath(t, "tagplan.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openMigrated(t, "tagplan.db", Options{})
 	f := app.TagFilter{WorkspaceID: "w", Readable: `["p"]`}
 	for _, c := range []struct {
 		fromReader bool

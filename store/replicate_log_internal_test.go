@@ -55,11 +55,7 @@ func TestReplicationLogsTheChangeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	logs := &recordedLog{}
-	db, err := Open(t.Context(), migratedPath(t, "tend.db"), Options{Replica: "file://" + blocked, ReplicaSyncInterval: time.Hour, Log: slog.New(logs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := openMigrated(t, "tend.db", Options{Replica: "file://" + blocked, ReplicaSyncInterval: time.Hour, Log: slog.New(logs)})
 	litestreamRounds := func() {
 		down := errors.New("the replica cannot be reached")
 		db.repl.db.Logger.Error("compaction failed", "level", 1, "error", down)

@@ -13,6 +13,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"tend/app"
+	"tend/internal/golden"
 	"tend/store"
 	"tend/store/storetest"
 )
@@ -77,7 +78,7 @@ func TestReplicateAndRestore(t *testing.T) {
 				t.Error("no _litestream_lock and _litestream_seq in a replicated database")
 			}
 			if want, got := readGolden(t), dumpSchema(t, db.Path()); got != want {
-				t.Errorf("a replicated database's schema, Litestream's tables aside, differs from the golden:\n%s", firstDiff(got, want))
+				t.Errorf("a replicated database's schema, Litestream's tables aside, differs from the golden:\n%s", golden.FirstDiff(want, got))
 			}
 			if err := db.Close(); err != nil {
 				t.Fatal(err)
@@ -131,11 +132,7 @@ func readGolden(t *testing.T) string {
 // server goes on; once it can be written it recovers.
 func TestReplicationFailsAndRecovers(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	blocked := filepath.Join(dir, "replica")
-	if err := os.WriteFile(blocked, []byte("not a directory"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	blocked := storetest.Blocked(t)
 	db, svc, s := replicated(t, "file://"+blocked)
 	ctx := t.Context()
 	// The server's own first round, right after Open, fails too: counts

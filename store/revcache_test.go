@@ -44,6 +44,22 @@ func (f cacheFixture) addProject(ctx context.Context, tx app.Tx, key string) err
 	return tx.InsertProject(ctx, &p)
 }
 
+// addAndRead commits a project key that the transaction adding it also
+// reads the project tree after.
+func (f cacheFixture) addAndRead(t *testing.T, key string) {
+	t.Helper()
+	ctx := t.Context()
+	if err := f.db.Update(ctx, func(tx app.Tx) error {
+		if err := f.addProject(ctx, tx, key); err != nil {
+			return err
+		}
+		_, err := f.projectKeys(ctx, tx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (f cacheFixture) projectKeys(ctx context.Context, tx app.Tx) ([]string, error) {
 	ps, err := tx.ScopeProjects(ctx, f.ws.ID, "nobody")
 	var keys []string
@@ -79,15 +95,7 @@ func TestScopeCacheAfterRollback(t *testing.T) {
 	if !errors.Is(err, rollBack) {
 		t.Fatal(err)
 	}
-	if err := f.db.Update(ctx, func(tx app.Tx) error {
-		if err := f.addProject(ctx, tx, "real"); err != nil {
-			return err
-		}
-		_, err := f.projectKeys(ctx, tx)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	f.addAndRead(t, "real")
 	for range 2 {
 		var keys []string
 		if err := f.db.View(ctx, func(tx app.Tx) (err error) {
@@ -109,15 +117,7 @@ func TestScopeCacheFilledByCommittedWrite(t *testing.T) {
 	t.Parallel()
 	f := newCacheFixture(t)
 	ctx := t.Context()
-	if err := f.db.Update(ctx, func(tx app.Tx) error {
-		if err := f.addProject(ctx, tx, "one"); err != nil {
-			return err
-		}
-		_, err := f.projectKeys(ctx, tx)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
+	f.addAndRead(t, "one")
 	before := f.db.QueryCount()
 	if err := f.db.View(ctx, func(tx app.Tx) error {
 		keys, err := f.projectKeys(ctx, tx)

@@ -2,22 +2,19 @@ package store_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"tend/internal/golden"
 	"tend/migrations"
 	"tend/store"
 	"tend/store/storetest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 // dumpSchema renders every schema object of the file at path as text, in a
 // fixed order, so that a migration shows up as a readable diff.
@@ -61,38 +58,7 @@ func TestSchemaGolden(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got := dumpSchema(t, path)
-	golden := filepath.Join("testdata", "schema.sql.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("schema differs from %s (run with -update if the change is intended):\n%s", golden, firstDiff(got, string(want)))
-	}
-}
-
-// firstDiff shows the first line where got and want part.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, gl, wl)
-		}
-	}
-	return "(no line differs; line endings?)"
+	golden.Check(t, filepath.Join("testdata", "schema.sql.golden"), []byte(dumpSchema(t, path)))
 }
 
 func TestMigrationNumbering(t *testing.T) {

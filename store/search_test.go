@@ -39,28 +39,18 @@ func TestSearchIndexFollowsTextOnly(t *testing.T) {
 		t.Fatalf("searching the task just created: %d found, %v", len(found.Tasks), err)
 	}
 	raw := rawOpen(t, db.Path())
-	before := ftsSegments(t, raw, "tasks_fts")
 	ref := strconv.FormatInt(tk.Ref, 10)
-	imp := 5
-	if _, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Importance: app.Patch[int]{Set: true, Value: imp},
-		Status: app.Patch[string]{Set: true, Value: "in_progress"}}); err != nil {
-		t.Fatal(err)
-	}
-	if after := ftsSegments(t, raw, "tasks_fts"); after != before {
-		t.Fatalf("a change that leaves the text alone touched the index (%d → %d segments)", before, after)
-	}
-	if _, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Description: app.Patch[string]{Set: true, Value: "and oil the axe"}}); err != nil {
-		t.Fatal(err)
-	}
-	if after := ftsSegments(t, raw, "tasks_fts"); after == before {
-		t.Fatal("a new description did not reach the index")
-	}
+	followsText(t, raw, "tasks_fts", func() error {
+		_, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Importance: app.Patch[int]{Set: true, Value: 5},
+			Status: app.Patch[string]{Set: true, Value: "in_progress"}})
+		return err
+	}, func() error {
+		_, err := svc.UpdateTask(ctx, a, "", ref, app.TaskUpdate{Description: app.Patch[string]{Set: true, Value: "and oil the axe"}})
+		return err
+	})
 	var hits int
 	if err := raw.QueryRow(`SELECT count(*) FROM tasks_fts WHERE tasks_fts MATCH 'axe'`).Scan(&hits); err != nil || hits != 1 {
 		t.Fatalf("searching the new description: %d hits, %v", hits, err)
-	}
-	if _, err := raw.Exec(`INSERT INTO tasks_fts (tasks_fts) VALUES ('integrity-check')`); err != nil {
-		t.Fatalf("the index disagrees with the tasks: %v", err)
 	}
 
 	body := "Oil it yearly."
@@ -69,22 +59,36 @@ func TestSearchIndexFollowsTextOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	dref := strconv.FormatInt(d.Ref, 10)
-	before = ftsSegments(t, raw, "documents_fts")
-	if _, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Status: app.Patch[string]{Set: true, Value: "draft"},
-		Tags: app.Patch[[]string]{Set: true, Value: []string{"tools"}}}); err != nil {
+	followsText(t, raw, "documents_fts", func() error {
+		_, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Status: app.Patch[string]{Set: true, Value: "draft"},
+			Tags: app.Patch[[]string]{Set: true, Value: []string{"tools"}}})
+		return err
+	}, func() error {
+		_, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Body: app.Patch[string]{Set: true, Value: "Sharpen it monthly."}})
+		return err
+	})
+}
+
+// followsText checks that the FTS5 index table follows the text alone:
+// keep, a change that leaves the text as it was, adds no segment to it;
+// change, a new text, does; and the index then agrees with its rows.
+func followsText(t *testing.T, raw *sql.DB, table string, keep, change func() error) {
+	t.Helper()
+	before := ftsSegments(t, raw, table)
+	if err := keep(); err != nil {
 		t.Fatal(err)
 	}
-	if after := ftsSegments(t, raw, "documents_fts"); after != before {
-		t.Fatalf("a document change that leaves the text alone touched the index (%d → %d segments)", before, after)
+	if after := ftsSegments(t, raw, table); after != before {
+		t.Fatalf("%s: a change that leaves the text alone touched the index (%d → %d segments)", table, before, after)
 	}
-	if _, err := svc.UpdateDocument(ctx, a, "", dref, app.DocumentUpdate{Body: app.Patch[string]{Set: true, Value: "Sharpen it monthly."}}); err != nil {
+	if err := change(); err != nil {
 		t.Fatal(err)
 	}
-	if after := ftsSegments(t, raw, "documents_fts"); after == before {
-		t.Fatal("a new body did not reach the index")
+	if after := ftsSegments(t, raw, table); after == before {
+		t.Fatalf("%s: a new text did not reach the index", table)
 	}
-	if _, err := raw.Exec(`INSERT INTO documents_fts (documents_fts) VALUES ('integrity-check')`); err != nil {
-		t.Fatalf("the index disagrees with the documents: %v", err)
+	if _, err := raw.Exec(`INSERT INTO ` + table + ` (` + table + `) VALUES ('integrity-check')`); err != nil {
+		t.Fatalf("%s disagrees with its rows: %v", table, err)
 	}
 }
 

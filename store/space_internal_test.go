@@ -19,7 +19,7 @@ func TestFullDiskEpisode(t *testing.T) {
 	ctx := t.Context()
 	var mu sync.Mutex
 	var heard []bool
-	db, err := Open(ctx, migratedPath(t, "full.db"), Options{OnStorage: func(full bool, err error) {
+	db := openMigrated(t, "full.db", Options{OnStorage: func(full bool, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, full)
@@ -27,10 +27,6 @@ func TestFullDiskEpisode(t *testing.T) {
 			t.Errorf("OnStorage(true, %v), want the storage_full refusal", err)
 		}
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	exec := func(query string) error {
 		return db.Update(ctx, func(tx app.Tx) error {
 			_, err := tx.(*Tx).tx.ExecContext(ctx, query)

@@ -18,16 +18,12 @@ var statsEpoch = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
 // counted, and bootstraps it; it returns the administrator's id.
 func openStats(tb testing.TB, waits *atomic.Int64) (*DB, string) {
 	tb.Helper()
-	db, err := Open(context.Background(), migratedPath(tb, "t.db"), Options{OnWriterWait: func(d time.Duration) {
+	db := openMigrated(tb, "t.db", Options{OnWriterWait: func(d time.Duration) {
 		if d < 0 {
 			tb.Errorf("a negative wait: %v", d)
 		}
 		waits.Add(1)
 	}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
 	db.Now = func() time.Time { return statsEpoch }
 	first, err := app.New(db, app.Options{}).Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
 	if err != nil {

@@ -1,11 +1,11 @@
 package store_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"tend/app"
 	"tend/store"
 )
 
@@ -22,19 +22,10 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "tend.db")
-	if err := store.MigrateTo(context.Background(), path, 3); err != nil {
-		t.Fatal(err)
-	}
-	old := rawOpen(t, path)
-	if _, err := old.Exec(string(seed)); err != nil {
-		t.Fatalf("loading the 0003 seed: %v", err)
-	}
 	// Two tags as later releases recorded them: "made" by use on task 2
 	// (its tag.created event followed by the task's own, same actor and
 	// moment), "declared" on purpose an hour on, with nothing after it.
-	if _, err := old.Exec(`
+	path := atSchema(t, 3, string(seed), `
 		INSERT INTO tags (id, workspace_id, name, description, created_at) VALUES
 			('a0000000-0000-4000-8000-000000000001', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'made', NULL, '2026-11-22T09:10:00.000Z'),
 			('a0000000-0000-4000-8000-000000000002', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'declared', NULL, '2026-11-22T10:10:00.000Z');
@@ -42,22 +33,9 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 			(10, 'b0000000-0000-4000-8000-000000000001', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'tag', 'a0000000-0000-4000-8000-000000000001', 'tag.created', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"name":"made"}', NULL, NULL, '2026-11-22T09:10:00.000Z'),
 			(11, 'b0000000-0000-4000-8000-000000000002', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'task', '36c7b1bb-e91f-4c39-ad13-2d0b11501ee7', 'task.updated', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"tags":{"from":["ops"],"to":["made","ops"]}}', 2, 'Deploy the fix', '2026-11-22T09:10:00.002Z'),
 			(12, 'b0000000-0000-4000-8000-000000000003', '9f13c907-c5b5-4676-b832-7fae8eb0b482', 'tag', 'a0000000-0000-4000-8000-000000000002', 'tag.created', 'db66b1a3-f471-40d6-b2d4-3ea23819b9b0', 'http', '{"name":"declared"}', NULL, NULL, '2026-11-22T10:10:00.000Z');
-		INSERT INTO task_tags (task_id, tag_id) VALUES ('36c7b1bb-e91f-4c39-ad13-2d0b11501ee7', 'a0000000-0000-4000-8000-000000000001');`); err != nil {
-		t.Fatalf("adding tag events: %v", err)
-	}
-	if err := old.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(context.Background(), path, store.Options{BackupDir: filepath.Join(dir, "backups")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs, err := db.Backups(context.Background())
-	if err != nil || len(bs) != 1 || bs[0].SchemaHead != "0003_scope_revision" {
-		t.Fatalf("the upgrade takes one backup at the old head first: %+v, %v", bs, err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
+		INSERT INTO task_tags (task_id, tag_id) VALUES ('36c7b1bb-e91f-4c39-ad13-2d0b11501ee7', 'a0000000-0000-4000-8000-000000000001');`)
+	if bs := upgrade(t, path); len(bs) != 1 || bs[0].SchemaHead != "0003_scope_revision" {
+		t.Fatalf("the upgrade takes one backup at the old head first: %+v", bs)
 	}
 	raw := rawOpen(t, path)
 	for query, want := range map[string]int{
@@ -94,35 +72,18 @@ func TestUpgradeKeepsProjectsAndTasks(t *testing.T) {
 // in a browser session (no credential), stay as they were.
 func TestUpgradeEndsFeedsOfRevokedCredentials(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "tend.db")
-	if err := store.MigrateTo(context.Background(), path, 14); err != nil {
-		t.Fatal(err)
-	}
-	old := rawOpen(t, path)
 	const at = "2026-11-22T09:00:00.000Z"
-	if _, err := old.Exec(`
-		INSERT INTO users (id, username, created_at, updated_at) VALUES ('u1', 'alice', '` + at + `', '` + at + `');
-		INSERT INTO workspaces (id, slug, name, timezone, created_at, updated_at) VALUES ('w1', 'default', 'Default', 'UTC', '` + at + `', '` + at + `');
+	path := atSchema(t, 14, `
+		INSERT INTO users (id, username, created_at, updated_at) VALUES ('u1', 'alice', '`+at+`', '`+at+`');
+		INSERT INTO workspaces (id, slug, name, timezone, created_at, updated_at) VALUES ('w1', 'default', 'Default', 'UTC', '`+at+`', '`+at+`');
 		INSERT INTO tokens (id, prefix, hash, kind, title, user_id, scopes, revoked_at, created_at) VALUES
-			('k-revoked', 'tend_aaaaaaaaaa', x'00', 'api_token', 'old', 'u1', '["*"]', '2026-11-23T10:00:00.000Z', '` + at + `'),
-			('k-live', 'tend_bbbbbbbbbb', x'00', 'api_token', 'live', 'u1', '["*"]', NULL, '` + at + `');
+			('k-revoked', 'tend_aaaaaaaaaa', x'00', 'api_token', 'old', 'u1', '["*"]', '2026-11-23T10:00:00.000Z', '`+at+`'),
+			('k-live', 'tend_bbbbbbbbbb', x'00', 'api_token', 'live', 'u1', '["*"]', NULL, '`+at+`');
 		INSERT INTO calendars (id, prefix, hash, title, user_id, created_by_token, workspace_id, audience, created_at) VALUES
-			('c-of-revoked', 'tend_cccccccccc', x'00', 'a', 'u1', 'k-revoked', 'w1', 'me', '` + at + `'),
-			('c-of-live', 'tend_dddddddddd', x'00', 'b', 'u1', 'k-live', 'w1', 'me', '` + at + `'),
-			('c-of-session', 'tend_eeeeeeeeee', x'00', 'c', 'u1', NULL, 'w1', 'me', '` + at + `');`); err != nil {
-		t.Fatalf("seeding the 0014 database: %v", err)
-	}
-	if err := old.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(context.Background(), path, store.Options{BackupDir: filepath.Join(dir, "backups")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
+			('c-of-revoked', 'tend_cccccccccc', x'00', 'a', 'u1', 'k-revoked', 'w1', 'me', '`+at+`'),
+			('c-of-live', 'tend_dddddddddd', x'00', 'b', 'u1', 'k-live', 'w1', 'me', '`+at+`'),
+			('c-of-session', 'tend_eeeeeeeeee', x'00', 'c', 'u1', NULL, 'w1', 'me', '`+at+`');`)
+	upgrade(t, path)
 	raw := rawOpen(t, path)
 	for id, want := range map[string]string{"c-of-revoked": "2026-11-23T10:00:00.000Z", "c-of-live": "", "c-of-session": ""} {
 		var got string
@@ -133,4 +94,43 @@ func TestUpgradeEndsFeedsOfRevokedCredentials(t *testing.T) {
 			t.Errorf("feed %s: revoked_at %q after the upgrade, want %q", id, got, want)
 		}
 	}
+}
+
+// atSchema makes a database file migrated up to migration n holding what
+// the statements insert, as a release of that schema left it, and returns
+// its path.
+func atSchema(t *testing.T, n int, statements ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tend.db")
+	if err := store.MigrateTo(t.Context(), path, n); err != nil {
+		t.Fatal(err)
+	}
+	old := rawOpen(t, path)
+	for _, q := range statements {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("seeding the %04d database: %v", n, err)
+		}
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// upgrade opens path with this release, which migrates it, backing it up
+// first beside it, and closes it; it returns the backups taken.
+func upgrade(t *testing.T, path string) []app.Backup {
+	t.Helper()
+	db, err := store.Open(t.Context(), path, store.Options{BackupDir: filepath.Join(filepath.Dir(path), "backups")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := db.Backups(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bs
 }

@@ -79,62 +79,67 @@ func TestCredentialFollowsTheFileBeside(t *testing.T) {
 		t.Fatalf("the administrator's credential: %v", err)
 	}
 
-	issued, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.authenticate(t, issued.Secret); err != nil {
-		t.Fatalf("a credential issued beside the server: %v; want accepted", err)
-	}
+	issued := agentToken(t, f.besideSvc, f.besideAdmin, "robot")
+	f.accepted(t, issued.Secret, "a credential issued beside the server")
 	if _, err := f.besideSvc.RevokeToken(ctx, f.besideAdmin, issued.Prefix); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.authenticate(t, issued.Secret); app.CodeOf(err) != app.CodeUnauthorized {
-		t.Fatalf("a credential revoked beside the server: %v; want unauthorized", err)
-	}
+	f.refused(t, issued.Secret, "a credential revoked beside the server")
 
 	// After the log is truncated, and after it starts over, the header
 	// still tells.
-	other, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "clerk", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.authenticate(t, other.Secret); err != nil {
-		t.Fatalf("a second credential issued beside the server: %v; want accepted", err)
-	}
+	other := agentToken(t, f.besideSvc, f.besideAdmin, "clerk")
+	f.accepted(t, other.Secret, "a second credential issued beside the server")
 	checkpoint(t, f.server.Path(), "TRUNCATE")
-	if err := f.authenticate(t, other.Secret); err != nil {
-		t.Fatalf("after a checkpoint: %v; want accepted", err)
-	}
+	f.accepted(t, other.Secret, "after a checkpoint")
 	off := app.UserUpdate{Active: app.Patch[bool]{Set: true, Value: false}}
 	if _, err := f.besideSvc.UpdateUser(ctx, f.besideAdmin, "clerk", off); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.authenticate(t, other.Secret); app.CodeOf(err) != app.CodeUnauthorized {
-		t.Fatalf("an account deactivated beside the server, after a checkpoint: %v; want unauthorized", err)
-	}
+	f.refused(t, other.Secret, "an account deactivated beside the server, after a checkpoint")
 	on := app.UserUpdate{Active: app.Patch[bool]{Set: true, Value: true}}
 	if _, err := f.besideSvc.UpdateUser(ctx, f.besideAdmin, "clerk", on); err != nil {
 		t.Fatal(err)
 	}
 	checkpoint(t, f.server.Path(), "RESTART")
-	if err := f.authenticate(t, other.Secret); err != nil {
-		t.Fatalf("an account reactivated beside the server: %v; want accepted", err)
-	}
+	f.accepted(t, other.Secret, "an account reactivated beside the server")
 	if _, err := f.besideSvc.RevokeToken(ctx, f.besideAdmin, other.Prefix); err != nil { // the first commit in the restarted log
 		t.Fatal(err)
 	}
-	if err := f.authenticate(t, other.Secret); app.CodeOf(err) != app.CodeUnauthorized {
-		t.Fatalf("a credential revoked beside the server in a restarted log: %v; want unauthorized", err)
-	}
+	f.refused(t, other.Secret, "a credential revoked beside the server in a restarted log")
 
 	// The server's own writes count as much as anyone's.
 	if _, err := f.svc.RevokeToken(ctx, f.admin, f.admin.Token.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.authenticate(t, f.secret); app.CodeOf(err) != app.CodeUnauthorized {
-		t.Fatalf("a credential the server revoked: %v; want unauthorized", err)
+	f.refused(t, f.secret, "a credential the server revoked")
+}
+
+// accepted fails t unless the server accepts secret, which what names.
+func (f besideFixture) accepted(t *testing.T, secret, what string) {
+	t.Helper()
+	if err := f.authenticate(t, secret); err != nil {
+		t.Fatalf("%s: %v; want accepted", what, err)
 	}
+}
+
+// refused fails t unless the server refuses secret as unauthorized.
+func (f besideFixture) refused(t *testing.T, secret, what string) {
+	t.Helper()
+	if err := f.authenticate(t, secret); app.CodeOf(err) != app.CodeUnauthorized {
+		t.Fatalf("%s: %v; want unauthorized", what, err)
+	}
+}
+
+// agentToken issues, as a through svc, a credential for a new agent
+// username answering to the administrator.
+func agentToken(t *testing.T, svc *app.Service, a app.Actor, username string) app.IssuedToken {
+	t.Helper()
+	issued, err := svc.CreateToken(t.Context(), a, app.TokenCreate{Username: username, AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return issued
 }
 
 // checkpoint runs a checkpoint of mode to its end on a connection of its
@@ -182,13 +187,8 @@ func TestOwnCommitLeavesTheCheckFree(t *testing.T) {
 			t.Errorf("the check after the server's own commit %d took %d statements, want none", i, n)
 		}
 	}
-	issued, err := f.svc.CreateToken(ctx, f.admin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.authenticate(t, issued.Secret); err != nil {
-		t.Fatalf("a credential the server issued: %v; want accepted", err)
-	}
+	issued := agentToken(t, f.svc, f.admin, "robot")
+	f.accepted(t, issued.Secret, "a credential the server issued")
 	if _, err := f.svc.RevokeToken(ctx, f.admin, issued.Prefix); err != nil {
 		t.Fatal(err)
 	}
@@ -206,13 +206,8 @@ func TestOwnCommitYieldsToAnotherCommit(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	f := newBesideFixture(t)
-	issued, err := f.besideSvc.CreateToken(ctx, f.besideAdmin, app.TokenCreate{Username: "robot", AnswersTo: "admin", Scopes: []string{app.ScopeAll}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.authenticate(t, issued.Secret); err != nil {
-		t.Fatalf("a credential issued beside the server: %v; want accepted", err)
-	}
+	issued := agentToken(t, f.besideSvc, f.besideAdmin, "robot")
+	f.accepted(t, issued.Secret, "a credential issued beside the server")
 	revoke := true
 	f.server.BetweenCommitAndHeader(func() {
 		if revoke {

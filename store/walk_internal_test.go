@@ -15,23 +15,10 @@ import (
 // and administrator, for the tests and benchmarks of the walks.
 func walkService(tb testing.TB) (*DB, *app.Service, app.Actor) {
 	tb.Helper()
-	ctx := context.Background()
-	db, err := Open(ctx, migratedPath(tb, "walks.db"), Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() })
+	db := openMigrated(tb, "walks.db", Options{})
 	svc := app.New(db, app.Options{Version: "test"})
 	tb.Cleanup(svc.StopWork)
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "test")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return db, svc, admin
+	return db, svc, adminOf(tb, svc, "test")
 }
 
 // TestWalksKeepTheirIndexes: every step of a walk is a lookup (by id up
@@ -39,7 +26,7 @@ func walkService(tb testing.TB) (*DB, *app.Service, app.Actor) {
 // walk: a scan in a step would read the table once a level.
 func TestWalksKeepTheirIndexes(t *testing.T) {
 	t.Parallel()
-	db := planDB(t)
+	db := openMigrated(t, "plan.db", Options{})
 	users, tasks, parent := "SEARCH x USING INDEX sqlite_autoindex_users_1 (id=?)", "SEARCH x USING INDEX sqlite_autoindex_tasks_1 (id=?)",
 		"SEARCH c USING INDEX tasks_parent (parent_id=?)"
 	for _, w := range []struct {

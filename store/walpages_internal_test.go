@@ -138,12 +138,8 @@ func TestCreateWALPagesInGroups(t *testing.T) {
 func walCreator(t *testing.T) (db *DB, path string, create, index func()) {
 	t.Helper()
 	ctx := context.Background()
-	path = migratedPath(t, "pages.db")
-	db, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db = openMigrated(t, "pages.db", Options{})
+	path = db.Path()
 	// Stop the loop as TestWALStaysBounded does; Close finds it stopped.
 	close(db.stop)
 	<-db.done
@@ -153,14 +149,7 @@ func walCreator(t *testing.T) (db *DB, path string, create, index func()) {
 	// No worker indexes task text (Options.TaskIndexBatch is 0): the test
 	// indexes when it counts that apart (index).
 	svc := app.New(db, app.Options{})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "api")
-	if err != nil {
-		t.Fatal(err)
-	}
+	admin := adminOf(t, svc, "api")
 	if _, err := svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: "seq", Title: "Seq"}); err != nil {
 		t.Fatal(err)
 	}

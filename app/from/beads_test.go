@@ -12,7 +12,7 @@ func TestBeads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "beads/issues", m)
+	checkMigration(t, "beads/issues", m)
 }
 
 func TestBeadsRefusals(t *testing.T) {

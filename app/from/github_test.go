@@ -12,7 +12,7 @@ func TestGitHub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "github/issues", m)
+	checkMigration(t, "github/issues", m)
 	bare, err := from.GitHub(strings.NewReader(`[{"number":3,"title":"Document the API","body":"see #2","state":"OPEN"}]`), "web", from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)

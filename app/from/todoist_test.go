@@ -13,7 +13,7 @@ func TestTodoist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "todoist/Groceries", m)
+	checkMigration(t, "todoist/Groceries", m)
 }
 
 func TestTodoistRefusals(t *testing.T) {

@@ -41,7 +41,7 @@ func TestVikunja(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "vikunja/export", m)
+	checkMigration(t, "vikunja/export", m)
 	plain, err := from.Vikunja(open(t, "testdata/vikunja/data.json"), from.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)

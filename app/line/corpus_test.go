@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tend/app/line"
+	"tend/internal/golden"
 )
 
 // corpusLine is a line as people type it into a quick-add box, with what
@@ -290,7 +291,7 @@ func TestCorpus(t *testing.T) {
 	for i, c := range corpus {
 		lines[i] = c.in
 	}
-	compareGolden(t, "testdata/corpus.golden", readings(t, lines, now, loc))
+	golden.Check(t, "testdata/corpus.golden", readings(t, lines, now, loc))
 	seen := map[string]bool{}
 	for _, c := range corpus {
 		if seen[c.in] {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tend/app/line"
+	"tend/internal/testzone"
 )
 
 // FuzzLine checks that no line panics or hangs, and that the canonical
@@ -21,10 +22,7 @@ func FuzzLine(f *testing.F) {
 	for _, c := range lineCases {
 		f.Add(c.in)
 	}
-	loc, err := time.LoadLocation("Pacific/Auckland")
-	if err != nil {
-		f.Fatal(err)
-	}
+	loc := testzone.Load(f, "Pacific/Auckland")
 	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := line.Parse(s, now, loc)
@@ -57,28 +55,20 @@ func TestLongLine(t *testing.T) {
 }
 
 func BenchmarkParseLine(b *testing.B) {
-	loc, now := berlin(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := line.Parse("Call the bank tomorrow 9am about the loan !4/3 ~30m #finance +home", now, loc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchParse(b, "Call the bank tomorrow 9am about the loan !4/3 ~30m #finance +home")
 }
 
 func BenchmarkParseLineRepeat(b *testing.B) {
-	loc, now := berlin(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := line.Parse("Water the plants every other friday at 9am #home", now, loc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchParse(b, "Water the plants every other friday at 9am #home")
 }
 
 func BenchmarkParseLine10KB(b *testing.B) {
+	benchParse(b, "Task "+strings.Repeat("every monday and ", 600)+" tomorrow")
+}
+
+// benchParse reads in as a captured line, in Berlin, b.N times.
+func benchParse(b *testing.B, in string) {
 	loc, now := berlin(b)
-	in := "Task " + strings.Repeat("every monday and ", 600) + " tomorrow"
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := line.Parse(in, now, loc); err != nil {

@@ -1,9 +1,7 @@
 package line_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +9,8 @@ import (
 	"time"
 
 	"tend/app/line"
+	"tend/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the parser's output")
 
 // goldenLine is what a line says, as the golden files pin it.
 type goldenLine struct {
@@ -65,7 +62,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := readings(t, strings.Split(strings.TrimRight(string(raw), "\n"), "\n"), now, loc)
-			compareGolden(t, strings.TrimSuffix(f, ".txt")+".golden", got)
+			golden.Check(t, strings.TrimSuffix(f, ".txt")+".golden", got)
 		})
 	}
 }
@@ -94,23 +91,4 @@ func readings(t *testing.T, lines []string, now time.Time, loc *time.Location) [
 		t.Fatal(err)
 	}
 	return append(got, '\n')
-}
-
-// compareGolden compares got with the file golden, or rewrites it with
-// -update.
-func compareGolden(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./app/line -run 'TestGolden|TestCorpus' -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the parser's output; run with -update and review the diff", golden)
-	}
 }

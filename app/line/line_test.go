@@ -9,14 +9,12 @@ import (
 
 	"tend/app/line"
 	"tend/app/recur"
+	"tend/internal/testzone"
 )
 
 func berlin(t testing.TB) (*time.Location, time.Time) {
 	t.Helper()
-	loc, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		t.Fatal(err)
-	}
+	loc := testzone.Load(t, "Europe/Berlin")
 	return loc, time.Date(2026, 11, 25, 14, 0, 0, 0, loc) // a Wednesday
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tend/app/recur"
+	"tend/internal/testzone"
 )
 
 // FuzzRepeat checks that no input panics or runs away, and that every
@@ -18,10 +19,7 @@ func FuzzRepeat(f *testing.F) {
 		"every 14 days at 7am starting dec 1", "every day ending dec 31", "every second week", "every sunday evening", "every april 4"} {
 		f.Add(s)
 	}
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		f.Fatal(err)
-	}
+	berlin := testzone.Load(f, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin)
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := recur.Parse(s, start, berlin)
@@ -44,10 +42,7 @@ func FuzzRepeat(f *testing.F) {
 }
 
 func BenchmarkOccurrences100(b *testing.B) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		b.Fatal(err)
-	}
+	berlin := testzone.Load(b, "Europe/Berlin")
 	r, err := recur.Parse("every other friday at 9am", time.Date(2026, 11, 21, 14, 0, 0, 0, berlin), berlin)
 	if err != nil {
 		b.Fatal(err)
@@ -61,10 +56,7 @@ func BenchmarkOccurrences100(b *testing.B) {
 }
 
 func BenchmarkParseRepeat(b *testing.B) {
-	berlin, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		b.Fatal(err)
-	}
+	berlin := testzone.Load(b, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -6,6 +6,7 @@ import (
 
 	"tend/app/recur"
 	"tend/app/when"
+	"tend/internal/testzone"
 )
 
 // TestParseCommonPhrases reads the repeats people bring from other apps
@@ -13,7 +14,7 @@ import (
 // dec 1"; Google Calendar's "every April 4"), on Wednesday 2026-11-25
 // 14:00 in Berlin.
 func TestParseCommonPhrases(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 25, 14, 0, 0, 0, berlin)
 	for _, tc := range []struct{ in, rrule, anchor string }{
 		{"every workday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-11-25 00:00"},
@@ -59,7 +60,7 @@ func TestParseCommonPhrases(t *testing.T) {
 }
 
 func TestAt(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 25, 14, 0, 0, 0, berlin)
 	r := mustParse(t, "every month until 2027-03-26", start, berlin)
 	timed, err := r.At(when.Clock{Hour: 9}, time.Date(2026, 11, 26, 9, 0, 0, 0, berlin))

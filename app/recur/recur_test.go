@@ -7,16 +7,8 @@ import (
 	"time"
 
 	"tend/app/recur"
+	"tend/internal/testzone"
 )
-
-func zone(t testing.TB, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
 
 func mustParse(t testing.TB, s string, start time.Time, loc *time.Location) recur.Rule {
 	t.Helper()
@@ -28,7 +20,7 @@ func mustParse(t testing.TB, s string, start time.Time, loc *time.Location) recu
 }
 
 func TestParseRefusals(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin)
 	for _, tc := range []struct{ in, msg string }{
 		{"", "empty"},
@@ -65,7 +57,7 @@ func TestParseRefusals(t *testing.T) {
 }
 
 func TestParseRFCNormalised(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin) // a Saturday
 	want := mustParse(t, "every other friday at 9am", start, berlin)
 	for _, in := range []string{
@@ -88,7 +80,7 @@ func TestParseRFCNormalised(t *testing.T) {
 }
 
 func TestRRuleUntil(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin)
 	for _, tc := range []struct{ in, rrule, text string }{
 		{"every day until dec 31", "FREQ=DAILY;UNTIL=20261231", "DTSTART;VALUE=DATE:20261121\nRRULE:FREQ=DAILY;UNTIL=20261231"},
@@ -112,7 +104,7 @@ func TestRRuleUntil(t *testing.T) {
 
 func TestWallClockAcrossDST(t *testing.T) {
 	for _, name := range []string{"Europe/Berlin", "Pacific/Auckland", "America/New_York"} {
-		loc := zone(t, name)
+		loc := testzone.Load(t, name)
 		r := mustParse(t, "every day at 9am", time.Date(2026, 1, 1, 0, 0, 0, 0, loc), loc)
 		occ, more := r.Occurrences(time.Time{}, time.Date(2026, 12, 31, 23, 0, 0, 0, loc), 0)
 		if len(occ) != 365 || more {
@@ -155,7 +147,7 @@ func TestOccurrencesWindow(t *testing.T) {
 }
 
 func TestNextAfterCompletion(t *testing.T) {
-	berlin := zone(t, "Europe/Berlin")
+	berlin := testzone.Load(t, "Europe/Berlin")
 	start := time.Date(2026, 11, 21, 14, 0, 0, 0, berlin)
 	done := time.Date(2026, 11, 26, 22, 30, 0, 0, berlin) // late on Thursday
 	for _, tc := range []struct {

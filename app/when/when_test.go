@@ -6,20 +6,12 @@ import (
 	"time"
 
 	"tend/app/when"
+	"tend/internal/testzone"
 )
-
-func zone(t testing.TB, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
 
 // now is Wednesday 2026-11-25 14:00 in Berlin.
 func TestParseDate(t *testing.T) {
-	loc := zone(t, "Europe/Berlin")
+	loc := testzone.Load(t, "Europe/Berlin")
 	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
 	day := func(y int, m time.Month, d int) when.Moment {
 		return when.Moment{Time: time.Date(y, m, d, 0, 0, 0, 0, loc), AllDay: true}
@@ -132,7 +124,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestParseDateRefusals(t *testing.T) {
-	loc := zone(t, "Europe/Berlin")
+	loc := testzone.Load(t, "Europe/Berlin")
 	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
 	for _, tc := range []struct {
 		in     string
@@ -170,7 +162,7 @@ func TestSyntaxErrorText(t *testing.T) {
 // A reader in Auckland just before midnight: "today" is their day, not
 // the server's.
 func TestParseTimeFarFromUTC(t *testing.T) {
-	loc := zone(t, "Pacific/Auckland")
+	loc := testzone.Load(t, "Pacific/Auckland")
 	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC) // 23:45 on Nov 25 in Auckland
 	for _, tc := range []struct {
 		in   string
@@ -226,7 +218,7 @@ func TestGrammarsUseTheTables(t *testing.T) {
 			t.Errorf("%s grammar is incomplete: %+v", name, g)
 		}
 	}
-	loc := zone(t, "Europe/Berlin")
+	loc := testzone.Load(t, "Europe/Berlin")
 	now := time.Date(2026, 11, 25, 14, 0, 0, 0, loc)
 	for _, ex := range when.DateGrammar.Examples {
 		if _, err := when.ParseDate(ex, now, loc); err != nil {
@@ -252,10 +244,7 @@ func FuzzDate(f *testing.F) {
 		"this weekend", "tonight at 8", "at 4", "thursday next week", "by the weekend", "tomorrow morning at 8"} {
 		f.Add(s)
 	}
-	loc, err := time.LoadLocation("Pacific/Auckland")
-	if err != nil {
-		f.Fatal(err)
-	}
+	loc := testzone.Load(f, "Pacific/Auckland")
 	now := time.Date(2026, 11, 25, 10, 45, 0, 0, time.UTC)
 	// writable: the moment is written back (in the reader's zone, or in UTC)
 	// with a four-digit year. One outside that is read so that the app can

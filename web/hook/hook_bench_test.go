@@ -20,15 +20,7 @@ import (
 func BenchmarkEventToDelivery(b *testing.B) {
 	ctx := context.Background()
 	allow, _ := outbound.Parse([]string{"127.0.0.0/8"})
-	svc := app.New(storetest.Open(b), app.Options{Version: "bench", Outbound: allow})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc, admin, _ := storetest.Admin(b, storetest.Open(b), app.Options{Version: "bench", Outbound: allow}, "bench")
 	arrived := make(chan time.Time, 1)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.WriteHeader(http.StatusNoContent)

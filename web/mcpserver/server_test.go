@@ -1,12 +1,10 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"tend/internal/golden"
 	"tend/web/webtest"
 	"tend/web/wire"
 )
@@ -125,33 +124,16 @@ func TestMCPToolsListMatchesSpec(t *testing.T) {
 			}
 		}
 	}
-	golden, err := json.MarshalIndent(res.Tools, "", "  ")
+	tools, err := json.MarshalIndent(res.Tools, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "mcp_tools_list.json", golden)
+	golden.Check(t, filepath.Join("testdata", "mcp_tools_list.json"), tools)
 	wire, _ := json.Marshal(res)
 	if len(wire) > 24<<10 {
 		t.Errorf("tools/list is %d bytes; the budget is 24 KB", len(wire))
 	}
 	t.Logf("tools/list: %d bytes", len(wire))
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Fatalf("%s differs from the golden file (run with -update if the change is meant):\n%s", name, got)
-	}
 }
 
 func TestMCPBothErasOnOneURL(t *testing.T) {
