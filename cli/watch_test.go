@@ -202,6 +202,9 @@ func TestCLIWatchResumes(t *testing.T) {
 		}
 	}
 	e.Srv.CloseClientConnections()
+	// The test's own client may hold a connection just dropped, and Go does
+	// not send a POST again on a fresh one: it dials anew.
+	e.Srv.Client().CloseIdleConnections()
 	<-f.paused
 	e.TaskRef(e.Admin, map[string]any{"title": "During the drop"})
 	if code := f.exit(); code != 0 {
