@@ -112,7 +112,7 @@ func TestDocsCommands(t *testing.T) {
 
 // skipsAllowed are the only command blocks not run, by file and first line.
 var skipsAllowed = []string{
-	"README.md: go run . serve                                                     # run tend on its embedded default database",
+	"README.md: go run . serve   # run tend on its embedded default database",
 	"docs/web.md: sudo apt-get install chromium",
 }
 
