@@ -14,6 +14,7 @@ import (
 
 	"tend/app"
 	"tend/web/calfeed"
+	"tend/web/dav"
 	"tend/web/mcpserver"
 	"tend/web/pages"
 	"tend/web/wire"
@@ -28,6 +29,7 @@ type Server struct {
 	mcp         func() *mcpserver.Server    // the MCP tools, on POST /mcp and stdio, built on first use
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
+	dav         *dav.Handler // CalDAV, on /.well-known/caldav and under dav.Root, for every method
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -86,6 +88,7 @@ func NewServer(svc Service, log *slog.Logger) *Server {
 	// of a command's start on a cold process: the terminal on the file,
 	// which serves its JSON API through this server, never pays for them.
 	s.mcp = sync.OnceValue(func() *mcpserver.Server { return mcpserver.New(svc, log, s.Transport) })
+	s.dav = dav.New(svc, log)
 	s.routes()
 	return s
 }
@@ -343,9 +346,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	if slices.Contains(r.TransferEncoding, "chunked") {
+	switch {
+	case slices.Contains(r.TransferEncoding, "chunked"):
 		s.refuseChunked(sw, r)
-	} else {
+	case dav.Serves(r.URL.Path):
+		// WebDAV's methods (PROPFIND, REPORT, and those a client tries that
+		// tend does not serve) are not the router's: every one of them, on
+		// every path under the root, gets a DAV answer, never a page.
+		sw.route = dav.Root + "*"
+		s.dav.ServeHTTP(sw, r)
+	default:
 		s.router.ServeHTTP(sw, r)
 	}
 	took := time.Since(start)

@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+
+	"tend/app"
+)
+
+// davRecordRow is a row of dav_objects.
+type davRecordRow struct {
+	TaskID      string  `db:"task_id"`
+	WorkspaceID string  `db:"workspace_id"`
+	Name        string  `db:"name"`
+	UID         string  `db:"uid"`
+	ParentUID   *string `db:"parent_uid"`
+	Extra       string  `db:"extra"`
+	Rev         int     `db:"rev"`
+}
+
+func (r davRecordRow) record() app.DavRecord {
+	out := app.DavRecord{TaskID: r.TaskID, WorkspaceID: r.WorkspaceID, Name: r.Name, UID: r.UID, Extra: r.Extra, Rev: r.Rev}
+	if r.ParentUID != nil {
+		out.ParentUID = *r.ParentUID
+	}
+	return out
+}
+
+// DavRecords reads the CalDAV records of these tasks, by task id.
+func (t *Tx) DavRecords(ctx context.Context, taskIDs []string) (map[string]app.DavRecord, error) {
+	out := make(map[string]app.DavRecord, len(taskIDs))
+	if len(taskIDs) == 0 {
+		return out, nil
+	}
+	ids, err := json.Marshal(taskIDs)
+	if err != nil {
+		return nil, err
+	}
+	var rows []davRecordRow
+	if err := t.tx.SelectContext(ctx, &rows, `SELECT task_id, workspace_id, name, uid, parent_uid, extra, rev FROM dav_objects
+		WHERE task_id IN (SELECT value FROM json_each(?))`, string(ids)); err != nil {
+		return nil, mapErr(err)
+	}
+	for _, r := range rows {
+		out[r.TaskID] = r.record()
+	}
+	return out, nil
+}
+
+// DavRecordBy finds a workspace's CalDAV record by name, or by uid when name
+// is "".
+func (t *Tx) DavRecordBy(ctx context.Context, workspaceID, name, uid string) (app.DavRecord, error) {
+	var r davRecordRow
+	q, arg := `name = ?`, name
+	if name == "" {
+		q, arg = `uid = ?`, uid
+	}
+	err := t.tx.GetContext(ctx, &r, `SELECT task_id, workspace_id, name, uid, parent_uid, extra, rev FROM dav_objects
+		WHERE workspace_id = ? AND `+q, workspaceID, arg)
+	if err != nil {
+		return app.DavRecord{}, mapErr(err)
+	}
+	return r.record(), nil
+}
+
+// PutDavRecord writes a task's CalDAV record, replacing the one it had.
+func (t *Tx) PutDavRecord(ctx context.Context, r app.DavRecord) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO dav_objects (task_id, workspace_id, name, uid, parent_uid, extra, rev)
+		VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?) ON CONFLICT (task_id) DO UPDATE SET workspace_id = excluded.workspace_id,
+		name = excluded.name, uid = excluded.uid, parent_uid = excluded.parent_uid, extra = excluded.extra, rev = excluded.rev`,
+		r.TaskID, r.WorkspaceID, r.Name, r.UID, r.ParentUID, r.Extra, r.Rev)
+	return mapErr(err)
+}
+
+// ProjectTags is the newest event's seq of each project, by id; a project
+// nothing happened in has none.
+func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(projectIDs))
+	ids, err := json.Marshal(projectIDs)
+	if err != nil {
+		return nil, err
+	}
+	var rows []struct {
+		ID  string `db:"id"`
+		Seq int64  `db:"seq"`
+	}
+	// One lookup of events_project's last entry per project, not a
+	// grouping of every event in them.
+	if err := t.tx.SelectContext(ctx, &rows, `SELECT p.value AS id,
+		COALESCE((SELECT max(seq) FROM events WHERE project_id = p.value), 0) AS seq FROM json_each(?) p`, string(ids)); err != nil {
+		return nil, mapErr(err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Seq
+	}
+	return out, nil
+}
