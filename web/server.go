@@ -349,7 +349,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case slices.Contains(r.TransferEncoding, "chunked"):
 		s.refuseChunked(sw, r)
-	case dav.Serves(r.URL.Path):
+	case dav.Serves(r):
 		// WebDAV's methods (PROPFIND, REPORT, and those a client tries that
 		// tend does not serve) are not the router's: every one of them, on
 		// every path under the root, gets a DAV answer, never a page.

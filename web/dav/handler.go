@@ -34,10 +34,14 @@ type Handler struct {
 // secret.
 func New(svc Service, log *slog.Logger) *Handler { return &Handler{svc: svc, log: log} }
 
-// Serves reports whether path is the handler's: the well-known address or
-// anything under the root, so that nothing there reaches the web app.
-func Serves(path string) bool {
-	return path == WellKnown || path == WellKnown+"/" || path == strings.TrimSuffix(Root, "/") || strings.HasPrefix(path, Root)
+// Serves reports whether a request is the handler's: anything at the
+// well-known address or under the root, so that nothing there reaches the
+// web app, and a PROPFIND of the server's own address, where a client
+// given only that looks for the current user's principal.
+func Serves(r *http.Request) bool {
+	p := r.URL.Path
+	return p == WellKnown || p == WellKnown+"/" || p == strings.TrimSuffix(Root, "/") || strings.HasPrefix(p, Root) ||
+		(p == "/" && r.Method == "PROPFIND")
 }
 
 // target is what a path under the root names.
@@ -54,7 +58,7 @@ type target struct {
 func parse(path string) (target, bool) {
 	rest, ok := strings.CutPrefix(path, Root)
 	if !ok {
-		return target{kind: "root"}, path == strings.TrimSuffix(Root, "/")
+		return target{kind: "root"}, path == strings.TrimSuffix(Root, "/") || path == "/"
 	}
 	segs := strings.Split(rest, "/")
 	if len(segs) > 0 && segs[len(segs)-1] == "" {

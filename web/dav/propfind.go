@@ -24,7 +24,7 @@ func (h *Handler) propfind(w http.ResponseWriter, r *http.Request, a app.Actor, 
 	switch t.kind {
 	case "root":
 		found, missing := q.pick(h.rootProps(principal))
-		m.response(Root, found, missing)
+		m.response(r.URL.Path, found, missing)
 	case "principal":
 		found, missing := q.pick(h.principalProps(a, principal))
 		m.response(principal, found, missing)
