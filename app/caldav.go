@@ -85,6 +85,9 @@ type davTx interface {
 	PutDavRecord(ctx context.Context, r DavRecord) error
 	// ProjectTags is the newest event's seq of each project, by id.
 	ProjectTags(ctx context.Context, projectIDs []string) (map[string]int64, error)
+	// ProjectTasksSince lists the tasks events after seq since in a
+	// project were about, each once.
+	ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error)
 }
 
 // davNameSuffix ends the resource name of a task no client named.
@@ -140,15 +143,10 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 	var col DavCollection
 	var out []DavObject
 	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
-		n, err := davProject(sc, key)
+		n, err := davCollection(ctx, tx, sc, key, &col)
 		if err != nil {
 			return err
 		}
-		cs, err := davCollections(ctx, tx, sc, []*projectNode{n})
-		if err != nil {
-			return err
-		}
-		col = cs[0]
 		q := TaskQuery{ItemFilter: ItemFilter{ProjectIDs: []string{n.ID}}, SkipSubCounts: true}
 		if names != nil {
 			if q.IDs, err = davIDs(ctx, tx, sc, names); err != nil || len(q.IDs) == 0 {
@@ -163,6 +161,86 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 		return err
 	}))
 	return col, out, err
+}
+
+// DavChanges answers a sync-collection (RFC 6578) of a collection from the
+// seq since (its sync-token; 0 for all): the objects changed after it, and
+// the names of those no longer in the collection (trashed, or gone). A
+// token from the future is refused as invalid.
+func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string, since int64) (DavCollection, []DavObject, []string, error) {
+	var col DavCollection
+	var changed []DavObject
+	var gone []string
+	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
+		n, err := davCollection(ctx, tx, sc, key, &col)
+		if err != nil {
+			return err
+		}
+		if since < 0 || since > col.Tag {
+			return Errorf(CodeInvalid, "this sync-token was not issued here; sync again without one")
+		}
+		q := TaskQuery{ItemFilter: ItemFilter{ProjectIDs: []string{n.ID}}, SkipSubCounts: true}
+		var ids []string
+		if since > 0 {
+			if ids, err = tx.ProjectTasksSince(ctx, n.ID, since); err != nil || len(ids) == 0 {
+				return err
+			}
+			q.IDs = ids
+		}
+		ts, err := sc.tasks(ctx, tx, sc.taskQuery(q))
+		if err != nil {
+			return err
+		}
+		if changed, err = davObjects(ctx, tx, ts); err != nil {
+			return err
+		}
+		gone, err = davGone(ctx, tx, ids, ts)
+		return err
+	}))
+	return col, changed, gone, err
+}
+
+// davGone names the tasks of ids that are not among live: each by its
+// record's name, else its id.
+func davGone(ctx context.Context, tx Tx, ids []string, live []Task) ([]string, error) {
+	here := make(map[string]bool, len(live))
+	for _, t := range live {
+		here[t.ID] = true
+	}
+	var missing []string
+	for _, id := range ids {
+		if !here[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	recs, err := tx.DavRecords(ctx, missing)
+	out := make([]string, 0, len(missing))
+	for _, id := range missing {
+		if r, ok := recs[id]; ok {
+			out = append(out, r.Name)
+		} else {
+			out = append(out, id+davNameSuffix)
+		}
+	}
+	return out, err
+}
+
+// davCollection is the project of a collection (davProject), and sets col
+// to the collection.
+func davCollection(ctx context.Context, tx Tx, sc *scope, key string, col *DavCollection) (*projectNode, error) {
+	n, err := davProject(sc, key)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := davCollections(ctx, tx, sc, []*projectNode{n})
+	if err != nil {
+		return nil, err
+	}
+	*col = cs[0]
+	return n, nil
 }
 
 // davProject is the project of a collection, which the account may read

@@ -95,3 +95,12 @@ func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]i
 	}
 	return out, nil
 }
+
+// ProjectTasksSince lists the tasks events after seq since in a project
+// were about, each once, through events_project.
+func (t *Tx) ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error) {
+	var ids []string
+	err := t.tx.SelectContext(ctx, &ids, `SELECT DISTINCT entity_id FROM events
+		WHERE project_id = ? AND seq > ? AND entity_type = 'task'`, projectID, since)
+	return ids, mapErr(err)
+}

@@ -311,3 +311,45 @@ func TestDavReports(t *testing.T) {
 	f.want(f.dav("REPORT", col, f.user, f.admin, multi), http.StatusMultiStatus, "SUMMARY:done one",
 		"<d:href>"+col+"gone.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status>")
 }
+
+// syncToken is the sync-token a sync-collection answer ends with.
+func syncToken(t *testing.T, body string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, "<d:sync-token>")
+	tok, _, ok2 := strings.Cut(rest, "</d:sync-token>")
+	if !ok || !ok2 {
+		t.Fatalf("no sync-token in\n%s", body)
+	}
+	return tok
+}
+
+func TestDavSync(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	col := "/dav/calendars/default.home/"
+	sync := func(token string) answer {
+		return f.dav("REPORT", col, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token>`+token+
+			`</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
+	}
+	f.want(f.dav(http.MethodPut, col+"a.ics", f.user, f.admin, vtodo("a", "SUMMARY:a")), http.StatusCreated)
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b")), http.StatusCreated)
+	first := sync("")
+	f.want(first, http.StatusMultiStatus, col+"a.ics", col+"b.ics")
+	tok := syncToken(t, first.body)
+
+	empty := sync(tok)
+	f.want(empty, http.StatusMultiStatus)
+	if strings.Contains(empty.body, "<d:response>") || syncToken(t, empty.body) != tok {
+		t.Fatalf("an empty delta:\n%s", empty.body)
+	}
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b changed")), http.StatusNoContent)
+	f.want(f.dav(http.MethodDelete, col+"a.ics", f.user, f.admin, ""), http.StatusNoContent)
+	delta := sync(tok)
+	f.want(delta, http.StatusMultiStatus, "<d:href>"+col+"b.ics</d:href><d:propstat>", "<d:href>"+col+"a.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status>")
+	if syncToken(t, delta.body) == tok {
+		t.Fatal("the token did not move on")
+	}
+	for _, bad := range []string{"nonsense", "tag:tend,2026:sync/99999"} {
+		f.want(sync(bad), http.StatusForbidden, "<d:valid-sync-token/>")
+	}
+}

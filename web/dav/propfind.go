@@ -130,7 +130,8 @@ func collectionProps(c app.DavCollection, principal string) []prop {
 		{name(nsDAV, "displayname"), esc(c.Title)},
 		{name(nsCalDAV, "supported-calendar-component-set"), `<c:comp name="VTODO"/>`},
 		{name(nsDAV, "supported-report-set"), "<d:supported-report><d:report><c:calendar-query/></d:report></d:supported-report>" +
-			"<d:supported-report><d:report><c:calendar-multiget/></d:report></d:supported-report>"},
+			"<d:supported-report><d:report><c:calendar-multiget/></d:report></d:supported-report>" +
+			"<d:supported-report><d:report><d:sync-collection/></d:report></d:supported-report>"},
 		{name(nsCS, "getctag"), esc(`"` + tag + `"`)},
 		{name(nsDAV, "sync-token"), esc(fmtSyncToken(c.Tag))},
 		{name(nsDAV, "current-user-privilege-set"), privileges(c.Writable)},

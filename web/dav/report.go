@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 type reportRequest struct {
 	XMLName xml.Name
 	propRequest
-	Hrefs  []string    `xml:"DAV: href"`
-	Filter *compFilter `xml:"urn:ietf:params:xml:ns:caldav filter>comp-filter"`
+	Hrefs     []string    `xml:"DAV: href"`
+	SyncToken *string     `xml:"DAV: sync-token"`
+	SyncLevel string      `xml:"DAV: sync-level"`
+	Filter    *compFilter `xml:"urn:ietf:params:xml:ns:caldav filter>comp-filter"`
 }
 
 // compFilter is a comp-filter: a component by name, with what its
@@ -59,8 +62,11 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request, a app.Actor, t 
 	if err := decodeXML(body, &q); err != nil {
 		return err
 	}
+	if t.kind == "collection" && q.XMLName == name(nsDAV, "sync-collection") {
+		return h.syncCollection(w, r, a, t, q)
+	}
 	if t.kind != "collection" || q.XMLName.Space != nsCalDAV || (q.XMLName.Local != "calendar-multiget" && q.XMLName.Local != "calendar-query") {
-		return refuse("d:supported-report", "this resource answers calendar-query and calendar-multiget reports")
+		return refuse("d:supported-report", "a collection answers calendar-query, calendar-multiget and sync-collection reports")
 	}
 	var names []string
 	wanted := map[string]bool{}
@@ -192,4 +198,49 @@ func within(from, to time.Time, r timeRange) bool {
 		return false
 	}
 	return true
+}
+
+// syncCollection answers RFC 6578's sync-collection at sync-level 1: what
+// changed in the collection after the token (everything without one), the
+// objects gone as 404 members, and the token to send next time.
+func (h *Handler) syncCollection(w http.ResponseWriter, r *http.Request, a app.Actor, t target, q reportRequest) error {
+	if q.SyncLevel != "" && strings.TrimSpace(q.SyncLevel) != "1" {
+		return refuse("d:supported-report", "sync-level 1 only: a collection holds no collections")
+	}
+	var since int64
+	if q.SyncToken != nil && strings.TrimSpace(*q.SyncToken) != "" {
+		n, err := parseSyncToken(strings.TrimSpace(*q.SyncToken))
+		if err != nil {
+			return err
+		}
+		since = n
+	}
+	c, changed, gone, err := h.svc.DavChanges(r.Context(), a, t.workspace, t.key, since)
+	if app.CodeOf(err) == app.CodeInvalid {
+		return refuse("d:valid-sync-token", "%s", app.AsError(err).Detail)
+	}
+	if err != nil {
+		return err
+	}
+	m := newMultistatus()
+	for _, o := range changed {
+		if err := h.objectResponse(m, q.propRequest, c, o); err != nil {
+			return err
+		}
+	}
+	for _, n := range gone {
+		m.gone(collectionHref(c) + n)
+	}
+	m.b.WriteString("<d:sync-token>" + esc(fmtSyncToken(c.Tag)) + "</d:sync-token>")
+	m.write(w)
+	return nil
+}
+
+// parseSyncToken reads a token fmtSyncToken wrote.
+func parseSyncToken(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(s, syncTokenPrefix), 10, 64)
+	if err != nil || !strings.HasPrefix(s, syncTokenPrefix) || n < 0 {
+		return 0, refuse("d:valid-sync-token", "this sync-token was not issued here; sync again without one")
+	}
+	return n, nil
 }

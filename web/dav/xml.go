@@ -194,4 +194,8 @@ var (
 	getETag      = name(nsDAV, "getetag")
 )
 
-func fmtSyncToken(seq int64) string { return fmt.Sprintf("tag:tend,2026:sync/%d", seq) }
+// syncTokenPrefix begins every sync-token: an absolute URI (RFC 6578
+// §6.2) ending in the seq of the collection's newest event.
+const syncTokenPrefix = "tag:tend,2026:sync/"
+
+func fmtSyncToken(seq int64) string { return fmt.Sprintf("%s%d", syncTokenPrefix, seq) }

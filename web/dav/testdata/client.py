@@ -1,6 +1,6 @@
 # Drives tend's CalDAV server with Debian's python3-caldav (0.11), as a
 # user of it would: discovery from the bare server address, a search for
-# open todos, save, complete, delete, and a 412 on a stale ETag. Reads
+# open todos, save, complete, sync tokens, delete, and a 412 on a stale ETag. Reads
 # TEND_URL, TEND_USER and TEND_TOKEN; prints one line per step and exits
 # non-zero on the first that fails.
 import os
@@ -41,6 +41,13 @@ print("completed; open now", sorted(str(t.icalendar_instance.subcomponents[0]["S
 r = client.request(str(fetched.url), "PUT", fetched.data, {"If-Match": '"1-0"', "Content-Type": "text/calendar"})
 print("stale put", r.status)
 assert r.status == 412, r.status
+
+synced = home.objects_by_sync_token(load_objects=False)
+before = synced.sync_token
+fetched.data = fetched.data.replace("SUMMARY:Water the plants", "SUMMARY:Water the ferns")
+fetched.save()
+delta = home.objects_by_sync_token(sync_token=before, load_objects=False)
+print("sync", len(list(synced)), "then", len(list(delta)), "moved on", delta.sync_token != before)
 
 fetched.delete()
 remaining = [t.url for t in home.todos(include_completed=True)]
