@@ -85,6 +85,9 @@ type davTx interface {
 	PutDavRecord(ctx context.Context, r DavRecord) error
 	// ProjectTags is the newest event's seq of each project, by id.
 	ProjectTags(ctx context.Context, projectIDs []string) (map[string]int64, error)
+	// DavChildren lists a workspace's records that name uid as their
+	// parent's.
+	DavChildren(ctx context.Context, workspaceID, uid string) ([]DavRecord, error)
 	// ProjectTasksSince lists the tasks events after seq since in a
 	// project were about, each once.
 	ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error)
@@ -421,6 +424,11 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}
+		if !found {
+			if err := s.adoptDavChildren(ctx, tx, a, sc, n, id, in.UID); err != nil {
+				return false, err
+			}
+		}
 		if out, _, err = davFind(ctx, tx, sc, n, name); err != nil {
 			return false, err
 		}
@@ -431,6 +439,37 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		s.taskCreated()
 	}
 	return out, created, err
+}
+
+// adoptDavChildren files under a new task the tasks of its collection that
+// arrived before it naming its UID as their parent's (task apps send
+// subtasks in any order), where they are still at the top.
+func (s *Service) adoptDavChildren(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, id, uid string) error {
+	recs, err := tx.DavChildren(ctx, sc.ws.Workspace.ID, uid)
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	ids := make([]string, 0, len(recs))
+	for _, r := range recs {
+		ids = append(ids, r.TaskID)
+	}
+	ts, err := sc.tasks(ctx, tx, sc.taskQuery(TaskQuery{IDs: ids, ItemFilter: ItemFilter{ProjectIDs: []string{n.ID}}, SkipSubCounts: true}))
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if t.ParentID != "" || t.ID == id {
+			continue
+		}
+		u := TaskUpdate{Parent: PatchOf(FlexRef(id))}
+		if t.RepeatRule != "" {
+			u.AppliesTo = PatchOf("this_one")
+		}
+		if _, _, err := s.updateFound(ctx, tx, a, sc, t, u, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // davClaimable refuses a name or UID another task of the workspace holds:

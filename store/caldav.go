@@ -104,3 +104,18 @@ func (t *Tx) ProjectTasksSince(ctx context.Context, projectID string, since int6
 		WHERE project_id = ? AND seq > ? AND entity_type = 'task'`, projectID, since)
 	return ids, mapErr(err)
 }
+
+// DavChildren lists a workspace's CalDAV records that name uid as their
+// parent's, through dav_objects_parent_uid.
+func (t *Tx) DavChildren(ctx context.Context, workspaceID, uid string) ([]app.DavRecord, error) {
+	var rows []davRecordRow
+	if err := t.tx.SelectContext(ctx, &rows, `SELECT task_id, workspace_id, name, uid, parent_uid, extra, rev FROM dav_objects
+		WHERE workspace_id = ? AND parent_uid = ?`, workspaceID, uid); err != nil {
+		return nil, mapErr(err)
+	}
+	out := make([]app.DavRecord, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.record())
+	}
+	return out, nil
+}

@@ -353,3 +353,25 @@ func TestDavSync(t *testing.T) {
 		f.want(sync(bad), http.StatusForbidden, "<d:valid-sync-token/>")
 	}
 }
+
+// TestDavSubtasks: RELATED-TO;RELTYPE=PARENT files a task under its parent,
+// whichever of the two arrives first (tasks.org sends them in any order),
+// and no placeholder task is made for a parent not seen yet.
+func TestDavSubtasks(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	col := "/dav/calendars/default.home/"
+	f.want(f.dav(http.MethodPut, col+"child.ics", f.user, f.admin, vtodo("child", "SUMMARY:child", "RELATED-TO;RELTYPE=PARENT:parent")), http.StatusCreated)
+	if n := len(f.api(http.MethodGet, "/v1/tasks?project=home", f.admin, nil, http.StatusOK)["items"].([]any)); n != 1 {
+		t.Fatalf("%d tasks before the parent arrives, want the child alone", n)
+	}
+	f.want(f.dav(http.MethodPut, col+"parent.ics", f.user, f.admin, vtodo("parent", "SUMMARY:parent")), http.StatusCreated)
+	f.want(f.dav(http.MethodPut, col+"late.ics", f.user, f.admin, vtodo("late", "SUMMARY:late", "RELATED-TO:parent")), http.StatusCreated)
+	for _, item := range f.api(http.MethodGet, "/v1/tasks?project=home", f.admin, nil, http.StatusOK)["items"].([]any) {
+		task := item.(map[string]any)
+		if wantParent := task["title"] != "parent"; (task["parent"] != nil) != wantParent {
+			t.Errorf("%v has parent %v", task["title"], task["parent"])
+		}
+	}
+	f.want(f.dav(http.MethodGet, col+"child.ics", f.user, f.admin, ""), http.StatusOK, "RELATED-TO;RELTYPE=PARENT:parent")
+}
