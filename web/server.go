@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -381,15 +382,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // presentedPrefix is the public prefix of the secret a request presents: a
-// bearer credential ("credential") or else a session cookie ("session").
+// credential, as a bearer or as a Basic password ("credential"), or else a
+// session cookie ("session").
 // It is what the secret claims, checked or not: a refused request is traced
 // to the record it named too.
 func presentedPrefix(r *http.Request) (kind, prefix string) {
 	if h := r.Header.Get("Authorization"); h != "" {
-		if scheme, secret, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
-			if p, ok := app.SecretPrefix(strings.TrimSpace(secret)); ok {
-				return "credential", p
-			}
+		scheme, secret, _ := strings.Cut(h, " ")
+		if strings.EqualFold(scheme, "Basic") {
+			// CalDAV apps send the token as Basic's password.
+			raw, _ := base64.StdEncoding.DecodeString(strings.TrimSpace(secret))
+			_, secret, _ = strings.Cut(string(raw), ":")
+		} else if !strings.EqualFold(scheme, "Bearer") {
+			return "", ""
+		}
+		if p, ok := app.SecretPrefix(strings.TrimSpace(secret)); ok {
+			return "credential", p
 		}
 		return "", ""
 	}

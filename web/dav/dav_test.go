@@ -283,6 +283,12 @@ func TestDavObjectRefusals(t *testing.T) {
 		}
 	}
 	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge)
+	many := make([]string, 10000)
+	for i := range many {
+		many[i] = fmt.Sprintf("X-PROP-%d:v", i)
+	}
+	f.want(f.dav(http.MethodPut, col+"many.ics", f.user, f.admin, vtodo("many", append([]string{"SUMMARY:many"}, many...)...)),
+		http.StatusForbidden, "<c:max-resource-size/>")
 }
 
 func TestDavReports(t *testing.T) {

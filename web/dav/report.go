@@ -1,7 +1,6 @@
 package dav
 
 import (
-	"bytes"
 	"encoding/xml"
 	"net/http"
 	"net/url"
@@ -115,7 +114,7 @@ func (h *Handler) matches(o app.DavObject, f compFilter) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	cal, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
+	cal, err := parseCalendar(body)
 	if err != nil {
 		return false, err
 	}

@@ -2,6 +2,7 @@ package dav
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -127,7 +128,7 @@ func mergeExtra(cal *ical.Calendar, todo *ical.Component, extra string, done boo
 		}
 		return nil
 	}
-	kept, err := ical.NewDecoder(strings.NewReader(extra)).Decode()
+	kept, err := parseCalendar([]byte(extra))
 	if err != nil {
 		return err
 	}
@@ -158,9 +159,12 @@ const keptToDo = "X-TEND-VTODO"
 // decodeObject reads a PUT's body: one VTODO (with its overrides, kept as
 // written), into tend's fields and the lines it keeps.
 func decodeObject(body []byte) (app.DavPut, error) {
-	cal, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
+	cal, err := parseCalendar(body)
 	if err != nil {
 		return app.DavPut{}, refuse("c:valid-calendar-data", "the body is no iCalendar object: %v", err)
+	}
+	if n := countProps(cal.Component); n > maxProps {
+		return app.DavPut{}, refuse("c:max-resource-size", "a task holds at most %d properties; this one has %d", maxProps, n)
 	}
 	var todo *ical.Component
 	rest := ical.NewCalendar()
@@ -202,6 +206,22 @@ func decodeObject(body []byte) (app.DavPut, error) {
 		in.Extra = b.String()
 	}
 	return in, nil
+}
+
+// maxProps bounds the properties of one resource: a task app writes tens,
+// and every one kept is written back on every read.
+const maxProps = 1000
+
+// countProps counts the properties of c and every component in it.
+func countProps(c *ical.Component) int {
+	n := 0
+	for _, ps := range c.Props {
+		n += len(ps)
+	}
+	for _, child := range c.Children {
+		n += countProps(child)
+	}
+	return n
 }
 
 // readTodo reads the fields tend models from a VTODO.
@@ -272,4 +292,16 @@ func readWhen(c *ical.Component, name string) (*app.DavTime, string, error) {
 	d := &app.DavTime{At: at, AllDay: p.ValueType() == ical.ValueDate || len(p.Value) == 8}
 	d.Floating = !d.AllDay && tzid == "" && !strings.HasSuffix(p.Value, "Z")
 	return d, tzid, nil
+}
+
+// parseCalendar reads iCalendar text. go-ical's decoder indexes past the
+// end of some malformed lines (FuzzDecodeObject found "0;0="), so its panic
+// is a refusal of the body here, not a crash of the request.
+func parseCalendar(b []byte) (cal *ical.Calendar, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cal, err = nil, fmt.Errorf("malformed content line")
+		}
+	}()
+	return ical.NewDecoder(bytes.NewReader(b)).Decode()
 }
