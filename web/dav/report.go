@@ -85,7 +85,7 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request, a app.Actor, t 
 	m := newMultistatus()
 	for _, o := range objs {
 		delete(wanted, o.Name)
-		if q.Filter != nil {
+		if q.Filter != nil && !namesOnly(*q.Filter) {
 			ok, err := h.matches(o, *q.Filter)
 			if err != nil {
 				return err
@@ -119,6 +119,21 @@ func (h *Handler) matches(o app.DavObject, f compFilter) (bool, error) {
 		return false, err
 	}
 	return compMatches(cal.Component, f), nil
+}
+
+// namesOnly reports whether a filter only names components (VCALENDAR, and
+// VTODO in it), as a client asking for every task sends: each object of a
+// task collection matches it, without being read back.
+func namesOnly(f compFilter) bool {
+	if f.IsNotDefined != nil || f.TimeRange != nil || len(f.Props) > 0 {
+		return false
+	}
+	for _, c := range f.Comps {
+		if !strings.EqualFold(c.Name, "VTODO") || !namesOnly(c) {
+			return false
+		}
+	}
+	return strings.EqualFold(f.Name, "VCALENDAR") || strings.EqualFold(f.Name, "VTODO")
 }
 
 func compMatches(c *ical.Component, f compFilter) bool {
