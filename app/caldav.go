@@ -78,9 +78,10 @@ type DavPut struct {
 type davTx interface {
 	// DavRecords reads the records of these tasks, by task id.
 	DavRecords(ctx context.Context, taskIDs []string) (map[string]DavRecord, error)
-	// DavRecordBy finds a workspace's record by name, or by uid when
-	// name is ""; not_found when there is none.
-	DavRecordBy(ctx context.Context, workspaceID, name, uid string) (DavRecord, error)
+	// DavRecordBy finds the record of a live task of a project by name,
+	// or by uid when name is ""; not_found when there is none. Of two
+	// tasks holding it (refiled into one project), the one created first.
+	DavRecordBy(ctx context.Context, workspaceID, projectID, name, uid string) (DavRecord, error)
 	// PutDavRecord writes a task's record, replacing the one it had.
 	PutDavRecord(ctx context.Context, r DavRecord) error
 	// ProjectTags is the newest event's seq of each project, by id.
@@ -89,7 +90,7 @@ type davTx interface {
 	// parent's.
 	DavChildren(ctx context.Context, workspaceID, uid string) ([]DavRecord, error)
 	// ProjectTasksSince lists the tasks events after seq since in a
-	// project were about, each once.
+	// project were about, and those moved out of it since, each once.
 	ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error)
 }
 
@@ -152,7 +153,7 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 		}
 		q := TaskQuery{ItemFilter: ItemFilter{ProjectIDs: []string{n.ID}}, SkipSubCounts: true}
 		if names != nil {
-			if q.IDs, err = davIDs(ctx, tx, sc, names); err != nil || len(q.IDs) == 0 {
+			if q.IDs, err = davIDs(ctx, tx, sc, n, names); err != nil || len(q.IDs) == 0 {
 				return err
 			}
 		}
@@ -160,8 +161,11 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 		if err != nil {
 			return err
 		}
-		out, err = davObjects(ctx, tx, ts)
-		return err
+		if out, err = davObjects(ctx, tx, ts); err != nil || names == nil {
+			return err
+		}
+		out = davNamed(out, names)
+		return nil
 	}))
 	return col, out, err
 }
@@ -256,12 +260,13 @@ func davProject(sc *scope, key string) (*projectNode, error) {
 	return n, nil
 }
 
-// davIDs resolves resource names to task ids: a name a client chose, or a
-// task's id and davNameSuffix. A name nothing has is left out.
-func davIDs(ctx context.Context, tx Tx, sc *scope, names []string) ([]string, error) {
+// davIDs resolves resource names in a collection to task ids: a name a
+// client chose, or a task's id and davNameSuffix. A name nothing has is
+// left out.
+func davIDs(ctx context.Context, tx Tx, sc *scope, n *projectNode, names []string) ([]string, error) {
 	var ids []string
 	for _, name := range names {
-		r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, name, "")
+		r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, n.ID, name, "")
 		switch {
 		case err == nil:
 			ids = append(ids, r.TaskID)
@@ -310,10 +315,26 @@ func davObjects(ctx context.Context, tx Tx, ts []Task) ([]DavObject, error) {
 	return out, nil
 }
 
+// davNamed keeps the objects whose resource name is among names: a task a
+// client named is not also found under its id and davNameSuffix.
+func davNamed(os []DavObject, names []string) []DavObject {
+	asked := make(map[string]bool, len(names))
+	for _, name := range names {
+		asked[name] = true
+	}
+	out := os[:0]
+	for _, o := range os {
+		if asked[o.Name] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // davFind is the object a collection holds under name, with ok false when
 // it holds none.
 func davFind(ctx context.Context, tx Tx, sc *scope, n *projectNode, name string) (DavObject, bool, error) {
-	ids, err := davIDs(ctx, tx, sc, []string{name})
+	ids, err := davIDs(ctx, tx, sc, n, []string{name})
 	if err != nil || len(ids) == 0 {
 		return DavObject{}, false, err
 	}
@@ -324,6 +345,9 @@ func davFind(ctx context.Context, tx Tx, sc *scope, n *projectNode, name string)
 	os, err := davObjects(ctx, tx, ts)
 	if err != nil {
 		return DavObject{}, false, err
+	}
+	if os = davNamed(os, []string{name}); len(os) == 0 {
+		return DavObject{}, false, nil
 	}
 	return os[0], true, nil
 }
@@ -412,7 +436,7 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err := n.requireItemWrite(); err != nil {
 			return false, err
 		}
-		if err := davClaimable(ctx, tx, sc, o, found, name, in.UID); err != nil {
+		if err := davClaimable(ctx, tx, sc, n, o, found, name, in.UID); err != nil {
 			return false, err
 		}
 		id, kept, err := s.putDavTask(ctx, tx, a, sc, n, o, found, in)
@@ -472,9 +496,11 @@ func (s *Service) adoptDavChildren(ctx context.Context, tx Tx, a Actor, sc *scop
 	return nil
 }
 
-// davClaimable refuses a name or UID another task of the workspace holds:
-// a resource is one task, and a UID names one task in a workspace.
-func davClaimable(ctx context.Context, tx Tx, sc *scope, o DavObject, found bool, name, uid string) error {
+// davClaimable refuses a name or UID another task of the collection holds:
+// a resource is one task, and a UID names one task in a collection (RFC
+// 4791's no-uid-conflict). Only the collection's tasks are read, so a task
+// in a project the writer cannot see answers as if it did not exist.
+func davClaimable(ctx context.Context, tx Tx, sc *scope, n *projectNode, o DavObject, found bool, name, uid string) error {
 	if uid == "" {
 		return Invalidf("body.UID", "a VTODO needs a UID")
 	}
@@ -482,7 +508,7 @@ func davClaimable(ctx context.Context, tx Tx, sc *scope, o DavObject, found bool
 		return Errorf(CodeConflict, "this resource holds the task with UID %q; a UID does not change", o.UID)
 	}
 	for _, by := range [][2]string{{name, ""}, {"", uid}} {
-		r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, by[0], by[1])
+		r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, n.ID, by[0], by[1])
 		switch {
 		case CodeOf(err) == CodeNotFound:
 		case err != nil:
@@ -597,7 +623,7 @@ func davParent(ctx context.Context, tx Tx, sc *scope, n *projectNode, uid string
 		return "", nil
 	}
 	id := uid
-	r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, "", uid)
+	r, err := tx.DavRecordBy(ctx, sc.ws.Workspace.ID, n.ID, "", uid)
 	switch {
 	case err == nil:
 		id = r.TaskID

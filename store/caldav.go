@@ -47,16 +47,20 @@ func (t *Tx) DavRecords(ctx context.Context, taskIDs []string) (map[string]app.D
 	return out, nil
 }
 
-// DavRecordBy finds a workspace's CalDAV record by name, or by uid when name
-// is "".
-func (t *Tx) DavRecordBy(ctx context.Context, workspaceID, name, uid string) (app.DavRecord, error) {
+// DavRecordBy finds the CalDAV record of a live task of a project by name,
+// or by uid when name is "". Two tasks refiled into one project may hold
+// the same name or UID: the one created first (the lower tasks.seq) is the
+// one found, so a read answers the same every time.
+func (t *Tx) DavRecordBy(ctx context.Context, workspaceID, projectID, name, uid string) (app.DavRecord, error) {
 	var r davRecordRow
-	q, arg := `name = ?`, name
+	q, arg := `d.name = ?`, name
 	if name == "" {
-		q, arg = `uid = ?`, uid
+		q, arg = `d.uid = ?`, uid
 	}
-	err := t.tx.GetContext(ctx, &r, `SELECT task_id, workspace_id, name, uid, parent_uid, extra, rev FROM dav_objects
-		WHERE workspace_id = ? AND `+q, workspaceID, arg)
+	err := t.tx.GetContext(ctx, &r, `SELECT d.task_id, d.workspace_id, d.name, d.uid, d.parent_uid, d.extra, d.rev
+		FROM dav_objects d JOIN tasks t ON t.id = d.task_id
+		WHERE d.workspace_id = ? AND `+q+` AND t.project_id = ? AND t.deleted_at IS NULL ORDER BY t.seq LIMIT 1`,
+		workspaceID, arg, projectID)
 	if err != nil {
 		return app.DavRecord{}, mapErr(err)
 	}
@@ -72,8 +76,9 @@ func (t *Tx) PutDavRecord(ctx context.Context, r app.DavRecord) error {
 	return mapErr(err)
 }
 
-// ProjectTags is the newest event's seq of each project, by id; a project
-// nothing happened in has none.
+// ProjectTags is the newest event's seq of each project, by id, or the
+// newest move of a task out of it when that is newer; a project nothing
+// happened in has none.
 func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]int64, error) {
 	out := make(map[string]int64, len(projectIDs))
 	ids, err := json.Marshal(projectIDs)
@@ -84,10 +89,12 @@ func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]i
 		ID  string `db:"id"`
 		Seq int64  `db:"seq"`
 	}
-	// One lookup of events_project's last entry per project, not a
-	// grouping of every event in them.
+	// One lookup of events_project's and dav_departures' last entry per
+	// project, not a grouping of every event in them.
 	if err := t.tx.SelectContext(ctx, &rows, `SELECT p.value AS id,
-		COALESCE((SELECT max(seq) FROM events WHERE project_id = p.value), 0) AS seq FROM json_each(?) p`, string(ids)); err != nil {
+		max(COALESCE((SELECT max(seq) FROM events WHERE project_id = p.value), 0),
+			COALESCE((SELECT max(seq) FROM dav_departures WHERE project_id = p.value), 0)) AS seq
+		FROM json_each(?) p`, string(ids)); err != nil {
 		return nil, mapErr(err)
 	}
 	for _, r := range rows {
@@ -97,11 +104,13 @@ func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]i
 }
 
 // ProjectTasksSince lists the tasks events after seq since in a project
-// were about, each once, through events_project.
+// were about, and those moved out of it since, each once, through
+// events_project and dav_departures.
 func (t *Tx) ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error) {
 	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `SELECT DISTINCT entity_id FROM events
-		WHERE project_id = ? AND seq > ? AND entity_type = 'task'`, projectID, since)
+	err := t.tx.SelectContext(ctx, &ids, `SELECT entity_id FROM events
+		WHERE project_id = ?1 AND seq > ?2 AND entity_type = 'task'
+		UNION SELECT task_id FROM dav_departures WHERE project_id = ?1 AND seq > ?2`, projectID, since)
 	return ids, mapErr(err)
 }
 
