@@ -72,10 +72,7 @@ func TestDavSyncMovedOut(t *testing.T) {
 	f := newFix(t)
 	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
 	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "work", "title": "Work"}, http.StatusCreated)
-	sync := func(col, token string) answer {
-		return f.dav("REPORT", col, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token>`+token+
-			`</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
-	}
+	sync := f.sync
 	home, work := "/dav/calendars/default.home/", "/dav/calendars/default.work/"
 	f.want(f.dav(http.MethodPut, home+"a.ics", f.user, f.admin, vtodo("a", "SUMMARY:a")), http.StatusCreated)
 	f.want(f.dav(http.MethodPut, home+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b", "RELATED-TO;RELTYPE=PARENT:a")), http.StatusCreated)

@@ -318,6 +318,14 @@ func TestDavReports(t *testing.T) {
 		"<d:href>"+col+"gone.ics</d:href><d:status>HTTP/1.1 404 Not Found</d:status>")
 }
 
+// sync sends the administrator's sync-collection of col from token ("" for
+// all).
+func (f *fix) sync(col, token string) answer {
+	f.t.Helper()
+	return f.dav("REPORT", col, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token>`+token+
+		`</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
+}
+
 // syncToken is the sync-token a sync-collection answer ends with.
 func syncToken(t *testing.T, body string) string {
 	t.Helper()
@@ -333,10 +341,7 @@ func TestDavSync(t *testing.T) {
 	f := newFix(t)
 	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
 	col := "/dav/calendars/default.home/"
-	sync := func(token string) answer {
-		return f.dav("REPORT", col, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token>`+token+
-			`</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
-	}
+	sync := func(token string) answer { return f.sync(col, token) }
 	f.want(f.dav(http.MethodPut, col+"a.ics", f.user, f.admin, vtodo("a", "SUMMARY:a")), http.StatusCreated)
 	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b")), http.StatusCreated)
 	first := sync("")
