@@ -77,6 +77,7 @@ type Tx interface {
 	exportTx
 	importTx
 	externalTx
+	davTx
 	bulkTx
 	taskJobTx
 	purgeTx

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 
 	"tend/app"
 	"tend/web/calfeed"
+	"tend/web/dav"
 	"tend/web/mcpserver"
 	"tend/web/pages"
 	"tend/web/wire"
@@ -28,6 +30,7 @@ type Server struct {
 	mcp         func() *mcpserver.Server    // the MCP tools, on POST /mcp and stdio, built on first use
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
+	dav         *dav.Handler // CalDAV, on /.well-known/caldav and under dav.Root, for every method
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -86,6 +89,7 @@ func NewServer(svc Service, log *slog.Logger) *Server {
 	// of a command's start on a cold process: the terminal on the file,
 	// which serves its JSON API through this server, never pays for them.
 	s.mcp = sync.OnceValue(func() *mcpserver.Server { return mcpserver.New(svc, log, s.Transport) })
+	s.dav = dav.New(svc, log)
 	s.routes()
 	return s
 }
@@ -343,9 +347,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	if slices.Contains(r.TransferEncoding, "chunked") {
+	switch {
+	case slices.Contains(r.TransferEncoding, "chunked"):
 		s.refuseChunked(sw, r)
-	} else {
+	case dav.Serves(r):
+		// WebDAV's methods (PROPFIND, REPORT, and those a client tries that
+		// tend does not serve) are not the router's: every one of them, on
+		// every path under the root, gets a DAV answer, never a page.
+		sw.route = dav.Root + "*"
+		s.dav.ServeHTTP(sw, r)
+	default:
 		s.router.ServeHTTP(sw, r)
 	}
 	took := time.Since(start)
@@ -371,15 +382,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // presentedPrefix is the public prefix of the secret a request presents: a
-// bearer credential ("credential") or else a session cookie ("session").
+// credential, as a bearer or as a Basic password ("credential"), or else a
+// session cookie ("session").
 // It is what the secret claims, checked or not: a refused request is traced
 // to the record it named too.
 func presentedPrefix(r *http.Request) (kind, prefix string) {
 	if h := r.Header.Get("Authorization"); h != "" {
-		if scheme, secret, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
-			if p, ok := app.SecretPrefix(strings.TrimSpace(secret)); ok {
-				return "credential", p
-			}
+		scheme, secret, _ := strings.Cut(h, " ")
+		if strings.EqualFold(scheme, "Basic") {
+			// CalDAV apps send the token as Basic's password.
+			raw, _ := base64.StdEncoding.DecodeString(strings.TrimSpace(secret))
+			_, secret, _ = strings.Cut(string(raw), ":")
+		} else if !strings.EqualFold(scheme, "Bearer") {
+			return "", ""
+		}
+		if p, ok := app.SecretPrefix(strings.TrimSpace(secret)); ok {
+			return "credential", p
 		}
 		return "", ""
 	}

@@ -5,6 +5,7 @@ import (
 
 	"tend/app"
 	"tend/web/calfeed"
+	"tend/web/dav"
 	"tend/web/mcpserver"
 	"tend/web/pages"
 )
@@ -17,6 +18,7 @@ type Service interface {
 	pages.Service
 	mcpserver.Service
 	calfeed.Service
+	dav.Service
 	webhookService
 
 	AddLinkType(ctx context.Context, a app.Actor, workspace string, in app.CreateLinkType) (app.LinkType, error)

@@ -1,0 +1,94 @@
+package dav_test
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"tend/app"
+	"tend/store/storetest"
+	"tend/web/webtest"
+)
+
+// BenchmarkDav times what a task app does against one collection of
+// 10,000 tasks over loopback: the initial sync (a calendar-query of
+// everything with its data), an empty sync-collection delta, a one-change
+// delta, and a PUT changing one task.
+func BenchmarkDav(b *testing.B) {
+	ctx := context.Background()
+	db, _, admin := webtest.OpenBootstrapped(b)
+	svc := app.New(db, storetest.Options(app.Options{Version: "bench"}))
+	srv := webtest.Serve(b, svc)
+	a, err := svc.Authenticate(ctx, admin, "http")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := svc.CreateProject(ctx, a, "", app.ProjectCreate{Key: "home", Title: "Home"}); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 10000 {
+		if _, err := svc.CreateTask(ctx, a, "", app.TaskCreate{Title: fmt.Sprintf("task %d", i), Project: "home", Tags: []string{"bench"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(a.User.Username+":"+admin))
+	col := srv.URL + "/dav/calendars/default.home/"
+	do := func(method, url, body string, want int) string {
+		req, _ := http.NewRequest(method, url, strings.NewReader(body))
+		req.Header.Set("Authorization", auth)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer res.Body.Close()
+		out, _ := io.ReadAll(res.Body)
+		if res.StatusCode != want {
+			b.Fatalf("%s %s: %d\n%.500s", method, url, res.StatusCode, out)
+		}
+		return string(out)
+	}
+	query := `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop>` +
+		`<c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"/></c:comp-filter></c:filter></c:calendar-query>`
+	sync := func(token string) string {
+		return `<d:sync-collection xmlns:d="DAV:"><d:sync-token>` + token + `</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`
+	}
+	tokenNow := func() string {
+		_, rest, _ := strings.Cut(do("REPORT", col, sync(""), http.StatusMultiStatus), "<d:sync-token>")
+		tok, _, _ := strings.Cut(rest, "</d:sync-token>")
+		return tok
+	}
+	put := func(i int) {
+		do(http.MethodPut, col+"bench.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:bench\r\nDTSTAMP:20261201T100000Z\r\n"+
+			fmt.Sprintf("SUMMARY:bench %d\r\n", i)+"END:VTODO\r\nEND:VCALENDAR\r\n", map[bool]int{true: http.StatusCreated, false: http.StatusNoContent}[i == 0])
+	}
+	put(0)
+	b.Run("initial-query-10k", func(b *testing.B) {
+		for b.Loop() {
+			do("REPORT", col, query, http.StatusMultiStatus)
+		}
+	})
+	b.Run("empty-delta", func(b *testing.B) {
+		now := tokenNow()
+		for b.Loop() {
+			do("REPORT", col, sync(now), http.StatusMultiStatus)
+		}
+	})
+	b.Run("one-change-delta", func(b *testing.B) {
+		now := tokenNow()
+		put(1)
+		for b.Loop() {
+			do("REPORT", col, sync(now), http.StatusMultiStatus)
+		}
+	})
+	b.Run("put", func(b *testing.B) {
+		i := 2
+		for b.Loop() {
+			put(i)
+			i++
+		}
+	})
+}

@@ -1,0 +1,307 @@
+package dav
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-ical"
+
+	"tend/app"
+)
+
+// modelled are the VTODO properties tend reads into a task's fields and
+// writes from them; every other property and component of a VTODO is
+// kept as the client wrote it (DavRecord.Extra).
+var modelled = map[string]bool{
+	ical.PropUID: true, ical.PropSummary: true, ical.PropDescription: true, ical.PropStatus: true, ical.PropCompleted: true,
+	ical.PropPriority: true, ical.PropDue: true, ical.PropDateTimeStart: true, ical.PropCategories: true,
+	ical.PropURL: true, ical.PropLastModified: true, ical.PropDateTimeStamp: true, ical.PropSequence: true,
+	ical.PropCreated: true,
+}
+
+var categoryOf = map[string]string{"NEEDS-ACTION": app.CategoryTodo, "IN-PROCESS": app.CategoryInProgress,
+	"COMPLETED": app.CategoryDone, "CANCELLED": app.CategoryCancelled}
+
+var statusOf = map[string]string{app.CategoryTodo: "NEEDS-ACTION", app.CategoryInProgress: "IN-PROCESS",
+	app.CategoryDone: "COMPLETED", app.CategoryCancelled: "CANCELLED"}
+
+// priorityOf maps importance (1-5, 5 highest) onto PRIORITY (1 highest,
+// 9 lowest) and importanceOf back, so that each survives the round trip.
+var priorityOf = map[int]int{5: 1, 4: 3, 3: 5, 2: 7, 1: 9}
+
+func importanceOf(p int) int { return 5 - (p-1)/2 }
+
+// encodeObject writes a task as a VCALENDAR holding its VTODO, with the
+// lines tend keeps for it; never a METHOD, which belongs to .ics files,
+// not to a CalDAV resource.
+func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
+	t := o.Task
+	cal := ical.NewCalendar()
+	cal.Props.SetText(ical.PropProductID, "-//tend//tend "+version+"//EN")
+	cal.Props.SetText(ical.PropVersion, "2.0")
+	todo := ical.NewComponent(ical.CompToDo)
+	p := todo.Props
+	p.SetText(ical.PropUID, o.UID)
+	p.SetDateTime(ical.PropDateTimeStamp, t.UpdatedAt.UTC())
+	p.SetDateTime(ical.PropCreated, t.CreatedAt.UTC())
+	p.SetDateTime(ical.PropLastModified, t.UpdatedAt.UTC())
+	setRaw(p, ical.PropSequence, strconv.Itoa(t.Version-1))
+	p.SetText(ical.PropSummary, t.Title)
+	if t.Description != "" {
+		p.SetText(ical.PropDescription, t.Description)
+	}
+	p.SetText(ical.PropStatus, statusOf[t.Status.Category])
+	if t.CompletedAt != nil {
+		p.SetDateTime(ical.PropCompleted, t.CompletedAt.UTC())
+	}
+	if t.Importance != nil {
+		setRaw(p, ical.PropPriority, strconv.Itoa(priorityOf[*t.Importance]))
+	}
+	zone := loadZone(t.Timezone, t.ReaderZone)
+	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, zone)
+	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, zone)
+	if len(t.Tags) > 0 {
+		c := ical.NewProp(ical.PropCategories)
+		c.SetTextList(t.Tags)
+		p.Set(c)
+	}
+	if o.ParentUID != "" {
+		rel := ical.NewProp(ical.PropRelatedTo)
+		rel.Params.Set(ical.ParamRelationshipType, "PARENT")
+		rel.SetText(o.ParentUID)
+		p.Add(rel)
+	}
+	if publicURL != "" {
+		setRaw(p, ical.PropURL, strings.TrimRight(publicURL, "/")+"/v1/tasks/"+t.ID)
+	}
+	cal.Children = append(cal.Children, todo)
+	if err := mergeExtra(cal, todo, o.Extra, t.IsComplete()); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	err := ical.NewEncoder(&b).Encode(cal)
+	return b.Bytes(), err
+}
+
+// setRaw sets a property whose value type is its default, which SetText
+// would mark VALUE=TEXT.
+func setRaw(p ical.Props, name, value string) {
+	p.Set(&ical.Prop{Name: name, Params: ical.Params{}, Value: value})
+}
+
+// setWhen writes a date (VALUE=DATE, the day in the task's zone) or a
+// date-time (in UTC) property.
+func setWhen(p ical.Props, name string, at *time.Time, allDay bool, zone *time.Location) {
+	if at == nil {
+		return
+	}
+	if allDay {
+		p.SetDate(name, at.In(zone))
+		return
+	}
+	p.SetDateTime(name, at.UTC())
+}
+
+func loadZone(names ...string) *time.Location {
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		if l, err := time.LoadLocation(n); err == nil {
+			return l
+		}
+	}
+	return time.UTC
+}
+
+// mergeExtra adds back what a client wrote that tend does not model: the
+// VTODO's own properties and subcomponents (VALARM), and the calendar's
+// other components. A done task's PERCENT-COMPLETE is 100, whatever the
+// client last wrote.
+func mergeExtra(cal *ical.Calendar, todo *ical.Component, extra string, done bool) error {
+	if extra == "" {
+		if done {
+			setRaw(todo.Props, ical.PropPercentComplete, "100")
+		}
+		return nil
+	}
+	kept, err := parseCalendar([]byte(extra))
+	if err != nil {
+		return err
+	}
+	for _, c := range kept.Children {
+		if c.Name != keptToDo {
+			cal.Children = append(cal.Children, c)
+			continue
+		}
+		for name, ps := range c.Props {
+			if name == ical.PropPercentComplete && done {
+				continue
+			}
+			todo.Props[name] = append(todo.Props[name], ps...)
+		}
+		todo.Children = append(todo.Children, c.Children...)
+	}
+	if done {
+		setRaw(todo.Props, ical.PropPercentComplete, "100")
+	}
+	return nil
+}
+
+// keptToDo holds, in what tend keeps, the lines of the VTODO itself: a
+// component of its own name, which go-ical does not check for the
+// properties a VTODO must have, and tend writes.
+const keptToDo = "X-TEND-VTODO"
+
+// decodeObject reads a PUT's body: one VTODO (with its overrides, kept as
+// written), into tend's fields and the lines it keeps.
+func decodeObject(body []byte) (app.DavPut, error) {
+	cal, err := parseCalendar(body)
+	if err != nil {
+		return app.DavPut{}, refuse("c:valid-calendar-data", "the body is no iCalendar object: %v", err)
+	}
+	if n := countProps(cal.Component); n > maxProps {
+		return app.DavPut{}, refuse("c:max-resource-size", "a task holds at most %d properties; this one has %d", maxProps, n)
+	}
+	var todo *ical.Component
+	rest := ical.NewCalendar()
+	rest.Props.SetText(ical.PropProductID, "-//tend//kept//EN")
+	rest.Props.SetText(ical.PropVersion, "2.0")
+	keep := ical.NewComponent(keptToDo)
+	rest.Children = append(rest.Children, keep)
+	for _, c := range cal.Children {
+		switch {
+		case c.Name == ical.CompTimezone:
+			// tend writes instants in UTC and days as dates: no TZID to define.
+		case c.Name != ical.CompToDo:
+			return app.DavPut{}, refuse("c:supported-calendar-component", "a task collection holds VTODO components only, not %s", c.Name)
+		case todo == nil && c.Props.Get(ical.PropRecurrenceID) == nil:
+			todo = c
+		default:
+			rest.Children = append(rest.Children, c)
+		}
+	}
+	if todo == nil {
+		return app.DavPut{}, refuse("c:valid-calendar-object-resource", "the body holds no VTODO")
+	}
+	in, err := readTodo(todo)
+	if err != nil {
+		return in, err
+	}
+	for name, ps := range todo.Props {
+		if modelled[name] || (name == ical.PropRelatedTo && in.ParentUID != "" && len(ps) == 1) {
+			continue
+		}
+		keep.Props[name] = ps
+	}
+	keep.Children = todo.Children
+	if len(keep.Props) > 0 || len(keep.Children) > 0 || len(rest.Children) > 1 {
+		var b bytes.Buffer
+		if err := ical.NewEncoder(&b).Encode(rest); err != nil {
+			return in, refuse("c:valid-calendar-data", "the VTODO's other properties could not be kept: %v", err)
+		}
+		in.Extra = b.String()
+	}
+	return in, nil
+}
+
+// maxProps bounds the properties of one resource: a task app writes tens,
+// and every one kept is written back on every read.
+const maxProps = 1000
+
+// countProps counts the properties of c and every component in it.
+func countProps(c *ical.Component) int {
+	n := 0
+	for _, ps := range c.Props {
+		n += len(ps)
+	}
+	for _, child := range c.Children {
+		n += countProps(child)
+	}
+	return n
+}
+
+// readTodo reads the fields tend models from a VTODO.
+func readTodo(c *ical.Component) (app.DavPut, error) {
+	var in app.DavPut
+	text := func(name string) string {
+		s, _ := c.Props.Text(name)
+		return s
+	}
+	in.UID, in.Title, in.Description = text(ical.PropUID), text(ical.PropSummary), text(ical.PropDescription)
+	if st := strings.ToUpper(text(ical.PropStatus)); st != "" {
+		in.Category = categoryOf[st]
+	} else if c.Props.Get(ical.PropCompleted) != nil {
+		in.Category = app.CategoryDone
+	}
+	if p := c.Props.Get(ical.PropPriority); p != nil {
+		n, err := p.Int()
+		if err != nil || n < 0 || n > 9 {
+			return in, refuse("c:valid-calendar-data", "PRIORITY is a number from 0 to 9")
+		}
+		if n > 0 {
+			imp := importanceOf(n)
+			in.Importance = &imp
+		}
+	}
+	var err error
+	if in.Due, in.Timezone, err = readWhen(c, ical.PropDue); err != nil {
+		return in, err
+	}
+	var tz string
+	if in.Start, tz, err = readWhen(c, ical.PropDateTimeStart); err != nil {
+		return in, err
+	}
+	if in.Timezone == "" {
+		in.Timezone = tz
+	}
+	for _, p := range c.Props.Values(ical.PropCategories) {
+		l, err := p.TextList()
+		if err != nil {
+			return in, refuse("c:valid-calendar-data", "CATEGORIES does not parse")
+		}
+		for _, s := range l {
+			if s = strings.TrimSpace(s); s != "" {
+				in.Tags = append(in.Tags, s)
+			}
+		}
+	}
+	for _, p := range c.Props.Values(ical.PropRelatedTo) {
+		if rel := strings.ToUpper(p.Params.Get(ical.ParamRelationshipType)); rel == "" || rel == "PARENT" {
+			in.ParentUID = p.Value
+		}
+	}
+	return in, nil
+}
+
+// readWhen reads a DUE or DTSTART: a date, a floating time, or a time in
+// UTC or a TZID's zone (which it answers, for the task's zone).
+func readWhen(c *ical.Component, name string) (*app.DavTime, string, error) {
+	p := c.Props.Get(name)
+	if p == nil {
+		return nil, "", nil
+	}
+	at, err := p.DateTime(time.UTC)
+	if err != nil {
+		return nil, "", refuse("c:valid-calendar-data", "%s does not parse as a date or date-time", name)
+	}
+	tzid := p.Params.Get(ical.PropTimezoneID)
+	d := &app.DavTime{At: at, AllDay: p.ValueType() == ical.ValueDate || len(p.Value) == 8}
+	d.Floating = !d.AllDay && tzid == "" && !strings.HasSuffix(p.Value, "Z")
+	return d, tzid, nil
+}
+
+// parseCalendar reads iCalendar text. go-ical's decoder indexes past the
+// end of some malformed lines (FuzzDecodeObject found "0;0="), so its panic
+// is a refusal of the body here, not a crash of the request.
+func parseCalendar(b []byte) (cal *ical.Calendar, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			cal, err = nil, fmt.Errorf("malformed content line")
+		}
+	}()
+	return ical.NewDecoder(bytes.NewReader(b)).Decode()
+}
