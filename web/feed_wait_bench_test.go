@@ -54,8 +54,7 @@ func BenchmarkChangesWake(b *testing.B) {
 	var inUse uint64
 	var rss, grown float64
 	for range b.N {
-		body, _ := s.get(b, "/v1/changes?limit=1")
-		next := fmt.Sprintf("/v1/changes?since=%d&wait=60", lastSeq(b, body)+1)
+		next := nextWait(b, s)
 		before := memInUse()
 		base := residentMB()
 		clients := startWakeClients(b, wakeClients{Addr: s.srv.Listener.Addr().String(), Path: next, Tokens: tokens, Each: each})
@@ -69,12 +68,7 @@ func BenchmarkChangesWake(b *testing.B) {
 		time.Sleep(idleWindow) // the idle window whose CPU is measured
 		cpu1, _ := processCPU()
 		idleCPU = append(idleCPU, (cpu1-cpu0)/(idleWindow/time.Second))
-		t0 := time.Now()
-		var created map[string]any
-		s.create(b, "/v1/tasks", map[string]any{"title": "wakes them"}, &created)
-		for _, at := range clients.arrivals(b) {
-			wake = append(wake, at.Sub(t0))
-		}
+		wake = append(wake, timeWake(b, s, clients)...)
 	}
 	b.ReportMetric(wake.pct(0.50), "wake-p50-ms")
 	b.ReportMetric(wake.pct(1), "wake-max-ms")
@@ -248,19 +242,31 @@ func BenchmarkChangesWakeOne(b *testing.B) {
 	tokens := []string{issueBenchToken(b, s, map[string]any{"title": "waiter"})}
 	var wake latencies
 	for range b.N {
-		body, _ := s.get(b, "/v1/changes?limit=1")
-		next := fmt.Sprintf("/v1/changes?since=%d&wait=60", lastSeq(b, body)+1)
-		clients := startWakeClients(b, wakeClients{Addr: s.srv.Listener.Addr().String(), Path: next, Tokens: tokens, Each: 1})
+		clients := startWakeClients(b, wakeClients{Addr: s.srv.Listener.Addr().String(), Path: nextWait(b, s), Tokens: tokens, Each: 1})
 		for s.svc.IdleWaits() < 1 {
 			runtime.Gosched()
 		}
-		t0 := time.Now()
-		var created map[string]any
-		s.create(b, "/v1/tasks", map[string]any{"title": "wakes it"}, &created)
-		for _, at := range clients.arrivals(b) {
-			wake = append(wake, at.Sub(t0))
-		}
+		wake = append(wake, timeWake(b, s, clients)...)
 	}
 	b.ReportMetric(wake.pct(0.50), "wake-p50-ms")
 	b.ReportMetric(wake.pct(0.99), "wake-p99-ms")
+}
+
+// nextWait is the long poll for the event after the newest one.
+func nextWait(b *testing.B, s *seeded) string {
+	body, _ := s.get(b, "/v1/changes?limit=1")
+	return fmt.Sprintf("/v1/changes?since=%d&wait=60", lastSeq(b, body)+1)
+}
+
+// timeWake creates a task and answers how long after the create began
+// each of the clients' answers arrived.
+func timeWake(b *testing.B, s *seeded, clients *wakeChild) latencies {
+	t0 := time.Now()
+	var created map[string]any
+	s.create(b, "/v1/tasks", map[string]any{"title": "wakes the waiters"}, &created)
+	var wake latencies
+	for _, at := range clients.arrivals(b) {
+		wake = append(wake, at.Sub(t0))
+	}
+	return wake
 }
