@@ -227,9 +227,16 @@ func countProps(c *ical.Component) int {
 // readTodo reads the fields tend models from a VTODO.
 func readTodo(c *ical.Component) (app.DavPut, error) {
 	var in app.DavPut
+	// A comma left unescaped in a one-valued text is part of it, as people
+	// write it editing a vdir's file by hand: go-ical's Text would keep only
+	// what comes before it.
 	text := func(name string) string {
-		s, _ := c.Props.Text(name)
-		return s
+		p := c.Props.Get(name)
+		if p == nil {
+			return ""
+		}
+		l, _ := p.TextList()
+		return strings.Join(l, ",")
 	}
 	in.UID, in.Title, in.Description = text(ical.PropUID), text(ical.PropSummary), text(ical.PropDescription)
 	if st := strings.ToUpper(text(ical.PropStatus)); st != "" {
