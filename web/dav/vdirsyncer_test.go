@@ -1,9 +1,155 @@
 package dav_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 )
+
+// todoTools answers the paths of Debian's vdirsyncer and todoman, and
+// skips (or fails, under clientsRequired) when either is missing.
+func todoTools(t *testing.T) (vdirsyncer, todoman string) {
+	t.Helper()
+	v, errV := exec.LookPath("vdirsyncer")
+	m, errM := exec.LookPath("todoman")
+	if errV != nil || errM != nil {
+		if os.Getenv(clientsRequired) == "1" {
+			t.Fatalf("vdirsyncer or todoman is missing and %s=1: %v %v", clientsRequired, errV, errM)
+		}
+		t.Skipf("vdirsyncer and todoman are not both installed (apt-get install vdirsyncer todoman); set %s=1 to make this a failure", clientsRequired)
+	}
+	return v, m
+}
+
+// syncer is a vdirsyncer and todoman pair with their own HOME, XDG
+// directories and configuration in a temporary directory: nothing of the
+// machine's account is read or written.
+type syncer struct {
+	t                    *testing.T
+	vdirsyncer, todoman  string
+	dir, tasks, todoConf string
+	env                  []string
+}
+
+func newSyncer(t *testing.T, url, user, token string) *syncer {
+	v, m := todoTools(t)
+	dir := t.TempDir()
+	s := &syncer{t: t, vdirsyncer: v, todoman: m, dir: dir, tasks: filepath.Join(dir, "tasks"), todoConf: filepath.Join(dir, "todoman.py")}
+	conf := fmt.Sprintf(`[general]
+status_path = %q
+
+[pair tend]
+a = "tend_remote"
+b = "tend_local"
+collections = ["from a"]
+
+[storage tend_remote]
+type = "caldav"
+url = %q
+username = %q
+password = %q
+item_types = ["VTODO"]
+
+[storage tend_local]
+type = "filesystem"
+path = %q
+fileext = ".ics"
+`, filepath.Join(dir, "status")+"/", url, user, token, s.tasks+"/")
+	todo := fmt.Sprintf("path = %q\ndate_format = \"%%Y-%%m-%%d\"\ntime_format = \"%%H:%%M\"\ndefault_list = \"default.home\"\n", filepath.Join(s.tasks, "*"))
+	for name, body := range map[string]string{"vdirsyncer.conf": conf, "todoman.py": todo} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := filepath.Join(dir, "home")
+	s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"VDIRSYNCER_CONFIG=" + filepath.Join(dir, "vdirsyncer.conf"), "TZ=UTC", "LANG=C.UTF-8", "NO_PROXY=*"}
+	return s
+}
+
+// run runs one command of the pair with the pair's environment and extra
+// variables, and fails the test when it fails. The timeout only ends a
+// hung client; nothing is asserted on how long a run takes.
+func (s *syncer) run(extra []string, name string, args ...string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	for _, e := range extra {
+		if in, ok := strings.CutPrefix(e, "stdin="); ok {
+			cmd.Stdin = strings.NewReader(in)
+		} else {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	cmd.Env = append(cmd.Env, s.env...)
+	cmd.Dir = s.dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (s *syncer) sync() {
+	s.t.Helper()
+	s.run(nil, s.vdirsyncer, "sync")
+}
+
+// todo runs todoman with the pair's configuration.
+func (s *syncer) todo(extra []string, args ...string) string {
+	s.t.Helper()
+	return s.run(extra, s.todoman, append([]string{"--config", s.todoConf}, args...)...)
+}
+
+// todoTask is a task as todoman's stable JSON output lists it.
+type todoTask struct {
+	ID        int    `json:"id"`
+	List      string `json:"list"`
+	Summary   string `json:"summary"`
+	Due       *int64 `json:"due"`
+	Completed bool   `json:"completed"`
+}
+
+// list answers every task todoman shows, done ones included, by title.
+func (s *syncer) list() map[string]todoTask {
+	s.t.Helper()
+	var ts []todoTask
+	out := s.todo(nil, "--porcelain", "list", "--status", "ANY")
+	if err := json.Unmarshal([]byte(out), &ts); err != nil {
+		s.t.Fatalf("todoman's list: %v\n%s", err, out)
+	}
+	m := map[string]todoTask{}
+	for _, x := range ts {
+		m[x.Summary] = x
+	}
+	return m
+}
+
+// collections answers the directories vdirsyncer made, one a collection.
+func (s *syncer) collections() []string {
+	s.t.Helper()
+	es, err := os.ReadDir(s.tasks)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
 
 // tasksIn answers the API's tasks of a project, not of its subprojects,
 // by title (deleted: its trash).
@@ -20,6 +166,98 @@ func (f *fix) tasksIn(token, project string, deleted bool) map[string]map[string
 		}
 	}
 	return m
+}
+
+// TestDavVdirsyncerTodoman: vdirsyncer discovers and syncs every list a
+// member can see into a directory, todoman adds, edits, completes and
+// deletes tasks there, and after the next sync tend's API shows exactly
+// those changes; a change made through the API reaches todoman in turn.
+func TestDavVdirsyncerTodoman(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/users", f.admin, map[string]any{"username": "sam"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/workspaces/default/members", f.admin, map[string]any{"username": "sam", "role": "member"}, http.StatusCreated)
+	sam := f.api(http.MethodPost, "/v1/tokens", f.admin, map[string]any{"username": "sam"}, http.StatusCreated)["token"].(string)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "garden", "title": "Garden", "parent": "home"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "work", "title": "Work"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "secret", "title": "Secret", "visibility": "private"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Made in tend", "project": "home"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Prune the roses", "project": "garden"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Old chore", "project": "work"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Weekly report", "project": "work"}, http.StatusCreated)
+	f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Hidden plan", "project": "secret"}, http.StatusCreated)
+
+	s := newSyncer(t, f.srv.URL+"/", "sam", sam)
+	// discover asks before it makes each local directory: yes to all.
+	s.run([]string{"stdin=" + strings.Repeat("y\n", 20)}, s.vdirsyncer, "discover")
+	s.sync()
+
+	// One directory a project sam can see, the subproject its own; the
+	// private project is not there.
+	var want []string
+	for _, x := range f.api(http.MethodGet, "/v1/projects", sam, nil, http.StatusOK)["items"].([]any) {
+		want = append(want, "default."+x.(map[string]any)["key"].(string))
+	}
+	slices.Sort(want)
+	if got := s.collections(); !slices.Equal(got, want) || !slices.Contains(got, "default.garden") || slices.Contains(got, "default.secret") {
+		t.Fatalf("vdirsyncer's collections %v, want %v (with default.garden, without default.secret)", got, want)
+	}
+
+	listed := s.list()
+	for _, title := range []string{"Made in tend", "Prune the roses", "Old chore"} {
+		if _, ok := listed[title]; !ok {
+			t.Fatalf("todoman does not list %q: %v", title, listed)
+		}
+	}
+	if _, ok := listed["Hidden plan"]; ok {
+		t.Fatalf("todoman lists a task of the private project: %v", listed)
+	}
+	id := func(title string) string { return fmt.Sprint(listed[title].ID) }
+
+	s.todo(nil, "new", "--list", "default.home", "--due", "2026-12-20", "Buy seeds")
+	s.todo(nil, "edit", id("Made in tend"), "--due", "2026-12-24")
+	// todoman edits a title in an editor: here one that rewrites SUMMARY.
+	s.todo([]string{`EDITOR=sed -i -e 's/^SUMMARY:Made in tend/SUMMARY:Made in tend, renamed/'`}, "edit", "--raw", id("Made in tend"))
+	s.todo(nil, "done", id("Prune the roses"))
+	s.todo(nil, "delete", "--yes", id("Old chore"))
+	s.sync()
+
+	home := f.tasksIn(sam, "home", false)
+	if len(home) != 2 {
+		t.Fatalf("home after the sync: %v", home)
+	}
+	seeds, renamed := home["Buy seeds"], home["Made in tend, renamed"]
+	if seeds == nil || renamed == nil {
+		t.Fatalf("home after the sync lacks the new or the renamed task: %v", home)
+	}
+	// todoman writes a date without a time as an all-day DUE.
+	if seeds["due_at"] != "2026-12-20T00:00:00Z" || seeds["due_is_all_day"] != true || renamed["due_at"] != "2026-12-24T00:00:00Z" || renamed["due_is_all_day"] != true {
+		t.Errorf("dues after the sync: new %v %v, edited %v %v", seeds["due_at"], seeds["due_is_all_day"], renamed["due_at"], renamed["due_is_all_day"])
+	}
+	if rose := f.tasksIn(sam, "garden", false)["Prune the roses"]; rose == nil || rose["is_complete"] != true {
+		t.Errorf("the task todoman completed: %v", rose)
+	}
+	if work := f.tasksIn(sam, "work", false); len(work) != 1 || work["Weekly report"] == nil {
+		t.Errorf("work after todoman's delete: %v", work)
+	}
+	if trash := f.tasksIn(sam, "work", true); trash["Old chore"] == nil {
+		t.Errorf("the trash after todoman's delete: %v", trash)
+	}
+
+	// A change made in tend arrives in todoman after the next sync.
+	f.api(http.MethodPatch, "/v1/tasks/"+fmt.Sprint(seeds["ref"]), sam, map[string]any{"title": "Buy seeds and bulbs"}, http.StatusOK)
+	f.api(http.MethodPost, "/v1/tasks", sam, map[string]any{"title": "Made in the API", "project": "work"}, http.StatusCreated)
+	s.sync()
+	listed = s.list()
+	if _, ok := listed["Buy seeds and bulbs"]; !ok {
+		t.Errorf("todoman lacks the title changed in tend: %v", listed)
+	}
+	if x, ok := listed["Made in the API"]; !ok || x.List != "default.work" {
+		t.Errorf("todoman lacks the task made in tend: %v", listed)
+	}
+	if _, ok := listed["Old chore"]; ok {
+		t.Errorf("todoman still lists the deleted task: %v", listed)
+	}
 }
 
 // TestDavBareComma: a SUMMARY or DESCRIPTION with a comma left unescaped,
