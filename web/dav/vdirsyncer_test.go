@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,51 +30,55 @@ func todoTools(t *testing.T) (vdirsyncer, todoman string) {
 	return v, m
 }
 
-// syncer is a vdirsyncer and todoman pair with their own HOME, XDG
-// directories and configuration in a temporary directory: nothing of the
-// machine's account is read or written.
+// syncer is a vdirsyncer and todoman pair with their own HOME and XDG
+// directories in a temporary directory, so nothing of the machine's account
+// is read or written, and the configuration docs/caldav.md gives users,
+// where it tells them to put it.
 type syncer struct {
-	t                    *testing.T
-	vdirsyncer, todoman  string
-	dir, tasks, todoConf string
-	env                  []string
+	t                   *testing.T
+	vdirsyncer, todoman string
+	home, tasks         string
+	env                 []string
 }
 
 func newSyncer(t *testing.T, url, user, token string) *syncer {
 	v, m := todoTools(t)
-	dir := t.TempDir()
-	s := &syncer{t: t, vdirsyncer: v, todoman: m, dir: dir, tasks: filepath.Join(dir, "tasks"), todoConf: filepath.Join(dir, "todoman.py")}
-	conf := fmt.Sprintf(`[general]
-status_path = %q
-
-[pair tend]
-a = "tend_remote"
-b = "tend_local"
-collections = ["from a"]
-
-[storage tend_remote]
-type = "caldav"
-url = %q
-username = %q
-password = %q
-item_types = ["VTODO"]
-
-[storage tend_local]
-type = "filesystem"
-path = %q
-fileext = ".ics"
-`, filepath.Join(dir, "status")+"/", url, user, token, s.tasks+"/")
-	todo := fmt.Sprintf("path = %q\ndate_format = \"%%Y-%%m-%%d\"\ntime_format = \"%%H:%%M\"\ndefault_list = \"default.home\"\n", filepath.Join(s.tasks, "*"))
-	for name, body := range map[string]string{"vdirsyncer.conf": conf, "todoman.py": todo} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+	home := t.TempDir()
+	s := &syncer{t: t, vdirsyncer: v, todoman: m, home: home, tasks: filepath.Join(home, ".local", "share", "tasks")}
+	doc, err := os.ReadFile("../../docs/caldav.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The document's example account stands for this server's.
+	conf := strings.NewReplacer(`"https://tend.example.org"`, strconv.Quote(url), `"alice"`, strconv.Quote(user),
+		`"tend_…"`, strconv.Quote(token)).Replace(fenced(t, string(doc), "ini"))
+	for name, body := range map[string]string{"vdirsyncer/config": conf, "todoman/config.py": fenced(t, string(doc), "python")} {
+		path := filepath.Join(home, ".config", name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	home := filepath.Join(dir, "home")
 	s.env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
-		"VDIRSYNCER_CONFIG=" + filepath.Join(dir, "vdirsyncer.conf"), "TZ=UTC", "LANG=C.UTF-8", "NO_PROXY=*"}
+		"TZ=UTC", "LANG=C.UTF-8", "NO_PROXY=*"}
 	return s
+}
+
+// fenced answers the one block of a document fenced as lang.
+func fenced(t *testing.T, doc, lang string) string {
+	t.Helper()
+	parts := strings.Split(doc, "```"+lang+"\n")
+	if len(parts) != 2 {
+		t.Fatalf("docs/caldav.md has %d blocks fenced ```%s, want 1", len(parts)-1, lang)
+	}
+	block, _, ok := strings.Cut(parts[1], "```\n")
+	if !ok {
+		t.Fatalf("docs/caldav.md's ```%s block is not closed", lang)
+	}
+	return block
 }
 
 // run runs one command of the pair with the pair's environment and extra
@@ -92,7 +97,7 @@ func (s *syncer) run(extra []string, name string, args ...string) string {
 		}
 	}
 	cmd.Env = append(cmd.Env, s.env...)
-	cmd.Dir = s.dir
+	cmd.Dir = s.home
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
@@ -105,10 +110,10 @@ func (s *syncer) sync() {
 	s.run(nil, s.vdirsyncer, "sync")
 }
 
-// todo runs todoman with the pair's configuration.
+// todo runs todoman.
 func (s *syncer) todo(extra []string, args ...string) string {
 	s.t.Helper()
-	return s.run(extra, s.todoman, append([]string{"--config", s.todoConf}, args...)...)
+	return s.run(extra, s.todoman, args...)
 }
 
 // todoTask is a task as todoman's stable JSON output lists it.
