@@ -81,22 +81,16 @@ func fenced(t *testing.T, doc, lang string) string {
 	return block
 }
 
-// run runs one command of the pair with the pair's environment and extra
-// variables, and fails the test when it fails. The timeout only ends a
+// run runs one command of the pair with the pair's environment, extra
+// variables and stdin as its input, and fails the test when it fails. The timeout only ends a
 // hung client; nothing is asserted on how long a run takes.
-func (s *syncer) run(extra []string, name string, args ...string) string {
+func (s *syncer) run(stdin string, extra []string, name string, args ...string) string {
 	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	for _, e := range extra {
-		if in, ok := strings.CutPrefix(e, "stdin="); ok {
-			cmd.Stdin = strings.NewReader(in)
-		} else {
-			cmd.Env = append(cmd.Env, e)
-		}
-	}
-	cmd.Env = append(cmd.Env, s.env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(slices.Clone(s.env), extra...)
 	cmd.Dir = s.home
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -107,13 +101,13 @@ func (s *syncer) run(extra []string, name string, args ...string) string {
 
 func (s *syncer) sync() {
 	s.t.Helper()
-	s.run(nil, s.vdirsyncer, "sync")
+	s.run("", nil, s.vdirsyncer, "sync")
 }
 
 // todo runs todoman.
 func (s *syncer) todo(extra []string, args ...string) string {
 	s.t.Helper()
-	return s.run(extra, s.todoman, args...)
+	return s.run("", extra, s.todoman, args...)
 }
 
 // todoTask is a task as todoman's stable JSON output lists it.
@@ -121,7 +115,6 @@ type todoTask struct {
 	ID        int    `json:"id"`
 	List      string `json:"list"`
 	Summary   string `json:"summary"`
-	Due       *int64 `json:"due"`
 	Completed bool   `json:"completed"`
 }
 
@@ -194,7 +187,7 @@ func TestDavVdirsyncerTodoman(t *testing.T) {
 
 	s := newSyncer(t, f.srv.URL+"/", "sam", sam)
 	// discover asks before it makes each local directory: yes to all.
-	s.run([]string{"stdin=" + strings.Repeat("y\n", 20)}, s.vdirsyncer, "discover")
+	s.run(strings.Repeat("y\n", 20), nil, s.vdirsyncer, "discover")
 	s.sync()
 
 	// One directory a project sam can see, the subproject its own; the
@@ -242,16 +235,19 @@ func TestDavVdirsyncerTodoman(t *testing.T) {
 	if rose := f.tasksIn(sam, "garden", false)["Prune the roses"]; rose == nil || rose["is_complete"] != true {
 		t.Errorf("the task todoman completed: %v", rose)
 	}
-	if work := f.tasksIn(sam, "work", false); len(work) != 1 || work["Weekly report"] == nil {
+	// and nothing else: the task todoman did not touch is as it was.
+	if work := f.tasksIn(sam, "work", false); len(work) != 1 || work["Weekly report"]["version"] != 1.0 {
 		t.Errorf("work after todoman's delete: %v", work)
 	}
-	if trash := f.tasksIn(sam, "work", true); trash["Old chore"] == nil {
+	if trash := f.tasksIn(sam, "work", true); len(trash) != 1 || trash["Old chore"] == nil {
 		t.Errorf("the trash after todoman's delete: %v", trash)
 	}
 
 	// A change made in tend arrives in todoman after the next sync.
 	f.api(http.MethodPatch, "/v1/tasks/"+fmt.Sprint(seeds["ref"]), sam, map[string]any{"title": "Buy seeds and bulbs"}, http.StatusOK)
 	f.api(http.MethodPost, "/v1/tasks", sam, map[string]any{"title": "Made in the API", "project": "work"}, http.StatusCreated)
+	weekly := f.tasksIn(sam, "work", false)["Weekly report"]
+	f.api(http.MethodPost, "/v1/tasks/"+fmt.Sprint(weekly["ref"])+"/complete", sam, map[string]any{}, http.StatusOK)
 	s.sync()
 	listed = s.list()
 	if _, ok := listed["Buy seeds and bulbs"]; !ok {
@@ -259,6 +255,9 @@ func TestDavVdirsyncerTodoman(t *testing.T) {
 	}
 	if x, ok := listed["Made in the API"]; !ok || x.List != "default.work" {
 		t.Errorf("todoman lacks the task made in tend: %v", listed)
+	}
+	if !listed["Weekly report"].Completed || !listed["Prune the roses"].Completed || listed["Made in tend, renamed"].Completed {
+		t.Errorf("todoman's done tasks after the sync: %v", listed)
 	}
 	if _, ok := listed["Old chore"]; ok {
 		t.Errorf("todoman still lists the deleted task: %v", listed)
