@@ -101,6 +101,7 @@ func TestDavTsdav(t *testing.T) {
 			SyncToken   string   `json:"syncToken"`
 		} `json:"calendars"`
 		Objects []string  `json:"objects"`
+		Events  int       `json:"events"`
 		Created []int     `json:"created"`
 		Updated int       `json:"updated"`
 		Stale   int       `json:"stale"`
@@ -121,8 +122,8 @@ func TestDavTsdav(t *testing.T) {
 	if want := []string{"/dav/calendars/default.garden/", "/dav/calendars/default.home/", "/dav/calendars/default.inbox/"}; !slices.Equal(urls, want) {
 		t.Errorf("tsdav's lists %v, want %v", urls, want)
 	}
-	if want := []string{"Made in tend", "Water the plants"}; !slices.Equal(first.Objects, want) {
-		t.Errorf("tsdav's tasks %v, want %v", first.Objects, want)
+	if want := []string{"Made in tend", "Water the plants"}; !slices.Equal(first.Objects, want) || first.Events != 0 {
+		t.Errorf("tsdav's tasks %v, want %v; its events %d, want none", first.Objects, want, first.Events)
 	}
 	if !slices.Equal(first.Created, []int{http.StatusCreated, http.StatusCreated}) || first.Updated != http.StatusNoContent ||
 		first.Stale != http.StatusPreconditionFailed || first.Deleted != http.StatusNoContent {

@@ -45,6 +45,8 @@ if (process.argv[2] === 'delta') {
   out.calendars = calendars.map((c) => ({ url: new URL(c.url).pathname, displayName: c.displayName, components: c.components, syncToken: c.syncToken })).sort((a, b) => a.url.localeCompare(b.url));
   const before = await client.fetchCalendarObjects({ calendar: list, filters: todos });
   out.objects = before.map((o) => summary(o.data)).sort();
+  // tsdav's default filter asks for VEVENTs, which a task list never holds.
+  out.events = (await client.fetchCalendarObjects({ calendar: list })).length;
 
   const ics = (uid, title) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tsdav test//EN\r\nBEGIN:VTODO\r\nUID:${uid}\r\nDTSTAMP:20261206T100000Z\r\nSUMMARY:${title}\r\nDUE;VALUE=DATE:20261224\r\nEND:VTODO\r\nEND:VCALENDAR\r\n`;
   const created = await client.createCalendarObject({ calendar: list, filename: 'tsdav-1.ics', iCalString: ics('tsdav-1', 'Made by tsdav') });
