@@ -256,7 +256,7 @@ func TestDavVdirsyncerTodoman(t *testing.T) {
 	if x, ok := listed["Made in the API"]; !ok || x.List != "default.work" {
 		t.Errorf("todoman lacks the task made in tend: %v", listed)
 	}
-	if !listed["Weekly report"].Completed || !listed["Prune the roses"].Completed || listed["Made in tend, renamed"].Completed {
+	if renamed, ok := listed["Made in tend, renamed"]; !ok || renamed.Completed || !listed["Weekly report"].Completed || !listed["Prune the roses"].Completed {
 		t.Errorf("todoman's done tasks after the sync: %v", listed)
 	}
 	if _, ok := listed["Old chore"]; ok {
