@@ -186,8 +186,8 @@ func TestDavUnknown(t *testing.T) {
 		method, path string
 		status       int
 	}{
-		{"MKCALENDAR", "/dav/calendars/default.new/", http.StatusMethodNotAllowed},
-		{"PROPPATCH", "/dav/calendars/default.inbox/", http.StatusMethodNotAllowed},
+		{"MKCALENDAR", "/dav/calendars/", http.StatusMethodNotAllowed},
+		{"PROPPATCH", "/dav/calendars/default.nosuch/", http.StatusBadRequest},
 		{"LOCK", "/dav/", http.StatusMethodNotAllowed},
 		{"PROPFIND", "/dav/elsewhere/", http.StatusNotFound},
 		{http.MethodGet, "/dav/calendars/", http.StatusMethodNotAllowed},
@@ -198,9 +198,9 @@ func TestDavUnknown(t *testing.T) {
 			t.Errorf("%s %s: %d %s\n%s", c.method, c.path, a.status, a.header.Get("Content-Type"), a.body)
 		}
 	}
-	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, "<d:propfind xmlns:d=\"DAV:\"><d:prop>"), http.StatusForbidden, "invalid: ")
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, "<d:propfind xmlns:d=\"DAV:\"><d:prop>"), http.StatusBadRequest, "invalid: ")
 	bomb := `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&b;</d:displayname></d:prop></d:propfind>`
-	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, bomb), http.StatusForbidden, "invalid: ")
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, bomb), http.StatusBadRequest, "invalid: ")
 }
 
 func TestDavObjects(t *testing.T) {

@@ -53,12 +53,8 @@ type timeRange struct {
 // report answers REPORT calendar-multiget and calendar-query on a
 // collection; any other report is refused with DAV:supported-report.
 func (h *Handler) report(w http.ResponseWriter, r *http.Request, a app.Actor, t target) error {
-	body, err := h.readBody(w, r)
-	if err != nil {
-		return err
-	}
 	var q reportRequest
-	if err := decodeXML(body, &q); err != nil {
+	if err := h.readXML(w, r, &q); err != nil {
 		return err
 	}
 	if t.kind == "collection" && q.XMLName == name(nsDAV, "sync-collection") {
