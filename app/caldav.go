@@ -592,6 +592,14 @@ func davClaimable(ctx context.Context, tx Tx, sc *scope, n *projectNode, o DavOb
 			return Errorf(CodeConflict, "another resource holds the UID %q or the name %q; a UID names one task", uid, name)
 		}
 	}
+	// A task made elsewhere in tend holds its id as its UID.
+	other, held, err := davFind(ctx, tx, sc, n, uid+davNameSuffix)
+	if err != nil {
+		return err
+	}
+	if held && other.UID == uid && (!found || other.Task.ID != o.Task.ID) {
+		return Errorf(CodeConflict, "a task made in tend holds the UID %q as its id; a UID names one task", uid)
+	}
 	return nil
 }
 

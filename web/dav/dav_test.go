@@ -282,6 +282,10 @@ func TestDavObjectRefusals(t *testing.T) {
 			t.Errorf("%s: %d\n%s", name, a.status, a.body)
 		}
 	}
+	made := f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "made in tend", "project": "home"}, http.StatusCreated)["id"].(string)
+	f.want(f.dav(http.MethodGet, col+made+".ics", f.user, f.admin, ""), http.StatusOK, "UID:"+made)
+	f.want(f.dav(http.MethodPut, col+"copy.ics", f.user, f.admin, vtodo(made, "SUMMARY:copy")), http.StatusForbidden, "<c:no-uid-conflict/>")
+	f.want(f.dav(http.MethodPut, col+made+".ics", f.user, f.admin, vtodo(made, "SUMMARY:renamed in the app")), http.StatusNoContent)
 	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge)
 	many := make([]string, 10000)
 	for i := range many {
