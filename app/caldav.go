@@ -74,6 +74,7 @@ type DavPut struct {
 	Start       *DavTime
 	Timezone    string
 	Tags        []string
+	Completed   *time.Time // COMPLETED: when a completion the client made happened
 }
 
 // davTx is what CalDAV reads and writes beyond a task.
@@ -631,7 +632,10 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 			return "", false, err
 		}
 		t, err := s.createTask(ctx, tx, a, sc, c)
-		return t.ID, false, err
+		if err != nil {
+			return "", false, err
+		}
+		return t.ID, false, davCompletedAt(ctx, tx, t, nil, in.Completed)
 	}
 	t := o.Task
 	u := TaskUpdate{Title: PatchOf(in.Title), Description: patchOrNull(in.Description, in.Description == ""),
@@ -657,8 +661,25 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	if err := s.validateTaskUpdate(&u); err != nil {
 		return "", false, err
 	}
-	_, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
-	return t.ID, kept, err
+	done, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
+	if err != nil {
+		return "", false, err
+	}
+	return t.ID, kept, davCompletedAt(ctx, tx, done, t.CompletedAt, in.Completed)
+}
+
+// davCompletedAt dates the completion of a task a PUT finished (was it
+// not before, was nil) at the client's COMPLETED when that is earlier
+// than now (and not before 1970, which no task app means): a task
+// completed on a phone offline yesterday was completed yesterday. It is part of the PUT's write, whose event and version it
+// shares.
+func davCompletedAt(ctx context.Context, tx Tx, t Task, was, completed *time.Time) error {
+	if was != nil || t.CompletedAt == nil || completed == nil || !completed.Before(*t.CompletedAt) || completed.Before(time.Unix(0, 0)) {
+		return nil
+	}
+	at := completed.UTC()
+	t.CompletedAt = &at
+	return tx.UpdateTask(ctx, &t)
 }
 
 // in is the instant a client's date or time means, in the task's zone loc

@@ -390,3 +390,41 @@ func TestDavSubtasks(t *testing.T) {
 	}
 	f.want(f.dav(http.MethodGet, col+"child.ics", f.user, f.admin, ""), http.StatusOK, "RELATED-TO;RELTYPE=PARENT:parent")
 }
+
+// TestDavCompleted: a client's COMPLETED on the PUT that completes a task
+// is when it was completed, read back by the API and the client; one in
+// the future, or sent again for a task done already, changes nothing.
+func TestDavCompleted(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	col := "/dav/calendars/default.home/"
+	completedAt := func(title string) string {
+		t.Helper()
+		for _, item := range f.api(http.MethodGet, "/v1/tasks?project=home&include_completed=true", f.admin, nil, http.StatusOK)["items"].([]any) {
+			if task := item.(map[string]any); task["title"] == title {
+				return fmt.Sprint(task["completed_at"])
+			}
+		}
+		return "no task " + title
+	}
+	f.want(f.dav(http.MethodPut, col+"a.ics", f.user, f.admin, vtodo("a", "SUMMARY:a", "STATUS:COMPLETED", "COMPLETED:20200102T080000Z")), http.StatusCreated)
+	if got := completedAt("a"); !strings.HasPrefix(got, "2020-01-02T08:00:00") {
+		t.Fatalf("created done: completed_at %s", got)
+	}
+	f.want(f.dav(http.MethodGet, col+"a.ics", f.user, f.admin, ""), http.StatusOK, "COMPLETED:20200102T080000Z")
+
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b")), http.StatusCreated)
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b", "COMPLETED:20210305T170000Z")), http.StatusNoContent)
+	if got := completedAt("b"); !strings.HasPrefix(got, "2021-03-05T17:00:00") {
+		t.Fatalf("completed by a change: completed_at %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b", "COMPLETED:20190101T000000Z")), http.StatusNoContent)
+	if got := completedAt("b"); !strings.HasPrefix(got, "2021-03-05T17:00:00") {
+		t.Fatalf("a done task's completion moved: %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"c.ics", f.user, f.admin, vtodo("c", "SUMMARY:c", "COMPLETED:29990101T000000Z")), http.StatusCreated)
+	if got := completedAt("c"); strings.HasPrefix(got, "2999") || got == "<nil>" {
+		t.Fatalf("a completion in the future: %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"d.ics", f.user, f.admin, vtodo("d", "SUMMARY:d", "COMPLETED:yesterday")), http.StatusForbidden, "<c:valid-calendar-data/>")
+}

@@ -216,6 +216,13 @@ func readTodo(c *ical.Component) (app.DavPut, error) {
 	} else if c.Props.Get(ical.PropCompleted) != nil {
 		in.Category = app.CategoryDone
 	}
+	if p := c.Props.Get(ical.PropCompleted); p != nil {
+		at, err := p.DateTime(time.UTC)
+		if err != nil {
+			return in, refuse("c:valid-calendar-data", "COMPLETED is a date-time in UTC")
+		}
+		in.Completed = &at
+	}
 	if p := c.Props.Get(ical.PropPriority); p != nil {
 		n, err := p.Int()
 		if err != nil || n < 0 || n > 9 {
