@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -286,7 +287,7 @@ func TestDavObjectRefusals(t *testing.T) {
 	f.want(f.dav(http.MethodGet, col+made+".ics", f.user, f.admin, ""), http.StatusOK, "UID:"+made)
 	f.want(f.dav(http.MethodPut, col+"copy.ics", f.user, f.admin, vtodo(made, "SUMMARY:copy")), http.StatusForbidden, "<c:no-uid-conflict/>")
 	f.want(f.dav(http.MethodPut, col+made+".ics", f.user, f.admin, vtodo(made, "SUMMARY:renamed in the app")), http.StatusNoContent)
-	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge)
+	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge, "<c:max-resource-size/>")
 	many := make([]string, 10000)
 	for i := range many {
 		many[i] = fmt.Sprintf("X-PROP-%d:v", i)
@@ -427,4 +428,27 @@ func TestDavCompleted(t *testing.T) {
 		t.Fatalf("a completion in the future: %s", got)
 	}
 	f.want(f.dav(http.MethodPut, col+"d.ics", f.user, f.admin, vtodo("d", "SUMMARY:d", "COMPLETED:yesterday")), http.StatusForbidden, "<c:valid-calendar-data/>")
+}
+
+// TestDavXMLBomb: a body declaring nested entities (a billion laughs, some
+// 3 GB expanded) is refused as XML that does not parse, with 400, and the
+// request allocates nowhere near what expanding it would.
+func TestDavXMLBomb(t *testing.T) {
+	f := newFix(t)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">`)
+	prev := "lol"
+	for i := 1; i <= 9; i++ {
+		b.WriteString(fmt.Sprintf(`<!ENTITY lol%d "%s">`, i, strings.Repeat("&"+prev+";", 10)))
+		prev = fmt.Sprintf("lol%d", i)
+	}
+	b.WriteString(`]><d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&lol9;</d:displayname></d:prop></d:propfind>`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, b.String()), http.StatusBadRequest, "invalid: the XML body does not parse")
+	f.want(f.dav("REPORT", "/dav/calendars/default.inbox/", f.user, f.admin, b.String()), http.StatusBadRequest, "invalid: the XML body does not parse")
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Fatalf("two refused bombs allocated %d MB", grew>>20)
+	}
 }
