@@ -1,6 +1,8 @@
 package dav
 
 import (
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-ical"
@@ -31,17 +33,25 @@ func setWhen(p ical.Props, name string, at *time.Time, allDay bool, z zones) {
 	}
 }
 
+// loadZone is the first of names that is a zone, else UTC. Zones are kept
+// once loaded: time.LoadLocation reads the zone file each time.
 func loadZone(names ...string) *time.Location {
 	for _, n := range names {
 		if n == "" {
 			continue
 		}
+		if l, ok := locations.Load(n); ok {
+			return l.(*time.Location)
+		}
 		if l, err := time.LoadLocation(n); err == nil {
+			locations.Store(n, l)
 			return l
 		}
 	}
 	return time.UTC
 }
+
+var locations sync.Map
 
 // repeatYears is how far past its dates a repeating task's VTIMEZONE
 // reaches, for the occurrences a client expands from its rule.
@@ -82,7 +92,17 @@ func timezoneFor(loc *time.Location, from, to time.Time) *ical.Component {
 	if loc == time.UTC {
 		return nil
 	}
+	key := fmt.Sprintf("%s %d %d", loc, from.In(loc).Year(), to.In(loc).Year())
+	if tz, ok := timezones.Load(key); ok {
+		return tz.(*ical.Component)
+	}
 	start := time.Date(from.In(loc).Year(), time.January, 1, 0, 0, 0, 0, time.UTC)
 	end := time.Date(to.In(loc).Year()+1, time.January, 1, 0, 0, 0, 0, time.UTC)
-	return calfeed.VTimezone(loc.String(), loc, start, end)
+	tz, _ := timezones.LoadOrStore(key, calfeed.VTimezone(loc.String(), loc, start, end))
+	return tz.(*ical.Component)
 }
+
+// timezones holds the VTIMEZONEs made, by zone and years: making one
+// scans a day at a time, far longer than writing the task it goes with,
+// and a list's tasks share a few. The encoder only reads them.
+var timezones sync.Map
