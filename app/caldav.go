@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -72,6 +74,7 @@ type DavPut struct {
 	Start       *DavTime
 	Timezone    string
 	Tags        []string
+	Completed   *time.Time // COMPLETED: when a completion the client made happened
 }
 
 // davTx is what CalDAV reads and writes beyond a task.
@@ -90,8 +93,9 @@ type davTx interface {
 	// parent's.
 	DavChildren(ctx context.Context, workspaceID, uid string) ([]DavRecord, error)
 	// ProjectTasksSince lists the tasks events after seq since in a
-	// project were about, and those moved out of it since, each once.
-	ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error)
+	// project were about, and those moved out of it since, each once with
+	// the newest such seq, in the order of those seqs.
+	ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]TaskSeq, error)
 }
 
 // davNameSuffix ends the resource name of a task no client named.
@@ -170,41 +174,113 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 	return col, out, err
 }
 
+// TaskSeq is a task and the seq of the newest event about it in a
+// project.
+type TaskSeq struct {
+	ID  string `db:"id"`
+	Seq int64  `db:"seq"`
+}
+
+// DavDelta is a sync-collection's answer: the objects changed, the names
+// of those gone, and the token to send next.
+type DavDelta struct {
+	Collection DavCollection
+	Changed    []DavObject
+	Gone       []string
+	// Token is the collection's tag, or, when the delta was cut at the
+	// limit (Truncated), the seq it stops at, so the next one goes on
+	// from there.
+	Token     int64
+	Truncated bool
+}
+
 // DavChanges answers a sync-collection (RFC 6578) of a collection from the
 // seq since (its sync-token; 0 for all): the objects changed after it, and
-// the names of those no longer in the collection (trashed, or gone). A
-// token from the future is refused as invalid.
-func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string, since int64) (DavCollection, []DavObject, []string, error) {
-	var col DavCollection
-	var changed []DavObject
-	var gone []string
+// the names of those no longer in the collection (trashed, or gone), in
+// the order they last changed, at most limit of them (0 for no limit) and
+// the few more that changed at the same seq. A token from the future is
+// refused as invalid.
+func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string, since int64, limit int) (DavDelta, error) {
+	var d DavDelta
 	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
-		n, err := davCollection(ctx, tx, sc, key, &col)
+		n, err := davCollection(ctx, tx, sc, key, &d.Collection)
 		if err != nil {
 			return err
 		}
-		if since < 0 || since > col.Tag {
+		d.Token = d.Collection.Tag
+		if since < 0 || since > d.Collection.Tag {
 			return Errorf(CodeInvalid, "this sync-token was not issued here; sync again without one")
 		}
 		q := TaskQuery{ItemFilter: ItemFilter{ProjectIDs: []string{n.ID}}, SkipSubCounts: true}
-		var ids []string
+		var seqs []TaskSeq
 		if since > 0 {
-			if ids, err = tx.ProjectTasksSince(ctx, n.ID, since); err != nil || len(ids) == 0 {
+			if seqs, err = tx.ProjectTasksSince(ctx, n.ID, since); err != nil || len(seqs) == 0 {
 				return err
 			}
-			q.IDs = ids
+			for _, ts := range seqs {
+				q.IDs = append(q.IDs, ts.ID)
+			}
 		}
 		ts, err := sc.tasks(ctx, tx, sc.taskQuery(q))
 		if err != nil {
 			return err
 		}
-		if changed, err = davObjects(ctx, tx, ts); err != nil {
+		if since == 0 && limit > 0 && len(ts) > limit {
+			// Only a first sync that is cut needs the order of every task.
+			if seqs, err = tx.ProjectTasksSince(ctx, n.ID, 0); err != nil {
+				return err
+			}
+		}
+		live, order := davDeltaOrder(ts, seqs, since == 0)
+		if limit > 0 && len(order) > limit {
+			k := limit
+			for k < len(order) && order[k].Seq == order[k-1].Seq {
+				k++
+			}
+			if k < len(order) {
+				order, d.Token, d.Truncated = order[:k], order[k-1].Seq, true
+			}
+		}
+		var changed []Task
+		var ids []string
+		for _, e := range order {
+			ids = append(ids, e.ID)
+			if t, ok := live[e.ID]; ok {
+				changed = append(changed, t)
+			}
+		}
+		if d.Changed, err = davObjects(ctx, tx, changed); err != nil {
 			return err
 		}
-		gone, err = davGone(ctx, tx, ids, ts)
+		d.Gone, err = davGone(ctx, tx, ids, changed)
 		return err
 	}))
-	return col, changed, gone, err
+	return d, err
+}
+
+// davDeltaOrder orders a delta's tasks by the seq they last changed at:
+// the live ones (all of them, when only is set, as a first sync lists
+// them) and those of seqs gone from the collection.
+func davDeltaOrder(ts []Task, seqs []TaskSeq, only bool) (map[string]Task, []TaskSeq) {
+	live := make(map[string]Task, len(ts))
+	for _, t := range ts {
+		live[t.ID] = t
+	}
+	if !only {
+		return live, seqs
+	}
+	at := make(map[string]int64, len(seqs))
+	for _, e := range seqs {
+		at[e.ID] = e.Seq
+	}
+	order := make([]TaskSeq, 0, len(ts))
+	for _, t := range ts {
+		order = append(order, TaskSeq{ID: t.ID, Seq: at[t.ID]})
+	}
+	slices.SortStableFunc(order, func(a, b TaskSeq) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
+	})
+	return live, order
 }
 
 // davGone names the tasks of ids that are not among live: each by its
@@ -517,6 +593,14 @@ func davClaimable(ctx context.Context, tx Tx, sc *scope, n *projectNode, o DavOb
 			return Errorf(CodeConflict, "another resource holds the UID %q or the name %q; a UID names one task", uid, name)
 		}
 	}
+	// A task made elsewhere in tend holds its id as its UID.
+	other, held, err := davFind(ctx, tx, sc, n, uid+davNameSuffix)
+	if err != nil {
+		return err
+	}
+	if held && other.UID == uid && (!found || other.Task.ID != o.Task.ID) {
+		return Errorf(CodeConflict, "a task made in tend holds the UID %q as its id; a UID names one task", uid)
+	}
 	return nil
 }
 
@@ -548,7 +632,10 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 			return "", false, err
 		}
 		t, err := s.createTask(ctx, tx, a, sc, c)
-		return t.ID, false, err
+		if err != nil {
+			return "", false, err
+		}
+		return t.ID, false, davCompletedAt(ctx, tx, t, nil, in.Completed)
 	}
 	t := o.Task
 	u := TaskUpdate{Title: PatchOf(in.Title), Description: patchOrNull(in.Description, in.Description == ""),
@@ -574,8 +661,25 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	if err := s.validateTaskUpdate(&u); err != nil {
 		return "", false, err
 	}
-	_, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
-	return t.ID, kept, err
+	done, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
+	if err != nil {
+		return "", false, err
+	}
+	return t.ID, kept, davCompletedAt(ctx, tx, done, t.CompletedAt, in.Completed)
+}
+
+// davCompletedAt dates the completion of a task a PUT finished (was it
+// not before, was nil) at the client's COMPLETED when that is earlier
+// than now (and not before 1970, which no task app means): a task
+// completed on a phone offline yesterday was completed yesterday. It is part of the PUT's write, whose event and version it
+// shares.
+func davCompletedAt(ctx context.Context, tx Tx, t Task, was, completed *time.Time) error {
+	if was != nil || t.CompletedAt == nil || completed == nil || !completed.Before(*t.CompletedAt) || completed.Before(time.Unix(0, 0)) {
+		return nil
+	}
+	at := completed.UTC()
+	t.CompletedAt = &at
+	return tx.UpdateTask(ctx, &t)
 }
 
 // in is the instant a client's date or time means, in the task's zone loc

@@ -104,14 +104,15 @@ func (t *Tx) ProjectTags(ctx context.Context, projectIDs []string) (map[string]i
 }
 
 // ProjectTasksSince lists the tasks events after seq since in a project
-// were about, and those moved out of it since, each once, through
-// events_project and dav_departures.
-func (t *Tx) ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]string, error) {
-	var ids []string
-	err := t.tx.SelectContext(ctx, &ids, `SELECT entity_id FROM events
-		WHERE project_id = ?1 AND seq > ?2 AND entity_type = 'task'
-		UNION SELECT task_id FROM dav_departures WHERE project_id = ?1 AND seq > ?2`, projectID, since)
-	return ids, mapErr(err)
+// were about, and those moved out of it since, each once with its newest
+// seq there, in seq order, through events_project and dav_departures.
+func (t *Tx) ProjectTasksSince(ctx context.Context, projectID string, since int64) ([]app.TaskSeq, error) {
+	var out []app.TaskSeq
+	err := t.tx.SelectContext(ctx, &out, `SELECT id, max(seq) AS seq FROM (
+		SELECT entity_id AS id, seq FROM events WHERE project_id = ?1 AND seq > ?2 AND entity_type = 'task'
+		UNION ALL SELECT task_id, seq FROM dav_departures WHERE project_id = ?1 AND seq > ?2)
+		GROUP BY id ORDER BY seq, id`, projectID, since)
+	return out, mapErr(err)
 }
 
 // DavChildren lists a workspace's CalDAV records that name uid as their

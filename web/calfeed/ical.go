@@ -17,7 +17,7 @@ import (
 
 // feedWriter turns a feed into iCalendar text (RFC 5545). The events are
 // appended by hand (appendEvent); go-ical writes the calendar around them,
-// its properties and the VTIMEZONE a TZID needs (vtimezone). Two things
+// its properties and the VTIMEZONE a TZID needs (VTimezone). Two things
 // go-ical does not do are done here: folding lines at 75 octets (fold),
 // and a calendar with no components, which its Encode refuses
 // (writeEmpty).
@@ -65,7 +65,7 @@ func encodeFeed(f app.Feed, publicURL, version string, refresh time.Duration) ([
 	cal := ical.NewCalendar()
 	fw.calendarProps(cal.Props, f.Calendar.Title)
 	for _, name := range sortedKeys(fw.zones) {
-		cal.Children = append(cal.Children, vtimezone(name, fw.zones[name], f.From.AddDate(-1, 0, 0), f.Now.AddDate(10, 0, 0)))
+		cal.Children = append(cal.Children, VTimezone(name, fw.zones[name], f.From.AddDate(-1, 0, 0), f.Now.AddDate(10, 0, 0)))
 	}
 	var wrap bytes.Buffer
 	if len(cal.Children) == 0 {

@@ -9,15 +9,15 @@ import (
 	"github.com/emersion/go-ical"
 )
 
-// vtimezone describes a zone for a TZID (RFC 5545 3.6.5), which go-ical
+// VTimezone describes a zone for a TZID (RFC 5545 3.6.5), which go-ical
 // leaves to the caller. Go's zone database does not expose its rules, so
 // the transitions between from and until are found by scanning offsets a
 // day apart and narrowing each change to the second; each becomes one
 // STANDARD or DAYLIGHT observance with its exact instant. The first
 // observance states the offset in force at from, so every date in the
 // window is covered. Clients that know the IANA name use it; the rest
-// read these.
-func vtimezone(name string, loc *time.Location, from, until time.Time) *ical.Component {
+// read these. CalDAV's resources (web/dav) use it too.
+func VTimezone(name string, loc *time.Location, from, until time.Time) *ical.Component {
 	tz := ical.NewComponent(ical.CompTimezone)
 	tz.Props.SetText(ical.PropTimezoneID, name)
 	from = from.Truncate(24 * time.Hour)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -186,8 +187,8 @@ func TestDavUnknown(t *testing.T) {
 		method, path string
 		status       int
 	}{
-		{"MKCALENDAR", "/dav/calendars/default.new/", http.StatusMethodNotAllowed},
-		{"PROPPATCH", "/dav/calendars/default.inbox/", http.StatusMethodNotAllowed},
+		{"MKCALENDAR", "/dav/calendars/", http.StatusMethodNotAllowed},
+		{"PROPPATCH", "/dav/calendars/default.nosuch/", http.StatusBadRequest},
 		{"LOCK", "/dav/", http.StatusMethodNotAllowed},
 		{"PROPFIND", "/dav/elsewhere/", http.StatusNotFound},
 		{http.MethodGet, "/dav/calendars/", http.StatusMethodNotAllowed},
@@ -198,9 +199,9 @@ func TestDavUnknown(t *testing.T) {
 			t.Errorf("%s %s: %d %s\n%s", c.method, c.path, a.status, a.header.Get("Content-Type"), a.body)
 		}
 	}
-	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, "<d:propfind xmlns:d=\"DAV:\"><d:prop>"), http.StatusForbidden, "invalid: ")
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, "<d:propfind xmlns:d=\"DAV:\"><d:prop>"), http.StatusBadRequest, "invalid: ")
 	bomb := `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&b;</d:displayname></d:prop></d:propfind>`
-	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, bomb), http.StatusForbidden, "invalid: ")
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, bomb), http.StatusBadRequest, "invalid: ")
 }
 
 func TestDavObjects(t *testing.T) {
@@ -282,7 +283,11 @@ func TestDavObjectRefusals(t *testing.T) {
 			t.Errorf("%s: %d\n%s", name, a.status, a.body)
 		}
 	}
-	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge)
+	made := f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "made in tend", "project": "home"}, http.StatusCreated)["id"].(string)
+	f.want(f.dav(http.MethodGet, col+made+".ics", f.user, f.admin, ""), http.StatusOK, "UID:"+made)
+	f.want(f.dav(http.MethodPut, col+"copy.ics", f.user, f.admin, vtodo(made, "SUMMARY:copy")), http.StatusForbidden, "<c:no-uid-conflict/>")
+	f.want(f.dav(http.MethodPut, col+made+".ics", f.user, f.admin, vtodo(made, "SUMMARY:renamed in the app")), http.StatusNoContent)
+	f.want(f.dav(http.MethodPut, col+"big.ics", f.user, f.admin, vtodo("big", "SUMMARY:"+strings.Repeat("x", 11<<20))), http.StatusRequestEntityTooLarge, "<c:max-resource-size/>")
 	many := make([]string, 10000)
 	for i := range many {
 		many[i] = fmt.Sprintf("X-PROP-%d:v", i)
@@ -385,4 +390,65 @@ func TestDavSubtasks(t *testing.T) {
 		}
 	}
 	f.want(f.dav(http.MethodGet, col+"child.ics", f.user, f.admin, ""), http.StatusOK, "RELATED-TO;RELTYPE=PARENT:parent")
+}
+
+// TestDavCompleted: a client's COMPLETED on the PUT that completes a task
+// is when it was completed, read back by the API and the client; one in
+// the future, or sent again for a task done already, changes nothing.
+func TestDavCompleted(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	col := "/dav/calendars/default.home/"
+	completedAt := func(title string) string {
+		t.Helper()
+		for _, item := range f.api(http.MethodGet, "/v1/tasks?project=home&include_completed=true", f.admin, nil, http.StatusOK)["items"].([]any) {
+			if task := item.(map[string]any); task["title"] == title {
+				return fmt.Sprint(task["completed_at"])
+			}
+		}
+		return "no task " + title
+	}
+	f.want(f.dav(http.MethodPut, col+"a.ics", f.user, f.admin, vtodo("a", "SUMMARY:a", "STATUS:COMPLETED", "COMPLETED:20200102T080000Z")), http.StatusCreated)
+	if got := completedAt("a"); !strings.HasPrefix(got, "2020-01-02T08:00:00") {
+		t.Fatalf("created done: completed_at %s", got)
+	}
+	f.want(f.dav(http.MethodGet, col+"a.ics", f.user, f.admin, ""), http.StatusOK, "COMPLETED:20200102T080000Z")
+
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b")), http.StatusCreated)
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b", "COMPLETED:20210305T170000Z")), http.StatusNoContent)
+	if got := completedAt("b"); !strings.HasPrefix(got, "2021-03-05T17:00:00") {
+		t.Fatalf("completed by a change: completed_at %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"b.ics", f.user, f.admin, vtodo("b", "SUMMARY:b", "COMPLETED:20190101T000000Z")), http.StatusNoContent)
+	if got := completedAt("b"); !strings.HasPrefix(got, "2021-03-05T17:00:00") {
+		t.Fatalf("a done task's completion moved: %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"c.ics", f.user, f.admin, vtodo("c", "SUMMARY:c", "COMPLETED:29990101T000000Z")), http.StatusCreated)
+	if got := completedAt("c"); strings.HasPrefix(got, "2999") || got == "<nil>" {
+		t.Fatalf("a completion in the future: %s", got)
+	}
+	f.want(f.dav(http.MethodPut, col+"d.ics", f.user, f.admin, vtodo("d", "SUMMARY:d", "COMPLETED:yesterday")), http.StatusForbidden, "<c:valid-calendar-data/>")
+}
+
+// TestDavXMLBomb: a body declaring nested entities (a billion laughs, some
+// 3 GB expanded) is refused as XML that does not parse, with 400, and the
+// request allocates nowhere near what expanding it would.
+func TestDavXMLBomb(t *testing.T) {
+	f := newFix(t)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">`)
+	prev := "lol"
+	for i := 1; i <= 9; i++ {
+		b.WriteString(fmt.Sprintf(`<!ENTITY lol%d "%s">`, i, strings.Repeat("&"+prev+";", 10)))
+		prev = fmt.Sprintf("lol%d", i)
+	}
+	b.WriteString(`]><d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&lol9;</d:displayname></d:prop></d:propfind>`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f.want(f.dav("PROPFIND", "/dav/", f.user, f.admin, b.String()), http.StatusBadRequest, "invalid: the XML body does not parse")
+	f.want(f.dav("REPORT", "/dav/calendars/default.inbox/", f.user, f.admin, b.String()), http.StatusBadRequest, "invalid: the XML body does not parse")
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Fatalf("two refused bombs allocated %d MB", grew>>20)
+	}
 }

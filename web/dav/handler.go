@@ -22,7 +22,7 @@ const (
 )
 
 // allow is every method a DAV resource answers.
-const allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+const allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
 
 // Handler serves the DAV tree and the well-known address.
 type Handler struct {
@@ -103,6 +103,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	if r.Method == "MKCALENDAR" || r.Method == "MKCOL" {
+		if err := h.mkcalendar(w, r, a); err != nil {
+			h.fail(w, r, err)
+		}
+		return
+	}
 	t, ok := parse(r.URL.Path)
 	if !ok || (t.kind == "principal" && !strings.EqualFold(t.user, a.User.Username)) {
 		h.fail(w, r, app.NotFound("resource"))
@@ -113,6 +119,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		err = h.propfind(w, r, a, t)
 	case "REPORT":
 		err = h.report(w, r, a, t)
+	case "PROPPATCH":
+		err = h.proppatch(w, r, a, t)
 	case http.MethodGet, http.MethodHead:
 		err = h.get(w, r, a, t)
 	case http.MethodPut:
@@ -192,23 +200,39 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if bad := (*badCalendar)(nil); errors.As(err, &bad) {
 		cond = bad.cond
+		if bad.status != 0 {
+			status = bad.status
+		}
 	}
 	writeError(w, status, cond, string(e.Code)+": "+e.Detail)
 }
 
-// badCalendar is a body that is no calendar object tend can store, with
-// the RFC 4791 precondition it breaks.
+// badCalendar is a request tend refuses (such as a body that is no
+// calendar object it can store) with the RFC 4791 or 4918 precondition it
+// breaks, and the status when it is not 403.
 type badCalendar struct {
-	cond string
-	msg  string
+	cond   string
+	msg    string
+	status int
 }
 
 func (e *badCalendar) Error() string { return e.msg }
 
 // refuse is a badCalendar as the app error fail answers 403 with.
 func refuse(cond, format string, args ...any) error {
+	return refuseStatus(http.StatusForbidden, cond, format, args...)
+}
+
+// refuseStatus is a badCalendar fail answers with status.
+func refuseStatus(status int, cond, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
-	return &app.Error{Code: app.CodeInvalid, Detail: msg, Err: &badCalendar{cond: cond, msg: msg}}
+	return &app.Error{Code: app.CodeInvalid, Detail: msg, Err: &badCalendar{cond: cond, msg: msg, status: status}}
+}
+
+// badRequest is a body that does not parse as what the method takes: 400
+// (RFC 4918 §8.2).
+func badRequest(format string, args ...any) error {
+	return refuseStatus(http.StatusBadRequest, "", format, args...)
 }
 
 // readBody reads a request's body, within the instance's limit.
@@ -222,4 +246,13 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, erro
 		return nil, app.Errorf(app.CodeInvalid, "the body could not be read")
 	}
 	return b, nil
+}
+
+// readXML reads a request's XML body into v, within the instance's limit.
+func (h *Handler) readXML(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := h.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	return decodeXML(body, v)
 }

@@ -10,12 +10,8 @@ import (
 // propfind answers PROPFIND (RFC 4918 §9.1) with Depth 0 or 1; infinity
 // is read as 1, which is all a calendar home holds that a client syncs.
 func (h *Handler) propfind(w http.ResponseWriter, r *http.Request, a app.Actor, t target) error {
-	body, err := h.readBody(w, r)
-	if err != nil {
-		return err
-	}
 	var q propRequest
-	if err := decodeXML(body, &q); err != nil {
+	if err := h.readXML(w, r, &q); err != nil {
 		return err
 	}
 	deep := r.Header.Get("Depth") != "0"

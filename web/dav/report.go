@@ -19,10 +19,13 @@ import (
 type reportRequest struct {
 	XMLName xml.Name
 	propRequest
-	Hrefs     []string    `xml:"DAV: href"`
-	SyncToken *string     `xml:"DAV: sync-token"`
-	SyncLevel string      `xml:"DAV: sync-level"`
-	Filter    *compFilter `xml:"urn:ietf:params:xml:ns:caldav filter>comp-filter"`
+	Hrefs     []string `xml:"DAV: href"`
+	SyncToken *string  `xml:"DAV: sync-token"`
+	SyncLevel string   `xml:"DAV: sync-level"`
+	Limit     *struct {
+		NResults string `xml:"DAV: nresults"`
+	} `xml:"DAV: limit"`
+	Filter *compFilter `xml:"urn:ietf:params:xml:ns:caldav filter>comp-filter"`
 }
 
 // compFilter is a comp-filter: a component by name, with what its
@@ -53,12 +56,8 @@ type timeRange struct {
 // report answers REPORT calendar-multiget and calendar-query on a
 // collection; any other report is refused with DAV:supported-report.
 func (h *Handler) report(w http.ResponseWriter, r *http.Request, a app.Actor, t target) error {
-	body, err := h.readBody(w, r)
-	if err != nil {
-		return err
-	}
 	var q reportRequest
-	if err := decodeXML(body, &q); err != nil {
+	if err := h.readXML(w, r, &q); err != nil {
 		return err
 	}
 	if t.kind == "collection" && q.XMLName == name(nsDAV, "sync-collection") {
@@ -229,7 +228,15 @@ func (h *Handler) syncCollection(w http.ResponseWriter, r *http.Request, a app.A
 		}
 		since = n
 	}
-	c, changed, gone, err := h.svc.DavChanges(r.Context(), a, t.workspace, t.key, since)
+	limit := maxSyncResults
+	if q.Limit != nil {
+		n, err := strconv.Atoi(strings.TrimSpace(q.Limit.NResults))
+		if err != nil || n < 1 {
+			return badRequest("DAV:limit holds DAV:nresults, a number of at least 1")
+		}
+		limit = min(n, maxSyncResults)
+	}
+	d, err := h.svc.DavChanges(r.Context(), a, t.workspace, t.key, since, limit)
 	if app.CodeOf(err) == app.CodeInvalid {
 		return refuse("d:valid-sync-token", "%s", app.AsError(err).Detail)
 	}
@@ -237,18 +244,29 @@ func (h *Handler) syncCollection(w http.ResponseWriter, r *http.Request, a app.A
 		return err
 	}
 	m := newMultistatus()
-	for _, o := range changed {
-		if err := h.objectResponse(m, q.propRequest, c, o); err != nil {
+	for _, o := range d.Changed {
+		if err := h.objectResponse(m, q.propRequest, d.Collection, o); err != nil {
 			return err
 		}
 	}
-	for _, n := range gone {
-		m.gone(collectionHref(c) + n)
+	for _, n := range d.Gone {
+		m.gone(collectionHref(d.Collection) + n)
 	}
-	m.b.WriteString("<d:sync-token>" + esc(fmtSyncToken(c.Tag)) + "</d:sync-token>")
+	if d.Truncated {
+		// RFC 6578 §3.6: the collection itself as a 507 member says there
+		// is more after the token.
+		m.b.WriteString("<d:response><d:href>" + esc(collectionHref(d.Collection)) + "</d:href><d:status>HTTP/1.1 507 Insufficient Storage</d:status>" +
+			"<d:error><d:number-of-matches-within-limits/></d:error></d:response>")
+	}
+	m.b.WriteString("<d:sync-token>" + esc(fmtSyncToken(d.Token)) + "</d:sync-token>")
 	m.write(w)
 	return nil
 }
+
+// maxSyncResults bounds the members of one sync-collection answer, asked
+// for or not: a first sync of a large list comes in parts, each one's
+// token going on from where the last stopped.
+const maxSyncResults = 1000
 
 // parseSyncToken reads a token fmtSyncToken wrote.
 func parseSyncToken(s string) (int64, error) {

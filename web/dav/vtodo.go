@@ -60,9 +60,12 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 	if t.Importance != nil {
 		setRaw(p, ical.PropPriority, strconv.Itoa(priorityOf[*t.Importance]))
 	}
-	zone := loadZone(t.Timezone, t.ReaderZone)
-	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, zone)
-	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, zone)
+	z := zonesOf(t)
+	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, z)
+	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, z)
+	if tz := taskTimezone(t, z); tz != nil {
+		cal.Children = append(cal.Children, tz)
+	}
 	if len(t.Tags) > 0 {
 		c := ical.NewProp(ical.PropCategories)
 		c.SetTextList(t.Tags)
@@ -90,31 +93,6 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 // would mark VALUE=TEXT.
 func setRaw(p ical.Props, name, value string) {
 	p.Set(&ical.Prop{Name: name, Params: ical.Params{}, Value: value})
-}
-
-// setWhen writes a date (VALUE=DATE, the day in the task's zone) or a
-// date-time (in UTC) property.
-func setWhen(p ical.Props, name string, at *time.Time, allDay bool, zone *time.Location) {
-	if at == nil {
-		return
-	}
-	if allDay {
-		p.SetDate(name, at.In(zone))
-		return
-	}
-	p.SetDateTime(name, at.UTC())
-}
-
-func loadZone(names ...string) *time.Location {
-	for _, n := range names {
-		if n == "" {
-			continue
-		}
-		if l, err := time.LoadLocation(n); err == nil {
-			return l
-		}
-	}
-	return time.UTC
 }
 
 // mergeExtra adds back what a client wrote that tend does not model: the
@@ -175,7 +153,8 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	for _, c := range cal.Children {
 		switch {
 		case c.Name == ical.CompTimezone:
-			// tend writes instants in UTC and days as dates: no TZID to define.
+			// A TZID is read by its name, from Go's zone data: what a
+			// client's VTIMEZONE says of it is not kept.
 		case c.Name != ical.CompToDo:
 			return app.DavPut{}, refuse("c:supported-calendar-component", "a task collection holds VTODO components only, not %s", c.Name)
 		case todo == nil && c.Props.Get(ical.PropRecurrenceID) == nil:
@@ -243,6 +222,13 @@ func readTodo(c *ical.Component) (app.DavPut, error) {
 		in.Category = categoryOf[st]
 	} else if c.Props.Get(ical.PropCompleted) != nil {
 		in.Category = app.CategoryDone
+	}
+	if p := c.Props.Get(ical.PropCompleted); p != nil {
+		at, err := p.DateTime(time.UTC)
+		if err != nil {
+			return in, refuse("c:valid-calendar-data", "COMPLETED is a date-time in UTC")
+		}
+		in.Completed = &at
 	}
 	if p := c.Props.Get(ical.PropPriority); p != nil {
 		n, err := p.Int()

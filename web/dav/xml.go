@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"tend/app"
 )
 
 // The namespaces tend answers in, by the prefix its responses give them.
@@ -104,6 +102,39 @@ func (m *multistatus) gone(href string) {
 	m.b.WriteString("<d:response><d:href>" + esc(href) + "</d:href><d:status>HTTP/1.1 404 Not Found</d:status></d:response>")
 }
 
+// propStatus is the status of some properties in a PROPPATCH's answer,
+// with the precondition broken and a sentence, if any.
+type propStatus struct {
+	names  []xml.Name
+	status int
+	cond   string
+	msg    string
+}
+
+// patched adds a resource's PROPPATCH statuses.
+func (m *multistatus) patched(href string, sts ...propStatus) {
+	m.b.WriteString("<d:response><d:href>" + esc(href) + "</d:href>")
+	for _, st := range sts {
+		if len(st.names) == 0 {
+			continue
+		}
+		m.b.WriteString("<d:propstat><d:prop>")
+		for _, n := range st.names {
+			open, _ := tag(n)
+			m.b.WriteString(open + "/>")
+		}
+		m.b.WriteString(fmt.Sprintf("</d:prop><d:status>HTTP/1.1 %d %s</d:status>", st.status, http.StatusText(st.status)))
+		if st.cond != "" {
+			m.b.WriteString("<d:error><" + st.cond + "/></d:error>")
+		}
+		if st.msg != "" {
+			m.b.WriteString("<d:responsedescription>" + esc(st.msg) + "</d:responsedescription>")
+		}
+		m.b.WriteString("</d:propstat>")
+	}
+	m.b.WriteString("</d:response>")
+}
+
 func (m *multistatus) write(w http.ResponseWriter) {
 	m.b.WriteString("</d:multistatus>\n")
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
@@ -180,7 +211,7 @@ func decodeXML(b []byte, v any) error {
 		return nil
 	}
 	if err := xml.Unmarshal(b, v); err != nil {
-		return app.Errorf(app.CodeInvalid, "the XML body does not parse: %s", strings.TrimPrefix(err.Error(), "xml: "))
+		return badRequest("the XML body does not parse: %s", strings.TrimPrefix(err.Error(), "xml: "))
 	}
 	return nil
 }
