@@ -72,6 +72,8 @@ type DavPut struct {
 	Start       *DavTime
 	Timezone    string
 	Tags        []string
+	RRule       string        // the RRULE's value as written, "" for none
+	Overrides   []DavOverride // the VTODOs with a RECURRENCE-ID beside a master with an RRULE
 }
 
 // davTx is what CalDAV reads and writes beyond a task.
@@ -201,18 +203,20 @@ func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string
 		if changed, err = davObjects(ctx, tx, ts); err != nil {
 			return err
 		}
-		gone, err = davGone(ctx, tx, ids, ts)
+		gone, err = davGone(ctx, tx, ids, changed)
 		return err
 	}))
 	return col, changed, gone, err
 }
 
 // davGone names the tasks of ids that are not among live: each by its
-// record's name, else its id.
-func davGone(ctx context.Context, tx Tx, ids []string, live []Task) ([]string, error) {
+// record's name, else its id; a name a live object holds (a series' next
+// occurrence holds the last one's) is not gone.
+func davGone(ctx context.Context, tx Tx, ids []string, live []DavObject) ([]string, error) {
 	here := make(map[string]bool, len(live))
-	for _, t := range live {
-		here[t.ID] = true
+	held := make(map[string]bool, len(live))
+	for _, o := range live {
+		here[o.Task.ID], held[o.Name] = true, true
 	}
 	var missing []string
 	for _, id := range ids {
@@ -226,10 +230,12 @@ func davGone(ctx context.Context, tx Tx, ids []string, live []Task) ([]string, e
 	recs, err := tx.DavRecords(ctx, missing)
 	out := make([]string, 0, len(missing))
 	for _, id := range missing {
+		name := id + davNameSuffix
 		if r, ok := recs[id]; ok {
-			out = append(out, r.Name)
-		} else {
-			out = append(out, id+davNameSuffix)
+			name = r.Name
+		}
+		if !held[name] {
+			out = append(out, name)
 		}
 	}
 	return out, err
@@ -282,8 +288,13 @@ func davIDs(ctx context.Context, tx Tx, sc *scope, n *projectNode, names []strin
 }
 
 // davObjects pairs tasks with their records, and names each parent by its
-// UID; a task without a record is named by its id.
+// UID; a task without a record is named by its id. A finished occurrence
+// whose resource the next one took over is left out (davCurrent).
 func davObjects(ctx context.Context, tx Tx, ts []Task) ([]DavObject, error) {
+	ts, err := davCurrent(ctx, tx, ts)
+	if err != nil {
+		return nil, err
+	}
 	ids := make([]string, 0, 2*len(ts))
 	for _, t := range ts {
 		ids = append(ids, t.ID)
@@ -443,8 +454,15 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err != nil {
 			return false, err
 		}
+		rev := o.Rev
+		if found && o.Task.RepeatRule != "" {
+			// A completed occurrence handed the resource to the next one.
+			if id, rev, err = davHolder(ctx, tx, sc, n, name, id, rev); err != nil {
+				return false, err
+			}
+		}
 		rec := DavRecord{TaskID: id, WorkspaceID: sc.ws.Workspace.ID, Name: name, UID: in.UID, ParentUID: in.ParentUID,
-			Extra: in.Extra, Rev: o.Rev + 1}
+			Extra: in.Extra, Rev: rev + 1}
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}
@@ -535,11 +553,12 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	if err != nil {
 		return "", false, err
 	}
+	dropServedStart(&in)
 	due, dueDay := in.Due.in(zone.Loc)
 	start, startDay := in.Start.in(zone.Loc)
 	if !found {
 		c := TaskCreate{Title: in.Title, Description: in.Description, Project: n.ID, Parent: FlexRef(parent), Status: status,
-			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone}
+			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone, Repeat: davRepeatText(in, zone.Loc)}
 		c.DueAt, c.DueIsAllDay, c.StartsAt, c.StartsIsAllDay = due, dueDay, start, startDay
 		if parent != "" {
 			c.Project = ""
@@ -570,6 +589,21 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 		// The resource is the occurrence a client sees: a change of it is
 		// for this occurrence, as the task's page changes one.
 		u.AppliesTo = PatchOf("this_one")
+		rc, err := readDavRepeat(t, in, due, zone.Loc)
+		if err != nil {
+			return "", false, err
+		}
+		if rc.complete {
+			u.DueAt, u.DueIsAllDay, u.StartsAt, u.StartsIsAllDay = Patch[time.Time]{}, Patch[bool]{}, Patch[time.Time]{}, Patch[bool]{}
+			if u.Status, err = davDoneStatus(ctx, tx, sc, t); err != nil {
+				return "", false, err
+			}
+		}
+		if rc.repeat.Set {
+			u.Repeat, u.AppliesTo = rc.repeat, PatchOf(AppliesFromNowOn)
+		}
+	} else if in.RRule != "" {
+		u.Repeat = PatchOf(davRepeatText(in, zone.Loc))
 	}
 	if err := s.validateTaskUpdate(&u); err != nil {
 		return "", false, err

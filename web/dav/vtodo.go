@@ -19,7 +19,7 @@ var modelled = map[string]bool{
 	ical.PropUID: true, ical.PropSummary: true, ical.PropDescription: true, ical.PropStatus: true, ical.PropCompleted: true,
 	ical.PropPriority: true, ical.PropDue: true, ical.PropDateTimeStart: true, ical.PropCategories: true,
 	ical.PropURL: true, ical.PropLastModified: true, ical.PropDateTimeStamp: true, ical.PropSequence: true,
-	ical.PropCreated: true,
+	ical.PropCreated: true, ical.PropRecurrenceRule: true,
 }
 
 var categoryOf = map[string]string{"NEEDS-ACTION": app.CategoryTodo, "IN-PROCESS": app.CategoryInProgress,
@@ -63,6 +63,7 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 	zone := loadZone(t.Timezone, t.ReaderZone)
 	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, zone)
 	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, zone)
+	writeRepeat(p, o, zone)
 	if len(t.Tags) > 0 {
 		c := ical.NewProp(ical.PropCategories)
 		c.SetTextList(t.Tags)
@@ -138,7 +139,7 @@ func mergeExtra(cal *ical.Calendar, todo *ical.Component, extra string, done boo
 			continue
 		}
 		for name, ps := range c.Props {
-			if name == ical.PropPercentComplete && done {
+			if modelled[name] || name == ical.PropPercentComplete && done {
 				continue
 			}
 			todo.Props[name] = append(todo.Props[name], ps...)
@@ -172,13 +173,16 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	rest.Props.SetText(ical.PropVersion, "2.0")
 	keep := ical.NewComponent(keptToDo)
 	rest.Children = append(rest.Children, keep)
+	var overrides []*ical.Component
 	for _, c := range cal.Children {
 		switch {
 		case c.Name == ical.CompTimezone:
 			// tend writes instants in UTC and days as dates: no TZID to define.
 		case c.Name != ical.CompToDo:
 			return app.DavPut{}, refuse("c:supported-calendar-component", "a task collection holds VTODO components only, not %s", c.Name)
-		case todo == nil && c.Props.Get(ical.PropRecurrenceID) == nil:
+		case c.Props.Get(ical.PropRecurrenceID) != nil:
+			overrides = append(overrides, c)
+		case todo == nil:
 			todo = c
 		default:
 			rest.Children = append(rest.Children, c)
@@ -190,6 +194,13 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	in, err := readTodo(todo)
 	if err != nil {
 		return in, err
+	}
+	read, err := readRepeat(&in, todo, overrides)
+	if err != nil {
+		return in, err
+	}
+	if !read {
+		rest.Children = append(rest.Children, overrides...)
 	}
 	for name, ps := range todo.Props {
 		if modelled[name] || (name == ical.PropRelatedTo && in.ParentUID != "" && len(ps) == 1) {

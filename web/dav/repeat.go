@@ -1,0 +1,51 @@
+package dav
+
+import (
+	"strings"
+	"time"
+
+	"github.com/emersion/go-ical"
+
+	"tend/app"
+)
+
+// writeRepeat writes a repeating task's RRULE (its series from this
+// occurrence on) and, where the task has no plan, the occurrence's due as
+// its DTSTART too: RFC 5545 counts a rule from DTSTART, and Thunderbird
+// shows no repeating task without one.
+func writeRepeat(p ical.Props, o app.DavObject, zone *time.Location) {
+	rr := o.RRule()
+	if rr == "" {
+		return
+	}
+	if o.Task.StartsAt == nil {
+		setWhen(p, ical.PropDateTimeStart, o.Task.DueAt, o.Task.DueIsAllDay, zone)
+	}
+	setRaw(p, ical.PropRecurrenceRule, rr)
+}
+
+// readRepeat reads a master's RRULE and, beside one, the overrides sent
+// with it (VTODOs with a RECURRENCE-ID), which tend reads for a completion
+// and does not keep: it serves the series at its current occurrence. It
+// reports whether it took the overrides. More than one RRULE is passed on
+// as written, for the repeat's reader to refuse.
+func readRepeat(in *app.DavPut, todo *ical.Component, overrides []*ical.Component) (bool, error) {
+	var rules []string
+	for _, p := range todo.Props.Values(ical.PropRecurrenceRule) {
+		rules = append(rules, p.Value)
+	}
+	if len(rules) == 0 {
+		return false, nil
+	}
+	in.RRule = strings.Join(rules, "\nRRULE:")
+	for _, c := range overrides {
+		at, _, err := readWhen(c, ical.PropRecurrenceID)
+		if err != nil {
+			return false, err
+		}
+		status, _ := c.Props.Text(ical.PropStatus)
+		done := strings.EqualFold(status, "COMPLETED") || status == "" && c.Props.Get(ical.PropCompleted) != nil
+		in.Overrides = append(in.Overrides, app.DavOverride{RecurrenceID: *at, Completed: done})
+	}
+	return true, nil
+}
