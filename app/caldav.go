@@ -72,6 +72,7 @@ type DavPut struct {
 	Start       *DavTime
 	Timezone    string
 	Tags        []string
+	NextExtra   string        // Extra for the next occurrence, when the write completes this one
 	RRule       string        // the RRULE's value as written, "" for none
 	Overrides   []DavOverride // the VTODOs with a RECURRENCE-ID beside a master with an RRULE
 }
@@ -203,20 +204,20 @@ func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string
 		if changed, err = davObjects(ctx, tx, ts); err != nil {
 			return err
 		}
-		gone, err = davGone(ctx, tx, ids, changed)
+		// ts holds the finished occurrences a series' next one took over
+		// too (davCurrent): they are not served, and are not gone either.
+		gone, err = davGone(ctx, tx, ids, ts)
 		return err
 	}))
 	return col, changed, gone, err
 }
 
 // davGone names the tasks of ids that are not among live: each by its
-// record's name, else its id; a name a live object holds (a series' next
-// occurrence holds the last one's) is not gone.
-func davGone(ctx context.Context, tx Tx, ids []string, live []DavObject) ([]string, error) {
+// record's name, else its id.
+func davGone(ctx context.Context, tx Tx, ids []string, live []Task) ([]string, error) {
 	here := make(map[string]bool, len(live))
-	held := make(map[string]bool, len(live))
-	for _, o := range live {
-		here[o.Task.ID], held[o.Name] = true, true
+	for _, t := range live {
+		here[t.ID] = true
 	}
 	var missing []string
 	for _, id := range ids {
@@ -230,12 +231,10 @@ func davGone(ctx context.Context, tx Tx, ids []string, live []DavObject) ([]stri
 	recs, err := tx.DavRecords(ctx, missing)
 	out := make([]string, 0, len(missing))
 	for _, id := range missing {
-		name := id + davNameSuffix
 		if r, ok := recs[id]; ok {
-			name = r.Name
-		}
-		if !held[name] {
-			out = append(out, name)
+			out = append(out, r.Name)
+		} else {
+			out = append(out, id+davNameSuffix)
 		}
 	}
 	return out, err
@@ -463,6 +462,9 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		}
 		rec := DavRecord{TaskID: id, WorkspaceID: sc.ws.Workspace.ID, Name: name, UID: in.UID, ParentUID: in.ParentUID,
 			Extra: in.Extra, Rev: rev + 1}
+		if id != o.Task.ID && found {
+			rec.Extra = in.NextExtra
+		}
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}

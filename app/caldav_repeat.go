@@ -22,7 +22,7 @@ type DavOverride struct {
 }
 
 // RRule is the RRULE value the object is served with: its series from this
-// occurrence on (recur.Rule.SeriesFrom); "" for a task that does not
+// occurrence on (recur.Rule.SeriesFrom), its time of day left to DTSTART; "" for a task that does not
 // repeat, is finished, or repeats from completion, which no RRULE states.
 func (o DavObject) RRule() string {
 	t := o.Task
@@ -33,7 +33,7 @@ func (o DavObject) RRule() string {
 	if err != nil {
 		return ""
 	}
-	rr, _ := r.SeriesFrom(*t.DueAt)
+	rr, _ := r.SeriesFrom(*t.DueAt, false)
 	return rr
 }
 

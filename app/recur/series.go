@@ -12,8 +12,10 @@ import (
 // EXDATE. A COUNT counts from the series' first occurrence, so it is
 // written as the UNTIL of the last one. A rule that counts from completion
 // has no schedule an RRULE could state, nor has a series that ends before
-// at: ok is false for both.
-func (r Rule) SeriesFrom(at time.Time) (rrule string, ok bool) {
+// at: ok is false for both. Without clock, a timed rule leaves its time of
+// day to DTSTART (RFC 5545 takes BYHOUR and BYMINUTE from it when absent),
+// for a reader given DTSTART in another zone than the rule's.
+func (r Rule) SeriesFrom(at time.Time, clock bool) (rrule string, ok bool) {
 	if r.IsZero() || r.FromCompletion() {
 		return "", false
 	}
@@ -32,6 +34,9 @@ func (r Rule) SeriesFrom(at time.Time) (rrule string, ok bool) {
 			until = "UNTIL=" + last.Format("20060102")
 		}
 		rr = strings.Replace(rr, "COUNT="+strconv.Itoa(n), until, 1)
+	}
+	if !clock && r.clock != nil {
+		rr, _, _ = strings.Cut(rr, ";BYHOUR=")
 	}
 	return rr, true
 }

@@ -255,7 +255,7 @@ func repeatRule(t app.FeedTask, at time.Time, loc *time.Location) (string, bool)
 	if err != nil {
 		return "", false
 	}
-	return r.SeriesFrom(at)
+	return r.SeriesFrom(at, true)
 }
 
 // appendText appends s as a TEXT value: cleaned (clean) and escaped as

@@ -49,3 +49,16 @@ func readRepeat(in *app.DavPut, todo *ical.Component, overrides []*ical.Componen
 	}
 	return true, nil
 }
+
+// nextExtra is what tend keeps of a repeating task's resource for its next
+// occurrence, when the write completes the current one: what keptLines
+// keeps, but the current occurrence's progress (PERCENT-COMPLETE).
+func nextExtra(rest *ical.Calendar, keep *ical.Component) (string, error) {
+	progress, ok := keep.Props[ical.PropPercentComplete]
+	if !ok {
+		return keptLines(rest, keep)
+	}
+	delete(keep.Props, ical.PropPercentComplete)
+	defer func() { keep.Props[ical.PropPercentComplete] = progress }()
+	return keptLines(rest, keep)
+}

@@ -149,30 +149,59 @@ func (f *fix) replay(name string) {
 	}
 }
 
+// replayRepeat replays a sequence file on a new instance with the project
+// home, and answers the instance and the open occurrence of the repeating
+// task titled title, which the sequence completed once.
+func replayRepeat(t *testing.T, file, title string) (*fix, map[string]any) {
+	f := newFix(t)
+	f.home()
+	f.replay(file)
+	all := f.homeTasks()[title]
+	if len(all) != 2 {
+		t.Fatalf("%d occurrences of %q, want 2: %v", len(all), title, all)
+	}
+	next := f.open(title)
+	for _, o := range all {
+		if o["id"] != next["id"] && o["status"] != "done" {
+			t.Errorf("the passed occurrence of %q is %v, want done", title, o["status"])
+		}
+	}
+	return f, next
+}
+
 // TestReplayDAVx5TasksOrg replays DAVx5 syncing tasks.org: subtasks before
 // their parent, and a repeating task completed by moving its DUE on.
 func TestReplayDAVx5TasksOrg(t *testing.T) {
-	f := newFix(t)
-	f.home()
-	f.replay("davx5-tasksorg.txt")
-	tasks := f.homeTasks()
+	f, plants := replayRepeat(t, "davx5-tasksorg.txt", "Water the plants")
 	parent := f.open("Move house")
 	if van := f.open("Book the big van"); van["parent_ref"] != parent["ref"] {
 		t.Errorf("the subtask's parent is #%v, want #%v", van["parent_ref"], parent["ref"])
 	}
-	if _, kept := tasks["Boxes from the shop"]; kept {
+	if _, kept := f.homeTasks()["Boxes from the shop"]; kept {
 		t.Error("the deleted subtask is still listed")
 	}
-	plants := tasks["Water the plants"]
-	if len(plants) != 2 || f.open("Water the plants")["due_at"] != "2026-03-09T00:00:00Z" {
-		t.Errorf("the repeating task: %v", plants)
+	if rule := fmt.Sprint(plants["repeat_rule"]); plants["due_at"] != "2026-03-09T00:00:00Z" || !strings.Contains(rule, "RRULE:FREQ=WEEKLY;BYDAY=MO") {
+		t.Errorf("next occurrence: due %v, repeat %q", plants["due_at"], rule)
 	}
-	for _, p := range plants {
-		if p["due_at"] == "2026-03-02T00:00:00Z" && p["status"] != "done" {
-			t.Errorf("the passed occurrence is %v, want done", p["status"])
-		}
+}
+
+// TestReplayThunderbird replays Thunderbird: discovery from OPTIONS, a
+// repeating task in a zone, and an occurrence completed with an override.
+func TestReplayThunderbird(t *testing.T) {
+	_, next := replayRepeat(t, "thunderbird.txt", "Stand-up notes")
+	if next["due_at"] != "2026-03-03T09:00:00Z" || next["timezone"] != "Europe/Berlin" || next["occurrence"] != 2.0 {
+		t.Errorf("next occurrence: due %v in %v, occurrence %v", next["due_at"], next["timezone"], next["occurrence"])
 	}
-	if rule := fmt.Sprint(f.open("Water the plants")["repeat_rule"]); !strings.Contains(rule, "RRULE:FREQ=WEEKLY;BYDAY=MO") {
+	if rule := fmt.Sprint(next["repeat_rule"]); !strings.HasPrefix(rule, "DTSTART;TZID=Europe/Berlin:") || !strings.Contains(rule, "FREQ=DAILY") {
 		t.Errorf("repeat %q", rule)
+	}
+}
+
+// TestReplayAppleReminders replays Apple Reminders: setup with MKCALENDAR,
+// sync-collection, and a repeating reminder completed on its master.
+func TestReplayAppleReminders(t *testing.T) {
+	_, next := replayRepeat(t, "apple-reminders.txt", "Take vitamins")
+	if next["due_at"] != "2026-03-03T00:00:00Z" || next["due_is_all_day"] != true {
+		t.Errorf("next occurrence: due %v, all day %v", next["due_at"], next["due_is_all_day"])
 	}
 }

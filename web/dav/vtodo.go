@@ -209,14 +209,24 @@ func decodeObject(body []byte) (app.DavPut, error) {
 		keep.Props[name] = ps
 	}
 	keep.Children = todo.Children
-	if len(keep.Props) > 0 || len(keep.Children) > 0 || len(rest.Children) > 1 {
-		var b bytes.Buffer
-		if err := ical.NewEncoder(&b).Encode(rest); err != nil {
-			return in, refuse("c:valid-calendar-data", "the VTODO's other properties could not be kept: %v", err)
-		}
-		in.Extra = b.String()
+	if in.Extra, err = keptLines(rest, keep); err != nil || !read {
+		return in, err
 	}
-	return in, nil
+	in.NextExtra, err = nextExtra(rest, keep)
+	return in, err
+}
+
+// keptLines is the text of what tend keeps of a resource: rest, whose
+// first component is keep, the VTODO's own lines; "" when there are none.
+func keptLines(rest *ical.Calendar, keep *ical.Component) (string, error) {
+	if len(keep.Props) == 0 && len(keep.Children) == 0 && len(rest.Children) == 1 {
+		return "", nil
+	}
+	var b bytes.Buffer
+	if err := ical.NewEncoder(&b).Encode(rest); err != nil {
+		return "", refuse("c:valid-calendar-data", "the VTODO's other properties could not be kept: %v", err)
+	}
+	return b.String(), nil
 }
 
 // maxProps bounds the properties of one resource: a task app writes tens,
