@@ -190,3 +190,33 @@ func TestDavRepeatConcurrent(t *testing.T) {
 		t.Fatalf("next due %v", next["due_at"])
 	}
 }
+
+// TestDavRepeatCompletedInTend: an occurrence completed through the API
+// hands its resource on too; the app reads the next occurrence under the
+// name and UID it knows, and the done one is neither listed nor gone.
+func TestDavRepeatCompletedInTend(t *testing.T) {
+	f := newFix(t)
+	f.home()
+	made := f.api(http.MethodPost, "/v1/tasks", f.admin, map[string]any{"title": "Backup", "project": "home",
+		"repeat": "every day", "due_at": "2026-03-02T00:00:00Z", "due_is_all_day": true}, http.StatusCreated)
+	name := made["id"].(string) + ".ics"
+	before := f.dav(http.MethodGet, homeURL+name, f.user, f.admin, "")
+	f.want(before, http.StatusOK, "UID:"+made["id"].(string)+"\r\n")
+	token := f.dav("REPORT", homeURL, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token/><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
+	f.api(http.MethodPost, "/v1/tasks/"+fmt.Sprint(made["ref"])+"/complete", f.admin, nil, http.StatusOK)
+
+	after := f.dav(http.MethodGet, homeURL+name, f.user, f.admin, "")
+	f.want(after, http.StatusOK, "UID:"+made["id"].(string)+"\r\n", "DUE;VALUE=DATE:20260303\r\n", "STATUS:NEEDS-ACTION")
+	if after.header.Get("ETag") == before.header.Get("ETag") {
+		t.Fatalf("the next occurrence has the last one's ETag %s", after.header.Get("ETag"))
+	}
+	f.want(f.dav(http.MethodPut, homeURL+name, f.user, f.admin, vtodo(made["id"].(string), "SUMMARY:Backup"), "If-Match", before.header.Get("ETag")),
+		http.StatusPreconditionFailed)
+	tok := token.body[strings.Index(token.body, "<d:sync-token>")+len("<d:sync-token>"):]
+	tok = tok[:strings.Index(tok, "<")]
+	delta := f.dav("REPORT", homeURL, f.user, f.admin, `<d:sync-collection xmlns:d="DAV:"><d:sync-token>`+tok+
+		`</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>`)
+	if strings.Count(delta.body, "<d:response>") != 1 || !strings.Contains(delta.body, name) || strings.Contains(delta.body, "404") {
+		t.Fatalf("the delta after the completion:\n%s", delta.body)
+	}
+}
