@@ -74,7 +74,10 @@ type DavPut struct {
 	Start       *DavTime
 	Timezone    string
 	Tags        []string
-	Completed   *time.Time // COMPLETED: when a completion the client made happened
+	Completed   *time.Time    // COMPLETED: when a completion the client made happened
+	NextExtra   string        // Extra for the next occurrence, when the write completes this one
+	RRule       string        // the RRULE's value as written, "" for none
+	Overrides   []DavOverride // the VTODOs with a RECURRENCE-ID beside a master with an RRULE
 }
 
 // davTx is what CalDAV reads and writes beyond a task.
@@ -252,6 +255,8 @@ func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string
 		if d.Changed, err = davObjects(ctx, tx, changed); err != nil {
 			return err
 		}
+		// changed holds the finished occurrences a series' next one took
+		// over too (davCurrent): they are not served, and are not gone either.
 		d.Gone, err = davGone(ctx, tx, ids, changed)
 		return err
 	}))
@@ -358,8 +363,13 @@ func davIDs(ctx context.Context, tx Tx, sc *scope, n *projectNode, names []strin
 }
 
 // davObjects pairs tasks with their records, and names each parent by its
-// UID; a task without a record is named by its id.
+// UID; a task without a record is named by its id. A finished occurrence
+// whose resource the next one took over is left out (davCurrent).
 func davObjects(ctx context.Context, tx Tx, ts []Task) ([]DavObject, error) {
+	ts, err := davCurrent(ctx, tx, ts)
+	if err != nil {
+		return nil, err
+	}
 	ids := make([]string, 0, 2*len(ts))
 	for _, t := range ts {
 		ids = append(ids, t.ID)
@@ -519,8 +529,18 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err != nil {
 			return false, err
 		}
+		rev := o.Rev
+		if found && o.Task.RepeatRule != "" {
+			// A completed occurrence handed the resource to the next one.
+			if id, rev, err = davHolder(ctx, tx, sc, n, name, id, rev); err != nil {
+				return false, err
+			}
+		}
 		rec := DavRecord{TaskID: id, WorkspaceID: sc.ws.Workspace.ID, Name: name, UID: in.UID, ParentUID: in.ParentUID,
-			Extra: in.Extra, Rev: o.Rev + 1}
+			Extra: in.Extra, Rev: rev + 1}
+		if id != o.Task.ID && found {
+			rec.Extra = in.NextExtra
+		}
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}
@@ -619,11 +639,12 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	if err != nil {
 		return "", false, err
 	}
+	dropServedStart(&in)
 	due, dueDay := in.Due.in(zone.Loc)
 	start, startDay := in.Start.in(zone.Loc)
 	if !found {
 		c := TaskCreate{Title: in.Title, Description: in.Description, Project: n.ID, Parent: FlexRef(parent), Status: status,
-			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone}
+			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone, Repeat: davRepeatText(in, zone.Loc)}
 		c.DueAt, c.DueIsAllDay, c.StartsAt, c.StartsIsAllDay = due, dueDay, start, startDay
 		if parent != "" {
 			c.Project = ""
@@ -657,6 +678,21 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 		// The resource is the occurrence a client sees: a change of it is
 		// for this occurrence, as the task's page changes one.
 		u.AppliesTo = PatchOf("this_one")
+		rc, err := readDavRepeat(t, in, due, zone.Loc)
+		if err != nil {
+			return "", false, err
+		}
+		if rc.complete {
+			u.DueAt, u.DueIsAllDay, u.StartsAt, u.StartsIsAllDay = Patch[time.Time]{}, Patch[bool]{}, Patch[time.Time]{}, Patch[bool]{}
+			if u.Status, err = davDoneStatus(ctx, tx, sc, t); err != nil {
+				return "", false, err
+			}
+		}
+		if rc.repeat.Set {
+			u.Repeat, u.AppliesTo = rc.repeat, PatchOf(AppliesFromNowOn)
+		}
+	} else if in.RRule != "" {
+		u.Repeat = PatchOf(davRepeatText(in, zone.Loc))
 	}
 	if err := s.validateTaskUpdate(&u); err != nil {
 		return "", false, err

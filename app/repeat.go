@@ -194,7 +194,8 @@ func (c *seriesCopy) UnmarshalJSON(b []byte) error {
 // brings nothing new), and records it as created. Comments, claims,
 // verifications, the plan (starts_at), the deferral and every link but
 // "blocks" with open work (carryBlocks) belong to the occurrence they were
-// made on and stay with prev. It answers the id of the occurrence it
+// made on and stay with prev; its CalDAV resource moves on with the series
+// (passDavResource). It answers the id of the occurrence it
 // stored, "" when it stored none.
 func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	n, ok, err := nextOccurrence(prev, tx.Now())
@@ -226,6 +227,9 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	if err := record(ctx, tx, a, Event{WorkspaceID: n.WorkspaceID, EntityType: "task", EntityID: n.ID, Action: "task.created",
 		ItemRef: &ref, ItemTitle: n.Title, ProjectID: n.ProjectID,
 		Changes: map[string]any{"title": n.Title, "series_id": n.SeriesID, "occurrence": n.Occurrence, "after": prev.Ref}}); err != nil {
+		return "", err
+	}
+	if err := passDavResource(ctx, tx, prev, n.ID); err != nil {
 		return "", err
 	}
 	return n.ID, carryBlocks(ctx, tx, a, prev, n)

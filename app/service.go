@@ -78,6 +78,7 @@ type Tx interface {
 	importTx
 	externalTx
 	davTx
+	davRepeatTx
 	bulkTx
 	taskJobTx
 	purgeTx

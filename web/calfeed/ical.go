@@ -244,37 +244,18 @@ func dateIn(t time.Time, loc *time.Location) time.Time {
 }
 
 // repeatRule is the RRULE a pending occurrence carries: the series from
-// this occurrence on. Earlier occurrences are task records of their own
-// and events of their own (done, or cancelled when skipped), so the rule
-// never needs an EXDATE. A COUNT counts from the series' first occurrence,
-// so it is written as the UNTIL of its last one. A rule that counts from
-// completion has no schedule an RRULE could state: only the pending
-// occurrence is shown.
+// this occurrence on (Rule.SeriesFrom). Earlier occurrences are task
+// records of their own and events of their own (done, or cancelled when
+// skipped).
 func repeatRule(t app.FeedTask, at time.Time, loc *time.Location) (string, bool) {
 	if t.RepeatRule == "" || t.Status.Category == app.CategoryDone || t.Status.Category == app.CategoryCancelled {
 		return "", false
 	}
 	r, err := recur.Parse(t.RepeatRule, at, loc)
-	if err != nil || r.FromCompletion() {
+	if err != nil {
 		return "", false
 	}
-	rr := r.RRule()
-	if n := r.Count(); n > 0 {
-		occ, _ := r.Occurrences(r.Anchor(), r.Anchor().AddDate(100, 0, 0), n)
-		if len(occ) == 0 {
-			return "", false
-		}
-		last := occ[len(occ)-1]
-		if !last.After(at) {
-			return "", false
-		}
-		until := "UNTIL=" + last.UTC().Format("20060102T150405Z")
-		if r.AllDay() {
-			until = "UNTIL=" + last.Format("20060102")
-		}
-		rr = strings.Replace(rr, "COUNT="+strconv.Itoa(n), until, 1)
-	}
-	return rr, true
+	return r.SeriesFrom(at, true)
 }
 
 // appendText appends s as a TEXT value: cleaned (clean) and escaped as

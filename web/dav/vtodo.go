@@ -19,7 +19,7 @@ var modelled = map[string]bool{
 	ical.PropUID: true, ical.PropSummary: true, ical.PropDescription: true, ical.PropStatus: true, ical.PropCompleted: true,
 	ical.PropPriority: true, ical.PropDue: true, ical.PropDateTimeStart: true, ical.PropCategories: true,
 	ical.PropURL: true, ical.PropLastModified: true, ical.PropDateTimeStamp: true, ical.PropSequence: true,
-	ical.PropCreated: true,
+	ical.PropCreated: true, ical.PropRecurrenceRule: true,
 }
 
 var categoryOf = map[string]string{"NEEDS-ACTION": app.CategoryTodo, "IN-PROCESS": app.CategoryInProgress,
@@ -63,6 +63,7 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 	z := zonesOf(t)
 	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, z)
 	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, z)
+	writeRepeat(p, o, z)
 	if tz := taskTimezone(t, z); tz != nil {
 		cal.Children = append(cal.Children, tz)
 	}
@@ -116,7 +117,7 @@ func mergeExtra(cal *ical.Calendar, todo *ical.Component, extra string, done boo
 			continue
 		}
 		for name, ps := range c.Props {
-			if name == ical.PropPercentComplete && done {
+			if modelled[name] || name == ical.PropPercentComplete && done {
 				continue
 			}
 			todo.Props[name] = append(todo.Props[name], ps...)
@@ -150,6 +151,7 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	rest.Props.SetText(ical.PropVersion, "2.0")
 	keep := ical.NewComponent(keptToDo)
 	rest.Children = append(rest.Children, keep)
+	var overrides []*ical.Component
 	for _, c := range cal.Children {
 		switch {
 		case c.Name == ical.CompTimezone:
@@ -157,7 +159,9 @@ func decodeObject(body []byte) (app.DavPut, error) {
 			// client's VTIMEZONE says of it is not kept.
 		case c.Name != ical.CompToDo:
 			return app.DavPut{}, refuse("c:supported-calendar-component", "a task collection holds VTODO components only, not %s", c.Name)
-		case todo == nil && c.Props.Get(ical.PropRecurrenceID) == nil:
+		case c.Props.Get(ical.PropRecurrenceID) != nil:
+			overrides = append(overrides, c)
+		case todo == nil:
 			todo = c
 		default:
 			rest.Children = append(rest.Children, c)
@@ -170,6 +174,13 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	if err != nil {
 		return in, err
 	}
+	read, err := readRepeat(&in, todo, overrides)
+	if err != nil {
+		return in, err
+	}
+	if !read {
+		rest.Children = append(rest.Children, overrides...)
+	}
 	for name, ps := range todo.Props {
 		if modelled[name] || (name == ical.PropRelatedTo && in.ParentUID != "" && len(ps) == 1) {
 			continue
@@ -177,14 +188,24 @@ func decodeObject(body []byte) (app.DavPut, error) {
 		keep.Props[name] = ps
 	}
 	keep.Children = todo.Children
-	if len(keep.Props) > 0 || len(keep.Children) > 0 || len(rest.Children) > 1 {
-		var b bytes.Buffer
-		if err := ical.NewEncoder(&b).Encode(rest); err != nil {
-			return in, refuse("c:valid-calendar-data", "the VTODO's other properties could not be kept: %v", err)
-		}
-		in.Extra = b.String()
+	if in.Extra, err = keptLines(rest, keep); err != nil || !read {
+		return in, err
 	}
-	return in, nil
+	in.NextExtra, err = nextExtra(rest, keep)
+	return in, err
+}
+
+// keptLines is the text of what tend keeps of a resource: rest, whose
+// first component is keep, the VTODO's own lines; "" when there are none.
+func keptLines(rest *ical.Calendar, keep *ical.Component) (string, error) {
+	if len(keep.Props) == 0 && len(keep.Children) == 0 && len(rest.Children) == 1 {
+		return "", nil
+	}
+	var b bytes.Buffer
+	if err := ical.NewEncoder(&b).Encode(rest); err != nil {
+		return "", refuse("c:valid-calendar-data", "the VTODO's other properties could not be kept: %v", err)
+	}
+	return b.String(), nil
 }
 
 // maxProps bounds the properties of one resource: a task app writes tens,
