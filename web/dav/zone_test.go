@@ -1,8 +1,6 @@
 package dav
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,9 +9,8 @@ import (
 	"github.com/emersion/go-ical"
 
 	"tend/app"
+	"tend/internal/golden"
 )
-
-var updateGolden = flag.Bool("update-dav", false, "rewrite web/dav/testdata")
 
 // TestZoneGolden: a timed task with a zone is written with its TZID and a
 // VTIMEZONE of that zone (a repeating one's reaching years ahead); a task
@@ -30,19 +27,7 @@ func TestZoneGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "vtodo-zone.ics")
-	if *updateGolden {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(want) {
-		t.Fatalf("VTODO with a zone: got\n%s\nwant\n%s(go test ./web/dav -run TestZoneGolden -args -update-dav)", got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "vtodo-zone.ics"), got)
 	for _, line := range []string{"DUE;TZID=Europe/Berlin:20261210T090000", "DTSTART;TZID=Europe/Berlin:20260302T083000",
 		"BEGIN:DAYLIGHT\r\nDTSTART:20260329T020000\r\nTZNAME:CEST\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200",
 		"BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nTZNAME:CET\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100"} {
