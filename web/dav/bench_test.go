@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"tend/app"
 	"tend/store/storetest"
@@ -68,12 +70,14 @@ func BenchmarkDav(b *testing.B) {
 	}
 	put(0)
 	b.Run("initial-query-10k", func(b *testing.B) {
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			do("REPORT", col, query, http.StatusMultiStatus)
 		}
 	})
 	b.Run("empty-delta", func(b *testing.B) {
 		now := tokenNow()
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			do("REPORT", col, sync(now), http.StatusMultiStatus)
 		}
@@ -81,12 +85,14 @@ func BenchmarkDav(b *testing.B) {
 	b.Run("one-change-delta", func(b *testing.B) {
 		now := tokenNow()
 		put(1)
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			do("REPORT", col, sync(now), http.StatusMultiStatus)
 		}
 	})
 	b.Run("put", func(b *testing.B) {
 		i := 2
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			put(i)
 			i++
@@ -98,6 +104,7 @@ func BenchmarkDav(b *testing.B) {
 	}
 	b.Run("api-patch", func(b *testing.B) {
 		i := 0
+		defer cpuPerOp(b)()
 		for b.Loop() {
 			req, _ := http.NewRequest(http.MethodPatch, srv.URL+"/v1/tasks/"+objs[0].Task.ID, strings.NewReader(fmt.Sprintf(`{"title":"bench %d"}`, i)))
 			req.Header.Set("Authorization", "Bearer "+admin)
@@ -114,4 +121,23 @@ func BenchmarkDav(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// cpuPerOp reports the process's CPU (user and system, client and server
+// together) per operation, called when the benchmark's loop is over. On a
+// shared machine it moves far less than the wall time: a neighbour's work
+// delays the loop but does not add to this process's CPU.
+func cpuPerOp(b *testing.B) func() {
+	before := processCPU(b)
+	return func() {
+		b.ReportMetric(float64(processCPU(b)-before)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
