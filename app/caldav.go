@@ -439,24 +439,30 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err := davClaimable(ctx, tx, sc, n, o, found, name, in.UID); err != nil {
 			return false, err
 		}
-		id, kept, err := s.putDavTask(ctx, tx, a, sc, n, o, found, in)
+		t, kept, err := s.putDavTask(ctx, tx, a, sc, n, o, found, in)
 		if err != nil {
 			return false, err
 		}
-		rec := DavRecord{TaskID: id, WorkspaceID: sc.ws.Workspace.ID, Name: name, UID: in.UID, ParentUID: in.ParentUID,
+		rec := DavRecord{TaskID: t.ID, WorkspaceID: sc.ws.Workspace.ID, Name: name, UID: in.UID, ParentUID: in.ParentUID,
 			Extra: in.Extra, Rev: o.Rev + 1}
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}
-		if !found {
-			if err := s.adoptDavChildren(ctx, tx, a, sc, n, id, in.UID); err != nil {
+		created = !found
+		if found && o.Task.RepeatRule == "" {
+			// The update answered the task as stored: reading the object
+			// back would cost three reads for the same version.
+			out = DavObject{Task: t, DavRecord: rec}
+			return kept, nil
+		}
+		if created {
+			if err := s.adoptDavChildren(ctx, tx, a, sc, n, t.ID, in.UID); err != nil {
 				return false, err
 			}
 		}
 		if out, _, err = davFind(ctx, tx, sc, n, name); err != nil {
 			return false, err
 		}
-		created = !found
 		return kept, nil
 	})
 	if err == nil && created {
@@ -520,20 +526,20 @@ func davClaimable(ctx context.Context, tx Tx, sc *scope, n *projectNode, o DavOb
 	return nil
 }
 
-// putDavTask creates or changes the task of a PUT, answering its id and
-// whether a job on its subtree was kept for the worker.
-func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, o DavObject, found bool, in DavPut) (string, bool, error) {
+// putDavTask creates or changes the task of a PUT, answering it as stored
+// and whether a job on its subtree was kept for the worker.
+func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, o DavObject, found bool, in DavPut) (Task, bool, error) {
 	zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	status, err := davStatusKey(ctx, tx, sc, in.Category)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	parent, err := davParent(ctx, tx, sc, n, in.ParentUID)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	due, dueDay := in.Due.in(zone.Loc)
 	start, startDay := in.Start.in(zone.Loc)
@@ -545,10 +551,10 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 			c.Project = ""
 		}
 		if err := s.validateTaskCreate(&c); err != nil {
-			return "", false, err
+			return Task{}, false, err
 		}
 		t, err := s.createTask(ctx, tx, a, sc, c)
-		return t.ID, false, err
+		return t, false, err
 	}
 	t := o.Task
 	u := TaskUpdate{Title: PatchOf(in.Title), Description: patchOrNull(in.Description, in.Description == ""),
@@ -572,10 +578,9 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 		u.AppliesTo = PatchOf("this_one")
 	}
 	if err := s.validateTaskUpdate(&u); err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
-	_, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
-	return t.ID, kept, err
+	return s.updateFound(ctx, tx, a, sc, t, u, 0)
 }
 
 // in is the instant a client's date or time means, in the task's zone loc
