@@ -65,10 +65,7 @@ repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tend-caldav.XXXXXX")
 server=""
 cleanup() {
-	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-		kill "$server" 2>/dev/null || true
-		wait "$server" 2>/dev/null || true
-	fi
+	stop_server
 	if [ -n "$keep" ] && [ -s "$work/results.jsonl" ]; then
 		cp "$work/results.jsonl" "$keep"
 	fi
@@ -84,8 +81,17 @@ echo "building tend and bench/davload from $repo ($(git -C "$repo" rev-parse --s
 results="$work/results.jsonl"
 : >"$results"
 
+# stop_server ends the running server: Radicale finishes the request it is
+# in before it heeds SIGTERM, which after an interrupted 10,000-object
+# report can take a minute, so it gets ten seconds, then SIGKILL.
 stop_server() {
+	[ -n "$server" ] || return 0
 	kill "$server" 2>/dev/null || true
+	for _ in $(seq 1 100); do
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$server" 2>/dev/null || true
 	wait "$server" 2>/dev/null || true
 	server=""
 }

@@ -224,19 +224,30 @@ func measure(d *dav, run *Run, n, initial int, patch bool, progress io.Writer) e
 	if err := timed("one-change-delta", n, syncBody(tok)); err != nil {
 		return err
 	}
+	// With -patch, the two go in turns whose order alternates, so that
+	// each follows the other as often: what a write leaves to do after its
+	// answer (the search index, the worker's wake) falls on both alike.
 	var puts, patches []time.Duration
 	for i := 1; i <= n; i++ {
-		took, err := d.put(target, object, i)
-		if err != nil {
-			return fmt.Errorf("put: %w", err)
+		steps := []string{"put", "patch"}
+		if i%2 == 0 {
+			steps = []string{"patch", "put"}
 		}
-		puts = append(puts, took)
-		if patch {
-			took, err := d.patch(target, i)
-			if err != nil {
-				return fmt.Errorf("patch: %w", err)
+		for _, step := range steps {
+			switch {
+			case step == "put":
+				took, err := d.put(target, object, i)
+				if err != nil {
+					return fmt.Errorf("put: %w", err)
+				}
+				puts = append(puts, took)
+			case patch:
+				took, err := d.patch(target, i)
+				if err != nil {
+					return fmt.Errorf("patch: %w", err)
+				}
+				patches = append(patches, took)
 			}
-			patches = append(patches, took)
 		}
 	}
 	record("put", puts)
