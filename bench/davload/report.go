@@ -96,6 +96,9 @@ func report(runs []Run, w io.Writer) error {
 			return 0, 0
 		}
 		slices.Sort(v)
+		if len(v)%2 == 0 {
+			return (v[len(v)/2-1] + v[len(v)/2]) / 2, len(v)
+		}
 		return v[len(v)/2], len(v)
 	}
 	// ratio is num/den of the p50s in each round that has both.
