@@ -525,11 +525,11 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err := davClaimable(ctx, tx, sc, n, o, found, name, in.UID); err != nil {
 			return false, err
 		}
-		id, kept, err := s.putDavTask(ctx, tx, a, sc, n, o, found, in)
+		t, kept, err := s.putDavTask(ctx, tx, a, sc, n, o, found, in)
 		if err != nil {
 			return false, err
 		}
-		rev := o.Rev
+		id, rev := t.ID, o.Rev
 		if found && o.Task.RepeatRule != "" {
 			// A completed occurrence handed the resource to the next one.
 			if id, rev, err = davHolder(ctx, tx, sc, n, name, id, rev); err != nil {
@@ -544,15 +544,21 @@ func (s *Service) PutDavObject(ctx context.Context, a Actor, workspace, key, nam
 		if err := tx.PutDavRecord(ctx, rec); err != nil {
 			return false, err
 		}
-		if !found {
-			if err := s.adoptDavChildren(ctx, tx, a, sc, n, id, in.UID); err != nil {
+		created = !found
+		if found && o.Task.RepeatRule == "" {
+			// The update answered the task as stored: reading the object
+			// back would cost three reads for the same version.
+			out = DavObject{Task: t, DavRecord: rec}
+			return kept, nil
+		}
+		if created {
+			if err := s.adoptDavChildren(ctx, tx, a, sc, n, t.ID, in.UID); err != nil {
 				return false, err
 			}
 		}
 		if out, _, err = davFind(ctx, tx, sc, n, name); err != nil {
 			return false, err
 		}
-		created = !found
 		return kept, nil
 	})
 	if err == nil && created {
@@ -624,20 +630,20 @@ func davClaimable(ctx context.Context, tx Tx, sc *scope, n *projectNode, o DavOb
 	return nil
 }
 
-// putDavTask creates or changes the task of a PUT, answering its id and
-// whether a job on its subtree was kept for the worker.
-func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, o DavObject, found bool, in DavPut) (string, bool, error) {
+// putDavTask creates or changes the task of a PUT, answering it as stored
+// and whether a job on its subtree was kept for the worker.
+func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *projectNode, o DavObject, found bool, in DavPut) (Task, bool, error) {
 	zone, err := taskZone(ctx, tx, a, sc, in.Timezone)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	status, err := davStatusKey(ctx, tx, sc, in.Category)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	parent, err := davParent(ctx, tx, sc, n, in.ParentUID)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	dropServedStart(&in)
 	due, dueDay := in.Due.in(zone.Loc)
@@ -650,13 +656,14 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 			c.Project = ""
 		}
 		if err := s.validateTaskCreate(&c); err != nil {
-			return "", false, err
+			return Task{}, false, err
 		}
 		t, err := s.createTask(ctx, tx, a, sc, c)
 		if err != nil {
-			return "", false, err
+			return Task{}, false, err
 		}
-		return t.ID, false, davCompletedAt(ctx, tx, t, nil, in.Completed)
+		t, err = davCompletedAt(ctx, tx, t, nil, in.Completed)
+		return t, false, err
 	}
 	t := o.Task
 	u := TaskUpdate{Title: PatchOf(in.Title), Description: patchOrNull(in.Description, in.Description == ""),
@@ -680,12 +687,12 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 		u.AppliesTo = PatchOf("this_one")
 		rc, err := readDavRepeat(t, in, due, zone.Loc)
 		if err != nil {
-			return "", false, err
+			return Task{}, false, err
 		}
 		if rc.complete {
 			u.DueAt, u.DueIsAllDay, u.StartsAt, u.StartsIsAllDay = Patch[time.Time]{}, Patch[bool]{}, Patch[time.Time]{}, Patch[bool]{}
 			if u.Status, err = davDoneStatus(ctx, tx, sc, t); err != nil {
-				return "", false, err
+				return Task{}, false, err
 			}
 		}
 		if rc.repeat.Set {
@@ -695,27 +702,29 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 		u.Repeat = PatchOf(davRepeatText(in, zone.Loc))
 	}
 	if err := s.validateTaskUpdate(&u); err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
 	done, kept, err := s.updateFound(ctx, tx, a, sc, t, u, 0)
 	if err != nil {
-		return "", false, err
+		return Task{}, false, err
 	}
-	return t.ID, kept, davCompletedAt(ctx, tx, done, t.CompletedAt, in.Completed)
+	done, err = davCompletedAt(ctx, tx, done, t.CompletedAt, in.Completed)
+	return done, kept, err
 }
 
 // davCompletedAt dates the completion of a task a PUT finished (was it
 // not before, was nil) at the client's COMPLETED when that is earlier
 // than now (and not before 1970, which no task app means): a task
-// completed on a phone offline yesterday was completed yesterday. It is part of the PUT's write, whose event and version it
-// shares.
-func davCompletedAt(ctx context.Context, tx Tx, t Task, was, completed *time.Time) error {
+// completed on a phone offline yesterday was completed yesterday. It is
+// part of the PUT's write, whose event and version it shares. It answers
+// the task as stored.
+func davCompletedAt(ctx context.Context, tx Tx, t Task, was, completed *time.Time) (Task, error) {
 	if was != nil || t.CompletedAt == nil || completed == nil || !completed.Before(*t.CompletedAt) || completed.Before(time.Unix(0, 0)) {
-		return nil
+		return t, nil
 	}
 	at := completed.UTC()
 	t.CompletedAt = &at
-	return tx.UpdateTask(ctx, &t)
+	return t, tx.UpdateTask(ctx, &t)
 }
 
 // in is the instant a client's date or time means, in the task's zone loc

@@ -81,20 +81,20 @@ func (h *Handler) report(w http.ResponseWriter, r *http.Request, a app.Actor, t 
 	if err != nil {
 		return err
 	}
-	m := newMultistatus()
+	m := streamMultistatus(w)
 	for _, o := range objs {
 		delete(wanted, o.Name)
 		if q.Filter != nil && !namesOnly(*q.Filter) {
 			ok, err := h.matches(o, *q.Filter)
 			if err != nil {
-				return err
+				return m.abort(err)
 			}
 			if !ok {
 				continue
 			}
 		}
 		if err := h.objectResponse(m, q.propRequest, c, o); err != nil {
-			return err
+			return m.abort(err)
 		}
 	}
 	for _, hr := range q.Hrefs {

@@ -61,8 +61,46 @@ func tag(n xml.Name) (open, close string) {
 	return "<x:" + n.Local + ` xmlns:x="` + esc(n.Space) + `"`, "</x:" + n.Local + ">"
 }
 
-// multistatus builds a 207 body.
-type multistatus struct{ b strings.Builder }
+// multistatus builds a 207 body. A streaming one (streamMultistatus)
+// sends it in pieces as it grows, so that a report of 10,000 objects is
+// never held whole nor copied as it grows.
+type multistatus struct {
+	b    bytes.Buffer        // a bytes.Buffer keeps its array when a piece is sent
+	w    http.ResponseWriter // where a streaming one sends; nil otherwise
+	sent bool                // whether a piece has gone: the status is sent
+}
+
+// streamChunk is how much of a streaming multistatus is held before it is
+// sent: the first piece goes only once there is this much, so a report
+// that fails early still answers with its problem.
+const streamChunk = 256 << 10
+
+func streamMultistatus(w http.ResponseWriter) *multistatus {
+	m := newMultistatus()
+	m.w = w
+	return m
+}
+
+// abort is what a streaming report does with an error: before the first
+// piece went, it is answered as any error is; after, the status and part
+// of the body are on their way, so the connection is cut rather than
+// ended as if the body were whole.
+func (m *multistatus) abort(err error) error {
+	if m.sent {
+		panic(http.ErrAbortHandler)
+	}
+	return err
+}
+
+func (m *multistatus) send(w http.ResponseWriter) {
+	if !m.sent {
+		w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+		w.WriteHeader(http.StatusMultiStatus)
+		m.sent = true
+	}
+	_, _ = w.Write(m.b.Bytes())
+	m.b.Reset()
+}
 
 func newMultistatus() *multistatus {
 	m := &multistatus{}
@@ -82,7 +120,12 @@ func (m *multistatus) response(href string, found []prop, missing []xml.Name) {
 				m.b.WriteString(open + "/>")
 				continue
 			}
-			m.b.WriteString(open + ">" + p.value + end)
+			// Written in parts: calendar-data is a whole object, not to
+			// be copied once more into a joined string.
+			m.b.WriteString(open)
+			m.b.WriteByte('>')
+			m.b.WriteString(p.value)
+			m.b.WriteString(end)
 		}
 		m.b.WriteString("</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>")
 	}
@@ -95,6 +138,9 @@ func (m *multistatus) response(href string, found []prop, missing []xml.Name) {
 		m.b.WriteString("</d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>")
 	}
 	m.b.WriteString("</d:response>")
+	if m.w != nil && m.b.Len() >= streamChunk {
+		m.send(m.w)
+	}
 }
 
 // gone adds a member that is not there (a multiget's unknown href).
@@ -137,9 +183,7 @@ func (m *multistatus) patched(href string, sts ...propStatus) {
 
 func (m *multistatus) write(w http.ResponseWriter) {
 	m.b.WriteString("</d:multistatus>\n")
-	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
-	w.WriteHeader(http.StatusMultiStatus)
-	_, _ = w.Write([]byte(m.b.String()))
+	m.send(w)
 }
 
 // anyElem is an element of any name, its content kept.
