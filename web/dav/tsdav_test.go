@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"tend/internal/npmclient"
 )
 
 // tsdavRun runs testdata/clients/tsdav.mjs with node from a directory
@@ -24,18 +26,7 @@ type tsdavRun struct {
 
 func newTsdav(t *testing.T, url, user, token, list string) *tsdavRun {
 	t.Helper()
-	modules := os.Getenv("TEND_MCP_CLIENTS")
-	if _, err := os.Stat(filepath.Join(modules, "tsdav", "package.json")); modules == "" || err != nil {
-		if os.Getenv("TEND_MCP_CLIENTS_REQUIRED") == "1" {
-			t.Fatalf("TEND_MCP_CLIENTS=%q holds no tsdav package and TEND_MCP_CLIENTS_REQUIRED=1: %v", modules, err)
-		}
-		t.Skip("set TEND_MCP_CLIENTS to .ci/mcpclients/node_modules after npm ci --prefix .ci/mcpclients")
-	}
-	modules, _ = filepath.Abs(modules)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("no node on PATH to run tsdav with: %v", err)
-	}
+	node, modules := npmclient.Node(t, "tsdav")
 	script, err := os.ReadFile(filepath.Join("testdata", "clients", "tsdav.mjs"))
 	if err != nil {
 		t.Fatal(err)

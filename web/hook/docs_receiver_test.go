@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"tend/internal/npmclient"
 )
 
 // docsGoReceiver is the Go receiver of docs/webhooks.md, "Verifying a
@@ -92,18 +94,7 @@ func TestDocsGoReceiver(t *testing.T) {
 // TEND_MCP_CLIENTS names their node_modules (npm ci --prefix
 // .ci/mcpclients), and fails instead when TEND_MCP_CLIENTS_REQUIRED=1.
 func TestDocsNodeReceiver(t *testing.T) {
-	modules := os.Getenv("TEND_MCP_CLIENTS")
-	if _, err := os.Stat(filepath.Join(modules, "standardwebhooks", "package.json")); modules == "" || err != nil {
-		if os.Getenv("TEND_MCP_CLIENTS_REQUIRED") == "1" {
-			t.Fatalf("TEND_MCP_CLIENTS=%q holds no standardwebhooks package and TEND_MCP_CLIENTS_REQUIRED=1: %v", modules, err)
-		}
-		t.Skip("set TEND_MCP_CLIENTS to .ci/mcpclients/node_modules after npm ci --prefix .ci/mcpclients")
-	}
-	modules, _ = filepath.Abs(modules)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("no node on PATH: %v", err)
-	}
+	node, modules := npmclient.Node(t, "standardwebhooks")
 	doc, err := os.ReadFile("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
