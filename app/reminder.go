@@ -476,3 +476,16 @@ func lineReminders(in []line.Remind) []Reminder {
 	}
 	return out
 }
+
+// RemindersListText writes reminders as ParseRemindersList reads them:
+// "30m, 1d, 2026-05-01T07:00:00Z".
+func RemindersListText(rs []Reminder) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.Before
+		if r.At != nil {
+			parts[i] = r.At.UTC().Format(time.RFC3339)
+		}
+	}
+	return strings.Join(parts, ", ")
+}

@@ -20,6 +20,7 @@ var pageFuncs = template.FuncMap{
 	"deref":    func(p *int) int { return *p },
 	"was":      was,
 	"joinTags": func(tags []string) string { return strings.Join(tags, " ") },
+	"reminders": app.RemindersListText,
 	"itemLinks": func(entity string, ref int64, show app.ItemShow, choices []linkChoice, q string) linksView {
 		return linksView{Entity: entity, Ref: ref, Show: show, Choices: choices, Query: q}
 	},
