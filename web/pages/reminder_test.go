@@ -31,3 +31,18 @@ func TestPageTaskReminders(t *testing.T) {
 		t.Errorf("clearing the field left %v", got)
 	}
 }
+
+// TestPageAccountReminders: the Account page shows and saves the person's
+// reminder time and default reminders.
+func TestPageAccountReminders(t *testing.T) {
+	t.Parallel()
+	p := newPageEnv(t)
+	page := p.get(t, "/account", http.StatusOK)
+	contains(t, "the account page", page, `name="reminder_time" type="time" value="09:00"`, `name="default_reminders" value=""`)
+	p.seeOther(t, "/account", url.Values{"display_name": {""}, "timezone": {""}, "reminder_time": {"07:45"}, "default_reminders": {"1h, 1d"}})
+	me := p.OK(http.StatusOK, http.MethodGet, "/v1/me", p.Admin, nil)["user"].(map[string]any)
+	if me["reminder_time"] != "07:45" || len(me["default_reminders"].([]any)) != 2 {
+		t.Errorf("the form saved %v and %v", me["reminder_time"], me["default_reminders"])
+	}
+	contains(t, "the account page", p.get(t, "/account", http.StatusOK), `value="07:45"`, `value="1h, 1d"`)
+}
