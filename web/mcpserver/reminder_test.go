@@ -7,7 +7,8 @@ import (
 )
 
 // service_add reads reminders from the line and service_update replaces
-// them from text, ” clearing them; a word that is none is refused.
+// them from text, an empty text clearing them; a word that is none is
+// refused.
 func TestMCPReminders(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
