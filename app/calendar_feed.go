@@ -74,6 +74,7 @@ type FeedTask struct {
 	UpdatedAt      time.Time
 	Version        int
 	Tags           []string
+	Reminders      []Reminder
 }
 
 // FeedConditions are the validators a polling client sent.

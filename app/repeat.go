@@ -216,6 +216,9 @@ func bringNext(ctx context.Context, tx Tx, a Actor, prev Task) (string, error) {
 	if err := tx.InsertTask(ctx, &n); err != nil {
 		return "", err
 	}
+	if err := syncReminders(ctx, tx, &n, false); err != nil {
+		return "", err
+	}
 	if _, err := tagNewTask(ctx, tx, a, &n, n.Tags); err != nil {
 		return "", err
 	}

@@ -63,6 +63,7 @@ type Tx interface {
 	linkTypeTx
 	tagTx
 	taskTx
+	reminderTx
 	linkTx
 	historyTx
 	mentionTx

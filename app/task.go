@@ -123,6 +123,12 @@ func (s *Service) readLine(in *TaskCreate, now time.Time, zone Zone) (line.Resul
 	if in.DueAt == nil && !res.Due.IsZero() {
 		in.DueAt, in.DueIsAllDay = &res.Due, res.DueAllDay
 	}
+	if in.Reminders == nil && len(res.Reminders) > 0 {
+		in.Reminders = lineReminders(res.Reminders)
+		if err := joinErrors(checkReminders("body.text", in.Reminders, false)...); err != nil {
+			return line.Result{}, err
+		}
+	}
 	if in.Repeat != "" {
 		res.Repeat = recur.Rule{}
 	}
@@ -208,6 +214,9 @@ func (s *Service) createTask(ctx context.Context, tx Tx, a Actor, sc *scope, in 
 		return Task{}, err
 	}
 	if err := tx.InsertTask(ctx, &t); err != nil {
+		return Task{}, err
+	}
+	if err := syncReminders(ctx, tx, &t, false); err != nil {
 		return Task{}, err
 	}
 	tags, err := tagNewTask(ctx, tx, a, &t, in.Tags)
@@ -393,5 +402,8 @@ func (sc *scope) tasks(ctx context.Context, tx Tx, q TaskQuery) ([]Task, error) 
 		ts[i].WorkspaceSlug, ts[i].ReaderZone = sc.ws.Workspace.Slug, zone
 		describeRepeat(&ts[i])
 	}
-	return ts, err
+	if err != nil {
+		return nil, err
+	}
+	return ts, resolveFireAt(ctx, tx, ts)
 }

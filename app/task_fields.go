@@ -46,6 +46,7 @@ type Task struct {
 	DeletedAt        *time.Time
 	Version          int
 	Tags             []string
+	Reminders        []Reminder
 
 	// Resolved on read, for this reader.
 	// ReaderZone is the reader's timezone by name (the account's, else the
@@ -93,6 +94,9 @@ type TaskCreate struct {
 	EstimateMinutes *int
 	Repeat          string
 	Timezone        string
+	// Reminders nil takes the creator's default reminders when the task
+	// has a due; an empty list takes none.
+	Reminders []Reminder
 }
 
 // TaskUpdate is a change to a task: unset fields stay, null ones clear.
@@ -117,6 +121,7 @@ type TaskUpdate struct {
 	EstimateMinutes Patch[int]
 	Repeat          Patch[string]
 	Timezone        Patch[string]
+	Reminders       Patch[[]Reminder]
 	AppliesTo       Patch[string]
 	// Written phrases, read with when.ParseDate in the reader's zone: defer
 	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
@@ -261,6 +266,15 @@ var taskFields = []taskField{
 			return errs
 		},
 		words: func(_ Telling, c said) string { return tagWords(c.from, c.to) }},
+	{name: "reminders", in: func(u *TaskUpdate) patch { return &u.Reminders }, series: true,
+		create: func(c *TaskCreate) any { return &c.Reminders },
+		on:     func(t *Task) any { return &t.Reminders }, apply: applyReminders, check: checkRemindersField,
+		words: func(_ Telling, c said) string {
+			if v := reflect.ValueOf(c.to); !v.IsValid() || v.Kind() == reflect.Slice && v.Len() == 0 {
+				return "removed the reminders"
+			}
+			return "set the reminders"
+		}},
 	{name: "importance", in: func(u *TaskUpdate) patch { return &u.Importance }, series: true,
 		create: func(c *TaskCreate) any { return &c.Importance }, takes: true,
 		on: func(t *Task) any { return &t.Importance }, apply: asSent, check: checkRange(1, 5, ""),
@@ -540,6 +554,8 @@ func (s *Service) checkCreate(in *TaskCreate) []error {
 		case *string:
 			errs = append(errs, checkSent(s, f, v, *v != "")...)
 		case *[]string:
+			errs = append(errs, checkSent(s, f, v, *v != nil)...)
+		case *[]Reminder:
 			errs = append(errs, checkSent(s, f, v, *v != nil)...)
 		case **int:
 			errs = append(errs, checkSentPtr(s, f, *v)...)

@@ -254,6 +254,11 @@ func (s *Service) trashSubtree(ctx context.Context, tx Tx, a Actor, sc *scope, t
 		if err := recordAlong(ctx, tx, sc, under, action, t.Ref, nil); err != nil {
 			return Task{}, false, err
 		}
+		if to == nil {
+			if err := resyncReminders(ctx, tx, sc, under); err != nil {
+				return Task{}, false, err
+			}
+		}
 		n = len(under)
 	}
 	t.DeletedAt = to

@@ -83,6 +83,11 @@ func (s *Service) draftTask(ctx context.Context, tx Tx, a Actor, sc *scope, in *
 	t := Task{WorkspaceID: sc.ws.Workspace.ID, Title: strings.TrimSpace(in.Title), CreatedBy: a.User.ID, UpdatedBy: a.User.ID,
 		CreatedAt: tx.Now(), UpdatedAt: tx.Now(), ContentUpdatedAt: tx.Now(), Version: 1}
 	takeCreated(&t, in)
+	if in.Reminders == nil && t.DueAt != nil {
+		// A dated task nobody gave reminders takes its creator's defaults.
+		in.Reminders = a.User.DefaultReminders
+	}
+	t.Reminders = append([]Reminder(nil), in.Reminders...)
 	if err := createRepeat(&t, *in, read.Repeat, zone, tx.Now()); err != nil {
 		return taskDraft{}, err
 	}

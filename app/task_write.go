@@ -104,6 +104,9 @@ func saveTask(ctx context.Context, tx Tx, a Actor, t *Task, action string, chang
 	if err := tx.UpdateTask(ctx, t); err != nil {
 		return err
 	}
+	if err := syncReminders(ctx, tx, t, changes["reminders"] != nil); err != nil {
+		return err
+	}
 	ref := t.Ref
 	return record(ctx, tx, a, Event{WorkspaceID: t.WorkspaceID, EntityType: "task", EntityID: t.ID, Action: action,
 		ItemRef: &ref, ItemTitle: t.Title, Changes: changes})

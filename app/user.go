@@ -24,6 +24,12 @@ type User struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	Version          int
+	// ReminderMinute is the time of day an all-day due reminds this
+	// person at, in minutes after midnight in their zone.
+	ReminderMinute int
+	// DefaultReminders are what a new dated task they create takes when
+	// it names none.
+	DefaultReminders []Reminder
 }
 
 type userTx interface {
@@ -80,6 +86,10 @@ type UserUpdate struct {
 	Timezone    Patch[string]
 	DisplayName Patch[string]
 	IsSuperuser Patch[bool]
+	// ReminderTime ("09:00") and DefaultReminders are the account's own
+	// settings, which only it may change.
+	ReminderTime     Patch[string]
+	DefaultReminders Patch[[]Reminder]
 }
 
 func (s *Service) validateUserCreate(in UserCreate) error {
@@ -125,7 +135,7 @@ func (s *Service) CreateUser(ctx context.Context, a Actor, in UserCreate) (User,
 func insertUser(ctx context.Context, tx Tx, a Actor, in UserCreate) (User, error) {
 	u := User{ID: newID(), Username: in.Username, DisplayName: in.DisplayName, Email: in.Email,
 		Timezone: in.Timezone, IsServiceAccount: in.IsServiceAccount, IsSuperuser: in.IsSuperuser,
-		Active: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1}
+		Active: true, CreatedAt: tx.Now(), UpdatedAt: tx.Now(), Version: 1, ReminderMinute: DefaultReminderMinute}
 	if in.AnswersTo != "" {
 		boss, err := tx.UserByName(ctx, in.AnswersTo)
 		if err != nil {
@@ -247,6 +257,14 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 	if in.IsSuperuser.Set && in.IsSuperuser.Null {
 		errs = append(errs, Invalidf("body.is_superuser", "is_superuser is true or false"))
 	}
+	if in.ReminderTime.Set {
+		if _, ok := ParseClock(in.ReminderTime.Value); !ok && !in.ReminderTime.Null {
+			errs = append(errs, Invalidf("body.reminder_time", "a time of day, as 09:00 or 18:30; got %q", in.ReminderTime.Value))
+		}
+	}
+	if in.DefaultReminders.Set && !in.DefaultReminders.Null {
+		errs = append(errs, checkReminders("body.default_reminders", in.DefaultReminders.Value, true)...)
+	}
 	return joinErrors(errs...)
 }
 
@@ -255,7 +273,8 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUpdate) (map[string]any, error) {
 	changes := map[string]any{}
 	self := !acc.actor.system && acc.actor.User.ID == u.ID
-	if self && (in.Timezone.Set || in.DisplayName.Set) && !acc.can(PermAccountWrite) {
+	own := in.Timezone.Set || in.ReminderTime.Set || in.DefaultReminders.Set
+	if self && (own || in.DisplayName.Set) && !acc.can(PermAccountWrite) {
 		return nil, Errorf(CodeCredentialNarrowed, "changing your own account needs a credential with the %s scope", PermAccountWrite)
 	}
 	if in.Timezone.Set {
@@ -264,6 +283,9 @@ func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUp
 		}
 		changes["timezone"] = map[string]any{"from": u.Timezone, "to": in.Timezone.Value}
 		u.Timezone = in.Timezone.Value
+	}
+	if err := applyReminderSettings(u, in, self, changes); err != nil {
+		return nil, err
 	}
 	if in.DisplayName.Set {
 		if !self {

@@ -63,6 +63,9 @@ func (f editFlags) update(cmd *cobra.Command) (in wire.TaskUpdate, set bool, err
 		default:
 			text = *f.text[e.Flag]
 		}
+		if e.Field == "reminders" && strings.EqualFold(text, "none") {
+			text = ""
+		}
 		if e.Field == "estimate_minutes" {
 			in.EstimateMinutes = wire.PatchNull[int]()
 			if text != "" {
@@ -111,6 +114,7 @@ adds tags, keeping the others), --untag (removes them; with --tag it is
 one change), --assignee, --project, --due, --defer or --importance.`,
 		Example: `  tend edit 3 --due "friday 5pm" --importance 4
   tend edit 3 --tag home --tag urgent --assignee ""
+  tend edit 3 --remind 30m --remind 1d
   tend edit 2 3 6-7 --tag errands`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeRefs(w),

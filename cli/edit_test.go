@@ -135,6 +135,9 @@ func TestEditFlagsUpdate(t *testing.T) {
 			"--due", "", "--plan", "", "--defer", "", "--repeat", ""},
 			`{"description":null,"parent":null,"tags":null,"assignee":null,"importance":null,"estimate_minutes":null,"repeat":null,"defer":null,"plan":null,"until":null}`, true},
 		{[]string{"--title", "", "--status", "", "--type", "", "--applies-to", ""}, `{"title":"","type":"","status":"","applies_to":""}`, true},
+		{[]string{"--remind", "30m", "--remind", "1d", "--remind", "2026-05-01T07:00:00Z"},
+			`{"reminders":[{"before":"30m"},{"before":"1d"},{"at":"2026-05-01T07:00:00Z"}]}`, true},
+		{[]string{"--remind", "none"}, `{"reminders":null}`, true},
 	} {
 		var f editFlags
 		cmd := &cobra.Command{}

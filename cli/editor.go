@@ -67,6 +67,8 @@ var EditFields = []EditField{
 	{Flag: "parent", Field: "parent", Usage: `make it a subtask of this task ("" for none)`},
 	{Flag: "plan", Field: "plan", Usage: `the day you mean to work on it ("" for none)`},
 	{Flag: "defer", Field: "defer", Usage: `hide it until this day ("" brings it back)`},
+	{Flag: "remind", Field: "reminders", List: true,
+		Usage: `a reminder before the due (30m, 1h, 1d) or at an instant (RFC 3339), once each, replacing the ones it has (none clears)`},
 	{Flag: "applies-to", Field: "applies_to", Usage: "on a repeating task: this_one or from_now_on"},
 }
 

@@ -195,7 +195,7 @@ func (t *Tx) CalendarStamp(ctx context.Context, q app.CalendarQuery) (app.Calend
 // date, and the start unless d is.
 var calendarColumnsOf = `t.seq, t.id, t.ref, t.project_id, t.status_id, t.title, coalesce(t.description, ''), %s AS d, %s,
 		t.due_is_all_day, %s, t.starts_is_all_day, coalesce(t.repeat_rule, ''), coalesce(t.timezone, ''), t.updated_at, t.version,
-		` + itemTagNames("task_tags", "task_id", "t.id", false)
+		coalesce(t.reminders, ''), ` + itemTagNames("task_tags", "task_id", "t.id", false)
 
 // CalendarTasks reads a feed's tasks, earliest first. A task's date is its
 // due date, else its start, so the window is read in two parts that
@@ -230,11 +230,11 @@ func (t *Tx) CalendarTasks(ctx context.Context, q app.CalendarQuery) ([]app.Feed
 	for rows.Next() {
 		var ts app.FeedTask
 		var seq int64 // orders the merge only
-		var statusID, updated string
+		var statusID, updated, reminders string
 		var d, starts, tags sql.NullString
 		var due bool
 		if err := rows.Scan(&seq, &ts.ID, &ts.Ref, &ts.ProjectID, &statusID, &ts.Title, &ts.Description, &d, &due, &ts.DueIsAllDay,
-			&starts, &ts.StartsIsAllDay, &ts.RepeatRule, &ts.Timezone, &updated, &ts.Version, &tags); err != nil {
+			&starts, &ts.StartsIsAllDay, &ts.RepeatRule, &ts.Timezone, &updated, &ts.Version, &reminders, &tags); err != nil {
 			return nil, mapErr(err)
 		}
 		ts.Status = statuses[statusID]
@@ -245,6 +245,7 @@ func (t *Tx) CalendarTasks(ctx context.Context, q app.CalendarQuery) ([]app.Feed
 		if tags.Valid {
 			ts.Tags = strings.Split(tags.String, "\x1f")
 		}
+		ts.Reminders = mustReminders(reminders)
 		out = append(out, ts)
 	}
 	return out, mapErr(rows.Err())

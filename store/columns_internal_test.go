@@ -122,8 +122,8 @@ func TestColumnsScanDistinctFields(t *testing.T) {
 }
 
 // samples are scanned into a column in turn until one changes its value:
-// an integer, an instant, a JSON object.
-var samples = []any{int64(7<<32 + 3), "2026-01-02T03:04:05.678Z", `{"a":1}`}
+// an integer, an instant, a JSON object, a JSON array (of reminders).
+var samples = []any{int64(7<<32 + 3), "2026-01-02T03:04:05.678Z", `{"a":1}`, `[{"before":"5m"}]`}
 
 func checkDistinct[T any](t *testing.T, what string, cols []column[T]) {
 	t.Helper()

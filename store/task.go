@@ -48,6 +48,7 @@ var taskTable = newItemTable("tasks", []column[app.Task]{
 	col("content_updated_at", written, stamp(func(t *app.Task) *time.Time { return &t.ContentUpdatedAt })),
 	col("deleted_at", written, optStamp(func(t *app.Task) **time.Time { return &t.DeletedAt })),
 	col("version", written, integer(func(t *app.Task) *int { return &t.Version })),
+	col("reminders", written, reminderList(func(t *app.Task) *[]app.Reminder { return &t.Reminders })).exportedAs(dJSON),
 }, map[string]string{
 	"links_in":  "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
 	"links_out": "kept by the triggers on links; only the listing's SQL reads it, to skip the blocks search",
@@ -259,6 +260,11 @@ func (t *Tx) Verifications(ctx context.Context, taskID string) ([]app.Verificati
 
 // SetTasksDeleted moves the tasks among ids whose deleted_at is from (nil:
 // live ones) to deleted_at = to, and returns the ids it changed.
+// Those going to the trash have their pending reminders withdrawn.
 func (t *Tx) SetTasksDeleted(ctx context.Context, ids []string, from, to *time.Time, now time.Time) ([]string, error) {
-	return t.setDeleted(ctx, "tasks", ids, from, to, now)
+	changed, err := t.setDeleted(ctx, "tasks", ids, from, to, now)
+	if err == nil && to != nil {
+		err = t.withdrawReminders(ctx, changed)
+	}
+	return changed, err
 }

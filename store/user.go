@@ -24,6 +24,8 @@ type userRow struct {
 	CreatedAt        string         `db:"created_at"`
 	UpdatedAt        string         `db:"updated_at"`
 	Version          int            `db:"version"`
+	ReminderMinute   int            `db:"reminder_minute"`
+	DefaultReminders sql.NullString `db:"default_reminders"`
 }
 
 func (r userRow) user() app.User {
@@ -31,14 +33,26 @@ func (r userRow) user() app.User {
 		Timezone: r.Timezone, IsServiceAccount: r.IsServiceAccount, IsSuperuser: r.IsSuperuser,
 		AnswersToID: r.AnswersToID.String, AnswersTo: r.AnswersTo.String, Responsible: r.Responsible.String,
 		Active: r.Active, DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.CreatedAt),
-		UpdatedAt: parseTime(r.UpdatedAt), Version: r.Version}
+		UpdatedAt: parseTime(r.UpdatedAt), Version: r.Version, ReminderMinute: r.ReminderMinute,
+		// Written by UpdateUser from a checked list: it reads back.
+		DefaultReminders: mustReminders(r.DefaultReminders.String)}
+}
+
+// mustReminders reads a stored list of reminders; one that does not read
+// (written by hand) counts as none.
+func mustReminders(s string) []app.Reminder {
+	rs, err := app.ParseRemindersText(s)
+	if err != nil {
+		return nil
+	}
+	return rs
 }
 
 // userSelect reads an account with the name it answers to and the person at
 // the top of its chain (itself, for a person; none for a chain that loops).
 var userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
 	u.is_superuser, u.answers_to, b.username AS answers_to_name, u.active, u.deactivated_at, u.created_at,
-	u.updated_at, u.version,
+	u.updated_at, u.version, u.reminder_minute, u.default_reminders,
 	(` + usersUp("u.id, u.answers_to, u.active") + `SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
 	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
 
@@ -59,10 +73,10 @@ func (t *Tx) UserByName(ctx context.Context, username string) (app.User, error) 
 // InsertUser stores a new account and sets its Seq.
 func (t *Tx) InsertUser(ctx context.Context, u *app.User) error {
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO users (id, username, display_name, email, timezone,
-		is_service_account, is_superuser, answers_to, active, deactivated_at, created_at, updated_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		is_service_account, is_superuser, answers_to, active, deactivated_at, created_at, updated_at, version, reminder_minute)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		u.ID, u.Username, u.DisplayName, u.Email, u.Timezone, u.IsServiceAccount, u.IsSuperuser, nullStr(u.AnswersToID),
-		u.Active, fmtTimePtr(u.DeactivatedAt), fmtTime(u.CreatedAt), fmtTime(u.UpdatedAt), u.Version)
+		u.Active, fmtTimePtr(u.DeactivatedAt), fmtTime(u.CreatedAt), fmtTime(u.UpdatedAt), u.Version, u.ReminderMinute)
 	if err != nil {
 		return mapErr(err)
 	}
@@ -74,9 +88,9 @@ func (t *Tx) InsertUser(ctx context.Context, u *app.User) error {
 func (t *Tx) UpdateUser(ctx context.Context, u *app.User) error {
 	u.Version++
 	_, err := t.tx.ExecContext(ctx, `UPDATE users SET display_name = ?, timezone = ?, is_superuser = ?, answers_to = ?,
-		active = ?, deactivated_at = ?, updated_at = ?, version = ? WHERE id = ?`,
+		active = ?, deactivated_at = ?, updated_at = ?, version = ?, reminder_minute = ?, default_reminders = ? WHERE id = ?`,
 		u.DisplayName, u.Timezone, u.IsSuperuser, nullStr(u.AnswersToID), u.Active, fmtTimePtr(u.DeactivatedAt),
-		fmtTime(u.UpdatedAt), u.Version, u.ID)
+		fmtTime(u.UpdatedAt), u.Version, u.ReminderMinute, nullStr(app.RemindersText(u.DefaultReminders)), u.ID)
 	return mapErr(err)
 }
 

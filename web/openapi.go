@@ -568,6 +568,11 @@ func customSchemas(t reflect.Type, out map[reflect.Type]*jsonschema.Schema, seen
 		s.Types = slices.DeleteFunc(s.Types, func(x string) bool { return x == "" })
 		s.Types = slices.Compact(s.Types)
 		s.Type = ""
+		if e := v.Type; e.Kind() == reflect.Slice && e.Elem().Kind() == reflect.Struct && e.Elem().PkgPath() != "time" {
+			// A list of records (Patch[[]Reminder]) refers to the record's
+			// component, as a field holding the list does.
+			s.Items = &jsonschema.Schema{Ref: schemasAt + schemaName(e.Elem())}
+		}
 		out[t] = s
 		return nil
 	case custom:

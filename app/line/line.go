@@ -20,6 +20,7 @@ type Result struct {
 	Due             time.Time // in the reader's zone; midnight when DueAllDay
 	DueAllDay       bool
 	Repeat          recur.Rule
+	Reminders       []Remind
 	Spans           []Span // what was understood, in the order written
 }
 
@@ -44,6 +45,7 @@ const (
 	KindEstimate Kind = "estimate"
 	KindTag      Kind = "tag"
 	KindProject  Kind = "project"
+	KindRemind   Kind = "remind"
 )
 
 // SyntaxError is a line that cannot make a task: the time vocabulary's
@@ -71,6 +73,7 @@ type reader struct {
 	prioritySet bool
 	dueSpan     int // index of the date's span, to widen it when a time joins
 	repSpan     int // index of the repeat's span, whose value settle may change
+	clocks      []remindClock
 }
 
 // Parse reads a captured line at the moment now, in the reader's zone.
@@ -92,6 +95,7 @@ func Parse(text string, now time.Time, loc *time.Location) (Result, error) {
 	if err := r.settle(); err != nil {
 		return Result{}, err
 	}
+	r.settleReminders()
 	return r.res, nil
 }
 
@@ -116,6 +120,9 @@ func (r *reader) read(i int) int {
 		return 1
 	}
 	toks := r.limit(i)
+	if n := r.remind(toks, i); n > 0 {
+		return n
+	}
 	if rule, n := r.repeat(toks, i); n > 0 {
 		if r.res.Repeat.IsZero() {
 			r.res.Repeat, r.repSpan = rule, len(r.res.Spans)

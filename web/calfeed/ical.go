@@ -159,6 +159,7 @@ func (fw *feedWriter) appendEvent(b []byte, t app.FeedTask, fallback *time.Locat
 		b = append(append(b, "\r\nURL:"...), fw.link...)
 	}
 	b = fw.appendDates(append(b, "\r\n"...), t, fw.zone(t.Timezone, fallback))
+	b = appendAlarms(b, t)
 	return append(b, "END:VEVENT\r\n"...)
 }
 

@@ -24,19 +24,20 @@ type addArgs struct {
 
 type updateArgs struct {
 	Ref             refsArg `json:"ref" jsonschema:"the task's ref or id, or an array (all or nothing)"`
-	AppliesTo       *string `json:"applies_to,omitempty" jsonschema:"'this_one' or 'from_now_on'; required for a repeating task, refused otherwise"`
+	AppliesTo       *string `json:"applies_to,omitempty" jsonschema:"'this_one' or 'from_now_on'; a repeating task needs it, no other takes it"`
 	Assignee        *string `json:"assignee,omitempty" jsonschema:"username; '' for nobody"`
-	Defer           *string `json:"defer,omitempty" jsonschema:"hide until a day or a time on it; '' unhides"`
-	Description     *string `json:"description,omitempty" jsonschema:"longer text (Markdown); '' clears"`
+	Defer           *string `json:"defer,omitempty" jsonschema:"hide until a day or a time; '' unhides"`
+	Description     *string `json:"description,omitempty" jsonschema:"Markdown; '' clears"`
 	Estimate        *string `json:"estimate,omitempty" jsonschema:"e.g. 2h, 90m, 1h30m or 90 (minutes); '' clears"`
-	ExpectedVersion *int    `json:"expected_version,omitempty" jsonschema:"refuse the change if the task's version moved on"`
+	ExpectedVersion *int    `json:"expected_version,omitempty" jsonschema:"refuse if the task's version moved on"`
 	Importance      *int    `json:"importance,omitempty" jsonschema:"1-5, 5 highest"`
-	Plan            *string `json:"plan,omitempty" jsonschema:"the day you plan to start it (sets starts_at); '' clears"`
+	Plan            *string `json:"plan,omitempty" jsonschema:"the day to start it (sets starts_at); '' clears"`
+	Reminders       *string `json:"reminders,omitempty" jsonschema:"e.g. 30m,1d; '' clears"`
 	Repeat          *string `json:"repeat,omitempty" jsonschema:"a repeat phrase such as 'every other friday'; '' stops it"`
 	Status          *string `json:"status,omitempty" jsonschema:"status key"`
 	Title           *string `json:"title,omitempty" jsonschema:"new title"`
 	Type            *string `json:"type,omitempty" jsonschema:"item type key"`
-	Until           *string `json:"until,omitempty" jsonschema:"the deadline: a day or a time on it (sets due_at); '' clears"`
+	Until           *string `json:"until,omitempty" jsonschema:"the deadline: a day or a time (sets due_at); '' clears"`
 	Urgency         *int    `json:"urgency,omitempty" jsonschema:"1-5, 5 soonest"`
 	Workspace       string  `json:"workspace,omitempty" jsonschema:"workspace name or id"`
 }

@@ -79,7 +79,7 @@ func (s *Server) mineEmpty(r *http.Request, a app.Actor) (bool, error) {
 	return dated("", "", true)
 }
 
-// pageAccountEdit saves the display name and timezone.
+// pageAccountEdit saves the display name, timezone and reminder settings.
 func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	f, err := s.form(w, r)
 	if err != nil {
@@ -90,6 +90,16 @@ func (s *Server) pageAccountEdit(w http.ResponseWriter, r *http.Request, a app.A
 		in.Timezone = app.Patch[string]{Set: true, Value: tz}
 	} else {
 		in.Timezone = app.Patch[string]{Set: true, Null: true}
+	}
+	if _, ok := r.PostForm["reminder_time"]; ok {
+		in.ReminderTime = app.PatchOf(strings.TrimSpace(f.str("reminder_time")))
+	}
+	if _, ok := r.PostForm["default_reminders"]; ok {
+		rs, err := app.ParseRemindersList(f.str("default_reminders"))
+		if err != nil {
+			return app.Invalidf("form.default_reminders", "%s", err.Error())
+		}
+		in.DefaultReminders = app.PatchOf(rs)
 	}
 	if _, err := s.app.UpdateUser(r.Context(), a, a.User.Username, in); err != nil {
 		return err

@@ -12,14 +12,16 @@ import (
 
 // pageFuncs are the template functions: formatting only, never a rule.
 var pageFuncs = template.FuncMap{
-	"md":       renderMarkdown,
-	"when":     showWhen,
-	"isoDate":  isoDate,
-	"ago":      ago,
-	"holder":   holder,
-	"deref":    func(p *int) int { return *p },
-	"was":      was,
-	"joinTags": func(tags []string) string { return strings.Join(tags, " ") },
+	"md":        renderMarkdown,
+	"when":      showWhen,
+	"isoDate":   isoDate,
+	"ago":       ago,
+	"holder":    holder,
+	"deref":     func(p *int) int { return *p },
+	"was":       was,
+	"joinTags":  func(tags []string) string { return strings.Join(tags, " ") },
+	"reminders": app.RemindersListText,
+	"clock":     app.Clock,
 	"itemLinks": func(entity string, ref int64, show app.ItemShow, choices []linkChoice, q string) linksView {
 		return linksView{Entity: entity, Ref: ref, Show: show, Choices: choices, Query: q}
 	},

@@ -38,12 +38,17 @@ type Caller struct {
 	IsServiceAccount bool    `json:"is_service_account"`
 	IsSuperuser      bool    `json:"is_superuser"`
 	Timezone         *string `json:"timezone"`
+	// ReminderTime is when an all-day due reminds this account, in its
+	// zone; DefaultReminders what a new dated task of theirs takes.
+	ReminderTime     string         `json:"reminder_time"`
+	DefaultReminders []TaskReminder `json:"default_reminders"`
 }
 
 // NewCaller is the account u as it sees itself.
 func NewCaller(u app.User) Caller {
 	return Caller{ID: u.ID, Username: u.Username, DisplayName: OrNull(u.DisplayName), Email: OrNull(u.Email),
-		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: OrNull(u.Timezone)}
+		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: OrNull(u.Timezone),
+		ReminderTime: app.Clock(u.ReminderMinute), DefaultReminders: NewReminders(u.DefaultReminders)}
 }
 
 // WorkspaceRef names a workspace where a record refers to one.

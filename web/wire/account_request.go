@@ -27,12 +27,19 @@ type UserUpdate struct {
 	Timezone    Patch[string] `json:"timezone"`
 	DisplayName Patch[string] `json:"display_name"`
 	IsSuperuser Patch[bool]   `json:"is_superuser"`
+	// ReminderTime and DefaultReminders are the account's own reminder
+	// settings: the time of day an all-day due reminds at ("09:00") and
+	// what a new dated task takes when it names no reminders.
+	ReminderTime     Patch[string]     `json:"reminder_time"`
+	DefaultReminders Patch[[]Reminder] `json:"default_reminders"`
 }
 
 // App is the change as the Service takes it.
 func (in UserUpdate) App() app.UserUpdate {
 	return app.UserUpdate{Active: in.Active.App(), AnswersTo: in.AnswersTo.App(), Timezone: in.Timezone.App(),
-		DisplayName: in.DisplayName.App(), IsSuperuser: in.IsSuperuser.App()}
+		DisplayName: in.DisplayName.App(), IsSuperuser: in.IsSuperuser.App(), ReminderTime: in.ReminderTime.App(),
+		DefaultReminders: app.Patch[[]app.Reminder]{Set: in.DefaultReminders.Set, Null: in.DefaultReminders.Null,
+			Value: appReminders(in.DefaultReminders.Value)}}
 }
 
 // TokenCreate is the body of POST /v1/tokens. Omitted fields inherit from

@@ -29,31 +29,35 @@ type TaskCreate struct {
 	EstimateMinutes *int       `json:"estimate_minutes,omitempty"`
 	Repeat          string     `json:"repeat,omitempty"`
 	Timezone        string     `json:"timezone,omitempty"`
+	// Reminders nil takes the creator's default reminders when the task
+	// has a due; an empty list takes none.
+	Reminders []Reminder `json:"reminders,omitempty"`
 }
 
 // TaskUpdate is the body of PATCH /v1/tasks/{id_or_ref}: omitted fields
 // stay, null clears.
 type TaskUpdate struct {
-	Title           Patch[string]    `json:"title,omitzero"`
-	Description     Patch[string]    `json:"description,omitzero"`
-	Project         Patch[string]    `json:"project,omitzero"`
-	Parent          Patch[FlexRef]   `json:"parent,omitzero"`
-	Type            Patch[string]    `json:"type,omitzero"`
-	Status          Patch[string]    `json:"status,omitzero"`
-	Tags            Patch[[]string]  `json:"tags,omitzero"`
-	Assignee        Patch[string]    `json:"assignee,omitzero"`
-	Importance      Patch[int]       `json:"importance,omitzero"`
-	Urgency         Patch[int]       `json:"urgency,omitzero"`
-	DueAt           Patch[time.Time] `json:"due_at,omitzero"`
-	DueIsAllDay     Patch[bool]      `json:"due_is_all_day,omitzero"`
-	StartsAt        Patch[time.Time] `json:"starts_at,omitzero"`
-	StartsIsAllDay  Patch[bool]      `json:"starts_is_all_day,omitzero"`
-	SnoozedUntil    Patch[time.Time] `json:"snoozed_until,omitzero"`
-	SnoozedIsAllDay Patch[bool]      `json:"snoozed_is_all_day,omitzero"`
-	EstimateMinutes Patch[int]       `json:"estimate_minutes,omitzero"`
-	Repeat          Patch[string]    `json:"repeat,omitzero"`
-	Timezone        Patch[string]    `json:"timezone,omitzero"`
-	AppliesTo       Patch[string]    `json:"applies_to,omitzero"`
+	Title           Patch[string]     `json:"title,omitzero"`
+	Description     Patch[string]     `json:"description,omitzero"`
+	Project         Patch[string]     `json:"project,omitzero"`
+	Parent          Patch[FlexRef]    `json:"parent,omitzero"`
+	Type            Patch[string]     `json:"type,omitzero"`
+	Status          Patch[string]     `json:"status,omitzero"`
+	Tags            Patch[[]string]   `json:"tags,omitzero"`
+	Assignee        Patch[string]     `json:"assignee,omitzero"`
+	Importance      Patch[int]        `json:"importance,omitzero"`
+	Urgency         Patch[int]        `json:"urgency,omitzero"`
+	DueAt           Patch[time.Time]  `json:"due_at,omitzero"`
+	DueIsAllDay     Patch[bool]       `json:"due_is_all_day,omitzero"`
+	StartsAt        Patch[time.Time]  `json:"starts_at,omitzero"`
+	StartsIsAllDay  Patch[bool]       `json:"starts_is_all_day,omitzero"`
+	SnoozedUntil    Patch[time.Time]  `json:"snoozed_until,omitzero"`
+	SnoozedIsAllDay Patch[bool]       `json:"snoozed_is_all_day,omitzero"`
+	EstimateMinutes Patch[int]        `json:"estimate_minutes,omitzero"`
+	Repeat          Patch[string]     `json:"repeat,omitzero"`
+	Timezone        Patch[string]     `json:"timezone,omitzero"`
+	Reminders       Patch[[]Reminder] `json:"reminders,omitzero"`
+	AppliesTo       Patch[string]     `json:"applies_to,omitzero"`
 	// Written phrases, read with when.ParseDate in the reader's zone: defer
 	// sets snoozed_until ("" unhides), plan starts_at (the day one means to
 	// work on it), until due_at (the deadline); "" or null clears.
@@ -75,6 +79,7 @@ func copyTask(out *Task, t *app.Task) {
 	out.WorkspaceID = t.WorkspaceID
 	out.ParentRef = t.ParentRef
 	out.Tags = t.Tags
+	out.Reminders = NewReminders(t.Reminders)
 	out.Assignee = OrNull(t.Assignee)
 	out.AssigneeID = OrNull(t.AssigneeID)
 	out.AssigneeAnswersTo = OrNull(t.AssigneeAnswersTo)
@@ -121,6 +126,7 @@ func copyTaskPreview(out *TaskPreview, t *app.Task) {
 	out.ProjectPath = t.ProjectPath
 	out.ParentRef = t.ParentRef
 	out.Tags = t.Tags
+	out.Reminders = NewReminders(t.Reminders)
 	out.Assignee = OrNull(t.Assignee)
 	out.Importance = t.Importance
 	out.Urgency = t.Urgency

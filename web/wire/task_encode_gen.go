@@ -58,6 +58,12 @@ func AppendTask(b []byte, t *Task) ([]byte, bool) {
 	} else {
 		b = appendStrings(b, t.Tags)
 	}
+	b = append(b, `,"reminders":`...)
+	if t.Reminders == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendReminders(b, t.Reminders)
+	}
 	b = append(b, `,"assignee":`...)
 	b = appendStringPtr(b, t.Assignee)
 	b = append(b, `,"assignee_id":`...)

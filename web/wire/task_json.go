@@ -76,18 +76,19 @@ type Task struct {
 	itemHeadJSON
 	Description *string `json:"description"`
 	itemStateJSON
-	Project           string   `json:"project"`
-	ProjectID         string   `json:"project_id"`
-	ProjectPath       string   `json:"project_path"`
-	Workspace         *string  `json:"workspace"`
-	WorkspaceID       string   `json:"workspace_id"`
-	Parent            *string  `json:"parent"`
-	ParentRef         *int64   `json:"parent_ref"`
-	Tags              []string `json:"tags"`
-	Assignee          *string  `json:"assignee"`
-	AssigneeID        *string  `json:"assignee_id"`
-	AssigneeAnswersTo *string  `json:"assignee_answers_to"`
-	AssigneeIsAgent   bool     `json:"assignee_is_agent"`
+	Project           string         `json:"project"`
+	ProjectID         string         `json:"project_id"`
+	ProjectPath       string         `json:"project_path"`
+	Workspace         *string        `json:"workspace"`
+	WorkspaceID       string         `json:"workspace_id"`
+	Parent            *string        `json:"parent"`
+	ParentRef         *int64         `json:"parent_ref"`
+	Tags              []string       `json:"tags"`
+	Reminders         []TaskReminder `json:"reminders"`
+	Assignee          *string        `json:"assignee"`
+	AssigneeID        *string        `json:"assignee_id"`
+	AssigneeAnswersTo *string        `json:"assignee_answers_to"`
+	AssigneeIsAgent   bool           `json:"assignee_is_agent"`
 	taskClaimJSON
 	ClaimedAt      *string  `json:"claimed_at"`
 	ClaimExpiresAt *string  `json:"claim_expires_at"`
@@ -126,17 +127,18 @@ func NewTask(t app.Task) Task {
 // TaskPreview is what POST /v1/tasks would make of a body: the task as it
 // would be stored, without an id or ref, and how its line was read.
 type TaskPreview struct {
-	Title       string   `json:"title"`
-	Description *string  `json:"description"`
-	Project     string   `json:"project"`
-	ProjectPath string   `json:"project_path"`
-	ParentRef   *int64   `json:"parent_ref"`
-	Type        string   `json:"type"`
-	Status      string   `json:"status"`
-	Tags        []string `json:"tags"`
-	Assignee    *string  `json:"assignee"`
-	Importance  *int     `json:"importance"`
-	Urgency     *int     `json:"urgency"`
+	Title       string         `json:"title"`
+	Description *string        `json:"description"`
+	Project     string         `json:"project"`
+	ProjectPath string         `json:"project_path"`
+	ParentRef   *int64         `json:"parent_ref"`
+	Type        string         `json:"type"`
+	Status      string         `json:"status"`
+	Tags        []string       `json:"tags"`
+	Reminders   []TaskReminder `json:"reminders"`
+	Assignee    *string        `json:"assignee"`
+	Importance  *int           `json:"importance"`
+	Urgency     *int           `json:"urgency"`
 	taskPlanJSON
 	Timezone string  `json:"timezone"`
 	Repeat   *Repeat `json:"repeat"`

@@ -38,15 +38,31 @@ func carry(dst, src any) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src)
 	for i := range s.NumField() {
 		from, to := s.Field(i), d.FieldByName(s.Type().Field(i).Name)
-		if from.Type().ConvertibleTo(to.Type()) {
-			to.Set(from.Convert(to.Type()))
+		if from.Kind() != reflect.Struct || from.Type().ConvertibleTo(to.Type()) {
+			to.Set(convert(from, to.Type()))
 			continue
 		}
 		// A Patch of a named type (Patch[FlexRef]): its fields one by one.
 		for j := range from.NumField() {
-			to.Field(j).Set(from.Field(j).Convert(to.Field(j).Type()))
+			to.Field(j).Set(convert(from.Field(j), to.Field(j).Type()))
 		}
 	}
+}
+
+// convert is v as a value of type t: converted, or for a list of records
+// alike but for their tags (wire's Reminder, app's), element by element.
+func convert(v reflect.Value, t reflect.Type) reflect.Value {
+	if v.Kind() != reflect.Slice || v.Type().ConvertibleTo(t) {
+		return v.Convert(t)
+	}
+	if v.IsNil() {
+		return reflect.Zero(t)
+	}
+	out := reflect.MakeSlice(t, v.Len(), v.Len())
+	for i := range v.Len() {
+		out.Index(i).Set(v.Index(i).Convert(t.Elem()))
+	}
+	return out
 }
 
 // TaskUpdateFields are the JSON names of the fields of TaskUpdate that
@@ -119,6 +135,15 @@ func (p *Patch[T]) setText(text string) error {
 		}
 	case *FlexRef:
 		*v = FlexRef(strings.TrimPrefix(strings.TrimSpace(text), "#"))
+	case *[]Reminder:
+		rs, err := app.ParseRemindersList(text)
+		if err != nil {
+			return err
+		}
+		*v = make([]Reminder, len(rs))
+		for i, r := range rs {
+			(*v)[i] = Reminder(r)
+		}
 	}
 	p.Set, p.Null = true, false
 	return nil

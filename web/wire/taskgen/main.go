@@ -235,16 +235,17 @@ var appenders = map[string]struct {
 	code     string
 	nullable bool
 }{
-	"string":   {code: "b = appendString(b, %s)"},
-	"*string":  {code: "b = appendStringPtr(b, %s)"},
-	"bool":     {code: "b = strconv.AppendBool(b, %s)"},
-	"int":      {code: "b = strconv.AppendInt(b, int64(%s), 10)"},
-	"int64":    {code: "b = strconv.AppendInt(b, %s, 10)"},
-	"*int":     {code: "b = appendIntPtr(b, %s)"},
-	"*int64":   {code: "b = strconv.AppendInt(b, *%s, 10)", nullable: true},
-	"float64":  {code: "b, ok = appendFloat(b, %s, ok)"},
-	"*float64": {code: "b, ok = appendFloat(b, *%s, ok)", nullable: true},
-	"[]string": {code: "b = appendStrings(b, %s)", nullable: true},
+	"string":         {code: "b = appendString(b, %s)"},
+	"*string":        {code: "b = appendStringPtr(b, %s)"},
+	"bool":           {code: "b = strconv.AppendBool(b, %s)"},
+	"int":            {code: "b = strconv.AppendInt(b, int64(%s), 10)"},
+	"int64":          {code: "b = strconv.AppendInt(b, %s, 10)"},
+	"*int":           {code: "b = appendIntPtr(b, %s)"},
+	"*int64":         {code: "b = strconv.AppendInt(b, *%s, 10)", nullable: true},
+	"float64":        {code: "b, ok = appendFloat(b, %s, ok)"},
+	"*float64":       {code: "b, ok = appendFloat(b, *%s, ok)", nullable: true},
+	"[]string":       {code: "b = appendStrings(b, %s)", nullable: true},
+	"[]TaskReminder": {code: "b = appendReminders(b, %s)", nullable: true},
 }
 
 // appendValue is the code that appends f's value.

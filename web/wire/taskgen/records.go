@@ -30,9 +30,10 @@ var copies = []struct{ typ, fn string }{{"Task", "copyTask"}, {"TaskPreview", "c
 // type on the wire, by the two types as written: an instant as its text,
 // "" as null. A pair not here is no copy: the constructor sets it.
 var conversions = map[[2]string]string{
-	{"*time.Time", "*string"}: "StampPtr(%s)",
-	{"time.Time", "string"}:   "Stamp(%s)",
-	{"string", "*string"}:     "OrNull(%s)",
+	{"*time.Time", "*string"}:        "StampPtr(%s)",
+	{"time.Time", "string"}:          "Stamp(%s)",
+	{"string", "*string"}:            "OrNull(%s)",
+	{"[]Reminder", "[]TaskReminder"}: "NewReminders(%s)",
 }
 
 // appRecords is the source of task_app_gen.go: the request records and

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"tend/app"
+)
+
+// reminderList is a task's reminders, held as a JSON array (NULL for none).
+func reminderList[T any](f func(*T) *[]app.Reminder) field[T] {
+	return field[T]{dest: func(v *T) sql.Scanner { return remindersDest{f(v)} },
+		value: func(v *T) any { return nullStr(app.RemindersText(*f(v))) }}
+}
+
+type remindersDest struct{ p *[]app.Reminder }
+
+func (d remindersDest) Scan(src any) error {
+	var s string
+	if err := (textDest{&s}).Scan(src); err != nil {
+		return err
+	}
+	rs, err := app.ParseRemindersText(s)
+	*d.p = rs
+	return err
+}
+
+// ReplaceReminderFires deletes a task's pending firings and queues fires
+// in their place; a firing sent already keeps its row (the key is unique),
+// so the same reminder is not queued twice.
+func (t *Tx) ReplaceReminderFires(ctx context.Context, taskID string, fires []app.ReminderFire, now time.Time) error {
+	if _, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id = ? AND state = 'pending'`, taskID); err != nil {
+		return mapErr(err)
+	}
+	for _, f := range fires {
+		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO reminder_fires (task_id, user_id, reminder, fire_at, due_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, f.TaskID, f.UserID, f.Reminder, fmtTime(f.FireAt), fmtTimePtr(f.DueAt), fmtTime(now)); err != nil {
+			return mapErr(err)
+		}
+	}
+	return nil
+}
+
+// PendingReminderFires lists the pending firings of the tasks ids, by task.
+func (t *Tx) PendingReminderFires(ctx context.Context, ids []string) (map[string][]app.ReminderFire, error) {
+	var rows []struct {
+		TaskID   string         `db:"task_id"`
+		UserID   string         `db:"user_id"`
+		Reminder string         `db:"reminder"`
+		FireAt   string         `db:"fire_at"`
+		DueAt    sql.NullString `db:"due_at"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT task_id, user_id, reminder, fire_at, due_at FROM reminder_fires
+		WHERE task_id IN (SELECT value FROM json_each(?)) AND state = 'pending' ORDER BY fire_at`, jsonText(ids))
+	out := make(map[string][]app.ReminderFire, len(ids))
+	for _, r := range rows {
+		out[r.TaskID] = append(out[r.TaskID], app.ReminderFire{TaskID: r.TaskID, UserID: r.UserID, Reminder: r.Reminder,
+			FireAt: parseTime(r.FireAt), DueAt: parseTimePtr(r.DueAt)})
+	}
+	return out, mapErr(err)
+}
+
+// withdrawReminders deletes the pending firings of tasks gone to the trash.
+func (t *Tx) withdrawReminders(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id IN (SELECT value FROM json_each(?)) AND state = 'pending'`,
+		jsonText(ids))
+	return mapErr(err)
+}
