@@ -153,6 +153,9 @@ var dumpTables = indexDump([]*dumpTable{
 		order: `workspace_id, source, external_id`},
 	{kind: "dav_object", table: "dav_objects", cols: cols(`task_id:id workspace_id:id name:text uid:text parent_uid:text extra:text rev:int`),
 		from: `dav_objects WHERE workspace_id IN ws`, hidden: `task_id NOT IN hitem`, order: `task_id`},
+	{kind: "dav_list", table: "dav_lists", cols: cols(`user_id:user name:text project_id:id created_at:time`),
+		from: `dav_lists WHERE project_id IN (SELECT id FROM projects WHERE workspace_id IN ws)`, hidden: `project_id NOT IN hid`,
+		order: `project_id, user_id`},
 	{kind: "event", table: "events", cols: cols(`seq:seq id:own workspace_id:id project_id:id entity_type:text entity_id:about action:text
 		actor_user_id:user actor_token_id:token actor_interface:text subject_type:text subject_id:about changes:json item_ref:int
 		item_title:text created_at:time`),
