@@ -153,9 +153,6 @@ var dumpTables = indexDump([]*dumpTable{
 		order: `workspace_id, source, external_id`},
 	{kind: "dav_object", table: "dav_objects", cols: cols(`task_id:id workspace_id:id name:text uid:text parent_uid:text extra:text rev:int`),
 		from: `dav_objects WHERE workspace_id IN ws`, hidden: `task_id NOT IN hitem`, order: `task_id`},
-	{kind: "dav_list", table: "dav_lists", cols: cols(`user_id:user name:text project_id:id created_at:time`),
-		from: `dav_lists WHERE project_id IN (SELECT id FROM projects WHERE workspace_id IN ws)`, hidden: `project_id NOT IN hid`,
-		order: `project_id, user_id`},
 	{kind: "event", table: "events", cols: cols(`seq:seq id:own workspace_id:id project_id:id entity_type:text entity_id:about action:text
 		actor_user_id:user actor_token_id:token actor_interface:text subject_type:text subject_id:about changes:json item_ref:int
 		item_title:text created_at:time`),
@@ -188,6 +185,7 @@ var dumpLeftOut = map[string]string{
 	"tags.merged_into":     "kept only while a tag merged into another is purged (0021)",
 	"tag_notices":          "a tag's change still to be told in some projects (0019): the export carries the events filed so far",
 	"dav_departures":       "tasks refiled out of a project (0031), written by a trigger from the events: an import writing the events rebuilds it",
+	"dav_lists":            "the names task apps gave the lists they made (0033): a device's setup, not the work; a copy imported beside its original would take the names its accounts hold there",
 	"task_jobs":            "a change to a subtree still under way (0020): an export taken meanwhile carries the descendants not reached yet as they were",
 	"tasks.links_in":       "counted by triggers as links are written",
 	"tasks.links_out":      "counted by triggers as links are written",
