@@ -82,6 +82,11 @@ func TestDavMkcalendarNamed(t *testing.T) {
 		t.Fatalf("a short name's list: %v", p["title"])
 	}
 
+	// A name is kept as sent and named escaped, as it came.
+	f.want(f.dav("MKCALENDAR", "/dav/calendars/my%20list/", f.user, f.admin, ""), http.StatusCreated)
+	f.want(f.dav("PROPFIND", "/dav/calendars/my%20list/", f.user, f.admin, "", "Depth", "0"), http.StatusMultiStatus,
+		"<d:href>/dav/calendars/my%20list/</d:href>", "<d:displayname>my list</d:displayname>")
+
 	// Accounts that may not make projects.
 	f.api(http.MethodPost, "/v1/users", f.admin, map[string]any{"username": "rita"}, http.StatusCreated)
 	rita := f.api(http.MethodPost, "/v1/tokens", f.admin, map[string]any{"username": "rita"}, http.StatusCreated)["token"].(string)
