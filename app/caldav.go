@@ -15,10 +15,14 @@ type DavCollection struct {
 	ProjectID string
 	Workspace string // the workspace's slug
 	Key       string
-	Title     string
-	Colour    string
-	Writable  bool  // the account may change tasks here
-	Tag       int64 // the newest event's seq in the project: its getctag and sync-token
+	// Name is the name the account's task app chose for the collection
+	// when it made it (MKCALENDAR), "" for none. The app goes on using
+	// exactly that URL, so the collection is listed there for the account.
+	Name     string
+	Title    string
+	Colour   string
+	Writable bool  // the account may change tasks here
+	Tag      int64 // the newest event's seq in the project: its getctag and sync-token
 }
 
 // DavRecord is what a CalDAV client wrote for a task that tend keeps for
@@ -95,6 +99,16 @@ type davTx interface {
 	// DavChildren lists a workspace's records that name uid as their
 	// parent's.
 	DavChildren(ctx context.Context, workspaceID, uid string) ([]DavRecord, error)
+	// DavList finds the project of a list name an account's task app
+	// chose, and the project's workspace: not_found when the account has
+	// no such name, or its project is in the trash.
+	DavList(ctx context.Context, userID, name string) (projectID, workspaceID string, err error)
+	// DavListNames reads the names an account's task apps chose for these
+	// projects, by project id.
+	DavListNames(ctx context.Context, userID string, projectIDs []string) (map[string]string, error)
+	// PutDavList names a project for an account's task apps, replacing
+	// what the name named before.
+	PutDavList(ctx context.Context, userID, name, projectID string) error
 	// ProjectTasksSince lists the tasks events after seq since in a
 	// project were about, and those moved out of it since, each once with
 	// the newest such seq, in the order of those seqs.
@@ -142,8 +156,12 @@ func davCollections(ctx context.Context, tx Tx, sc *scope, nodes []*projectNode)
 		return nil, nil
 	}
 	tags, err := tx.ProjectTags(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	names, err := tx.DavListNames(ctx, sc.acc.actor.User.ID, ids)
 	for i := range out {
-		out[i].Tag = tags[out[i].ProjectID]
+		out[i].Tag, out[i].Name = tags[out[i].ProjectID], names[out[i].ProjectID]
 	}
 	return out, err
 }
@@ -153,8 +171,8 @@ func davCollections(ctx context.Context, tx Tx, sc *scope, nodes []*projectNode)
 func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string, names []string) (DavCollection, []DavObject, error) {
 	var col DavCollection
 	var out []DavObject
-	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
-		n, err := davCollection(ctx, tx, sc, key, &col)
+	err := s.store.View(ctx, func(tx Tx) error {
+		sc, n, err := davCollection(ctx, tx, a, workspace, key, &col)
 		if err != nil {
 			return err
 		}
@@ -173,7 +191,7 @@ func (s *Service) DavObjects(ctx context.Context, a Actor, workspace, key string
 		}
 		out = davNamed(out, names)
 		return nil
-	}))
+	})
 	return col, out, err
 }
 
@@ -205,8 +223,8 @@ type DavDelta struct {
 // refused as invalid.
 func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string, since int64, limit int) (DavDelta, error) {
 	var d DavDelta
-	err := s.store.View(ctx, withScope(ctx, a, workspace, func(tx Tx, sc *scope) error {
-		n, err := davCollection(ctx, tx, sc, key, &d.Collection)
+	err := s.store.View(ctx, func(tx Tx) error {
+		sc, n, err := davCollection(ctx, tx, a, workspace, key, &d.Collection)
 		if err != nil {
 			return err
 		}
@@ -259,7 +277,7 @@ func (s *Service) DavChanges(ctx context.Context, a Actor, workspace, key string
 		// over too (davCurrent): they are not served, and are not gone either.
 		d.Gone, err = davGone(ctx, tx, ids, changed)
 		return err
-	}))
+	})
 	return d, err
 }
 
@@ -316,19 +334,49 @@ func davGone(ctx context.Context, tx Tx, ids []string, live []Task) ([]string, e
 	return out, err
 }
 
-// davCollection is the project of a collection (davProject), and sets col
-// to the collection.
-func davCollection(ctx context.Context, tx Tx, sc *scope, key string, col *DavCollection) (*projectNode, error) {
-	n, err := davProject(sc, key)
+// davCollection opens the scope of a collection and finds its project
+// (davScope), and sets col to the collection.
+func davCollection(ctx context.Context, tx Tx, a Actor, workspace, key string, col *DavCollection) (*scope, *projectNode, error) {
+	sc, n, err := davScope(ctx, tx, a, workspace, key)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cs, err := davCollections(ctx, tx, sc, []*projectNode{n})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	*col = cs[0]
-	return n, nil
+	return sc, n, nil
+}
+
+// davScope opens the scope of a collection and finds its project, which
+// the account may read the tasks of. A collection is addressed by its
+// project's workspace and key, or, with workspace "", by the name the
+// account's task app chose for it (dav_lists): a name is the account's
+// own, so another's, like a project the account may no longer read, is
+// not_found, as for one that does not exist.
+func davScope(ctx context.Context, tx Tx, a Actor, workspace, key string) (*scope, *projectNode, error) {
+	if workspace != "" {
+		sc, err := inWorkspace(ctx, tx, a, workspace)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := davProject(sc, key)
+		return sc, n, err
+	}
+	id, wsID, err := tx.DavList(ctx, a.User.ID, key)
+	if err != nil {
+		return nil, nil, notFoundAs(err, "project")
+	}
+	sc, err := inWorkspace(ctx, tx, a, wsID)
+	if err != nil {
+		return nil, nil, notFoundAs(err, "project")
+	}
+	n, err := sc.project(id)
+	if err != nil || !n.canReadItems() {
+		return nil, nil, NotFound("project")
+	}
+	return sc, n, nil
 }
 
 // davProject is the project of a collection, which the account may read
@@ -441,11 +489,7 @@ func davFind(ctx context.Context, tx Tx, sc *scope, n *projectNode, name string)
 // davTarget opens the scope of a write to an object: its collection's
 // project, and the object the collection holds under name, if any.
 func davTarget(ctx context.Context, tx Tx, a Actor, workspace, key, name string) (*scope, *projectNode, DavObject, bool, error) {
-	sc, err := inWorkspace(ctx, tx, a, workspace)
-	if err != nil {
-		return nil, nil, DavObject{}, false, err
-	}
-	n, err := davProject(sc, key)
+	sc, n, err := davScope(ctx, tx, a, workspace, key)
 	if err != nil {
 		return nil, nil, DavObject{}, false, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -394,7 +393,7 @@ func (mg *migrator) placeProject(p *MigratedProject) (*projectNode, bool, error)
 	} else if k := strings.ToLower(p.Key); checkProjectKey("key", k) == nil && mg.sc.byKey[k] == nil {
 		key = k
 	} else {
-		key = mg.freeKey(p.Title)
+		key = mg.sc.freeKey(p.Title)
 	}
 	n, err := mg.ensureProject(key, p.Title, parent)
 	if err != nil {
@@ -443,27 +442,6 @@ func (mg *migrator) ensureProject(key, title, parent string) (*projectNode, erro
 		return nil, err
 	}
 	return mg.sc.project(key)
-}
-
-var keyJunk = regexp.MustCompile(`[^a-z0-9_-]+`)
-
-// freeKey makes a project key from a title that no project of the
-// workspace has: lower case, runs of anything else as '-', a numbered
-// suffix when taken.
-func (mg *migrator) freeKey(title string) string {
-	base := strings.Trim(keyJunk.ReplaceAllString(strings.ToLower(title), "-"), "-_")
-	if base == "" || base[0] < 'a' || base[0] > 'z' {
-		base = "p-" + base
-	}
-	base = strings.TrimRight(base, "-")
-	if len(base) > 28 {
-		base = strings.TrimRight(base[:28], "-_")
-	}
-	key := base
-	for i := 2; mg.sc.byKey[key] != nil; i++ {
-		key = fmt.Sprintf("%s-%d", base, i)
-	}
-	return key
 }
 
 // atWhere names the record of the file an error is about.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -558,4 +559,26 @@ func (s *Service) RestoreProject(ctx context.Context, a Actor, workspace, idOrKe
 		return err
 	})
 	return out, err
+}
+
+var keyJunk = regexp.MustCompile(`[^a-z0-9_-]+`)
+
+// freeKey makes a project key from a title that no project of the
+// workspace has, for a project whose maker names it but gives no key (an
+// import, a task app's new list): lower case, runs of anything else as
+// '-', a numbered suffix when taken.
+func (sc *scope) freeKey(title string) string {
+	base := strings.Trim(keyJunk.ReplaceAllString(strings.ToLower(title), "-"), "-_")
+	if base == "" || base[0] < 'a' || base[0] > 'z' {
+		base = "p-" + base
+	}
+	base = strings.TrimRight(base, "-")
+	if len(base) > 28 {
+		base = strings.TrimRight(base[:28], "-_")
+	}
+	key := base
+	for i := 2; sc.byKey[key] != nil; i++ {
+		key = fmt.Sprintf("%s-%d", base, i)
+	}
+	return key
 }

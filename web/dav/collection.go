@@ -106,9 +106,13 @@ func colourPatch(v string, remove bool) app.Patch[string] {
 }
 
 // mkcalendar answers MKCALENDAR, and MKCOL with a calendar resourcetype
-// (RFC 5689): a new collection under the calendar home, named
-// WORKSPACE.KEY, is a new project of that key, titled by the body's
-// displayname (else the key) and coloured by its calendar-color.
+// (RFC 5689): a new collection under the calendar home is a new project,
+// titled by the body's displayname and coloured by its calendar-color.
+// Named WORKSPACE.KEY, it is the project of that key, titled by the key
+// when the body names none. Named otherwise (Apple's apps name a new list
+// by a UUID), it is a project in the account's home workspace, keyed by
+// its title as an import keys one, titled by the name when it is short
+// and "Tasks" when it is not; the name is kept as the account's for it.
 func (h *Handler) mkcalendar(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	t, ok := parse(r.URL.Path)
 	if !ok || t.kind != "collection" {
@@ -119,6 +123,14 @@ func (h *Handler) mkcalendar(w http.ResponseWriter, r *http.Request, a app.Actor
 		return err
 	}
 	in := app.ProjectCreate{Key: t.key, Title: t.key}
+	if t.workspace == "" {
+		if len(t.key) > maxListName {
+			return refuse("", "a new list's name is at most %d bytes", maxListName)
+		}
+		if len(t.key) > shortListName {
+			in.Title = "Tasks"
+		}
+	}
 	calendar := r.Method == "MKCALENDAR"
 	for _, op := range q.Ops {
 		for _, p := range op.Prop.Names {
@@ -142,9 +154,9 @@ func (h *Handler) mkcalendar(w http.ResponseWriter, r *http.Request, a app.Actor
 		return refuse("d:valid-resourcetype", "only calendar collections are made here: send MKCALENDAR, or MKCOL with a calendar resourcetype")
 	}
 	if _, _, err := h.svc.DavObjects(r.Context(), a, t.workspace, t.key, []string{}); err == nil {
-		return refuseStatus(http.StatusMethodNotAllowed, "d:resource-must-be-null", "the list %s.%s exists", t.workspace, t.key)
+		return refuseStatus(http.StatusMethodNotAllowed, "d:resource-must-be-null", "the list %s exists", r.URL.Path)
 	}
-	c, err := h.svc.CreateDavCollection(r.Context(), a, t.workspace, in)
+	c, err := h.svc.CreateDavCollection(r.Context(), a, t.workspace, t.key, in)
 	if app.CodeOf(err) == app.CodeConflict {
 		return refuse("d:resource-must-be-null", "%s", app.AsError(err).Detail)
 	}
@@ -156,6 +168,14 @@ func (h *Handler) mkcalendar(w http.ResponseWriter, r *http.Request, a app.Actor
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
+
+// A list's name from a task app is kept as sent, within maxListName bytes;
+// up to shortListName it is readable enough to title the list when the app
+// sends no displayname (a UUID is not).
+const (
+	maxListName   = 255
+	shortListName = 24
+)
 
 // mkExisting refuses a MKCALENDAR or MKCOL outside the calendar home: 405
 // on a resource that exists (RFC 4791 §5.3.1), 409 where its parent is no
@@ -169,12 +189,7 @@ func (h *Handler) mkExisting(r *http.Request, a app.Actor, t target, ok bool) er
 	if exists {
 		return refuseStatus(http.StatusMethodNotAllowed, "d:resource-must-be-null", "this resource exists")
 	}
-	if rest, ok := strings.CutPrefix(r.URL.Path, home); ok && !strings.Contains(strings.TrimSuffix(rest, "/"), "/") {
-		// Apple's apps name a new list by a UUID; tend's lists are named by
-		// their project's place, so the app is told to use an existing one.
-		return refuse("", "a new list here is named WORKSPACE.KEY, such as %sdefault.errands/: its project's workspace and key", home)
-	}
-	return refuseStatus(http.StatusConflict, "", "a new list is made in the calendar home, %s, named WORKSPACE.KEY (such as %sdefault.errands/)", home, home)
+	return refuseStatus(http.StatusConflict, "", "a new list is made in the calendar home, %s, named WORKSPACE.KEY (such as %sdefault.errands/) or by a name of your own", home, home)
 }
 
 // others is names without those in out.

@@ -48,7 +48,7 @@ func Serves(r *http.Request) bool {
 type target struct {
 	kind      string // "root", "principal", "home", "collection" or "object"
 	user      string // a principal's username
-	workspace string
+	workspace string // "" for a collection named by the account's task app: key is that name
 	key       string
 	name      string // an object's resource name
 }
@@ -74,8 +74,13 @@ func parse(path string) (target, bool) {
 	case len(segs) == 1:
 		return target{kind: "home"}, true
 	}
-	ws, key, ok := strings.Cut(segs[1], ".")
-	if !ok || ws == "" || key == "" {
+	// A segment with a dot is WORKSPACE.KEY; one without is a name a task
+	// app chose (Apple's apps make their lists under a UUID).
+	ws, key, dotted := strings.Cut(segs[1], ".")
+	if !dotted {
+		ws, key = "", segs[1]
+	}
+	if dotted && (ws == "" || key == "") {
 		return target{}, false
 	}
 	if len(segs) == 2 {

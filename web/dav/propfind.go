@@ -2,6 +2,7 @@ package dav
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"tend/app"
@@ -85,7 +86,17 @@ func (h *Handler) objectResponse(m *multistatus, q propRequest, c app.DavCollect
 	return nil
 }
 
-func collectionHref(c app.DavCollection) string { return home + c.Workspace + "." + c.Key + "/" }
+// collectionHref is where a collection is for the account: at the name its
+// task app chose for it, else at WORKSPACE.KEY. A request at the other
+// address is answered too, with this one in the hrefs, so that the account
+// sees one URL per collection. The name is kept as the app sent it,
+// decoded, so it is escaped again here.
+func collectionHref(c app.DavCollection) string {
+	if c.Name != "" {
+		return home + url.PathEscape(c.Name) + "/"
+	}
+	return home + c.Workspace + "." + c.Key + "/"
+}
 
 func (h *Handler) rootProps(principal string) []prop {
 	return []prop{

@@ -27,6 +27,7 @@ import (
 	"bufio"
 	"fmt"
 	"html"
+	"net/http"
 	"os"
 	"regexp"
 	"strconv"
@@ -197,11 +198,20 @@ func TestReplayThunderbird(t *testing.T) {
 	}
 }
 
-// TestReplayAppleReminders replays Apple Reminders: setup with MKCALENDAR,
-// sync-collection, and a repeating reminder completed on its master.
+// TestReplayAppleReminders replays Apple Reminders: setup with MKCALENDAR
+// at a UUID, a reminder in that new list, sync-collection, and a
+// repeating reminder completed on its master.
 func TestReplayAppleReminders(t *testing.T) {
-	_, next := replayRepeat(t, "apple-reminders.txt", "Take vitamins")
+	f, next := replayRepeat(t, "apple-reminders.txt", "Take vitamins")
 	if next["due_at"] != "2026-03-03T00:00:00Z" || next["due_is_all_day"] != true {
 		t.Errorf("next occurrence: due %v, all day %v", next["due_at"], next["due_is_all_day"])
+	}
+	p := f.api(http.MethodGet, "/v1/projects/reminders", f.admin, nil, http.StatusOK)
+	if p["title"] != "Reminders" || !strings.EqualFold(fmt.Sprint(p["colour"]), "#1badf8") {
+		t.Errorf("the list Reminders made: %v %v", p["title"], p["colour"])
+	}
+	items := f.api(http.MethodGet, "/v1/tasks?project=reminders", f.admin, nil, http.StatusOK)["items"].([]any)
+	if len(items) != 1 || items[0].(map[string]any)["title"] != "Buy milk" {
+		t.Errorf("the tasks of the list Reminders made: %v", items)
 	}
 }

@@ -15,7 +15,7 @@ type Service interface {
 	DavObjects(ctx context.Context, a app.Actor, workspace, key string, names []string) (app.DavCollection, []app.DavObject, error)
 	PutDavObject(ctx context.Context, a app.Actor, workspace, key, name string, in app.DavPut) (app.DavObject, bool, error)
 	UpdateDavCollection(ctx context.Context, a app.Actor, workspace, key string, in app.ProjectUpdate) (app.DavCollection, error)
-	CreateDavCollection(ctx context.Context, a app.Actor, workspace string, in app.ProjectCreate) (app.DavCollection, error)
+	CreateDavCollection(ctx context.Context, a app.Actor, workspace, name string, in app.ProjectCreate) (app.DavCollection, error)
 	DeleteDavObject(ctx context.Context, a app.Actor, workspace, key, name, ifMatch string) error
 	Limits() app.Limits
 	PublicURL() string
