@@ -82,6 +82,10 @@ type DavPut struct {
 	NextExtra   string        // Extra for the next occurrence, when the write completes this one
 	RRule       string        // the RRULE's value as written, "" for none
 	Overrides   []DavOverride // the VTODOs with a RECURRENCE-ID beside a master with an RRULE
+	// Reminders are the VALARMs tend models. On a new task none takes the
+	// person's default reminders, as on every surface; on a task tend holds
+	// they replace those a VTODO can say (davReminders).
+	Reminders []Reminder
 }
 
 // davTx is what CalDAV reads and writes beyond a task.
@@ -694,7 +698,7 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	start, startDay := in.Start.in(zone.Loc)
 	if !found {
 		c := TaskCreate{Title: in.Title, Description: in.Description, Project: n.ID, Parent: FlexRef(parent), Status: status,
-			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone, Repeat: davRepeatText(in, zone.Loc)}
+			Tags: in.Tags, Importance: in.Importance, Timezone: in.Timezone, Repeat: davRepeatText(in, zone.Loc), Reminders: in.Reminders}
 		c.DueAt, c.DueIsAllDay, c.StartsAt, c.StartsIsAllDay = due, dueDay, start, startDay
 		if parent != "" {
 			c.Project = ""
@@ -724,6 +728,9 @@ func (s *Service) putDavTask(ctx context.Context, tx Tx, a Actor, sc *scope, n *
 	}
 	if in.Timezone != "" {
 		u.Timezone = PatchOf(in.Timezone)
+	}
+	if rs := davReminders(t, in.Reminders); !sameReminders(rs, t.Reminders) {
+		u.Reminders = PatchOf(rs)
 	}
 	if t.RepeatRule != "" {
 		// The resource is the occurrence a client sees: a change of it is
@@ -844,4 +851,47 @@ func patchOrNull[T any](v T, null bool) Patch[T] {
 		return Patch[T]{Set: true, Null: true}
 	}
 	return PatchOf(v)
+}
+
+// davReminders is what a PUT makes of task t's reminders: the client's
+// object is the whole truth of those a VALARM says (an instant, or before
+// a timed due), so one it leaves out is removed and one it adds is added;
+// the others, which it never saw, are kept. A reminder it sends back keeps
+// its text as tend holds it ("60m" read back as "1h" stays "60m") and
+// every reminder its place, so that a PUT of what a GET answered changes
+// nothing.
+func davReminders(t Task, sent []Reminder) []Reminder {
+	timed := t.DueAt != nil && !t.DueIsAllDay
+	used := make([]bool, len(sent))
+	out := []Reminder{}
+	for _, r := range t.Reminders {
+		if r.At == nil && !timed {
+			out = append(out, r)
+			continue
+		}
+		for i, s := range sent {
+			if !used[i] && sameReminder(r, s) {
+				used[i] = true
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	for i, s := range sent {
+		if !used[i] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sameReminder reports whether two reminders fire at the same time,
+// whatever the unit a before is written in.
+func sameReminder(a, b Reminder) bool {
+	if a.At != nil || b.At != nil {
+		return a.At != nil && b.At != nil && a.At.Equal(*b.At)
+	}
+	_, okA := ParseBefore(a.Before)
+	_, okB := ParseBefore(b.Before)
+	return okA && okB && a.beforeDuration() == b.beforeDuration()
 }

@@ -28,7 +28,7 @@ func appendAlarms(b []byte, t app.FeedTask) []byte {
 			trigger = r.At.UTC().AppendFormat([]byte("TRIGGER;VALUE=DATE-TIME:"), utcStamp)
 		case timed:
 			trigger = append(append([]byte("TRIGGER"), related...), ':')
-			trigger = appendBefore(trigger, r.Before)
+			trigger = AppendBefore(trigger, r.Before)
 		default:
 			continue
 		}
@@ -39,9 +39,10 @@ func appendAlarms(b []byte, t app.FeedTask) []byte {
 	return b
 }
 
-// appendBefore appends a reminder's offset before the due ("30m", "2h",
-// "1d") as a negative RFC 5545 DURATION; at the due itself, PT0S.
-func appendBefore(b []byte, before string) []byte {
+// AppendBefore appends a reminder's offset before the due ("30m", "2h",
+// "1d") as a negative RFC 5545 DURATION; at the due itself, PT0S. It is
+// the one writing of a reminder's TRIGGER, for the feeds and for CalDAV.
+func AppendBefore(b []byte, before string) []byte {
 	n, err := strconv.Atoi(before[:len(before)-1])
 	if err != nil || n == 0 {
 		return append(b, "PT0S"...)

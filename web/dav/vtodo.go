@@ -64,6 +64,7 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, z)
 	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, z)
 	writeRepeat(p, o, z)
+	writeAlarms(todo, t)
 	if tz := taskTimezone(t, z); tz != nil {
 		cal.Children = append(cal.Children, tz)
 	}
@@ -174,6 +175,7 @@ func decodeObject(body []byte) (app.DavPut, error) {
 	if err != nil {
 		return in, err
 	}
+	in.Reminders = readAlarms(todo, in)
 	read, err := readRepeat(&in, todo, overrides)
 	if err != nil {
 		return in, err
