@@ -17,10 +17,10 @@ import (
 
 func newAddCmd(env *Env, dbPath *string) *cobra.Command {
 	w := newWork(env, dbPath)
-	w.names = map[string]string{"body.text": "the line", "body.estimate_minutes": "--estimate"}
+	w.names = map[string]string{"body.text": "the line", "body.estimate_minutes": "--estimate", "body.reminders": "--remind"}
 	var f struct {
 		title, description, project, parent, typ, assignee, repeat, estimate string
-		tags                                                                 []string
+		tags, remind                                                         []string
 		importance, urgency                                                  int
 	}
 	cmd := &cobra.Command{
@@ -34,7 +34,8 @@ Anything not understood stays in the title. It prints the new ref and what
 was read, so a wrong reading shows at once (tend edit fixes it). Flags set
 fields outright and win over what the line says.`,
 		Example: `  tend add "Call the bank tomorrow 9am #finance !4"
-  tend add "Write the release notes by friday ~1h" --project web --tag docs`,
+  tend add "Write the release notes by friday ~1h" --project web --tag docs
+  tend add "Dentist friday 2pm" --remind 1h --remind 1d`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in := wire.TaskCreate{Text: strings.TrimSpace(strings.Join(args, " ")), Title: f.title, Description: f.description,
@@ -51,6 +52,15 @@ fields outright and win over what the line says.`,
 			}
 			if cmd.Flags().Changed("urgency") {
 				in.Urgency = &f.urgency
+			}
+			if len(f.remind) > 0 {
+				rs, err := app.ParseRemindersList(strings.Join(f.remind, ","))
+				if err != nil {
+					return UsageError{fmt.Errorf("--remind: %v", err)}
+				}
+				for _, r := range rs {
+					in.Reminders = append(in.Reminders, wire.Reminder(r))
+				}
 			}
 			if f.estimate != "" {
 				m, err := estimateMinutes(f.estimate)
@@ -79,6 +89,7 @@ fields outright and win over what the line says.`,
 	fl.StringVar(&f.repeat, "repeat", "", `a repeat phrase ("every monday")`)
 	fl.StringVar(&f.estimate, "estimate", "", "the estimate: 90, 90m, 1h30m")
 	fl.StringSliceVar(&f.tags, "tag", nil, "a tag (repeat or separate with commas)")
+	fl.StringArrayVar(&f.remind, "remind", nil, "a reminder before the due (30m, 1h, 1d) or at an instant (RFC 3339), once each; none takes your default reminders")
 	fl.IntVar(&f.importance, "importance", 0, "importance, 1 to 5")
 	fl.IntVar(&f.urgency, "urgency", 0, "urgency, 1 to 5")
 	completeFlags(cmd, w)
