@@ -238,7 +238,7 @@ func readTodo(c *ical.Component) (app.DavPut, error) {
 			return ""
 		}
 		l, _ := p.TextList()
-		return strings.Join(l, ",")
+		return dropCR(strings.Join(l, ","))
 	}
 	in.UID, in.Title, in.Description = text(ical.PropUID), text(ical.PropSummary), text(ical.PropDescription)
 	if st := strings.ToUpper(text(ical.PropStatus)); st != "" {
@@ -287,10 +287,16 @@ func readTodo(c *ical.Component) (app.DavPut, error) {
 	}
 	for _, p := range c.Props.Values(ical.PropRelatedTo) {
 		if rel := strings.ToUpper(p.Params.Get(ical.ParamRelationshipType)); rel == "" || rel == "PARENT" {
-			in.ParentUID = p.Value
+			in.ParentUID = dropCR(p.Value)
 		}
 	}
 	return in, nil
+}
+
+// dropCR removes the bare carriage returns a line of a body may hold: no
+// iCalendar text carries one, and the writer could not write it back.
+func dropCR(s string) string {
+	return strings.ReplaceAll(s, "\r", "")
 }
 
 // readWhen reads a DUE or DTSTART: a date, a floating time, or a time in
