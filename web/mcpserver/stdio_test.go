@@ -328,9 +328,14 @@ func FuzzMCPStdio(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input []byte) {
 		n++
 		probe := fmt.Sprintf(`"probe-%d"`, n)
-		if _, err := inW.Write(append(append(input, '\n'), `{"jsonrpc":"2.0","id":`+probe+`,"method":"ping"}`+"\n"...)); err != nil {
-			t.Fatal(err)
-		}
+		// The write runs beside the reading: a pipe's write waits for the
+		// server to read it all, and the server may wait for its answers
+		// to be read first, which would otherwise wait for the write.
+		written := make(chan error, 1)
+		go func() {
+			_, err := inW.Write(append(append(input, '\n'), `{"jsonrpc":"2.0","id":`+probe+`,"method":"ping"}`+"\n"...))
+			written <- err
+		}()
 		for l := range lines {
 			if err := checkRPCLine(l); err != nil {
 				t.Fatalf("after %q: %v\n%.300s", input, err, l)
@@ -339,6 +344,9 @@ func FuzzMCPStdio(f *testing.F) {
 			if json.Unmarshal(l, &a) == nil && string(a.ID) == probe {
 				if string(a.Result) != "{}" {
 					t.Fatalf("after %q the ping got %s", input, l)
+				}
+				if err := <-written; err != nil {
+					t.Fatal(err)
 				}
 				return
 			}
