@@ -1,0 +1,243 @@
+package pushtest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// maxBody is the largest body a push service must take (RFC 8030 §7.2);
+// the stand-in takes no more, as a strict one would.
+const maxBody = 4096
+
+// Message is one push request that reached a subscribed browser's endpoint.
+type Message struct {
+	// Endpoint is the browser's endpoint the message was posted to.
+	Endpoint string
+	// Status is what the stand-in answered.
+	Status int
+	// Refused says why the stand-in refused the message ("" if it
+	// accepted it, even when told to answer an error status).
+	Refused string
+	// Payload is the decrypted plaintext.
+	Payload []byte
+	// TTL, Urgency and Topic are the RFC 8030 headers as sent (TTL in
+	// seconds; Urgency and Topic "" when absent).
+	TTL            int
+	Urgency, Topic string
+	// Subject and Expires are the VAPID token's sub and exp; Key its k=.
+	Subject string
+	Expires time.Time
+	Key     string
+	// Header is the request's header.
+	Header http.Header
+}
+
+type subscription struct {
+	browser   *Browser
+	origin    string
+	serverKey string
+	gone      bool
+}
+
+// Server is the push service stand-in. Its zero value is not usable; call
+// NewServer.
+type Server struct {
+	mu         sync.Mutex
+	now        func() time.Time
+	subs       map[string]*subscription
+	messages   []Message
+	status     int
+	retryAfter time.Duration
+	delay      time.Duration
+	nextID     int
+}
+
+// NewServer makes a push service with no subscriptions, answering 201.
+func NewServer() *Server {
+	return &Server{now: time.Now, subs: map[string]*subscription{}}
+}
+
+// Subscribe makes a browser and subscribes it at this push service, which
+// is reached at base (an httptest.Server's URL): its endpoint is
+// base/push/<id>. A serverKey other than "" restricts the subscription to
+// that VAPID public key (the applicationServerKey a browser subscribes
+// with; RFC 8292 §4): a message signed with another key is refused 403.
+func (s *Server) Subscribe(base, serverKey string) *Browser {
+	b := NewBrowser()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	id := fmt.Sprintf("s%d", s.nextID)
+	b.Endpoint = strings.TrimSuffix(base, "/") + "/push/" + id
+	u, err := url.Parse(b.Endpoint)
+	if err != nil {
+		panic(fmt.Sprintf("pushtest: base %q is not a URL: %v", base, err))
+	}
+	s.subs[id] = &subscription{browser: b, origin: u.Scheme + "://" + u.Host, serverKey: serverKey}
+	return b
+}
+
+// Unsubscribe ends b's subscription: its endpoint answers 410 Gone from
+// now on, as RFC 8030 §7.3 has a push service do.
+func (s *Server) Unsubscribe(b *Browser) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sub := range s.subs {
+		if sub.browser == b {
+			sub.gone = true
+		}
+	}
+}
+
+// Answer makes every message that passes the checks answered status
+// instead of 201, with a Retry-After of retryAfter when that is above 0.
+// Answer(0, 0) goes back to 201.
+func (s *Server) Answer(status int, retryAfter time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.status, s.retryAfter = status, retryAfter
+}
+
+// Delay makes each request wait d (or until its client gives up) before
+// it is looked at.
+func (s *Server) Delay(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delay = d
+}
+
+// SetClock sets the clock the VAPID token's exp is checked against
+// (time.Now by default).
+func (s *Server) SetClock(now func() time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = now
+}
+
+// Messages returns the requests that reached a live subscription, oldest
+// first.
+func (s *Server) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.messages...)
+}
+
+// Delivered returns the payloads of the messages accepted with 201, oldest
+// first.
+func (s *Server) Delivered() [][]byte {
+	var out [][]byte
+	for _, m := range s.Messages() {
+		if m.Status == http.StatusCreated {
+			out = append(out, m.Payload)
+		}
+	}
+	return out
+}
+
+// ServeHTTP takes a push message (RFC 8030 §5).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "push messages are POSTed", http.StatusMethodNotAllowed)
+		return
+	}
+	id, ok := strings.CutPrefix(r.URL.Path, "/push/")
+	s.mu.Lock()
+	sub := s.subs[id]
+	delay, now := s.delay, s.now()
+	var gone bool
+	if sub != nil {
+		gone = sub.gone
+	}
+	s.mu.Unlock()
+	switch {
+	case !ok || sub == nil:
+		http.Error(w, "no such subscription", http.StatusNotFound)
+		return
+	case gone:
+		http.Error(w, "the subscription has ended", http.StatusGone)
+		return
+	}
+	if delay > 0 {
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	m, status, err := check(r, sub, now)
+	m.Endpoint = sub.browser.Endpoint
+	s.mu.Lock()
+	if err == nil && s.status != 0 {
+		status = s.status
+		if s.retryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int((s.retryAfter+time.Second-1)/time.Second)))
+		}
+	}
+	m.Status = status
+	if err != nil {
+		m.Refused = err.Error()
+	}
+	s.messages = append(s.messages, m)
+	n := len(s.messages)
+	s.mu.Unlock()
+	if err != nil {
+		http.Error(w, err.Error(), status)
+		return
+	}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", fmt.Sprintf("/message/%d", n))
+	}
+	w.WriteHeader(status)
+}
+
+var urgencies = map[string]bool{"very-low": true, "low": true, "normal": true, "high": true}
+
+// check applies the checks of RFC 8030, 8292 and 8291 in turn and returns
+// what it read and the status to answer.
+func check(r *http.Request, sub *subscription, now time.Time) (Message, int, error) {
+	m := Message{Header: r.Header.Clone(), Urgency: r.Header.Get("Urgency"), Topic: r.Header.Get("Topic")}
+	cred, err := verify(r.Header.Get("Authorization"), sub.origin, now)
+	switch {
+	case errors.Is(err, errAbsent):
+		return m, http.StatusUnauthorized, err
+	case err != nil:
+		return m, http.StatusForbidden, err
+	case sub.serverKey != "" && cred.key != sub.serverKey:
+		return m, http.StatusForbidden, errors.New("k= is not the key the subscription is restricted to")
+	}
+	m.Subject, m.Expires, m.Key = cred.subject, cred.expires, cred.key
+	// RFC 8030 §5.2: TTL is required, a number of seconds.
+	ttl, err := strconv.Atoi(r.Header.Get("TTL"))
+	if err != nil || ttl < 0 {
+		return m, http.StatusBadRequest, errors.New("TTL is missing or not a number of seconds")
+	}
+	m.TTL = ttl
+	if m.Urgency != "" && !urgencies[m.Urgency] {
+		return m, http.StatusBadRequest, fmt.Errorf("urgency %q is not one of RFC 8030 §5.3's", m.Urgency)
+	}
+	if ce := r.Header.Get("Content-Encoding"); ce != "aes128gcm" {
+		return m, http.StatusBadRequest, fmt.Errorf("content-encoding %q is not aes128gcm", ce)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return m, http.StatusBadRequest, err
+	}
+	if len(body) > maxBody {
+		return m, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over %d bytes", maxBody)
+	}
+	m.Payload, err = sub.browser.Decrypt(body)
+	if err != nil {
+		return m, http.StatusBadRequest, err
+	}
+	return m, http.StatusCreated, nil
+}
