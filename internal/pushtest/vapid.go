@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -84,9 +85,9 @@ func verify(authorization, origin string, now time.Time) (vapid, error) {
 		return vapid{}, errors.New("the JWT's signature does not verify under k=")
 	}
 	var claims struct {
-		Aud string       `json:"aud"`
-		Exp *json.Number `json:"exp"`
-		Sub string       `json:"sub"`
+		Aud string          `json:"aud"`
+		Exp json.RawMessage `json:"exp"`
+		Sub string          `json:"sub"`
 	}
 	if err := decodeJSON(parts[1], &claims); err != nil {
 		return vapid{}, fmt.Errorf("the JWT's claims: %w", err)
@@ -97,7 +98,8 @@ func verify(authorization, origin string, now time.Time) (vapid, error) {
 	if claims.Exp == nil {
 		return vapid{}, errors.New("the JWT has no exp")
 	}
-	exp, err := claims.Exp.Int64()
+	// A NumericDate is a JSON number (RFC 7519 §2), not a string of one.
+	exp, err := strconv.ParseInt(string(claims.Exp), 10, 64)
 	if err != nil {
 		return vapid{}, errors.New("exp is not a whole number of seconds")
 	}
@@ -119,7 +121,5 @@ func decodeJSON(part string, v any) error {
 	if err != nil {
 		return err
 	}
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.UseNumber()
-	return d.Decode(v)
+	return json.Unmarshal(raw, v)
 }

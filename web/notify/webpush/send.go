@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // Subscription is what the browser gave: PushSubscription.toJSON()'s
@@ -22,8 +24,12 @@ type Subscription struct{ Endpoint, P256dh, Auth string }
 const MaxPayload = 3072
 
 // answerRead is how much of a push service's answer is read, so that the
-// connection can be reused; the answer itself is not kept.
-const answerRead = 4096
+// connection can be reused; reasonLen is how much of it a StatusError
+// keeps.
+const (
+	answerRead = 4096
+	reasonLen  = 200
+)
 
 var (
 	errEndpoint = errors.New("webpush: the endpoint is not an http or https URL")
@@ -39,12 +45,19 @@ type StatusError struct {
 	Status int
 	// RetryAfter is the wait it asked for (429 and 503), 0 if none.
 	RetryAfter time.Duration
+	// Reason is the start of the answer's body on one line, which is where
+	// push services say why (Apple's {"reason":"BadJwtToken"}, Mozilla's
+	// errno and message), with the endpoint's path cut out; "" if empty.
+	Reason string
 }
 
 func (e *StatusError) Error() string {
 	msg := fmt.Sprintf("webpush: the push service answered %d %s", e.Status, http.StatusText(e.Status))
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(", retry after %s", e.RetryAfter)
+	}
+	if e.Reason != "" {
+		msg += ": " + e.Reason
 	}
 	return msg
 }
@@ -82,11 +95,32 @@ func send(ctx context.Context, client *http.Client, sub Subscription, payload []
 		return 0, redact(err, req.URL)
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, answerRead))
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, answerRead))
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp.StatusCode, nil
 	}
-	return resp.StatusCode, &StatusError{Status: resp.StatusCode, RetryAfter: retryAfter(resp.Header.Get("Retry-After"), now)}
+	return resp.StatusCode, &StatusError{
+		Status:     resp.StatusCode,
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), now),
+		Reason:     reason(answer, req.URL),
+	}
+}
+
+// reason is the start of a refusal's body as one printable line. A push
+// service may echo the request's URL; its path is the subscription's
+// capability, so it is cut out before anything is kept.
+func reason(answer []byte, u *url.URL) string {
+	s := strings.ToValidUTF8(string(answer), "")
+	for _, p := range []string{u.EscapedPath(), u.Path} {
+		if len(p) > 1 {
+			s = strings.ReplaceAll(s, p, "/…")
+		}
+	}
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }), " ")
+	if len(s) > reasonLen {
+		s = strings.ToValidUTF8(s[:reasonLen], "") + "…"
+	}
+	return s
 }
 
 // request builds the POST of RFC 8030 §5 with the encrypted body.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -171,6 +172,46 @@ func TestSendRefusedCredentials(t *testing.T) {
 	}
 }
 
+// TestStandInRefusesMessages: what RFC 8030 and RFC 8291 require of the
+// request, broken on the way, is refused by the stand-in and surfaces as
+// the status.
+func TestStandInRefusesMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name, why string
+		status    int
+		edit      func(*http.Request)
+	}{
+		{"no TTL", "TTL", http.StatusBadRequest, func(r *http.Request) { r.Header.Del("TTL") }},
+		{"unknown urgency", "urgency", http.StatusBadRequest, func(r *http.Request) { r.Header.Set("Urgency", "urgent") }},
+		{"older coding", "aes128gcm", http.StatusBadRequest, func(r *http.Request) { r.Header.Set("Content-Encoding", "aesgcm") }},
+		{"body over 4096 bytes", "4096", http.StatusRequestEntityTooLarge, func(r *http.Request) {
+			setBody(r, make([]byte, 4097))
+		}},
+		{"tampered body", "decrypt", http.StatusBadRequest, func(r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			body[len(body)-1] ^= 1
+			setBody(r, body)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			client := &http.Client{Transport: rewrite(tc.edit)}
+			status, err := webpush.Send(context.Background(), client, f.sub(), []byte("hi"), f.keys, subject, time.Minute)
+			if status != tc.status || err == nil {
+				t.Fatalf("Send = %d, %v; want %d", status, err, tc.status)
+			}
+			if msgs := f.srv.Messages(); len(msgs) != 1 || !strings.Contains(msgs[0].Refused, tc.why) {
+				t.Fatalf("the stand-in saw %+v; want it refused for %q", msgs, tc.why)
+			}
+		})
+	}
+}
+
+func setBody(r *http.Request, body []byte) {
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+}
+
 func TestSendGone(t *testing.T) {
 	f := newFixture(t)
 	f.srv.Unsubscribe(f.browser)
@@ -275,6 +316,22 @@ func TestSendErrorHidesEndpoint(t *testing.T) {
 	}
 	if msg := err.Error(); strings.Contains(msg, "/push/") || !strings.Contains(msg, f.ts.URL) {
 		t.Fatalf("the error %q shows the path or not the origin", msg)
+	}
+
+	// A push service that echoes the URL in its refusal.
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "{\"error\": \"no subscription at\n"+r.URL.String()+"\"}", http.StatusBadRequest)
+	}))
+	defer echo.Close()
+	sub := f.sub()
+	sub.Endpoint = echo.URL + "/push/s1"
+	status, err = webpush.Send(context.Background(), echo.Client(), sub, []byte("hi"), f.keys, subject, time.Minute)
+	var se *webpush.StatusError
+	if status != http.StatusBadRequest || !errors.As(err, &se) {
+		t.Fatalf("Send to the echo = %d, %v", status, err)
+	}
+	if want := `{"error": "no subscription at /…"}`; se.Reason != want || strings.Contains(err.Error(), "/push/") {
+		t.Fatalf("reason %q, error %q; want the reason %q", se.Reason, err, want)
 	}
 }
 
