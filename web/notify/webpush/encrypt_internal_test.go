@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/ecdh"
 	"testing"
-	"time"
 
 	"tend/internal/pushtest"
 )
@@ -63,26 +62,5 @@ func TestEncryptFreshDraws(t *testing.T) {
 	}
 	if len(a.salt) != 16 {
 		t.Fatalf("salt is %d bytes, want 16", len(a.salt))
-	}
-}
-
-// BenchmarkRequest is the sender's own share of a push: a fresh message
-// key and salt, the encryption of a 1 KB payload and the VAPID signature.
-func BenchmarkRequest(b *testing.B) {
-	keys, err := NewKeys()
-	if err != nil {
-		b.Fatal(err)
-	}
-	sub := Subscription{Endpoint: "https://push.example/push/s1", P256dh: rfc.UAPublic, Auth: rfc.Auth}
-	payload := bytes.Repeat([]byte("x"), 1024)
-	b.ReportAllocs()
-	for b.Loop() {
-		d, err := newDraw()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := request(b.Context(), sub, payload, keys, "mailto:a@tend.example", time.Hour, d, time.Now()); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

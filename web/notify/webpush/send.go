@@ -82,10 +82,7 @@ func Send(ctx context.Context, client *http.Client, sub Subscription, payload []
 	if err != nil {
 		return 0, err
 	}
-	return send(ctx, client, sub, payload, keys, subject, ttl, d, time.Now())
-}
-
-func send(ctx context.Context, client *http.Client, sub Subscription, payload []byte, keys Keys, subject string, ttl time.Duration, d draw, now time.Time) (int, error) {
+	now := time.Now()
 	req, err := request(ctx, sub, payload, keys, subject, ttl, d, now)
 	if err != nil {
 		return 0, err
