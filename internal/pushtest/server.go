@@ -1,6 +1,7 @@
 package pushtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -56,12 +57,14 @@ type Server struct {
 	status     int
 	retryAfter time.Duration
 	delay      time.Duration
+	gate       chan struct{} // nil when no Hold is on
+	arrived    chan struct{} // closed and replaced at each message
 	nextID     int
 }
 
 // NewServer makes a push service with no subscriptions, answering 201.
 func NewServer() *Server {
-	return &Server{now: time.Now, subs: map[string]*subscription{}}
+	return &Server{now: time.Now, subs: map[string]*subscription{}, arrived: make(chan struct{})}
 }
 
 // Subscribe makes a browser and subscribes it at this push service, which
@@ -113,6 +116,44 @@ func (s *Server) Delay(d time.Duration) {
 	s.delay = d
 }
 
+// Hold makes requests wait, before they are looked at, until release is
+// called (or their client gives up): a push service that is slow for
+// exactly as long as a test wants, with no timing in it.
+func (s *Server) Hold() (release func()) {
+	gate := make(chan struct{})
+	s.mu.Lock()
+	s.gate = gate
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			if s.gate == gate {
+				s.gate = nil
+			}
+			s.mu.Unlock()
+			close(gate)
+		})
+	}
+}
+
+// Wait returns the messages once there are at least n, or ctx's error.
+func (s *Server) Wait(ctx context.Context, n int) ([]Message, error) {
+	for {
+		s.mu.Lock()
+		msgs, arrived := append([]Message(nil), s.messages...), s.arrived
+		s.mu.Unlock()
+		if len(msgs) >= n {
+			return msgs, nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return msgs, ctx.Err()
+		}
+	}
+}
+
 // SetClock sets the clock the VAPID token's exp is checked against
 // (time.Now by default).
 func (s *Server) SetClock(now func() time.Time) {
@@ -151,7 +192,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id, ok := strings.CutPrefix(r.URL.Path, "/push/")
 	s.mu.Lock()
 	sub := s.subs[id]
-	delay, now := s.delay, s.now()
+	delay, gate := s.delay, s.gate
 	var gone bool
 	if sub != nil {
 		gone = sub.gone
@@ -165,6 +206,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the subscription has ended", http.StatusGone)
 		return
 	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if delay > 0 {
 		t := time.NewTimer(delay)
 		defer t.Stop()
@@ -174,6 +222,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.mu.Lock()
+	now := s.now()
+	s.mu.Unlock()
 	m, status, err := check(r, sub, now)
 	m.Endpoint = sub.browser.Endpoint
 	s.mu.Lock()
@@ -189,6 +240,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.messages = append(s.messages, m)
 	n := len(s.messages)
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 	s.mu.Unlock()
 	if err != nil {
 		http.Error(w, err.Error(), status)

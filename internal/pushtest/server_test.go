@@ -1,6 +1,8 @@
 package pushtest_test
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,5 +47,10 @@ func TestServerRefusesBeforeDecrypting(t *testing.T) {
 	}
 	if msgs := srv.Messages(); len(msgs) != 1 || msgs[0].Status != http.StatusUnauthorized {
 		t.Fatalf("messages %+v, want the one refused 401", msgs)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if msgs, err := srv.Wait(ctx, 2); !errors.Is(err, context.Canceled) || len(msgs) != 1 {
+		t.Fatalf("Wait for a second message = %d messages, %v", len(msgs), err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -253,16 +254,31 @@ func TestSendPushServiceRefusals(t *testing.T) {
 	}
 }
 
-// TestSendSlowService gives up with the caller's context on a push
-// service that does not answer.
+// TestSendSlowService: a push service that does not answer holds Send
+// until the caller's context ends, and the message sent once it answers
+// again arrives.
 func TestSendSlowService(t *testing.T) {
 	f := newFixture(t)
-	f.srv.Delay(time.Hour)
+	release := f.srv.Hold()
 	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := webpush.Send(ctx, f.ts.Client(), f.sub(), []byte("held"), f.keys, subject, time.Minute)
+		done <- err
+	}()
 	cancel()
-	status, err := webpush.Send(ctx, f.ts.Client(), f.sub(), []byte("hi"), f.keys, subject, time.Minute)
-	if status != 0 || !errors.Is(err, context.Canceled) {
-		t.Fatalf("Send = %d, %v", status, err)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Send while held = %v", err)
+	}
+	release()
+	if status, err := f.send([]byte("hi")); status != http.StatusCreated || err != nil {
+		t.Fatalf("Send after release = %d, %v", status, err)
+	}
+	// The held request may have gone through on release too, if the
+	// server had not yet seen its client leave: only "hi" is sure.
+	msgs, err := f.srv.Wait(context.Background(), 1)
+	if err != nil || !slices.ContainsFunc(msgs, func(m pushtest.Message) bool { return string(m.Payload) == "hi" }) {
+		t.Fatalf("Wait = %+v, %v", msgs, err)
 	}
 }
 
