@@ -148,8 +148,7 @@ func request(ctx context.Context, sub Subscription, payload []byte, keys Keys, s
 	if err != nil {
 		return nil, err
 	}
-	// RFC 8292 §2: aud is the origin of the push resource.
-	auth, err := authorization(u.Scheme+"://"+u.Host, subject, now.Add(tokenLife), priv, pub)
+	auth, err := authorization(origin(u), subject, now.Add(tokenLife), priv, pub)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +162,21 @@ func request(ctx context.Context, sub Subscription, payload []byte, keys Keys, s
 	req.Header.Set("Urgency", "normal")
 	req.Header.Set("Authorization", auth)
 	return req, nil
+}
+
+// origin is the aud of RFC 8292 §2, the push resource's origin as RFC
+// 6454 §6.2 serializes it: scheme and host in lower case, and no port
+// where it is the scheme's default, as a push service compares it with
+// its own.
+func origin(u *url.URL) string {
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" && !(scheme == "https" && port == "443") && !(scheme == "http" && port == "80") {
+		host += ":" + port
+	}
+	return scheme + "://" + host
 }
 
 // redact drops the endpoint from a transport error: *url.Error prints the

@@ -2,6 +2,7 @@ package webpush
 
 import (
 	"bytes"
+	"net/url"
 	"testing"
 	"time"
 )
@@ -40,6 +41,26 @@ func TestRetryAfter(t *testing.T) {
 	} {
 		if got := retryAfter(v, now); got != want {
 			t.Errorf("retryAfter(%q) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+func TestOrigin(t *testing.T) {
+	for endpoint, want := range map[string]string{
+		"https://fcm.googleapis.com/fcm/send/abc":         "https://fcm.googleapis.com",
+		"https://Updates.Push.Services.Mozilla.com/wpush": "https://updates.push.services.mozilla.com",
+		"https://web.push.apple.com:443/QGx":              "https://web.push.apple.com",
+		"http://push.example:80/x":                        "http://push.example",
+		"http://127.0.0.1:8080/push/s1":                   "http://127.0.0.1:8080",
+		"https://[::1]:8443/push/s1":                      "https://[::1]:8443",
+		"HTTPS://push.example:8443/x":                     "https://push.example:8443",
+	} {
+		u, err := url.Parse(endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := origin(u); got != want {
+			t.Errorf("origin(%s) = %s, want %s", endpoint, got, want)
 		}
 	}
 }
