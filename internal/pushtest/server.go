@@ -189,28 +189,57 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "push messages are POSTed", http.StatusMethodNotAllowed)
 		return
 	}
-	id, ok := strings.CutPrefix(r.URL.Path, "/push/")
+	sub, status := s.lookup(r.URL.Path)
+	if sub == nil {
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	if !s.wait(r.Context()) {
+		return
+	}
 	s.mu.Lock()
-	sub := s.subs[id]
-	delay, gate := s.delay, s.gate
-	var gone bool
-	if sub != nil {
-		gone = sub.gone
-	}
+	now := s.now()
 	s.mu.Unlock()
-	switch {
-	case !ok || sub == nil:
-		http.Error(w, "no such subscription", http.StatusNotFound)
-		return
-	case gone:
-		http.Error(w, "the subscription has ended", http.StatusGone)
+	m, status, err := check(r, sub, now)
+	m.Endpoint = sub.browser.Endpoint
+	if err != nil {
+		m.Refused = err.Error()
+	}
+	status = s.record(w, m, status, err == nil)
+	if err != nil {
+		http.Error(w, err.Error(), status)
 		return
 	}
+	w.WriteHeader(status)
+}
+
+// lookup finds the live subscription at path, or says 404 (never given
+// out) or 410 (ended).
+func (s *Server) lookup(path string) (*subscription, int) {
+	id, ok := strings.CutPrefix(path, "/push/")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch sub := s.subs[id]; {
+	case !ok || sub == nil:
+		return nil, http.StatusNotFound
+	case sub.gone:
+		return nil, http.StatusGone
+	default:
+		return sub, 0
+	}
+}
+
+// wait holds a request while a Hold is on and for the Delay; false if its
+// client gave up meanwhile.
+func (s *Server) wait(ctx context.Context) bool {
+	s.mu.Lock()
+	gate, delay := s.gate, s.delay
+	s.mu.Unlock()
 	if gate != nil {
 		select {
 		case <-gate:
-		case <-r.Context().Done():
-			return
+		case <-ctx.Done():
+			return false
 		}
 	}
 	if delay > 0 {
@@ -218,39 +247,33 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-r.Context().Done():
-			return
+		case <-ctx.Done():
+			return false
 		}
 	}
+	return true
+}
+
+// record keeps m and returns the status to answer: the checks' status, or
+// for a message that passed them the one Answer set. It sets the answer's
+// headers.
+func (s *Server) record(w http.ResponseWriter, m Message, status int, passed bool) int {
 	s.mu.Lock()
-	now := s.now()
-	s.mu.Unlock()
-	m, status, err := check(r, sub, now)
-	m.Endpoint = sub.browser.Endpoint
-	s.mu.Lock()
-	if err == nil && s.status != 0 {
+	defer s.mu.Unlock()
+	if passed && s.status != 0 {
 		status = s.status
 		if s.retryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(int((s.retryAfter+time.Second-1)/time.Second)))
 		}
 	}
 	m.Status = status
-	if err != nil {
-		m.Refused = err.Error()
-	}
 	s.messages = append(s.messages, m)
-	n := len(s.messages)
+	if status == http.StatusCreated {
+		w.Header().Set("Location", fmt.Sprintf("/message/%d", len(s.messages)))
+	}
 	close(s.arrived)
 	s.arrived = make(chan struct{})
-	s.mu.Unlock()
-	if err != nil {
-		http.Error(w, err.Error(), status)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", fmt.Sprintf("/message/%d", n))
-	}
-	w.WriteHeader(status)
+	return status
 }
 
 var urgencies = map[string]bool{"very-low": true, "low": true, "normal": true, "high": true}
