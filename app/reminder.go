@@ -15,11 +15,15 @@ import (
 // Reminder is one of a task's reminders: Before its due (a count of
 // minutes, hours or days: "30m", "1h", "2d"; "0m" is at the due) or At an
 // instant. FireAt is resolved on read: the next time it fires, nil once
-// past or, for Before, while the task has no due.
+// past or, for Before, while the task has no due. Acknowledged is when a
+// calendar app last acknowledged the reminder's alarm (its VALARM's
+// ACKNOWLEDGED): a firing at or before it has been seen, so tend does not
+// queue it.
 type Reminder struct {
-	Before string
-	At     *time.Time
-	FireAt *time.Time
+	Before       string
+	At           *time.Time
+	FireAt       *time.Time
+	Acknowledged *time.Time
 }
 
 // MaxReminders is how many reminders one task, or a person's defaults,
@@ -42,6 +46,21 @@ func (r Reminder) Key() string {
 		return "at:" + r.At.UTC().Format(time.RFC3339)
 	}
 	return "before:" + r.Before
+}
+
+// ReminderOfKey reads a reminder's Key back; ok is false for any other
+// text.
+func ReminderOfKey(key string) (Reminder, bool) {
+	kind, v, _ := strings.Cut(key, ":")
+	switch kind {
+	case "before":
+		b, ok := ParseBefore(v)
+		return Reminder{Before: b}, ok
+	case "at":
+		at, err := time.Parse(time.RFC3339, v)
+		return Reminder{At: &at}, err == nil
+	}
+	return Reminder{}, false
 }
 
 // beforeParts splits a checked Before into its count and unit.
@@ -167,6 +186,9 @@ func storedList(rs []Reminder) []map[string]string {
 		} else {
 			out[i] = map[string]string{"before": r.Before}
 		}
+		if r.Acknowledged != nil {
+			out[i]["acknowledged"] = r.Acknowledged.UTC().Format(time.RFC3339)
+		}
 	}
 	return out
 }
@@ -183,29 +205,52 @@ func ParseRemindersText(s string) ([]Reminder, error) {
 	out := make([]Reminder, len(in))
 	for i, r := range in {
 		out[i].Before = r["before"]
-		if at, ok := r["at"]; ok {
-			t, err := time.Parse(time.RFC3339, at)
-			if err != nil {
-				return nil, err
+		for name, p := range map[string]**time.Time{"at": &out[i].At, "acknowledged": &out[i].Acknowledged} {
+			if v, ok := r[name]; ok {
+				t, err := time.Parse(time.RFC3339, v)
+				if err != nil {
+					return nil, err
+				}
+				*p = &t
 			}
-			out[i].At = &t
 		}
 	}
 	return out, nil
 }
 
 // sameReminders reports whether two lists hold the same reminders in the
-// same order.
+// same order, acknowledged at the same time.
 func sameReminders(a, b []Reminder) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].Key() != b[i].Key() {
+		if a[i].Key() != b[i].Key() || !sameInstant(a[i].Acknowledged, b[i].Acknowledged) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameInstant reports whether a and b are both nil or the same instant.
+func sameInstant(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
+// keepAcknowledged gives each of rs that names no acknowledgement the one
+// the reminder of the same key in was holds: a list written again through
+// the API, which never says it, leaves what an app acknowledged.
+func keepAcknowledged(rs, was []Reminder) {
+	for i := range rs {
+		if rs[i].Acknowledged != nil {
+			continue
+		}
+		for _, w := range was {
+			if w.Key() == rs[i].Key() {
+				rs[i].Acknowledged = w.Acknowledged
+			}
+		}
+	}
 }
 
 // ReminderFire is one pending firing of a reminder for one person.
@@ -306,7 +351,8 @@ func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) 
 	var out []ReminderFire
 	for _, r := range t.Reminders {
 		at := r.fireAt(t.DueAt, t.DueIsAllDay, taskZone, zone.Loc, u.ReminderMinute)
-		if at == nil || !at.After(now) || t.SnoozedUntil != nil && at.Before(*t.SnoozedUntil) {
+		if at == nil || !at.After(now) || t.SnoozedUntil != nil && at.Before(*t.SnoozedUntil) ||
+			r.Acknowledged != nil && !at.After(*r.Acknowledged) {
 			continue
 		}
 		out = append(out, ReminderFire{TaskID: t.ID, UserID: u.ID, Reminder: r.Key(), FireAt: *at, DueAt: t.DueAt})
@@ -364,6 +410,8 @@ func applyReminders(w *taskWrite, f taskField, t *Task, u *TaskUpdate) error {
 	if u.Reminders.Null {
 		rs = nil
 	}
+	rs = append([]Reminder(nil), rs...)
+	keepAcknowledged(rs, t.Reminders)
 	if sameReminders(rs, t.Reminders) {
 		return nil
 	}
