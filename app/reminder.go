@@ -263,13 +263,16 @@ type ReminderFire struct {
 }
 
 type reminderTx interface {
-	// ReplaceReminderFires deletes a task's pending firings and queues
-	// fires instead; a firing already sent keeps its row and is not
+	// ReplaceReminderFires deletes the pending firings of the tasks ids and
+	// queues fires instead; a firing already sent keeps its row and is not
 	// queued again.
-	ReplaceReminderFires(ctx context.Context, taskID string, fires []ReminderFire, now time.Time) error
+	ReplaceReminderFires(ctx context.Context, ids []string, fires []ReminderFire, now time.Time) error
 	// PendingReminderFires are the pending firings of the tasks ids, by
 	// task.
 	PendingReminderFires(ctx context.Context, ids []string) (map[string][]ReminderFire, error)
+	// PendingReminderTasks lists the tasks with a firing pending for the
+	// person userID.
+	PendingReminderTasks(ctx context.Context, userID string) ([]TaskLocation, error)
 }
 
 // reminderRecipient is the person a task's reminders fire for: its
@@ -317,7 +320,7 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.ReplaceReminderFires(ctx, t.ID, fires, tx.Now()); err != nil {
+	if err := tx.ReplaceReminderFires(ctx, []string{t.ID}, fires, tx.Now()); err != nil {
 		return err
 	}
 	// The list may share its array with the occurrence it was copied from.
@@ -328,7 +331,7 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 
 // reminderFires are the firings t's reminders call for, as of tx's clock.
 func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) {
-	if len(t.Reminders) == 0 || t.DeletedAt != nil || t.CompletedAt != nil || t.IsComplete() {
+	if !t.remindable() {
 		return nil, nil
 	}
 	u, ok, err := reminderRecipient(ctx, tx, *t)
@@ -343,21 +346,35 @@ func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) 
 	if err != nil {
 		return nil, err
 	}
-	taskZone := zone.Loc
+	return firesFor(t, u, zone.Loc, tx.Now()), nil
+}
+
+// remindable reports whether t has reminders that may fire: it is live
+// and not finished.
+func (t *Task) remindable() bool {
+	return len(t.Reminders) > 0 && t.DeletedAt == nil && t.CompletedAt == nil && !t.IsComplete()
+}
+
+// firesFor are the firings t's reminders call for after now, for u, whose
+// zone is zone.
+func firesFor(t *Task, u User, zone *time.Location, now time.Time) []ReminderFire {
+	if !t.remindable() {
+		return nil
+	}
+	taskZone := zone
 	if t.Timezone != "" {
 		taskZone = loadZone(t.Timezone).Loc
 	}
-	now := tx.Now()
 	var out []ReminderFire
 	for _, r := range t.Reminders {
-		at := r.fireAt(t.DueAt, t.DueIsAllDay, taskZone, zone.Loc, u.ReminderMinute)
+		at := r.fireAt(t.DueAt, t.DueIsAllDay, taskZone, zone, u.ReminderMinute)
 		if at == nil || !at.After(now) || t.SnoozedUntil != nil && at.Before(*t.SnoozedUntil) ||
 			r.Acknowledged != nil && !at.After(*r.Acknowledged) {
 			continue
 		}
 		out = append(out, ReminderFire{TaskID: t.ID, UserID: u.ID, Reminder: r.Key(), FireAt: *at, DueAt: t.DueAt})
 	}
-	return out, nil
+	return out
 }
 
 // setFireAt sets each of t's reminders' FireAt to its earliest pending
@@ -483,6 +500,57 @@ func ParseClock(s string) (int, bool) {
 // Clock writes minutes after midnight as a time of day, "09:00".
 func Clock(minute int) string {
 	return fmt.Sprintf("%02d:%02d", minute/60, minute%60)
+}
+
+// reminderPage is how many tasks moveReminders reads and queues at once.
+const reminderPage = 500
+
+// moveReminders queues again, after a change of a person's reminder time
+// or timezone (zone), the pending firings of theirs that the change moves:
+// those of an all-day due, which fires at their reminder time in their
+// zone, and, when their zone changed, those of a task with no zone of its
+// own, whose due is read in theirs. It works a page of tasks at a time, a
+// read and a replace of their firings for each, so that a person with
+// thousands of dated tasks costs pages, not statements per task.
+func moveReminders(ctx context.Context, tx Tx, u User, zone bool) error {
+	locs, err := tx.PendingReminderTasks(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	byWorkspace := map[string][]string{}
+	for _, l := range locs {
+		byWorkspace[l.WorkspaceID] = append(byWorkspace[l.WorkspaceID], l.ID)
+	}
+	for wsID, all := range byWorkspace {
+		ws, err := tx.WorkspaceByID(ctx, wsID)
+		if err != nil {
+			return err
+		}
+		z, err := readerZone(ctx, tx, u, &ws)
+		if err != nil {
+			return err
+		}
+		for len(all) > 0 {
+			ids := all[:min(reminderPage, len(all))]
+			all = all[len(ids):]
+			ts, err := tx.Tasks(ctx, TaskQuery{WorkspaceID: wsID, AllReadable: true, Now: tx.Now(), IDs: ids, Limit: len(ids), SkipSubCounts: true})
+			if err != nil {
+				return err
+			}
+			var moved []string
+			var fires []ReminderFire
+			for i := range ts {
+				if ts[i].DueIsAllDay || zone && ts[i].Timezone == "" {
+					moved = append(moved, ts[i].ID)
+					fires = append(fires, firesFor(&ts[i], u, z.Loc, tx.Now())...)
+				}
+			}
+			if err := tx.ReplaceReminderFires(ctx, moved, fires, tx.Now()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // applyReminderSettings changes an account's own reminder settings (null
