@@ -59,3 +59,20 @@ func BenchmarkReminderSettingsMove(b *testing.B) {
 		n++
 	}
 }
+
+// TestReadReminder checks the words the task page's add control takes.
+func TestReadReminder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	due := time.Date(2026, 3, 10, 17, 0, 0, 0, time.UTC)
+	tk := f.task(f.admin, app.TaskCreate{Title: "dentist", DueAt: &due, Timezone: "Europe/Berlin"})
+	for text, want := range map[string]string{"30m": "before:30m", "1h before": "before:1h", "remind 2d": "before:2d",
+		"at 8:00": "at:2026-03-10T07:00:00Z", "tomorrow 7pm": "at:2026-03-03T18:00:00Z"} {
+		r, err := f.svc.ReadReminder(f.ctx, f.admin, "", ref(tk.Ref), text)
+		if err != nil || r.Key() != want {
+			t.Errorf("%q: %v %v, want %s", text, r.Key(), err, want)
+		}
+	}
+	_, err := f.svc.ReadReminder(f.ctx, f.admin, "", ref(tk.Ref), "whenever")
+	wantRefusal(t, err, app.CodeValidation, "body.reminders")
+}
