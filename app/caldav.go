@@ -859,7 +859,8 @@ func patchOrNull[T any](v T, null bool) Patch[T] {
 // the others, which it never saw, are kept. A reminder it sends back keeps
 // its text as tend holds it ("60m" read back as "1h" stays "60m") and
 // every reminder its place, so that a PUT of what a GET answered changes
-// nothing.
+// nothing. An alarm acknowledged later than tend knew moves the reminder's
+// Acknowledged on, which withdraws the firing the app has shown.
 func davReminders(t Task, sent []Reminder) []Reminder {
 	timed := t.DueAt != nil && !t.DueIsAllDay
 	used := make([]bool, len(sent))
@@ -870,8 +871,11 @@ func davReminders(t Task, sent []Reminder) []Reminder {
 			continue
 		}
 		for i, s := range sent {
-			if !used[i] && sameReminder(r, s) {
+			if !used[i] && r.SameTime(s) {
 				used[i] = true
+				if s.Acknowledged != nil && (r.Acknowledged == nil || s.Acknowledged.After(*r.Acknowledged)) {
+					r.Acknowledged = s.Acknowledged
+				}
 				out = append(out, r)
 				break
 			}
@@ -885,13 +889,13 @@ func davReminders(t Task, sent []Reminder) []Reminder {
 	return out
 }
 
-// sameReminder reports whether two reminders fire at the same time,
-// whatever the unit a before is written in.
-func sameReminder(a, b Reminder) bool {
-	if a.At != nil || b.At != nil {
-		return a.At != nil && b.At != nil && a.At.Equal(*b.At)
+// SameTime reports whether r and o fire at the same time, whatever the
+// unit a before is written in.
+func (r Reminder) SameTime(o Reminder) bool {
+	if r.At != nil || o.At != nil {
+		return r.At != nil && o.At != nil && r.At.Equal(*o.At)
 	}
-	_, okA := ParseBefore(a.Before)
-	_, okB := ParseBefore(b.Before)
-	return okA && okB && a.beforeDuration() == b.beforeDuration()
+	_, okR := ParseBefore(r.Before)
+	_, okO := ParseBefore(o.Before)
+	return okR && okO && r.beforeDuration() == o.beforeDuration()
 }

@@ -15,11 +15,15 @@ import (
 // Reminder is one of a task's reminders: Before its due (a count of
 // minutes, hours or days: "30m", "1h", "2d"; "0m" is at the due) or At an
 // instant. FireAt is resolved on read: the next time it fires, nil once
-// past or, for Before, while the task has no due.
+// past or, for Before, while the task has no due. Acknowledged is when a
+// calendar app last acknowledged the reminder's alarm (its VALARM's
+// ACKNOWLEDGED): a firing at or before it has been seen, so tend does not
+// queue it.
 type Reminder struct {
-	Before string
-	At     *time.Time
-	FireAt *time.Time
+	Before       string
+	At           *time.Time
+	FireAt       *time.Time
+	Acknowledged *time.Time
 }
 
 // MaxReminders is how many reminders one task, or a person's defaults,
@@ -42,6 +46,21 @@ func (r Reminder) Key() string {
 		return "at:" + r.At.UTC().Format(time.RFC3339)
 	}
 	return "before:" + r.Before
+}
+
+// ReminderOfKey reads a reminder's Key back; ok is false for any other
+// text.
+func ReminderOfKey(key string) (Reminder, bool) {
+	kind, v, _ := strings.Cut(key, ":")
+	switch kind {
+	case "before":
+		b, ok := ParseBefore(v)
+		return Reminder{Before: b}, ok
+	case "at":
+		at, err := time.Parse(time.RFC3339, v)
+		return Reminder{At: &at}, err == nil
+	}
+	return Reminder{}, false
 }
 
 // beforeParts splits a checked Before into its count and unit.
@@ -167,6 +186,9 @@ func storedList(rs []Reminder) []map[string]string {
 		} else {
 			out[i] = map[string]string{"before": r.Before}
 		}
+		if r.Acknowledged != nil {
+			out[i]["acknowledged"] = r.Acknowledged.UTC().Format(time.RFC3339)
+		}
 	}
 	return out
 }
@@ -183,29 +205,52 @@ func ParseRemindersText(s string) ([]Reminder, error) {
 	out := make([]Reminder, len(in))
 	for i, r := range in {
 		out[i].Before = r["before"]
-		if at, ok := r["at"]; ok {
-			t, err := time.Parse(time.RFC3339, at)
-			if err != nil {
-				return nil, err
+		for name, p := range map[string]**time.Time{"at": &out[i].At, "acknowledged": &out[i].Acknowledged} {
+			if v, ok := r[name]; ok {
+				t, err := time.Parse(time.RFC3339, v)
+				if err != nil {
+					return nil, err
+				}
+				*p = &t
 			}
-			out[i].At = &t
 		}
 	}
 	return out, nil
 }
 
 // sameReminders reports whether two lists hold the same reminders in the
-// same order.
+// same order, acknowledged at the same time.
 func sameReminders(a, b []Reminder) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i].Key() != b[i].Key() {
+		if a[i].Key() != b[i].Key() || !sameInstant(a[i].Acknowledged, b[i].Acknowledged) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameInstant reports whether a and b are both nil or the same instant.
+func sameInstant(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
+// keepAcknowledged gives each of rs that names no acknowledgement the one
+// the reminder of the same key in was holds: a list written again through
+// the API, which never says it, leaves what an app acknowledged.
+func keepAcknowledged(rs, was []Reminder) {
+	for i := range rs {
+		if rs[i].Acknowledged != nil {
+			continue
+		}
+		for _, w := range was {
+			if w.Key() == rs[i].Key() {
+				rs[i].Acknowledged = w.Acknowledged
+			}
+		}
+	}
 }
 
 // ReminderFire is one pending firing of a reminder for one person.
@@ -218,13 +263,16 @@ type ReminderFire struct {
 }
 
 type reminderTx interface {
-	// ReplaceReminderFires deletes a task's pending firings and queues
-	// fires instead; a firing already sent keeps its row and is not
+	// ReplaceReminderFires deletes the pending firings of the tasks ids and
+	// queues fires instead; a firing already sent keeps its row and is not
 	// queued again.
-	ReplaceReminderFires(ctx context.Context, taskID string, fires []ReminderFire, now time.Time) error
+	ReplaceReminderFires(ctx context.Context, ids []string, fires []ReminderFire, now time.Time) error
 	// PendingReminderFires are the pending firings of the tasks ids, by
 	// task.
 	PendingReminderFires(ctx context.Context, ids []string) (map[string][]ReminderFire, error)
+	// PendingReminderTasks lists the tasks with a firing pending for the
+	// person userID.
+	PendingReminderTasks(ctx context.Context, userID string) ([]TaskLocation, error)
 }
 
 // reminderRecipient is the person a task's reminders fire for: its
@@ -272,7 +320,7 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.ReplaceReminderFires(ctx, t.ID, fires, tx.Now()); err != nil {
+	if err := tx.ReplaceReminderFires(ctx, []string{t.ID}, fires, tx.Now()); err != nil {
 		return err
 	}
 	// The list may share its array with the occurrence it was copied from.
@@ -283,7 +331,7 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 
 // reminderFires are the firings t's reminders call for, as of tx's clock.
 func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) {
-	if len(t.Reminders) == 0 || t.DeletedAt != nil || t.CompletedAt != nil || t.IsComplete() {
+	if !t.remindable() {
 		return nil, nil
 	}
 	u, ok, err := reminderRecipient(ctx, tx, *t)
@@ -298,20 +346,35 @@ func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) 
 	if err != nil {
 		return nil, err
 	}
-	taskZone := zone.Loc
+	return firesFor(t, u, zone.Loc, tx.Now()), nil
+}
+
+// remindable reports whether t has reminders that may fire: it is live
+// and not finished.
+func (t *Task) remindable() bool {
+	return len(t.Reminders) > 0 && t.DeletedAt == nil && t.CompletedAt == nil && !t.IsComplete()
+}
+
+// firesFor are the firings t's reminders call for after now, for u, whose
+// zone is zone.
+func firesFor(t *Task, u User, zone *time.Location, now time.Time) []ReminderFire {
+	if !t.remindable() {
+		return nil
+	}
+	taskZone := zone
 	if t.Timezone != "" {
 		taskZone = loadZone(t.Timezone).Loc
 	}
-	now := tx.Now()
 	var out []ReminderFire
 	for _, r := range t.Reminders {
-		at := r.fireAt(t.DueAt, t.DueIsAllDay, taskZone, zone.Loc, u.ReminderMinute)
-		if at == nil || !at.After(now) || t.SnoozedUntil != nil && at.Before(*t.SnoozedUntil) {
+		at := r.fireAt(t.DueAt, t.DueIsAllDay, taskZone, zone, u.ReminderMinute)
+		if at == nil || !at.After(now) || t.SnoozedUntil != nil && at.Before(*t.SnoozedUntil) ||
+			r.Acknowledged != nil && !at.After(*r.Acknowledged) {
 			continue
 		}
 		out = append(out, ReminderFire{TaskID: t.ID, UserID: u.ID, Reminder: r.Key(), FireAt: *at, DueAt: t.DueAt})
 	}
-	return out, nil
+	return out
 }
 
 // setFireAt sets each of t's reminders' FireAt to its earliest pending
@@ -364,6 +427,8 @@ func applyReminders(w *taskWrite, f taskField, t *Task, u *TaskUpdate) error {
 	if u.Reminders.Null {
 		rs = nil
 	}
+	rs = append([]Reminder(nil), rs...)
+	keepAcknowledged(rs, t.Reminders)
 	if sameReminders(rs, t.Reminders) {
 		return nil
 	}
@@ -435,6 +500,57 @@ func ParseClock(s string) (int, bool) {
 // Clock writes minutes after midnight as a time of day, "09:00".
 func Clock(minute int) string {
 	return fmt.Sprintf("%02d:%02d", minute/60, minute%60)
+}
+
+// reminderPage is how many tasks moveReminders reads and queues at once.
+const reminderPage = 500
+
+// moveReminders queues again, after a change of a person's reminder time
+// or timezone (zone), the pending firings of theirs that the change moves:
+// those of an all-day due, which fires at their reminder time in their
+// zone, and, when their zone changed, those of a task with no zone of its
+// own, whose due is read in theirs. It works a page of tasks at a time, a
+// read and a replace of their firings for each, so that a person with
+// thousands of dated tasks costs pages, not statements per task.
+func moveReminders(ctx context.Context, tx Tx, u User, zone bool) error {
+	locs, err := tx.PendingReminderTasks(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	byWorkspace := map[string][]string{}
+	for _, l := range locs {
+		byWorkspace[l.WorkspaceID] = append(byWorkspace[l.WorkspaceID], l.ID)
+	}
+	for wsID, all := range byWorkspace {
+		ws, err := tx.WorkspaceByID(ctx, wsID)
+		if err != nil {
+			return err
+		}
+		z, err := readerZone(ctx, tx, u, &ws)
+		if err != nil {
+			return err
+		}
+		for len(all) > 0 {
+			ids := all[:min(reminderPage, len(all))]
+			all = all[len(ids):]
+			ts, err := tx.Tasks(ctx, TaskQuery{WorkspaceID: wsID, AllReadable: true, Now: tx.Now(), IDs: ids, Limit: len(ids), SkipSubCounts: true})
+			if err != nil {
+				return err
+			}
+			var moved []string
+			var fires []ReminderFire
+			for i := range ts {
+				if ts[i].DueIsAllDay || zone && ts[i].Timezone == "" {
+					moved = append(moved, ts[i].ID)
+					fires = append(fires, firesFor(&ts[i], u, z.Loc, tx.Now())...)
+				}
+			}
+			if err := tx.ReplaceReminderFires(ctx, moved, fires, tx.Now()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // applyReminderSettings changes an account's own reminder settings (null

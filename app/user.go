@@ -234,6 +234,11 @@ func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in U
 		if err := tx.UpdateUser(ctx, &u); err != nil {
 			return err
 		}
+		if changes["reminder_time"] != nil || changes["timezone"] != nil {
+			if err := moveReminders(ctx, tx, u, changes["timezone"] != nil); err != nil {
+				return err
+			}
+		}
 		if err := record(ctx, tx, a, Event{EntityType: "user", EntityID: u.ID, Action: "user.updated", Changes: changes}); err != nil {
 			return err
 		}

@@ -26,20 +26,24 @@ func (d remindersDest) Scan(src any) error {
 	return err
 }
 
-// ReplaceReminderFires deletes a task's pending firings and queues fires
-// in their place; a firing sent already keeps its row (the key is unique),
-// so the same reminder is not queued twice.
-func (t *Tx) ReplaceReminderFires(ctx context.Context, taskID string, fires []app.ReminderFire, now time.Time) error {
-	if _, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id = ? AND state = 'pending'`, taskID); err != nil {
-		return mapErr(err)
+// ReplaceReminderFires deletes the pending firings of the tasks ids and
+// queues fires in their place, each in one statement; a firing sent
+// already keeps its row (the key is unique), so the same reminder is not
+// queued twice.
+func (t *Tx) ReplaceReminderFires(ctx context.Context, ids []string, fires []app.ReminderFire, now time.Time) error {
+	if err := t.withdrawReminders(ctx, ids); err != nil {
+		return err
 	}
-	for _, f := range fires {
-		if _, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO reminder_fires (task_id, user_id, reminder, fire_at, due_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, f.TaskID, f.UserID, f.Reminder, fmtTime(f.FireAt), fmtTimePtr(f.DueAt), fmtTime(now)); err != nil {
-			return mapErr(err)
-		}
+	if len(fires) == 0 {
+		return nil
 	}
-	return nil
+	rows := make([][5]any, len(fires))
+	for i, f := range fires {
+		rows[i] = [5]any{f.TaskID, f.UserID, f.Reminder, fmtTime(f.FireAt), fmtTimePtr(f.DueAt)}
+	}
+	_, err := t.tx.ExecContext(ctx, `INSERT OR IGNORE INTO reminder_fires (task_id, user_id, reminder, fire_at, due_at, created_at)
+		SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ? FROM json_each(?)`, fmtTime(now), jsonText(rows))
+	return mapErr(err)
 }
 
 // PendingReminderFires lists the pending firings of the tasks ids, by task.
@@ -61,7 +65,7 @@ func (t *Tx) PendingReminderFires(ctx context.Context, ids []string) (map[string
 	return out, mapErr(err)
 }
 
-// withdrawReminders deletes the pending firings of tasks gone to the trash.
+// withdrawReminders deletes the pending firings of the tasks ids.
 func (t *Tx) withdrawReminders(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
@@ -69,4 +73,20 @@ func (t *Tx) withdrawReminders(ctx context.Context, ids []string) error {
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id IN (SELECT value FROM json_each(?)) AND state = 'pending'`,
 		jsonText(ids))
 	return mapErr(err)
+}
+
+// PendingReminderTasks lists the tasks with a firing pending for the
+// person userID.
+func (t *Tx) PendingReminderTasks(ctx context.Context, userID string) ([]app.TaskLocation, error) {
+	var rows []struct {
+		ID          string `db:"id"`
+		WorkspaceID string `db:"workspace_id"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT t.id, t.workspace_id FROM tasks t
+		WHERE t.id IN (SELECT task_id FROM reminder_fires WHERE user_id = ? AND state = 'pending') ORDER BY t.id`, userID)
+	out := make([]app.TaskLocation, len(rows))
+	for i, r := range rows {
+		out[i] = app.TaskLocation{ID: r.ID, WorkspaceID: r.WorkspaceID}
+	}
+	return out, mapErr(err)
 }

@@ -22,6 +22,7 @@ import (
 type fix struct {
 	t     *testing.T
 	srv   *httptest.Server
+	clock *storetest.Clock
 	admin string
 	user  string
 }
@@ -30,9 +31,9 @@ type fix struct {
 // DAV tree is not part of the JSON API's document.
 func newFix(t *testing.T) *fix {
 	t.Helper()
-	db, _, admin := webtest.OpenBootstrapped(t)
+	db, clock, admin := webtest.OpenBootstrapped(t)
 	svc := app.New(db, storetest.Options(app.Options{Version: "test", PublicURL: "https://tend.example"}))
-	f := &fix{t: t, srv: webtest.Serve(t, svc), admin: admin}
+	f := &fix{t: t, srv: webtest.Serve(t, svc), clock: clock, admin: admin}
 	f.user = f.api(http.MethodGet, "/v1/me", admin, nil, http.StatusOK)["user"].(map[string]any)["username"].(string)
 	return f
 }

@@ -215,3 +215,35 @@ func TestReplayAppleReminders(t *testing.T) {
 		t.Errorf("the tasks of the list Reminders made: %v", items)
 	}
 }
+
+// TestReplayAppleAlarms replays Apple Reminders snoozing an alarm: every
+// line of each alarm comes back as written, the alarm acknowledged no
+// longer fires from tend, and the snooze, an alarm at an instant, does.
+func TestReplayAppleAlarms(t *testing.T) {
+	f := newFix(t)
+	f.home()
+	f.replay("apple-alarms.txt")
+	ref := fmt.Sprint(f.open("Call mum")["ref"])
+	want := `[{"before":"15m","fire_at":null},{"at":"2026-03-03T18:01:00Z","fire_at":"2026-03-03T18:01:00Z"}]`
+	if got, _ := f.reminders(ref); got != want {
+		t.Fatalf("reminders %s\nwant %s", got, want)
+	}
+	// A change made elsewhere does not bring the acknowledged firing back.
+	f.api(http.MethodPatch, "/v1/tasks/"+ref, f.admin, map[string]any{"title": "Call mum back"}, http.StatusOK)
+	if got, _ := f.reminders(ref); got != want {
+		t.Fatalf("after a change of the title: reminders %s\nwant %s", got, want)
+	}
+}
+
+// TestReplayThunderbirdAlarms replays Thunderbird dismissing an alarm: its
+// ACKNOWLEDGED, X-MOZ-LASTACK and EMAIL alarm come back as written, and the
+// reminder it dismissed no longer fires from tend.
+func TestReplayThunderbirdAlarms(t *testing.T) {
+	f := newFix(t)
+	f.home()
+	f.replay("thunderbird-alarms.txt")
+	ref := fmt.Sprint(f.open("Send the invoice")["ref"])
+	if got, _ := f.reminders(ref); got != `[{"before":"30m","fire_at":null}]` {
+		t.Fatalf("reminders %s", got)
+	}
+}

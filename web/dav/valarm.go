@@ -17,7 +17,11 @@ import (
 // or AUDIO alarm that fires once, at an instant or at or before a timed
 // due. TRIGGER relative to the start means the due when the VTODO has no
 // DTSTART (as task apps write it) or its DTSTART is the due. The same
-// reminder twice is kept as written the second time.
+// reminder twice is kept as written the second time. A reminder's alarm
+// is kept too, marked with the reminder it says (reminderMark), so that
+// its identity (UID, X-WR-ALARMUID, RELATED-TO), ACTION, ATTACH and
+// ACKNOWLEDGED come back as the app wrote them; its ACKNOWLEDGED is the
+// reminder's Acknowledged.
 func readAlarms(todo *ical.Component, in app.DavPut) []app.Reminder {
 	var rs []app.Reminder
 	seen := map[string]bool{}
@@ -26,14 +30,29 @@ func readAlarms(todo *ical.Component, in app.DavPut) []app.Reminder {
 		r, ok := alarmReminder(c, in)
 		if ok && !seen[r.Key()] {
 			seen[r.Key()] = true
+			if p := c.Props.Get(propAcknowledged); p != nil {
+				if at, err := p.DateTime(time.UTC); err == nil {
+					at = at.UTC()
+					r.Acknowledged = &at
+				}
+			}
 			rs = append(rs, r)
-			continue
+			setRaw(c.Props, reminderMark, r.Key())
 		}
 		kept = append(kept, c)
 	}
 	todo.Children = kept
 	return rs
 }
+
+// propAcknowledged is RFC 9074's ACKNOWLEDGED: when the alarm was last
+// shown or dismissed.
+const propAcknowledged = "ACKNOWLEDGED"
+
+// reminderMark names, on a VALARM tend keeps, the reminder (its Key) the
+// alarm says: it is served for that reminder while the task has it, and
+// never served as it is.
+const reminderMark = "X-TEND-REMINDER"
 
 // alarmReminder reads one VALARM as a reminder; ok is false for one tend
 // does not model.
@@ -86,9 +105,15 @@ func beforeText(d time.Duration) string {
 // say: one at an instant, and one before a timed due (RELATED=END, the
 // due). A reminder before an all-day due fires at the person's reminder
 // time, which a VALARM cannot say, and one before no due does not fire:
-// neither is written, and a PUT keeps them (app.PutDavObject).
-func writeAlarms(todo *ical.Component, t app.Task) {
+// neither is written, and a PUT keeps them (app.PutDavObject). The alarm
+// an app wrote for a reminder (kept, marked) is served as written, its
+// TRIGGER too while it still says the reminder of the VTODO as served;
+// tend writes one for the others. A marked alarm of a reminder the task no
+// longer has is not served.
+func writeAlarms(todo *ical.Component, t app.Task, kept []*ical.Component) {
 	timed := t.DueAt != nil && !t.DueIsAllDay
+	served := servedWhen(todo)
+	used := make([]bool, len(kept))
 	for _, r := range t.Reminders {
 		trigger := &ical.Prop{Name: ical.PropTrigger, Params: ical.Params{}}
 		switch {
@@ -100,10 +125,48 @@ func writeAlarms(todo *ical.Component, t app.Task) {
 		default:
 			continue
 		}
+		if a := keptAlarm(kept, used, r); a != nil {
+			if said, ok := alarmReminder(a, served); !ok || !said.SameTime(r) {
+				a.Props.Set(trigger)
+			}
+			todo.Children = append(todo.Children, a)
+			continue
+		}
 		a := ical.NewComponent(ical.CompAlarm)
 		setRaw(a.Props, ical.PropAction, "DISPLAY")
 		a.Props.SetText(ical.PropDescription, t.Title)
 		a.Props.Set(trigger)
 		todo.Children = append(todo.Children, a)
 	}
+}
+
+// keptAlarm is the first kept alarm not used yet marked with a reminder
+// that fires when r does, without its mark; nil when there is none.
+func keptAlarm(kept []*ical.Component, used []bool, r app.Reminder) *ical.Component {
+	for i, c := range kept {
+		mark := c.Props.Get(reminderMark)
+		if used[i] || mark == nil {
+			continue
+		}
+		if said, ok := app.ReminderOfKey(mark.Value); ok && said.SameTime(r) {
+			used[i] = true
+			a := &ical.Component{Name: c.Name, Props: ical.Props{}, Children: c.Children}
+			for name, ps := range c.Props {
+				if name != reminderMark {
+					a.Props[name] = ps
+				}
+			}
+			return a
+		}
+	}
+	return nil
+}
+
+// servedWhen is the DUE and DTSTART of a VTODO as tend serves it, which an
+// app reads a kept alarm's relative TRIGGER against.
+func servedWhen(todo *ical.Component) app.DavPut {
+	var in app.DavPut
+	in.Due, _, _ = readWhen(todo, ical.PropDue)
+	in.Start, _, _ = readWhen(todo, ical.PropDateTimeStart)
+	return in
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // alarm is a VALARM's lines.
@@ -46,8 +47,11 @@ func TestDavValarm(t *testing.T) {
 	}
 
 	get := f.dav(http.MethodGet, obj, f.user, f.admin, "")
-	f.want(get, http.StatusOK, "TRIGGER;RELATED=END:-PT30M", "TRIGGER;RELATED=END:-P1D", "TRIGGER;VALUE=DATE-TIME:20260309T080000Z",
-		"DESCRIPTION:Call the plumber", "ACTION:EMAIL", "TRIGGER;RELATED=END:PT10M", "REPEAT:2")
+	f.want(get, http.StatusOK, "TRIGGER;RELATED=END:-PT30M", "ACTION:AUDIO\r\nTRIGGER:-P1D", "TRIGGER;VALUE=DATE-TIME:20260309T080000Z",
+		"ACTION:EMAIL", "TRIGGER;RELATED=END:PT10M", "REPEAT:2")
+	if strings.Contains(get.body, "DESCRIPTION:Call the plumber") || strings.Contains(get.body, "X-TEND") {
+		t.Fatalf("the app's alarms are not served as written:\n%s", get.body)
+	}
 	if n := strings.Count(get.body, "BEGIN:VALARM"); n != 6 {
 		t.Fatalf("%d VALARMs, want 6\n%s", n, get.body)
 	}
@@ -151,5 +155,48 @@ func TestDavValarmRepeat(t *testing.T) {
 	if got, _ := f.reminders(ref); got != `[{"before":"1h","fire_at":"2026-03-10T06:00:00Z"}]` {
 		t.Fatalf("reminders after the change %s", got)
 	}
-	f.want(f.dav(http.MethodGet, obj, f.user, f.admin, ""), http.StatusOK, "TRIGGER;RELATED=END:-PT1H")
+	f.want(f.dav(http.MethodGet, obj, f.user, f.admin, ""), http.StatusOK, "TRIGGER:-PT1H")
+}
+
+// TestDavValarmIdentity: an app's alarm for a reminder is served as written
+// while the task has that reminder, its start-relative TRIGGER rewritten
+// once tend serves a start that is not the due, and not served once the
+// reminder is gone; an acknowledgement an app sends before tend's firing
+// withdraws it.
+func TestDavValarmIdentity(t *testing.T) {
+	f := newFix(t)
+	f.home()
+	obj := homeURL + "identity.ics"
+	body := vtodo("identity@phone", append([]string{"SUMMARY:Water the tomatoes", "DUE:20260303T180000Z"},
+		alarm("UID:a1", "X-WR-ALARMUID:a1", "ACTION:AUDIO", "ATTACH;VALUE=URI:Chord", "TRIGGER:-PT10M")...)...)
+	f.want(f.dav(http.MethodPut, obj, f.user, f.admin, body), http.StatusCreated)
+	ref := fmt.Sprint(f.open("Water the tomatoes")["ref"])
+
+	f.api(http.MethodPatch, "/v1/tasks/"+ref, f.admin, map[string]any{"starts_at": "2026-03-03T08:00:00Z"}, http.StatusOK)
+	get := f.dav(http.MethodGet, obj, f.user, f.admin, "")
+	f.want(get, http.StatusOK, "UID:a1", "ATTACH;VALUE=URI:Chord", "TRIGGER;RELATED=END:-PT10M")
+	if strings.Contains(get.body, "TRIGGER:-PT10M") {
+		t.Fatalf("a TRIGGER relative to a start that is not the due is served:\n%s", get.body)
+	}
+
+	// The phone rings a minute before tend would and is dismissed at once.
+	f.clock.Set(time.Date(2026, 3, 3, 17, 49, 0, 0, time.UTC))
+	acked := vtodo("identity@phone", append([]string{"SUMMARY:Water the tomatoes", "DUE:20260303T180000Z"},
+		alarm("UID:a1", "ACTION:AUDIO", "TRIGGER:-PT10M", "ACKNOWLEDGED:20260303T175000Z")...)...)
+	f.want(f.dav(http.MethodPut, obj, f.user, f.admin, acked), http.StatusNoContent)
+	if got, _ := f.reminders(ref); got != `[{"before":"10m","fire_at":null}]` {
+		t.Fatalf("an acknowledged reminder: %s", got)
+	}
+	// A later due is another occurrence, which fires.
+	f.api(http.MethodPatch, "/v1/tasks/"+ref, f.admin, map[string]any{"due_at": "2026-03-04T18:00:00Z"}, http.StatusOK)
+	if got, _ := f.reminders(ref); got != `[{"before":"10m","fire_at":"2026-03-04T17:50:00Z"}]` {
+		t.Fatalf("after the due moved on: %s", got)
+	}
+
+	f.api(http.MethodPatch, "/v1/tasks/"+ref, f.admin, map[string]any{"reminders": []map[string]any{{"before": "1h"}}}, http.StatusOK)
+	get = f.dav(http.MethodGet, obj, f.user, f.admin, "")
+	f.want(get, http.StatusOK, "TRIGGER;RELATED=END:-PT1H", "DESCRIPTION:Water the tomatoes")
+	if strings.Contains(get.body, "UID:a1") {
+		t.Fatalf("the alarm of a removed reminder is served:\n%s", get.body)
+	}
 }

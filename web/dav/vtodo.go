@@ -64,7 +64,11 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 	setWhen(p, ical.PropDue, t.DueAt, t.DueIsAllDay, z)
 	setWhen(p, ical.PropDateTimeStart, t.StartsAt, t.StartsIsAllDay, z)
 	writeRepeat(p, o, z)
-	writeAlarms(todo, t)
+	kept, err := keptCalendar(o.Extra)
+	if err != nil {
+		return nil, err
+	}
+	writeAlarms(todo, t, keptAlarms(kept))
 	if tz := taskTimezone(t, z); tz != nil {
 		cal.Children = append(cal.Children, tz)
 	}
@@ -83,11 +87,9 @@ func encodeObject(o app.DavObject, publicURL, version string) ([]byte, error) {
 		setRaw(p, ical.PropURL, strings.TrimRight(publicURL, "/")+"/v1/tasks/"+t.ID)
 	}
 	cal.Children = append(cal.Children, todo)
-	if err := mergeExtra(cal, todo, o.Extra, t.IsComplete()); err != nil {
-		return nil, err
-	}
+	mergeExtra(cal, todo, kept, t.IsComplete())
 	var b bytes.Buffer
-	err := ical.NewEncoder(&b).Encode(cal)
+	err = ical.NewEncoder(&b).Encode(cal)
 	return b.Bytes(), err
 }
 
@@ -97,38 +99,56 @@ func setRaw(p ical.Props, name, value string) {
 	p.Set(&ical.Prop{Name: name, Params: ical.Params{}, Value: value})
 }
 
-// mergeExtra adds back what a client wrote that tend does not model: the
-// VTODO's own properties and subcomponents (VALARM), and the calendar's
-// other components. A done task's PERCENT-COMPLETE is 100, whatever the
-// client last wrote.
-func mergeExtra(cal *ical.Calendar, todo *ical.Component, extra string, done bool) error {
+// keptCalendar reads what tend keeps of a resource; nil for nothing.
+func keptCalendar(extra string) (*ical.Calendar, error) {
 	if extra == "" {
-		if done {
-			setRaw(todo.Props, ical.PropPercentComplete, "100")
-		}
+		return nil, nil
+	}
+	return parseCalendar([]byte(extra))
+}
+
+// keptAlarms are the VALARMs kept of the VTODO itself.
+func keptAlarms(kept *ical.Calendar) []*ical.Component {
+	if kept == nil {
 		return nil
 	}
-	kept, err := parseCalendar([]byte(extra))
-	if err != nil {
-		return err
-	}
+	var out []*ical.Component
 	for _, c := range kept.Children {
-		if c.Name != keptToDo {
-			cal.Children = append(cal.Children, c)
-			continue
+		if c.Name == keptToDo {
+			out = append(out, c.Children...)
 		}
-		for name, ps := range c.Props {
-			if modelled[name] || name == ical.PropPercentComplete && done {
+	}
+	return out
+}
+
+// mergeExtra adds back what a client wrote that tend does not model: the
+// VTODO's own properties and subcomponents (VALARM; those a reminder's
+// alarm, which writeAlarms serves, aside), and the calendar's other
+// components. A done task's PERCENT-COMPLETE is 100, whatever the client
+// last wrote.
+func mergeExtra(cal *ical.Calendar, todo *ical.Component, kept *ical.Calendar, done bool) {
+	if kept != nil {
+		for _, c := range kept.Children {
+			if c.Name != keptToDo {
+				cal.Children = append(cal.Children, c)
 				continue
 			}
-			todo.Props[name] = append(todo.Props[name], ps...)
+			for name, ps := range c.Props {
+				if modelled[name] || name == ical.PropPercentComplete && done {
+					continue
+				}
+				todo.Props[name] = append(todo.Props[name], ps...)
+			}
+			for _, a := range c.Children {
+				if a.Props.Get(reminderMark) == nil {
+					todo.Children = append(todo.Children, a)
+				}
+			}
 		}
-		todo.Children = append(todo.Children, c.Children...)
 	}
 	if done {
 		setRaw(todo.Props, ical.PropPercentComplete, "100")
 	}
-	return nil
 }
 
 // keptToDo holds, in what tend keeps, the lines of the VTODO itself: a

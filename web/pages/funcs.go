@@ -21,7 +21,11 @@ var pageFuncs = template.FuncMap{
 	"was":       was,
 	"joinTags":  func(tags []string) string { return strings.Join(tags, " ") },
 	"reminders": app.RemindersListText,
-	"clock":     app.Clock,
+	"remindersWithout": func(rs []app.Reminder, i int) string {
+		return app.RemindersListText(append(rs[:i:i], rs[i+1:]...))
+	},
+	"remindWords": remindWords,
+	"clock":       app.Clock,
 	"itemLinks": func(entity string, ref int64, show app.ItemShow, choices []linkChoice, q string) linksView {
 		return linksView{Entity: entity, Ref: ref, Show: show, Choices: choices, Query: q}
 	},
@@ -118,4 +122,21 @@ func tell(evs []app.Event, actors map[string]string, statuses []app.Status, zone
 		out[i] = toldEvent{At: e.CreatedAt, Said: app.Narrate(e, app.Telling{Actor: actors[e.ActorUserID], Statuses: labels, Zone: loc, Projects: projects})}
 	}
 	return out
+}
+
+// remindWords says a reminder as the task page lists it: "at the due",
+// "30 min before", "2 days before", "at Tue 3 Mar 2026 07:00 CET".
+func remindWords(r app.Reminder, zone string) template.HTML {
+	if r.At != nil {
+		return "at " + showWhen(r.At, false, zone)
+	}
+	n, _ := strconv.Atoi(r.Before[:len(r.Before)-1])
+	unit := map[byte]string{'m': "min", 'h': "h", 'd': "day"}[r.Before[len(r.Before)-1]]
+	switch {
+	case n == 0:
+		return "at the due"
+	case unit == "day" && n != 1:
+		unit = "days"
+	}
+	return template.HTML(strconv.Itoa(n) + " " + unit + " before")
 }

@@ -57,6 +57,7 @@ type Service interface {
 	RestoreProject(ctx context.Context, a app.Actor, workspace string, idOrKey string) (app.ProjectView, error)
 	RestoreTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	RevokeCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.Calendar, error)
+	ReadReminder(ctx context.Context, a app.Actor, workspace, ref, text string) (app.Reminder, error)
 	RevokeToken(ctx context.Context, a app.Actor, idOrPrefix string) (app.Token, error)
 	RotateWebhookSecret(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
 	WebhookLastAttempts(ctx context.Context, a app.Actor, workspace string) (map[string]app.WebhookAttempt, error)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"tend/app"
 	"tend/web/wire"
@@ -97,11 +98,14 @@ func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Acto
 	if err != nil {
 		return err
 	}
+	ref := wire.Param(r, "ref")
+	if err := s.addReminder(r, a, f, ref); err != nil {
+		return err
+	}
 	in, err := taskEdit(f)
 	if err != nil {
 		return err
 	}
-	ref := wire.Param(r, "ref")
 	_, err = s.app.UpdateTask(r.Context(), a, workspaceOf(r), ref, in.App())
 	if app.CodeOf(err) == app.CodeVersionConflict {
 		return seeOther(w, r, withNotice("/tasks/"+ref, "conflict"))
@@ -110,6 +114,31 @@ func (s *Server) pageTaskEdit(w http.ResponseWriter, r *http.Request, a app.Acto
 		return err
 	}
 	return seeOther(w, r, withNotice("/tasks/"+ref, "edited"))
+}
+
+// addReminder reads the reminders list's add control: the words typed in
+// its custom field (the line's remind grammar, app.ReadReminder), else the
+// offset its select names, appended to the list the form
+// carries, so that the same update writes it. A form without the control
+// is left as it is.
+func (s *Server) addReminder(r *http.Request, a app.Actor, f *pageForm, ref string) error {
+	if !f.has("remind_add") {
+		return nil
+	}
+	words := strings.TrimSpace(f.str("remind_custom"))
+	if words == "" {
+		words = f.str("remind_add")
+	}
+	add, err := s.app.ReadReminder(r.Context(), a, workspaceOf(r), ref, words)
+	if err != nil {
+		return app.Invalidf("form.remind_custom", "%s", app.AsError(err).Detail)
+	}
+	list := f.str("reminders")
+	if list != "" {
+		list += ", "
+	}
+	r.PostForm.Set("reminders", list+app.RemindersListText([]app.Reminder{add}))
+	return nil
 }
 
 // pageTaskComment adds a comment to a task.

@@ -13,6 +13,10 @@ type Reminder struct {
 	Before string     `json:"before,omitempty"`
 	At     *time.Time `json:"at,omitempty"`
 	FireAt *time.Time `json:"fire_at,omitempty"`
+	// Acknowledged is never read from a request: only a calendar app's
+	// VALARM says it. It is here so that a request's reminders convert to
+	// the Service's.
+	Acknowledged *time.Time `json:"-"`
 }
 
 // TaskReminder is a reminder as a task reads: its before or at, and
