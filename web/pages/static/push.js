@@ -78,7 +78,12 @@
       if (old && !sameKey(old.options && old.options.applicationServerKey, key)) return old.unsubscribe().then(function () { return null; });
       return old;
     }).then(function (old) {
-      return old || reg.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key});
+      if (old) return old;
+      // A browser that cannot reach its push service may keep trying
+      // without ever answering (Chromium without Google's service does).
+      return Promise.race([reg.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key}), new Promise(function (_, no) {
+        setTimeout(function () { no(new Error("it did not answer within 20 seconds")); }, 20000);
+      })]);
     }).catch(function (err) {
       throw failure("The browser could not subscribe with its push service (" + (err && err.message || err) + "); nothing was set up.");
     });
