@@ -28,9 +28,9 @@ import (
 // (ServiceWorker.deliverPushMessage) shows the notification with its Done
 // and Snooze buttons; a notificationclick on Done, dispatched in the
 // worker's own scope, posts the Done link to a receiver on loopback and
-// closes the notification; and with the network gone, Today and a task's
-// page reload from the worker's copy with the offline banner, while a page
-// never opened says there is no copy.
+// closes the notification; with the network gone, Today and a task's page
+// reload from the worker's copy with the offline banner, while a page
+// never opened says there is no copy; and signing out forgets the copies.
 func TestBrowserPWA(t *testing.T) {
 	t.Parallel()
 	pressed := make(chan *http.Request, 4)
@@ -153,6 +153,11 @@ func TestBrowserPWA(t *testing.T) {
 	if w.eval(`String(!!document.getElementById("offline-note"))`) != "false" {
 		t.Fatal("Today back online still says it is offline")
 	}
+
+	// Signing out forgets the pages kept.
+	w.open("/account", `#signout`)
+	w.run("sign out", chromedp.Click(chromedp.CSS(`#signout button`)), chromedp.WaitVisible(chromedp.CSS(`#signed-out`)))
+	w.until("the kept pages are forgotten", `caches.keys().then(ks => !ks.some(k => k.startsWith("tend-pages-")))`)
 }
 
 // TestBrowserPWASubscribe is the Account page's Notify this browser, up to
