@@ -234,6 +234,8 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/export", summary: "Export a workspace or the instance (JSON Lines, streamed)", status: 200, out: jsonSchema{"type": "string"}, media: wire.ExportMediaType},
 
 	{method: "GET", path: "/static/:version/*file", summary: "The web app's static files", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/css,text/javascript"},
+	{method: "GET", path: "/manifest.webmanifest", summary: "The web app manifest: what a browser installs the app from", auth: public, status: 200, out: jsonSchema{"type": "object"}, media: "application/manifest+json"},
+	{method: "GET", path: "/sw.js", summary: "The web app's service worker: pushes, and the pages kept for reading offline", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/javascript"},
 	withAuth(page("GET", "/signin", "The sign-in confirmation page (the link's secret is in the query)"), public),
 	withAuth(page("POST", "/signin", "Sign in: spend a sign-in link, set the session cookie"), public),
 	page("GET", "/", "Today"),

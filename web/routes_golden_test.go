@@ -197,6 +197,8 @@ var routeCalls = []routeCall{
 	{route: "GET /v1/export", path: "/v1/export?workspace=default"},
 
 	{route: "GET /static/:version/*file", path: "/static/{static}/app.css", as: asNobody},
+	{route: "GET /manifest.webmanifest", path: "/manifest.webmanifest", as: asNobody},
+	{route: "GET /sw.js", path: "/sw.js", as: asNobody, keep: regexp.MustCompile(`^var VERSION|addEventListener\(`)},
 	{route: "GET /signin", path: "/signin?link={link}", as: asNobody},
 	{route: "POST /signin", path: "/signin", as: asNobody, header: map[string]string{"Origin": "{origin}"}, body: url.Values{"link": {"{link}"}}},
 	{route: "GET /", path: "/", as: asBrowser},

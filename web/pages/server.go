@@ -166,6 +166,7 @@ func (s *Server) Routes(rt Router) {
 	s.rowRoutes(rt)
 	s.trashRoutes(rt)
 	s.webhookRoutes(rt)
+	s.pwaRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,

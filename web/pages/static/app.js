@@ -277,3 +277,26 @@
 
   if (box.value && fail.hidden) preview();
 })();
+
+// ---- The installable app ------------------------------------------------
+// The service worker (/sw.js) shows pushes and keeps the last Today and
+// task pages for reading offline. A page it answered from that copy has
+// data-offline on its body, the time the copy was made; the page says so.
+(function () {
+  "use strict";
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () { /* no worker: the pages work as before */ });
+  }
+  var at = document.body.getAttribute("data-offline");
+  var main = document.getElementById("main");
+  if (at === null || !main) return;
+  var made = new Date(at), now = new Date();
+  var o = {hour: "2-digit", minute: "2-digit", hourCycle: "h23"};
+  if (made.toDateString() !== now.toDateString()) { o.weekday = "short"; o.day = "numeric"; o.month = "short"; }
+  var p = document.createElement("p");
+  p.id = "offline-note";
+  p.className = "notice";
+  p.setAttribute("role", "status");
+  p.textContent = "Offline: showing the copy from " + (isNaN(made) ? "earlier" : new Intl.DateTimeFormat("en-GB", o).format(made)) + ".";
+  main.insertBefore(p, main.firstChild);
+})();

@@ -1,0 +1,151 @@
+// The Account page's "Notify this browser" (issue 37 §2): it fills the
+// empty #push-slot of the Notifications section. A press asks the browser
+// for permission, subscribes it with the server's VAPID key
+// (GET /v1/push/key) and adds the subscription as a webpush channel
+// (POST /v1/me/channels, with the page's session), then reads the section
+// again so the new channel is listed. Every failure is said in words
+// beside the button; none is left to the console.
+(function () {
+  "use strict";
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text) e.textContent = text;
+    return e;
+  }
+
+  // A problem document in words, as the rest of the pages say one.
+  function problemText(p, status) {
+    if (p && Array.isArray(p.detail)) {
+      return p.detail.map(function (d) { return (d.loc && d.loc.length ? d.loc[d.loc.length - 1] + ": " : "") + d.msg; }).join("; ");
+    }
+    return (p && (p.detail || p.title)) || "the server answered " + status;
+  }
+
+  // The key's bytes from base64url without padding, as the server gives it.
+  function keyBytes(b64) {
+    var s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((b64.length + 3) % 4));
+    var out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+    return out;
+  }
+
+  function sameKey(buf, key) {
+    if (!buf) return false;
+    var a = new Uint8Array(buf);
+    return a.length === key.length && a.every(function (b, i) { return b === key[i]; });
+  }
+
+  // browserName names the channel as a person would tell their devices
+  // apart: "Firefox on Android".
+  function browserName() {
+    var ua = navigator.userAgent;
+    var b = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /OPR\//.test(ua) ? "Opera" :
+      /Chrom(e|ium)\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "Browser";
+    var os = /Android/.test(ua) ? "Android" : /iPhone|iPad|iPod/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" :
+      /Windows/.test(ua) ? "Windows" : /CrOS/.test(ua) ? "ChromeOS" : /Linux/.test(ua) ? "Linux" : "";
+    return os ? b + " on " + os : b;
+  }
+
+  // failure is an error that already says what went wrong in words.
+  function failure(msg) {
+    var e = new Error(msg);
+    e.said = true;
+    return e;
+  }
+
+  function api(method, url, body) {
+    var init = {method: method, credentials: "same-origin", headers: {"Accept": "application/json"}};
+    if (body) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(url, init).then(function (r) {
+      return r.json().catch(function () { return null; }).then(function (j) {
+        if (!r.ok) throw failure("The server refused it: " + problemText(j, r.status) + ".");
+        return j;
+      });
+    }, function () {
+      throw failure("The server could not be reached; nothing was set up.");
+    });
+  }
+
+  function subscribe(reg, key) {
+    return reg.pushManager.getSubscription().then(function (old) {
+      // A subscription made with another key (the server's keys were
+      // made anew) cannot be reused: the browser refuses a second one.
+      if (old && !sameKey(old.options && old.options.applicationServerKey, key)) return old.unsubscribe().then(function () { return null; });
+      return old;
+    }).then(function (old) {
+      if (old) return old;
+      // A browser that cannot reach its push service may keep trying
+      // without ever answering (Chromium without Google's service does).
+      return Promise.race([reg.pushManager.subscribe({userVisibleOnly: true, applicationServerKey: key}), new Promise(function (_, no) {
+        setTimeout(function () { no(new Error("it did not answer within 20 seconds")); }, 20000);
+      })]);
+    }).catch(function (err) {
+      throw failure("The browser could not subscribe with its push service (" + (err && err.message || err) + "); nothing was set up.");
+    });
+  }
+
+  // reload reads the page again and puts its section around the slot in
+  // place of this one, which fills its own new slot.
+  function reload(slot, said) {
+    var section = slot.closest("section[id]");
+    if (!section) return;
+    return fetch(location.href, {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(section.id);
+      if (!fresh) return;
+      section.replaceWith(fresh);
+      var next = fresh.querySelector("#push-slot");
+      if (next) fill(next, said);
+    }).catch(function () { /* the channel is added; the list shows it on the next load */ });
+  }
+
+  function fill(slot, said) {
+    slot.replaceChildren();
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      slot.appendChild(el("p", {"class": "muted", id: "push-none"},
+        "This browser cannot take notifications from tend here. On an iPhone or iPad, add tend to the Home Screen first and open it from there."));
+      return;
+    }
+    var button = el("button", {type: "button", id: "push-subscribe"}, "Notify this browser");
+    var status = el("p", {id: "push-status", role: "status"});
+    if (said) status.textContent = said;
+    else if (Notification.permission === "denied") status.textContent = "Notifications are blocked for this site in the browser's settings.";
+    slot.appendChild(button);
+    slot.appendChild(status);
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      status.textContent = "Asking the browser…";
+      var key;
+      Promise.resolve(Notification.requestPermission()).then(function (perm) {
+        if (perm !== "granted") throw failure("Notifications were not allowed in this browser, so nothing was set up.");
+        return api("GET", "/v1/push/key");
+      }).then(function (j) {
+        if (!j || !j.vapid_public_key) throw failure("The server has no push key; nothing was set up.");
+        key = keyBytes(j.vapid_public_key);
+        return navigator.serviceWorker.register("/sw.js", {scope: "/"}).then(function () { return navigator.serviceWorker.ready; });
+      }).then(function (reg) {
+        return subscribe(reg, key);
+      }).then(function (sub) {
+        // The contract's fields only: the API refuses a field it does not
+        // know, and toJSON's expirationTime is one.
+        var j = sub.toJSON();
+        return api("POST", "/v1/me/channels", {type: "webpush", endpoint: j.endpoint, keys: j.keys, name: browserName()});
+      }).then(function () {
+        var done = "This browser will be notified.";
+        status.textContent = done;
+        return reload(slot, done);
+      }).catch(function (err) {
+        status.textContent = err && err.said ? err.message : "Something went wrong: " + (err && err.message || err) + "; nothing was set up.";
+      }).then(function () {
+        button.disabled = false;
+      });
+    });
+  }
+
+  var slot = document.getElementById("push-slot");
+  if (slot) fill(slot, "");
+})();
