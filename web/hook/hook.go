@@ -93,18 +93,25 @@ func New(svc Service, opts Options) *Worker {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	dialer := &net.Dialer{Timeout: opts.Timeout, Control: opts.Outbound.Control}
-	client := &http.Client{
-		Timeout: opts.Timeout,
+	client := Client(opts.Outbound, opts.Timeout)
+	return &Worker{svc: svc, opts: opts, client: client}
+}
+
+// Client is the HTTP client tend calls out with (webhooks, notification
+// channels): it dials only what policy allows, checked at the connection,
+// follows no redirect, and gives up after timeout.
+func Client(policy outbound.Policy, timeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: timeout, Control: policy.Control}
+	return &http.Client{
+		Timeout: timeout,
 		// No proxy: a proxy would dial the address in place of the
 		// check above.
 		Transport: &http.Transport{DialContext: dialer.DialContext, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 2,
-			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: opts.Timeout},
+			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: timeout},
 		// A redirect is an answer, not an address to follow: following it
 		// would send the payload somewhere nobody configured.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &Worker{svc: svc, opts: opts, client: client}
 }
 
 // Run sends deliveries as they fall due until ctx ends, waking on every
@@ -338,7 +345,7 @@ func (w *Worker) post(ctx context.Context, s app.WebhookSend, body []byte) app.W
 	resp, err := w.client.Do(req)
 	if err != nil {
 		r.Duration = time.Since(start)
-		r.Error = attemptError(err)
+		r.Error = AttemptError(err)
 		return r
 	}
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, AnswerRead))
@@ -350,9 +357,9 @@ func (w *Worker) post(ctx context.Context, s app.WebhookSend, body []byte) app.W
 	return r
 }
 
-// attemptError says why no answer came, without the URL, which may carry
+// AttemptError says why no answer came, without the URL, which may carry
 // a receiver's own secret.
-func attemptError(err error) string {
+func AttemptError(err error) string {
 	var ue interface{ Unwrap() error }
 	if errors.As(err, &ue) {
 		if inner := ue.Unwrap(); inner != nil {

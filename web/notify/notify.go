@@ -1,0 +1,303 @@
+// Package notify sends the notification outbox (app/notify_delivery.go):
+// it leases due notifications from the Service, sends each to its channel
+// (an ntfy topic, or a browser through Web Push), and reports how it went.
+// What to send, when to retry and who may see what are the Service's
+// rules; this package is the HTTP.
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"tend/app"
+	"tend/app/outbound"
+	"tend/web/hook"
+)
+
+// Service is the part of app.Service the worker calls.
+type Service interface {
+	NotifyLease(ctx context.Context, limit int, lease time.Duration, done ...app.NotifyResult) ([]app.NotifySend, time.Time, error)
+	NotifyReleaseLeases(ctx context.Context) error
+	Written() <-chan struct{}
+}
+
+// PushFunc sends payload to a browser's subscription through Web Push
+// (RFC 8291 encryption, RFC 8292 VAPID) and answers the push service's
+// status; tend/web/notify/webpush.Send has this shape.
+type PushFunc func(ctx context.Context, client *http.Client, endpoint, p256dh, auth string, payload []byte,
+	keys app.VAPIDKeys, subject string, ttl time.Duration) (int, error)
+
+// Delivery bounds.
+const (
+	// Timeout is how long an attempt may take, answer included.
+	Timeout = 15 * time.Second
+	// lease is how long a notification is the worker's: past it, a
+	// crashed worker's notification is due again (at once if a worker
+	// starts: Run).
+	lease = Timeout + 45*time.Second
+	// parallel is how many notifications are sent at once.
+	parallel = 64
+	// retryRead is the pause after the outbox could not be read.
+	retryRead = time.Second
+	// pace is the least time between two rounds, so that a run of API
+	// writes, each waking the worker, does not make it take the writer
+	// as often as they do.
+	pace = 10 * time.Millisecond
+	// pushTTL is how long a push service keeps a push for a browser that
+	// is away: a reminder a day late is of little use.
+	pushTTL = 12 * time.Hour
+)
+
+// Options configure a Worker. Zero fields take the defaults.
+type Options struct {
+	// Outbound is which private and local addresses may be dialled.
+	Outbound outbound.Policy
+	// Push sends through Web Push; without it a webpush channel's
+	// notifications fail with the reason.
+	Push PushFunc
+	// Now is the clock the next due time is measured on; time.Now by
+	// default.
+	Now func() time.Time
+	// After waits; time.After by default.
+	After func(time.Duration) <-chan time.Time
+	// Timeout bounds an attempt; Timeout by default.
+	Timeout time.Duration
+	Log     *slog.Logger
+}
+
+// Worker sends the outbox.
+type Worker struct {
+	svc    Service
+	opts   Options
+	client *http.Client
+}
+
+// New makes a worker over svc.
+func New(svc Service, opts Options) *Worker {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.After == nil {
+		opts.After = time.After
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = Timeout
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	client := hook.Client(opts.Outbound, opts.Timeout)
+	if t, ok := client.Transport.(*http.Transport); ok {
+		// Many notifications go to one ntfy server: keep a connection
+		// for each sender rather than dialling one a message.
+		t.MaxIdleConnsPerHost = parallel
+	}
+	return &Worker{svc: svc, opts: opts, client: client}
+}
+
+// Run sends notifications as they fall due until ctx ends, waking on
+// every commit and on the next due time rather than polling. Up to
+// parallel go out at once; each that ends is recorded in the next round's
+// one write, with the next leases. What the previous run had in flight
+// when it stopped or was killed goes out first.
+func (w *Worker) Run(ctx context.Context) {
+	if err := w.svc.NotifyReleaseLeases(ctx); err != nil && ctx.Err() == nil {
+		w.opts.Log.Error("notification outbox", "err", err)
+	}
+	var wg sync.WaitGroup
+	ended := make(chan *app.NotifyResult, parallel)
+	var done []app.NotifyResult
+	// An attempt that ended is recorded even as the worker stops, so that
+	// the next start does not send it again.
+	defer func() {
+		wg.Wait()
+		close(ended)
+		for r := range ended {
+			if r != nil {
+				done = append(done, *r)
+			}
+		}
+		if len(done) > 0 {
+			_, _, _ = w.record(context.WithoutCancel(ctx), 0, done)
+		}
+	}()
+	inflight := 0
+	var last time.Time
+	for {
+		written := w.svc.Written()
+		var timer <-chan time.Time
+		free := parallel - inflight
+		if wait := pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
+			timer = time.After(wait)
+		} else if free > 0 || len(done) > 0 {
+			last = time.Now()
+			sends, next, err := w.record(ctx, free, done)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				timer = w.opts.After(retryRead)
+			case err == nil:
+				done = done[:0]
+				if !next.IsZero() {
+					timer = w.opts.After(next.Sub(w.opts.Now()))
+				}
+			}
+			for _, s := range sends {
+				inflight++
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ended <- w.deliver(ctx, s)
+				}()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-ended:
+			for more := true; more; {
+				inflight--
+				if r != nil {
+					done = append(done, *r)
+				}
+				select {
+				case r = <-ended:
+				default:
+					more = false
+				}
+			}
+		case <-written:
+		case <-timer:
+		}
+	}
+}
+
+// record reports the attempts in done and leases up to limit notifications.
+func (w *Worker) record(ctx context.Context, limit int, done []app.NotifyResult) ([]app.NotifySend, time.Time, error) {
+	sends, next, err := w.svc.NotifyLease(ctx, limit, lease, done...)
+	if err != nil && ctx.Err() == nil {
+		w.opts.Log.Error("notification outbox", "err", err)
+	}
+	return sends, next, err
+}
+
+// RunOnce sends every notification due now, round after round, until none
+// is left, and answers how many attempts it made: for tests, which move
+// the clock themselves.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) {
+	n := 0
+	var done []app.NotifyResult
+	for {
+		sends, _, err := w.svc.NotifyLease(ctx, parallel, lease, done...)
+		if err != nil || len(sends) == 0 {
+			return n, err
+		}
+		results := make([]*app.NotifyResult, len(sends))
+		var wg sync.WaitGroup
+		for i, s := range sends {
+			wg.Go(func() { results[i] = w.deliver(ctx, s) })
+		}
+		wg.Wait()
+		done = done[:0]
+		for _, r := range results {
+			if r != nil {
+				done = append(done, *r)
+			}
+		}
+		n += len(sends)
+	}
+}
+
+// deliver makes one attempt and answers how it went; nil for one cut short
+// by the worker stopping, which is not recorded: it goes again after the
+// next start.
+func (w *Worker) deliver(ctx context.Context, s app.NotifySend) *app.NotifyResult {
+	r := app.NotifyResult{Seq: s.Notification.Seq}
+	var err error
+	switch s.Channel.Type {
+	case "ntfy":
+		r.Status, err = w.ntfy(ctx, s)
+	case "webpush":
+		r.Status, err = w.push(ctx, s)
+	default:
+		err = errors.New("a channel of a type this tend does not send")
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		r.Error = hook.AttemptError(err)
+	}
+	return &r
+}
+
+// Payload is what every channel carries (the shape the service worker and
+// the tests read): at most 3 KB of JSON.
+type Payload struct {
+	ID      string          `json:"id"`
+	Kind    string          `json:"kind"`
+	Title   string          `json:"title"`
+	Body    string          `json:"body"`
+	URL     string          `json:"url"`
+	TaskID  *string         `json:"task_id"`
+	Late    bool            `json:"late"`
+	Actions []PayloadAction `json:"actions"`
+}
+
+// PayloadAction is one button of a notification.
+type PayloadAction struct {
+	Action string `json:"action"`
+	Title  string `json:"title"`
+	URL    string `json:"url"`
+}
+
+
+// NewPayload is s as every channel carries it; a title or body that would
+// take it past maxPayload is cut.
+func NewPayload(s app.NotifySend) Payload {
+	n := s.Notification
+	p := Payload{ID: n.ID, Kind: n.Kind, Title: cut(n.Title, 200), Body: cut(n.Body, 1000), URL: s.URL, Late: n.Late,
+		Actions: []PayloadAction{}}
+	if n.TaskID != "" {
+		p.TaskID = &n.TaskID
+	}
+	for _, a := range s.Actions {
+		p.Actions = append(p.Actions, PayloadAction{Action: a.Action, Title: a.Title, URL: a.URL})
+	}
+	return p
+}
+
+// cut shortens s to at most n bytes on a rune boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n - len("…")
+	for i > 0 && (s[i]&0xC0) == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+func (w *Worker) push(ctx context.Context, s app.NotifySend) (int, error) {
+	if w.opts.Push == nil {
+		return 0, errors.New("not sent: this build of tend sends no Web Push")
+	}
+	body, err := json.Marshal(NewPayload(s))
+	if err != nil {
+		return 0, err
+	}
+	c := s.Channel
+	return w.opts.Push(ctx, w.client, c.URL, c.P256dh, c.Auth, body, s.VAPID, s.Subject, pushTTL)
+}
+
+// drain reads what is left of an answer, so that the connection is kept.
+func drain(resp *http.Response) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+}
