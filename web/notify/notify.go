@@ -12,12 +12,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"tend/app"
 	"tend/app/outbound"
 	"tend/web/hook"
+	"tend/web/outbox"
 )
 
 // Service is the part of app.Service the worker calls.
@@ -45,9 +45,7 @@ const (
 	parallel = 64
 	// retryRead is the pause after the outbox could not be read.
 	retryRead = time.Second
-	// pace is the least time between two rounds, so that a run of API
-	// writes, each waking the worker, does not make it take the writer
-	// as often as they do.
+	// pace is the least time between two rounds (outbox.Loop.Pace).
 	pace = 10 * time.Millisecond
 	// pushTTL is how long a push service keeps a push for a browser that
 	// is away: a reminder a day late is of little use.
@@ -101,117 +99,26 @@ func New(svc Service, opts Options) *Worker {
 	return &Worker{svc: svc, opts: opts, client: client}
 }
 
-// Run sends notifications as they fall due until ctx ends, waking on
-// every commit and on the next due time rather than polling. Up to
-// parallel go out at once; each that ends is recorded in the next round's
-// one write, with the next leases. What the previous run had in flight
-// when it stopped or was killed goes out first.
-func (w *Worker) Run(ctx context.Context) {
-	if err := w.svc.NotifyReleaseLeases(ctx); err != nil && ctx.Err() == nil {
-		w.opts.Log.Error("notification outbox", "err", err)
-	}
-	var wg sync.WaitGroup
-	ended := make(chan *app.NotifyResult, parallel)
-	var done []app.NotifyResult
-	// An attempt that ended is recorded even as the worker stops, so that
-	// the next start does not send it again.
-	defer func() {
-		wg.Wait()
-		close(ended)
-		for r := range ended {
-			if r != nil {
-				done = append(done, *r)
-			}
-		}
-		if len(done) > 0 {
-			_, _, _ = w.record(context.WithoutCancel(ctx), 0, done)
-		}
-	}()
-	inflight := 0
-	var last time.Time
-	for {
-		written := w.svc.Written()
-		var timer <-chan time.Time
-		free := parallel - inflight
-		if wait := pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
-			timer = time.After(wait)
-		} else if free > 0 || len(done) > 0 {
-			last = time.Now()
-			sends, next, err := w.record(ctx, free, done)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				timer = w.opts.After(retryRead)
-			case err == nil:
-				done = done[:0]
-				if !next.IsZero() {
-					timer = w.opts.After(next.Sub(w.opts.Now()))
-				}
-			}
-			for _, s := range sends {
-				inflight++
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ended <- w.deliver(ctx, s)
-				}()
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case r := <-ended:
-			for more := true; more; {
-				inflight--
-				if r != nil {
-					done = append(done, *r)
-				}
-				select {
-				case r = <-ended:
-				default:
-					more = false
-				}
-			}
-		case <-written:
-		case <-timer:
-		}
-	}
+// loop is the worker's outbox loop: up to parallel notifications go out
+// at once.
+func (w *Worker) loop() outbox.Loop[app.NotifySend, app.NotifyResult] {
+	return outbox.Loop[app.NotifySend, app.NotifyResult]{Name: "notification outbox",
+		Lease: func(ctx context.Context, limit int, done []app.NotifyResult) ([]app.NotifySend, time.Time, error) {
+			return w.svc.NotifyLease(ctx, limit, lease, done...)
+		},
+		Release: w.svc.NotifyReleaseLeases, Written: w.svc.Written,
+		Round:    func() func(context.Context, app.NotifySend) *app.NotifyResult { return w.deliver },
+		Parallel: parallel, Pace: pace, RetryRead: retryRead, Now: w.opts.Now, After: w.opts.After, Log: w.opts.Log}
 }
 
-// record reports the attempts in done and leases up to limit notifications.
-func (w *Worker) record(ctx context.Context, limit int, done []app.NotifyResult) ([]app.NotifySend, time.Time, error) {
-	sends, next, err := w.svc.NotifyLease(ctx, limit, lease, done...)
-	if err != nil && ctx.Err() == nil {
-		w.opts.Log.Error("notification outbox", "err", err)
-	}
-	return sends, next, err
-}
+// Run sends notifications as they fall due until ctx ends
+// (outbox.Loop.Run). What the previous run had in flight when it stopped
+// or was killed goes out first: at most that one repeat, with its id.
+func (w *Worker) Run(ctx context.Context) { w.loop().Run(ctx) }
 
-// RunOnce sends every notification due now, round after round, until none
-// is left, and answers how many attempts it made: for tests, which move
-// the clock themselves.
-func (w *Worker) RunOnce(ctx context.Context) (int, error) {
-	n := 0
-	var done []app.NotifyResult
-	for {
-		sends, _, err := w.svc.NotifyLease(ctx, parallel, lease, done...)
-		if err != nil || len(sends) == 0 {
-			return n, err
-		}
-		results := make([]*app.NotifyResult, len(sends))
-		var wg sync.WaitGroup
-		for i, s := range sends {
-			wg.Go(func() { results[i] = w.deliver(ctx, s) })
-		}
-		wg.Wait()
-		done = done[:0]
-		for _, r := range results {
-			if r != nil {
-				done = append(done, *r)
-			}
-		}
-		n += len(sends)
-	}
-}
+// RunOnce sends every notification due now and answers how many attempts
+// it made: for tests, which move the clock themselves.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) { return w.loop().RunOnce(ctx) }
 
 // deliver makes one attempt and answers how it went; nil for one cut short
 // by the worker stopping, which is not recorded: it goes again after the
@@ -256,9 +163,8 @@ type PayloadAction struct {
 	URL    string `json:"url"`
 }
 
-
 // NewPayload is s as every channel carries it; a title or body that would
-// take it past maxPayload is cut.
+// take it past 3 KB is cut.
 func NewPayload(s app.NotifySend) Payload {
 	n := s.Notification
 	p := Payload{ID: n.ID, Kind: n.Kind, Title: cut(n.Title, 200), Body: cut(n.Body, 1000), URL: s.URL, Late: n.Late,
