@@ -2,12 +2,9 @@ package web_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,98 +12,8 @@ import (
 	"tend/app/outbound"
 	"tend/store/storetest"
 	"tend/web/notify"
+	"tend/web/webtest"
 )
-
-// ntfyMessage is a message as ntfy's documentation gives JSON publishing
-// (docs.ntfy.sh/publish, "Publish as JSON"): the receiver decodes strictly
-// into it, so a field ntfy does not know fails the test.
-type ntfyMessage struct {
-	Topic      string       `json:"topic"`
-	Message    string       `json:"message"`
-	Title      string       `json:"title"`
-	Tags       []string     `json:"tags"`
-	Priority   int          `json:"priority"`
-	Actions    []ntfyAction `json:"actions"`
-	Click      string       `json:"click"`
-	Attach     string       `json:"attach"`
-	Markdown   bool         `json:"markdown"`
-	Icon       string       `json:"icon"`
-	Filename   string       `json:"filename"`
-	Delay      string       `json:"delay"`
-	Email      string       `json:"email"`
-	Call       string       `json:"call"`
-	SequenceID string       `json:"sequence_id"`
-}
-
-type ntfyAction struct {
-	Action  string            `json:"action"`
-	Label   string            `json:"label"`
-	URL     string            `json:"url"`
-	Method  string            `json:"method"`
-	Headers map[string]string `json:"headers"`
-	Body    string            `json:"body"`
-	Clear   bool              `json:"clear"`
-}
-
-// ntfyServer is a loopback stand-in for an ntfy server: it checks each
-// publish against the documented format and keeps what it got; status is
-// what it answers.
-type ntfyServer struct {
-	t      *testing.T
-	srv    *httptest.Server
-	token  string
-	mu     sync.Mutex
-	got    []ntfyMessage
-	status int
-}
-
-func newNtfyServer(t *testing.T, token string) *ntfyServer {
-	n := &ntfyServer{t: t, token: token, status: http.StatusOK}
-	n.srv = httptest.NewServer(http.HandlerFunc(n.serve))
-	t.Cleanup(n.srv.Close)
-	return n
-}
-
-func (n *ntfyServer) serve(w http.ResponseWriter, r *http.Request) {
-	var m ntfyMessage
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	switch {
-	case r.Method != http.MethodPost || r.URL.Path != "/":
-		n.t.Errorf("ntfy got %s %s, want POST / (JSON publishing goes to the root)", r.Method, r.URL.Path)
-	case r.Header.Get("Content-Type") != "application/json":
-		n.t.Errorf("ntfy got Content-Type %q", r.Header.Get("Content-Type"))
-	case n.token != "" && r.Header.Get("Authorization") != "Bearer "+n.token:
-		n.t.Errorf("ntfy got Authorization %q", r.Header.Get("Authorization"))
-	case dec.Decode(&m) != nil:
-		n.t.Errorf("ntfy got a body that is not its JSON message")
-	case m.Topic == "" || m.Message == "" || !strings.HasPrefix(m.SequenceID, "ntf_"):
-		n.t.Errorf("ntfy got %+v", m)
-	}
-	for _, a := range m.Actions {
-		if a.Action != "http" || a.Method != http.MethodPost || !a.Clear || !strings.Contains(a.URL, "/v1/actions/") {
-			n.t.Errorf("ntfy got action %+v", a)
-		}
-	}
-	n.mu.Lock()
-	n.got = append(n.got, m)
-	status := n.status
-	n.mu.Unlock()
-	w.WriteHeader(status)
-	_, _ = fmt.Fprintf(w, `{"id":"x","event":"message","topic":%q}`, m.Topic)
-}
-
-func (n *ntfyServer) messages() []ntfyMessage {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return append([]ntfyMessage(nil), n.got...)
-}
-
-func (n *ntfyServer) answer(status int) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.status = status
-}
 
 // loopback is the outbound policy of tests whose receivers listen on
 // loopback.
@@ -214,8 +121,8 @@ func TestWebPushChannelOnce(t *testing.T) {
 func TestNtfyReminderAndActions(t *testing.T) {
 	t.Parallel()
 	e, w := notifyEnv(t)
-	ntfy := newNtfyServer(t, "tk_abc")
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.srv.URL + "/reminders", "token": "tk_abc"})
+	ntfy := webtest.NewNtfy(t, "tk_abc")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.URL + "/reminders", "token": "tk_abc"})
 	due := storetest.Epoch.Add(time.Hour)
 	task := e.CreateTask(e.Admin, map[string]any{"title": "Renew passport", "due_at": due.Format(time.RFC3339), "reminders": []any{map[string]any{"before": "30m"}}})
 	if n := e.sendDue(w); n != 0 {
@@ -225,7 +132,7 @@ func TestNtfyReminderAndActions(t *testing.T) {
 	if n := e.sendDue(w); n != 1 {
 		t.Fatalf("sent %d, want 1", n)
 	}
-	got := ntfy.messages()
+	got := ntfy.Messages()
 	m := got[0]
 	if m.Topic != "reminders" || m.Title != "Renew passport" || m.Message != "Due today 10:00" || len(m.Actions) != 2 ||
 		m.Click != fmt.Sprintf("https://tend.example/tasks/%v?workspace_id=%v", task["ref"], task["workspace_id"]) {
@@ -249,7 +156,7 @@ func TestNtfyReminderAndActions(t *testing.T) {
 		"reminders": []any{map[string]any{"before": "0m"}}})
 	e.Clock.Advance(90 * time.Minute)
 	e.sendDue(w)
-	got = ntfy.messages()
+	got = ntfy.Messages()
 	if len(got) != 2 || got[1].Title != "Water plants" {
 		t.Fatalf("published %+v", got)
 	}
@@ -259,7 +166,7 @@ func TestNtfyReminderAndActions(t *testing.T) {
 	}
 	e.Clock.Advance(time.Hour)
 	e.sendDue(w)
-	if got = ntfy.messages(); len(got) != 3 || got[2].Title != "Water plants" {
+	if got = ntfy.Messages(); len(got) != 3 || got[2].Title != "Water plants" {
 		t.Fatalf("after the snooze, published %+v", got)
 	}
 	e.Clock.Advance(25 * time.Hour)
@@ -273,8 +180,8 @@ func TestNtfyReminderAndActions(t *testing.T) {
 func TestLateRemindersCoalesce(t *testing.T) {
 	t.Parallel()
 	e, w := notifyEnv(t)
-	ntfy := newNtfyServer(t, "")
-	e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.srv.URL + "/t"})
+	ntfy := webtest.NewNtfy(t, "")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.URL + "/t"})
 	for i := range 6 {
 		e.CreateTask(e.Admin, map[string]any{"title": fmt.Sprintf("chore %d", i), "reminders": []any{
 			map[string]any{"at": storetest.Epoch.Add(time.Duration(i+1) * time.Minute).Format(time.RFC3339)}}})
@@ -283,7 +190,7 @@ func TestLateRemindersCoalesce(t *testing.T) {
 	if n := e.sendDue(w); n != 1 {
 		t.Fatalf("sent %d, want one late notification", n)
 	}
-	m := ntfy.messages()[0]
+	m := ntfy.Messages()[0]
 	if !strings.HasPrefix(m.Title, "6 reminders") || !strings.Contains(m.Message, "chore 0") || !strings.Contains(m.Message, "and 1 more") ||
 		len(m.Actions) != 0 {
 		t.Fatalf("published %+v", m)
@@ -300,9 +207,9 @@ func TestLateRemindersCoalesce(t *testing.T) {
 func TestNotifyRetriesThenFails(t *testing.T) {
 	t.Parallel()
 	e, w := notifyEnv(t)
-	ntfy := newNtfyServer(t, "")
-	ntfy.answer(http.StatusServiceUnavailable)
-	c := e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.srv.URL + "/t"})
+	ntfy := webtest.NewNtfy(t, "")
+	ntfy.Answer(http.StatusServiceUnavailable)
+	c := e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.URL + "/t"})
 	e.OK(http.StatusAccepted, http.MethodPost, "/v1/me/channels/"+c["id"].(string)+"/test", e.Admin, nil)
 	e.sendDue(w)
 	for _, d := range app.NotifyRetries {
@@ -316,8 +223,8 @@ func TestNotifyRetriesThenFails(t *testing.T) {
 		}
 	}
 	e.Clock.Advance(24 * time.Hour)
-	if n := e.sendDue(w); n != 0 || len(ntfy.messages()) != 5 {
-		t.Fatalf("sent %d more; %d in all", n, len(ntfy.messages()))
+	if n := e.sendDue(w); n != 0 || len(ntfy.Messages()) != 5 {
+		t.Fatalf("sent %d more; %d in all", n, len(ntfy.Messages()))
 	}
 	ns := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/me/notifications", e.Admin, nil))
 	if len(ns) != 1 || ns[0]["state"] != "failed" || ns[0]["attempts"] != float64(5) || ns[0]["last_error"] != "the receiver answered HTTP 503" {
@@ -327,7 +234,7 @@ func TestNotifyRetriesThenFails(t *testing.T) {
 	if ch["failing_since"] == nil || ch["last_error"] != "the receiver answered HTTP 503" || ch["last_ok_at"] != nil {
 		t.Fatalf("channel %v", ch)
 	}
-	ntfy.answer(http.StatusOK)
+	ntfy.Answer(http.StatusOK)
 	e.OK(http.StatusAccepted, http.MethodPost, "/v1/me/channels/"+c["id"].(string)+"/test", e.Admin, nil)
 	e.sendDue(w)
 	ch = lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/me/channels", e.Admin, nil))[0]
