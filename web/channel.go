@@ -9,14 +9,9 @@ import (
 	"tend/web/wire"
 )
 
-// channelService is the part of app.Service the channel, notification and
-// action routes call.
+// channelService is the part of app.Service the push key and action
+// routes call beyond what the pages do (the channels, the notifications).
 type channelService interface {
-	Channels(ctx context.Context, a app.Actor) ([]app.Channel, error)
-	CreateChannel(ctx context.Context, a app.Actor, in app.ChannelCreate) (app.Channel, bool, error)
-	DeleteChannel(ctx context.Context, a app.Actor, id string) error
-	TestChannel(ctx context.Context, a app.Actor, id string) (app.Notification, error)
-	Notifications(ctx context.Context, a app.Actor, limit int) ([]app.Notification, error)
 	PushKeys(ctx context.Context) (app.VAPIDKeys, error)
 	UseAction(ctx context.Context, token string) (app.ActionDone, error)
 }

@@ -261,6 +261,9 @@ var routeCalls = []routeCall{
 	{route: "POST /account/calendars", path: "/account/calendars", as: asBrowser, body: url.Values{"title": {"Phone"}}},
 	{route: "POST /account/calendars/:calendar/reset", path: "/account/calendars/{calendar}/reset", as: asBrowser, body: url.Values{}},
 	{route: "POST /account/calendars/:calendar/revoke", path: "/account/calendars/{calendar}/revoke", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/channels", path: "/account/channels", as: asBrowser, body: url.Values{"url": {"https://93.184.216.34/phone"}, "name": {"phone"}}},
+	{route: "POST /account/channels/:channel/test", path: "/account/channels/{page_channel}/test", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/channels/:channel/remove", path: "/account/channels/{page_channel}/remove", as: asBrowser, body: url.Values{}},
 	{route: "POST /v1/workspaces", path: "/v1/workspaces", body: map[string]any{"slug": "spare", "name": "Spare"}},
 	{route: "PATCH /v1/workspaces/:workspace", path: "/v1/workspaces/spare", body: map[string]any{"name": "Spare room"}},
 	{route: "DELETE /v1/workspaces/:workspace", path: "/v1/workspaces/spare"},
@@ -324,6 +327,8 @@ func routeSeed(e *env) map[string]string {
 	vals["repeating"] = ref(e.CreateTask(e.Admin, map[string]any{"text": "Water the plants every monday #ops"}))
 	vals["spare_task"] = ref(e.CreateTask(e.Admin, map[string]any{"title": "Spare", "project": "ops"}))
 	vals["page_task"] = ref(e.CreateTask(e.Admin, map[string]any{"title": "Sweep the floor", "project": "ops"}))
+	vals["page_channel"] = e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin,
+		map[string]any{"type": "ntfy", "url": "https://93.184.216.34/seed", "name": "tablet"})["id"].(string)
 	doc := e.docCreate(e.Admin, map[string]any{"title": "Runbook", "body": "# Steps\n\nsee #" + vals["task"], "project": "ops"})
 	vals["doc"] = ref(doc)
 	vals["spare_doc"] = ref(e.docCreate(e.Admin, map[string]any{"title": "Spare doc", "body": "x", "project": "ops"}))
