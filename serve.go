@@ -20,6 +20,7 @@ import (
 	"tend/store"
 	"tend/web"
 	"tend/web/hook"
+	"tend/web/notify"
 )
 
 type serveFlags struct {
@@ -73,7 +74,7 @@ API token for that administrator once. Later starts print no secret.`,
 	fl.StringVar(&f.metricsAddr, "metrics-addr", envOr("TEND_METRICS_ADDR", ""),
 		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
 	fl.StringArrayVar(&f.outboundAllow, "outbound-allow", splitList(os.Getenv("TEND_OUTBOUND_ALLOW")),
-		"let webhooks call this loopback, private or local range (CIDR, repeatable); all such ranges are refused otherwise (env TEND_OUTBOUND_ALLOW)")
+		"let webhooks and notification channels call this loopback, private or local range (CIDR, repeatable); all such ranges are refused otherwise (env TEND_OUTBOUND_ALLOW)")
 	addLogFlags(cmd, &f.log)
 	return cmd
 }
@@ -159,6 +160,17 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	defer func() {
 		stopHooks()
 		<-hooksDone
+	}()
+	// The notification outbox likewise, beside it.
+	notes, stopNotes := context.WithCancel(ctx)
+	notesDone := make(chan struct{})
+	go func() {
+		defer close(notesDone)
+		notify.New(svc, notify.Options{Outbound: allow, Log: log}).Run(notes)
+	}()
+	defer func() {
+		stopNotes()
+		<-notesDone
 	}()
 	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)

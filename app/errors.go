@@ -80,6 +80,8 @@ const (
 	CodeInvalidGrant         Code = "invalid_grant"         // a device code that is unknown, or spent already
 	CodeTooManyWaiters       Code = "too_many_waiters"      // the credential holds as many waits on the change feed open as it may
 	CodeTooManyAttempts      Code = "too_many_attempts"     // too many wrong sign-in codes tried, or sign-ins started from one address
+	CodeActionUsed           Code = "action_used"           // a notification's action link was used already
+	CodeActionExpired        Code = "action_expired"        // a notification's action link is past its life
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -101,7 +103,7 @@ var AllCodes = []Code{
 	CodeLoginLinkNarrowed, CodeLoginLinkUnusable, CodeNotASession, CodeCrossOrigin,
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
-	CodeTooManyWaiters, CodeTooManyAttempts,
+	CodeTooManyWaiters, CodeTooManyAttempts, CodeActionUsed, CodeActionExpired,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

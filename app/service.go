@@ -74,6 +74,8 @@ type Tx interface {
 	calendarTx
 	viewTx
 	webhookTx
+	channelTx
+	notifyTx
 	openTasksTx
 	exportTx
 	importTx

@@ -328,16 +328,7 @@ func newWebhookSecret() string {
 // checkWebhookURL refuses an address that is not http(s), or that is in a
 // private or local range the operator has not allowed.
 func (s *Service) checkWebhookURL(ctx context.Context, url string) error {
-	if url == "" {
-		return Invalidf("body.url", "url is required: where to deliver the events")
-	}
-	if err := s.checkText("body.url", url, 2048); err != nil {
-		return err
-	}
-	if err := s.opts.Outbound.CheckURL(ctx, url); err != nil {
-		return Invalidf("body.url", "%s", err.Error())
-	}
-	return nil
+	return s.checkOutboundURL(ctx, "body.url", url, "where to deliver the events")
 }
 
 // checkWebhookEvents admits "*", a kind's every action ("task.*") or one

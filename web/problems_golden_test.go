@@ -28,6 +28,8 @@ var problemsUnanswered = map[app.Code]string{
 	app.CodeReadOverBudget:    "needs a read held past its budget by a gated store (TestExpensiveReadOverBudget)",
 	app.CodeLoginLinkUnusable: "POST /signin answers it as the 410 page, never as a problem document (pages' sign-in tests)",
 	app.CodeTooManyWaiters:    "needs a credential's waits on the change feed held open (TestChangesWaitHTTP)",
+	app.CodeActionUsed:        "needs a notification sent and its link used (TestNtfyReminderAndActions)",
+	app.CodeActionExpired:     "needs a notification sent and a day gone by (TestNtfyReminderAndActions)",
 	app.CodeTooManyAttempts:   "needs twenty sign-ins started from one address, or ten wrong codes tried on /device (TestDeviceSignInLimits)",
 }
 

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tend/web"
 	"tend/web/webtest"
@@ -28,7 +30,10 @@ type routeCall struct {
 	header map[string]string // beyond what the caller sends
 	save   string            // the placeholder that names the created record's id from here on
 	keep   *regexp.Regexp    // when set, the body's lines a golden holds (the rest vary by run)
-	named  bool              // the route serves path by name (handleNamed), one call and golden per name
+	// prep makes what the call needs just before it, where making it in
+	// the seed would change the goldens of the calls before.
+	prep  func(e *env, vals map[string]string)
+	named bool // the route serves path by name (handleNamed), one call and golden per name
 }
 
 // golden is the name of c's golden: its route's, or for a name a route
@@ -258,6 +263,9 @@ var routeCalls = []routeCall{
 	{route: "POST /account/calendars", path: "/account/calendars", as: asBrowser, body: url.Values{"title": {"Phone"}}},
 	{route: "POST /account/calendars/:calendar/reset", path: "/account/calendars/{calendar}/reset", as: asBrowser, body: url.Values{}},
 	{route: "POST /account/calendars/:calendar/revoke", path: "/account/calendars/{calendar}/revoke", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/channels", path: "/account/channels", as: asBrowser, body: url.Values{"url": {"https://93.184.216.34/phone"}, "name": {"phone"}}},
+	{route: "POST /account/channels/:channel/test", path: "/account/channels/{page_channel}/test", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/channels/:channel/remove", path: "/account/channels/{page_channel}/remove", as: asBrowser, body: url.Values{}},
 	{route: "POST /v1/workspaces", path: "/v1/workspaces", body: map[string]any{"slug": "spare", "name": "Spare"}},
 	{route: "PATCH /v1/workspaces/:workspace", path: "/v1/workspaces/spare", body: map[string]any{"name": "Spare room"}},
 	{route: "DELETE /v1/workspaces/:workspace", path: "/v1/workspaces/spare"},
@@ -275,7 +283,35 @@ var routeCalls = []routeCall{
 	{route: "POST /webhooks/:webhook/redeliver/:delivery", path: "/webhooks/{webhook}/redeliver/1?workspace_id=default", as: asBrowser, body: url.Values{}},
 	{route: "POST /webhooks/:webhook/delete", path: "/webhooks/{page_webhook}/delete?workspace_id=default", as: asBrowser, body: url.Values{}},
 	{route: "DELETE /v1/webhooks/:webhook", path: "/v1/webhooks/{webhook}?workspace_id=default"},
+	{route: "GET /v1/push/key", path: "/v1/push/key", as: asNobody},
+	{route: "POST /v1/me/channels", path: "/v1/me/channels", body: map[string]any{"type": "webpush", "name": "laptop",
+		"endpoint": "https://93.184.216.34/push/abc", "keys": map[string]any{"p256dh": "B" + b64(65)[1:], "auth": b64(16)}}, save: "channel"},
+	{route: "GET /v1/me/channels", path: "/v1/me/channels"},
+	{route: "POST /v1/me/channels/:channel/test", path: "/v1/me/channels/{channel}/test"},
+	{route: "GET /v1/me/notifications", path: "/v1/me/notifications"},
+	{route: "GET /v1/actions/:token", path: "/v1/actions/{action}", as: asNobody, prep: seedAction},
+	{route: "POST /v1/actions/:token", path: "/v1/actions/{action}", as: asNobody},
+	{route: "DELETE /v1/me/channels/:channel", path: "/v1/me/channels/{channel}"},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
+}
+
+// seedAction makes a reminder fire for the administrator (whose channel
+// the calls before made) and keeps the Done link of its notification as
+// {action}. The clock goes back after, so no later golden moves.
+func seedAction(e *env, vals map[string]string) {
+	now := e.Clock.Now()
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/tasks?workspace_id=default", e.Admin, map[string]any{"title": "Call the plumber",
+		"project": "ops", "reminders": []any{map[string]any{"at": now.Add(time.Minute).Format(time.RFC3339)}}})
+	e.Clock.Advance(time.Minute)
+	defer e.Clock.Set(now)
+	sends, _, err := e.Svc.NotifyLease(context.Background(), 10, time.Minute)
+	for _, s := range sends {
+		if len(s.Actions) > 0 {
+			_, vals["action"], _ = strings.Cut(s.Actions[0].URL, "/v1/actions/")
+			return
+		}
+	}
+	e.T.Fatalf("no notification with actions: %v, %v", sends, err)
 }
 
 // routeSeed fills the one fixture every route's call reads and returns the
@@ -293,6 +329,8 @@ func routeSeed(e *env) map[string]string {
 	vals["repeating"] = ref(e.CreateTask(e.Admin, map[string]any{"text": "Water the plants every monday #ops"}))
 	vals["spare_task"] = ref(e.CreateTask(e.Admin, map[string]any{"title": "Spare", "project": "ops"}))
 	vals["page_task"] = ref(e.CreateTask(e.Admin, map[string]any{"title": "Sweep the floor", "project": "ops"}))
+	vals["page_channel"] = e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin,
+		map[string]any{"type": "ntfy", "url": "https://93.184.216.34/seed", "name": "tablet"})["id"].(string)
 	doc := e.docCreate(e.Admin, map[string]any{"title": "Runbook", "body": "# Steps\n\nsee #" + vals["task"], "project": "ops"})
 	vals["doc"] = ref(doc)
 	vals["spare_doc"] = ref(e.docCreate(e.Admin, map[string]any{"title": "Spare doc", "body": "x", "project": "ops"}))
@@ -373,6 +411,9 @@ func TestRouteGoldens(t *testing.T) {
 		return s
 	}
 	for _, c := range routeCalls {
+		if c.prep != nil {
+			c.prep(e, vals)
+		}
 		r := routeSend(e, c, fill, vals["session"])
 		if r.Status >= 400 {
 			t.Errorf("%s (%s): status %d\n%s", c.route, fill(c.path), r.Status, r.Body)
@@ -494,7 +535,7 @@ func routeRecord(r webtest.Response, vals map[string]string) []byte {
 // public prefix, which differs from run to run too but tells two
 // credentials apart, so each becomes a numbered stand-in.
 var (
-	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_(?:[A-Za-z0-9+/=]|&#43;)+`)
+	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_(?:[A-Za-z0-9+/=]|&#43;)+|"vapid_public_key": ?"[A-Za-z0-9_-]+"`)
 	routePrefix  = regexp.MustCompile(`tend_[a-z0-9]{10}`)
 )
 
@@ -510,6 +551,8 @@ func routeStable(b []byte, vals map[string]string) []byte {
 			return []byte("{cursor}")
 		case bytes.HasPrefix(s, []byte(`"etag"`)):
 			return []byte(`"etag":"{etag}"`)
+		case bytes.HasPrefix(s, []byte(`"vapid_public_key"`)):
+			return []byte(`"vapid_public_key": "{key}"`)
 		}
 		return []byte("{secret}")
 	})

@@ -156,6 +156,14 @@ func (s *Server) routes() {
 
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/settings", s.handleWorkspaceSettings)
 	s.handle(http.MethodGet, "/v1/me/projects", s.handleProjectAccess)
+	s.handle(http.MethodGet, "/v1/me/channels", s.handleChannelList)
+	s.handle(http.MethodPost, "/v1/me/channels", withBody(s, s.handleChannelCreate))
+	s.handle(http.MethodDelete, "/v1/me/channels/:channel", s.handleChannelDelete)
+	s.handle(http.MethodPost, "/v1/me/channels/:channel/test", withoutBody(s, s.handleChannelTest))
+	s.handle(http.MethodGet, "/v1/me/notifications", s.handleNotificationList)
+	s.public(http.MethodGet, "/v1/push/key", s.handlePushKey)
+	s.public(http.MethodGet, "/v1/actions/:token", s.handleActionPage)
+	s.public(http.MethodPost, "/v1/actions/:token", s.handleActionUse)
 
 	s.handle(http.MethodGet, "/v1/projects", s.handleProjectList)
 	s.handle(http.MethodPost, "/v1/projects", withBody(s, s.handleProjectCreate))

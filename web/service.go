@@ -20,6 +20,7 @@ type Service interface {
 	calfeed.Service
 	dav.Service
 	webhookService
+	channelService
 
 	AddLinkType(ctx context.Context, a app.Actor, workspace string, in app.CreateLinkType) (app.LinkType, error)
 	AddMember(ctx context.Context, a app.Actor, idOrSlug string, in app.Join) (app.Member, error)

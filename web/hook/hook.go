@@ -24,6 +24,7 @@ import (
 
 	"tend/app"
 	"tend/app/outbound"
+	"tend/web/outbox"
 	"tend/web/wire"
 )
 
@@ -49,12 +50,7 @@ const (
 	parallel = 16
 	// retryRead is the pause after the outbox could not be read.
 	retryRead = time.Second
-	// pace is the least time between two rounds. A round is a write (the
-	// attempts that ended, the next leases): without a floor, a run of API
-	// writes wakes the worker after each commit and every ended attempt
-	// starts one, so the worker takes the writer as often as the API does
-	// and the API's writes queue behind it. Paced, a round gathers whatever
-	// ended or fell due meanwhile.
+	// pace is the least time between two rounds (outbox.Loop.Pace).
 	pace = 10 * time.Millisecond
 )
 
@@ -93,137 +89,49 @@ func New(svc Service, opts Options) *Worker {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	dialer := &net.Dialer{Timeout: opts.Timeout, Control: opts.Outbound.Control}
-	client := &http.Client{
-		Timeout: opts.Timeout,
+	client := Client(opts.Outbound, opts.Timeout)
+	return &Worker{svc: svc, opts: opts, client: client}
+}
+
+// Client is the HTTP client tend calls out with (webhooks, notification
+// channels): it dials only what policy allows, checked at the connection,
+// follows no redirect, and gives up after timeout.
+func Client(policy outbound.Policy, timeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: timeout, Control: policy.Control}
+	return &http.Client{
+		Timeout: timeout,
 		// No proxy: a proxy would dial the address in place of the
 		// check above.
 		Transport: &http.Transport{DialContext: dialer.DialContext, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 2,
-			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: opts.Timeout},
+			IdleConnTimeout: 90 * time.Second, TLSHandshakeTimeout: 10 * time.Second, ResponseHeaderTimeout: timeout},
 		// A redirect is an answer, not an address to follow: following it
 		// would send the payload somewhere nobody configured.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	return &Worker{svc: svc, opts: opts, client: client}
 }
 
-// Run sends deliveries as they fall due until ctx ends, waking on every
-// commit rather than polling, and on the next retry's time. Deliveries to
-// different endpoints go out side by side; one endpoint's go one at a time,
-// in order. How the attempts went is recorded as the next ones are leased,
-// in the same transaction: the worker takes the writer once a round, for
-// every attempt that ended since the last. What the previous run had in
-// flight when it stopped or was killed goes out first, not a lease's
-// length later.
-func (w *Worker) Run(ctx context.Context) {
-	if err := w.svc.WebhookReleaseLeases(ctx); err != nil && ctx.Err() == nil {
-		w.opts.Log.Error("webhook outbox", "err", err)
-	}
-	var wg sync.WaitGroup
-	ended := make(chan *app.WebhookResult, parallel)
-	var done []app.WebhookResult
-	// An attempt that ended is recorded even as the worker stops, so that
-	// the next start does not send it again.
-	defer func() {
-		wg.Wait()
-		close(ended)
-		for r := range ended {
-			if r != nil {
-				done = append(done, *r)
-			}
-		}
-		if len(done) > 0 {
-			_, _, _ = w.record(context.WithoutCancel(ctx), 0, done)
-		}
-	}()
-	inflight := 0
-	var last time.Time // when the last round began, on the machine's clock
-	for {
-		written := w.svc.Written()
-		var timer <-chan time.Time
-		free := parallel - inflight
-		if wait := pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
-			timer = time.After(wait)
-		} else if free > 0 || len(done) > 0 {
-			last = time.Now()
-			sends, next, err := w.record(ctx, free, done)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				timer = w.opts.After(retryRead)
-			case err == nil:
-				done = done[:0]
-				if !next.IsZero() {
-					timer = w.opts.After(next.Sub(w.opts.Now()))
-				}
-			}
+// loop is the worker's outbox loop. Deliveries to different endpoints go
+// out side by side; one endpoint's go one at a time, in order (the
+// Service leases an endpoint's head only).
+func (w *Worker) loop() outbox.Loop[app.WebhookSend, app.WebhookResult] {
+	return outbox.Loop[app.WebhookSend, app.WebhookResult]{Name: "webhook outbox",
+		Lease: func(ctx context.Context, limit int, done []app.WebhookResult) ([]app.WebhookSend, time.Time, error) {
+			return w.svc.WebhookLease(ctx, limit, lease, done...)
+		},
+		Release: w.svc.WebhookReleaseLeases, Written: w.svc.Written,
+		Round: func() func(context.Context, app.WebhookSend) *app.WebhookResult {
 			round := newBodies()
-			for _, s := range sends {
-				inflight++
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					ended <- w.deliver(ctx, s, round)
-				}()
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case r := <-ended:
-			// Every attempt that has ended by now goes in the one write.
-			for more := true; more; {
-				inflight--
-				if r != nil {
-					done = append(done, *r)
-				}
-				select {
-				case r = <-ended:
-				default:
-					more = false
-				}
-			}
-		case <-written:
-		case <-timer:
-		}
-	}
+			return func(ctx context.Context, s app.WebhookSend) *app.WebhookResult { return w.deliver(ctx, s, round) }
+		},
+		Parallel: parallel, Pace: pace, RetryRead: retryRead, Now: w.opts.Now, After: w.opts.After, Log: w.opts.Log}
 }
 
-// record reports the attempts in done and leases up to limit deliveries.
-func (w *Worker) record(ctx context.Context, limit int, done []app.WebhookResult) ([]app.WebhookSend, time.Time, error) {
-	sends, next, err := w.svc.WebhookLease(ctx, limit, lease, done...)
-	if err != nil && ctx.Err() == nil {
-		w.opts.Log.Error("webhook outbox", "err", err)
-	}
-	return sends, next, err
-}
+// Run sends deliveries as they fall due until ctx ends (outbox.Loop.Run).
+func (w *Worker) Run(ctx context.Context) { w.loop().Run(ctx) }
 
-// RunOnce sends every delivery due now, one round after another, until
-// none is left, and answers how many attempts it made: for tests, which
-// move the clock themselves.
-func (w *Worker) RunOnce(ctx context.Context) (int, error) {
-	n := 0
-	var done []app.WebhookResult
-	for {
-		sends, _, err := w.svc.WebhookLease(ctx, parallel, lease, done...)
-		if err != nil || len(sends) == 0 {
-			return n, err
-		}
-		results := make([]*app.WebhookResult, len(sends))
-		round := newBodies()
-		var wg sync.WaitGroup
-		for i, s := range sends {
-			wg.Go(func() { results[i] = w.deliver(ctx, s, round) })
-		}
-		wg.Wait()
-		done = done[:0]
-		for _, r := range results {
-			if r != nil {
-				done = append(done, *r)
-			}
-		}
-		n += len(sends)
-	}
-}
+// RunOnce sends every delivery due now and answers how many attempts it
+// made: for tests, which move the clock themselves.
+func (w *Worker) RunOnce(ctx context.Context) (int, error) { return w.loop().RunOnce(ctx) }
 
 // deliver makes one attempt and answers how it went; nil for an attempt
 // cut short by the worker stopping, which is not recorded: it goes again
@@ -338,7 +246,7 @@ func (w *Worker) post(ctx context.Context, s app.WebhookSend, body []byte) app.W
 	resp, err := w.client.Do(req)
 	if err != nil {
 		r.Duration = time.Since(start)
-		r.Error = attemptError(err)
+		r.Error = AttemptError(err)
 		return r
 	}
 	answer, _ := io.ReadAll(io.LimitReader(resp.Body, AnswerRead))
@@ -350,9 +258,9 @@ func (w *Worker) post(ctx context.Context, s app.WebhookSend, body []byte) app.W
 	return r
 }
 
-// attemptError says why no answer came, without the URL, which may carry
+// AttemptError says why no answer came, without the URL, which may carry
 // a receiver's own secret.
-func attemptError(err error) string {
+func AttemptError(err error) string {
 	var ue interface{ Unwrap() error }
 	if errors.As(err, &ue) {
 		if inner := ue.Unwrap(); inner != nil {

@@ -21,6 +21,8 @@ type accountData struct {
 	// MineEmpty: a feed of the person's own work would hold nothing,
 	// while the workspace has dated work assigned to nobody.
 	MineEmpty bool
+	// Notify is the Notifications section; nil for an agent.
+	Notify *notifyData
 	// Webhooks: the person manages webhooks in the workspace shown, so the
 	// page links to the webhooks page.
 	Webhooks bool
@@ -46,6 +48,9 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 		return err
 	}
 	if d.Webhooks, err = s.managesWebhooks(r, a, d.Me); err != nil {
+		return err
+	}
+	if d.Notify, err = s.notifications(r, a); err != nil {
 		return err
 	}
 	d.Now = time.Now()

@@ -89,6 +89,7 @@ var notices = map[string]string{
 		"It is shown as it is now; try again.",
 	"conflict_document": "Someone changed this document since you loaded it, so your edit was not saved. Your text is kept in the form, " +
 		"with how it differs from what was saved meanwhile; save again to replace that with yours.",
+	"test_queued": "A test notification is on its way; the channel's last success or failure shows below once it went.",
 }
 
 func withNotice(to, key string) string {

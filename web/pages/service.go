@@ -9,6 +9,7 @@ import (
 // Service is the part of app.Service the web app's pages call. Taking no
 // more keeps the adapter's reach visible in its constructor (issue 33 §4).
 type Service interface {
+	channelService
 	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
 	AddLinks(ctx context.Context, a app.Actor, workspace string, in app.LinkSet) ([]app.LinkView, error)
 	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)

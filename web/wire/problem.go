@@ -84,6 +84,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeInvalidGrant:          {http.StatusBadRequest, "Device code unknown or used"},
 	app.CodeTooManyWaiters:        {http.StatusTooManyRequests, "Too many waits"},
 	app.CodeTooManyAttempts:       {http.StatusTooManyRequests, "Too many attempts"},
+	app.CodeActionUsed:            {http.StatusGone, "Action link used"},
+	app.CodeActionExpired:         {http.StatusGone, "Action link expired"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:
