@@ -151,7 +151,9 @@ func (s *Service) NotifyReleaseLeases(ctx context.Context) error {
 // firing of a person without a channel is failed with the reason (there is
 // nowhere to tell, and a channel added later does not bring back an old
 // reminder); one of a task the person may no longer see is failed as if
-// the task did not exist. More than lateCoalesce late firings of one
+// the task did not exist, and one of a task finished or in the trash by
+// then is failed with that reason (the row stays, so the task's history
+// of what it owed is whole). More than lateCoalesce late firings of one
 // person become one late notification.
 func (s *Service) queueFires(ctx context.Context, tx Tx) error {
 	now := tx.Now()
@@ -210,8 +212,14 @@ func (s *Service) queueUserFires(ctx context.Context, tx Tx, uid string, fires [
 	var lateTitles []string
 	for _, f := range fires {
 		t, ok := tasks[f.TaskID]
+		why := "not sent: the task is gone from the person's sight"
+		if ok && t.finished() {
+			// A write that finishes the task withdraws its firings; this
+			// holds for any row such a write did not reach.
+			ok, why = false, "not sent: the task was finished or put in the trash first"
+		}
 		if !ok {
-			if err := tx.SetReminderFire(ctx, f.Seq, "failed", "not sent: the task is gone from the person's sight", now); err != nil {
+			if err := tx.SetReminderFire(ctx, f.Seq, "failed", why, now); err != nil {
 				return err
 			}
 			continue
@@ -234,7 +242,7 @@ func (s *Service) queueUserFires(ctx context.Context, tx Tx, uid string, fires [
 	}
 	for _, f := range fires {
 		t, ok := tasks[f.TaskID]
-		if !ok {
+		if !ok || t.finished() {
 			continue
 		}
 		isLate := now.Sub(f.FireAt) > LateAfter

@@ -265,8 +265,9 @@ type ReminderFire struct {
 type reminderTx interface {
 	// ReplaceReminderFires deletes the pending firings of the tasks ids and
 	// queues fires instead; a firing already sent keeps its row and is not
-	// queued again.
-	ReplaceReminderFires(ctx context.Context, ids []string, fires []ReminderFire, now time.Time) error
+	// queued again. With keepDue, a pending firing due at now and a snooze
+	// stay.
+	ReplaceReminderFires(ctx context.Context, ids []string, fires []ReminderFire, now time.Time, keepDue bool) error
 	// PendingReminderFires are the pending firings of the tasks ids, by
 	// task.
 	PendingReminderFires(ctx context.Context, ids []string) (map[string][]ReminderFire, error)
@@ -307,11 +308,14 @@ func reminderRecipient(ctx context.Context, tx Tx, t Task) (User, bool, error) {
 
 // syncReminders queues the firings t's reminders call for now and
 // withdraws what it queued before: none for a task in the trash or
-// finished, none before a deferral ends, none in the past. It sets each
-// reminder's FireAt as a read would give it. Every write of a task calls
-// it in the write's transaction; cleared is set when the write took the
-// task's last reminders away, which leaves none to look at but rows to
-// withdraw. A task that never had any costs no statement.
+// finished, none before a deferral ends, none in the past. A firing
+// already due but not yet turned into a notification (tend was down, or
+// the worker has not reached it) and a snooze are kept while the task
+// stays remindable: the write did not make them any less owed. It sets
+// each reminder's FireAt as a read would give it. Every write of a task
+// calls it in the write's transaction; cleared is set when the write took
+// the task's last reminders away, which leaves none to look at but rows
+// to withdraw. A task that never had any costs no statement.
 func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 	if len(t.Reminders) == 0 && !cleared {
 		return nil
@@ -320,7 +324,7 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.ReplaceReminderFires(ctx, []string{t.ID}, fires, tx.Now()); err != nil {
+	if err := tx.ReplaceReminderFires(ctx, []string{t.ID}, fires, tx.Now(), t.remindable()); err != nil {
 		return err
 	}
 	// The list may share its array with the occurrence it was copied from.
@@ -352,7 +356,13 @@ func reminderFires(ctx context.Context, tx Tx, t *Task) ([]ReminderFire, error) 
 // remindable reports whether t has reminders that may fire: it is live
 // and not finished.
 func (t *Task) remindable() bool {
-	return len(t.Reminders) > 0 && t.DeletedAt == nil && t.CompletedAt == nil && !t.IsComplete()
+	return len(t.Reminders) > 0 && !t.finished()
+}
+
+// finished is whether t owes no reminder whatever its list: completed,
+// cancelled or in the trash.
+func (t *Task) finished() bool {
+	return t.DeletedAt != nil || t.CompletedAt != nil || t.IsComplete()
 }
 
 // firesFor are the firings t's reminders call for after now, for u, whose
@@ -545,7 +555,7 @@ func moveReminders(ctx context.Context, tx Tx, u User, zone bool) error {
 					fires = append(fires, firesFor(&ts[i], u, z.Loc, tx.Now())...)
 				}
 			}
-			if err := tx.ReplaceReminderFires(ctx, moved, fires, tx.Now()); err != nil {
+			if err := tx.ReplaceReminderFires(ctx, moved, fires, tx.Now(), true); err != nil {
 				return err
 			}
 		}

@@ -29,9 +29,10 @@ func (d remindersDest) Scan(src any) error {
 // ReplaceReminderFires deletes the pending firings of the tasks ids and
 // queues fires in their place, each in one statement; a firing sent
 // already keeps its row (the key is unique), so the same reminder is not
-// queued twice.
-func (t *Tx) ReplaceReminderFires(ctx context.Context, ids []string, fires []app.ReminderFire, now time.Time) error {
-	if err := t.withdrawReminders(ctx, ids); err != nil {
+// queued twice. With keepDue, a pending firing whose time has come (at or
+// before now) and a snooze keep their rows.
+func (t *Tx) ReplaceReminderFires(ctx context.Context, ids []string, fires []app.ReminderFire, now time.Time, keepDue bool) error {
+	if err := t.withdrawFutureReminders(ctx, ids, now, keepDue); err != nil {
 		return err
 	}
 	if len(fires) == 0 {
@@ -67,11 +68,17 @@ func (t *Tx) PendingReminderFires(ctx context.Context, ids []string) (map[string
 
 // withdrawReminders deletes the pending firings of the tasks ids.
 func (t *Tx) withdrawReminders(ctx context.Context, ids []string) error {
+	return t.withdrawFutureReminders(ctx, ids, time.Time{}, false)
+}
+
+// withdrawFutureReminders deletes the pending firings of the tasks ids;
+// with keepDue, all but those due at now and the snoozes.
+func (t *Tx) withdrawFutureReminders(ctx context.Context, ids []string, now time.Time, keepDue bool) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id IN (SELECT value FROM json_each(?)) AND state = 'pending'`,
-		jsonText(ids))
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM reminder_fires WHERE task_id IN (SELECT value FROM json_each(?)) AND state = 'pending'
+		AND NOT (? AND (fire_at <= ? OR reminder LIKE 'snooze:%'))`, jsonText(ids), keepDue, fmtTime(now))
 	return mapErr(err)
 }
 
