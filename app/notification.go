@@ -76,12 +76,18 @@ func notifyDueText(t Task, loc *time.Location, now time.Time) string {
 // fell due while tend was not running: how many, and the first titles.
 func lateSummary(titles []string) (title, body string) {
 	title = fmt.Sprintf("%d reminders fell due while tend was not running", len(titles))
+	return title, firstTitles(titles)
+}
+
+// firstTitles names the first five titles and says how many more there
+// are.
+func firstTitles(titles []string) string {
 	shown := titles[:min(len(titles), 5)]
-	body = strings.Join(shown, "; ")
+	body := strings.Join(shown, "; ")
 	if len(titles) > len(shown) {
 		body += fmt.Sprintf("; and %d more", len(titles)-len(shown))
 	}
-	return title, body
+	return body
 }
 
 // taskPath is a task's page.

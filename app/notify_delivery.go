@@ -107,8 +107,12 @@ func (s *Service) NotifyLease(ctx context.Context, limit int, lease time.Duratio
 		at, err := tx.NextNotifyDue(ctx)
 		if at != nil {
 			next = *at
-			due = !next.After(tx.Now())
 		}
+		if err != nil {
+			return err
+		}
+		next, err = withDigest(ctx, tx, next)
+		due = !next.IsZero() && !next.After(tx.Now())
 		return err
 	})
 	if err != nil || (!due && len(done) == 0) {
@@ -126,6 +130,9 @@ func (s *Service) NotifyLease(ctx context.Context, limit int, lease time.Duratio
 		if err := s.queueFires(ctx, tx); err != nil {
 			return err
 		}
+		if err := s.queueDigests(ctx, tx); err != nil {
+			return err
+		}
 		var err error
 		if out, err = s.leaseNotifications(ctx, tx, limit, lease); err != nil {
 			return err
@@ -135,6 +142,10 @@ func (s *Service) NotifyLease(ctx context.Context, limit int, lease time.Duratio
 		if at != nil {
 			next = *at
 		}
+		if err != nil {
+			return err
+		}
+		next, err = withDigest(ctx, tx, next)
 		return err
 	})
 	return out, next, err

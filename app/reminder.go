@@ -566,7 +566,7 @@ func moveReminders(ctx context.Context, tx Tx, u User, zone bool) error {
 // applyReminderSettings changes an account's own reminder settings (null
 // sets them back to the defaults); nobody else may.
 func applyReminderSettings(u *User, in UserUpdate, self bool, changes map[string]any) error {
-	if !in.ReminderTime.Set && !in.DefaultReminders.Set {
+	if !in.ReminderTime.Set && !in.DefaultReminders.Set && !in.DigestTime.Set {
 		return nil
 	}
 	if !self {
@@ -586,7 +586,26 @@ func applyReminderSettings(u *User, in UserUpdate, self bool, changes map[string
 		changes["default_reminders"] = map[string]any{"from": storedList(u.DefaultReminders), "to": storedList(in.DefaultReminders.Value)}
 		u.DefaultReminders = in.DefaultReminders.Value
 	}
+	if in.DigestTime.Set {
+		var m *int
+		if v, ok := ParseClock(in.DigestTime.Value); ok && !in.DigestTime.Null {
+			m = &v
+		}
+		if digestClock(m) != digestClock(u.DigestMinute) {
+			changes["digest_time"] = map[string]any{"from": digestClock(u.DigestMinute), "to": digestClock(m)}
+			u.DigestMinute = m
+		}
+	}
 	return nil
+}
+
+// digestClock writes a digest time as the wire does: "07:30", or nil when
+// off.
+func digestClock(m *int) any {
+	if m == nil {
+		return nil
+	}
+	return Clock(*m)
 }
 
 // lineReminders are the reminders a captured line says.

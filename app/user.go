@@ -30,6 +30,12 @@ type User struct {
 	// DefaultReminders are what a new dated task they create takes when
 	// it names none.
 	DefaultReminders []Reminder
+	// DigestMinute is the time of day, in minutes after midnight in their
+	// zone, their daily digest is queued at; nil is off.
+	DigestMinute *int
+	// DigestDay is the day (YYYY-MM-DD, their zone) the digest was last
+	// queued.
+	DigestDay string
 }
 
 type userTx interface {
@@ -90,6 +96,8 @@ type UserUpdate struct {
 	// settings, which only it may change.
 	ReminderTime     Patch[string]
 	DefaultReminders Patch[[]Reminder]
+	// DigestTime ("07:30") is when the daily digest comes; null is off.
+	DigestTime Patch[string]
 }
 
 func (s *Service) validateUserCreate(in UserCreate) error {
@@ -231,6 +239,11 @@ func (s *Service) UpdateUser(ctx context.Context, a Actor, username string, in U
 			return err
 		}
 		u.UpdatedAt = tx.Now()
+		if changes["digest_time"] != nil || (changes["timezone"] != nil && u.DigestMinute != nil) {
+			if err := startDigest(ctx, tx, &u); err != nil {
+				return err
+			}
+		}
 		if err := tx.UpdateUser(ctx, &u); err != nil {
 			return err
 		}
@@ -267,6 +280,11 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 			errs = append(errs, Invalidf("body.reminder_time", "a time of day, as 09:00 or 18:30; got %q", in.ReminderTime.Value))
 		}
 	}
+	if in.DigestTime.Set && !in.DigestTime.Null {
+		if _, ok := ParseClock(in.DigestTime.Value); !ok {
+			errs = append(errs, Invalidf("body.digest_time", "a time of day, as 07:30, or null for no digest; got %q", in.DigestTime.Value))
+		}
+	}
 	if in.DefaultReminders.Set && !in.DefaultReminders.Null {
 		errs = append(errs, checkReminders("body.default_reminders", in.DefaultReminders.Value, true)...)
 	}
@@ -278,7 +296,7 @@ func (s *Service) validateUserUpdate(in UserUpdate) error {
 func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUpdate) (map[string]any, error) {
 	changes := map[string]any{}
 	self := !acc.actor.system && acc.actor.User.ID == u.ID
-	own := in.Timezone.Set || in.ReminderTime.Set || in.DefaultReminders.Set
+	own := in.Timezone.Set || in.ReminderTime.Set || in.DefaultReminders.Set || in.DigestTime.Set
 	if self && (own || in.DisplayName.Set) && !acc.can(PermAccountWrite) {
 		return nil, Errorf(CodeCredentialNarrowed, "changing your own account needs a credential with the %s scope", PermAccountWrite)
 	}

@@ -157,3 +157,27 @@ func (t *Tx) InsertReminderFire(ctx context.Context, f app.ReminderFire, now tim
 		VALUES (?, ?, ?, ?, ?, ?)`, f.TaskID, f.UserID, f.Reminder, fmtTime(f.FireAt), fmtTimePtr(f.DueAt), fmtTime(now))
 	return mapErr(err)
 }
+
+// DigestUsers lists up to limit active people whose daily digest is on,
+// those digested longest ago first, through the partial index of 0034.
+func (t *Tx) DigestUsers(ctx context.Context, limit int) ([]app.DigestUser, error) {
+	var rows []struct {
+		ID       string         `db:"id"`
+		Timezone string         `db:"timezone"`
+		Minute   int            `db:"digest_minute"`
+		Day      sql.NullString `db:"digest_day"`
+	}
+	err := t.tx.SelectContext(ctx, &rows, `SELECT id, timezone, digest_minute, digest_day FROM users
+		WHERE digest_minute IS NOT NULL AND active ORDER BY digest_day, seq LIMIT ?`, limit)
+	out := make([]app.DigestUser, len(rows))
+	for i, r := range rows {
+		out[i] = app.DigestUser{ID: r.ID, Timezone: r.Timezone, Minute: r.Minute, Day: r.Day.String}
+	}
+	return out, mapErr(err)
+}
+
+// SetDigestDay records the day a person's digest was last queued.
+func (t *Tx) SetDigestDay(ctx context.Context, userID, day string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE users SET digest_day = ? WHERE id = ?`, day, userID)
+	return mapErr(err)
+}

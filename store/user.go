@@ -26,6 +26,8 @@ type userRow struct {
 	Version          int            `db:"version"`
 	ReminderMinute   int            `db:"reminder_minute"`
 	DefaultReminders sql.NullString `db:"default_reminders"`
+	DigestMinute     sql.NullInt64  `db:"digest_minute"`
+	DigestDay        sql.NullString `db:"digest_day"`
 }
 
 func (r userRow) user() app.User {
@@ -35,7 +37,25 @@ func (r userRow) user() app.User {
 		Active: r.Active, DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.CreatedAt),
 		UpdatedAt: parseTime(r.UpdatedAt), Version: r.Version, ReminderMinute: r.ReminderMinute,
 		// Written by UpdateUser from a checked list: it reads back.
-		DefaultReminders: mustReminders(r.DefaultReminders.String)}
+		DefaultReminders: mustReminders(r.DefaultReminders.String),
+		DigestMinute:     digestMinute(r.DigestMinute), DigestDay: r.DigestDay.String}
+}
+
+// digestMinute reads a stored digest time; NULL is off.
+func digestMinute(n sql.NullInt64) *int {
+	if !n.Valid {
+		return nil
+	}
+	m := int(n.Int64)
+	return &m
+}
+
+// nullMinute writes a digest time; nil is NULL.
+func nullMinute(m *int) any {
+	if m == nil {
+		return nil
+	}
+	return *m
 }
 
 // mustReminders reads a stored list of reminders; one that does not read
@@ -52,7 +72,7 @@ func mustReminders(s string) []app.Reminder {
 // the top of its chain (itself, for a person; none for a chain that loops).
 var userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
 	u.is_superuser, u.answers_to, b.username AS answers_to_name, u.active, u.deactivated_at, u.created_at,
-	u.updated_at, u.version, u.reminder_minute, u.default_reminders,
+	u.updated_at, u.version, u.reminder_minute, u.default_reminders, u.digest_minute, u.digest_day,
 	(` + usersUp("u.id, u.answers_to, u.active") + `SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
 	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
 
@@ -88,9 +108,11 @@ func (t *Tx) InsertUser(ctx context.Context, u *app.User) error {
 func (t *Tx) UpdateUser(ctx context.Context, u *app.User) error {
 	u.Version++
 	_, err := t.tx.ExecContext(ctx, `UPDATE users SET display_name = ?, timezone = ?, is_superuser = ?, answers_to = ?,
-		active = ?, deactivated_at = ?, updated_at = ?, version = ?, reminder_minute = ?, default_reminders = ? WHERE id = ?`,
+		active = ?, deactivated_at = ?, updated_at = ?, version = ?, reminder_minute = ?, default_reminders = ?,
+		digest_minute = ?, digest_day = ? WHERE id = ?`,
 		u.DisplayName, u.Timezone, u.IsSuperuser, nullStr(u.AnswersToID), u.Active, fmtTimePtr(u.DeactivatedAt),
-		fmtTime(u.UpdatedAt), u.Version, u.ReminderMinute, nullStr(app.RemindersText(u.DefaultReminders)), u.ID)
+		fmtTime(u.UpdatedAt), u.Version, u.ReminderMinute, nullStr(app.RemindersText(u.DefaultReminders)),
+		nullMinute(u.DigestMinute), nullStr(u.DigestDay), u.ID)
 	return mapErr(err)
 }
 

@@ -306,6 +306,7 @@ var apiOps = []op{
 	page("POST", "/account/calendars/:calendar/revoke", "Revoke a calendar feed"),
 	page("POST", "/account/calendars/:calendar/reset", "Reset a calendar feed"),
 	page("POST", "/account/channels", "Add an ntfy channel"),
+	page("POST", "/account/digest", "Set the daily digest time"),
 	page("POST", "/account/channels/:channel/remove", "Remove a notification channel"),
 	page("POST", "/account/channels/:channel/test", "Send a test notification to a channel"),
 	page("POST", "/signout", "Sign out"),

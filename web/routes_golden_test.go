@@ -266,6 +266,7 @@ var routeCalls = []routeCall{
 	{route: "POST /account/channels", path: "/account/channels", as: asBrowser, body: url.Values{"url": {"https://93.184.216.34/phone"}, "name": {"phone"}}},
 	{route: "POST /account/channels/:channel/test", path: "/account/channels/{page_channel}/test", as: asBrowser, body: url.Values{}},
 	{route: "POST /account/channels/:channel/remove", path: "/account/channels/{page_channel}/remove", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/digest", path: "/account/digest", as: asBrowser, body: url.Values{"digest_time": {"07:30"}}},
 	{route: "POST /v1/workspaces", path: "/v1/workspaces", body: map[string]any{"slug": "spare", "name": "Spare"}},
 	{route: "PATCH /v1/workspaces/:workspace", path: "/v1/workspaces/spare", body: map[string]any{"name": "Spare room"}},
 	{route: "DELETE /v1/workspaces/:workspace", path: "/v1/workspaces/spare"},

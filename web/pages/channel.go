@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"tend/app"
 	"tend/web/wire"
@@ -23,6 +24,8 @@ type channelService interface {
 type notifyData struct {
 	Channels []app.Channel
 	Failed   []app.Notification
+	// Digest is the person's digest time ("07:30"), empty when off.
+	Digest string
 }
 
 // recentNotifications is how many of the latest notifications the page
@@ -40,6 +43,9 @@ func (s *Server) notifications(r *http.Request, a app.Actor) (*notifyData, error
 	}
 	ns, err := s.app.Notifications(r.Context(), a, recentNotifications)
 	d := &notifyData{Channels: cs}
+	if m := a.User.DigestMinute; m != nil {
+		d.Digest = app.Clock(*m)
+	}
 	for _, n := range ns {
 		if n.State == "failed" {
 			d.Failed = append(d.Failed, n)
@@ -52,6 +58,18 @@ func (s *Server) pageChannelAdd(w http.ResponseWriter, r *http.Request, a app.Ac
 	return s.submit(w, r, "/account#notifications", func(f *pageForm) error {
 		_, _, err := s.app.CreateChannel(r.Context(), a, app.ChannelCreate{Type: "ntfy", URL: f.str("url"), Token: f.str("token"),
 			Name: f.str("name")})
+		return err
+	})
+}
+
+// pageDigest sets the person's daily digest time; empty turns it off.
+func (s *Server) pageDigest(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+	return s.submit(w, r, "/account?notice=edited#notifications", func(f *pageForm) error {
+		in := app.UserUpdate{DigestTime: app.Patch[string]{Set: true, Null: true}}
+		if t := strings.TrimSpace(f.str("digest_time")); t != "" {
+			in.DigestTime = app.PatchOf(t)
+		}
+		_, err := s.app.UpdateUser(r.Context(), a, a.User.Username, in)
 		return err
 	})
 }

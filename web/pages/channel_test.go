@@ -49,3 +49,16 @@ func TestNotificationsSection(t *testing.T) {
 	contains(t, "after the removal", p.get(t, p.seeOther(t, "/account/channels/"+id+"/remove", url.Values{}), http.StatusOK), `id="no-channels"`)
 	p.sameRefusal(t, "/account/channels/"+id+"/test", url.Values{}, e.Admin, http.MethodPost, "/v1/me/channels/"+id+"/test", nil)
 }
+
+// TestDigestForm: the Notifications section sets the daily digest time,
+// shows it, and an empty time turns it off.
+func TestDigestForm(t *testing.T) {
+	t.Parallel()
+	e := &env{webtest.New(t)}
+	p := &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
+	contains(t, "digest off", p.get(t, "/account", http.StatusOK), `name="digest_time" type="time" value=""`)
+	contains(t, "digest set", p.get(t, p.seeOther(t, "/account/digest", url.Values{"digest_time": {"07:30"}}), http.StatusOK),
+		`name="digest_time" type="time" value="07:30"`)
+	contains(t, "digest off again", p.get(t, p.seeOther(t, "/account/digest", url.Values{"digest_time": {""}}), http.StatusOK),
+		`name="digest_time" type="time" value=""`)
+}

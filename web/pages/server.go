@@ -161,6 +161,7 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/revoke", s.pageCalendarRevoke)
 	s.page(rt, http.MethodPost, "/account/calendars/:calendar/reset", s.pageCalendarReset)
 	s.page(rt, http.MethodPost, "/account/channels", s.pageChannelAdd)
+	s.page(rt, http.MethodPost, "/account/digest", s.pageDigest)
 	s.page(rt, http.MethodPost, "/account/channels/:channel/remove", s.pageChannelRemove)
 	s.page(rt, http.MethodPost, "/account/channels/:channel/test", s.pageChannelTest)
 	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)

@@ -42,13 +42,21 @@ type Caller struct {
 	// zone; DefaultReminders what a new dated task of theirs takes.
 	ReminderTime     string         `json:"reminder_time"`
 	DefaultReminders []TaskReminder `json:"default_reminders"`
+	// DigestTime is when the daily digest comes, in the account's zone;
+	// null when off.
+	DigestTime *string `json:"digest_time"`
 }
 
 // NewCaller is the account u as it sees itself.
 func NewCaller(u app.User) Caller {
-	return Caller{ID: u.ID, Username: u.Username, DisplayName: OrNull(u.DisplayName), Email: OrNull(u.Email),
+	c := Caller{ID: u.ID, Username: u.Username, DisplayName: OrNull(u.DisplayName), Email: OrNull(u.Email),
 		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: OrNull(u.Timezone),
 		ReminderTime: app.Clock(u.ReminderMinute), DefaultReminders: NewReminders(u.DefaultReminders)}
+	if u.DigestMinute != nil {
+		t := app.Clock(*u.DigestMinute)
+		c.DigestTime = &t
+	}
+	return c
 }
 
 // WorkspaceRef names a workspace where a record refers to one.

@@ -32,12 +32,14 @@ type UserUpdate struct {
 	// what a new dated task takes when it names no reminders.
 	ReminderTime     Patch[string]     `json:"reminder_time"`
 	DefaultReminders Patch[[]Reminder] `json:"default_reminders"`
+	// DigestTime is when the daily digest comes ("07:30"); null is off.
+	DigestTime Patch[string] `json:"digest_time"`
 }
 
 // App is the change as the Service takes it.
 func (in UserUpdate) App() app.UserUpdate {
 	return app.UserUpdate{Active: in.Active.App(), AnswersTo: in.AnswersTo.App(), Timezone: in.Timezone.App(),
-		DisplayName: in.DisplayName.App(), IsSuperuser: in.IsSuperuser.App(), ReminderTime: in.ReminderTime.App(),
+		DisplayName: in.DisplayName.App(), IsSuperuser: in.IsSuperuser.App(), ReminderTime: in.ReminderTime.App(), DigestTime: in.DigestTime.App(),
 		DefaultReminders: app.Patch[[]app.Reminder]{Set: in.DefaultReminders.Set, Null: in.DefaultReminders.Null,
 			Value: appReminders(in.DefaultReminders.Value)}}
 }
