@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -54,19 +53,9 @@ const (
 	pace = 10 * time.Millisecond
 )
 
-// Options configure a Worker. Zero fields take the defaults.
-type Options struct {
-	// Outbound is which private and local addresses may be dialled.
-	Outbound outbound.Policy
-	// Now stamps webhook-timestamp; time.Now by default.
-	Now func() time.Time
-	// After waits for the next delivery to fall due; time.After by
-	// default. Tests that run the worker on a fixed clock fire it.
-	After func(time.Duration) <-chan time.Time
-	// Timeout bounds an attempt; Timeout by default.
-	Timeout time.Duration
-	Log     *slog.Logger
-}
+// Options configure a Worker (outbox.Options); Now stamps
+// webhook-timestamp.
+type Options = outbox.Options
 
 // Worker sends the outbox.
 type Worker struct {
@@ -77,18 +66,7 @@ type Worker struct {
 
 // New makes a worker over svc.
 func New(svc Service, opts Options) *Worker {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.After == nil {
-		opts.After = time.After
-	}
-	if opts.Timeout == 0 {
-		opts.Timeout = Timeout
-	}
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
-	}
+	opts = opts.Defaults(Timeout)
 	client := Client(opts.Outbound, opts.Timeout)
 	return &Worker{svc: svc, opts: opts, client: client}
 }

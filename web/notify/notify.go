@@ -10,12 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"time"
 
 	"tend/app"
-	"tend/app/outbound"
 	"tend/web/hook"
 	"tend/web/notify/webpush"
 	"tend/web/outbox"
@@ -47,19 +45,8 @@ const (
 	pushTTL = 12 * time.Hour
 )
 
-// Options configure a Worker. Zero fields take the defaults.
-type Options struct {
-	// Outbound is which private and local addresses may be dialled.
-	Outbound outbound.Policy
-	// Now is the clock the next due time is measured on; time.Now by
-	// default.
-	Now func() time.Time
-	// After waits; time.After by default.
-	After func(time.Duration) <-chan time.Time
-	// Timeout bounds an attempt; Timeout by default.
-	Timeout time.Duration
-	Log     *slog.Logger
-}
+// Options configure a Worker (outbox.Options).
+type Options = outbox.Options
 
 // Worker sends the outbox.
 type Worker struct {
@@ -70,18 +57,7 @@ type Worker struct {
 
 // New makes a worker over svc.
 func New(svc Service, opts Options) *Worker {
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.After == nil {
-		opts.After = time.After
-	}
-	if opts.Timeout == 0 {
-		opts.Timeout = Timeout
-	}
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
-	}
+	opts = opts.Defaults(Timeout)
 	client := hook.Client(opts.Outbound, opts.Timeout)
 	if t, ok := client.Transport.(*http.Transport); ok {
 		// Many notifications go to one ntfy server: keep a connection

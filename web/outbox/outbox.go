@@ -9,7 +9,43 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"tend/app/outbound"
 )
+
+// Options configure a worker that sends an outbox (web/hook, web/notify).
+// Zero fields take the defaults.
+type Options struct {
+	// Outbound is which private and local addresses may be dialled.
+	Outbound outbound.Policy
+	// Now is the clock the next due time is measured on (and what a
+	// sender stamps); time.Now by default.
+	Now func() time.Time
+	// After waits for the next item to fall due; time.After by default.
+	// Tests that run a worker on a fixed clock fire it.
+	After func(time.Duration) <-chan time.Time
+	// Timeout bounds an attempt; the worker's own bound by default.
+	Timeout time.Duration
+	Log     *slog.Logger
+}
+
+// Defaults fills o's zero fields: the machine's clock, timeout, and a log
+// that discards.
+func (o Options) Defaults(timeout time.Duration) Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.After == nil {
+		o.After = time.After
+	}
+	if o.Timeout == 0 {
+		o.Timeout = timeout
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
 
 // Loop is one outbox's worker loop: S is what a lease hands out, R how an
 // attempt went.
