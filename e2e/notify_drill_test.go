@@ -80,7 +80,19 @@ func TestNotifyKillNine(t *testing.T) {
 		ids[m.Title] = m.SequenceID
 	}
 	t.Logf("%d reminders, %d kills, %d repeats", tasks, kills, repeats)
-	// Stopped, not killed: what ended is recorded as the worker stops.
+	// A send whose answer is still on its way when the server stops is
+	// not recorded (it goes out again on the next start), so the drill
+	// waits until the server has recorded every one before stopping it.
+	for give := time.Now().Add(90 * time.Second); !allSent(t, srv.url, token, tasks); {
+		if time.Now().After(give) {
+			t.Fatal("the server has not recorded every notification sent within 90 s")
+		}
+		select {
+		case <-ntfy.Arrived:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	// Stopped, not killed: the file must hold what the server recorded.
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +104,23 @@ func TestNotifyKillNine(t *testing.T) {
 		+ (SELECT count(*) FROM notifications WHERE kind = 'reminder' AND state != 'sent')`).Scan(&unsent); err != nil || unsent != 0 {
 		t.Errorf("%d firings or notifications not recorded sent (%v)", unsent, err)
 	}
+}
+
+// allSent reports whether the server lists n notifications, every one
+// recorded sent.
+func allSent(t *testing.T, base, token string, n int) bool {
+	t.Helper()
+	status, out := apiJSON(t, base, token, http.MethodGet, "/v1/me/notifications?limit=200", nil)
+	items, _ := out["items"].([]any)
+	if status != http.StatusOK || len(items) < n {
+		return false
+	}
+	for _, it := range items {
+		if m, _ := it.(map[string]any); m["state"] != "sent" {
+			return false
+		}
+	}
+	return true
 }
 
 // arrivedTitles is the set of titles the stand-in received.
