@@ -37,12 +37,16 @@ const (
 
 // deviceLimits counts what the device flow bounds (limit.go).
 type deviceLimits struct {
-	sessionGuesses, guesses, starts *attempts
+	sessionGuesses, guesses *attempts
 }
+
+// deviceStarts bounds the sign-ins one address starts.
+var deviceStarts = RateLimit{Name: "device.start", Max: DeviceStartsPerAddress, Window: DeviceCodeLifetime,
+	What: "terminal sign-ins started from this address"}
 
 func newDeviceLimits() deviceLimits {
 	return deviceLimits{sessionGuesses: newAttempts(DeviceGuessesPerSession, DeviceCodeLifetime),
-		guesses: newAttempts(DeviceGuesses, DeviceCodeLifetime), starts: newAttempts(DeviceStartsPerAddress, DeviceCodeLifetime)}
+		guesses: newAttempts(DeviceGuesses, DeviceCodeLifetime)}
 }
 
 // DeviceCode is one device authorization as stored: never its codes.
@@ -113,11 +117,9 @@ func (s *Service) StartDevice(ctx context.Context, client, addr string) (DeviceA
 	user := newUserCode()
 	err := s.store.Update(ctx, func(tx Tx) error {
 		now := tx.Now()
-		if s.device.starts.full(addr, now) {
-			return Errorf(CodeTooManyAttempts, "%d sign-ins were started from this address in the last %d minutes, the most allowed; finish one, or try again in a few minutes",
-				DeviceStartsPerAddress, int(DeviceCodeLifetime/time.Minute))
+		if err := s.rates.take(deviceStarts, addr, now); err != nil {
+			return err
 		}
-		s.device.starts.add(addr, now)
 		d := DeviceCode{ID: newID(), Client: client, Interval: int(DeviceInterval / time.Second), ExpiresAt: now.Add(DeviceCodeLifetime), CreatedAt: now}
 		return tx.InsertDeviceCode(ctx, &d, secretHash(device), userCodeHash(user))
 	})

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code is a stable, machine-readable error identifier. Codes are public API:
@@ -120,7 +121,10 @@ type Error struct {
 	Detail string
 	Fields []FieldError
 	Extra  map[string]any // extension members for the problem document, such as a claim's holder
-	Err    error
+	// RetryAfter is how long the caller should wait before trying again,
+	// when the refusal knows (a rate limit); 0 leaves it to the code.
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *Error) Error() string {

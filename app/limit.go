@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strconv"
 	"sync"
 	"time"
 )
@@ -66,4 +67,65 @@ func (l *attempts) recent(key string, now time.Time) []time.Time {
 		l.seen[key] = ts
 	}
 	return ts
+}
+
+// retryIn is how long until key may act again at now: until its oldest
+// event in the window leaves it; 0 when it may act now.
+func (l *attempts) retryIn(key string, now time.Time) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ts := l.recent(key, now)
+	if len(ts) < l.max {
+		return 0
+	}
+	return ts[0].Add(l.window).Sub(now)
+}
+
+// RateLimit is a bound on how often one key (a client address, an
+// account) may do one thing: at most Max times in any Window. Each
+// surface declares its own next to the rule it guards.
+type RateLimit struct {
+	Name   string // names the counter: two limits of one name share it
+	Max    int
+	Window time.Duration
+	What   string // what is refused, as the refusal says it: "sign-ins from this address"
+}
+
+// rateLimits holds a counter per RateLimit name, made on first use.
+type rateLimits struct {
+	mu sync.Mutex
+	by map[string]*attempts
+}
+
+// take counts one event of key under lim at now, or refuses it with 429
+// too_many_attempts and the Retry-After that ends the wait when key has
+// had Max in the window. A refused attempt is not counted: waiting as told
+// is enough.
+func (r *rateLimits) take(lim RateLimit, key string, now time.Time) error {
+	r.mu.Lock()
+	if r.by == nil {
+		r.by = map[string]*attempts{}
+	}
+	l := r.by[lim.Name]
+	if l == nil {
+		l = newAttempts(lim.Max, lim.Window)
+		r.by[lim.Name] = l
+	}
+	r.mu.Unlock()
+	if wait := l.retryIn(key, now); wait > 0 {
+		return &Error{Code: CodeTooManyAttempts, RetryAfter: wait,
+			Detail: "too many " + lim.What + "; try again in " + waitText(wait)}
+	}
+	l.add(key, now)
+	return nil
+}
+
+// waitText is a wait as a person reads it, rounded up: "3 minutes".
+func waitText(d time.Duration) string {
+	if d <= time.Minute {
+		s := int((d + time.Second - 1) / time.Second)
+		return strconv.Itoa(s) + " second" + plural(s)
+	}
+	m := int((d + time.Minute - 1) / time.Minute)
+	return strconv.Itoa(m) + " minute" + plural(m)
 }

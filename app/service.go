@@ -146,6 +146,7 @@ type Service struct {
 	budget *background.Budget // bounds the expensive reads (readbudget.go)
 	watch  *watch             // woken by every committed write (watch.go)
 	device deviceLimits       // what the device flow bounds (device.go)
+	rates  rateLimits         // the named rate limits (limit.go)
 }
 
 // New returns a Service over st.

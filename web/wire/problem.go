@@ -6,6 +6,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"tend/app"
 )
@@ -194,6 +196,9 @@ func WriteProblem(log *slog.Logger, w http.ResponseWriter, r *http.Request, err 
 		w.Header().Set("Retry-After", StorageFullRetry)
 	case app.CodeUnauthorized:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tend"`)
+	}
+	if e := (*app.Error)(nil); errors.As(err, &e) && e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("Cache-Control", "no-store")
