@@ -172,17 +172,39 @@ func (s *Service) SignIn(ctx context.Context, secret string) (StartedSession, er
 		if ok, err := tx.SpendLoginLink(ctx, l.ID, tx.Now()); err != nil || !ok {
 			return joinErrors(err, Errorf(CodeLoginLinkUnusable, "this sign-in link has been used already"))
 		}
-		prefix, sec, hash := newSecret()
-		now := tx.Now()
-		ss := Session{ID: newID(), Prefix: prefix, Hash: hash, UserID: l.UserID, LinkID: l.ID, LastSeenAt: now,
-			IdleUntil: now.Add(SessionIdleLifetime), ExpiresAt: now.Add(SessionMaxLifetime), CreatedAt: now}
-		if err := tx.InsertSession(ctx, &ss); err != nil {
-			return err
-		}
-		out = StartedSession{Session: ss, Secret: sec}
-		return nil
+		out, err = openSession(ctx, tx, l.UserID, SessionStart{Via: "link", LinkID: l.ID})
+		return err
 	})
 	return out, err
+}
+
+// SessionClient is the browser a session begins in, as its request showed
+// it: what the person's list of devices names it by.
+type SessionClient struct {
+	UserAgent string
+	Address   string
+}
+
+// SessionStart is how a session begins: the way in ("link", "passkey",
+// "invite", "device_link", "tailscale"), the sign-in link spent if one
+// was, and the browser.
+type SessionStart struct {
+	Via    string
+	LinkID string
+	SessionClient
+}
+
+// openSession starts a session for the account userID in tx: every way in
+// ends here, so that each is stored and recorded alike.
+func openSession(ctx context.Context, tx Tx, userID string, st SessionStart) (StartedSession, error) {
+	prefix, sec, hash := newSecret()
+	now := tx.Now()
+	ss := Session{ID: newID(), Prefix: prefix, Hash: hash, UserID: userID, LinkID: st.LinkID, LastSeenAt: now,
+		IdleUntil: now.Add(SessionIdleLifetime), ExpiresAt: now.Add(SessionMaxLifetime), CreatedAt: now}
+	if err := tx.InsertSession(ctx, &ss); err != nil {
+		return StartedSession{}, err
+	}
+	return StartedSession{Session: ss, Secret: sec}, nil
 }
 
 // usableLink finds the link a secret names and refuses it when it is
