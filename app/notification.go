@@ -17,7 +17,7 @@ type Notification struct {
 	ID          string
 	UserID      string
 	ChannelID   string // "" once the channel is removed
-	Kind        string // reminder, digest, test or late
+	Kind        string // reminder, digest, test, late or clear
 	FireSeq     int64  // the reminder firing it tells of; 0 for none
 	TaskID      string
 	WorkspaceID string
@@ -34,6 +34,9 @@ type Notification struct {
 	LastError    string
 	ActionUsedAt *time.Time
 	CreatedAt    time.Time
+	// Clears is, for a clear, the id of the notification whose message it
+	// takes off the person's devices.
+	Clears string
 }
 
 // newNotificationID is a notification's id: ntf_ and a UUID.

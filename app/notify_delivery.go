@@ -310,7 +310,7 @@ func (s *Service) leaseNotifications(ctx context.Context, tx Tx, limit int, leas
 			continue
 		}
 		send := NotifySend{Notification: n, Channel: c, URL: base + n.Path, Subject: vapidSubject(base)}
-		if n.TaskID != "" {
+		if n.TaskID != "" && n.Kind != "clear" {
 			send.Actions = []NotifyAction{
 				{Action: "done", Title: "Done", URL: base + "/v1/actions/" + actionToken(key, n.ID, "done")},
 				{Action: "snooze", Title: "Snooze 1 h", URL: base + "/v1/actions/" + actionToken(key, n.ID, "snooze")},
@@ -370,6 +370,12 @@ func recordNotify(ctx context.Context, tx Tx, r NotifyResult) error {
 	case r.Status >= 200 && r.Status < 300:
 		n.State, n.SentAt, n.LastError = "sent", &now, ""
 		c.LastOKAt, c.FailingSince, c.LastError = &now, nil, ""
+	case n.Kind == "clear" && (r.Status == 400 || r.Status == 404 || r.Status == 405):
+		// An ntfy before 2.16 knows no clear: nothing is wrong with the
+		// channel, and asking again would not help.
+		n.State, n.LastError = "failed", "not cleared: the ntfy server answered "+statusText(r.Status)+
+			" (clearing a message needs ntfy 2.16 or later)"
+		return tx.SetNotification(ctx, n)
 	case c.Type == "webpush" && (r.Status == 404 || r.Status == 410):
 		n.State, n.LastError = "failed", "the browser's subscription is gone ("+statusText(r.Status)+"): the channel was removed"
 		if err := tx.DeleteChannel(ctx, c.ID); err != nil {

@@ -327,6 +327,11 @@ func syncReminders(ctx context.Context, tx Tx, t *Task, cleared bool) error {
 	if err := tx.ReplaceReminderFires(ctx, []string{t.ID}, fires, tx.Now(), t.remindable()); err != nil {
 		return err
 	}
+	if t.finished() {
+		if err := clearNotified(ctx, tx, t); err != nil {
+			return err
+		}
+	}
 	// The list may share its array with the occurrence it was copied from.
 	t.Reminders = append([]Reminder(nil), t.Reminders...)
 	setFireAt(t, fires, tx.Now())

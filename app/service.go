@@ -76,6 +76,7 @@ type Tx interface {
 	webhookTx
 	channelTx
 	notifyTx
+	notifyClearTx
 	digestTx
 	openTasksTx
 	exportTx

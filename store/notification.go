@@ -29,6 +29,7 @@ type notificationRow struct {
 	LastError    sql.NullString `db:"last_error"`
 	ActionUsedAt sql.NullString `db:"action_used_at"`
 	CreatedAt    string         `db:"created_at"`
+	Clears       sql.NullString `db:"clears"`
 }
 
 func (r notificationRow) notification() app.Notification {
@@ -36,18 +37,18 @@ func (r notificationRow) notification() app.Notification {
 		FireSeq: r.FireSeq.Int64, TaskID: r.TaskID.String, WorkspaceID: r.WorkspaceID.String, Title: r.Title, Body: r.Body,
 		Path: r.Path, Late: r.Late, State: r.State, Attempts: r.Attempts, DueAt: parseTime(r.DueAt),
 		LeaseUntil: parseTimePtr(r.LeaseUntil), SentAt: parseTimePtr(r.SentAt), LastError: r.LastError.String,
-		ActionUsedAt: parseTimePtr(r.ActionUsedAt), CreatedAt: parseTime(r.CreatedAt)}
+		ActionUsedAt: parseTimePtr(r.ActionUsedAt), CreatedAt: parseTime(r.CreatedAt), Clears: r.Clears.String}
 }
 
 const notificationSelect = `SELECT seq, id, user_id, channel_id, kind, fire_seq, task_id, workspace_id, title, body, path, late,
-	state, attempts, due_at, lease_until, sent_at, last_error, action_used_at, created_at FROM notifications `
+	state, attempts, due_at, lease_until, sent_at, last_error, action_used_at, created_at, clears FROM notifications `
 
 // InsertNotification queues a notification; its Seq is set.
 func (t *Tx) InsertNotification(ctx context.Context, n *app.Notification) error {
 	res, err := t.tx.ExecContext(ctx, `INSERT INTO notifications (id, user_id, channel_id, kind, fire_seq, task_id, workspace_id,
-		title, body, path, late, state, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		title, body, path, late, state, due_at, created_at, clears) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		n.ID, n.UserID, nullStr(n.ChannelID), n.Kind, nullInt64(n.FireSeq), nullStr(n.TaskID), nullStr(n.WorkspaceID), n.Title,
-		n.Body, n.Path, n.Late, n.State, fmtTime(n.DueAt), fmtTime(n.CreatedAt))
+		n.Body, n.Path, n.Late, n.State, fmtTime(n.DueAt), fmtTime(n.CreatedAt), nullStr(n.Clears))
 	if err != nil {
 		return mapErr(err)
 	}
@@ -179,5 +180,22 @@ func (t *Tx) DigestUsers(ctx context.Context, limit int) ([]app.DigestUser, erro
 // SetDigestDay records the day a person's digest was last queued.
 func (t *Tx) SetDigestDay(ctx context.Context, userID, day string) error {
 	_, err := t.tx.ExecContext(ctx, `UPDATE users SET digest_day = ? WHERE id = ?`, day, userID)
+	return mapErr(err)
+}
+
+// ClearableNotifications lists the ntfy reminders of the task taskID sent
+// since since and not cleared yet, through the task index of 0035.
+func (t *Tx) ClearableNotifications(ctx context.Context, taskID string, since time.Time) ([]app.Notification, error) {
+	return selectRows(ctx, t, notificationRow.notification, notificationSelect+`WHERE task_id = ? AND kind = 'reminder'
+		AND state = 'sent' AND sent_at >= ? AND channel_id IN (SELECT id FROM channels WHERE type = 'ntfy')
+		AND NOT EXISTS (SELECT 1 FROM notifications c WHERE c.task_id = notifications.task_id AND c.clears = notifications.id)`,
+		taskID, fmtTime(since))
+}
+
+// WithdrawNotifications fails the reminders of the task taskID not yet
+// sent nor in the worker's hands, with why.
+func (t *Tx) WithdrawNotifications(ctx context.Context, taskID, why string) error {
+	_, err := t.tx.ExecContext(ctx, `UPDATE notifications SET state = 'failed', last_error = ?
+		WHERE task_id = ? AND kind = 'reminder' AND state = 'pending' AND lease_until IS NULL`, why, taskID)
 	return mapErr(err)
 }

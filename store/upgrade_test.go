@@ -134,3 +134,44 @@ func upgrade(t *testing.T, path string) []app.Backup {
 	}
 	return bs
 }
+
+// TestUpgradeKeepsNotifications opens a database at schema 0034 with the
+// outbox holding a sent and a pending notification, the newest seq having
+// been deleted, with this release, which makes the table again to allow
+// clears: both rows come through whole, the pending one still due, and
+// AUTOINCREMENT does not hand out the deleted seq again.
+func TestUpgradeKeepsNotifications(t *testing.T) {
+	t.Parallel()
+	const at = "2026-11-22T09:00:00.000Z"
+	path := atSchema(t, 34, `
+		INSERT INTO users (id, username, created_at, updated_at) VALUES ('u1', 'alice', '`+at+`', '`+at+`');
+		INSERT INTO channels (id, user_id, type, url, created_at) VALUES ('c1', 'u1', 'ntfy', 'https://ntfy.example/t', '`+at+`');
+		INSERT INTO notifications (id, user_id, channel_id, kind, task_id, title, state, attempts, due_at, sent_at, created_at) VALUES
+			('ntf_1', 'u1', 'c1', 'reminder', 't1', 'Renew passport', 'sent', 1, '`+at+`', '`+at+`', '`+at+`'),
+			('ntf_2', 'u1', 'c1', 'digest', NULL, 'Today', 'pending', 0, '`+at+`', NULL, '`+at+`'),
+			('ntf_3', 'u1', 'c1', 'test', NULL, 'Test', 'sent', 1, '`+at+`', '`+at+`', '`+at+`');
+		DELETE FROM notifications WHERE id = 'ntf_3';`)
+	upgrade(t, path)
+	raw := rawOpen(t, path)
+	for query, want := range map[string]int{
+		`SELECT count(*) FROM notifications WHERE id = 'ntf_1' AND seq = 1 AND state = 'sent' AND task_id = 't1' AND clears IS NULL`: 1,
+		`SELECT count(*) FROM notifications WHERE id = 'ntf_2' AND seq = 2 AND state = 'pending' AND due_at = '` + at + `'`:          1,
+		`SELECT seq FROM sqlite_sequence WHERE name = 'notifications'`:                                                               3,
+	} {
+		var got int
+		if err := raw.QueryRow(query).Scan(&got); err != nil || got != want {
+			t.Errorf("%s: %d (%v), want %d", query, got, err, want)
+		}
+	}
+	if _, err := raw.Exec(`INSERT INTO notifications (id, user_id, kind, title, due_at, created_at, clears)
+		VALUES ('ntf_4', 'u1', 'clear', 'Renew passport', '` + at + `', '` + at + `', 'ntf_1')`); err != nil {
+		t.Fatal(err)
+	}
+	var seq int
+	if err := raw.QueryRow(`SELECT seq FROM notifications WHERE id = 'ntf_4'`).Scan(&seq); err != nil || seq != 4 {
+		t.Fatalf("the next seq is %d (%v), want 4", seq, err)
+	}
+	if got := integrityCheck(t, path); got != "ok" {
+		t.Fatalf("integrity_check after the upgrade: %s", got)
+	}
+}

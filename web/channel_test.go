@@ -175,6 +175,66 @@ func TestNtfyReminderAndActions(t *testing.T) {
 	e.Problem(http.StatusGone, "action_used", http.MethodPost, snooze, "", nil)
 }
 
+// TestNtfyClearOnFinish: finishing a task clears its ntfy reminders sent
+// within a day from every device, once; an older reminder is left alone;
+// an ntfy before 2.16 answers the clear 404, which fails that clear with
+// the reason and leaves the channel healthy.
+func TestNtfyClearOnFinish(t *testing.T) {
+	t.Parallel()
+	e, w := notifyEnv(t)
+	ntfy := webtest.NewNtfy(t, "tk_abc")
+	e.OK(http.StatusCreated, http.MethodPost, "/v1/me/channels", e.Admin, map[string]any{"type": "ntfy", "url": ntfy.URL + "/phone", "token": "tk_abc"})
+	remindIn := func(title string, in time.Duration) map[string]any {
+		return e.CreateTask(e.Admin, map[string]any{"title": title, "reminders": []any{
+			map[string]any{"at": e.Clock.Now().Add(in).Format(time.RFC3339)}}})
+	}
+	finish := func(task map[string]any) {
+		e.OK(http.StatusOK, http.MethodPost, fmt.Sprintf("/v1/tasks/%v/complete", task["ref"]), e.Admin, nil)
+	}
+	old := remindIn("Call the bank", time.Minute)
+	task := remindIn("Renew passport", 25*time.Hour+time.Minute)
+	e.Clock.Advance(time.Minute)
+	e.sendDue(w)
+	e.Clock.Advance(25 * time.Hour)
+	e.sendDue(w)
+	sent := ntfy.Messages()
+	if len(sent) != 2 {
+		t.Fatalf("published %+v", sent)
+	}
+	finish(old)
+	finish(task)
+	if n := e.sendDue(w); n != 1 {
+		t.Fatalf("sent %d, want the one clear", n)
+	}
+	if got := ntfy.Cleared(); len(got) != 1 || got[0] != "phone/"+sent[1].SequenceID {
+		t.Fatalf("cleared %v, want phone/%s alone", got, sent[1].SequenceID)
+	}
+	e.OK(http.StatusOK, http.MethodPatch, fmt.Sprintf("/v1/tasks/%v", task["ref"]), e.Admin, map[string]any{"status": "todo"})
+	finish(task)
+	if n := e.sendDue(w); n != 0 {
+		t.Fatalf("a second finish sent %d", n)
+	}
+	ns := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/me/notifications", e.Admin, nil))
+	if ns[0]["kind"] != "clear" || ns[0]["state"] != "sent" || ns[0]["title"] != "Renew passport" {
+		t.Fatalf("notifications %v", ns)
+	}
+
+	ntfy.Old()
+	third := remindIn("Water plants", time.Minute)
+	e.Clock.Advance(time.Minute)
+	e.sendDue(w)
+	finish(third)
+	e.sendDue(w)
+	ns = lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/me/notifications", e.Admin, nil))
+	if ns[0]["kind"] != "clear" || ns[0]["state"] != "failed" || !strings.Contains(fmt.Sprint(ns[0]["last_error"]), "ntfy 2.16") {
+		t.Fatalf("the clear an old ntfy refused: %v", ns[0])
+	}
+	chans := lstItems(e.OK(http.StatusOK, http.MethodGet, "/v1/me/channels", e.Admin, nil))
+	if chans[0]["failing_since"] != nil {
+		t.Fatalf("the channel is marked failing: %v", chans[0])
+	}
+}
+
 // TestLateRemindersCoalesce: six reminders that fell due while nothing ran
 // go out as one late notification listing them.
 func TestLateRemindersCoalesce(t *testing.T) {

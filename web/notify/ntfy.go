@@ -60,21 +60,32 @@ func NewNtfyMessage(s app.NotifySend) (root string, m NtfyMessage, err error) {
 	return u.String(), m, nil
 }
 
-// ntfy publishes s and answers the server's status.
+// ntfy publishes s, or for a clear clears the message it names, and
+// answers the server's status.
 func (w *Worker) ntfy(ctx context.Context, s app.NotifySend) (int, error) {
 	root, m, err := NewNtfyMessage(s)
 	if err != nil {
 		return 0, err
 	}
-	body, err := json.Marshal(m)
+	var req *http.Request
+	if s.Notification.Kind == "clear" {
+		// ntfy 2.16: PUT /<topic>/<sequence_id>/clear marks the message
+		// read and takes it off every device subscribed.
+		req, err = http.NewRequestWithContext(ctx, http.MethodPut,
+			root+url.PathEscape(m.Topic)+"/"+url.PathEscape(s.Notification.Clears)+"/clear", nil)
+	} else {
+		var body []byte
+		if body, err = json.Marshal(m); err != nil {
+			return 0, err
+		}
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, root, bytes.NewReader(body))
+		if req != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+	}
 	if err != nil {
 		return 0, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, root, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "tend-notify")
 	if s.Channel.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+s.Channel.Token)

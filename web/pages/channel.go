@@ -47,7 +47,8 @@ func (s *Server) notifications(r *http.Request, a app.Actor) (*notifyData, error
 		d.Digest = app.Clock(*m)
 	}
 	for _, n := range ns {
-		if n.State == "failed" {
+		// A clear an older ntfy refused left nothing unsaid.
+		if n.State == "failed" && n.Kind != "clear" {
 			d.Failed = append(d.Failed, n)
 		}
 	}

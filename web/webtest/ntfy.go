@@ -52,7 +52,9 @@ type Ntfy struct {
 	token   string
 	mu      sync.Mutex
 	got     []NtfyMessage
+	cleared []string
 	status  int
+	noClear bool
 }
 
 // NewNtfy starts an ntfy stand-in that expects token (none when "") and
@@ -65,6 +67,10 @@ func NewNtfy(t testing.TB, token string) *Ntfy {
 }
 
 func (n *Ntfy) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPut {
+		n.clear(w, r)
+		return
+	}
 	var m NtfyMessage
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -95,6 +101,47 @@ func (n *Ntfy) serve(w http.ResponseWriter, r *http.Request) {
 	case n.Arrived <- struct{}{}:
 	default:
 	}
+}
+
+// clear takes PUT /<topic>/<sequence_id>/clear as ntfy 2.16 does, or
+// answers 404 as an older ntfy would.
+func (n *Ntfy) clear(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	if len(parts) != 3 || parts[2] != "clear" || !strings.HasPrefix(parts[1], "ntf_") {
+		n.t.Errorf("ntfy got PUT %s, want PUT /<topic>/<sequence_id>/clear", r.URL.Path)
+	}
+	if n.token != "" && r.Header.Get("Authorization") != "Bearer "+n.token {
+		n.t.Errorf("ntfy got Authorization %q", r.Header.Get("Authorization"))
+	}
+	n.mu.Lock()
+	old := n.noClear
+	if !old {
+		n.cleared = append(n.cleared, strings.Join(parts[:2], "/"))
+	}
+	n.mu.Unlock()
+	if old {
+		http.NotFound(w, r)
+		return
+	}
+	_, _ = fmt.Fprintf(w, `{"id":"y","event":"message_clear","topic":%q,"sequence_id":%q}`, parts[0], parts[1])
+	select {
+	case n.Arrived <- struct{}{}:
+	default:
+	}
+}
+
+// Cleared is what was cleared, in order, as topic/sequence_id.
+func (n *Ntfy) Cleared() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.cleared...)
+}
+
+// Old makes the stand-in an ntfy before 2.16, which answers a clear 404.
+func (n *Ntfy) Old() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.noClear = true
 }
 
 // Messages is what arrived, in order.
