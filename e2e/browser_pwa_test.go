@@ -28,7 +28,8 @@ import (
 // (ServiceWorker.deliverPushMessage) shows the notification with its Done
 // and Snooze buttons; a notificationclick on Done, dispatched in the
 // worker's own scope, posts the Done link to a receiver on loopback and
-// closes the notification; with the network gone, Today and a task's page
+// closes the notification, and a click on a notification itself opens its
+// task's page; with the network gone, Today and a task's page
 // reload from the worker's copy with the offline banner, while a page
 // never opened says there is no copy; and signing out forgets the copies.
 func TestBrowserPWA(t *testing.T) {
@@ -95,8 +96,9 @@ func TestBrowserPWA(t *testing.T) {
 		"url": w.base + "/tasks/1", "task_id": "t1", "late": false, "actions": []map[string]string{
 			{"action": "done", "title": "Done", "url": rcv.URL + "/v1/actions/DONE"},
 			{"action": "snooze", "title": "Snooze 1 h", "url": rcv.URL + "/v1/actions/SNOOZE"}}})
+	reg := registrationID(t, ctx, w.base)
 	if _, err := chromedp.Call(ctx, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{
-		Origin: w.base, RegistrationID: registrationID(t, ctx, w.base), Data: string(payload)}); err != nil {
+		Origin: w.base, RegistrationID: reg, Data: string(payload)}); err != nil {
 		t.Fatalf("delivering a push: %v", err)
 	}
 	w.until("the push shows a notification", `navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length > 0)`)
@@ -127,6 +129,38 @@ func TestBrowserPWA(t *testing.T) {
 		t.Fatal("the Done button posted nothing within a minute")
 	}
 	w.until("the pressed notification is closed", `navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length === 0)`)
+
+	// A click on the notification itself, not a button, opens the task's
+	// page. A window opens only on a person's real click, so the worker's
+	// openWindow is replaced by one that notes where it was sent.
+	payload, _ = json.Marshal(map[string]any{"id": "ntf_2", "kind": "reminder", "title": "Water plants", "body": "Due today 10:00",
+		"url": w.base + "/tasks/2", "task_id": "t2", "late": false, "actions": []map[string]string{}})
+	if _, err := chromedp.Call(ctx, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{
+		Origin: w.base, RegistrationID: reg, Data: string(payload)}); err != nil {
+		t.Fatalf("delivering a push: %v", err)
+	}
+	w.until("the second push shows", `navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length === 1)`)
+	if _, err := chromedp.Run(sw, chromedp.Evaluate[int](`self.registration.getNotifications().then(ns => {
+		self.clients.openWindow = url => { self.opened = url; return Promise.resolve(null); };
+		try { self.dispatchEvent(new NotificationEvent("notificationclick", {notification: ns[0]})); } catch (e) { /* waitUntil */ }
+		return ns.length; })`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("dispatching notificationclick: %v", err)
+	}
+	var opened string
+	for range 40 {
+		var err error
+		if opened, err = chromedp.Run(sw, chromedp.Evaluate[string](`String(self.opened || "")`)); err != nil {
+			t.Fatal(err)
+		}
+		if opened != "" {
+			break
+		}
+		_ = chromedp.Do(ctx, chromedp.Sleep(250*time.Millisecond))
+	}
+	if opened != w.base+"/tasks/2" {
+		t.Fatalf("a click on the notification opened %q, want its task's page", opened)
+	}
+	w.until("the clicked notification is closed", `navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length === 0)`)
 
 	// Offline: the pages opened last are read from the worker's copy.
 	st, task := apiJSON(t, w.base, w.token, http.MethodPost, "/v1/tasks", map[string]any{"title": "Read me offline"})
