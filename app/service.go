@@ -86,6 +86,7 @@ type Tx interface {
 	bulkTx
 	taskJobTx
 	purgeTx
+	peopleTx
 	background.DocumentIndexTx
 	background.TaskIndexTx
 }
