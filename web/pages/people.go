@@ -32,21 +32,15 @@ func (s *Server) peopleRoutes(rt Router) {
 // workspace shown, or an instance administrator; anyone else is answered
 // exactly as a path no route takes.
 func (s *Server) peopleOnly(fn peopleFunc) pageFunc {
-	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-		me, err := s.app.Me(r.Context(), a)
-		if err != nil {
-			return err
-		}
+	return s.gate(func(r *http.Request, _ app.Actor, me app.Me) (bool, error) {
+		return managesPeople(me, workspaceOf(r)), nil
+	}, func(w http.ResponseWriter, r *http.Request, a app.Actor, me app.Me) error {
 		ws := workspaceOf(r)
-		if !managesPeople(me, ws) {
-			s.nowhere.ServeHTTP(w, r)
-			return nil
-		}
 		if v, ok := shownWorkspace(me, ws); ok && ws == "" {
 			ws = v.Slug
 		}
 		return fn(w, r, a, ws)
-	}
+	})
 }
 
 // peopleFunc serves the People page or one of its actions in workspace
