@@ -152,6 +152,7 @@ func TestPeopleTokenIssue(t *testing.T) {
 		`claude mcp add --transport http tend `+mcp+` --header &#34;Authorization: Bearer `+secret+`&#34;`,
 		`{&#34;mcpServers&#34;: {&#34;tend&#34;: {&#34;type&#34;: &#34;http&#34;, &#34;url&#34;: &#34;`+mcp+`&#34;,`,
 		"POST "+mcp+"\nAuthorization: Bearer "+secret, `data-copy="snippet-claude" hidden`)
+	contains(t, "the access log", p.LogText(), "method=POST route=/people url=/people status=200")
 	if strings.Contains(p.get(t, "/people", http.StatusOK), secret) || strings.Contains(p.LogText(), secret) {
 		t.Fatal("the secret is shown again or logged")
 	}
