@@ -87,6 +87,7 @@ type Tx interface {
 	bulkTx
 	taskJobTx
 	purgeTx
+	peopleTx
 	background.DocumentIndexTx
 	background.TaskIndexTx
 }

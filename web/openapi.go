@@ -319,6 +319,11 @@ var apiOps = []op{
 	page("POST", "/webhooks/:webhook/delete", "Delete a webhook"),
 	page("POST", "/webhooks/:webhook/redeliver/:delivery", "Send a delivery's event again"),
 	page("POST", "/webhooks/:webhook/replay", "Send again every event from a seq on"),
+	page("GET", "/people", "A workspace's people and agents, for those who manage its members"),
+	page("POST", "/people", "Issue a token for an agent (the answer shows its secret, once)"),
+	page("POST", "/people/:username/role", "Change a member's role"),
+	page("POST", "/people/:username/active", "Deactivate or reactivate an account"),
+	page("POST", "/people/:username/tokens/:token/revoke", "Revoke a person's token"),
 }
 
 // itemOps are the operations a task and a document share, under

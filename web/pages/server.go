@@ -54,6 +54,10 @@ type pageView struct {
 	Done    *doneToast
 	Deleted *deletedToast // the task a delete without the script sent the page back with
 
+	// People: the person manages the members of the workspace shown (or
+	// the instance), so the top bar links to the People page.
+	People bool
+
 	// The top bar's saved views (navViews), and the one listed, if any.
 	Views  []app.View
 	ViewID string
@@ -171,6 +175,7 @@ func (s *Server) Routes(rt Router) {
 	s.trashRoutes(rt)
 	s.webhookRoutes(rt)
 	s.pwaRoutes(rt)
+	s.peopleRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
@@ -191,7 +196,18 @@ func workspaceOf(r *http.Request) string {
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data,
-		Views: s.navViews(r, a)}
+		Views: s.navViews(r, a), People: s.navPeople(r, a)}
+}
+
+// navPeople reports whether the top bar links to the People page. Like
+// the saved views, it is the page's frame: when it cannot be read, the bar
+// goes without the link.
+func (s *Server) navPeople(r *http.Request, a app.Actor) bool {
+	me, err := s.app.Me(r.Context(), a)
+	if app.CodeOf(err) == app.CodeInternal {
+		s.log.ErrorContext(r.Context(), "reading who may see the People page", "err", err)
+	}
+	return err == nil && managesPeople(me, workspaceOf(r))
 }
 
 // render writes a page. It renders into a buffer first, so a template

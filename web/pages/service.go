@@ -33,6 +33,7 @@ type Service interface {
 	DeleteWebhook(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
 	Documents(ctx context.Context, a app.Actor, in app.DocumentListQuery) (app.DocumentList, error)
 	EndSession(ctx context.Context, a app.Actor) error
+	InstanceWorkspaces(ctx context.Context, a app.Actor) ([]app.WorkspaceOnInstance, error)
 	Limits() app.Limits
 	Me(ctx context.Context, a app.Actor) (app.Me, error)
 	Members(ctx context.Context, a app.Actor, idOrSlug string) ([]app.Member, error)
@@ -47,10 +48,12 @@ type Service interface {
 	Projects(ctx context.Context, a app.Actor, workspace string, deleted bool) ([]app.ProjectView, error)
 	ProjectRolesHeld(ctx context.Context, a app.Actor) ([]app.ProjectAccess, error)
 	PublicURL() string
+	People(ctx context.Context, a app.Actor, workspace string) ([]app.Person, error)
 	Purge(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string) (app.Purged, error)
 	RedeliverWebhook(ctx context.Context, a app.Actor, workspace, id string, delivery int64) (app.WebhookDelivery, error)
 	ReleaseTask(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)
 	ReplayWebhook(ctx context.Context, a app.Actor, workspace, id string, since int64) (app.WebhookReplay, error)
+	RegradeMember(ctx context.Context, a app.Actor, idOrSlug, username string, in app.Regrade) (app.Member, error)
 	RemoveLink(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, linkID string) error
 	RemoveProjectRole(ctx context.Context, a app.Actor, workspace string, idOrKey string, username string) error
 	ResetCalendar(ctx context.Context, a app.Actor, idOrPrefix string) (app.IssuedCalendar, error)

@@ -36,23 +36,32 @@ func (s *Server) webhookRoutes(rt Router) {
 // takes, so the page's very existence tells them nothing. A person with several
 // workspaces who has chosen none is asked to choose, as every page asks.
 func (s *Server) managing(fn pageFunc) pageFunc {
+	return s.gate(func(r *http.Request, a app.Actor, me app.Me) (bool, error) {
+		if workspaceOf(r) == "" && len(me.Workspaces) > 1 {
+			return false, app.Errorf(app.CodeWorkspaceRequired, "choose a workspace")
+		}
+		return s.managesWebhooks(r, a, me)
+	}, func(w http.ResponseWriter, r *http.Request, a app.Actor, _ app.Me) error { return fn(w, r, a) })
+}
+
+// gate lets fn answer only those may admits, reading who they are once;
+// anyone else is answered exactly as a path no route takes.
+func (s *Server) gate(may func(*http.Request, app.Actor, app.Me) (bool, error),
+	fn func(http.ResponseWriter, *http.Request, app.Actor, app.Me) error) pageFunc {
 	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 		me, err := s.app.Me(r.Context(), a)
 		if err != nil {
 			return err
 		}
-		if workspaceOf(r) == "" && len(me.Workspaces) > 1 {
-			return app.Errorf(app.CodeWorkspaceRequired, "choose a workspace")
-		}
-		may, err := s.managesWebhooks(r, a, me)
+		ok, err := may(r, a, me)
 		if err != nil {
 			return err
 		}
-		if !may {
+		if !ok {
 			s.nowhere.ServeHTTP(w, r)
 			return nil
 		}
-		return fn(w, r, a)
+		return fn(w, r, a, me)
 	}
 }
 

@@ -25,13 +25,18 @@ func ClearSession(w http.ResponseWriter, r *http.Request, publicURL string) {
 // FeedURL is where the calendar feed c is fetched: under the instance's
 // public URL, else under the origin r came to.
 func FeedURL(r *http.Request, publicURL string, c app.IssuedCalendar) string {
-	base := strings.TrimRight(publicURL, "/")
-	if base == "" {
-		scheme := "http"
-		if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
-			scheme = "https"
-		}
-		base = scheme + "://" + r.Host
+	return BaseURL(r, publicURL) + "/v1/calendars/" + c.Prefix + "/" + c.Secret + ".ics"
+}
+
+// BaseURL is where clients reach the instance: the public URL when one is
+// set, else the scheme and host the request came to.
+func BaseURL(r *http.Request, publicURL string) string {
+	if base := strings.TrimRight(publicURL, "/"); base != "" {
+		return base
 	}
-	return base + "/v1/calendars/" + c.Prefix + "/" + c.Secret + ".ics"
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
 }

@@ -300,3 +300,21 @@
   p.textContent = "Offline: showing the copy from " + (isNaN(made) ? "earlier" : new Intl.DateTimeFormat("en-GB", o).format(made)) + ".";
   main.insertBefore(p, main.firstChild);
 })();
+
+// Copy buttons (the People page's token and snippets): hidden without
+// this script, where the text is there to select by hand.
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-copy]").forEach(function (b) {
+    var label = b.textContent;
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      var from = document.getElementById(b.getAttribute("data-copy"));
+      if (!from || !navigator.clipboard) return;
+      navigator.clipboard.writeText(from.textContent).then(function () {
+        b.textContent = "Copied";
+        setTimeout(function () { b.textContent = label; }, 2000);
+      });
+    });
+  });
+})();
