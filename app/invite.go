@@ -55,6 +55,8 @@ type Invite struct {
 	CreatedAt     time.Time
 	// UsedBy lists who joined by it, first first.
 	UsedBy []InviteUse
+	// State is what it was when read: usable, expired, revoked or used_up.
+	State string
 }
 
 // InviteUse is one person who joined by an invite.
@@ -73,8 +75,8 @@ const (
 	InviteUnknown = "unknown"
 )
 
-// State is what the invite is at now: usable, or why not.
-func (i Invite) State(now time.Time) string {
+// stateAt is what the invite is at now: usable, or why not.
+func (i Invite) stateAt(now time.Time) string {
 	switch {
 	case i.RevokedAt != nil:
 		return InviteRevoked
@@ -236,6 +238,7 @@ func (s *Service) CreateInvite(ctx context.Context, a Actor, workspace string, i
 		if !a.system {
 			i.CreatedByID, i.CreatedBy = a.User.ID, a.User.Username
 		}
+		i.State = InviteUsable
 		if err := tx.InsertInvite(ctx, &i); err != nil {
 			return err
 		}
@@ -257,6 +260,9 @@ func (s *Service) Invites(ctx context.Context, a Actor, workspace string) ([]Inv
 			return err
 		}
 		out, err = tx.Invites(ctx, w.Workspace.ID)
+		for n := range out {
+			out[n].State = out[n].stateAt(tx.Now())
+		}
 		return err
 	}))
 	return out, err
@@ -296,7 +302,7 @@ func inviteBySecret(ctx context.Context, tx Tx, secret string) (Invite, string, 
 	if subtle.ConstantTimeCompare(i.Hash, sum[:]) != 1 {
 		return Invite{}, InviteUnknown, nil
 	}
-	return i, i.State(tx.Now()), nil
+	return i, i.stateAt(tx.Now()), nil
 }
 
 // InviteInfo is what the join page shows of the invite a secret names,

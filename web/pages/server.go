@@ -171,6 +171,7 @@ func (s *Server) Routes(rt Router) {
 	s.trashRoutes(rt)
 	s.webhookRoutes(rt)
 	s.pwaRoutes(rt)
+	s.inviteRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
