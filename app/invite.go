@@ -198,11 +198,15 @@ func (s *Service) validateInviteCreate(in *InviteCreate) (time.Duration, error) 
 	return life, joinErrors(append(errs, err)...)
 }
 
-// inviteManager finds the workspace whose invites the caller manages and
-// how high a role it may hand out there: its owners and admins (who may
-// add members) and the instance's administrators.
+// inviteManager finds the workspace whose invites the caller manages (the
+// one named, else the only one it reaches) and how high a role it may
+// hand out there: its owners and admins (who may add members) and the
+// instance's administrators.
 func inviteManager(ctx context.Context, tx Tx, acc *access, workspace string) (wsAccess, int, error) {
-	w, err := findWorkspace(ctx, tx, acc, workspace, false)
+	w, err := acc.pick(workspace)
+	if workspace != "" {
+		w, err = findWorkspace(ctx, tx, acc, workspace, false)
+	}
 	if err != nil {
 		return wsAccess{}, 0, err
 	}
