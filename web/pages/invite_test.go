@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tend/web/webtest"
 )
 
 // joinLinkRE finds an invite's link on the Invites page.
@@ -83,29 +85,29 @@ func TestJoinPage(t *testing.T) {
 	page := string(p.Browser(http.MethodGet, path, "", "", nil).Body)
 	contains(t, "the join page", page, "<h1>Join Default</h1>", "as <strong>admin</strong>", html.EscapeString("Hello <team>"), `<meta name="referrer" content="no-referrer">`, `<option selected>UTC</option>`)
 
-	join := func(username, tz string) *http.Response {
+	join := func(username, tz string) (webtest.Response, string) {
 		r := p.Browser(http.MethodPost, path, "", p.Srv.URL, url.Values{"username": {username}, "timezone": {tz}})
-		return &http.Response{StatusCode: r.Status, Header: r.Header, Body: nil, Request: nil, Proto: string(r.Body)}
+		return r, string(r.Body)
 	}
-	if r := join("Taken", "Asia/Tokyo"); r.StatusCode != 409 || !strings.Contains(r.Proto, `aria-invalid="true"`) ||
-		!strings.Contains(r.Proto, "is taken") || !strings.Contains(r.Proto, `<option selected>Asia/Tokyo</option>`) || !strings.Contains(r.Proto, `value="Taken"`) {
-		t.Errorf("a taken username: %d\n%s", r.StatusCode, r.Proto)
+	if r, body := join("Taken", "Asia/Tokyo"); r.Status != 409 || !strings.Contains(body, `aria-invalid="true"`) ||
+		!strings.Contains(body, "is taken") || !strings.Contains(body, `<option selected>Asia/Tokyo</option>`) || !strings.Contains(body, `value="Taken"`) {
+		t.Errorf("a taken username: %d\n%s", r.Status, body)
 	}
-	if r := join("no spaces", "UTC"); r.StatusCode != 422 || !strings.Contains(r.Proto, `id="j-username-check" aria-live="polite" class="field-error"`) {
-		t.Errorf("an invalid username: %d\n%s", r.StatusCode, r.Proto)
+	if r, body := join("no spaces", "UTC"); r.Status != 422 || !strings.Contains(body, `id="j-username-check" aria-live="polite" class="field-error"`) {
+		t.Errorf("an invalid username: %d\n%s", r.Status, body)
 	}
 	if r := p.Browser(http.MethodPost, path, "", "https://elsewhere.example", url.Values{"username": {"zoe"}, "timezone": {"UTC"}}); r.Status != 403 {
 		t.Errorf("from another site: %d", r.Status)
 	}
-	r := join("zoe", "Europe/Berlin")
+	r, _ := join("zoe", "Europe/Berlin")
 	var session string
 	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
 		if c.Name == "tend_session" {
 			session = c.Value
 		}
 	}
-	if r.StatusCode != 303 || r.Header.Get("Location") != "/" || session == "" {
-		t.Fatalf("joining: %d %s", r.StatusCode, r.Header.Get("Location"))
+	if r.Status != 303 || r.Header.Get("Location") != "/" || session == "" {
+		t.Fatalf("joining: %d %s", r.Status, r.Header.Get("Location"))
 	}
 	if today := p.Browser(http.MethodGet, "/", session, "", nil); today.Status != 200 || !strings.Contains(string(today.Body), "zoe") {
 		t.Errorf("Today for zoe: %d", today.Status)
@@ -121,7 +123,7 @@ func TestJoinPage(t *testing.T) {
 		strings.TrimPrefix(revoked["url"].(string), p.Srv.URL): "was revoked",
 		strings.TrimPrefix(expired["url"].(string), p.Srv.URL): "expired on 2 March 2026 at 10:00 UTC",
 		"/join/tend_aaaaaaaaaa_" + strings.Repeat("b", 40):     "not a valid invite",
-		"/join/short":                                          "not a valid invite",
+		"/join/short": "not a valid invite",
 	} {
 		for _, method := range []string{http.MethodGet, http.MethodPost} {
 			r := p.Browser(method, link, "", p.Srv.URL, url.Values{"username": {"late"}, "timezone": {"UTC"}})
