@@ -56,6 +56,7 @@ type Tx interface {
 	projectTx
 	tokenTx
 	sessionTx
+	inviteTx
 	deviceTx
 	eventTx
 	scopeTx

@@ -80,6 +80,12 @@ type Client interface {
 	// ReplayWebhook sends an endpoint every matching event from since on
 	// (POST /v1/webhooks/{id}/replay).
 	ReplayWebhook(ctx context.Context, id string, since int64) (wire.WebhookReplay, error)
+	// AddInvite makes an invite; the answer has its link (POST /v1/workspaces/{ws}/invites).
+	AddInvite(ctx context.Context, in wire.InviteCreate) (wire.IssuedInvite, error)
+	// Invites are the workspace's invites (GET /v1/workspaces/{ws}/invites).
+	Invites(ctx context.Context) ([]wire.Invite, error)
+	// RevokeInvite revokes an invite (DELETE /v1/workspaces/{ws}/invites/{id}).
+	RevokeInvite(ctx context.Context, id string) error
 	// Projects are the projects the caller sees (GET /v1/projects).
 	Projects(ctx context.Context) ([]wire.Project, error)
 	// Project is one project (GET /v1/projects/{id_or_key}).

@@ -9,7 +9,7 @@ func workCmds(env *Env, dbPath *string) []*cobra.Command {
 		newClaimCmd(env, dbPath), newReleaseCmd(env, dbPath), newDoneCmd(env, dbPath), newSkipCmd(env, dbPath),
 		newReopenCmd(env, dbPath), newEditCmd(env, dbPath), newCommentCmd(env, dbPath), newLinkCmd(env, dbPath),
 		newRmCmd(env, dbPath), newTrashCmd(env, dbPath), newUntrashCmd(env, dbPath),
-		newDocCmd(env, dbPath), newOpenCmd(env, dbPath), newProjectCmd(env, dbPath), newViewCmd(env, dbPath), newWebhookCmd(env, dbPath), newLoginCmd(env), newLogoutCmd(env), newWhoamiCmd(newWork(env, dbPath)),
+		newDocCmd(env, dbPath), newOpenCmd(env, dbPath), newProjectCmd(env, dbPath), newViewCmd(env, dbPath), newWebhookCmd(env, dbPath), newInviteCmd(env, dbPath), newLoginCmd(env), newLogoutCmd(env), newWhoamiCmd(newWork(env, dbPath)),
 		newWatchCmd(env, dbPath), newWaitCmd(env, dbPath),
 	}
 }

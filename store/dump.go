@@ -194,6 +194,8 @@ var dumpLeftOut = map[string]string{
 	"sessions":                "browser sessions: secrets",
 	"views":                   "saved listings (0026): a person's preferences over the work, not the work; an import starts without them",
 	"login_links":             "sign-in links: secrets",
+	"invites":                 "invite links (issue 38): secrets, and this server's way in, not the work",
+	"invite_uses":             "who joined by which invite (issue 38): the events carry each use",
 	"webhooks":                "webhook endpoints (0029): their secrets sign, so they never leave the server",
 	"webhook_deliveries":      "the webhook outbox (0029): this server's deliveries, not the work",
 	"webhook_attempts":        "the webhook delivery log (0029): this server's attempts, not the work",

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -45,17 +44,7 @@ func (s *Server) handleDeviceStart(w http.ResponseWriter, r *http.Request, _ app
 		page := strings.TrimRight(s.baseURL(r), "/") + "/device"
 		return deviceStartJSON{DeviceCode: d.DeviceCode, UserCode: d.UserCode, VerificationURI: page,
 			VerificationURIComplete: page + "?user_code=" + url.QueryEscape(d.UserCode), ExpiresIn: d.ExpiresIn, Interval: d.Interval}
-	})(s.app.StartDevice(r.Context(), in.ClientName, clientAddr(r)))
-}
-
-// clientAddr is the address a request came from, without its port: behind
-// a reverse proxy, the proxy's.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	})(s.app.StartDevice(r.Context(), in.ClientName, wire.ClientAddr(r)))
 }
 
 func (s *Server) handleDeviceToken(w http.ResponseWriter, r *http.Request, _ app.Actor, in deviceTokenIn) error {

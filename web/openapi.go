@@ -241,6 +241,12 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/admin/backups", summary: "Take a backup", in: backupCreateJSON{}, inOptional: true, status: 201, out: backupJSON{}},
 	{method: "GET", path: "/v1/export", summary: "Export a workspace or the instance (JSON Lines, streamed)", status: 200, out: jsonSchema{"type": "string"}, media: wire.ExportMediaType},
 
+	{method: "GET", path: "/v1/workspaces/:workspace/invites", summary: "A workspace's invites, pending and past, with who used each (its owners and admins)", status: 200, out: listing{item: wire.Invite{}}},
+	{method: "POST", path: "/v1/workspaces/:workspace/invites", summary: "Make an invite; the answer shows its link, once", in: wire.InviteCreate{}, status: 201, out: wire.IssuedInvite{}},
+	{method: "DELETE", path: "/v1/workspaces/:workspace/invites/:invite", summary: "Revoke an invite; those who joined by it stay", status: 204},
+	{method: "POST", path: "/v1/invites/accept", summary: "Join by an invite: make the account, join the workspace, set the session cookie", auth: public, in: wire.InviteAccept{}, status: 201, out: joinedJSON{}},
+	{method: "GET", path: "/v1/usernames/:username", summary: "Whether a username can be taken, and if not why (the join form's live check)", auth: public, status: 200, out: wire.UsernameCheck{}},
+
 	{method: "GET", path: "/static/:version/*file", summary: "The web app's static files", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/css,text/javascript"},
 	{method: "GET", path: "/manifest.webmanifest", summary: "The web app manifest: what a browser installs the app from", auth: public, status: 200, out: jsonSchema{"type": "object"}, media: "application/manifest+json"},
 	{method: "GET", path: "/sw.js", summary: "The web app's service worker: pushes, and the pages kept for reading offline", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/javascript"},
@@ -324,6 +330,11 @@ var apiOps = []op{
 	page("POST", "/people/:username/role", "Change a member's role"),
 	page("POST", "/people/:username/active", "Deactivate or reactivate an account"),
 	page("POST", "/people/:username/tokens/:token/revoke", "Revoke a person's token"),
+	withAuth(page("GET", "/join/:secret", "Join by an invite: the workspace, the role and the form (the invite's secret is in the path)"), public),
+	withAuth(page("POST", "/join/:secret", "Join by an invite: make the account, set the session cookie"), public),
+	page("GET", "/invites", "The workspace's invites (its owners and admins)"),
+	page("POST", "/invites", "Make an invite (the answer shows its link, once)"),
+	page("POST", "/invites/:invite/revoke", "Revoke an invite"),
 }
 
 // itemOps are the operations a task and a document share, under

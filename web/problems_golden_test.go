@@ -72,6 +72,7 @@ func TestProblemGoldens(t *testing.T) {
 	poll := func() webtest.Response {
 		return e.Do(http.MethodPost, "/v1/auth/device/token", "", map[string]any{"device_code": device["device_code"]})
 	}
+	invite := map[string]string{}
 	cases := []struct {
 		code  app.Code
 		setup func()
@@ -154,6 +155,10 @@ func TestProblemGoldens(t *testing.T) {
 			e.Browser(http.MethodPost, "/device", vals["session"], "", url.Values{"user_code": {device["user_code"]}, "decision": {"deny"}})
 		}, poll},
 		{app.CodeInvalidGrant, nil, send(http.MethodPost, "/v1/auth/device/token", "", map[string]any{"device_code": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40)})},
+		{app.CodeInviteUnusable, nil, send(http.MethodPost, "/v1/invites/accept", "", map[string]any{"invite": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40), "username": "newcomer", "timezone": "UTC"})},
+		{app.CodeUsernameTaken, func() { _, invite["secret"] = e.invite(e.Admin, map[string]any{"role": "member"}) }, func() webtest.Response {
+			return e.Do(http.MethodPost, "/v1/invites/accept", "", map[string]any{"invite": invite["secret"], "username": "ann", "timezone": "UTC"})
+		}},
 		// Last: it moves the clock on past the device code's ten minutes.
 		{app.CodeExpiredToken, func() { startDevice(); e.Clock.Advance(app.DeviceCodeLifetime) }, poll},
 	}

@@ -299,7 +299,23 @@ var routeCalls = []routeCall{
 	{route: "GET /v1/actions/:token", path: "/v1/actions/{action}", as: asNobody, prep: seedAction},
 	{route: "POST /v1/actions/:token", path: "/v1/actions/{action}", as: asNobody},
 	{route: "DELETE /v1/me/channels/:channel", path: "/v1/me/channels/{channel}"},
+	{route: "POST /v1/workspaces/:workspace/invites", path: "/v1/workspaces/default/invites", body: map[string]any{"role": "member", "max_uses": 3, "note": "Welcome"}, save: "invite"},
+	{route: "GET /v1/workspaces/:workspace/invites", path: "/v1/workspaces/default/invites"},
+	{route: "GET /v1/usernames/:username", path: "/v1/usernames/newcomer", as: asNobody},
+	{route: "GET /join/:secret", path: "/join/{invite_secret}", as: asNobody, prep: seedInvite},
+	{route: "POST /join/:secret", path: "/join/{invite_secret}", as: asNobody, header: map[string]string{"Origin": "{origin}"}, body: url.Values{"username": {"joiner"}, "timezone": {"UTC"}}},
+	{route: "POST /v1/invites/accept", path: "/v1/invites/accept", as: asNobody, body: map[string]any{"invite": "{invite_secret}", "username": "accepter", "timezone": "UTC"}},
+	{route: "GET /invites", path: "/invites?workspace_id=default", as: asBrowser},
+	{route: "POST /invites", path: "/invites?workspace_id=default", as: asBrowser, body: url.Values{"role": {"member"}, "expires_in": {"7d"}, "max_uses": {"1"}, "note": {"For Bo"}}},
+	{route: "POST /invites/:invite/revoke", path: "/invites/{invite}/revoke?workspace_id=default", as: asBrowser, body: url.Values{}},
+	{route: "DELETE /v1/workspaces/:workspace/invites/:invite", path: "/v1/workspaces/default/invites/{invite}"},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
+}
+
+// seedInvite makes an invite for three and keeps its secret as
+// {invite_secret}, for the join page and the redemptions.
+func seedInvite(e *env, vals map[string]string) {
+	_, vals["invite_secret"] = e.invite(e.Admin, map[string]any{"role": "member", "max_uses": 3, "note": "Come in"})
 }
 
 // seedAction makes a reminder fire for the administrator (whose channel

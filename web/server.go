@@ -260,6 +260,12 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
 	s.handle(http.MethodPost, "/v1/admin/backups", withActionBody(s, s.handleBackupCreate))
+
+	s.handle(http.MethodGet, "/v1/workspaces/:workspace/invites", s.handleInviteList)
+	s.handle(http.MethodPost, "/v1/workspaces/:workspace/invites", withBody(s, s.handleInviteCreate))
+	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/invites/:invite", s.handleInviteRevoke)
+	s.public(http.MethodPost, "/v1/invites/accept", withBody(s, s.handleInviteAccept))
+	s.public(http.MethodGet, "/v1/usernames/:username", s.handleUsernameCheck)
 }
 
 // itemRoutes registers the routes a task and a document share, under

@@ -33,16 +33,7 @@ func SignInURL(base, secret string) string {
 }
 
 // baseURL is the instance's public_url, else the origin the request came to.
-func (s *Server) baseURL(r *http.Request) string {
-	if pub := wire.OriginOf(s.app.PublicURL()); pub != "" {
-		return pub
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+func (s *Server) baseURL(r *http.Request) string { return wire.BaseURL(r, s.app.PublicURL()) }
 
 // handleSessionEnd signs the presented browser session out and clears its cookie.
 func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.Actor) error {

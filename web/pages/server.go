@@ -176,6 +176,7 @@ func (s *Server) Routes(rt Router) {
 	s.webhookRoutes(rt)
 	s.pwaRoutes(rt)
 	s.peopleRoutes(rt)
+	s.inviteRoutes(rt)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,

@@ -102,8 +102,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.signInFailed(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: wire.SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: wire.SecureCookies(r, s.app.PublicURL())})
+	wire.SetSession(w, r, s.app.PublicURL(), ss)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

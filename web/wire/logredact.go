@@ -15,14 +15,16 @@ import (
 // still be traced to its record. A "%" counts as part of a run, so a
 // secret encoded more often than RedactURL decodes is hidden too. Beside
 // that shape, the values of query
-// parameters that carry secrets (the sign-in link's among them) and the
-// secret of a calendar feed's path are hidden whatever they look like.
+// parameters that carry secrets (the sign-in link's among them), the
+// secret of a calendar feed's path and an invite's in a join page's path
+// are hidden whatever they look like.
 // redacted stands where a secret was.
 const redacted = "…"
 
 var (
 	secretShape = regexp.MustCompile(`[A-Za-z0-9%]{24,}`)
 	feedPath    = regexp.MustCompile(`^(/v1/calendars/[^/]+/)[^/]+\.ics$`)
+	joinPath    = regexp.MustCompile(`^/join/[^/]+`)
 )
 
 // secretKeys are the query parameters whose values are secrets.
@@ -41,6 +43,9 @@ func RedactURL(path, rawQuery string) string {
 	if m := feedPath.FindStringSubmatch(p); m != nil {
 		p = m[1] + redacted + ".ics"
 	}
+	// An invite's secret, mistyped or cut short too: what follows /join/
+	// is taken for one whatever it looks like.
+	p = joinPath.ReplaceAllLiteralString(p, "/join/"+redacted)
 	p = secretShape.ReplaceAllString(p, redacted)
 	if rawQuery == "" {
 		return p

@@ -88,6 +88,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeTooManyAttempts:       {http.StatusTooManyRequests, "Too many attempts"},
 	app.CodeActionUsed:            {http.StatusGone, "Action link used"},
 	app.CodeActionExpired:         {http.StatusGone, "Action link expired"},
+	app.CodeInviteUnusable:        {http.StatusGone, "Invite unusable"},
+	app.CodeUsernameTaken:         {http.StatusConflict, "Username taken"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"net"
 	"net/http"
 	"strings"
 
@@ -14,6 +15,13 @@ const SessionCookie = "tend_session"
 // Secure: r came over TLS, or the instance's public URL is https.
 func SecureCookies(r *http.Request, publicURL string) bool {
 	return r.TLS != nil || strings.HasPrefix(strings.ToLower(publicURL), "https://")
+}
+
+// SetSession gives the browser the cookie of the session ss: every way
+// into a session sets it here.
+func SetSession(w http.ResponseWriter, r *http.Request, publicURL string, ss app.StartedSession) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: SecureCookies(r, publicURL)})
 }
 
 // ClearSession tells the browser to forget its session cookie.
@@ -39,4 +47,19 @@ func BaseURL(r *http.Request, publicURL string) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
+}
+
+// ClientAddr is the address a request came from, without its port: behind
+// a reverse proxy, the proxy's.
+func ClientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// SessionClient is the browser a request came from, as a session records it.
+func SessionClient(r *http.Request) app.SessionClient {
+	return app.SessionClient{UserAgent: r.UserAgent(), Address: ClientAddr(r)}
 }
