@@ -83,6 +83,9 @@ const (
 	CodeTooManyAttempts      Code = "too_many_attempts"     // too many wrong sign-in codes tried, or sign-ins started from one address
 	CodeActionUsed           Code = "action_used"           // a notification's action link was used already
 	CodeActionExpired        Code = "action_expired"        // a notification's action link is past its life
+	CodePasskeyInvalid       Code = "passkey_invalid"       // a passkey ceremony failed: unknown, spent or expired challenge, bad signature, wrong origin
+	CodePasskeyNeedsSession  Code = "passkey_needs_session" // adding a passkey with a token rather than a browser session
+	CodePasskeyUnavailable   Code = "passkey_unavailable"   // tend is not at an address passkeys work at (https or localhost)
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -105,6 +108,7 @@ var AllCodes = []Code{
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
 	CodeTooManyWaiters, CodeTooManyAttempts, CodeActionUsed, CodeActionExpired,
+	CodePasskeyInvalid, CodePasskeyNeedsSession, CodePasskeyUnavailable,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

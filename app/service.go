@@ -57,6 +57,8 @@ type Tx interface {
 	tokenTx
 	sessionTx
 	deviceTx
+	passkeyTx
+	signedOutTx
 	eventTx
 	scopeTx
 	statusTx

@@ -88,6 +88,9 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeTooManyAttempts:       {http.StatusTooManyRequests, "Too many attempts"},
 	app.CodeActionUsed:            {http.StatusGone, "Action link used"},
 	app.CodeActionExpired:         {http.StatusGone, "Action link expired"},
+	app.CodePasskeyInvalid:        {http.StatusBadRequest, "Passkey not accepted"},
+	app.CodePasskeyNeedsSession:   {http.StatusForbidden, "Passkeys are added from a browser"},
+	app.CodePasskeyUnavailable:    {http.StatusConflict, "Passkeys need a secure address"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:
