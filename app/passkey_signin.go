@@ -23,6 +23,12 @@ var (
 		What: "passkey sign-ins to this account"}
 )
 
+// PasskeySignedIn is the session a passkey started, and whose it is.
+type PasskeySignedIn struct {
+	StartedSession
+	User User
+}
+
 // PasskeySignIn is the browser's answer to sign-in options: the
 // PublicKeyCredential (an assertion) as JSON.
 type PasskeySignIn struct {
@@ -59,13 +65,13 @@ func (s *Service) BeginPasskeySignIn(ctx context.Context, host, addr string) (Pa
 // account. The challenge is spent by this first use whatever its outcome;
 // a signature count that does not rise (a cloned authenticator) is
 // refused unless the authenticator counts nothing.
-func (s *Service) FinishPasskeySignIn(ctx context.Context, host string, client SessionClient, in PasskeySignIn) (StartedSession, error) {
+func (s *Service) FinishPasskeySignIn(ctx context.Context, host string, client SessionClient, in PasskeySignIn) (PasskeySignedIn, error) {
 	wa, err := s.relyingParty(host)
 	if err != nil {
-		return StartedSession{}, err
+		return PasskeySignedIn{}, err
 	}
 	parsed, perr := protocol.ParseCredentialRequestResponseBytes(in.Credential)
-	var out StartedSession
+	var out PasskeySignedIn
 	var refused error
 	err = s.store.Update(ctx, spentAnyway(&refused, func(tx Tx) error {
 		if err := s.rates.take(passkeySignInTries, client.Address, tx.Now()); err != nil {
@@ -103,7 +109,8 @@ func (s *Service) FinishPasskeySignIn(ctx context.Context, host string, client S
 		if err := tx.UpdatePasskey(ctx, &key); err != nil {
 			return err
 		}
-		out, err = openSession(ctx, tx, u.ID, SessionStart{Via: "passkey", SessionClient: client})
+		out.User = u
+		out.StartedSession, err = openSession(ctx, tx, u.ID, SessionStart{Via: "passkey", SessionClient: client})
 		return err
 	}))
 	if err == nil {

@@ -28,7 +28,7 @@ func (f *fixture) addPasskey(a app.Actor, name string) (*passkeytest.Authenticat
 }
 
 // passkeySignIn begins a sign-in and answers it with auth.
-func (f *fixture) passkeySignIn(auth *passkeytest.Authenticator, addr string) (app.StartedSession, error) {
+func (f *fixture) passkeySignIn(auth *passkeytest.Authenticator, addr string) (app.PasskeySignedIn, error) {
 	f.t.Helper()
 	opts := must(f.svc.BeginPasskeySignIn(f.ctx, passkeyHost, addr))(f.t)
 	cred := must(auth.Get(opts.PublicKey))(f.t)

@@ -154,6 +154,11 @@ func TestProblemGoldens(t *testing.T) {
 			e.Browser(http.MethodPost, "/device", vals["session"], "", url.Values{"user_code": {device["user_code"]}, "decision": {"deny"}})
 		}, poll},
 		{app.CodeInvalidGrant, nil, send(http.MethodPost, "/v1/auth/device/token", "", map[string]any{"device_code": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40)})},
+		{app.CodePasskeyNeedsSession, nil, send(http.MethodPost, "/v1/me/passkeys/options", ann, nil)},
+		{app.CodePasskeyUnavailable, nil, send(http.MethodPost, "/v1/passkeys/signin/options", "", nil)},
+		{app.CodePasskeyInvalid, nil, func() webtest.Response {
+			return passkeyDo(e, http.MethodPost, "/v1/passkeys/signin", "", map[string]any{"challenge_id": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40), "credential": map[string]any{}})
+		}},
 		// Last: it moves the clock on past the device code's ten minutes.
 		{app.CodeExpiredToken, func() { startDevice(); e.Clock.Advance(app.DeviceCodeLifetime) }, poll},
 	}

@@ -260,6 +260,14 @@ func (s *Server) routes() {
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
 	s.handle(http.MethodPost, "/v1/admin/backups", withActionBody(s, s.handleBackupCreate))
+
+	s.handle(http.MethodGet, "/v1/me/passkeys", s.handlePasskeyList)
+	s.handle(http.MethodPost, "/v1/me/passkeys/options", withoutBody(s, s.handlePasskeyOptions))
+	s.handle(http.MethodPost, "/v1/me/passkeys", withBody(s, s.handlePasskeyCreate))
+	s.handle(http.MethodPatch, "/v1/me/passkeys/:passkey", withBody(s, s.handlePasskeyRename))
+	s.handle(http.MethodDelete, "/v1/me/passkeys/:passkey", s.handlePasskeyDelete)
+	s.public(http.MethodPost, "/v1/passkeys/signin/options", withoutBody(s, s.handlePasskeySignInOptions))
+	s.public(http.MethodPost, "/v1/passkeys/signin", withBody(s, s.handlePasskeySignIn))
 }
 
 // itemRoutes registers the routes a task and a document share, under

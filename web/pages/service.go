@@ -10,6 +10,7 @@ import (
 // more keeps the adapter's reach visible in its constructor (issue 33 §4).
 type Service interface {
 	channelService
+	passkeyService
 	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
 	AddLinks(ctx context.Context, a app.Actor, workspace string, in app.LinkSet) ([]app.LinkView, error)
 	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)

@@ -40,7 +40,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 	secret := r.URL.Query().Get("link")
 	if secret == "" {
 		// Where signing out lands: how to sign in again.
-		writePage(w, http.StatusOK, "signed_out", pageView{Static: "/static/" + staticVersion})
+		s.signedOut(w, r, http.StatusOK)
 		return
 	}
 	l, err := s.app.CheckLoginLink(r.Context(), secret)
@@ -102,8 +102,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.signInFailed(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: wire.SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: wire.SecureCookies(r, s.app.PublicURL())})
+	wire.SetSession(w, r, s.app.PublicURL(), ss)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -16,6 +16,12 @@ func SecureCookies(r *http.Request, publicURL string) bool {
 	return r.TLS != nil || strings.HasPrefix(strings.ToLower(publicURL), "https://")
 }
 
+// SetSession gives the browser the cookie of a session just started.
+func SetSession(w http.ResponseWriter, r *http.Request, publicURL string, ss app.StartedSession) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: SecureCookies(r, publicURL)})
+}
+
 // ClearSession tells the browser to forget its session cookie.
 func ClearSession(w http.ResponseWriter, r *http.Request, publicURL string) {
 	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
