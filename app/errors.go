@@ -85,6 +85,9 @@ const (
 	CodeActionExpired        Code = "action_expired"        // a notification's action link is past its life
 	CodeInviteUnusable       Code = "invite_unusable"       // the invite is unknown, expired, revoked or used up
 	CodeUsernameTaken        Code = "username_taken"        // joining by an invite with a username somebody has
+	CodePasskeyInvalid       Code = "passkey_invalid"       // a passkey ceremony failed: unknown, spent or expired challenge, bad signature, wrong origin
+	CodePasskeyNeedsSession  Code = "passkey_needs_session" // adding a passkey with a token rather than a browser session
+	CodePasskeyUnavailable   Code = "passkey_unavailable"   // tend is not at an address passkeys work at (https or localhost)
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -108,6 +111,7 @@ var AllCodes = []Code{
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
 	CodeTooManyWaiters, CodeTooManyAttempts, CodeActionUsed, CodeActionExpired,
 	CodeInviteUnusable, CodeUsernameTaken,
+	CodePasskeyInvalid, CodePasskeyNeedsSession, CodePasskeyUnavailable,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -58,6 +58,8 @@ type Tx interface {
 	sessionTx
 	inviteTx
 	deviceTx
+	passkeyTx
+	signedOutTx
 	eventTx
 	scopeTx
 	statusTx

@@ -208,6 +208,8 @@ var dumpLeftOut = map[string]string{
 	"instance_keys":           "the instance's own keys (0034): secrets",
 	"users.digest_minute":     "a person's own setting (0034), as views are: an import starts with the digest off",
 	"users.digest_day":        "the day the digest was last queued (0034): this server's sending",
+	"passkeys":                "ways into this server (0035), as sessions are: a passkey is bound to this server's address, not the work",
+	"webauthn_challenges":     "passkey ceremonies under way (0035): short-lived",
 	"sqlite_sequence":         "SQLite's own: AUTOINCREMENT's high-water marks",
 	"tasks_fts":               "the search index, rebuilt by triggers and the worker as tasks are written (0023)",
 	"tasks_unindexed":         "the tasks whose text is still to index (0023): queued again by triggers as tasks are written",

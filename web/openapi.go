@@ -335,6 +335,16 @@ var apiOps = []op{
 	page("GET", "/invites", "The workspace's invites (its owners and admins)"),
 	page("POST", "/invites", "Make an invite (the answer shows its link, once)"),
 	page("POST", "/invites/:invite/revoke", "Revoke an invite"),
+
+	{method: "GET", path: "/v1/me/passkeys", summary: "Your passkeys: name, when added, when last used", status: 200, out: listing{item: wire.Passkey{}}},
+	{method: "POST", path: "/v1/me/passkeys/options", summary: "Begin adding a passkey (a browser session only): WebAuthn creation options and the challenge id, valid 5 minutes", inOptional: true, in: struct{}{}, status: 200, out: wire.PasskeyOptions{}},
+	{method: "POST", path: "/v1/me/passkeys", summary: "Finish adding a passkey: the browser's PublicKeyCredential, the challenge id and a name", in: wire.PasskeyCreate{}, status: 201, out: wire.Passkey{}},
+	{method: "PATCH", path: "/v1/me/passkeys/:passkey", summary: "Rename one of your passkeys", in: wire.PasskeyRename{}, status: 200, out: wire.Passkey{}},
+	{method: "DELETE", path: "/v1/me/passkeys/:passkey", summary: "Remove one of your passkeys", status: 204},
+	{method: "POST", path: "/v1/passkeys/signin/options", summary: "Begin signing in with a passkey: WebAuthn request options naming no account, and the challenge id", auth: public, inOptional: true, in: struct{}{}, status: 200, out: wire.PasskeyOptions{}},
+	{method: "POST", path: "/v1/passkeys/signin", summary: "Sign in with a passkey: the browser's assertion and the challenge id; sets the session cookie", auth: public, in: wire.PasskeySignIn{}, status: 200, out: userJSON{}},
+	page("POST", "/account/passkeys/:passkey/rename", "Rename a passkey"),
+	page("POST", "/account/passkeys/:passkey/remove", "Remove a passkey"),
 }
 
 // itemOps are the operations a task and a document share, under

@@ -159,6 +159,11 @@ func TestProblemGoldens(t *testing.T) {
 		{app.CodeUsernameTaken, func() { _, invite["secret"] = e.invite(e.Admin, map[string]any{"role": "member"}) }, func() webtest.Response {
 			return e.Do(http.MethodPost, "/v1/invites/accept", "", map[string]any{"invite": invite["secret"], "username": "ann", "timezone": "UTC"})
 		}},
+		{app.CodePasskeyNeedsSession, nil, send(http.MethodPost, "/v1/me/passkeys/options", ann, nil)},
+		{app.CodePasskeyUnavailable, nil, send(http.MethodPost, "/v1/passkeys/signin/options", "", nil)},
+		{app.CodePasskeyInvalid, nil, func() webtest.Response {
+			return passkeyDo(e, http.MethodPost, "/v1/passkeys/signin", "", map[string]any{"challenge_id": "tend_aaaaaaaaaa_" + strings.Repeat("a", 40), "credential": map[string]any{}})
+		}},
 		// Last: it moves the clock on past the device code's ten minutes.
 		{app.CodeExpiredToken, func() { startDevice(); e.Clock.Advance(app.DeviceCodeLifetime) }, poll},
 	}

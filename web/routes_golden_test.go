@@ -309,6 +309,17 @@ var routeCalls = []routeCall{
 	{route: "POST /invites", path: "/invites?workspace_id=default", as: asBrowser, body: url.Values{"role": {"member"}, "expires_in": {"7d"}, "max_uses": {"1"}, "note": {"For Bo"}}},
 	{route: "POST /invites/:invite/revoke", path: "/invites/{invite}/revoke?workspace_id=default", as: asBrowser, body: url.Values{}},
 	{route: "DELETE /v1/workspaces/:workspace/invites/:invite", path: "/v1/workspaces/default/invites/{invite}"},
+	{route: "GET /v1/me/passkeys", path: "/v1/me/passkeys"},
+	{route: "POST /v1/me/passkeys/options", path: "/v1/me/passkeys/options", as: asBrowser, header: passkeyHeaders},
+	{route: "POST /v1/me/passkeys", path: "/v1/me/passkeys", as: asBrowser, header: passkeyHeaders, prep: passkeyRegistrationPrep,
+		body: `{"challenge_id":"{passkey_challenge}","name":"laptop","credential":{passkey_credential}}`, save: "passkey"},
+	{route: "PATCH /v1/me/passkeys/:passkey", path: "/v1/me/passkeys/{passkey}", body: map[string]any{"name": "work laptop"}},
+	{route: "POST /account/passkeys/:passkey/rename", path: "/account/passkeys/{passkey}/rename", as: asBrowser, body: url.Values{"name": {"old laptop"}}},
+	{route: "POST /v1/passkeys/signin/options", path: "/v1/passkeys/signin/options", as: asNobody, header: passkeyHeaders},
+	{route: "POST /v1/passkeys/signin", path: "/v1/passkeys/signin", as: asNobody, header: passkeyHeaders, prep: passkeySignInPrep,
+		body: `{"challenge_id":"{passkey_challenge}","credential":{passkey_credential}}`},
+	{route: "POST /account/passkeys/:passkey/remove", path: "/account/passkeys/{passkey}/remove", as: asBrowser, body: url.Values{}},
+	{route: "DELETE /v1/me/passkeys/:passkey", path: "/v1/me/passkeys/{spare_passkey}", prep: passkeySparePrep},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
 }
 
@@ -489,6 +500,9 @@ func routeSend(e *env, c routeCall, fill func(string) string, session string) we
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	case nil:
 		req = e.Request(method, fill(c.path), nil)
+	case string: // JSON text, for a body that holds JSON a prep made
+		req = e.Request(method, fill(c.path), strings.NewReader(fill(b)))
+		req.Header.Set("Content-Type", "application/json")
 	default:
 		buf, err := json.Marshal(b)
 		if err != nil {
@@ -505,6 +519,10 @@ func routeSend(e *env, c routeCall, fill func(string) string, session string) we
 		req.Header.Set("Origin", e.Srv.URL)
 	}
 	for k, v := range c.header {
+		if k == "Host" {
+			req.Host = fill(v)
+			continue
+		}
 		req.Header.Set(k, fill(v))
 	}
 	return e.Exchange(req)
@@ -553,12 +571,13 @@ func routeRecord(r webtest.Response, vals map[string]string) []byte {
 
 // routeSecrets are a credential's whole secret (or a device code, or a
 // webhook's signing secret, as JSON or a page writes it), a
-// session cookie, a listing's cursor, an exported feed's ETag and a
-// device sign-in's user code, which a run makes anew; routePrefix is a credential's
+// session cookie, a listing's cursor, an exported feed's ETag, a
+// device sign-in's user code and a passkey ceremony's challenge and user
+// handle, which a run makes anew; routePrefix is a credential's
 // public prefix, which differs from run to run too but tells two
 // credentials apart, so each becomes a numbered stand-in.
 var (
-	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_(?:[A-Za-z0-9+/=]|&#43;)+|"vapid_public_key": ?"[A-Za-z0-9_-]+"`)
+	routeSecrets = regexp.MustCompile(`tend_[a-z0-9]{10}_[a-z0-9]+|tend_session=[^;]+|eyJ[A-Za-z0-9_-]{20,}|"etag":"\\"[0-9a-f]{32}\\""|[B-Z]{4}-[B-Z]{4}|whsec_(?:[A-Za-z0-9+/=]|&#43;)+|"vapid_public_key": ?"[A-Za-z0-9_-]+"|"challenge": ?"[A-Za-z0-9_-]{43}"|"id": ?"[A-Za-z0-9_-]{48}"`)
 	routePrefix  = regexp.MustCompile(`tend_[a-z0-9]{10}`)
 )
 
@@ -576,6 +595,10 @@ func routeStable(b []byte, vals map[string]string) []byte {
 			return []byte(`"etag":"{etag}"`)
 		case bytes.HasPrefix(s, []byte(`"vapid_public_key"`)):
 			return []byte(`"vapid_public_key": "{key}"`)
+		case bytes.HasPrefix(s, []byte(`"challenge"`)):
+			return []byte(`"challenge": "{challenge}"`)
+		case bytes.HasPrefix(s, []byte(`"id"`)): // a passkey's user handle, the account's id in base64url
+			return []byte(`"id": "{user_handle}"`)
 		}
 		return []byte("{secret}")
 	})

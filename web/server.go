@@ -266,6 +266,13 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/invites/:invite", s.handleInviteRevoke)
 	s.public(http.MethodPost, "/v1/invites/accept", withBody(s, s.handleInviteAccept))
 	s.public(http.MethodGet, "/v1/usernames/:username", s.handleUsernameCheck)
+	s.handle(http.MethodGet, "/v1/me/passkeys", s.handlePasskeyList)
+	s.handle(http.MethodPost, "/v1/me/passkeys/options", withoutBody(s, s.handlePasskeyOptions))
+	s.handle(http.MethodPost, "/v1/me/passkeys", withBody(s, s.handlePasskeyCreate))
+	s.handle(http.MethodPatch, "/v1/me/passkeys/:passkey", withBody(s, s.handlePasskeyRename))
+	s.handle(http.MethodDelete, "/v1/me/passkeys/:passkey", s.handlePasskeyDelete)
+	s.public(http.MethodPost, "/v1/passkeys/signin/options", withoutBody(s, s.handlePasskeySignInOptions))
+	s.public(http.MethodPost, "/v1/passkeys/signin", withBody(s, s.handlePasskeySignIn))
 }
 
 // itemRoutes registers the routes a task and a document share, under

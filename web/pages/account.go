@@ -26,6 +26,8 @@ type accountData struct {
 	// Webhooks: the person manages webhooks in the workspace shown, so the
 	// page links to the webhooks page.
 	Webhooks bool
+	// Passkeys is the Passkeys section; nil for an agent.
+	Passkeys *passkeysData
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
@@ -51,6 +53,9 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 		return err
 	}
 	if d.Notify, err = s.notifications(r, a); err != nil {
+		return err
+	}
+	if d.Passkeys, err = s.passkeys(r, a); err != nil {
 		return err
 	}
 	d.Now = time.Now()

@@ -177,6 +177,8 @@ func (s *Server) Routes(rt Router) {
 	s.pwaRoutes(rt)
 	s.peopleRoutes(rt)
 	s.inviteRoutes(rt)
+	s.page(rt, http.MethodPost, "/account/passkeys/:passkey/rename", s.pagePasskeyRename)
+	s.page(rt, http.MethodPost, "/account/passkeys/:passkey/remove", s.pagePasskeyRemove)
 }
 
 // workspaceOf is the workspace a page shows: the one named in the query,
@@ -251,8 +253,7 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 		}
 		s.log.Log(r.Context(), level, "page failed", "method", r.Method, "url", wire.RedactURL(r.URL.Path, r.URL.RawQuery), "err", err)
 	case app.CodeUnauthorized:
-		v.Title = "Signed out"
-		_ = s.render(w, http.StatusUnauthorized, "signed_out", v)
+		s.signedOut(w, r, http.StatusUnauthorized)
 		return
 	case app.CodeWorkspaceRequired:
 		if a, aerr := s.authenticate(r); aerr == nil {

@@ -11,6 +11,7 @@ import (
 type Service interface {
 	channelService
 	inviteService
+	passkeyService
 	AddComment(ctx context.Context, a app.Actor, workspace string, entity string, idOrRef string, in app.CommentCreate) (app.Comment, error)
 	AddLinks(ctx context.Context, a app.Actor, workspace string, in app.LinkSet) ([]app.LinkView, error)
 	Agenda(ctx context.Context, a app.Actor, in app.AgendaQuery) (app.Agenda, error)

@@ -40,7 +40,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 	secret := r.URL.Query().Get("link")
 	if secret == "" {
 		// Where signing out lands: how to sign in again.
-		writePage(w, http.StatusOK, "signed_out", pageView{Static: "/static/" + staticVersion})
+		s.signedOut(w, r, http.StatusOK)
 		return
 	}
 	l, err := s.app.CheckLoginLink(r.Context(), secret)

@@ -90,6 +90,9 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeActionExpired:         {http.StatusGone, "Action link expired"},
 	app.CodeInviteUnusable:        {http.StatusGone, "Invite unusable"},
 	app.CodeUsernameTaken:         {http.StatusConflict, "Username taken"},
+	app.CodePasskeyInvalid:        {http.StatusBadRequest, "Passkey not accepted"},
+	app.CodePasskeyNeedsSession:   {http.StatusForbidden, "Passkeys are added from a browser"},
+	app.CodePasskeyUnavailable:    {http.StatusConflict, "Passkeys need a secure address"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:

@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/webauthn"
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserPasskey is a passkey's life (issue 38 §2) in Chromium with a
+// CDP virtual authenticator (ctap2, internal, resident keys, user
+// verification), which answers navigator.credentials as a platform
+// authenticator would: the person adds a passkey on the Account page,
+// signs out, signs in with it on /signin with nothing typed, and removes
+// it. The browser is at http://localhost, the plain-http address WebAuthn
+// allows (127.0.0.1 is an address, never a relying party). Account and
+// /signin are photographed at 1280 and 390 px, light and dark, and checked
+// with axe.
+func TestBrowserPasskey(t *testing.T) {
+	t.Parallel()
+	w, link := newBrowser(t, false)
+	w.base = strings.Replace(w.base, "127.0.0.1", "localhost", 1)
+	w.signIn(strings.Replace(link, "127.0.0.1", "localhost", 1))
+	w.run("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{
+			Options: &webauthn.VirtualAuthenticatorOptions{Protocol: webauthn.AuthenticatorProtocolCtap2,
+				Ctap2version: webauthn.Ctap2versionCtap21, Transport: webauthn.AuthenticatorTransportInternal,
+				HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true}})
+		return err
+	}))
+
+	w.open("/account", `#passkey-add-form`)
+	w.has(`#passkeys`, "You have no passkey yet")
+	w.shot("account-passkeys")
+	w.run("name the passkey", chromedp.SendKeys(chromedp.CSS(`#pk-new-name`), "laptop"))
+	w.run("add a passkey", chromedp.Click(chromedp.CSS(`#passkey-add-form button`)), chromedp.WaitVisible(chromedp.CSS(`#passkeys table`)))
+	w.has(`#passkeys table`, "laptop", "never")
+
+	w.run("sign out", chromedp.Click(chromedp.CSS(`#signout button`)), chromedp.WaitVisible(chromedp.CSS(`#signed-out`)))
+	w.run("wait for the passkey button", chromedp.WaitVisible(chromedp.CSS(`#passkey-signin-button`)))
+	w.has(`#signed-out`, "Sign in with a passkey", "Open the link you were given", "Ask an administrator", "admin")
+	w.hasNot(`#signed-out`, "/v1/login-links")
+	w.shot("signin-passkey")
+	w.run("sign in with the passkey", chromedp.Click(chromedp.CSS(`#passkey-signin-button`)), chromedp.WaitVisible(chromedp.CSS(`#quick-add`)))
+
+	w.open("/account", `#passkeys table`)
+	w.hasNot(`#passkeys table`, "never")
+	w.run("remove the passkey", chromedp.Click(chromedp.CSS(`#passkeys form[action$="/remove"] button`)), chromedp.WaitVisible(chromedp.CSS(`#no-passkeys`)))
+}
