@@ -83,6 +83,7 @@ const (
 	CodeTooManyAttempts      Code = "too_many_attempts"     // too many wrong sign-in codes tried, or sign-ins started from one address
 	CodeActionUsed           Code = "action_used"           // a notification's action link was used already
 	CodeActionExpired        Code = "action_expired"        // a notification's action link is past its life
+	CodeTailscaleUnlinked    Code = "tailscale_unlinked"    // Tailscale vouched for a login no active account is linked to
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -105,6 +106,7 @@ var AllCodes = []Code{
 	CodeTokenScopeIncomplete, CodeNotAMember, CodeTaskClosed, CodeNotInTrash,
 	CodeAuthorizationPending, CodeSlowDown, CodeAccessDenied, CodeExpiredToken, CodeInvalidGrant,
 	CodeTooManyWaiters, CodeTooManyAttempts, CodeActionUsed, CodeActionExpired,
+	CodeTailscaleUnlinked,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

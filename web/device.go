@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -50,13 +49,7 @@ func (s *Server) handleDeviceStart(w http.ResponseWriter, r *http.Request, _ app
 
 // clientAddr is the address a request came from, without its port: behind
 // a reverse proxy, the proxy's.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+func clientAddr(r *http.Request) string { return wire.ClientAddr(r) }
 
 func (s *Server) handleDeviceToken(w http.ResponseWriter, r *http.Request, _ app.Actor, in deviceTokenIn) error {
 	if in.DeviceCode == "" {

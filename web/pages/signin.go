@@ -43,7 +43,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 		writePage(w, http.StatusOK, "signed_out", pageView{Static: "/static/" + staticVersion})
 		return
 	}
-	l, err := s.app.CheckLoginLink(r.Context(), secret)
+	l, err := s.app.CheckLoginLink(r.Context(), secret, wire.ClientAddr(r))
 	if err != nil {
 		s.signInFailed(w, r, err)
 		return
@@ -97,13 +97,12 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.problem(w, r, app.Errorf(app.CodeCrossOrigin, "sign in from tend's own page"))
 		return
 	}
-	ss, err := s.app.SignIn(r.Context(), r.PostFormValue("link"))
+	ss, err := s.app.SignIn(r.Context(), r.PostFormValue("link"), wire.SessionClient(r))
 	if err != nil {
 		s.signInFailed(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: wire.SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: wire.SecureCookies(r, s.app.PublicURL())})
+	wire.SetSession(w, r, s.app.PublicURL(), ss)
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

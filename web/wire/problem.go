@@ -88,6 +88,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeTooManyAttempts:       {http.StatusTooManyRequests, "Too many attempts"},
 	app.CodeActionUsed:            {http.StatusGone, "Action link used"},
 	app.CodeActionExpired:         {http.StatusGone, "Action link expired"},
+	app.CodeTailscaleUnlinked:     {http.StatusUnauthorized, "No account linked to this Tailscale login"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"net"
 	"net/http"
 	"strings"
 
@@ -34,4 +35,27 @@ func FeedURL(r *http.Request, publicURL string, c app.IssuedCalendar) string {
 		base = scheme + "://" + r.Host
 	}
 	return base + "/v1/calendars/" + c.Prefix + "/" + c.Secret + ".ics"
+}
+
+// ClientAddr is the address a request came from, without its port: the
+// real peer, never a header a client writes (behind a reverse proxy, the
+// proxy's).
+func ClientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// SessionClient is the browser r came from, as a session records it.
+func SessionClient(r *http.Request) app.SessionClient {
+	return app.SessionClient{UserAgent: r.UserAgent(), Address: ClientAddr(r)}
+}
+
+// SetSession gives the browser the cookie of the session ss, the one
+// writer of tend_session: every way in ends here.
+func SetSession(w http.ResponseWriter, r *http.Request, publicURL string, ss app.StartedSession) {
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: ss.Secret, Path: "/", Expires: ss.ExpiresAt,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: SecureCookies(r, publicURL)})
 }
