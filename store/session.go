@@ -61,18 +61,18 @@ func (t *Tx) InsertSession(ctx context.Context, s *app.Session) error {
 }
 
 type sessionRow struct {
-	ID          string         `db:"id"`
-	Prefix      string         `db:"prefix"`
-	Hash        []byte         `db:"hash"`
-	UserID      string         `db:"user_id"`
-	LinkID      sql.NullString `db:"link_id"`
-	LastSeenAt  string         `db:"last_seen_at"`
-	IdleUntil   string         `db:"idle_until"`
-	ExpiresAt   string         `db:"expires_at"`
-	RevokedAt   sql.NullString `db:"revoked_at"`
-	CreatedAt   string         `db:"created_at"`
-	Via         string         `db:"via"`
-	UserAgent   string         `db:"user_agent"`
+	ID         string         `db:"id"`
+	Prefix     string         `db:"prefix"`
+	Hash       []byte         `db:"hash"`
+	UserID     string         `db:"user_id"`
+	LinkID     sql.NullString `db:"link_id"`
+	LastSeenAt string         `db:"last_seen_at"`
+	IdleUntil  string         `db:"idle_until"`
+	ExpiresAt  string         `db:"expires_at"`
+	RevokedAt  sql.NullString `db:"revoked_at"`
+	CreatedAt  string         `db:"created_at"`
+	Via        string         `db:"via"`
+	UserAgent  string         `db:"user_agent"`
 }
 
 func (r sessionRow) session() app.Session {
