@@ -354,13 +354,16 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 }
 
 // SignOutOthers signs the caller's own account out everywhere but the
-// browser session it calls from ("Sign out everywhere else"), by SignOut's
-// rule.
-func (s *Service) SignOutOthers(ctx context.Context, a Actor) (SignedOut, error) {
+// browser session it calls from ("Sign out everywhere else"; POST
+// /v1/users/{username}/signout?keep=current), by SignOut's rule.
+func (s *Service) SignOutOthers(ctx context.Context, a Actor, username string) (SignedOut, error) {
 	if a.SessionID == "" {
-		return SignedOut{}, Errorf(CodeNotASession, "signing out everywhere else keeps the browser session you call from; call it from one")
+		return SignedOut{}, Errorf(CodeNotASession, "keep=current keeps the browser session you call from; call it from one")
 	}
-	return s.signOut(ctx, a, a.User.Username, a.SessionID)
+	if !strings.EqualFold(username, a.User.Username) {
+		return SignedOut{}, Invalidf("query.keep", "keep=current keeps your own session; it signs out only your own account")
+	}
+	return s.signOut(ctx, a, username, a.SessionID)
 }
 
 // signOut is SignOut keeping the session keep (none when empty).

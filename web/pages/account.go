@@ -26,6 +26,9 @@ type accountData struct {
 	// Webhooks: the person manages webhooks in the workspace shown, so the
 	// page links to the webhooks page.
 	Webhooks bool
+	// DeviceLink is a device link just made; Access the Devices section.
+	DeviceLink *deviceLinkView
+	Access     accessData
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
@@ -51,6 +54,9 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 		return err
 	}
 	if d.Notify, err = s.notifications(r, a); err != nil {
+		return err
+	}
+	if d.Access, err = s.devices(r, a, d.DeviceLink); err != nil {
 		return err
 	}
 	d.Now = time.Now()

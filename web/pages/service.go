@@ -68,6 +68,11 @@ type Service interface {
 	ShowItem(ctx context.Context, a app.Actor, workspace string, idOrRef string, q app.ShowQuery) (app.ItemShow, error)
 	SignIn(ctx context.Context, secret string, c app.SessionClient) (app.StartedSession, error)
 	SignOut(ctx context.Context, a app.Actor, username string) (app.SignedOut, error)
+	SignOutOthers(ctx context.Context, a app.Actor, username string) (app.SignedOut, error)
+	Sessions(ctx context.Context, a app.Actor, username string) ([]app.DeviceSession, error)
+	RevokeSession(ctx context.Context, a app.Actor, username, id string) error
+	CreateDeviceLink(ctx context.Context, a app.Actor) (app.IssuedLoginLink, error)
+	ClaimTailscale(ctx context.Context, a app.Actor, login string) (app.User, error)
 	SkipOccurrence(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Completed, error)
 	Statuses(ctx context.Context, a app.Actor, workspace string, entity string) ([]app.Status, error)
 	TaskGet(ctx context.Context, a app.Actor, workspace string, idOrRef string) (app.Task, error)

@@ -37,6 +37,23 @@ func FeedURL(r *http.Request, publicURL string, c app.IssuedCalendar) string {
 	return base + "/v1/calendars/" + c.Prefix + "/" + c.Secret + ".ics"
 }
 
+// SignInURL is the link a person opens to sign in.
+func SignInURL(base, secret string) string {
+	return strings.TrimRight(base, "/") + "/signin?link=" + secret
+}
+
+// BaseURL is the instance's public URL, else the origin r came to.
+func BaseURL(r *http.Request, publicURL string) string {
+	if pub := OriginOf(publicURL); pub != "" {
+		return pub
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
 // ClientAddr is the address a request came from, without its port: the
 // real peer, never a header a client writes (behind a reverse proxy, the
 // proxy's).
