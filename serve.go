@@ -32,6 +32,7 @@ type serveFlags struct {
 	replicaSync                   time.Duration
 	metricsAddr                   string
 	outboundAllow                 []string
+	trustTailscale                bool
 	log                           logFlags
 }
 
@@ -75,6 +76,8 @@ API token for that administrator once. Later starts print no secret.`,
 		"serve /metrics to anyone reaching HOST:PORT; a bare :PORT listens on loopback only (default: off; admins read /metrics on --addr) (env TEND_METRICS_ADDR)")
 	fl.StringArrayVar(&f.outboundAllow, "outbound-allow", splitList(os.Getenv("TEND_OUTBOUND_ALLOW")),
 		"let webhooks and notification channels call this loopback, private or local range (CIDR, repeatable); all such ranges are refused otherwise (env TEND_OUTBOUND_ALLOW)")
+	fl.BoolVar(&f.trustTailscale, "trust-tailscale", os.Getenv("TEND_TRUST_TAILSCALE") == "1",
+		"sign a request from loopback in by its Tailscale-User-Login header, as tailscale serve sends it, to the account linked to that login; never from another peer (env TEND_TRUST_TAILSCALE=1; docs/selfhost.md)")
 	addLogFlags(cmd, &f.log)
 	return cmd
 }
@@ -139,6 +142,9 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
 	handler := web.NewServer(svc, log)
 	handler.MCP().AllowHosts(f.allowedHosts...)
+	if f.trustTailscale {
+		handler.TrustTailscale()
+	}
 	if opts.Replica != "" {
 		handler.SetReplication(db.Replication)
 	}

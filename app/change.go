@@ -1,7 +1,7 @@
 package app
 
 // setChange applies a non-null patch to a string field and notes the change.
-func setChange(changes map[string]any, name string, field *string, p Patch[string]) {
+func setChange[T comparable](changes map[string]any, name string, field *T, p Patch[T]) {
 	if !p.Set || p.Null || *field == p.Value {
 		return
 	}

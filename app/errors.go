@@ -88,6 +88,7 @@ const (
 	CodePasskeyInvalid       Code = "passkey_invalid"       // a passkey ceremony failed: unknown, spent or expired challenge, bad signature, wrong origin
 	CodePasskeyNeedsSession  Code = "passkey_needs_session" // adding a passkey with a token rather than a browser session
 	CodePasskeyUnavailable   Code = "passkey_unavailable"   // tend is not at an address passkeys work at (https or localhost)
+	CodeTailscaleUnlinked    Code = "tailscale_unlinked"    // Tailscale vouched for a login no active account is linked to
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -112,6 +113,7 @@ var AllCodes = []Code{
 	CodeTooManyWaiters, CodeTooManyAttempts, CodeActionUsed, CodeActionExpired,
 	CodeInviteUnusable, CodeUsernameTaken,
 	CodePasskeyInvalid, CodePasskeyNeedsSession, CodePasskeyUnavailable,
+	CodeTailscaleUnlinked,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -45,7 +45,7 @@ type eventTx interface {
 // Actions lists every event action this release records, for the docs and meta.
 var Actions = []string{
 	"instance.created", "instance.updated",
-	"user.created", "user.updated",
+	"user.created", "user.updated", "session.started",
 	"workspace.created", "workspace.updated", "workspace.deleted", "workspace.restored",
 	"member.added", "member.regraded", "member.removed",
 	"token.issued", "token.revoked",

@@ -14,6 +14,9 @@ type Instance struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	Serving   Serving
+	// SessionIdleDays is how long a browser session lasts unused, in
+	// days (1 to 365); each use slides it.
+	SessionIdleDays int
 }
 
 // Serving is where tend serve last listened and the public URL it was
@@ -58,8 +61,9 @@ func (s *Service) RecordServing(ctx context.Context, sv Serving) error {
 
 // InstanceUpdate is a change to the instance (PATCH /v1/instance).
 type InstanceUpdate struct {
-	Name     Patch[string]
-	Timezone Patch[string]
+	Name            Patch[string]
+	Timezone        Patch[string]
+	SessionIdleDays Patch[int]
 }
 
 // UpdateInstance renames the instance or changes its timezone.
@@ -70,6 +74,9 @@ func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate
 	}
 	if in.Timezone.Set {
 		errs = append(errs, checkTimezone("body.timezone", in.Timezone.Value))
+	}
+	if in.SessionIdleDays.Set && (in.SessionIdleDays.Null || in.SessionIdleDays.Value < 1 || in.SessionIdleDays.Value > 365) {
+		errs = append(errs, Invalidf("body.session_idle_days", "whole days from 1 to 365"))
 	}
 	if err := joinErrors(errs...); err != nil {
 		return Instance{}, err
@@ -86,6 +93,7 @@ func (s *Service) UpdateInstance(ctx context.Context, a Actor, in InstanceUpdate
 		changes := map[string]any{}
 		setChange(changes, "name", &out.Name, in.Name)
 		setChange(changes, "timezone", &out.Timezone, in.Timezone)
+		setChange(changes, "session_idle_days", &out.SessionIdleDays, in.SessionIdleDays)
 		if len(changes) == 0 {
 			return nil
 		}

@@ -12,10 +12,19 @@ import (
 const (
 	// LoginLinkLifetime is how long a sign-in link can be spent.
 	LoginLinkLifetime = 15 * time.Minute
-	// SessionIdleLifetime is how long a session lasts unused; each use slides it.
-	SessionIdleLifetime = 7 * 24 * time.Hour
-	// SessionMaxLifetime caps a session however often it is used.
-	SessionMaxLifetime = 30 * 24 * time.Hour
+	// DeviceLinkLifetime is how long a device link can be spent: it is
+	// shown on a screen, where someone nearby may see it, and the person
+	// spends it on the device in their other hand.
+	DeviceLinkLifetime = 10 * time.Minute
+	// SessionIdleLifetime is how long a session lasts unused when the
+	// instance sets nothing else (session_idle_days); each use slides it.
+	SessionIdleLifetime = 30 * 24 * time.Hour
+	// SessionMaxLifetime caps a session however often it is used. A year,
+	// not a month: sessions now slide and are listed and revocable as
+	// devices, so a phone used every week need not be signed in again
+	// every month, while a stolen cookie still dies within the idle
+	// lifetime of its last use and a session never outlives a year.
+	SessionMaxLifetime = 365 * 24 * time.Hour
 	// sessionTouchResolution keeps a busy session from writing on every request.
 	sessionTouchResolution = time.Minute
 )
@@ -32,6 +41,9 @@ type LoginLink struct {
 	SpentAt    *time.Time
 	RevokedAt  *time.Time
 	CreatedAt  time.Time
+	// Via is how the session it opens began: "link", or "device_link" for
+	// one a person minted for another device of their own.
+	Via string
 }
 
 // IssuedLoginLink is a sign-in link at the one moment its secret exists.
@@ -52,6 +64,8 @@ type Session struct {
 	ExpiresAt  time.Time
 	RevokedAt  *time.Time
 	CreatedAt  time.Time
+	Via        string // how it began (SessionStart.Via)
+	UserAgent  string // the browser's User-Agent header as it signed in
 }
 
 // Usable reports whether the session still authenticates at now.
@@ -71,7 +85,18 @@ type SessionCheck struct {
 	Session     Session
 	User        User
 	ChainActive bool
-	Now         time.Time
+	// IdleLifetime is how long the instance lets a session go unused.
+	IdleLifetime time.Duration
+	Now          time.Time
+}
+
+// SessionIdleFor is the idle lifetime of days, the instance's
+// session_idle_days; outside 1 to 365 (no instance yet), the default.
+func SessionIdleFor(days int) time.Duration {
+	if days < 1 || days > 365 {
+		return SessionIdleLifetime
+	}
+	return time.Duration(days) * 24 * time.Hour
 }
 
 type sessionTx interface {
@@ -82,8 +107,15 @@ type sessionTx interface {
 	SessionByPrefix(ctx context.Context, prefix string) (SessionCheck, error)
 	TouchSession(ctx context.Context, id string, seen, idleUntil time.Time) error
 	RevokeSession(ctx context.Context, id string, at time.Time) error
-	// RevokeSignIns revokes every live session and unspent link of the account.
-	RevokeSignIns(ctx context.Context, userID string, at time.Time) (SignedOut, error)
+	// RevokeSignIns revokes every live session but keep (none when empty)
+	// and every unspent link of the account.
+	RevokeSignIns(ctx context.Context, userID, keep string, at time.Time) (SignedOut, error)
+	// LiveSessions lists an account's sessions usable at now, most recently used first.
+	LiveSessions(ctx context.Context, userID string, now time.Time) ([]Session, error)
+	// RevokeUserSession ends one live session of an account and reports whether there was one.
+	RevokeUserSession(ctx context.Context, userID, id string, at time.Time) (bool, error)
+	// UserByTailscaleLogin reads the account a (case-folded) Tailscale login is linked to.
+	UserByTailscaleLogin(ctx context.Context, login string) (User, error)
 }
 
 // SignedOut counts what POST /v1/users/{username}/signout revoked.
@@ -124,22 +156,31 @@ func (s *Service) CreateLoginLink(ctx context.Context, a Actor, in LoginLinkCrea
 				return bodyRef(err, "body.username", "no such account")
 			}
 		}
-		out, err = mintLoginLink(ctx, tx, a, target)
+		if err := s.rates.take(LoginLinkUserLimit, target.ID, tx.Now()); err != nil {
+			return err
+		}
+		out, err = mintLoginLink(ctx, tx, a, target, "link")
 		return err
 	}))
 	return out, err
 }
 
-func mintLoginLink(ctx context.Context, tx Tx, a Actor, u User) (IssuedLoginLink, error) {
+// mintLoginLink mints a sign-in link for u: a "link" lives
+// LoginLinkLifetime, a "device_link" DeviceLinkLifetime.
+func mintLoginLink(ctx context.Context, tx Tx, a Actor, u User, via string) (IssuedLoginLink, error) {
 	if !u.Active {
 		return IssuedLoginLink{}, FieldErrorf(CodeAccountInactive, "body.username", "%s is deactivated", u.Username)
 	}
 	if u.IsServiceAccount {
 		return IssuedLoginLink{}, Invalidf("body.username", "%s is a service account; service accounts use API tokens, not browser sessions", u.Username)
 	}
+	lasts := LoginLinkLifetime
+	if via == "device_link" {
+		lasts = DeviceLinkLifetime
+	}
 	prefix, secret, hash := newSecret()
 	l := LoginLink{ID: newID(), Prefix: prefix, Hash: hash, UserID: u.ID, Username: u.Username,
-		ExpiresAt: tx.Now().Add(LoginLinkLifetime), CreatedAt: tx.Now()}
+		ExpiresAt: tx.Now().Add(lasts), CreatedAt: tx.Now(), Via: via}
 	if !a.system {
 		l.IssuedByID = a.User.ID
 	}
@@ -150,10 +191,14 @@ func mintLoginLink(ctx context.Context, tx Tx, a Actor, u User) (IssuedLoginLink
 }
 
 // CheckLoginLink reports whose link secret is, without spending it: the
-// confirmation page shows it, so a link preview cannot burn the link.
-func (s *Service) CheckLoginLink(ctx context.Context, secret string) (LoginLink, error) {
+// confirmation page shows it, so a link preview cannot burn the link. It
+// counts against the client address addr's sign-ins (SignInLinkAddrLimit).
+func (s *Service) CheckLoginLink(ctx context.Context, secret, addr string) (LoginLink, error) {
 	var out LoginLink
 	err := s.store.View(ctx, func(tx Tx) error {
+		if err := s.rates.take(SignInLinkAddrLimit, addr, tx.Now()); err != nil {
+			return err
+		}
 		var err error
 		out, err = usableLink(ctx, tx, secret)
 		return err
@@ -161,10 +206,14 @@ func (s *Service) CheckLoginLink(ctx context.Context, secret string) (LoginLink,
 	return out, err
 }
 
-// SignIn spends a sign-in link and starts a session for its account.
-func (s *Service) SignIn(ctx context.Context, secret string) (StartedSession, error) {
+// SignIn spends a sign-in link and starts a session for its account in
+// the browser c.
+func (s *Service) SignIn(ctx context.Context, secret string, c SessionClient) (StartedSession, error) {
 	var out StartedSession
 	err := s.store.Update(ctx, func(tx Tx) error {
+		if err := s.rates.take(SignInLinkAddrLimit, c.Address, tx.Now()); err != nil {
+			return err
+		}
 		l, err := usableLink(ctx, tx, secret)
 		if err != nil {
 			return err
@@ -172,7 +221,7 @@ func (s *Service) SignIn(ctx context.Context, secret string) (StartedSession, er
 		if ok, err := tx.SpendLoginLink(ctx, l.ID, tx.Now()); err != nil || !ok {
 			return joinErrors(err, Errorf(CodeLoginLinkUnusable, "this sign-in link has been used already"))
 		}
-		out, err = openSession(ctx, tx, l.UserID, SessionStart{Via: "link", LinkID: l.ID})
+		out, err = openSession(ctx, tx, l.UserID, SessionStart{Via: l.Via, LinkID: l.ID, SessionClient: c})
 		return err
 	})
 	return out, err
@@ -194,14 +243,30 @@ type SessionStart struct {
 	SessionClient
 }
 
+// userAgentKept bounds the User-Agent header a session keeps: enough for
+// any browser's, not a place to store a client's essay.
+const userAgentKept = 512
+
 // openSession starts a session for the account userID in tx: every way in
-// ends here, so that each is stored and recorded alike.
+// ends here, so that each is stored and recorded alike. The sign-in is an
+// event of the account (no workspace's, so no feed or webhook carries
+// it); the address is used for rate limits, never kept.
 func openSession(ctx context.Context, tx Tx, userID string, st SessionStart) (StartedSession, error) {
+	in, err := tx.Instance(ctx)
+	if err != nil {
+		return StartedSession{}, err
+	}
 	prefix, sec, hash := newSecret()
 	now := tx.Now()
 	ss := Session{ID: newID(), Prefix: prefix, Hash: hash, UserID: userID, LinkID: st.LinkID, LastSeenAt: now,
-		IdleUntil: now.Add(SessionIdleLifetime), ExpiresAt: now.Add(SessionMaxLifetime), CreatedAt: now}
+		IdleUntil: now.Add(SessionIdleFor(in.SessionIdleDays)), ExpiresAt: now.Add(SessionMaxLifetime), CreatedAt: now,
+		Via: st.Via, UserAgent: truncateRunes(st.UserAgent, userAgentKept)}
 	if err := tx.InsertSession(ctx, &ss); err != nil {
+		return StartedSession{}, err
+	}
+	who := Actor{User: User{ID: userID}, Interface: "web"}
+	if err := record(ctx, tx, who, Event{EntityType: "user", EntityID: userID, Action: "session.started",
+		Changes: map[string]any{"via": st.Via, "session": ss.ID}}); err != nil {
 		return StartedSession{}, err
 	}
 	return StartedSession{Session: ss, Secret: sec}, nil
@@ -264,7 +329,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, secret, iface string)
 		if now.Sub(ss.LastSeenAt) < sessionTouchResolution {
 			return nil
 		}
-		return tx.TouchSession(ctx, ss.ID, now, now.Add(SessionIdleLifetime))
+		return tx.TouchSession(ctx, ss.ID, now, now.Add(c.IdleLifetime))
 	})
 	return a, err
 }
@@ -285,6 +350,24 @@ func (s *Service) EndSession(ctx context.Context, a Actor) error {
 // cannot lock its person out of the browser; another account needs
 // instance:user_create, the permission that may deactivate it.
 func (s *Service) SignOut(ctx context.Context, a Actor, username string) (SignedOut, error) {
+	return s.signOut(ctx, a, username, "")
+}
+
+// SignOutOthers signs the caller's own account out everywhere but the
+// browser session it calls from ("Sign out everywhere else"; POST
+// /v1/users/{username}/signout?keep=current), by SignOut's rule.
+func (s *Service) SignOutOthers(ctx context.Context, a Actor, username string) (SignedOut, error) {
+	if a.SessionID == "" {
+		return SignedOut{}, Errorf(CodeNotASession, "keep=current keeps the browser session you call from; call it from one")
+	}
+	if !strings.EqualFold(username, a.User.Username) {
+		return SignedOut{}, Invalidf("query.keep", "keep=current keeps your own session; it signs out only your own account")
+	}
+	return s.signOut(ctx, a, username, a.SessionID)
+}
+
+// signOut is SignOut keeping the session keep (none when empty).
+func (s *Service) signOut(ctx context.Context, a Actor, username, keep string) (SignedOut, error) {
 	var out SignedOut
 	err := s.store.Update(ctx, withAccess(ctx, a, func(tx Tx, acc *access) (err error) {
 		self := !a.system && strings.EqualFold(username, a.User.Username)
@@ -300,7 +383,7 @@ func (s *Service) SignOut(ctx context.Context, a Actor, username string) (Signed
 				return notFoundAs(err, "account")
 			}
 		}
-		out, err = tx.RevokeSignIns(ctx, u.ID, tx.Now())
+		out, err = tx.RevokeSignIns(ctx, u.ID, keep, tx.Now())
 		return err
 	}))
 	return out, err
@@ -324,7 +407,7 @@ func (s *Service) LocalLoginLink(ctx context.Context, username string) (LocalSig
 			return err
 		}
 		out.Serving = sv
-		out.IssuedLoginLink, err = mintLoginLink(ctx, tx, SystemActor("cli"), u)
+		out.IssuedLoginLink, err = mintLoginLink(ctx, tx, SystemActor("cli"), u, "link")
 		return err
 	})
 	return out, err

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"testing"
+	"time"
 
 	"tend/app"
 )
@@ -11,7 +12,7 @@ import (
 func (f *fixture) browser(a app.Actor) (app.Actor, string) {
 	f.t.Helper()
 	l := must(f.svc.CreateLoginLink(f.ctx, a, app.LoginLinkCreate{}))(f.t)
-	ss := must(f.svc.SignIn(f.ctx, l.Secret))(f.t)
+	ss := must(f.svc.SignIn(f.ctx, l.Secret, app.SessionClient{}))(f.t)
 	return must(f.svc.AuthenticateSession(f.ctx, ss.Secret, "web"))(f.t), ss.Secret
 }
 
@@ -62,10 +63,10 @@ func TestSignIn(t *testing.T) {
 
 	spent := link()
 	// Checking a link does not spend it; signing in does.
-	if got := must(f.svc.CheckLoginLink(f.ctx, spent))(t); got.Username != "bob" {
+	if got := must(f.svc.CheckLoginLink(f.ctx, spent, ""))(t); got.Username != "bob" {
 		t.Errorf("the link is for %s, want bob", got.Username)
 	}
-	ss := must(f.svc.SignIn(f.ctx, spent))(t)
+	ss := must(f.svc.SignIn(f.ctx, spent, app.SessionClient{}))(t)
 	if ss.Secret == "" || !ss.IdleUntil.Equal(f.clock.Now().Add(app.SessionIdleLifetime)) ||
 		!ss.ExpiresAt.Equal(f.clock.Now().Add(app.SessionMaxLifetime)) {
 		t.Errorf("session %+v", ss.Session)
@@ -83,9 +84,9 @@ func TestSignIn(t *testing.T) {
 		"malformed":                 "not a secret",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := f.svc.CheckLoginLink(f.ctx, secret)
+			_, err := f.svc.CheckLoginLink(f.ctx, secret, "")
 			wantCode(t, err, app.CodeLoginLinkUnusable)
-			_, err = f.svc.SignIn(f.ctx, secret)
+			_, err = f.svc.SignIn(f.ctx, secret, app.SessionClient{})
 			wantCode(t, err, app.CodeLoginLinkUnusable)
 		})
 	}
@@ -99,18 +100,16 @@ func TestAuthenticateSession(t *testing.T) {
 	if a.User.Username != "bob" || a.SessionID == "" || a.Interface != "web" {
 		t.Errorf("session actor %+v", a)
 	}
-	// A use slides the idle expiry, so a session used every few days lasts
+	// A use slides the idle expiry, so a session used every 20 days lasts
 	// until its absolute lifetime and no longer.
-	step := app.SessionMaxLifetime / 10
-	for i := 1; i <= 10; i++ {
+	step, used := 20*24*time.Hour, time.Duration(0)
+	for used+step < app.SessionMaxLifetime {
 		f.clock.Advance(step)
-		_, err := f.svc.AuthenticateSession(f.ctx, secret, "web")
-		if i < 10 {
-			wantCode(t, err, "")
-		} else {
-			wantCode(t, err, app.CodeUnauthorized)
-		}
+		used += step
+		wantCode(t, errOf(f.svc.AuthenticateSession(f.ctx, secret, "web")), "")
 	}
+	f.clock.Advance(app.SessionMaxLifetime - used)
+	wantCode(t, errOf(f.svc.AuthenticateSession(f.ctx, secret, "web")), app.CodeUnauthorized)
 
 	_, idle := f.browser(bob)
 	_, ended := f.browser(bob)

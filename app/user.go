@@ -36,6 +36,9 @@ type User struct {
 	// DigestDay is the day (YYYY-MM-DD, their zone) the digest was last
 	// queued.
 	DigestDay string
+	// TailscaleLogin is the Tailscale login (case-folded) that signs this
+	// account in under tend serve --trust-tailscale; empty for none.
+	TailscaleLogin string
 }
 
 type userTx interface {
@@ -48,6 +51,9 @@ type userTx interface {
 	CountUsers(ctx context.Context, f UserFilter) (int, error)
 	// ActiveAdministrators counts active people who are administrators.
 	ActiveAdministrators(ctx context.Context) (int, error)
+	// Administrators lists the usernames of the active people who
+	// administer the instance, oldest first.
+	Administrators(ctx context.Context) ([]string, error)
 	// AnswersToChain lists the ids an account answers to, nearest first.
 	AnswersToChain(ctx context.Context, id string) ([]string, error)
 }
@@ -98,6 +104,8 @@ type UserUpdate struct {
 	DefaultReminders Patch[[]Reminder]
 	// DigestTime ("07:30") is when the daily digest comes; null is off.
 	DigestTime Patch[string]
+	// TailscaleLogin links the account to a Tailscale login; null unlinks.
+	TailscaleLogin Patch[string]
 }
 
 func (s *Service) validateUserCreate(in UserCreate) error {
@@ -337,6 +345,14 @@ func applyUserUpdate(ctx context.Context, tx Tx, acc *access, u *User, in UserUp
 		}
 		changes["active"] = u.Active
 	}
+	if in.TailscaleLogin.Set {
+		if err := acc.require(PermUserCreate); err != nil {
+			return nil, err
+		}
+		if err := linkTailscale(ctx, tx, u, in.TailscaleLogin.Value, changes); err != nil {
+			return nil, err
+		}
+	}
 	return changes, nil
 }
 
@@ -422,7 +438,7 @@ func setActive(ctx context.Context, tx Tx, acc *access, u *User, on bool) error 
 	}
 	now := tx.Now()
 	u.Active, u.DeactivatedAt = false, &now
-	_, err := tx.RevokeSignIns(ctx, u.ID, now)
+	_, err := tx.RevokeSignIns(ctx, u.ID, "", now)
 	return err
 }
 

@@ -22,7 +22,7 @@ var credentialSelect = `SELECT coalesce((SELECT auth_rev FROM instance), -1) AS 
 	t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
 	u.seq AS u_seq, u.username, u.display_name, u.email, u.timezone, u.is_service_account, u.is_superuser, u.answers_to,
 	b.username AS answers_to_name,
-	u.active, u.deactivated_at, u.reminder_minute, u.default_reminders, u.digest_minute, u.digest_day, u.created_at AS u_created_at, u.updated_at AS u_updated_at, u.version AS u_version,
+	u.active, u.deactivated_at, u.reminder_minute, u.default_reminders, u.digest_minute, u.digest_day, u.tailscale_login, u.created_at AS u_created_at, u.updated_at AS u_updated_at, u.version AS u_version,
 	` + chainActive("u") + ` AS chain_active
 	FROM tokens t JOIN users u ON u.id = t.user_id LEFT JOIN users b ON b.id = u.answers_to WHERE t.prefix = ?`
 
@@ -47,6 +47,7 @@ type credentialRow struct {
 	DefaultReminders sql.NullString `db:"default_reminders"`
 	DigestMinute     sql.NullInt64  `db:"digest_minute"`
 	DigestDay        sql.NullString `db:"digest_day"`
+	TailscaleLogin   sql.NullString `db:"tailscale_login"`
 }
 
 // Credential reads the credential with the given prefix, its account and
@@ -71,7 +72,8 @@ func (db *DB) Credential(ctx context.Context, prefix string) (app.CredentialChec
 	u := app.User{ID: r.UserID, Seq: r.USeq, Username: r.Username, DisplayName: r.DisplayName, Email: r.Email, Timezone: r.Timezone,
 		IsServiceAccount: r.IsServiceAccount, IsSuperuser: r.IsSuperuser, AnswersToID: r.AnswersTo.String, AnswersTo: r.AnswersToName.String, Active: r.Active,
 		DeactivatedAt: parseTimePtr(r.DeactivatedAt), CreatedAt: parseTime(r.UCreatedAt), UpdatedAt: parseTime(r.UUpdatedAt),
-		Version: r.UVersion, ReminderMinute: r.ReminderMinute, DigestMinute: digestMinute(r.DigestMinute), DigestDay: r.DigestDay.String}
+		Version: r.UVersion, ReminderMinute: r.ReminderMinute, DigestMinute: digestMinute(r.DigestMinute), DigestDay: r.DigestDay.String,
+		TailscaleLogin: r.TailscaleLogin.String}
 	var err error
 	if u.DefaultReminders, err = app.ParseRemindersText(r.DefaultReminders.String); err != nil {
 		return app.CredentialCheck{}, err

@@ -16,12 +16,14 @@ func (t *Tx) Instance(ctx context.Context) (app.Instance, error) {
 		UpdatedAt string `db:"updated_at"`
 		Addr      string `db:"served_addr"`
 		PublicURL string `db:"public_url"`
+		IdleDays  int    `db:"session_idle_days"`
 	}
-	if err := t.tx.GetContext(ctx, &r, `SELECT id, name, timezone, created_at, updated_at, served_addr, public_url FROM instance`); err != nil {
+	if err := t.tx.GetContext(ctx, &r, `SELECT id, name, timezone, created_at, updated_at, served_addr, public_url, session_idle_days
+		FROM instance`); err != nil {
 		return app.Instance{}, mapErr(err)
 	}
 	return app.Instance{ID: r.ID, Name: r.Name, Timezone: r.Timezone, CreatedAt: parseTime(r.CreatedAt), UpdatedAt: parseTime(r.UpdatedAt),
-		Serving: app.Serving{Addr: r.Addr, PublicURL: r.PublicURL}}, nil
+		Serving: app.Serving{Addr: r.Addr, PublicURL: r.PublicURL}, SessionIdleDays: r.IdleDays}, nil
 }
 
 // InsertInstance stores the instance; there is only ever one.
@@ -31,9 +33,11 @@ func (t *Tx) InsertInstance(ctx context.Context, in *app.Instance) error {
 	return mapErr(err)
 }
 
-// UpdateInstance stores the instance's name and timezone; its id never changes.
+// UpdateInstance stores the instance's name, timezone and session idle
+// lifetime; its id never changes.
 func (t *Tx) UpdateInstance(ctx context.Context, in *app.Instance) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE instance SET name = ?, timezone = ?, updated_at = ?`, in.Name, in.Timezone, fmtTime(in.UpdatedAt))
+	_, err := t.tx.ExecContext(ctx, `UPDATE instance SET name = ?, timezone = ?, session_idle_days = ?, updated_at = ?`,
+		in.Name, in.Timezone, in.SessionIdleDays, fmtTime(in.UpdatedAt))
 	return mapErr(err)
 }
 

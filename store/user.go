@@ -28,6 +28,7 @@ type userRow struct {
 	DefaultReminders sql.NullString `db:"default_reminders"`
 	DigestMinute     sql.NullInt64  `db:"digest_minute"`
 	DigestDay        sql.NullString `db:"digest_day"`
+	TailscaleLogin   sql.NullString `db:"tailscale_login"`
 }
 
 func (r userRow) user() app.User {
@@ -38,7 +39,7 @@ func (r userRow) user() app.User {
 		UpdatedAt: parseTime(r.UpdatedAt), Version: r.Version, ReminderMinute: r.ReminderMinute,
 		// Written by UpdateUser from a checked list: it reads back.
 		DefaultReminders: mustReminders(r.DefaultReminders.String),
-		DigestMinute:     digestMinute(r.DigestMinute), DigestDay: r.DigestDay.String}
+		DigestMinute:     digestMinute(r.DigestMinute), DigestDay: r.DigestDay.String, TailscaleLogin: r.TailscaleLogin.String}
 }
 
 // digestMinute reads a stored digest time; NULL is off.
@@ -73,7 +74,7 @@ func mustReminders(s string) []app.Reminder {
 var userSelect = `SELECT u.seq, u.id, u.username, u.display_name, u.email, u.timezone, u.is_service_account,
 	u.is_superuser, u.answers_to, b.username AS answers_to_name, u.active, u.deactivated_at, u.created_at,
 	u.updated_at, u.version, u.reminder_minute, u.default_reminders, u.digest_minute, u.digest_day,
-	(` + usersUp("u.id, u.answers_to, u.active") + `SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
+	u.tailscale_login, (` + usersUp("u.id, u.answers_to, u.active") + `SELECT y.username FROM up JOIN users y ON y.id = up.id WHERE up.next IS NULL) AS responsible
 	FROM users u LEFT JOIN users b ON b.id = u.answers_to`
 
 func (t *Tx) getUser(ctx context.Context, where string, arg any) (app.User, error) {
@@ -109,10 +110,10 @@ func (t *Tx) UpdateUser(ctx context.Context, u *app.User) error {
 	u.Version++
 	_, err := t.tx.ExecContext(ctx, `UPDATE users SET display_name = ?, timezone = ?, is_superuser = ?, answers_to = ?,
 		active = ?, deactivated_at = ?, updated_at = ?, version = ?, reminder_minute = ?, default_reminders = ?,
-		digest_minute = ?, digest_day = ? WHERE id = ?`,
+		digest_minute = ?, digest_day = ?, tailscale_login = ? WHERE id = ?`,
 		u.DisplayName, u.Timezone, u.IsSuperuser, nullStr(u.AnswersToID), u.Active, fmtTimePtr(u.DeactivatedAt),
 		fmtTime(u.UpdatedAt), u.Version, u.ReminderMinute, nullStr(app.RemindersText(u.DefaultReminders)),
-		nullMinute(u.DigestMinute), nullStr(u.DigestDay), u.ID)
+		nullMinute(u.DigestMinute), nullStr(u.DigestDay), nullStr(u.TailscaleLogin), u.ID)
 	return mapErr(err)
 }
 

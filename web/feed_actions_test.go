@@ -26,6 +26,7 @@ func TestEventActions(t *testing.T) {
 	do(http.StatusOK, http.MethodPatch, "/v1/instance", map[string]any{"name": "Renamed"})
 	do(http.StatusCreated, http.MethodPost, "/v1/users", map[string]any{"username": "bob"})
 	do(http.StatusOK, http.MethodPatch, "/v1/users/bob", map[string]any{"display_name": "Bob"})
+	e.SignIn(e.MintLink(e.Admin, nil))
 	tok := e.Issue(e.Admin, map[string]any{"title": "spare"})
 	do(http.StatusOK, http.MethodDelete, "/v1/tokens/"+tok["id"].(string), nil)
 	cal := do(http.StatusCreated, http.MethodPost, "/v1/calendars", map[string]any{"title": "feed"})

@@ -8,13 +8,14 @@ import (
 )
 
 type instanceJSON struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Timezone string `json:"timezone"`
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Timezone        string `json:"timezone"`
+	SessionIdleDays int    `json:"session_idle_days"`
 }
 
 func newInstanceJSON(in app.Instance) instanceJSON {
-	return instanceJSON{ID: in.ID, Name: in.Name, Timezone: in.Timezone}
+	return instanceJSON{ID: in.ID, Name: in.Name, Timezone: in.Timezone, SessionIdleDays: in.SessionIdleDays}
 }
 
 // workspaceOnInstanceJSON is a workspace in the administrator's instance-wide list.

@@ -113,7 +113,7 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/users", summary: "Create an account", in: wire.UserCreate{}, status: 201, out: userJSON{}},
 	{method: "GET", path: "/v1/users/:username", summary: "Read an account", status: 200, out: userJSON{}},
 	{method: "PATCH", path: "/v1/users/:username", summary: "Change an account", in: wire.UserUpdate{}, status: 200, out: userJSON{}},
-	{method: "POST", path: "/v1/users/:username/signout", summary: "Sign an account out of every browser", status: 200, out: signedOutJSON{}},
+	{method: "POST", path: "/v1/users/:username/signout", summary: "Sign an account out of every browser (keep=current: all but the session calling)", status: 200, out: signedOutJSON{}},
 
 	{method: "GET", path: "/v1/workspaces", summary: "List workspaces", status: 200, out: listing{item: workspaceJSON{}}},
 	{method: "POST", path: "/v1/workspaces", summary: "Create a workspace", in: wire.WorkspaceCreate{}, status: 201, out: workspaceJSON{}},
@@ -129,6 +129,11 @@ var apiOps = []op{
 
 	{method: "POST", path: "/v1/login-links", summary: "Mint a sign-in link for a browser", in: wire.LoginLinkCreate{}, status: 201, out: loginLinkJSON{}},
 	{method: "DELETE", path: "/v1/session", summary: "End the browser session presented", status: 204},
+	{method: "GET", path: "/v1/me/sessions", summary: "Your browser sessions, as devices (never a secret or an address)", status: 200, out: listing{item: wire.DeviceSession{}}},
+	{method: "DELETE", path: "/v1/me/sessions/:session", summary: "Revoke one of your browser sessions", status: 204},
+	{method: "POST", path: "/v1/me/device-links", summary: "Mint a ten-minute sign-in link for another device of your own", inOptional: true, in: struct{}{}, status: 201, out: wire.DeviceLink{}},
+	{method: "GET", path: "/v1/users/:username/sessions", summary: "An account's browser sessions (instance:user_create)", status: 200, out: listing{item: wire.DeviceSession{}}},
+	{method: "DELETE", path: "/v1/users/:username/sessions/:session", summary: "Revoke one of an account's browser sessions (instance:user_create)", status: 204},
 	{method: "POST", path: "/v1/auth/device", summary: "Start a terminal's browser sign-in (RFC 8628 device authorization)", auth: public, in: deviceStartIn{}, inOptional: true, status: 200, out: deviceStartJSON{}},
 	{method: "POST", path: "/v1/auth/device/token", summary: "Poll for the credential a browser sign-in yields (RFC 8628)", auth: public, in: deviceTokenIn{}, status: 200, out: issuedTokenJSON{}},
 
@@ -345,6 +350,10 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/passkeys/signin", summary: "Sign in with a passkey: the browser's assertion and the challenge id; sets the session cookie", auth: public, in: wire.PasskeySignIn{}, status: 200, out: userJSON{}},
 	page("POST", "/account/passkeys/:passkey/rename", "Rename a passkey"),
 	page("POST", "/account/passkeys/:passkey/remove", "Remove a passkey"),
+	page("POST", "/account/sessions/:session/revoke", "Revoke one of your sessions"),
+	page("POST", "/account/signout-others", "Sign out everywhere else"),
+	page("POST", "/account/device-link", "Make a sign-in link for another device (the answer shows it once, with its QR code)"),
+	page("POST", "/account/tailscale", "Link the Tailscale login this request carries to your account"),
 }
 
 // itemOps are the operations a task and a document share, under

@@ -61,7 +61,7 @@ func (s *seeded) browser(b *testing.B) http.Header {
 	if err != nil {
 		b.Fatal(err)
 	}
-	started, err := s.svc.SignIn(ctx, link.Secret)
+	started, err := s.svc.SignIn(ctx, link.Secret, app.SessionClient{})
 	if err != nil {
 		b.Fatal(err)
 	}

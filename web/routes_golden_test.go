@@ -320,7 +320,29 @@ var routeCalls = []routeCall{
 		body: `{"challenge_id":"{passkey_challenge}","credential":{passkey_credential}}`},
 	{route: "POST /account/passkeys/:passkey/remove", path: "/account/passkeys/{passkey}/remove", as: asBrowser, body: url.Values{}},
 	{route: "DELETE /v1/me/passkeys/:passkey", path: "/v1/me/passkeys/{spare_passkey}", prep: passkeySparePrep},
+	{route: "GET /v1/me/sessions", path: "/v1/me/sessions", as: asBrowser},
+	{route: "POST /v1/me/device-links", path: "/v1/me/device-links", as: asBrowser},
+	{route: "GET /v1/users/:username/sessions", path: "/v1/users/admin/sessions"},
+	{route: "DELETE /v1/me/sessions/:session", path: "/v1/me/sessions/{spare_session}", as: asBrowser, prep: seedSpareSession},
+	{route: "DELETE /v1/users/:username/sessions/:session", path: "/v1/users/admin/sessions/{spare_session}", prep: seedSpareSession},
+	{route: "POST /account/device-link", path: "/account/device-link", as: asBrowser, body: url.Values{},
+		keep: regexp.MustCompile(`device-link|id="devices"`)}, // the QR code draws the secret
+	{route: "POST /account/sessions/:session/revoke", path: "/account/sessions/{spare_session}/revoke", as: asBrowser, body: url.Values{}, prep: seedSpareSession},
+	{route: "POST /account/signout-others", path: "/account/signout-others", as: asBrowser, body: url.Values{}},
+	{route: "POST /account/tailscale", path: "/account/tailscale", as: asBrowser, body: url.Values{}, header: map[string]string{"Tailscale-User-Login": "admin@example.com"},
+		prep: func(e *env, _ map[string]string) { e.TrustTailscale() }},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
+}
+
+// seedSpareSession signs the administrator in in another browser, for a
+// call to revoke.
+func seedSpareSession(e *env, vals map[string]string) {
+	spare := e.SignIn(e.MintLink(e.Admin, nil)).Value
+	for _, s := range e.sessionsOf("/v1/me/sessions", spare, "") {
+		if s["current"] == true {
+			vals["spare_session"] = s["id"].(string)
+		}
+	}
 }
 
 // seedInvite makes an invite for three and keeps its secret as

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -31,6 +32,8 @@ type Server struct {
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
 	dav         *dav.Handler // CalDAV, on /.well-known/caldav and under dav.Root, for every method
+	// trustTailscale signs loopback requests in by Tailscale-User-Login (TrustTailscale).
+	trustTailscale atomic.Bool
 }
 
 // router is httprouter's with one addition: every route registered through
@@ -273,6 +276,11 @@ func (s *Server) routes() {
 	s.handle(http.MethodDelete, "/v1/me/passkeys/:passkey", s.handlePasskeyDelete)
 	s.public(http.MethodPost, "/v1/passkeys/signin/options", withoutBody(s, s.handlePasskeySignInOptions))
 	s.public(http.MethodPost, "/v1/passkeys/signin", withBody(s, s.handlePasskeySignIn))
+	s.handle(http.MethodGet, "/v1/me/sessions", s.handleMySessions)
+	s.handle(http.MethodDelete, "/v1/me/sessions/:session", s.handleMySessionRevoke)
+	s.handle(http.MethodPost, "/v1/me/device-links", withoutBody(s, s.handleDeviceLinkCreate))
+	s.handle(http.MethodGet, "/v1/users/:username/sessions", s.handleUserSessions)
+	s.handle(http.MethodDelete, "/v1/users/:username/sessions/:session", s.handleUserSessionRevoke)
 }
 
 // itemRoutes registers the routes a task and a document share, under
@@ -329,7 +337,19 @@ func (s *Server) authenticate(r *http.Request) (app.Actor, error) {
 		if err := s.crossOrigin.Check(r); err != nil {
 			return app.Actor{}, app.Errorf(app.CodeCrossOrigin, "a write with a session cookie must come from tend's own pages")
 		}
-		return s.app.AuthenticateSession(r.Context(), c.Value, "web")
+		a, err := s.app.AuthenticateSession(r.Context(), c.Value, "web")
+		if err == nil {
+			return a, nil
+		}
+		if a, ok, terr := s.signInByTailscale(r); ok {
+			return a, terr
+		}
+		return a, err
+	}
+	if r.Header.Get("Authorization") == "" {
+		if a, ok, err := s.signInByTailscale(r); ok {
+			return a, err
+		}
 	}
 	scheme, secret, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || secret == "" {
@@ -378,7 +398,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sw.route = dav.Root + "*"
 		s.dav.ServeHTTP(sw, r)
 	default:
-		s.router.ServeHTTP(sw, r)
+		s.router.ServeHTTP(sw, s.withTailscale(sw, r))
 	}
 	took := time.Since(start)
 	status, route := sw.status, sw.route

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
 	"tend/app"
 	"tend/web/wire"
@@ -28,9 +27,7 @@ func (s *Server) handleLoginLinkCreate(w http.ResponseWriter, r *http.Request, a
 }
 
 // SignInURL is the link a person opens to sign in.
-func SignInURL(base, secret string) string {
-	return strings.TrimRight(base, "/") + "/signin?link=" + secret
-}
+func SignInURL(base, secret string) string { return wire.SignInURL(base, secret) }
 
 // baseURL is the instance's public_url, else the origin the request came to.
 func (s *Server) baseURL(r *http.Request) string { return wire.BaseURL(r, s.app.PublicURL()) }
@@ -45,5 +42,17 @@ func (s *Server) handleSessionEnd(w http.ResponseWriter, r *http.Request, a app.
 }
 
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, func(out app.SignedOut) signedOutJSON { return signedOutJSON(out) })(s.app.SignOut(r.Context(), a, wire.Param(r, "username")))
+	q := wire.NewQuery(r)
+	keep := q.Str("keep")
+	if err := q.Err(); err != nil {
+		return err
+	}
+	out := reply(w, http.StatusOK, func(out app.SignedOut) signedOutJSON { return signedOutJSON(out) })
+	switch keep {
+	case "":
+		return out(s.app.SignOut(r.Context(), a, wire.Param(r, "username")))
+	case "current":
+		return out(s.app.SignOutOthers(r.Context(), a, wire.Param(r, "username")))
+	}
+	return app.Invalidf("query.keep", "keep is current (keep the session you call from) or absent")
 }

@@ -28,6 +28,9 @@ type accountData struct {
 	Webhooks bool
 	// Passkeys is the Passkeys section; nil for an agent.
 	Passkeys *passkeysData
+	// DeviceLink is a device link just made; Access the Devices section.
+	DeviceLink *deviceLinkView
+	Access     accessData
 }
 
 // pageAccount shows the person's settings, credentials and feeds.
@@ -56,6 +59,9 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, a app.Act
 		return err
 	}
 	if d.Passkeys, err = s.passkeys(r, a); err != nil {
+		return err
+	}
+	if d.Access, err = s.devices(r, a, d.DeviceLink); err != nil {
 		return err
 	}
 	d.Now = time.Now()

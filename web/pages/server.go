@@ -168,6 +168,10 @@ func (s *Server) Routes(rt Router) {
 	s.page(rt, http.MethodPost, "/account/digest", s.pageDigest)
 	s.page(rt, http.MethodPost, "/account/channels/:channel/remove", s.pageChannelRemove)
 	s.page(rt, http.MethodPost, "/account/channels/:channel/test", s.pageChannelTest)
+	s.page(rt, http.MethodPost, "/account/sessions/:session/revoke", s.pageSessionRevoke)
+	s.page(rt, http.MethodPost, "/account/signout-others", s.pageSignOutOthers)
+	s.page(rt, http.MethodPost, "/account/device-link", s.pageDeviceLink)
+	s.page(rt, http.MethodPost, "/account/tailscale", s.pageTailscaleClaim)
 	s.page(rt, http.MethodPost, "/signout", s.pageSignOut)
 	s.page(rt, http.MethodGet, "/device", s.pageDevice)
 	s.page(rt, http.MethodPost, "/device", s.pageDeviceDecide)
@@ -239,7 +243,7 @@ func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) 
 	p := wire.NewProblem(err)
 	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
-	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin {
+	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin && p.Code != app.CodeTailscaleUnlinked {
 		// The top bar names who is signed in, as on every other page.
 		if a, aerr := s.authenticate(r); aerr == nil {
 			v.User = a.User

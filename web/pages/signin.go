@@ -43,7 +43,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 		s.signedOut(w, r, http.StatusOK)
 		return
 	}
-	l, err := s.app.CheckLoginLink(r.Context(), secret)
+	l, err := s.app.CheckLoginLink(r.Context(), secret, wire.ClientAddr(r))
 	if err != nil {
 		s.signInFailed(w, r, err)
 		return
@@ -97,7 +97,7 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 		s.problem(w, r, app.Errorf(app.CodeCrossOrigin, "sign in from tend's own page"))
 		return
 	}
-	ss, err := s.app.SignIn(r.Context(), r.PostFormValue("link"))
+	ss, err := s.app.SignIn(r.Context(), r.PostFormValue("link"), wire.SessionClient(r))
 	if err != nil {
 		s.signInFailed(w, r, err)
 		return

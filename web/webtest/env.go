@@ -62,6 +62,11 @@ func Around(t *testing.T, db *store.DB, clock *storetest.Clock, svc *app.Service
 	return &Env{T: t, DB: db, Clock: clock, Svc: svc, Srv: srv, Admin: admin, Logs: logs, server: server}
 }
 
+// TrustTailscale makes the server trust Tailscale-User-Login from
+// loopback, where httptest's requests come from (tend serve
+// --trust-tailscale).
+func (e *Env) TrustTailscale() { e.server.TrustTailscale() }
+
 // Quiet is svc's router with its log discarded, for a benchmark or a test
 // that builds its own service (its own file, steps or clock) and checks the
 // answers rather than the log.

@@ -45,13 +45,17 @@ type Caller struct {
 	// DigestTime is when the daily digest comes, in the account's zone;
 	// null when off.
 	DigestTime *string `json:"digest_time"`
+	// TailscaleLogin is the Tailscale login that signs the account in
+	// under tend serve --trust-tailscale; null for none.
+	TailscaleLogin *string `json:"tailscale_login"`
 }
 
 // NewCaller is the account u as it sees itself.
 func NewCaller(u app.User) Caller {
 	c := Caller{ID: u.ID, Username: u.Username, DisplayName: OrNull(u.DisplayName), Email: OrNull(u.Email),
 		IsServiceAccount: u.IsServiceAccount, IsSuperuser: u.IsSuperuser, Timezone: OrNull(u.Timezone),
-		ReminderTime: app.Clock(u.ReminderMinute), DefaultReminders: NewReminders(u.DefaultReminders)}
+		ReminderTime: app.Clock(u.ReminderMinute), DefaultReminders: NewReminders(u.DefaultReminders),
+		TailscaleLogin: OrNull(u.TailscaleLogin)}
 	if u.DigestMinute != nil {
 		t := app.Clock(*u.DigestMinute)
 		c.DigestTime = &t

@@ -34,12 +34,16 @@ type UserUpdate struct {
 	DefaultReminders Patch[[]Reminder] `json:"default_reminders"`
 	// DigestTime is when the daily digest comes ("07:30"); null is off.
 	DigestTime Patch[string] `json:"digest_time"`
+	// TailscaleLogin links the account to a Tailscale login (an
+	// administrator's change); null unlinks it.
+	TailscaleLogin Patch[string] `json:"tailscale_login"`
 }
 
 // App is the change as the Service takes it.
 func (in UserUpdate) App() app.UserUpdate {
 	return app.UserUpdate{Active: in.Active.App(), AnswersTo: in.AnswersTo.App(), Timezone: in.Timezone.App(),
 		DisplayName: in.DisplayName.App(), IsSuperuser: in.IsSuperuser.App(), ReminderTime: in.ReminderTime.App(), DigestTime: in.DigestTime.App(),
+		TailscaleLogin: in.TailscaleLogin.App(),
 		DefaultReminders: app.Patch[[]app.Reminder]{Set: in.DefaultReminders.Set, Null: in.DefaultReminders.Null,
 			Value: appReminders(in.DefaultReminders.Value)}}
 }
@@ -74,11 +78,12 @@ func (in LoginLinkCreate) App() app.LoginLinkCreate { return app.LoginLinkCreate
 
 // InstanceUpdate is the body of PATCH /v1/instance.
 type InstanceUpdate struct {
-	Name     Patch[string] `json:"name"`
-	Timezone Patch[string] `json:"timezone"`
+	Name            Patch[string] `json:"name"`
+	Timezone        Patch[string] `json:"timezone"`
+	SessionIdleDays Patch[int]    `json:"session_idle_days"`
 }
 
 // App is the change as the Service takes it.
 func (in InstanceUpdate) App() app.InstanceUpdate {
-	return app.InstanceUpdate{Name: in.Name.App(), Timezone: in.Timezone.App()}
+	return app.InstanceUpdate{Name: in.Name.App(), Timezone: in.Timezone.App(), SessionIdleDays: in.SessionIdleDays.App()}
 }

@@ -1,7 +1,6 @@
 package wire
 
 import (
-
 	"tend/app"
 )
 

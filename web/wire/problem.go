@@ -93,6 +93,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodePasskeyInvalid:        {http.StatusBadRequest, "Passkey not accepted"},
 	app.CodePasskeyNeedsSession:   {http.StatusForbidden, "Passkeys are added from a browser"},
 	app.CodePasskeyUnavailable:    {http.StatusConflict, "Passkeys need a secure address"},
+	app.CodeTailscaleUnlinked:     {http.StatusUnauthorized, "No account linked to this Tailscale login"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:

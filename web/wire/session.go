@@ -63,3 +63,8 @@ func ClientAddr(r *http.Request) string {
 func SessionClient(r *http.Request) app.SessionClient {
 	return app.SessionClient{UserAgent: r.UserAgent(), Address: ClientAddr(r)}
 }
+
+// SignInURL is the link a person opens to sign in.
+func SignInURL(base, secret string) string {
+	return strings.TrimRight(base, "/") + "/signin?link=" + secret
+}
