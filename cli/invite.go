@@ -100,7 +100,7 @@ func newInviteRevokeCmd(env *Env, dbPath *string) *cobra.Command {
 	return w.call(&cobra.Command{
 		Use:               "revoke ID",
 		Short:             "Revoke an invite; those who joined by it stay",
-		Example:           `  tend invite revoke 0193b6a2-7c1e-7d4e-9a3b-5f6e7d8c9b0a`,
+		Example:           `  tend invite revoke "$(tend invite --role member --json | jq -r .id)"`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 	}, func(ctx context.Context, s *session, args []string) error {
