@@ -332,19 +332,29 @@ func (s *Service) InviteInfo(ctx context.Context, secret string) (InviteInfo, er
 }
 
 // UsernameAvailable answers whether a person may take name, by the rules
-// an account is created by, for the join form's live check. It is bounded
-// per client address addr: it tells whether an account exists.
-func (s *Service) UsernameAvailable(ctx context.Context, name, addr string) (UsernameCheck, error) {
+// an account is created by, for the join form's live check. It tells
+// whether an account exists, which nobody without an account may learn:
+// only the holder of a usable invite (secret), about to become one, is
+// answered, and as often as usernameChecks allows per client address
+// addr. Any other secret is refused as redeeming it would be.
+func (s *Service) UsernameAvailable(ctx context.Context, secret, name, addr string) (UsernameCheck, error) {
 	out := UsernameCheck{Username: name}
 	err := s.store.View(ctx, func(tx Tx) error {
 		if err := s.rates.take(usernameChecks, addr, tx.Now()); err != nil {
 			return err
 		}
-		if err := checkUsername("path.username", name); err != nil {
+		i, st, err := inviteBySecret(ctx, tx, secret)
+		if err != nil {
+			return err
+		}
+		if st != InviteUsable {
+			return Errorf(CodeInviteUnusable, "%s", i.why(st))
+		}
+		if err := checkUsername("body.username", name); err != nil {
 			out.Reason = AsError(err).Detail
 			return nil
 		}
-		_, err := tx.UserByName(ctx, name)
+		_, err = tx.UserByName(ctx, name)
 		switch CodeOf(err) {
 		case CodeNotFound:
 			out.Available = true

@@ -218,18 +218,21 @@ func TestUsernameAvailable(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.person("taken", app.RoleMember)
+	i := f.invite(app.InviteCreate{Role: app.RoleMember})
 	for name, want := range map[string]bool{"free": true, "Taken": false, "no spaces": false, "me": false, "admin": false} {
-		got := must(f.svc.UsernameAvailable(f.ctx, name, "192.0.2.1"))(t)
+		got := must(f.svc.UsernameAvailable(f.ctx, i.Secret, name, "192.0.2.1"))(t)
 		if got.Available != want || (got.Reason == "") == !want || got.Username != name {
 			t.Errorf("%q: %+v", name, got)
 		}
 	}
+	// Without a usable invite, nothing is told of who has an account.
+	wantCode(t, errOf(f.svc.UsernameAvailable(f.ctx, unknownSecret, "taken", "192.0.2.3")), app.CodeInviteUnusable)
 	var err error
 	for n := 0; err == nil; n++ {
 		if n > 10000 {
 			t.Fatal("username checks are not bounded")
 		}
-		_, err = f.svc.UsernameAvailable(f.ctx, "free", "192.0.2.2")
+		_, err = f.svc.UsernameAvailable(f.ctx, i.Secret, "free", "192.0.2.2")
 	}
 	wantCode(t, err, app.CodeTooManyAttempts)
 }

@@ -46,7 +46,7 @@ func (s *Server) handleInviteAccept(w http.ResponseWriter, r *http.Request, _ ap
 	return wire.WriteJSON(w, http.StatusCreated, joinedJSON{User: newUserJSON(j.User), Workspace: j.Workspace.Slug, Role: j.Role})
 }
 
-func (s *Server) handleUsernameCheck(w http.ResponseWriter, r *http.Request, _ app.Actor) error {
+func (s *Server) handleUsernameCheck(w http.ResponseWriter, r *http.Request, _ app.Actor, in wire.UsernameAsk) error {
 	return reply(w, http.StatusOK, func(c app.UsernameCheck) wire.UsernameCheck { return wire.UsernameCheck(c) })(
-		s.app.UsernameAvailable(r.Context(), wire.Param(r, "username"), wire.ClientAddr(r)))
+		s.app.UsernameAvailable(r.Context(), in.Invite, in.Username, wire.ClientAddr(r)))
 }

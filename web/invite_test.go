@@ -134,19 +134,28 @@ func TestInviteAcceptCrossOrigin(t *testing.T) {
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/invites/accept", "", map[string]any{"invite": secret, "username": "zoe", "timezone": "UTC"})
 }
 
+// TestUsernameCheck: the join form's live check answers the holder of a
+// usable invite, and anyone else as a spent invite is answered, so that
+// whether an account exists is no one's to ask without one.
 func TestUsernameCheck(t *testing.T) {
 	t.Parallel()
 	e := newCheckedEnv(t)
 	e.Person("taken")
+	_, secret := e.invite(e.Admin, map[string]any{"role": "member"})
+	ask := func(invite, name string) webtest.Response {
+		return e.Do(http.MethodPost, "/v1/invites/check", "", map[string]any{"invite": invite, "username": name})
+	}
 	for name, want := range map[string]bool{"free": true, "taken": false, "me": false} {
-		got := e.OK(200, http.MethodGet, "/v1/usernames/"+name, "", nil)
+		got := e.OK(200, http.MethodPost, "/v1/invites/check", "", map[string]any{"invite": secret, "username": name})
 		if got["available"] != want || got["username"] != name || (got["reason"] == nil) != want {
 			t.Errorf("%s: %v", name, got)
 		}
 	}
+	webtest.AssertProblem(t, ask(secret+"x", "taken"), 410, "invite_unusable")
+	webtest.AssertProblem(t, ask("", "taken"), 410, "invite_unusable")
 	var r webtest.Response
 	for n := 0; n < 1000; n++ {
-		if r = e.Do(http.MethodGet, "/v1/usernames/free", "", nil); r.Status != 200 {
+		if r = ask(secret, "free"); r.Status != 200 {
 			break
 		}
 	}

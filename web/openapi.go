@@ -250,7 +250,7 @@ var apiOps = []op{
 	{method: "POST", path: "/v1/workspaces/:workspace/invites", summary: "Make an invite; the answer shows its link, once", in: wire.InviteCreate{}, status: 201, out: wire.IssuedInvite{}},
 	{method: "DELETE", path: "/v1/workspaces/:workspace/invites/:invite", summary: "Revoke an invite; those who joined by it stay", status: 204},
 	{method: "POST", path: "/v1/invites/accept", summary: "Join by an invite: make the account, join the workspace, set the session cookie", auth: public, in: wire.InviteAccept{}, status: 201, out: joinedJSON{}},
-	{method: "GET", path: "/v1/usernames/:username", summary: "Whether a username can be taken, and if not why (the join form's live check)", auth: public, status: 200, out: wire.UsernameCheck{}},
+	{method: "POST", path: "/v1/invites/check", summary: "Whether a username can be taken, and if not why (the join form's live check); only for a usable invite", auth: public, in: wire.UsernameAsk{}, status: 200, out: wire.UsernameCheck{}},
 
 	{method: "GET", path: "/static/:version/*file", summary: "The web app's static files", auth: public, status: 200, out: jsonSchema{"type": "string"}, media: "text/css,text/javascript"},
 	{method: "GET", path: "/manifest.webmanifest", summary: "The web app manifest: what a browser installs the app from", auth: public, status: 200, out: jsonSchema{"type": "object"}, media: "application/manifest+json"},

@@ -301,7 +301,7 @@ var routeCalls = []routeCall{
 	{route: "DELETE /v1/me/channels/:channel", path: "/v1/me/channels/{channel}"},
 	{route: "POST /v1/workspaces/:workspace/invites", path: "/v1/workspaces/default/invites", body: map[string]any{"role": "member", "max_uses": 3, "note": "Welcome"}, save: "invite"},
 	{route: "GET /v1/workspaces/:workspace/invites", path: "/v1/workspaces/default/invites"},
-	{route: "GET /v1/usernames/:username", path: "/v1/usernames/newcomer", as: asNobody},
+	{route: "POST /v1/invites/check", path: "/v1/invites/check", as: asNobody, prep: seedInvite, body: map[string]any{"invite": "{invite_secret}", "username": "newcomer"}},
 	{route: "GET /join/:secret", path: "/join/{invite_secret}", as: asNobody, prep: seedInvite},
 	{route: "POST /join/:secret", path: "/join/{invite_secret}", as: asNobody, header: map[string]string{"Origin": "{origin}"}, body: url.Values{"username": {"joiner"}, "timezone": {"UTC"}}},
 	{route: "POST /v1/invites/accept", path: "/v1/invites/accept", as: asNobody, body: map[string]any{"invite": "{invite_secret}", "username": "accepter", "timezone": "UTC"}},

@@ -268,7 +268,7 @@ func (s *Server) routes() {
 	s.handle(http.MethodPost, "/v1/workspaces/:workspace/invites", withBody(s, s.handleInviteCreate))
 	s.handle(http.MethodDelete, "/v1/workspaces/:workspace/invites/:invite", s.handleInviteRevoke)
 	s.public(http.MethodPost, "/v1/invites/accept", withBody(s, s.handleInviteAccept))
-	s.public(http.MethodGet, "/v1/usernames/:username", s.handleUsernameCheck)
+	s.public(http.MethodPost, "/v1/invites/check", withBody(s, s.handleUsernameCheck))
 	s.handle(http.MethodGet, "/v1/me/passkeys", s.handlePasskeyList)
 	s.handle(http.MethodPost, "/v1/me/passkeys/options", withoutBody(s, s.handlePasskeyOptions))
 	s.handle(http.MethodPost, "/v1/me/passkeys", withBody(s, s.handlePasskeyCreate))

@@ -36,6 +36,7 @@ type Service interface {
 	CreateLoginLink(ctx context.Context, a app.Actor, in app.LoginLinkCreate) (app.IssuedLoginLink, error)
 	StartDevice(ctx context.Context, client, addr string) (app.DeviceAuthorization, error)
 	TailscaleSignIn(ctx context.Context, login string, c app.SessionClient) (app.StartedSession, error)
+	UsernameAvailable(ctx context.Context, secret, name, addr string) (app.UsernameCheck, error)
 	DeviceToken(ctx context.Context, deviceCode string) (app.IssuedToken, error)
 	CreateUser(ctx context.Context, a app.Actor, in app.UserCreate) (app.User, error)
 	CreateWorkspace(ctx context.Context, a app.Actor, in app.WorkspaceCreate) (app.WorkspaceView, error)

@@ -26,7 +26,6 @@ type inviteService interface {
 	RevokeInvite(ctx context.Context, a app.Actor, workspace, id string) error
 	InviteInfo(ctx context.Context, secret string) (app.InviteInfo, error)
 	RedeemInvite(ctx context.Context, in app.InviteRedeem, c app.SessionClient) (app.Joined, error)
-	UsernameAvailable(ctx context.Context, name, addr string) (app.UsernameCheck, error)
 }
 
 // inviteRoutes mounts the Invites page and the join page.

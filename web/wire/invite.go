@@ -66,7 +66,14 @@ func (in InviteAccept) App() app.InviteRedeem {
 	return app.InviteRedeem{Secret: in.Invite, Username: in.Username, Timezone: in.Timezone}
 }
 
-// UsernameCheck is the answer of GET /v1/usernames/{name}.
+// UsernameAsk is the body of POST /v1/invites/check: the invite being
+// redeemed and the username to try.
+type UsernameAsk struct {
+	Invite   string `json:"invite"`
+	Username string `json:"username"`
+}
+
+// UsernameCheck is the answer of POST /v1/invites/check.
 type UsernameCheck struct {
 	Username  string `json:"username"`
 	Available bool   `json:"available"`

@@ -1,5 +1,6 @@
 // Invites (invite.go): on the join page, the username checked as it is
-// typed (GET /v1/usernames/{name}, told through an aria-live message) and
+// typed (POST /v1/invites/check with the page's invite, told through an
+// aria-live message) and
 // the browser's own timezone picked; on the Invites page, the new link's
 // copy button. Without this script the join form still works: a taken or
 // invalid username comes back on the form, said in words.
@@ -25,7 +26,10 @@
       timer = setTimeout(function () { check(name, ++asked); }, 250);
     });
     function check(name, n) {
-      fetch("/v1/usernames/" + encodeURIComponent(name), {credentials: "omit", headers: {"Accept": "application/json"}})
+      var secret = decodeURIComponent(location.pathname.replace(/^\/join\//, ""));
+      fetch("/v1/invites/check", {method: "POST", credentials: "omit",
+        headers: {"Accept": "application/json", "Content-Type": "application/json"},
+        body: JSON.stringify({invite: secret, username: name})})
         .then(function (r) { return r.json(); })
         .then(function (c) {
           if (n !== asked) return; // a later keystroke asked again
