@@ -102,9 +102,8 @@ func TestBrowserJoinFlow(t *testing.T) {
 // pages count the presses they receive as TestBrowserDay's do: the walk
 // that drives it, and the day that counts its steps.
 func counted(t *testing.T, w *walk) (*walk, *day) {
-	ctx := browserCtx(t)
-	b := &walk{t: t, ctx: ctx, base: w.base, token: w.token, sh: &shooter{t: t, ctx: ctx, dir: w.sh.dir, axe: w.sh.axe}}
-	d := &day{lists: &lists{t: t, ctx: ctx, base: w.base, admin: w.token, sh: b.sh, w: 1280}}
+	b := w.another()
+	d := &day{lists: &lists{t: t, ctx: b.ctx, base: w.base, admin: w.token, sh: b.sh, w: 1280}}
 	d.tally()
 	b.open("/signin", "main")
 	return b, d
