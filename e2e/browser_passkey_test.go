@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 )
 
@@ -24,16 +21,7 @@ func TestBrowserPasskey(t *testing.T) {
 	w, link := newBrowser(t, false)
 	w.base = strings.Replace(w.base, "127.0.0.1", "localhost", 1)
 	w.signIn(strings.Replace(link, "127.0.0.1", "localhost", 1))
-	w.run("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{
-			Options: &webauthn.VirtualAuthenticatorOptions{Protocol: webauthn.AuthenticatorProtocolCtap2,
-				Ctap2version: webauthn.Ctap2versionCtap21, Transport: webauthn.AuthenticatorTransportInternal,
-				HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true}})
-		return err
-	}))
+	virtualAuthenticator(w)
 
 	w.open("/account", `#passkey-add-form`)
 	w.has(`#passkeys`, "You have no passkey yet")

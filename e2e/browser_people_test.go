@@ -11,7 +11,8 @@ import (
 )
 
 // TestBrowserPeople is the People page (issue 38 §3) as the administrator
-// uses it: opened from the top bar, a member's role changed, the last
+// uses it: opened from the top bar (listing their own session and a
+// pending invite), a member's role changed, the last
 // owner's refused in words, the member deactivated and reactivated, a
 // token issued for a new agent with its MCP configuration copied (the text
 // the copy button hands the clipboard is asserted), and a token revoked.
@@ -31,6 +32,7 @@ func browserPeople(t *testing.T, noScript bool) {
 	w := newWalk(t, noScript)
 	w.api(http.MethodPost, "/v1/users", map[string]any{"username": "bob"}, http.StatusCreated)
 	w.api(http.MethodPost, "/v1/workspaces/default/members", map[string]any{"username": "bob", "role": "member"}, http.StatusCreated)
+	w.api(http.MethodPost, "/v1/workspaces/default/invites", map[string]any{"role": "member", "note": "for the designers"}, http.StatusCreated)
 	d := &day{lists: &lists{t: t, ctx: w.ctx, base: w.base, admin: w.token, sh: w.sh, w: 1280}}
 	d.do("the width", chromedp.EmulateViewport(1280, 900))
 	// Presses are counted by a script in the page: without the script the
@@ -47,6 +49,8 @@ func browserPeople(t *testing.T, noScript bool) {
 		w.send("open People", chromedp.Click(chromedp.CSS(`#topbar a.item[href="/people"]`)), chromedp.WaitVisible(chromedp.CSS(`#person-bob`)))
 	})
 	w.has(`#person-bob`, "person", "active")
+	w.has(`#people-invites`, "Pending invites", "for the designers")
+	w.has(`#sessions-admin`, "(your session)")
 	w.shot("people")
 
 	w.run("pick viewer for bob", chromedp.SetValue(chromedp.CSS(`#role-bob`), "viewer"))

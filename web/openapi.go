@@ -335,6 +335,8 @@ var apiOps = []op{
 	page("POST", "/people/:username/role", "Change a member's role"),
 	page("POST", "/people/:username/active", "Deactivate or reactivate an account"),
 	page("POST", "/people/:username/tokens/:token/revoke", "Revoke a person's token"),
+	page("POST", "/people/:username/sessions/:session/revoke", "Revoke a person's session"),
+	page("POST", "/people-invites/:invite/revoke", "Revoke a pending invite from the People page"),
 	withAuth(page("GET", "/join/:secret", "Join by an invite: the workspace, the role and the form (the invite's secret is in the path)"), public),
 	withAuth(page("POST", "/join/:secret", "Join by an invite: make the account, set the session cookie"), public),
 	page("GET", "/invites", "The workspace's invites (its owners and admins)"),

@@ -331,6 +331,9 @@ var routeCalls = []routeCall{
 	{route: "POST /account/signout-others", path: "/account/signout-others", as: asBrowser, body: url.Values{}},
 	{route: "POST /account/tailscale", path: "/account/tailscale", as: asBrowser, body: url.Values{}, header: map[string]string{"Tailscale-User-Login": "admin@example.com"},
 		prep: func(e *env, _ map[string]string) { e.TrustTailscale() }},
+	{route: "POST /people/:username/sessions/:session/revoke", path: "/people/admin/sessions/{spare_session}/revoke?workspace_id=default", as: asBrowser,
+		body: url.Values{}, prep: seedSpareSession},
+	{route: "POST /people-invites/:invite/revoke", path: "/people-invites/{invite}/revoke?workspace_id=default", as: asBrowser, body: url.Values{}},
 	{route: "POST /signout", path: "/signout", as: asBrowser, body: url.Values{}},
 }
 

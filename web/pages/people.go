@@ -26,6 +26,8 @@ func (s *Server) peopleRoutes(rt Router) {
 	s.page(rt, http.MethodPost, "/people/:username/role", s.peopleOnly(s.pagePeopleRole))
 	s.page(rt, http.MethodPost, "/people/:username/active", s.peopleOnly(s.pagePeopleActive))
 	s.page(rt, http.MethodPost, "/people/:username/tokens/:token/revoke", s.peopleOnly(s.pagePeopleTokenRevoke))
+	s.page(rt, http.MethodPost, "/people/:username/sessions/:session/revoke", s.peopleOnly(s.pagePeopleSessionRevoke))
+	s.page(rt, http.MethodPost, "/people-invites/:invite/revoke", s.peopleOnly(s.pagePeopleInviteRevoke))
 }
 
 // peopleOnly lets fn answer only someone who manages the members of the
@@ -63,6 +65,10 @@ func managesPeople(me app.Me, ws string) bool {
 type personRow struct {
 	app.Person
 	Tokens []app.Token
+	// Sessions are the person's live sessions, listed only to whom the
+	// Service lets list them (the person, and who may sign them out).
+	Sessions []deviceRow
+	Query    string // the page's Query, for the rows' forms
 }
 
 // scopeChoice is one scope the issue form offers.
@@ -100,7 +106,10 @@ type peopleData struct {
 	Refused, RefusedFor string
 	Code                app.Code
 	Issued              *issuedToken
-	Form                issueForm
+	// Invites are the workspace's pending invites, listed when the viewer
+	// manages them; nil otherwise.
+	Invites []app.Invite
+	Form    issueForm
 }
 
 // issueForm is what the issue form holds: what was sent, kept beside its
@@ -115,6 +124,8 @@ var peopleNotices = map[string]string{
 	"deactivated": "Deactivated: their sessions and sign-in links are revoked, and their credentials stop working.",
 	"reactivated": "Reactivated: they can sign in again.",
 	"revoked":     "Revoked the token: it stops working at once.",
+	"session":     "Revoked the session: that browser is signed out on its next request.",
+	"invite":      "Revoked the invite: nobody else can join by it. Those who joined by it stay.",
 }
 
 // pagePeople lists the workspace's people and agents.
@@ -144,11 +155,14 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, a app.Acto
 	d.ManagesAccounts = slices.Contains(me.InstancePermissions, app.PermUserCreate)
 	for _, p := range people {
 		d.Slug, d.Name = p.Workspace.Slug, p.Workspace.Name
-		row := personRow{Person: p}
+		row := personRow{Person: p, Query: d.Query}
 		for _, t := range tokens {
 			if t.UserID == p.UserID {
 				row.Tokens = append(row.Tokens, t)
 			}
+		}
+		if row.Sessions, err = s.personSessions(r, a, p.User); err != nil {
+			return err
 		}
 		if !p.User.IsServiceAccount && p.User.Active {
 			d.Persons = append(d.Persons, p.User.Username)
@@ -160,6 +174,9 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, a app.Acto
 		sent = append([]string{}, r.PostForm["scopes"]...)
 	}
 	d.Scopes = grantableScopes(a, sent)
+	if d.Invites, err = s.pendingInvites(r, a, d.Slug); err != nil {
+		return err
+	}
 	if d.Projects, err = s.app.Projects(ctx, a, d.Slug, false); err != nil && app.CodeOf(err) != app.CodeNotFound {
 		return err
 	}
@@ -173,6 +190,44 @@ func (s *Server) renderPeople(w http.ResponseWriter, r *http.Request, a app.Acto
 		v.Notice = n
 	}
 	return s.render(w, status, "people", v)
+}
+
+// personSessions are the live sessions of u that the viewer may list and
+// revoke, by the Service's rule for the administrator's session routes;
+// none for an agent, which signs in with tokens only, nor for a viewer the
+// Service does not let see them.
+func (s *Server) personSessions(r *http.Request, a app.Actor, u app.User) ([]deviceRow, error) {
+	if u.IsServiceAccount {
+		return nil, nil
+	}
+	ss, err := s.app.Sessions(r.Context(), a, u.Username)
+	if c := app.CodeOf(err); c == app.CodeNotFound || c == app.CodeCredentialNarrowed {
+		return nil, nil
+	}
+	var out []deviceRow
+	for _, x := range ss {
+		out = append(out, deviceRow{DeviceSession: x, How: viaWords[x.Via]})
+	}
+	return out, err
+}
+
+// pendingInvites are the workspace's invites still usable, when the
+// viewer manages them (the Service says); nil otherwise.
+func (s *Server) pendingInvites(r *http.Request, a app.Actor, ws string) ([]app.Invite, error) {
+	is, err := s.app.Invites(r.Context(), a, ws)
+	if c := app.CodeOf(err); c == app.CodeNotFound || c == app.CodeForbidden || c == app.CodeCredentialNarrowed {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []app.Invite{}
+	for _, i := range is {
+		if i.State == app.InviteUsable {
+			out = append(out, i)
+		}
+	}
+	return out, nil
 }
 
 // grantableScopes are the scopes the issue form offers: those the
@@ -256,6 +311,27 @@ func (s *Server) pagePeopleTokenRevoke(w http.ResponseWriter, r *http.Request, a
 	return s.submit(w, r, withNotice(peoplePath(r), "revoked")+"#person-"+wire.Param(r, "username"), func(*pageForm) error {
 		_, err := s.app.RevokeToken(r.Context(), a, wire.Param(r, "token"))
 		return err
+	})
+}
+
+// pagePeopleSessionRevoke ends one of a person's sessions (RevokeSession,
+// with the authority that may sign them out).
+func (s *Server) pagePeopleSessionRevoke(w http.ResponseWriter, r *http.Request, a app.Actor, ws string) error {
+	who := wire.Param(r, "username")
+	if _, err := s.form(w, r); err != nil {
+		return err
+	}
+	if err := s.app.RevokeSession(r.Context(), a, who, wire.Param(r, "session")); err != nil {
+		return s.peopleRefused(w, r, a, ws, err, peopleData{RefusedFor: who})
+	}
+	return seeOther(w, r, withNotice(peoplePath(r), "session")+"#person-"+who)
+}
+
+// pagePeopleInviteRevoke revokes a pending invite of the workspace shown
+// (RevokeInvite).
+func (s *Server) pagePeopleInviteRevoke(w http.ResponseWriter, r *http.Request, a app.Actor, ws string) error {
+	return s.submit(w, r, withNotice(peoplePath(r), "invite")+"#people-invites", func(*pageForm) error {
+		return s.app.RevokeInvite(r.Context(), a, ws, wire.Param(r, "invite"))
 	})
 }
 

@@ -228,3 +228,91 @@ func TestPeopleDisclosure(t *testing.T) {
 		t.Fatalf("a role change in another workspace: %d", r.Status)
 	}
 }
+
+// TestPeopleSessions: the administrator sees each person's sessions (the
+// browser, how it signed in, first and last seen) and revokes one, which
+// signs that browser out on its next request; an unknown session is
+// refused as not found; a workspace admin without the authority that signs
+// others out sees only her own sessions and is answered as if bob's did
+// not exist; an agent lists none.
+func TestPeopleSessions(t *testing.T) {
+	t.Parallel()
+	p := newPeopleEnv(t)
+	bob := p.sessionOf(p.bob)
+	page := p.get(t, "/people", http.StatusOK)
+	contains(t, "bob's sessions", page, `id="sessions-bob"`, "a sign-in link", "UTC</td><td>", `aria-label="Revoke bob's session in`,
+		`id="sessions-admin"`, "(your session)")
+	if strings.Contains(page, `id="sessions-bot"`) {
+		t.Fatal("an agent lists sessions")
+	}
+	id := regexp.MustCompile(`action="/people/bob/sessions/([^/"]+)/revoke"`).FindStringSubmatch(page)[1]
+
+	dana := p.sessionOf(p.dana)
+	danaPage := string(p.Browser(http.MethodGet, "/people", dana, "", nil).Body)
+	contains(t, "dana's own sessions", danaPage, `id="sessions-dana"`)
+	if strings.Contains(danaPage, `id="sessions-bob"`) || strings.Contains(danaPage, id) {
+		t.Fatal("a workspace admin sees sessions she may not revoke")
+	}
+	if r := p.Browser(http.MethodPost, "/people/bob/sessions/"+id+"/revoke", dana, p.Srv.URL, url.Values{}); r.Status != http.StatusNotFound || problemCode(r.Body) != "not_found" {
+		t.Fatalf("dana revoking bob's session: %d %q", r.Status, problemCode(r.Body))
+	}
+	if r := p.Browser(http.MethodGet, "/v1/me", bob, "", nil); r.Status != http.StatusOK {
+		t.Fatalf("bob after dana's refused revoke: %d", r.Status)
+	}
+
+	if r := p.post(t, "/people/bob/sessions/no-such-session/revoke", url.Values{}); r.Status != http.StatusNotFound || problemCode(r.Body) != "not_found" {
+		t.Fatalf("an unknown session: %d %q", r.Status, problemCode(r.Body))
+	}
+	if to := p.seeOther(t, "/people/bob/sessions/"+id+"/revoke", url.Values{}); to != "/people?notice=session#person-bob" {
+		t.Fatalf("went to %q", to)
+	}
+	if r := p.Browser(http.MethodGet, "/v1/me", bob, "", nil); r.Status != http.StatusUnauthorized {
+		t.Fatalf("bob's revoked session: %d", r.Status)
+	}
+	after := p.get(t, "/people?notice=session", http.StatusOK)
+	contains(t, "after the revoke", after, "Revoked the session")
+	if strings.Contains(after, `id="sessions-bob"`) {
+		t.Fatal("a revoked session is still listed")
+	}
+	if r := p.post(t, "/people/bob/sessions/"+id+"/revoke", url.Values{}); r.Status != http.StatusNotFound {
+		t.Fatalf("revoking it again: %d", r.Status)
+	}
+}
+
+// TestPeopleInvites: the page lists the workspace's pending invites with
+// a link to the Invites page and revokes one; a used-up or revoked invite
+// is not pending; an unknown one is refused as not found; a workspace admin
+// sees her workspace's; a member gets what a missing page gets.
+func TestPeopleInvites(t *testing.T) {
+	t.Parallel()
+	p := newPeopleEnv(t)
+	contains(t, "no invites", p.get(t, "/people", http.StatusOK), `id="people-invites"`, `id="invites-none"`, `href="/invites" id="people-invites-link"`)
+	inv := p.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/invites", p.Admin, map[string]any{"role": "member", "note": "for the designers"})
+	id := inv["id"].(string)
+	page := p.get(t, "/people", http.StatusOK)
+	contains(t, "the pending invite", page, `id="invite-`+id+`"`, "for the designers", "0 of 1", `action="/people-invites/`+id+`/revoke"`)
+	if strings.Contains(page, inv["url"].(string)) {
+		t.Fatal("the page shows an invite's link")
+	}
+	dana := p.sessionOf(p.dana)
+	contains(t, "dana's page", string(p.Browser(http.MethodGet, "/people", dana, "", nil).Body), `id="invite-`+id+`"`)
+	bob := p.sessionOf(p.bob)
+	if r := p.Browser(http.MethodPost, "/people-invites/"+id+"/revoke", bob, p.Srv.URL, url.Values{}); r.Status != http.StatusNotFound {
+		t.Fatalf("a member revoking an invite: %d", r.Status)
+	}
+	if r := p.post(t, "/people-invites/no-such-invite/revoke", url.Values{}); r.Status != http.StatusNotFound || problemCode(r.Body) != "not_found" {
+		t.Fatalf("an unknown invite: %d %q", r.Status, problemCode(r.Body))
+	}
+	if to := p.seeOther(t, "/people-invites/"+id+"/revoke", url.Values{}); to != "/people?notice=invite#people-invites" {
+		t.Fatalf("went to %q", to)
+	}
+	after := p.get(t, "/people?notice=invite", http.StatusOK)
+	contains(t, "after the revoke", after, "Revoked the invite", `id="invites-none"`)
+	for _, i := range p.OK(http.StatusOK, http.MethodGet, "/v1/workspaces/default/invites", p.Admin, nil)["items"].([]any) {
+		if i := i.(map[string]any); i["id"] == id && i["state"] != "revoked" {
+			t.Fatalf("the invite is %v", i["state"])
+		}
+	}
+	other := p.get(t, "/people?workspace_id=other", http.StatusOK)
+	contains(t, "another workspace's invites", other, `id="people-invites"`, `href="/invites?workspace_id=other"`)
+}
