@@ -23,6 +23,7 @@ import (
 	"tend/cli"
 	"tend/store"
 	"tend/web"
+	"tend/web/passkeys"
 )
 
 // version is the release, set at build time with -ldflags "-X main.version=…".
@@ -153,6 +154,7 @@ func createService(ctx context.Context, dbPath string, opts store.Options, svcOp
 		return nil, nil, err
 	}
 	svcOpts.Version = version
+	svcOpts.Passkeys = passkeys.Ceremonies{}
 	return db, app.New(db, svcOpts), nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"tend/app"
 	"tend/store"
 	"tend/store/storetest"
+	"tend/web/passkeys"
 )
 
 // seeded is every fixture's starting point, made once per test binary: an
@@ -47,6 +48,9 @@ func newFixture(t *testing.T) *fixture {
 func newFixtureWith(t *testing.T, opts app.Options) *fixture {
 	t.Helper()
 	db, clock := seeded.Open(t)
+	if opts.Passkeys == nil {
+		opts.Passkeys = passkeys.Ceremonies{}
+	}
 	f := &fixture{t: t, ctx: context.Background(), svc: app.New(db, storetest.Options(opts)), clock: clock}
 	// The worker indexes and finishes bulk work after the requests that
 	// queue it; stopped before the database closes (cleanups run last

@@ -40,6 +40,11 @@ func (l *attempts) full(key string, now time.Time) bool {
 func (l *attempts) add(key string, now time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.record(key, now)
+}
+
+// record is add with l.mu held.
+func (l *attempts) record(key string, now time.Time) {
 	if len(l.seen) >= attemptKeysSwept {
 		for k := range l.seen {
 			if len(l.recent(k, now)) == 0 {
@@ -69,16 +74,18 @@ func (l *attempts) recent(key string, now time.Time) []time.Time {
 	return ts
 }
 
-// retryIn is how long until key may act again at now: until its oldest
-// event in the window leaves it; 0 when it may act now.
-func (l *attempts) retryIn(key string, now time.Time) time.Duration {
+// take records an event of key at now and answers 0, or, when key has had
+// max events in the window, records nothing and answers how long until
+// its oldest leaves the window. Checking and counting under one lock keeps
+// concurrent attempts from all passing the check before any is counted.
+func (l *attempts) take(key string, now time.Time) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ts := l.recent(key, now)
-	if len(ts) < l.max {
-		return 0
+	if ts := l.recent(key, now); len(ts) >= l.max {
+		return ts[0].Add(l.window).Sub(now)
 	}
-	return ts[0].Add(l.window).Sub(now)
+	l.record(key, now)
+	return 0
 }
 
 // RateLimit is a bound on how often one key (a client address, an
@@ -112,11 +119,10 @@ func (r *rateLimits) take(lim RateLimit, key string, now time.Time) error {
 		r.by[lim.Name] = l
 	}
 	r.mu.Unlock()
-	if wait := l.retryIn(key, now); wait > 0 {
+	if wait := l.take(key, now); wait > 0 {
 		return &Error{Code: CodeTooManyAttempts, RetryAfter: wait,
 			Detail: "too many " + lim.What + "; try again in " + waitText(wait)}
 	}
-	l.add(key, now)
 	return nil
 }
 

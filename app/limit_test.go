@@ -1,6 +1,8 @@
 package app
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -35,5 +37,26 @@ func TestRateLimitTake(t *testing.T) {
 	}
 	if got := waitText(time.Second); got != "1 second" {
 		t.Errorf("waitText = %q", got)
+	}
+}
+
+// TestRateLimitTakeConcurrent: 64 attempts at once on one key pass exactly
+// Max times, however they interleave.
+func TestRateLimitTakeConcurrent(t *testing.T) {
+	var r rateLimits
+	lim := RateLimit{Name: "test", Max: 5, Window: time.Minute, What: "tries"}
+	now := time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)
+	var passed atomic.Int32
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			if r.take(lim, "a", now) == nil {
+				passed.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if got := passed.Load(); got != int32(lim.Max) {
+		t.Fatalf("%d attempts passed, want %d", got, lim.Max)
 	}
 }

@@ -3,13 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/go-webauthn/webauthn/protocol"
-	"github.com/go-webauthn/webauthn/webauthn"
 )
 
 // PasskeyChallengeLifetime is how long the options of a passkey ceremony
@@ -44,8 +40,8 @@ type Passkey struct {
 	LastUsedAt                                *time.Time
 }
 
-// WebAuthnChallenge is a ceremony under way: the library's SessionData as
-// JSON, keyed by the hash of the id the browser was handed.
+// WebAuthnChallenge is a ceremony under way: the state Ceremonies made
+// when it began, keyed by the hash of the id the browser was handed.
 type WebAuthnChallenge struct {
 	IDHash    []byte
 	Kind      string // "register" or "signin"
@@ -88,6 +84,40 @@ type PasskeyRegistration struct {
 	Credential  json.RawMessage
 }
 
+// Ceremonies speaks WebAuthn for the Service: it makes a ceremony's options
+// and checks the browser's answer. app keeps every rule around it (who may
+// begin one, challenges spent once, rate limits, which passkey an answer
+// names, the relying party a host gets); the implementation, over a
+// WebAuthn library, is handed in Options.Passkeys. A refused answer is a
+// passkey_invalid *Error saying what failed.
+type Ceremonies interface {
+	// BeginRegistration makes the creation options for u at rp, excluding
+	// the passkeys u holds, and the state FinishRegistration checks the
+	// answer against.
+	BeginRegistration(rp RelyingParty, u User, holds []Passkey) (options, state []byte, err error)
+	// FinishRegistration checks credential, a PublicKeyCredential as JSON,
+	// against state and answers the passkey it makes: its credential,
+	// key, counts, flags and attestation, nothing else.
+	FinishRegistration(rp RelyingParty, u User, state, credential []byte) (Passkey, error)
+	// BeginSignIn makes options that name no account (discoverable
+	// credentials), and their state.
+	BeginSignIn(rp RelyingParty) (options, state []byte, err error)
+	// Asserted reads the credential id and user handle an assertion
+	// carries, so the passkey it names can be found.
+	Asserted(credential []byte) (credentialID, userHandle []byte, err error)
+	// FinishSignIn checks an assertion against state and key, the passkey
+	// of u it names, and answers key with the count and flags the
+	// authenticator reports now; a count gone backwards is refused.
+	FinishSignIn(rp RelyingParty, u User, key Passkey, state, credential []byte) (Passkey, error)
+}
+
+// RelyingParty is tend as WebAuthn names it to one browser: the domain its
+// passkeys are bound to, and the origins that may answer.
+type RelyingParty struct {
+	ID      string
+	Origins []string
+}
+
 // BeginPasskeyRegistration makes the options for adding a passkey to the
 // caller's account, as the browser at host sees tend. Only a browser
 // session may: a passkey is a way into the whole account, wider than any
@@ -96,7 +126,7 @@ func (s *Service) BeginPasskeyRegistration(ctx context.Context, a Actor, host st
 	if err := sessionOnly(a); err != nil {
 		return PasskeyOptions{}, err
 	}
-	wa, err := s.relyingParty(host)
+	rp, err := s.relyingParty(host)
 	if err != nil {
 		return PasskeyOptions{}, err
 	}
@@ -109,14 +139,11 @@ func (s *Service) BeginPasskeyRegistration(ctx context.Context, a Actor, host st
 		if err != nil {
 			return err
 		}
-		pu := passkeyUser{u: a.User, keys: keys}
-		creation, sd, err := wa.BeginRegistration(pu,
-			webauthn.WithResidentKeyRequirement(protocol.ResidentKeyRequirementRequired),
-			webauthn.WithExclusions(webauthn.Credentials(pu.WebAuthnCredentials()).CredentialDescriptors()))
+		options, state, err := s.opts.Passkeys.BeginRegistration(rp, a.User, keys)
 		if err != nil {
 			return err
 		}
-		out, err = saveChallenge(ctx, tx, "register", a.User.ID, creation.Response, sd)
+		out, err = saveChallenge(ctx, tx, "register", a.User.ID, options, state)
 		return err
 	})
 	return out, err
@@ -133,32 +160,27 @@ func (s *Service) FinishPasskeyRegistration(ctx context.Context, a Actor, host s
 	if err != nil {
 		return Passkey{}, err
 	}
-	wa, err := s.relyingParty(host)
+	rp, err := s.relyingParty(host)
 	if err != nil {
 		return Passkey{}, err
 	}
-	parsed, perr := protocol.ParseCredentialCreationResponseBytes(in.Credential)
 	var out Passkey
 	var refused error
 	err = s.store.Update(ctx, spentAnyway(&refused, func(tx Tx) error {
 		if err := s.rates.take(passkeyRegistrations, a.User.ID, tx.Now()); err != nil {
 			return err
 		}
-		sd, err := takeChallenge(ctx, tx, in.ChallengeID, "register", a.User.ID)
+		state, err := takeChallenge(ctx, tx, in.ChallengeID, "register", a.User.ID)
 		if err != nil {
 			return err
 		}
-		if perr != nil {
-			return ceremonyRefused(perr)
+		if out, err = s.opts.Passkeys.FinishRegistration(rp, a.User, state, in.Credential); err != nil {
+			return err
 		}
-		cred, err := wa.CreateCredential(passkeyUser{u: a.User}, sd, parsed)
-		if err != nil {
-			return ceremonyRefused(err)
-		}
-		if _, err := tx.PasskeyByCredential(ctx, cred.ID); CodeOf(err) != CodeNotFound {
+		if _, err := tx.PasskeyByCredential(ctx, out.CredentialID); CodeOf(err) != CodeNotFound {
 			return joinErrors(err, Errorf(CodePasskeyInvalid, "this passkey is registered already"))
 		}
-		out = passkeyOf(cred, a.User.ID, name, tx.Now())
+		out.ID, out.UserID, out.Name, out.CreatedAt = newID(), a.User.ID, name, tx.Now()
 		if err := tx.InsertPasskey(ctx, &out); err != nil {
 			return err
 		}
@@ -246,64 +268,38 @@ func passkeyName(name string) (string, error) {
 	return name, nil
 }
 
-// saveChallenge keeps what the library needs to check the answer to
-// options and returns them with the id that names them.
-func saveChallenge(ctx context.Context, tx Tx, kind, userID string, options any, sd *webauthn.SessionData) (PasskeyOptions, error) {
-	pk, err := json.Marshal(options)
-	if err != nil {
-		return PasskeyOptions{}, err
-	}
-	session, err := json.Marshal(sd)
-	if err != nil {
-		return PasskeyOptions{}, err
-	}
+// saveChallenge keeps the state a ceremony's answer is checked against and
+// returns its options with the id that names them.
+func saveChallenge(ctx context.Context, tx Tx, kind, userID string, options, state []byte) (PasskeyOptions, error) {
 	_, id, hash := newSecret()
 	now := tx.Now()
-	c := WebAuthnChallenge{IDHash: hash, Kind: kind, UserID: userID, Session: session,
+	c := WebAuthnChallenge{IDHash: hash, Kind: kind, UserID: userID, Session: state,
 		ExpiresAt: now.Add(PasskeyChallengeLifetime), CreatedAt: now}
 	if err := tx.InsertWebAuthnChallenge(ctx, &c); err != nil {
 		return PasskeyOptions{}, err
 	}
-	return PasskeyOptions{ChallengeID: id, PublicKey: pk}, nil
+	return PasskeyOptions{ChallengeID: id, PublicKey: options}, nil
 }
 
-// takeChallenge spends the challenge id names and returns its session,
+// takeChallenge spends the challenge id names and returns its state,
 // refusing one unknown, spent, expired, of the other ceremony or begun by
 // another account.
-func takeChallenge(ctx context.Context, tx Tx, id, kind, userID string) (webauthn.SessionData, error) {
+func takeChallenge(ctx context.Context, tx Tx, id, kind, userID string) ([]byte, error) {
 	gone := Errorf(CodePasskeyInvalid, "this passkey request is unknown, used or expired; start again")
 	if _, ok := secretPrefix(id); !ok {
-		return webauthn.SessionData{}, gone
+		return nil, gone
 	}
 	c, err := tx.TakeWebAuthnChallenge(ctx, secretHash(id))
 	if CodeOf(err) == CodeNotFound {
-		return webauthn.SessionData{}, gone
+		return nil, gone
 	}
 	if err != nil {
-		return webauthn.SessionData{}, err
+		return nil, err
 	}
 	if c.Kind != kind || c.UserID != userID || !tx.Now().Before(c.ExpiresAt) {
-		return webauthn.SessionData{}, gone
+		return nil, gone
 	}
-	var sd webauthn.SessionData
-	if err := json.Unmarshal(c.Session, &sd); err != nil {
-		return webauthn.SessionData{}, err
-	}
-	// The row's expiry, on the store's clock, is the one that counts.
-	sd.Expires = time.Time{}
-	return sd, nil
-}
-
-// ceremonyRefused is a failed WebAuthn check as the caller reads it: the
-// library's own words of what failed, never its internals.
-func ceremonyRefused(err error) error {
-	var pe *protocol.Error
-	if errors.As(err, &pe) && pe.Details != "" {
-		// The library's details of a failed check end in its cause's
-		// text, "<nil>" when there is none.
-		return &Error{Code: CodePasskeyInvalid, Detail: "the passkey was not accepted: " + strings.TrimSuffix(pe.Details, ": <nil>"), Err: err}
-	}
-	return &Error{Code: CodePasskeyInvalid, Detail: "the passkey was not accepted", Err: err}
+	return c.Session, nil
 }
 
 // spentAnyway runs fn in a write whose refusal of the ceremony still
@@ -319,46 +315,4 @@ func spentAnyway(refused *error, fn func(Tx) error) func(Tx) error {
 		}
 		return err
 	}
-}
-
-// passkeyUser is an account as the library sees it: its user handle is
-// the account's id, which names nobody.
-type passkeyUser struct {
-	u    User
-	keys []Passkey
-}
-
-func (p passkeyUser) WebAuthnID() []byte          { return []byte(p.u.ID) }
-func (p passkeyUser) WebAuthnName() string        { return p.u.Username }
-func (p passkeyUser) WebAuthnDisplayName() string { return p.u.DisplayName }
-func (p passkeyUser) WebAuthnCredentials() []webauthn.Credential {
-	out := make([]webauthn.Credential, len(p.keys))
-	for i, k := range p.keys {
-		out[i] = k.credential()
-	}
-	return out
-}
-
-// credential is the passkey as the library checks an assertion against it.
-func (p Passkey) credential() webauthn.Credential {
-	ts := make([]protocol.AuthenticatorTransport, len(p.Transports))
-	for i, t := range p.Transports {
-		ts[i] = protocol.AuthenticatorTransport(t)
-	}
-	return webauthn.Credential{ID: p.CredentialID, PublicKey: p.PublicKey, AttestationType: p.AttestationType,
-		AttestationFormat: p.AttestationFormat, Transport: ts,
-		Flags: webauthn.CredentialFlags{UserPresent: true, UserVerified: p.UserVerified,
-			BackupEligible: p.BackupEligible, BackupState: p.BackupState},
-		Authenticator: webauthn.Authenticator{AAGUID: p.AAGUID, SignCount: p.SignCount}}
-}
-
-func passkeyOf(c *webauthn.Credential, userID, name string, now time.Time) Passkey {
-	ts := make([]string, len(c.Transport))
-	for i, t := range c.Transport {
-		ts[i] = string(t)
-	}
-	return Passkey{ID: newID(), UserID: userID, CredentialID: c.ID, PublicKey: c.PublicKey, SignCount: c.Authenticator.SignCount,
-		BackupEligible: c.Flags.BackupEligible, BackupState: c.Flags.BackupState, UserVerified: c.Flags.UserVerified,
-		AttestationType: c.AttestationType, AttestationFormat: c.AttestationFormat, Transports: ts,
-		AAGUID: c.Authenticator.AAGUID, Name: name, CreatedAt: now}
 }

@@ -7,9 +7,6 @@ import (
 	"net"
 	"net/url"
 	"time"
-
-	"github.com/go-webauthn/webauthn/protocol"
-	"github.com/go-webauthn/webauthn/webauthn"
 )
 
 // Sign-in with a passkey needs no credential, so what one address may try
@@ -41,7 +38,7 @@ type PasskeySignIn struct {
 // account: the authenticator offers the passkeys it holds for tend
 // (discoverable credentials), so nobody types a username.
 func (s *Service) BeginPasskeySignIn(ctx context.Context, host, addr string) (PasskeyOptions, error) {
-	wa, err := s.relyingParty(host)
+	rp, err := s.relyingParty(host)
 	if err != nil {
 		return PasskeyOptions{}, err
 	}
@@ -50,11 +47,11 @@ func (s *Service) BeginPasskeySignIn(ctx context.Context, host, addr string) (Pa
 		if err := s.rates.take(passkeySignInStarts, addr, tx.Now()); err != nil {
 			return err
 		}
-		assertion, sd, err := wa.BeginDiscoverableLogin()
+		options, state, err := s.opts.Passkeys.BeginSignIn(rp)
 		if err != nil {
 			return err
 		}
-		out, err = saveChallenge(ctx, tx, "signin", "", assertion.Response, sd)
+		out, err = saveChallenge(ctx, tx, "signin", "", options, state)
 		return err
 	})
 	return out, err
@@ -66,45 +63,38 @@ func (s *Service) BeginPasskeySignIn(ctx context.Context, host, addr string) (Pa
 // a signature count that does not rise (a cloned authenticator) is
 // refused unless the authenticator counts nothing.
 func (s *Service) FinishPasskeySignIn(ctx context.Context, host string, client SessionClient, in PasskeySignIn) (PasskeySignedIn, error) {
-	wa, err := s.relyingParty(host)
+	rp, err := s.relyingParty(host)
 	if err != nil {
 		return PasskeySignedIn{}, err
 	}
-	parsed, perr := protocol.ParseCredentialRequestResponseBytes(in.Credential)
 	var out PasskeySignedIn
 	var refused error
 	err = s.store.Update(ctx, spentAnyway(&refused, func(tx Tx) error {
 		if err := s.rates.take(passkeySignInTries, client.Address, tx.Now()); err != nil {
 			return err
 		}
-		sd, err := takeChallenge(ctx, tx, in.ChallengeID, "signin", "")
+		state, err := takeChallenge(ctx, tx, in.ChallengeID, "signin", "")
 		if err != nil {
 			return err
 		}
-		if perr != nil {
-			return ceremonyRefused(perr)
+		credentialID, userHandle, err := s.opts.Passkeys.Asserted(in.Credential)
+		if err != nil {
+			return err
 		}
-		key, u, err := assertedPasskey(ctx, tx, parsed)
+		key, u, err := assertedPasskey(ctx, tx, credentialID, userHandle)
 		if err != nil {
 			return err
 		}
 		if err := s.rates.take(passkeySignInAccount, u.ID, tx.Now()); err != nil {
 			return err
 		}
-		_, cred, err := wa.ValidatePasskeyLogin(func(_, _ []byte) (webauthn.User, error) {
-			return passkeyUser{u: u, keys: []Passkey{key}}, nil
-		}, sd, parsed)
-		if err != nil {
-			return ceremonyRefused(err)
-		}
-		if cred.Authenticator.CloneWarning {
-			return Errorf(CodePasskeyInvalid, "this passkey's signature count went backwards, as a copied authenticator's does; it is refused")
+		if key, err = s.opts.Passkeys.FinishSignIn(rp, u, key, state, in.Credential); err != nil {
+			return err
 		}
 		if !u.Active {
 			return Errorf(CodeAccountInactive, "%s is deactivated", u.Username)
 		}
 		now := tx.Now()
-		key.SignCount, key.BackupState, key.UserVerified = cred.Authenticator.SignCount, cred.Flags.BackupState, cred.Flags.UserVerified
 		key.LastUsedAt = &now
 		if err := tx.UpdatePasskey(ctx, &key); err != nil {
 			return err
@@ -121,16 +111,16 @@ func (s *Service) FinishPasskeySignIn(ctx context.Context, host string, client S
 
 // assertedPasskey finds the passkey an assertion names and its account,
 // which the assertion's user handle must name too.
-func assertedPasskey(ctx context.Context, tx Tx, parsed *protocol.ParsedCredentialAssertionData) (Passkey, User, error) {
+func assertedPasskey(ctx context.Context, tx Tx, credentialID, userHandle []byte) (Passkey, User, error) {
 	unknown := Errorf(CodePasskeyInvalid, "this passkey is not known here; it may have been removed")
-	key, err := tx.PasskeyByCredential(ctx, parsed.RawID)
+	key, err := tx.PasskeyByCredential(ctx, credentialID)
 	if CodeOf(err) == CodeNotFound {
 		return Passkey{}, User{}, unknown
 	}
 	if err != nil {
 		return Passkey{}, User{}, err
 	}
-	if !bytes.Equal(parsed.Response.UserHandle, []byte(key.UserID)) {
+	if !bytes.Equal(userHandle, []byte(key.UserID)) {
 		return Passkey{}, User{}, unknown
 	}
 	u, err := tx.UserByID(ctx, key.UserID)
@@ -148,12 +138,15 @@ func assertedPasskey(ctx context.Context, tx Tx, parsed *protocol.ParsedCredenti
 // secure origin: tend's HTTPS public URL when one is set, else
 // http://localhost. An IP address is never a relying party's id, so
 // 127.0.0.1 is sent to localhost.
-func (s *Service) relyingParty(host string) (*webauthn.WebAuthn, error) {
+func (s *Service) relyingParty(host string) (RelyingParty, error) {
+	if s.opts.Passkeys == nil {
+		return RelyingParty{}, Errorf(CodePasskeyUnavailable, "this tend was started without passkeys")
+	}
 	id, origins := "", []string(nil)
 	if pub := s.opts.PublicURL; pub != "" {
 		u, err := url.Parse(pub)
 		if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && u.Hostname() == "localhost")) {
-			return nil, Errorf(CodePasskeyUnavailable, "passkeys need a secure address: set tend serve --public-url to the https:// address people open tend at (tailscale serve gives one)")
+			return RelyingParty{}, Errorf(CodePasskeyUnavailable, "passkeys need a secure address: set tend serve --public-url to the https:// address people open tend at (tailscale serve gives one)")
 		}
 		id, origins = u.Hostname(), []string{u.Scheme + "://" + u.Host}
 	} else {
@@ -165,16 +158,10 @@ func (s *Service) relyingParty(host string) (*webauthn.WebAuthn, error) {
 		case "localhost":
 			id, origins = name, []string{"http://" + host, "https://" + host}
 		case "127.0.0.1", "::1":
-			return nil, Errorf(CodePasskeyUnavailable, "passkeys are bound to a name, not an address: open tend at http://localhost instead of %s", name)
+			return RelyingParty{}, Errorf(CodePasskeyUnavailable, "passkeys are bound to a name, not an address: open tend at http://localhost instead of %s", name)
 		default:
-			return nil, Errorf(CodePasskeyUnavailable, "passkeys need a secure address: set tend serve --public-url to the https:// address people open tend at (tailscale serve gives one), or open tend at http://localhost")
+			return RelyingParty{}, Errorf(CodePasskeyUnavailable, "passkeys need a secure address: set tend serve --public-url to the https:// address people open tend at (tailscale serve gives one), or open tend at http://localhost")
 		}
 	}
-	return webauthn.New(&webauthn.Config{RPID: id, RPDisplayName: "tend", RPOrigins: origins,
-		AttestationPreference: protocol.PreferNoAttestation,
-		AuthenticatorSelection: protocol.AuthenticatorSelection{ResidentKey: protocol.ResidentKeyRequirementRequired,
-			UserVerification: protocol.VerificationPreferred},
-		Timeouts: webauthn.TimeoutsConfig{
-			Login:        webauthn.TimeoutConfig{Timeout: PasskeyChallengeLifetime, TimeoutUVD: PasskeyChallengeLifetime},
-			Registration: webauthn.TimeoutConfig{Timeout: PasskeyChallengeLifetime, TimeoutUVD: PasskeyChallengeLifetime}}})
+	return RelyingParty{ID: id, Origins: origins}, nil
 }

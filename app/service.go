@@ -138,6 +138,10 @@ type Options struct {
 	// WebhookJitter spreads a webhook retry's delay (webhook_delivery.go);
 	// nil spreads it by up to a tenth either way. Tests fix it.
 	WebhookJitter func(time.Duration) time.Duration
+	// Passkeys speaks WebAuthn (web/passkeys); without it every passkey
+	// ceremony answers passkey_unavailable. The server and the terminal
+	// commands hand it in.
+	Passkeys Ceremonies
 }
 
 // Service is the one entry point to the domain.

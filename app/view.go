@@ -77,17 +77,63 @@ func (s *Service) Views(ctx context.Context, a Actor, workspace string) ([]View,
 		if err := sc.ws.require(PermItemRead); err != nil {
 			return err
 		}
-		if out, err = tx.Views(ctx, sc.ws.Workspace.ID, sc.acc.actor.User.ID); err != nil {
-			return err
-		}
-		for i := range out {
-			if err = s.countView(ctx, tx, sc, &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		out, err = s.viewsIn(ctx, tx, sc)
+		return err
 	}))
 	return out, err
+}
+
+// Frame is what every page shows around its content for one person in one
+// workspace: the saved views of the top bar, with their counts, and
+// whether the bar links to the People page.
+type Frame struct {
+	Views []View
+	// People is whether the person may manage the workspace's people, or
+	// every workspace's as an instance admin.
+	People bool
+}
+
+// Frame reads a page's frame in one read. A workspace the person cannot
+// see leaves only what the instance grants: an instance admin still
+// manages people.
+func (s *Service) Frame(ctx context.Context, a Actor, workspace string) (Frame, error) {
+	var out Frame
+	err := s.store.View(ctx, withAccess(ctx, a, func(tx Tx, acc *access) error {
+		out.People = acc.can(PermInstanceAdmin)
+		w, err := acc.pick(workspace)
+		if err != nil {
+			if isRefusal(err) {
+				return nil
+			}
+			return err
+		}
+		out.People = out.People || w.can(PermWorkspaceMembers)
+		if !w.can(PermItemRead) {
+			return nil
+		}
+		sc, err := scopeOf(ctx, tx, acc, w)
+		if err != nil {
+			return err
+		}
+		out.Views, err = s.viewsIn(ctx, tx, sc)
+		return err
+	}))
+	return out, err
+}
+
+// viewsIn reads the person's views and those shared in sc's workspace, and
+// counts each.
+func (s *Service) viewsIn(ctx context.Context, tx Tx, sc *scope) ([]View, error) {
+	out, err := tx.Views(ctx, sc.ws.Workspace.ID, sc.acc.actor.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if err := s.countView(ctx, tx, sc, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // countView counts the open work v's filters select as sc sees it, up to

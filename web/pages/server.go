@@ -58,7 +58,7 @@ type pageView struct {
 	// the instance), so the top bar links to the People page.
 	People bool
 
-	// The top bar's saved views (navViews), and the one listed, if any.
+	// The top bar's saved views (frame), and the one listed, if any.
 	Views  []app.View
 	ViewID string
 }
@@ -201,20 +201,10 @@ func workspaceOf(r *http.Request) string {
 
 // view is the page data shared by every page.
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
+	frame := s.frame(r, a)
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data,
-		Views: s.navViews(r, a), People: s.navPeople(r, a)}
-}
-
-// navPeople reports whether the top bar links to the People page. Like
-// the saved views, it is the page's frame: when it cannot be read, the bar
-// goes without the link.
-func (s *Server) navPeople(r *http.Request, a app.Actor) bool {
-	me, err := s.app.Me(r.Context(), a)
-	if app.CodeOf(err) == app.CodeInternal {
-		s.log.ErrorContext(r.Context(), "reading who may see the People page", "err", err)
-	}
-	return err == nil && managesPeople(me, workspaceOf(r))
+		Views: frame.Views, People: frame.People}
 }
 
 // render writes a page. It renders into a buffer first, so a template

@@ -35,6 +35,7 @@ type Service interface {
 	DeleteWebhook(ctx context.Context, a app.Actor, workspace, id string) (app.Webhook, error)
 	Documents(ctx context.Context, a app.Actor, in app.DocumentListQuery) (app.DocumentList, error)
 	EndSession(ctx context.Context, a app.Actor) error
+	Frame(ctx context.Context, a app.Actor, workspace string) (app.Frame, error)
 	InstanceWorkspaces(ctx context.Context, a app.Actor) ([]app.WorkspaceOnInstance, error)
 	Limits() app.Limits
 	Me(ctx context.Context, a app.Actor) (app.Me, error)

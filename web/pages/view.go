@@ -30,13 +30,14 @@ func (s *Server) pageViewSave(w http.ResponseWriter, r *http.Request, a app.Acto
 // viewURL is the Tasks page listing through v.
 func viewURL(v app.View) string { return "/tasks?" + url.Values{"view": {v.ID}}.Encode() }
 
-// navViews are the person's views and those shared in the workspace, with
-// their counts, for the top bar. The bar is the page's frame, not its
-// content: when they cannot be read, the page goes without them.
-func (s *Server) navViews(r *http.Request, a app.Actor) []app.View {
-	vs, err := s.app.Views(r.Context(), a, workspaceOf(r))
+// frame is the top bar's part of every page: the person's views and those
+// shared in the workspace, with their counts, and whether to link to the
+// People page. The bar is the page's frame, not its content: when it
+// cannot be read, the page goes without it.
+func (s *Server) frame(r *http.Request, a app.Actor) app.Frame {
+	f, err := s.app.Frame(r.Context(), a, workspaceOf(r))
 	if app.CodeOf(err) == app.CodeInternal {
-		s.log.ErrorContext(r.Context(), "reading the views for the top bar", "err", err)
+		s.log.ErrorContext(r.Context(), "reading the top bar", "err", err)
 	}
-	return vs
+	return f
 }

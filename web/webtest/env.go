@@ -18,6 +18,7 @@ import (
 	"tend/store"
 	"tend/store/storetest"
 	"tend/web"
+	"tend/web/passkeys"
 )
 
 // Env is one test's instance: a real database file, the real router behind
@@ -46,6 +47,9 @@ func New(t *testing.T) *Env {
 func NewWith(t *testing.T, opts app.Options) *Env {
 	t.Helper()
 	db, clock, admin := OpenBootstrapped(t)
+	if opts.Passkeys == nil {
+		opts.Passkeys = passkeys.Ceremonies{}
+	}
 	return Around(t, db, clock, app.New(db, storetest.Options(opts)), admin)
 }
 

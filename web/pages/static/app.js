@@ -171,16 +171,8 @@
       .then(function (r) { return r.json().then(function (j) { return {ok: r.ok, body: j}; }); });
   }
 
-  // A problem document in words, as the page without the script says it.
-  function problemText(p) {
-    if (p && Array.isArray(p.detail)) {
-      return p.detail.map(function (d) { return (d.loc && d.loc.length ? d.loc[d.loc.length - 1] + ": " : "") + d.msg; }).join("; ");
-    }
-    return (p && (p.detail || p.title)) || "The line could not be read.";
-  }
-
   function showError(p) {
-    fail.querySelector(".message").textContent = problemText(p);
+    fail.querySelector(".message").textContent = window.tendAPI.problemText(p, "The line could not be read.");
     var code = fail.querySelector("code");
     if (code) code.textContent = (p && p.code) || "";
     fail.hidden = false;

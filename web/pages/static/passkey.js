@@ -8,12 +8,9 @@
 (function () {
   "use strict";
 
-  function fromB64(s) {
-    var bin = atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4));
-    var out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out.buffer;
-  }
+  var api = window.tendAPI, failure = api.failure;
+
+  function fromB64(s) { return api.bytes(s).buffer; }
 
   function toB64(buf) {
     if (!buf) return undefined;
@@ -24,35 +21,6 @@
 
   function descriptors(list) {
     return (list || []).map(function (d) { return Object.assign({}, d, {id: fromB64(d.id)}); });
-  }
-
-  function problemText(p, status) {
-    if (p && Array.isArray(p.detail)) {
-      return p.detail.map(function (d) { return (d.loc && d.loc.length ? d.loc[d.loc.length - 1] + ": " : "") + d.msg; }).join("; ");
-    }
-    return (p && (p.detail || p.title)) || "the server answered " + status;
-  }
-
-  function failure(msg) {
-    var e = new Error(msg);
-    e.said = true;
-    return e;
-  }
-
-  function api(url, body) {
-    var init = {method: "POST", credentials: "same-origin", headers: {"Accept": "application/json"}};
-    if (body) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(url, init).then(function (r) {
-      return r.json().catch(function () { return null; }).then(function (j) {
-        if (!r.ok) throw failure("The server refused it: " + problemText(j, r.status) + ".");
-        return j;
-      });
-    }, function () {
-      throw failure("The server could not be reached.");
-    });
   }
 
   // browserSaid words what the browser's WebAuthn call refused.
@@ -75,7 +43,7 @@
       button.disabled = true;
       status.textContent = "Asking your device…";
       var challenge;
-      api("/v1/me/passkeys/options").then(function (o) {
+      api.call("POST", "/v1/me/passkeys/options").then(function (o) {
         challenge = o.challenge_id;
         var pk = Object.assign({}, o.public_key, {
           challenge: fromB64(o.public_key.challenge),
@@ -85,7 +53,7 @@
         return navigator.credentials.create({publicKey: pk}).catch(function (err) { throw browserSaid(err, "added"); });
       }).then(function (c) {
         var r = c.response;
-        return api("/v1/me/passkeys", {challenge_id: challenge, name: name, credential: {
+        return api.call("POST", "/v1/me/passkeys", {challenge_id: challenge, name: name, credential: {
           id: c.id, rawId: toB64(c.rawId), type: c.type, authenticatorAttachment: c.authenticatorAttachment || undefined,
           clientExtensionResults: c.getClientExtensionResults(),
           response: {clientDataJSON: toB64(r.clientDataJSON), attestationObject: toB64(r.attestationObject),
@@ -109,7 +77,7 @@
       button.disabled = true;
       status.textContent = "Asking your device…";
       var challenge;
-      api("/v1/passkeys/signin/options").then(function (o) {
+      api.call("POST", "/v1/passkeys/signin/options").then(function (o) {
         challenge = o.challenge_id;
         var pk = Object.assign({}, o.public_key, {
           challenge: fromB64(o.public_key.challenge),
@@ -118,7 +86,7 @@
         return navigator.credentials.get({publicKey: pk, mediation: "optional"}).catch(function (err) { throw browserSaid(err, "used"); });
       }).then(function (c) {
         var r = c.response;
-        return api("/v1/passkeys/signin", {challenge_id: challenge, credential: {
+        return api.call("POST", "/v1/passkeys/signin", {challenge_id: challenge, credential: {
           id: c.id, rawId: toB64(c.rawId), type: c.type, authenticatorAttachment: c.authenticatorAttachment || undefined,
           clientExtensionResults: c.getClientExtensionResults(),
           response: {clientDataJSON: toB64(r.clientDataJSON), authenticatorData: toB64(r.authenticatorData),

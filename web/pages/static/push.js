@@ -15,21 +15,7 @@
     return e;
   }
 
-  // A problem document in words, as the rest of the pages say one.
-  function problemText(p, status) {
-    if (p && Array.isArray(p.detail)) {
-      return p.detail.map(function (d) { return (d.loc && d.loc.length ? d.loc[d.loc.length - 1] + ": " : "") + d.msg; }).join("; ");
-    }
-    return (p && (p.detail || p.title)) || "the server answered " + status;
-  }
-
-  // The key's bytes from base64url without padding, as the server gives it.
-  function keyBytes(b64) {
-    var s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((b64.length + 3) % 4));
-    var out = new Uint8Array(s.length);
-    for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-    return out;
-  }
+  var api = window.tendAPI, failure = api.failure;
 
   function sameKey(buf, key) {
     if (!buf) return false;
@@ -46,29 +32,6 @@
     var os = /Android/.test(ua) ? "Android" : /iPhone|iPad|iPod/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" :
       /Windows/.test(ua) ? "Windows" : /CrOS/.test(ua) ? "ChromeOS" : /Linux/.test(ua) ? "Linux" : "";
     return os ? b + " on " + os : b;
-  }
-
-  // failure is an error that already says what went wrong in words.
-  function failure(msg) {
-    var e = new Error(msg);
-    e.said = true;
-    return e;
-  }
-
-  function api(method, url, body) {
-    var init = {method: method, credentials: "same-origin", headers: {"Accept": "application/json"}};
-    if (body) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(url, init).then(function (r) {
-      return r.json().catch(function () { return null; }).then(function (j) {
-        if (!r.ok) throw failure("The server refused it: " + problemText(j, r.status) + ".");
-        return j;
-      });
-    }, function () {
-      throw failure("The server could not be reached; nothing was set up.");
-    });
   }
 
   function subscribe(reg, key) {
@@ -126,10 +89,10 @@
       var key;
       Promise.resolve(Notification.requestPermission()).then(function (perm) {
         if (perm !== "granted") throw failure("Notifications were not allowed in this browser, so nothing was set up.");
-        return api("GET", "/v1/push/key");
+        return api.call("GET", "/v1/push/key", null, "nothing was set up");
       }).then(function (j) {
         if (!j || !j.vapid_public_key) throw failure("The server has no push key; nothing was set up.");
-        key = keyBytes(j.vapid_public_key);
+        key = api.bytes(j.vapid_public_key);
         return navigator.serviceWorker.register("/sw.js", {scope: "/"}).then(function () { return navigator.serviceWorker.ready; });
       }).then(function (reg) {
         return subscribe(reg, key);
@@ -137,7 +100,7 @@
         // The contract's fields only: the API refuses a field it does not
         // know, and toJSON's expirationTime is one.
         var j = sub.toJSON();
-        return api("POST", "/v1/me/channels", {type: "webpush", endpoint: j.endpoint, keys: j.keys, name: browserName()});
+        return api.call("POST", "/v1/me/channels", {type: "webpush", endpoint: j.endpoint, keys: j.keys, name: browserName()}, "nothing was set up");
       }).then(function () {
         var done = "This browser will be notified.";
         status.textContent = done;

@@ -13,7 +13,7 @@ var STATIC = "/static/" + VERSION + "/";
 
 // What a kept page needs to look right and to run app.js, which adds the
 // offline banner.
-var PRECACHE = ["app.css", "forms.css", "lists.css", "app.js", "forms.js", "lists.js", "board.js", "push.js",
+var PRECACHE = ["app.css", "forms.css", "lists.css", "api.js", "app.js", "forms.js", "lists.js", "board.js", "push.js",
   "favicon.svg", "icon-192.png"].map(function (f) { return STATIC + f; });
 
 self.addEventListener("install", function (e) {
