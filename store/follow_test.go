@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -281,6 +282,20 @@ func TestFollowAtomic(t *testing.T) {
 	}
 	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
 
+	// The writes, all shipped before the standby applies anything, so that
+	// the readers below take no time from the primary: the first hundred
+	// each alone (a file holding one transaction), the rest in batches.
+	for i := 1; i <= transfers; i++ {
+		if err := primary.ExecSQL(ctx, "UPDATE ledger SET amount = amount + CASE id WHEN 1 THEN ?1 ELSE -?1 END", i); err != nil {
+			t.Fatal(err)
+		}
+		if i <= 100 || i%50 == 0 || i == transfers {
+			if err := primary.SyncReplica(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
 	var reads atomic.Int64
 	var bad atomic.Value
 	seen := map[int]bool{}
@@ -318,13 +333,6 @@ func TestFollowAtomic(t *testing.T) {
 	}
 	defer stopReaders()
 
-	// The writes: the first hundred each shipped alone (a file holding one
-	// transaction), the rest batched by the sync rounds below.
-	transfer := func(i int) {
-		if err := primary.ExecSQL(ctx, "UPDATE ledger SET amount = amount + CASE id WHEN 1 THEN ?1 ELSE -?1 END", i); err != nil {
-			t.Fatal(err)
-		}
-	}
 	applyAll := func() int {
 		applied := 0
 		for {
@@ -349,18 +357,7 @@ func TestFollowAtomic(t *testing.T) {
 			}
 		}
 	}
-	files := 0
-	for i := 1; i <= transfers; i++ {
-		transfer(i)
-		if i <= 100 || i%50 == 0 || i == transfers {
-			if err := primary.SyncReplica(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if i <= 100 || i%500 == 0 || i == transfers {
-			files += applyAll()
-		}
-	}
+	files := applyAll()
 	stopReaders()
 	if msg := bad.Load(); msg != nil {
 		t.Fatal(msg)
@@ -373,4 +370,51 @@ func TestFollowAtomic(t *testing.T) {
 		t.Fatalf("the readers saw %d states over %d files applied: they did not run beside the applying", len(seen), files)
 	}
 	t.Logf("%d transfers in %d files; readers ran %d sums and saw %d states", transfers, files, reads.Load(), len(seen))
+}
+
+// A replica started over by another primary: the running standby stops
+// applying and says why, and restarted it restores afresh from the new
+// history.
+func TestFollowReplicaStartedOver(t *testing.T) {
+	ctx := t.Context()
+	replicaDir := filepath.Join(t.TempDir(), "replica")
+	replica := "file://" + replicaDir
+	first, fsvc, fs := replicated(t, replica)
+	if err := first.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "standby.db")
+	standby := follower(t, replica, path)
+	for i := range 3 {
+		addTasks(t, fsvc, fs, "first primary", i+1)
+		syncBoth(t, first, standby)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(replicaDir); err != nil {
+		t.Fatal(err)
+	}
+	second, svc, s := replicated(t, replica)
+	addTasks(t, svc, s, "second primary", 2)
+	if err := second.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := standby.FollowStep(ctx, 0); err == nil || !strings.Contains(err.Error(), "restore it afresh") {
+		t.Fatalf("following a replica started over: %v", err)
+	}
+	if lag := standby.FollowLag(); lag.Err == nil {
+		t.Fatalf("FollowLag after the replica started over = %+v", lag)
+	}
+	if err := standby.Close(); err != nil {
+		t.Fatal(err)
+	}
+	standby = follower(t, replica, path)
+	if len(asides(t, path)) != 1 {
+		t.Fatal("a standby restarted on a replica started over did not restore afresh")
+	}
+	const tasks = "SELECT count(*) FROM tasks"
+	if got, want := count(t, standby, tasks), count(t, second, tasks); got != want {
+		t.Fatalf("the standby restored afresh has %d tasks, the second primary %d", got, want)
+	}
 }
