@@ -102,9 +102,10 @@ type follower struct {
 	pageSize uint32
 
 	following atomic.Bool
-	promoting sync.Mutex // one Promote at a time
-	stepMu    sync.Mutex // held while files are applied
-	applied   ltx.TXID   // guarded by stepMu
+	pages     atomic.Uint64 // pages written since Open
+	promoting sync.Mutex    // one Promote at a time
+	stepMu    sync.Mutex    // held while files are applied
+	applied   ltx.TXID      // guarded by stepMu
 	checksum  ltx.Checksum
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -385,7 +386,8 @@ func (f *follower) catchUp(ctx context.Context, limit int) (int, error) {
 		if err != nil || next == nil {
 			return n, err
 		}
-		if err := f.apply(ctx, next); err != nil {
+		// A file begun is finished: stopping (Close, Promote) waits for it.
+		if err := f.apply(context.WithoutCancel(ctx), next); err != nil {
 			return n, err
 		}
 		n++
@@ -597,6 +599,7 @@ func (f *follower) apply(ctx context.Context, info *ltx.FileInfo) (err error) {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("applying the replica's changes: %w", mapErr(err))
 	}
+	f.pages.Add(uint64(pages))
 	f.applied, f.checksum = hdr.MaxTXID, dec.Trailer().PostApplyChecksum
 	if hdr.NoChecksum() {
 		f.checksum = 0
@@ -667,7 +670,8 @@ func (db *DB) ReadOnly() error {
 }
 
 // Promote makes a standby a primary: it stops following after the file
-// being applied, checks the database's integrity, starts replicating, to
+// being applied, applies what the replica holds past it, checks the
+// database's integrity, starts replicating, to
 // replica when given, else to the replica it followed (where Litestream
 // starts a new generation past the TXIDs there), and then accepts writes. A
 // promotion refused (integrity, or replication that does not start) leaves
@@ -683,6 +687,12 @@ func (db *DB) Promote(ctx context.Context, replica string) error {
 		return errors.New("this database was promoted already")
 	}
 	f.stop()
+	// What the replica holds and the loop had not applied yet is applied
+	// first: the primary's last acknowledged writes are there. A replica
+	// that cannot be read now does not hold the promotion up.
+	if _, err := f.step(ctx, 0); err != nil {
+		f.log.Warn("promoting without the replica's latest changes", "txid", f.applied.String(), "err", err)
+	}
 	resume := func() {
 		loopCtx, cancel := context.WithCancel(context.Background())
 		f.cancel, f.done = cancel, make(chan struct{})

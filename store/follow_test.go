@@ -20,7 +20,7 @@ const primaryURL = "https://primary.example"
 
 // follower opens a standby of replica at path; its loop is left idle (an
 // hour's interval) for the test to drive with FollowStep.
-func follower(t *testing.T, replica, path string) *store.DB {
+func follower(t testing.TB, replica, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(t.Context(), path, store.Options{Follow: replica, FollowInterval: time.Hour, PrimaryURL: primaryURL})
 	if err != nil {
@@ -125,12 +125,18 @@ func TestFollowSeesPrimaryRefusesWritesAndPromotes(t *testing.T) {
 		t.Fatalf("restarted standby has %d tasks, the primary %d", got, want)
 	}
 
-	// Failover: the primary goes, the standby is promoted and writes.
+	// Failover: the primary goes, the standby is promoted (applying first
+	// what the primary shipped last) and writes.
+	addTasks(t, psvc, s, "last before the failover", 2)
+	last := count(t, primary, tasks)
 	if err := primary.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := standby.Promote(ctx, ""); err != nil {
 		t.Fatal(err)
+	}
+	if got := count(t, standby, tasks); got != last {
+		t.Fatalf("the promoted standby has %d tasks, the primary had %d", got, last)
 	}
 	if err := standby.ReadOnly(); err != nil {
 		t.Fatalf("ReadOnly after Promote = %v", err)
