@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	lsfile "github.com/benbjohnson/litestream/file"
+	"github.com/superfly/ltx"
 
 	"tend/app"
 	"tend/store"
@@ -422,5 +427,72 @@ func TestFollowReplicaStartedOver(t *testing.T) {
 	const tasks = "SELECT count(*) FROM tasks"
 	if got, want := count(t, standby, tasks), count(t, second, tasks); got != want {
 		t.Fatalf("the standby restored afresh has %d tasks, the second primary %d", got, want)
+	}
+}
+
+// A standby down while the replica compacted level 0 away bridges the gap
+// with the compacted file, as Litestream's follow does. Litestream compacts
+// on its own clock, so the test compacts: it replaces level-0 files by one
+// level-1 file holding their pages, as Litestream's compaction writes it.
+func TestFollowBridgesCompactedGap(t *testing.T) {
+	ctx := t.Context()
+	replicaDir := filepath.Join(t.TempDir(), "replica")
+	primary, svc, s := replicated(t, "file://"+replicaDir)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	standby := follower(t, "file://"+replicaDir, filepath.Join(t.TempDir(), "standby.db"))
+	from := standby.FollowLag().AppliedTXID
+	for i := range 4 {
+		addTasks(t, svc, s, "compacted", i+1)
+		if err := primary.SyncReplica(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := lsfile.NewReplicaClient(replicaDir)
+	itr, err := client.LTXFiles(ctx, 0, ltx.TXID(from+1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := ltx.SliceFileIterator(itr)
+	if err != nil || len(files) < 3 {
+		t.Fatalf("level 0 holds %d files past %d (%v)", len(files), from, err)
+	}
+	// The first three files after the standby's TXID become one level-1
+	// file; the last stays at level 0, after the gap.
+	gone := files[:3]
+	var inputs []io.Reader
+	for _, fi := range gone {
+		rc, err := client.OpenLTXFile(ctx, 0, fi.MinTXID, fi.MaxTXID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		inputs = append(inputs, rc)
+	}
+	var out bytes.Buffer
+	c, err := ltx.NewCompactor(&out, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.HeaderFlags = ltx.HeaderFlagNoChecksum
+	if err := c.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.WriteLTXFile(ctx, 1, gone[0].MinTXID, gone[2].MaxTXID, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.DeleteLTXFiles(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := standby.FollowStep(ctx, 0); err != nil || n < 2 {
+		t.Fatalf("FollowStep over a compacted gap = %d, %v", n, err)
+	}
+	const tasks = "SELECT count(*) FROM tasks"
+	if got, want := count(t, standby, tasks), count(t, primary, tasks); got != want {
+		t.Fatalf("the standby has %d tasks after bridging, the primary %d", got, want)
+	}
+	if lag := standby.FollowLag(); lag.Transactions != 0 || lag.Err != nil {
+		t.Fatalf("FollowLag after bridging = %+v", lag)
 	}
 }
