@@ -496,3 +496,31 @@ func TestFollowBridgesCompactedGap(t *testing.T) {
 		t.Fatalf("FollowLag after bridging = %+v", lag)
 	}
 }
+
+// A primary upgraded under its standby: the standby does not apply a
+// schema its binary does not know, and says so.
+func TestFollowStopsAtANewSchema(t *testing.T) {
+	ctx := t.Context()
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	primary, _, _ := replicated(t, replica)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
+	version := count(t, primary, "PRAGMA user_version")
+	if err := primary.ExecSQL(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := standby.FollowStep(ctx, 0); err == nil || !strings.Contains(err.Error(), "primary's version of tend") {
+		t.Fatalf("applying a newer schema: %v", err)
+	}
+	if got := count(t, standby, "PRAGMA user_version"); got != version {
+		t.Fatalf("the standby's schema version is %d, want %d kept", got, version)
+	}
+	if lag := standby.FollowLag(); lag.Err == nil || lag.Transactions == 0 {
+		t.Fatalf("FollowLag after refusing a newer schema = %+v", lag)
+	}
+}
