@@ -89,6 +89,7 @@ const (
 	CodePasskeyNeedsSession  Code = "passkey_needs_session" // adding a passkey with a token rather than a browser session
 	CodePasskeyUnavailable   Code = "passkey_unavailable"   // tend is not at an address passkeys work at (https or localhost)
 	CodeTailscaleUnlinked    Code = "tailscale_unlinked"    // Tailscale vouched for a login no active account is linked to
+	CodeReadOnly             Code = "read_only"             // a write sent to a standby that follows the primary
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -114,6 +115,7 @@ var AllCodes = []Code{
 	CodeInviteUnusable, CodeUsernameTaken,
 	CodePasskeyInvalid, CodePasskeyNeedsSession, CodePasskeyUnavailable,
 	CodeTailscaleUnlinked,
+	CodeReadOnly,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows
@@ -153,6 +155,17 @@ func (e *Error) Unwrap() error { return e.Err }
 // Errorf builds an *Error with a formatted detail.
 func Errorf(code Code, format string, args ...any) error {
 	return &Error{Code: code, Detail: fmt.Sprintf(format, args...)}
+}
+
+// ReadOnly is the refusal of a write by a standby, which follows the
+// primary's replica and writes nothing of its own until promoted. primary is
+// the primary's address, named so that the caller can send the write there;
+// "" when the standby was not told it.
+func ReadOnly(primary string) error {
+	if primary == "" {
+		return &Error{Code: CodeReadOnly, Detail: "this server is a read-only standby that follows the primary; send writes to the primary (this standby was not told its address)"}
+	}
+	return &Error{Code: CodeReadOnly, Detail: "this server is a read-only standby that follows the primary; send writes to the primary at " + primary, Extra: map[string]any{"primary": primary}}
 }
 
 // Invalidf reports a validation problem with one field. loc is "body.title"

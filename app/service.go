@@ -32,6 +32,9 @@ type Store interface {
 	// SpaceError is the storage_full refusal while writes are refused for
 	// want of space, nil otherwise.
 	SpaceError() error
+	// ReadOnly is the read_only refusal (ReadOnly) while the store follows a
+	// primary's replica as a standby, nil otherwise.
+	ReadOnly() error
 }
 
 // CredentialCheck is a credential, its account, whether everyone up the

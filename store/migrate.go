@@ -55,6 +55,27 @@ func revisionOf(names []string, version int) string {
 // migrate brings the schema up to date, tracked by PRAGMA user_version. All
 // pending files run in one transaction on the writer, so a failure leaves
 // the database exactly as it was. An existing database is backed up first.
+// sameVersion is a standby's migrate: it changes nothing, and refuses a
+// database whose schema is not this binary's.
+func (db *DB) sameVersion(ctx context.Context) error {
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	var have int
+	if err := db.write.GetContext(ctx, &have, "PRAGMA user_version"); err != nil {
+		return fmt.Errorf("reading the schema version: %w", err)
+	}
+	if have > len(names) {
+		return app.Errorf(app.CodeSchemaTooNew, "the followed database's schema (version %d) is newer than this binary's (%d): follow it with the primary's version of tend", have, len(names))
+	}
+	if have != len(names) {
+		return fmt.Errorf("the followed database's schema (version %d) is older than this binary's (%d): follow it with the primary's version of tend", have, len(names))
+	}
+	db.revision = revisionOf(names, have)
+	return nil
+}
+
 func (db *DB) migrate(ctx context.Context) error {
 	names, err := migrationNames()
 	if err != nil {

@@ -224,10 +224,11 @@ func (rp *replication) close() error {
 // Replication reports the state of continuous replication; ok is false when
 // the database is not replicated.
 func (db *DB) Replication() (st app.ReplicationStatus, ok bool) {
-	if db.repl == nil {
+	repl := db.repl.Load()
+	if repl == nil {
 		return st, false
 	}
-	return db.repl.state(time.Now()), true
+	return repl.state(time.Now()), true
 }
 
 // SyncReplica runs a replication round now and waits for it: every write
@@ -235,10 +236,11 @@ func (db *DB) Replication() (st app.ReplicationStatus, ok bool) {
 // and benchmarks use it to know what the replica holds without waiting on
 // the clock.
 func (db *DB) SyncReplica(ctx context.Context) error {
-	if db.repl == nil {
+	repl := db.repl.Load()
+	if repl == nil {
 		return errors.New("the database is not replicated")
 	}
-	return db.repl.sync(ctx)
+	return repl.sync(ctx)
 }
 
 // connectLater is an sftp replica client that connects at its first use

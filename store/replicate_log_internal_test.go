@@ -58,9 +58,9 @@ func TestReplicationLogsTheChangeOnce(t *testing.T) {
 	db := openMigrated(t, "tend.db", Options{Replica: "file://" + blocked, ReplicaSyncInterval: time.Hour, Log: slog.New(logs)})
 	litestreamRounds := func() {
 		down := errors.New("the replica cannot be reached")
-		db.repl.db.Logger.Error("compaction failed", "level", 1, "error", down)
-		db.repl.db.Logger.Error("l0 retention enforcement failed", "error", down)
-		db.repl.store.Logger.Warn("timeout waiting for db initialization")
+		db.repl.Load().db.Logger.Error("compaction failed", "level", 1, "error", down)
+		db.repl.Load().db.Logger.Error("l0 retention enforcement failed", "error", down)
+		db.repl.Load().store.Logger.Warn("timeout waiting for db initialization")
 	}
 	logs.take() // "replicating"
 	for range 3 {

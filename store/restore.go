@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/litestream"
+	"github.com/superfly/ltx"
 
 	"tend/app"
 )
@@ -58,7 +59,7 @@ func RestoreFile(ctx context.Context, src, path string) (RestoreReport, error) {
 	if err := notSameFile(src, path); err != nil {
 		return RestoreReport{}, err
 	}
-	return restore(ctx, path, RestoreReport{From: filepath.Base(src)}, func(tmp string) error {
+	return restore(ctx, path, RestoreReport{From: filepath.Base(src)}, false, func(tmp string) error {
 		return copyDatabase(src, tmp)
 	})
 }
@@ -71,25 +72,39 @@ func RestoreReplica(ctx context.Context, replicaURL string, at time.Time, path s
 	if err != nil {
 		return RestoreReport{}, err
 	}
-	return restore(ctx, path, RestoreReport{From: name, At: at}, func(tmp string) error {
+	return restore(ctx, path, RestoreReport{From: name, At: at}, false, func(tmp string) error {
 		if err := client.Init(ctx); err != nil {
 			return fmt.Errorf("reaching the replica %s: %w", name, err)
 		}
-		opt := litestream.NewRestoreOptions()
-		opt.OutputPath = tmp
-		opt.Timestamp = at
-		err := litestream.NewReplicaWithClient(nil, client).Restore(ctx, opt)
-		if errors.Is(err, litestream.ErrTxNotAvailable) || errors.Is(err, litestream.ErrNoSnapshots) {
-			return fmt.Errorf("the replica %s holds no database at that point: nothing was replicated there, or not yet at that time", name)
-		}
-		if err != nil {
-			return fmt.Errorf("restoring from the replica %s: %w", name, err)
-		}
-		return os.Chmod(tmp, fileMode)
+		return restoreInto(ctx, client, name, tmp, at, 0)
 	})
 }
 
-func restore(ctx context.Context, path string, rep RestoreReport, fill func(tmp string) error) (_ RestoreReport, err error) {
+// restoreInto has Litestream rebuild in tmp what the replica held at the
+// instant at, or at the TXID txid; both zero: its latest.
+func restoreInto(ctx context.Context, client litestream.ReplicaClient, name, tmp string, at time.Time, txid ltx.TXID) error {
+	opt := litestream.NewRestoreOptions()
+	opt.OutputPath = tmp
+	opt.Timestamp = at
+	opt.TXID = txid
+	if err := litestream.NewReplicaWithClient(nil, client).Restore(ctx, opt); err != nil {
+		return noReplicaDatabase(name, err)
+	}
+	return os.Chmod(tmp, fileMode)
+}
+
+// noReplicaDatabase words a failure to restore from the replica name.
+func noReplicaDatabase(name string, err error) error {
+	if err == nil || errors.Is(err, litestream.ErrTxNotAvailable) || errors.Is(err, litestream.ErrNoSnapshots) {
+		return fmt.Errorf("the replica %s holds no database at that point: nothing was replicated there, or not yet at that time", name)
+	}
+	return fmt.Errorf("restoring from the replica %s: %w", name, err)
+}
+
+// restore makes the copy with fill and puts it in place. exact refuses a copy
+// of another schema than this binary's, rather than migrating it: a standby
+// must hold the primary's pages unchanged.
+func restore(ctx context.Context, path string, rep RestoreReport, exact bool, fill func(tmp string) error) (_ RestoreReport, err error) {
 	rep.Path = path
 	if err := makeDatabaseDir(path); err != nil {
 		return rep, err
@@ -113,7 +128,7 @@ func restore(ctx context.Context, path string, rep RestoreReport, fill func(tmp 
 	if err := checkCopy(ctx, tmp); err != nil {
 		return rep, err
 	}
-	if err := prepareCopy(ctx, tmp, &rep); err != nil {
+	if err := prepareCopy(ctx, tmp, &rep, exact); err != nil {
 		return rep, err
 	}
 	if rep.Aside, err = setAside(ctx, path, time.Now()); err != nil {
@@ -128,7 +143,7 @@ func restore(ctx context.Context, path string, rep RestoreReport, fill func(tmp 
 
 // prepareCopy migrates the checked copy forward, counts what it holds, and
 // folds its log into its main file so that one file is what gets renamed.
-func prepareCopy(ctx context.Context, tmp string, rep *RestoreReport) error {
+func prepareCopy(ctx context.Context, tmp string, rep *RestoreReport, exact bool) error {
 	w, names, err := openMigrator(ctx, tmp, "FULL")
 	if err != nil {
 		return err
@@ -148,6 +163,9 @@ func prepareCopy(ctx context.Context, tmp string, rep *RestoreReport) error {
 		return app.Errorf(app.CodeSchemaTooNew, "the copy's schema (version %d) is newer than this binary's (%d): restore it with the tend that wrote it", have, len(names))
 	}
 	rep.SchemaFrom, rep.SchemaTo = revisionOf(names, have), revisionOf(names, len(names))
+	if exact && have != len(names) {
+		return fmt.Errorf("the replica's schema is %s and this binary's %s: follow it with the primary's version of tend", rep.SchemaFrom, rep.SchemaTo)
+	}
 	if have < len(names) {
 		if err := (&DB{write: w}).applyMigrations(ctx, names, have); err != nil {
 			return fmt.Errorf("migrating the copy from %s: %w", rep.SchemaFrom, err)

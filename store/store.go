@@ -26,8 +26,9 @@ import (
 type DB struct {
 	path       string
 	backupDir  string
-	lock       *fileLock    // the shared lock every open database holds (lock.go)
-	repl       *replication // continuous replication, when Options.Replica names one (replicate.go)
+	lock       *fileLock                   // the shared lock every open database holds (lock.go)
+	repl       atomic.Pointer[replication] // continuous replication, when Options.Replica names one or once promoted (replicate.go)
+	follow     *follower                   // the replica followed, when Options.Follow names one (follow.go)
 	write      *sqlx.DB
 	read       *sqlx.DB
 	auth       *sqlx.DB
@@ -87,6 +88,16 @@ type Options struct {
 	// OnWriterWait hears, for every write request, how long it waited for
 	// the writer connection (writer.go) before its work could start.
 	OnWriterWait func(time.Duration)
+	// Follow, when set, makes the store a read-only standby that follows
+	// the primary's replica at this URL (the schemes of Replica) into its
+	// own file, restored from the replica when it does not exist yet; see
+	// follow.go and Promote. It takes no Replica: Promote names it.
+	Follow string
+	// FollowInterval is how often a standby asks the replica for new
+	// changes; default DefaultFollowInterval.
+	FollowInterval time.Duration
+	// PrimaryURL is the primary's address, named in a standby's refusals.
+	PrimaryURL string
 }
 
 // The synchronous settings. In WAL mode NORMAL syncs the log only when it
@@ -111,7 +122,9 @@ const checkpointEvery = 250 * time.Millisecond
 // replication, which then owns checkpoints. A database written by a newer
 // tend is refused with app.CodeSchemaTooNew; before pending migrations run
 // on an existing database a backup is taken for the upgrade. While a
-// restore replaces the file, Open is refused with app.CodeBusy.
+// restore replaces the file, Open is refused with app.CodeBusy. With
+// Options.Follow the store is a standby (follow.go): it never migrates, and
+// refuses a file of another schema than this binary's.
 func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("database path %q must not contain '?' or '#'", path)
@@ -119,6 +132,15 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	level, err := syncPragma(opts.Synchronous)
 	if err != nil {
 		return nil, err
+	}
+	var note followNote
+	if opts.Follow != "" {
+		if opts.Replica != "" {
+			return nil, errors.New("a standby does not replicate while it follows: name the replica when promoting it")
+		}
+		if note, err = prepareFollow(ctx, path, opts); err != nil {
+			return nil, err
+		}
 	}
 	if opts.BackupDir == "" {
 		opts.BackupDir = filepath.Join(filepath.Dir(path), "backups")
@@ -155,7 +177,11 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	sizePool(db.maint, 1)
-	if err := db.migrate(ctx); err != nil {
+	migrate := db.migrate
+	if opts.Follow != "" {
+		migrate = db.sameVersion
+	}
+	if err := migrate(ctx); err != nil {
 		_ = db.write.Close()
 		_ = db.maint.Close()
 		return nil, err
@@ -198,7 +224,15 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 	}
 	sizePool(db.bulk, 2)
 	if opts.Replica != "" {
-		if db.repl, err = startReplication(ctx, db, opts); err != nil {
+		repl, err := startReplication(ctx, db, opts)
+		if err != nil {
+			_ = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
+			return nil, err
+		}
+		db.repl.Store(repl)
+	}
+	if opts.Follow != "" {
+		if db.follow, err = startFollowing(ctx, db, opts, note); err != nil {
 			_ = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close())
 			return nil, err
 		}
@@ -310,15 +344,20 @@ func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		close(db.stop)
 		<-db.done
-		if db.repl == nil && db.lock.alone() {
+		if db.follow != nil && db.follow.following.Load() {
+			db.follow.stop()
+			err = db.follow.conn.Close()
+		}
+		repl := db.repl.Load()
+		if repl == nil && db.lock.alone() {
 			// On the writer, which is open already and idle now: the
 			// maintenance connection would parse the schema to open.
 			upkeep := context.WithValue(context.Background(), uncounted{}, true)
 			db.betweenWrites(func() { _, _ = db.write.ExecContext(upkeep, "PRAGMA wal_checkpoint(TRUNCATE)") })
 		}
-		err = errors.Join(db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close(), db.wal.closeAnchor())
-		if db.repl != nil {
-			err = errors.Join(err, db.repl.close())
+		err = errors.Join(err, db.read.Close(), db.auth.Close(), db.bulk.Close(), db.write.Close(), db.maint.Close(), db.wal.closeAnchor())
+		if repl != nil {
+			err = errors.Join(err, repl.close())
 		}
 		err = errors.Join(err, db.wal.unmap())
 		err = errors.Join(err, db.lock.release())
@@ -338,7 +377,7 @@ func (db *DB) checkpointLoop() {
 			// Litestream holds a read transaction open to keep the log
 			// from being started over under it, and checkpoints itself:
 			// a TRUNCATE here would wait out busy_timeout holding the writer.
-			if db.repl == nil {
+			if db.repl.Load() == nil {
 				db.checkpoint()
 			}
 			if db.full.Load() {

@@ -67,8 +67,12 @@ type group struct {
 const maxGroup = 32
 
 // Update runs fn in a write transaction (BEGIN IMMEDIATE) on the writer,
-// possibly shared with other requests (see above).
+// possibly shared with other requests (see above). A standby refuses it
+// (ReadOnly).
 func (db *DB) Update(ctx context.Context, fn func(app.Tx) error) error {
+	if err := db.ReadOnly(); err != nil {
+		return err
+	}
 	return db.noteWrite(db.update(ctx, fn))
 }
 

@@ -32,6 +32,7 @@ var problemsUnanswered = map[app.Code]string{
 	app.CodeActionExpired:     "needs a notification sent and a day gone by (TestNtfyReminderAndActions)",
 	app.CodeTooManyAttempts:   "needs twenty sign-ins started from one address, or ten wrong codes tried on /device (TestDeviceSignInLimits)",
 	app.CodeTailscaleUnlinked: "needs a server trusting Tailscale and a request from loopback naming an unlinked login (TestTailscaleSignIn)",
+	app.CodeReadOnly:          "needs a store that follows a primary's replica (store's TestFollow tests)",
 }
 
 // TestProblemGoldens provokes every code HTTP can answer, once, from the

@@ -62,6 +62,7 @@ var problemTypes = map[app.Code]problemType{
 	app.CodeNothingReady:          {http.StatusNotFound, "Nothing ready"},
 	app.CodeAmbiguous:             {http.StatusConflict, "Ambiguous"},
 	app.CodeStorageFull:           {http.StatusInsufficientStorage, "Storage full"},
+	app.CodeReadOnly:              {http.StatusServiceUnavailable, "Read-only standby"},
 	app.CodeLengthRequired:        {http.StatusBadRequest, "Content-Length required"},
 	app.CodeReadsSaturated:        {http.StatusServiceUnavailable, "Too many expensive reads"},
 	app.CodeReadOverBudget:        {http.StatusServiceUnavailable, "Read over budget"},
