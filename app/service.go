@@ -141,6 +141,11 @@ type Options struct {
 	// WebhookJitter spreads a webhook retry's delay (webhook_delivery.go);
 	// nil spreads it by up to a tenth either way. Tests fix it.
 	WebhookJitter func(time.Duration) time.Duration
+	// Promote, on a standby (a store that follows a primary's replica),
+	// makes this process the primary: the store stops following and takes
+	// writes, and the work a primary does starts (Service.Promote). The
+	// server sets it; without it, Promote answers not_standby.
+	Promote func(ctx context.Context, replica string) error
 }
 
 // Service is the one entry point to the domain.

@@ -46,6 +46,7 @@ type pageView struct {
 	Workspace string // the slug of the workspace shown
 	Static    string // the assets' URL prefix
 	Notice    string // a message for the person, such as a refused move
+	Standby   string // on a standby, what the banner says: read-only, and where the primary is
 	Data      any
 
 	// The lists' rows (rows.go): the page's URL, where its row forms
@@ -203,7 +204,21 @@ func workspaceOf(r *http.Request) string {
 func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any) pageView {
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data,
-		Views: s.navViews(r, a), People: s.navPeople(r, a)}
+		Views: s.navViews(r, a), People: s.navPeople(r, a), Standby: s.standby()}
+}
+
+// standby is the banner of a standby's pages, "" on a primary: every form
+// there is refused, so the person learns it before filling one in.
+func (s *Server) standby() string {
+	err := s.app.ReadOnly()
+	if err == nil {
+		return ""
+	}
+	e := app.AsError(err)
+	if primary, ok := e.Extra["primary"].(string); ok {
+		return "This is a read-only standby of " + primary + ": make changes there."
+	}
+	return e.Detail
 }
 
 // navPeople reports whether the top bar links to the People page. Like
@@ -241,7 +256,7 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, v pageVi
 // API logs them.
 func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
 	p := wire.NewProblem(err)
-	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
+	v := pageView{Title: p.Title, Static: "/static/" + staticVersion, Standby: s.standby(),
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
 	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin && p.Code != app.CodeTailscaleUnlinked {
 		// The top bar names who is signed in, as on every other page.
