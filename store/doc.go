@@ -2,7 +2,8 @@
 // the right pragmas, runs the embedded migrations, implements app.Store and
 // app.Tx with plain SQL, takes backups and restores them (restore.go), and
 // replicates the file continuously off the machine with Litestream
-// (replicate.go).
+// (replicate.go), or, as a standby, follows a primary's replica into its
+// own file until promoted (follow.go).
 //
 // One writer connection takes every write with BEGIN IMMEDIATE, so writers
 // queue in Go rather than spin on the busy timeout; a pool of query-only

@@ -50,3 +50,6 @@ func (db *DB) GetSQL(ctx context.Context, dest any, query string, args ...any) e
 		return tx.(*Tx).tx.GetContext(ctx, dest, query, args...)
 	})
 }
+
+// FollowPages is how many pages a standby has written since Open.
+func (db *DB) FollowPages() uint64 { return db.follow.pages.Load() }

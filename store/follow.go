@@ -35,20 +35,26 @@ import (
 // sqlite_dbpage table, the file cut to the size the primary's had, COMMIT.
 // The file is in WAL mode, so readers keep the snapshot they began with and
 // the next one sees the whole file applied; nothing else ever writes there.
-// The decoder checks each file's checksum before the COMMIT, and a file whose
-// pre-apply checksum is not the checksum of what the standby holds is
-// refused unless it holds every page (a new snapshot of the primary).
+// The decoder checks each file's checksum before the COMMIT. Where the
+// replica's files carry the database's rolling checksum, a file whose
+// pre-apply checksum is not the one of what the standby holds is refused
+// unless it holds every page (a new snapshot of the primary); Litestream
+// v0.5.18 leaves it out of its level-0 files (their header says
+// NoChecksum), so there the history is followed by TXID alone.
 //
-// What was applied is noted beside the database, in <path>-follow: the TXID
-// and the checksum of the whole database at that TXID. A standby restarted
-// computes the checksum of its file and goes on from that TXID when they
-// agree. When they do not (the standby was killed between a commit and the
-// note, the file was written by something else) or when the replica no longer
-// continues from that TXID (it was started over, or its history was
-// compacted past it while the standby was down), Open restores the file
-// afresh from the replica, the old one moved aside as a restore does. A
-// running standby that finds the replica's history broken stops applying,
-// logs it and reports it in FollowLag.Err: restarting it restores afresh.
+// What was applied is noted beside the database, in <path>-follow: the TXID,
+// and the checksum of the whole database at that TXID when it is known. The
+// note is written after the COMMIT is synced, so it is never ahead of the
+// file; a note one file behind (a kill between the two) makes the next step
+// apply that file again, which changes nothing. A standby restarted goes on
+// from the noted TXID. It restores the file afresh from the replica (the old
+// one moved aside, as a restore does) when a checksum was noted and is not
+// the file's (the file was written by something else), or when the replica no
+// longer goes on from that TXID: it was started over (its newest TXID is
+// behind the standby's), or compacted past it with nothing to bridge the
+// gap while the standby was down. A running standby that finds the history
+// broken stops applying, logs it and reports it in FollowLag.Err;
+// restarting it restores afresh.
 
 // DefaultFollowInterval is how often a standby asks the replica for new
 // changes unless Options.FollowInterval says otherwise.
@@ -96,9 +102,10 @@ type follower struct {
 	pageSize uint32
 
 	following atomic.Bool
-	promoting sync.Mutex // one Promote at a time
-	stepMu    sync.Mutex // held while files are applied
-	applied   ltx.TXID   // guarded by stepMu
+	pages     atomic.Uint64 // pages written since Open
+	promoting sync.Mutex    // one Promote at a time
+	stepMu    sync.Mutex    // held while files are applied
+	applied   ltx.TXID      // guarded by stepMu
 	checksum  ltx.Checksum
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -165,6 +172,9 @@ func prepareFollow(ctx context.Context, path string, opts Options) (followNote, 
 			return followNote{}, err
 		}
 		if why == "" {
+			why = probe(ctx, client, note)
+		}
+		if why == "" {
 			return note, nil
 		}
 		logOf(opts).Warn("restoring the standby afresh", "path", path, "replica", name, "why", why)
@@ -175,6 +185,9 @@ func prepareFollow(ctx context.Context, path string, opts Options) (followNote, 
 // checkFollowed says why the file at path cannot be gone on from note, ""
 // when it can.
 func checkFollowed(ctx context.Context, path string, note followNote) (string, error) {
+	if note.checksum == 0 {
+		return "", nil
+	}
 	c, err := openPool(ctx, path, basePragmas("NORMAL"), 1)
 	if err != nil {
 		return "", err
@@ -184,7 +197,7 @@ func checkFollowed(ctx context.Context, path string, note followNote) (string, e
 	if err != nil {
 		return "", err
 	}
-	if note.checksum != 0 && sum != note.checksum {
+	if sum != note.checksum {
 		return fmt.Sprintf("the file's checksum is not that of TXID %s noted in %s%s: it changed since, or the standby stopped between applying and noting", note.txid, path, followNoteSuffix), nil
 	}
 	return "", nil
@@ -260,6 +273,30 @@ func logOf(opts Options) *slog.Logger {
 	return opts.Log
 }
 
+// probeNewest says, for a standby caught up with the replica, whether the
+// newest file there left the database the standby holds: a replica started
+// over may have come back to the same TXID with other contents.
+func probeNewest(ctx context.Context, f *follower, note followNote) string {
+	newest, err := f.replica.MaxLTXFileInfo(ctx, 0)
+	if err != nil || newest.MaxTXID != note.txid || newest.Size < ltx.HeaderSize+ltx.TrailerSize {
+		return ""
+	}
+	rc, err := f.client.OpenLTXFile(ctx, newest.Level, newest.MinTXID, newest.MaxTXID, newest.Size-ltx.TrailerSize, ltx.TrailerSize)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	var tr ltx.Trailer
+	if err != nil || tr.UnmarshalBinary(b) != nil || tr.PostApplyChecksum == 0 {
+		return ""
+	}
+	if tr.PostApplyChecksum != note.checksum {
+		return fmt.Sprintf("the replica's TXID %s is not the database this standby holds at that TXID (the primary's history was replaced)", note.txid)
+	}
+	return ""
+}
+
 // startFollowing opens the connection that applies the replica's files and
 // starts the loop.
 func startFollowing(ctx context.Context, db *DB, opts Options, note followNote) (*follower, error) {
@@ -274,8 +311,11 @@ func startFollowing(ctx context.Context, db *DB, opts Options, note followNote) 
 	if interval <= 0 {
 		interval = DefaultFollowInterval
 	}
-	// Applying is the only write; it waits for nothing but the checkpointer.
-	q := basePragmas("NORMAL")
+	// Applying is the only write. Each COMMIT is synced before the note of
+	// it is written, so that the note is never ahead of the file, even
+	// after a power loss: a note behind makes the next step apply the last
+	// file again, which changes nothing (its pages are the state after it).
+	q := basePragmas("FULL")
 	q.Set("_txlock", "immediate")
 	conn, err := openPool(ctx, db.path, q, 1)
 	if err != nil {
@@ -341,23 +381,13 @@ func (f *follower) catchUp(ctx context.Context, limit int) (int, error) {
 		return 0, err
 	}
 	n := 0
-	for len(files) > 0 && (limit <= 0 || n < limit) && ctx.Err() == nil {
-		next := files[0]
-		if next.MaxTXID <= f.applied {
-			files = files[1:]
-			continue
+	for (limit <= 0 || n < limit) && ctx.Err() == nil {
+		next, err := f.next(ctx, files)
+		if err != nil || next == nil {
+			return n, err
 		}
-		if next.MinTXID > f.applied+1 {
-			bridge, err := f.bridge(ctx)
-			if err != nil {
-				return n, err
-			}
-			if bridge == nil {
-				return n, fmt.Errorf("%w: it holds TXID %s onwards and this standby applied up to %s (compacted away while the standby was behind): restart the standby to restore it afresh", errContinuity, next.MinTXID, f.applied)
-			}
-			next = bridge
-		}
-		if err := f.apply(ctx, next); err != nil {
+		// A file begun is finished: stopping (Close, Promote) waits for it.
+		if err := f.apply(context.WithoutCancel(ctx), next); err != nil {
 			return n, err
 		}
 		n++
@@ -366,9 +396,8 @@ func (f *follower) catchUp(ctx context.Context, limit int) (int, error) {
 	return n, nil
 }
 
-// list lists the level-0 files past the applied TXID, notes what the
-// replica holds, and checks that the replica was not started over behind
-// the standby.
+// list lists the level-0 files past the applied TXID and notes what the
+// replica holds.
 func (f *follower) list(ctx context.Context) ([]*ltx.FileInfo, error) {
 	itr, err := f.client.LTXFiles(ctx, 0, f.applied+1, false)
 	if err != nil {
@@ -378,17 +407,84 @@ func (f *follower) list(ctx context.Context) ([]*ltx.FileInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the replica's changes: %w", err)
 	}
-	if len(files) == 0 {
-		newest, err := f.replica.MaxLTXFileInfo(ctx, 0)
-		if err != nil {
-			return nil, fmt.Errorf("listing the replica's changes: %w", err)
-		}
-		if newest.MaxTXID != 0 && newest.MaxTXID < f.applied {
-			return nil, fmt.Errorf("%w: the replica's newest TXID is %s and this standby applied up to %s (the replica was started over): restart the standby to restore it afresh", errContinuity, newest.MaxTXID, f.applied)
-		}
-	}
 	f.settle(files)
 	return files, nil
+}
+
+// next is the file to apply after the applied TXID: the first of files
+// (level 0) when it goes on from there, else the compacted file that
+// bridges to it; nil when the standby is caught up. A replica whose history
+// does not go on from the applied TXID (compacted past it with nothing to
+// bridge, or started over behind it) is errContinuity.
+func (f *follower) next(ctx context.Context, files []*ltx.FileInfo) (*ltx.FileInfo, error) {
+	i := 0
+	for i < len(files) && files[i].MaxTXID <= f.applied {
+		i++
+	}
+	if i < len(files) && files[i].MinTXID == f.applied+1 {
+		return files[i], nil
+	}
+	var newest ltx.FileInfo
+	if i == len(files) {
+		var err error
+		if newest, err = f.replica.MaxLTXFileInfo(ctx, 0); err != nil {
+			return nil, fmt.Errorf("listing the replica's changes: %w", err)
+		}
+		if newest.MaxTXID == f.applied {
+			return nil, nil // caught up: one listing of level 0 more
+		}
+	}
+	// Level 0 does not go on from the applied TXID: its files were
+	// compacted away, or the replica was started over.
+	b, err := f.bridge(ctx)
+	if err != nil || b != nil {
+		return b, err
+	}
+	switch {
+	case i < len(files):
+		return nil, fmt.Errorf("%w: it holds TXID %s onwards and this standby applied up to %s (compacted away while the standby was behind): restart the standby to restore it afresh", errContinuity, files[i].MinTXID, f.applied)
+	case newest.MaxTXID != 0:
+		return nil, fmt.Errorf("%w: the replica's newest TXID is %s and this standby applied up to %s (the replica was started over): restart the standby to restore it afresh", errContinuity, newest.MaxTXID, f.applied)
+	}
+	return nil, nil
+}
+
+// probe says why the replica cannot be followed on from note, "" when it
+// can: its history goes on from there (next), and the next file was made
+// from the database the standby holds. A replica that cannot be reached is
+// the loop's to report, not a reason to restore.
+func probe(ctx context.Context, client litestream.ReplicaClient, note followNote) string {
+	f := &follower{client: client, replica: litestream.NewReplicaWithClient(nil, client), applied: note.txid}
+	files, err := f.list(ctx)
+	if err != nil {
+		return ""
+	}
+	next, err := f.next(ctx, files)
+	if errors.Is(err, errContinuity) {
+		return err.Error()
+	}
+	if err != nil || note.checksum == 0 {
+		return ""
+	}
+	if next == nil {
+		return probeNewest(ctx, f, note)
+	}
+	if next.MinTXID != note.txid+1 {
+		return ""
+	}
+	rc, err := client.OpenLTXFile(ctx, next.Level, next.MinTXID, next.MaxTXID, 0, 0)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	dec := ltx.NewDecoder(rc)
+	if err := dec.DecodeHeader(); err != nil {
+		return ""
+	}
+	if h := dec.Header(); !h.NoChecksum() && h.PreApplyChecksum != note.checksum {
+		return fmt.Sprintf("the replica's changes after TXID %s were made to another database than this standby's (the primary's history was replaced)", note.txid)
+	}
+	return ""
 }
 
 // settle notes, after a listing or an applied file, what is left to apply.
@@ -409,13 +505,14 @@ func (f *follower) settle(files []*ltx.FileInfo) {
 	f.lag.ReplicaTXID = max(f.lag.ReplicaTXID, f.lag.AppliedTXID)
 }
 
-// bridge finds, in the compacted levels, the file that goes furthest from
-// the applied TXID: one that begins at or before the next TXID and ends
-// after it. Its pages are the newest of every page changed in its range, so
-// applying it over a state within that range yields the state at its end.
+// bridge finds, in the compacted levels and the snapshots, the file that
+// goes furthest from the applied TXID: one that begins at or before the next
+// TXID and ends after it. Its pages are the newest of every page changed in
+// its range (a snapshot's are every page), so applying it over a state
+// within that range yields the state at its end.
 func (f *follower) bridge(ctx context.Context) (*ltx.FileInfo, error) {
 	var best *ltx.FileInfo
-	for level := 1; level < litestream.SnapshotLevel; level++ {
+	for level := 1; level <= litestream.SnapshotLevel; level++ {
 		itr, err := f.client.LTXFiles(ctx, level, 0, false)
 		if err != nil {
 			return nil, fmt.Errorf("listing the replica's level %d: %w", level, err)
@@ -502,6 +599,7 @@ func (f *follower) apply(ctx context.Context, info *ltx.FileInfo) (err error) {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("applying the replica's changes: %w", mapErr(err))
 	}
+	f.pages.Add(uint64(pages))
 	f.applied, f.checksum = hdr.MaxTXID, dec.Trailer().PostApplyChecksum
 	if hdr.NoChecksum() {
 		f.checksum = 0
@@ -572,7 +670,8 @@ func (db *DB) ReadOnly() error {
 }
 
 // Promote makes a standby a primary: it stops following after the file
-// being applied, checks the database's integrity, starts replicating, to
+// being applied, applies what the replica holds past it, checks the
+// database's integrity, starts replicating, to
 // replica when given, else to the replica it followed (where Litestream
 // starts a new generation past the TXIDs there), and then accepts writes. A
 // promotion refused (integrity, or replication that does not start) leaves
@@ -588,6 +687,12 @@ func (db *DB) Promote(ctx context.Context, replica string) error {
 		return errors.New("this database was promoted already")
 	}
 	f.stop()
+	// What the replica holds and the loop had not applied yet is applied
+	// first: the primary's last acknowledged writes are there. A replica
+	// that cannot be read now does not hold the promotion up.
+	if _, err := f.step(ctx, 0); err != nil {
+		f.log.Warn("promoting without the replica's latest changes", "txid", f.applied.String(), "err", err)
+	}
 	resume := func() {
 		loopCtx, cancel := context.WithCancel(context.Background())
 		f.cancel, f.done = cancel, make(chan struct{})

@@ -1,15 +1,21 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	lsfile "github.com/benbjohnson/litestream/file"
+	"github.com/superfly/ltx"
 
 	"tend/app"
 	"tend/store"
@@ -19,7 +25,7 @@ const primaryURL = "https://primary.example"
 
 // follower opens a standby of replica at path; its loop is left idle (an
 // hour's interval) for the test to drive with FollowStep.
-func follower(t *testing.T, replica, path string) *store.DB {
+func follower(t testing.TB, replica, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(t.Context(), path, store.Options{Follow: replica, FollowInterval: time.Hour, PrimaryURL: primaryURL})
 	if err != nil {
@@ -124,12 +130,18 @@ func TestFollowSeesPrimaryRefusesWritesAndPromotes(t *testing.T) {
 		t.Fatalf("restarted standby has %d tasks, the primary %d", got, want)
 	}
 
-	// Failover: the primary goes, the standby is promoted and writes.
+	// Failover: the primary goes, the standby is promoted (applying first
+	// what the primary shipped last) and writes.
+	addTasks(t, psvc, s, "last before the failover", 2)
+	last := count(t, primary, tasks)
 	if err := primary.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := standby.Promote(ctx, ""); err != nil {
 		t.Fatal(err)
+	}
+	if got := count(t, standby, tasks); got != last {
+		t.Fatalf("the promoted standby has %d tasks, the primary had %d", got, last)
 	}
 	if err := standby.ReadOnly(); err != nil {
 		t.Fatalf("ReadOnly after Promote = %v", err)
@@ -281,6 +293,20 @@ func TestFollowAtomic(t *testing.T) {
 	}
 	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
 
+	// The writes, all shipped before the standby applies anything, so that
+	// the readers below take no time from the primary: the first hundred
+	// each alone (a file holding one transaction), the rest in batches.
+	for i := 1; i <= transfers; i++ {
+		if err := primary.ExecSQL(ctx, "UPDATE ledger SET amount = amount + CASE id WHEN 1 THEN ?1 ELSE -?1 END", i); err != nil {
+			t.Fatal(err)
+		}
+		if i <= 100 || i%50 == 0 || i == transfers {
+			if err := primary.SyncReplica(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
 	var reads atomic.Int64
 	var bad atomic.Value
 	seen := map[int]bool{}
@@ -318,13 +344,6 @@ func TestFollowAtomic(t *testing.T) {
 	}
 	defer stopReaders()
 
-	// The writes: the first hundred each shipped alone (a file holding one
-	// transaction), the rest batched by the sync rounds below.
-	transfer := func(i int) {
-		if err := primary.ExecSQL(ctx, "UPDATE ledger SET amount = amount + CASE id WHEN 1 THEN ?1 ELSE -?1 END", i); err != nil {
-			t.Fatal(err)
-		}
-	}
 	applyAll := func() int {
 		applied := 0
 		for {
@@ -349,18 +368,7 @@ func TestFollowAtomic(t *testing.T) {
 			}
 		}
 	}
-	files := 0
-	for i := 1; i <= transfers; i++ {
-		transfer(i)
-		if i <= 100 || i%50 == 0 || i == transfers {
-			if err := primary.SyncReplica(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if i <= 100 || i%500 == 0 || i == transfers {
-			files += applyAll()
-		}
-	}
+	files := applyAll()
 	stopReaders()
 	if msg := bad.Load(); msg != nil {
 		t.Fatal(msg)
@@ -373,4 +381,146 @@ func TestFollowAtomic(t *testing.T) {
 		t.Fatalf("the readers saw %d states over %d files applied: they did not run beside the applying", len(seen), files)
 	}
 	t.Logf("%d transfers in %d files; readers ran %d sums and saw %d states", transfers, files, reads.Load(), len(seen))
+}
+
+// A replica started over by another primary: the running standby stops
+// applying and says why, and restarted it restores afresh from the new
+// history.
+func TestFollowReplicaStartedOver(t *testing.T) {
+	ctx := t.Context()
+	replicaDir := filepath.Join(t.TempDir(), "replica")
+	replica := "file://" + replicaDir
+	first, fsvc, fs := replicated(t, replica)
+	if err := first.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "standby.db")
+	standby := follower(t, replica, path)
+	for i := range 3 {
+		addTasks(t, fsvc, fs, "first primary", i+1)
+		syncBoth(t, first, standby)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(replicaDir); err != nil {
+		t.Fatal(err)
+	}
+	second, svc, s := replicated(t, replica)
+	addTasks(t, svc, s, "second primary", 2)
+	if err := second.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := standby.FollowStep(ctx, 0); err == nil || !strings.Contains(err.Error(), "restore it afresh") {
+		t.Fatalf("following a replica started over: %v", err)
+	}
+	if lag := standby.FollowLag(); lag.Err == nil {
+		t.Fatalf("FollowLag after the replica started over = %+v", lag)
+	}
+	if err := standby.Close(); err != nil {
+		t.Fatal(err)
+	}
+	standby = follower(t, replica, path)
+	if len(asides(t, path)) != 1 {
+		t.Fatal("a standby restarted on a replica started over did not restore afresh")
+	}
+	const tasks = "SELECT count(*) FROM tasks"
+	if got, want := count(t, standby, tasks), count(t, second, tasks); got != want {
+		t.Fatalf("the standby restored afresh has %d tasks, the second primary %d", got, want)
+	}
+}
+
+// A standby down while the replica compacted level 0 away bridges the gap
+// with the compacted file, as Litestream's follow does. Litestream compacts
+// on its own clock, so the test compacts: it replaces level-0 files by one
+// level-1 file holding their pages, as Litestream's compaction writes it.
+func TestFollowBridgesCompactedGap(t *testing.T) {
+	ctx := t.Context()
+	replicaDir := filepath.Join(t.TempDir(), "replica")
+	primary, svc, s := replicated(t, "file://"+replicaDir)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	standby := follower(t, "file://"+replicaDir, filepath.Join(t.TempDir(), "standby.db"))
+	from := standby.FollowLag().AppliedTXID
+	for i := range 4 {
+		addTasks(t, svc, s, "compacted", i+1)
+		if err := primary.SyncReplica(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client := lsfile.NewReplicaClient(replicaDir)
+	itr, err := client.LTXFiles(ctx, 0, ltx.TXID(from+1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := ltx.SliceFileIterator(itr)
+	if err != nil || len(files) < 3 {
+		t.Fatalf("level 0 holds %d files past %d (%v)", len(files), from, err)
+	}
+	// The first three files after the standby's TXID become one level-1
+	// file; the last stays at level 0, after the gap.
+	gone := files[:3]
+	var inputs []io.Reader
+	for _, fi := range gone {
+		rc, err := client.OpenLTXFile(ctx, 0, fi.MinTXID, fi.MaxTXID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		inputs = append(inputs, rc)
+	}
+	var out bytes.Buffer
+	c, err := ltx.NewCompactor(&out, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.HeaderFlags = ltx.HeaderFlagNoChecksum
+	if err := c.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.WriteLTXFile(ctx, 1, gone[0].MinTXID, gone[2].MaxTXID, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.DeleteLTXFiles(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := standby.FollowStep(ctx, 0); err != nil || n < 2 {
+		t.Fatalf("FollowStep over a compacted gap = %d, %v", n, err)
+	}
+	const tasks = "SELECT count(*) FROM tasks"
+	if got, want := count(t, standby, tasks), count(t, primary, tasks); got != want {
+		t.Fatalf("the standby has %d tasks after bridging, the primary %d", got, want)
+	}
+	if lag := standby.FollowLag(); lag.Transactions != 0 || lag.Err != nil {
+		t.Fatalf("FollowLag after bridging = %+v", lag)
+	}
+}
+
+// A primary upgraded under its standby: the standby does not apply a
+// schema its binary does not know, and says so.
+func TestFollowStopsAtANewSchema(t *testing.T) {
+	ctx := t.Context()
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	primary, _, _ := replicated(t, replica)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
+	version := count(t, primary, "PRAGMA user_version")
+	if err := primary.ExecSQL(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := standby.FollowStep(ctx, 0); err == nil || !strings.Contains(err.Error(), "primary's version of tend") {
+		t.Fatalf("applying a newer schema: %v", err)
+	}
+	if got := count(t, standby, "PRAGMA user_version"); got != version {
+		t.Fatalf("the standby's schema version is %d, want %d kept", got, version)
+	}
+	if lag := standby.FollowLag(); lag.Err == nil || lag.Transactions == 0 {
+		t.Fatalf("FollowLag after refusing a newer schema = %+v", lag)
+	}
 }

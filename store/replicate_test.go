@@ -39,7 +39,7 @@ func fakeS3(t testing.TB, path string) string {
 
 // replicated opens a database replicating to replica, seeds it, and
 // returns it open with its service and seed.
-func replicated(t *testing.T, replica string) (*store.DB, *app.Service, seeded) {
+func replicated(t testing.TB, replica string) (*store.DB, *app.Service, seeded) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "tend.db")
 	s := seedDatabase(t, path)

@@ -23,7 +23,7 @@ type seeded struct {
 }
 
 // withService opens path, runs fn with its Service, and closes it.
-func withService(t *testing.T, path string, fn func(*store.DB, *app.Service)) {
+func withService(t testing.TB, path string, fn func(*store.DB, *app.Service)) {
 	t.Helper()
 	db, err := store.Open(t.Context(), path, store.Options{})
 	if err != nil {
@@ -35,7 +35,7 @@ func withService(t *testing.T, path string, fn func(*store.DB, *app.Service)) {
 	}
 }
 
-func seedDatabase(t *testing.T, path string) seeded {
+func seedDatabase(t testing.TB, path string) seeded {
 	t.Helper()
 	seededTemplate.Copy(t, path)
 	s := seeded{path: path, ws: seedWorkspace}
