@@ -75,7 +75,7 @@ type promoteJSON struct {
 
 // promotedJSON answers a promotion.
 type promotedJSON struct {
-	Status string `json:"status"` // "primary"
+	Promoted bool `json:"promoted"` // true: the server is the primary and takes writes
 }
 
 func (s *Server) handlePromote(w http.ResponseWriter, r *http.Request, a app.Actor, in promoteJSON) error {
@@ -86,5 +86,5 @@ func (s *Server) handlePromote(w http.ResponseWriter, r *http.Request, a app.Act
 	if err := s.app.Promote(r.Context(), a, replica); err != nil {
 		return err
 	}
-	return wire.WriteJSON(w, http.StatusOK, promotedJSON{Status: "primary"})
+	return wire.WriteJSON(w, http.StatusOK, promotedJSON{Promoted: true})
 }
