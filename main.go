@@ -46,7 +46,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 // serverCmds are the commands that serve and keep the database file.
 func serverCmds(dbPath *string) []*cobra.Command {
 	return []*cobra.Command{newServeCmd(dbPath), newTokenCmd(dbPath), newSignInCmd(dbPath), newBackupCmd(dbPath),
-		newRestoreCmd(dbPath), newExportCmd(dbPath), newImportCmd(dbPath), newMCPCmd(dbPath), newHealthcheckCmd()}
+		newRestoreCmd(dbPath), newExportCmd(dbPath), newImportCmd(dbPath), newMCPCmd(dbPath), newHealthcheckCmd(), newPromoteCmd()}
 }
 
 // logFlags are --log-format and --log-level, on the commands that log.

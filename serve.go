@@ -19,8 +19,6 @@ import (
 	"tend/cli"
 	"tend/store"
 	"tend/web"
-	"tend/web/hook"
-	"tend/web/notify"
 )
 
 type serveFlags struct {
@@ -33,6 +31,8 @@ type serveFlags struct {
 	metricsAddr                   string
 	outboundAllow                 []string
 	trustTailscale                bool
+	follow, primaryURL            string
+	followInterval, maxLag        time.Duration
 	log                           logFlags
 }
 
@@ -45,10 +45,20 @@ func newServeCmd(dbPath *string) *cobra.Command {
 
 On a database that does not exist yet, serve creates the instance, a default
 workspace with the default vocabularies and one administrator, and prints an
-API token for that administrator once. Later starts print no secret.`,
+API token for that administrator once. Later starts print no secret.
+
+With --follow, serve is a read-only standby: it copies the database from
+the primary's replica (the URL the primary's --replica names) when the
+file does not exist yet, then applies each transaction the replica takes,
+and serves every read. Writes are refused with 503 read_only naming
+--primary-url. A standby does not replicate: tend promote makes it the
+primary in the running process, and it then replicates to a new generation
+of the replica it followed, or to the --replica tend promote is given
+(docs/selfhost.md, "A warm standby").`,
 		Example: `  tend serve
   tend serve --db ./tend.db --addr 127.0.0.1:8421
-  TEND_DB=/srv/tend/tend.db tend serve --addr 0.0.0.0:8421 --public-url https://tend.example.ts.net`,
+  TEND_DB=/srv/tend/tend.db tend serve --addr 0.0.0.0:8421 --public-url https://tend.example.ts.net
+  tend serve --db standby.db --follow s3://backups/tend --primary-url https://tend.example.ts.net`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.checkReplica(cmd); err != nil {
@@ -78,6 +88,14 @@ API token for that administrator once. Later starts print no secret.`,
 		"let webhooks and notification channels call this loopback, private or local range (CIDR, repeatable); all such ranges are refused otherwise (env TEND_OUTBOUND_ALLOW)")
 	fl.BoolVar(&f.trustTailscale, "trust-tailscale", os.Getenv("TEND_TRUST_TAILSCALE") == "1",
 		"sign a request from loopback in by its Tailscale-User-Login header, as tailscale serve sends it, to the account linked to that login; never from another peer (env TEND_TRUST_TAILSCALE=1; docs/selfhost.md)")
+	fl.StringVar(&f.follow, "follow", envOr("TEND_FOLLOW", ""),
+		"serve a read-only standby that follows the primary's replica at this URL (the schemes of --replica); not with --replica (env TEND_FOLLOW)")
+	fl.StringVar(&f.primaryURL, "primary-url", envOr("TEND_PRIMARY_URL", ""),
+		"with --follow: the primary's address, which a refused write names (env TEND_PRIMARY_URL)")
+	fl.DurationVar(&f.maxLag, "max-lag", 30*time.Second,
+		"with --follow: /readyz answers 503 while the oldest change not yet applied is older than this")
+	fl.DurationVar(&f.followInterval, "follow-interval", 0,
+		"with --follow: how often the replica is read for new transactions (default 1s)")
 	addLogFlags(cmd, &f.log)
 	return cmd
 }
@@ -98,86 +116,55 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 	}
 	metrics := web.NewMetrics(log, version)
 	opts := store.Options{BackupDir: f.backupDir, Synchronous: f.synchronous, OnStorage: logStorage(log), OnWriterWait: metrics.ObserveWriterWait,
-		ReplicaSyncInterval: f.replicaSync, Log: log}
+		ReplicaSyncInterval: f.replicaSync, Log: log, Follow: f.follow, FollowInterval: f.followInterval, PrimaryURL: f.primaryURL}
 	if len(f.replicas) == 1 {
 		opts.Replica = f.replicas[0]
 	}
+	p := &primary{f: f, log: log, allow: allow, stdout: stdout}
 	// The worker indexes the text of tasks created once creates pause
 	// (app/task_index.go).
 	db, svc, err := createService(ctx, dbPath, opts, app.Options{PublicURL: f.publicURL,
 		TaskIndexBatch: app.DefaultTaskIndexBatch, TaskIndexQuiet: app.DefaultTaskIndexQuiet, Outbound: allow,
-		WebhookJitter: retries})
+		WebhookJitter: retries, Promote: p.promote})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	p.db, p.svc, p.ctx = db, svc, ctx
 	if f.timezone == "" {
-		f.timezone = cli.LocalTimezone()
+		p.f.timezone = cli.LocalTimezone()
 	}
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{InstanceName: f.instanceName, Timezone: f.timezone, AdminUsername: f.admin})
-	if err != nil {
-		return err
-	}
-	// Bulk work a stopped server left unfinished is finished first thing;
-	// at shutdown the step under way ends before the database closes.
-	svc.ResumeWork()
-	defer svc.StopWork()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	serving := app.Serving{Addr: reachable(ln.Addr().String()), PublicURL: f.publicURL}
-	if err := svc.RecordServing(ctx, serving); err != nil {
-		_ = ln.Close()
-		return err
-	}
-	if first != nil {
-		link, err := svc.LocalLoginLink(ctx, first.Admin.Username)
-		if err != nil {
+	p.serving = app.Serving{Addr: reachable(ln.Addr().String()), PublicURL: f.publicURL}
+	defer p.stop()
+	if f.follow == "" {
+		if err := p.start(ctx); err != nil {
 			_ = ln.Close()
 			return err
 		}
-		printFirstStart(stdout, first, link.IssuedLoginLink, serving)
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version)
+	log.Info("serving", "addr", ln.Addr().String(), "db", dbPath, "version", version, "standby_of", f.primaryURL)
 	handler := web.NewServer(svc, log)
 	handler.MCP().AllowHosts(f.allowedHosts...)
 	if f.trustTailscale {
 		handler.TrustTailscale()
 	}
-	if opts.Replica != "" {
+	if opts.Replica != "" || opts.Follow != "" {
 		handler.SetReplication(db.Replication)
 	}
+	if opts.Follow != "" {
+		handler.SetFollow(followStatus(db), f.maxLag)
+	}
 	handler.ServeMetrics(metrics)
-	metrics.Watch(storeSources(db))
+	metrics.Watch(storeSources(db, opts.Follow != ""))
 	stopMetrics, err := startMetrics(log, f.metricsAddr, metrics)
 	if err != nil {
 		return err
 	}
 	defer stopMetrics()
-	// The webhook outbox is sent until the server stops; what is in flight
-	// then is sent again after the next start (its lease runs out).
-	hooks, stopHooks := context.WithCancel(ctx)
-	hooksDone := make(chan struct{})
-	go func() {
-		defer close(hooksDone)
-		hook.New(svc, hook.Options{Outbound: allow, Log: log}).Run(hooks)
-	}()
-	defer func() {
-		stopHooks()
-		<-hooksDone
-	}()
-	// The notification outbox likewise, beside it.
-	notes, stopNotes := context.WithCancel(ctx)
-	notesDone := make(chan struct{})
-	go func() {
-		defer close(notesDone)
-		notify.New(svc, notify.Options{Outbound: allow, Log: log}).Run(notes)
-	}()
-	defer func() {
-		stopNotes()
-		<-notesDone
-	}()
 	srv := web.HTTPServer(f.addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -200,6 +187,12 @@ func serve(ctx context.Context, stdout, stderr io.Writer, dbPath string, f serve
 func (f *serveFlags) checkReplica(cmd *cobra.Command) error {
 	if len(f.replicas) > 1 {
 		return errors.New("one --replica only: Litestream v0.5 keeps one replica per database (docs/backup.md says how to keep a second copy)")
+	}
+	if f.follow != "" && len(f.replicas) > 0 {
+		return errors.New("--follow and --replica: a standby does not replicate; once promoted it replicates to the replica it followed, or to tend promote --replica URL")
+	}
+	if f.follow == "" && (f.primaryURL != "" && cmd.Flags().Changed("primary-url") || cmd.Flags().Changed("max-lag") || cmd.Flags().Changed("follow-interval")) {
+		return errors.New("--primary-url, --max-lag and --follow-interval are for a standby: give --follow too")
 	}
 	if v := os.Getenv("TEND_REPLICA_SYNC_INTERVAL"); v != "" && !cmd.Flags().Changed("replica-sync-interval") {
 		d, err := time.ParseDuration(v)

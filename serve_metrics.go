@@ -12,15 +12,22 @@ import (
 	"tend/web"
 )
 
-// storeSources are the store's readings /metrics reports.
-func storeSources(db *store.DB) web.MetricsSources {
+// storeSources are the store's readings /metrics reports. A standby
+// (following) reports its lag, and its replication once promoted.
+func storeSources(db *store.DB, following bool) web.MetricsSources {
 	src := web.MetricsSources{Files: db.FileSizes, OpenSessions: db.OpenSessions, NewestBackup: db.NewestBackup,
 		WritersWaiting: db.WritersWaiting, Now: db.Now}
-	if _, ok := db.Replication(); ok {
+	if _, ok := db.Replication(); ok || following {
 		src.Replication = func() []web.ReplicaStatus {
-			st, _ := db.Replication()
+			st, ok := db.Replication()
+			if !ok {
+				return nil
+			}
 			return []web.ReplicaStatus{{Name: st.Replica, LastSync: st.LastSync, Lag: st.Lag, Errors: st.Errors}}
 		}
+	}
+	if following {
+		src.Follow = followStatus(db)
 	}
 	return src
 }

@@ -72,8 +72,9 @@ func (s *Service) Authenticate(ctx context.Context, secret, iface string) (Actor
 		return Actor{}, denied
 	}
 	a := Actor{User: c.User, Token: &t, Interface: iface}
+	// A standby keeps the primary's stamp: its copy takes no writes.
 	touch := t.LastUsedAt == nil || c.Now.Sub(*t.LastUsedAt) >= lastUsedResolution
-	if touch {
+	if touch && !s.standby() {
 		err := s.store.Update(ctx, func(tx Tx) error {
 			now := tx.Now()
 			a.Token.LastUsedAt = &now

@@ -141,7 +141,7 @@ func (s *Service) CalendarFeed(ctx context.Context, prefix, secret string, cond 
 		return Feed{}, err
 	}
 	c := out.Calendar
-	if c.LastPolledAt != nil && out.Now.Sub(*c.LastPolledAt) < pollResolution && c.ETag == out.ETag {
+	if s.standby() || c.LastPolledAt != nil && out.Now.Sub(*c.LastPolledAt) < pollResolution && c.ETag == out.ETag {
 		return out, nil
 	}
 	err = s.store.Update(ctx, func(tx Tx) error {

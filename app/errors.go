@@ -90,6 +90,8 @@ const (
 	CodePasskeyUnavailable   Code = "passkey_unavailable"   // tend is not at an address passkeys work at (https or localhost)
 	CodeTailscaleUnlinked    Code = "tailscale_unlinked"    // Tailscale vouched for a login no active account is linked to
 	CodeReadOnly             Code = "read_only"             // a write sent to a standby that follows the primary
+	CodeNotStandby           Code = "not_standby"           // promote asked of a server that follows no primary
+	CodePromoteFailed        Code = "promote_failed"        // the standby's copy failed its integrity check: it stays a standby
 )
 
 // AllCodes lists every code in the order it was added. GET /v1/meta reports it
@@ -115,7 +117,7 @@ var AllCodes = []Code{
 	CodeInviteUnusable, CodeUsernameTaken,
 	CodePasskeyInvalid, CodePasskeyNeedsSession, CodePasskeyUnavailable,
 	CodeTailscaleUnlinked,
-	CodeReadOnly,
+	CodeReadOnly, CodeNotStandby, CodePromoteFailed,
 }
 
 // FieldError names one offending input for a validation problem. Loc follows

@@ -36,6 +36,8 @@ func (s *Service) viewExpensive(ctx context.Context, fn func(Tx) error) error {
 // and finds tasks waiting to be indexed stops before it reads anything,
 // waits for the worker to index them (background.Worker.Hurry), and runs
 // fn again, which then finds every task created before it first started.
+// A standby, which indexes nothing, reads what the primary had indexed
+// when the copy was made: a task created just before may be missed.
 func (s *Service) view(ctx context.Context, expensive bool, fn func(Tx) error) error {
 	read := func(fn func(Tx) error) error {
 		if expensive {
@@ -46,6 +48,9 @@ func (s *Service) view(ctx context.Context, expensive bool, fn func(Tx) error) e
 	err := read(fn)
 	if !errors.Is(err, errTasksUnindexed) {
 		return err
+	}
+	if s.standby() {
+		return read(func(tx Tx) error { return fn(indexedTx{tx}) })
 	}
 	if err := s.work.Hurry(ctx); err != nil {
 		return err

@@ -145,6 +145,11 @@ type Options struct {
 	// ceremony answers passkey_unavailable. The server and the terminal
 	// commands hand it in.
 	Passkeys Ceremonies
+	// Promote, on a standby (a store that follows a primary's replica),
+	// makes this process the primary: the store stops following and takes
+	// writes, and the work a primary does starts (Service.Promote). The
+	// server sets it; without it, Promote answers not_standby.
+	Promote func(ctx context.Context, replica string) error
 }
 
 // Service is the one entry point to the domain.

@@ -304,7 +304,8 @@ func usableLink(ctx context.Context, tx Tx, secret string) (LoginLink, error) {
 // AuthenticateSession resolves a tend_session cookie to its account. Like a
 // credential it is checked on every request (revocation, idle and absolute
 // expiry, a deactivated account or chain); its use slides the idle expiry,
-// written at most once a minute.
+// written at most once a minute. A standby reads it without sliding it:
+// its copy takes no writes, and the primary's sliding reaches it.
 func (s *Service) AuthenticateSession(ctx context.Context, secret, iface string) (Actor, error) {
 	denied := Errorf(CodeUnauthorized, "the session has ended; sign in again")
 	prefix, ok := secretPrefix(secret)
@@ -312,7 +313,12 @@ func (s *Service) AuthenticateSession(ctx context.Context, secret, iface string)
 		return Actor{}, denied
 	}
 	var a Actor
-	err := s.store.Update(ctx, func(tx Tx) error {
+	standby := s.standby()
+	run := s.store.Update
+	if standby {
+		run = s.store.View
+	}
+	err := run(ctx, func(tx Tx) error {
 		c, err := tx.SessionByPrefix(ctx, prefix)
 		if CodeOf(err) == CodeNotFound {
 			return denied
@@ -326,7 +332,7 @@ func (s *Service) AuthenticateSession(ctx context.Context, secret, iface string)
 			return denied
 		}
 		a = Actor{User: c.User, Interface: iface, SessionID: ss.ID}
-		if now.Sub(ss.LastSeenAt) < sessionTouchResolution {
+		if standby || now.Sub(ss.LastSeenAt) < sessionTouchResolution {
 			return nil
 		}
 		return tx.TouchSession(ctx, ss.ID, now, now.Add(c.IdleLifetime))

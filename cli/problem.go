@@ -152,10 +152,10 @@ func fromWire(wp wire.Problem) *Problem {
 	return p
 }
 
-// decodeProblem reads the problem document of a refusal. An answer that is
+// DecodeProblem reads the problem document of a refusal. An answer that is
 // none (a proxy's error page, another service at the URL) says so, with
 // its status.
-func decodeProblem(status int, body []byte, where string) *Problem {
+func DecodeProblem(status int, body []byte, where string) *Problem {
 	var doc struct {
 		Title  string          `json:"title"`
 		Status int             `json:"status"`

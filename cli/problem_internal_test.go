@@ -29,7 +29,7 @@ func TestProblems(t *testing.T) {
 		local := problemOf(c.err).(*Problem)
 		rec := wire.NewProblem(c.err)
 		body, _ := rec.MarshalJSON()
-		remote := decodeProblem(rec.Status, body, "http://tend")
+		remote := DecodeProblem(rec.Status, body, "http://tend")
 		for name, p := range map[string]*Problem{"local": local, "remote": remote} {
 			if p.Error() != c.line || ExitCode(p) != c.exit || app.CodeOf(p) != app.AsError(c.err).Code {
 				t.Errorf("%s %v: %q exit %d, want %q exit %d", name, c.err, p.Error(), ExitCode(p), c.line, c.exit)
@@ -44,7 +44,7 @@ func TestProblems(t *testing.T) {
 	if own.Error() != "not_found: no such account (--user names an account)" {
 		t.Errorf("a fix the command knows better: %q", own.Error())
 	}
-	proxy := decodeProblem(http.StatusBadGateway, []byte("<html>Bad gateway</html>"), "http://tend")
+	proxy := DecodeProblem(http.StatusBadGateway, []byte("<html>Bad gateway</html>"), "http://tend")
 	if !strings.HasPrefix(proxy.Error(), "http://tend answered 502 Bad Gateway, which is no tend answer") || ExitCode(proxy) != ExitError {
 		t.Errorf("a proxy's page: %q, exit %d", proxy.Error(), ExitCode(proxy))
 	}

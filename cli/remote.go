@@ -105,7 +105,7 @@ func (r *Remote) exchange(ctx context.Context, method, path string, q url.Values
 		return nil, fmt.Errorf("reading the answer of %s %s: %w", method, path, err)
 	}
 	if res.StatusCode >= 300 {
-		return nil, decodeProblem(res.StatusCode, b, r.base)
+		return nil, DecodeProblem(res.StatusCode, b, r.base)
 	}
 	if out == nil {
 		return res.Header, nil

@@ -64,6 +64,9 @@ type MetricsSources struct {
 	WritersWaiting func() int64
 	// Replication reports each replica's state; nil while nothing replicates.
 	Replication func() []ReplicaStatus
+	// Follow reports a standby's lag; ok is false while the server does
+	// not follow a primary (never did, or was promoted).
+	Follow func() (st FollowStatus, ok bool)
 	// Now is the clock a backup's age is measured on; default time.Now.
 	Now func() time.Time
 }
@@ -208,6 +211,9 @@ var (
 	descLastSync  = prometheus.NewDesc("tend_replication_last_sync_timestamp_seconds", "When the replica last took the database's changes (Unix time; 0 before the first sync).", []string{"replica"}, nil)
 	descLag       = prometheus.NewDesc("tend_replication_lag_seconds", "How far the replica is behind the database.", []string{"replica"}, nil)
 	descSyncErrs  = prometheus.NewDesc("tend_replication_errors_total", "Failed syncs to the replica since the server started.", []string{"replica"}, nil)
+	descFollowLag = prometheus.NewDesc("tend_follow_lag_seconds", "On a standby: age of the oldest change on the primary's replica not yet applied here (0 when caught up).", nil, nil)
+	descFollowTxs = prometheus.NewDesc("tend_follow_lag_transactions", "On a standby: transactions on the primary's replica not yet applied here.", nil, nil)
+	descFollowTx  = prometheus.NewDesc("tend_follow_applied_txid", "On a standby: the last transaction of the primary's replica applied here.", nil, nil)
 	descRefusals  = prometheus.NewDesc("tend_read_refusals_total", "Expensive reads refused: reads_saturated (no slot came free in time) and read_over_budget (the read ran past its budget).", []string{"code"}, nil)
 )
 
@@ -224,7 +230,8 @@ type backupSeen struct {
 }
 
 func (c *sourceCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descDBBytes, descWALBytes, descSessions, descBackupAge, descWaiting, descLastSync, descLag, descSyncErrs} {
+	for _, d := range []*prometheus.Desc{descDBBytes, descWALBytes, descSessions, descBackupAge, descWaiting, descLastSync, descLag, descSyncErrs,
+		descFollowLag, descFollowTxs, descFollowTx} {
 		ch <- d
 	}
 }
@@ -265,6 +272,13 @@ func (c *sourceCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(descLastSync, prometheus.GaugeValue, last, r.Name)
 			ch <- prometheus.MustNewConstMetric(descLag, prometheus.GaugeValue, r.Lag.Seconds(), r.Name)
 			ch <- prometheus.MustNewConstMetric(descSyncErrs, prometheus.CounterValue, float64(r.Errors), r.Name)
+		}
+	}
+	if src.Follow != nil {
+		if st, ok := src.Follow(); ok {
+			ch <- prometheus.MustNewConstMetric(descFollowLag, prometheus.GaugeValue, st.Behind.Seconds())
+			ch <- prometheus.MustNewConstMetric(descFollowTxs, prometheus.GaugeValue, float64(st.Transactions))
+			ch <- prometheus.MustNewConstMetric(descFollowTx, prometheus.GaugeValue, float64(st.AppliedTXID))
 		}
 	}
 }

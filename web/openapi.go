@@ -242,6 +242,7 @@ var apiOps = []op{
 	{method: "GET", path: "/v1/changes", summary: "The change feed", status: 200, out: changesJSON{}},
 	{method: "GET", path: "/v1/journal", summary: "The journal: what people did", status: 200, out: changesJSON{}},
 
+	{method: "POST", path: "/v1/admin/promote", summary: "Make this standby (tend serve --follow) the primary: it stops following, checks the copy's integrity, replicates and takes writes", in: promoteJSON{}, inOptional: true, status: 200, out: promotedJSON{}},
 	{method: "GET", path: "/v1/admin/backups", summary: "List backups", status: 200, out: listing{item: backupJSON{}, unpaged: true}},
 	{method: "POST", path: "/v1/admin/backups", summary: "Take a backup", in: backupCreateJSON{}, inOptional: true, status: 201, out: backupJSON{}},
 	{method: "GET", path: "/v1/export", summary: "Export a workspace or the instance (JSON Lines, streamed)", status: 200, out: jsonSchema{"type": "string"}, media: wire.ExportMediaType},

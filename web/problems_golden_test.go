@@ -32,7 +32,8 @@ var problemsUnanswered = map[app.Code]string{
 	app.CodeActionExpired:     "needs a notification sent and a day gone by (TestNtfyReminderAndActions)",
 	app.CodeTooManyAttempts:   "needs twenty sign-ins started from one address, or ten wrong codes tried on /device (TestDeviceSignInLimits)",
 	app.CodeTailscaleUnlinked: "needs a server trusting Tailscale and a request from loopback naming an unlinked login (TestTailscaleSignIn)",
-	app.CodeReadOnly:          "needs a store that follows a primary's replica (store's TestFollow tests)",
+	app.CodeReadOnly:          "needs a store that follows a primary's replica (TestStandbyRefusesWrites)",
+	app.CodePromoteFailed:     "needs a standby whose copy fails its integrity check (TestPromoteRefusedKeepsServing in package main)",
 }
 
 // TestProblemGoldens provokes every code HTTP can answer, once, from the
@@ -135,6 +136,7 @@ func TestProblemGoldens(t *testing.T) {
 		}, send(http.MethodPost, "/v1/calendars/"+vals["spare_calendar"]+"/reset", e.Admin, nil)},
 		{app.CodeLoginLinkNarrowed, nil, send(http.MethodPost, "/v1/login-links", narrow, map[string]any{})},
 		{app.CodeNotASession, nil, send(http.MethodDelete, "/v1/session", e.Admin, nil)},
+		{app.CodeNotStandby, nil, send(http.MethodPost, "/v1/admin/promote", e.Admin, nil)},
 		{app.CodeCrossOrigin, nil, func() webtest.Response {
 			return e.Browser(http.MethodDelete, "/v1/session", vals["session"], "https://evil.example", nil)
 		}},

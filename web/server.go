@@ -31,7 +31,9 @@ type Server struct {
 	mcp         func() *mcpserver.Server    // the MCP tools, on POST /mcp and stdio, built on first use
 	metrics     *Metrics                    // nil unless ServeMetrics was called
 	replication func() (app.ReplicationStatus, bool)
-	dav         *dav.Handler // CalDAV, on /.well-known/caldav and under dav.Root, for every method
+	follow      func() (FollowStatus, bool) // a standby's lag (SetFollow)
+	maxLag      time.Duration               // the lag past which a standby is not ready
+	dav         *dav.Handler                // CalDAV, on /.well-known/caldav and under dav.Root, for every method
 	// trustTailscale signs loopback requests in by Tailscale-User-Login (TrustTailscale).
 	trustTailscale atomic.Bool
 }
@@ -262,6 +264,7 @@ func (s *Server) routes() {
 
 	s.handle(http.MethodGet, "/v1/admin/backups", s.handleBackupList)
 	s.router.HandlerFunc(http.MethodGet, "/v1/export", s.handleExport) // a download, not reached by service_call_api
+	s.handle(http.MethodPost, "/v1/admin/promote", withActionBody(s, s.handlePromote))
 	s.handle(http.MethodPost, "/v1/admin/backups", withActionBody(s, s.handleBackupCreate))
 
 	s.handle(http.MethodGet, "/v1/workspaces/:workspace/invites", s.handleInviteList)
@@ -516,7 +519,16 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	if st, ok := s.replicationStatus(); ok {
 		ready["replication"] = newReplicationJSON(st)
 	}
-	_ = wire.WriteJSON(w, http.StatusOK, ready)
+	status := http.StatusOK
+	if st, ok := s.followStatus(); ok {
+		j, fit := newFollowJSON(st, s.maxLag)
+		ready["follow"] = j
+		if !fit {
+			ready["status"] = "unavailable"
+			status = http.StatusServiceUnavailable
+		}
+	}
+	_ = wire.WriteJSON(w, status, ready)
 }
 
 // HTTPServer wraps h in an http.Server with timeouts that keep one slow

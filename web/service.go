@@ -57,6 +57,7 @@ type Service interface {
 	LinkTypes(ctx context.Context, a app.Actor, workspace string) ([]app.LinkType, error)
 	MoveDocument(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.DocumentMove) (app.Document, error)
 	MoveTask(ctx context.Context, a app.Actor, workspace string, idOrRef string, in app.TaskMove) (app.Task, error)
+	Promote(ctx context.Context, a app.Actor, replica string) error
 	ParseRecurrence(ctx context.Context, a app.Actor, in app.RecurrenceParse) (app.Reading, error)
 	PreviewTask(ctx context.Context, a app.Actor, workspace string, in app.TaskCreate) (app.TaskPreview, error)
 	ProjectRolesHeld(ctx context.Context, a app.Actor) ([]app.ProjectAccess, error)

@@ -198,6 +198,10 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case app.CodeBusy, app.CodeReadsSaturated, app.CodeTooManyWaiters, app.CodeStorageFull:
 		w.Header().Set("Retry-After", "1")
 		status = http.StatusServiceUnavailable
+	case app.CodeReadOnly:
+		// A standby: the body's sentence names the primary, where the
+		// calendar client is to be pointed for writes.
+		status = http.StatusServiceUnavailable
 	case app.CodeInternal:
 		h.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, http.StatusInternalServerError, "", "internal error")

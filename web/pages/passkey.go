@@ -62,6 +62,6 @@ func (s *Server) signedOut(w http.ResponseWriter, r *http.Request, status int) {
 	if err != nil {
 		s.log.WarnContext(r.Context(), "signed-out page without administrators", "err", err)
 	}
-	_ = s.render(w, status, "signed_out", pageView{Title: "Sign in", Static: "/static/" + staticVersion,
+	_ = s.render(w, status, "signed_out", pageView{Title: "Sign in", Static: "/static/" + staticVersion, Standby: s.standby(),
 		Data: signedOutData{Admins: admins}})
 }

@@ -46,6 +46,7 @@ type pageView struct {
 	Workspace string // the slug of the workspace shown
 	Static    string // the assets' URL prefix
 	Notice    string // a message for the person, such as a refused move
+	Standby   string // on a standby, what the banner says: read-only, and where the primary is
 	Data      any
 
 	// The lists' rows (rows.go): the page's URL, where its row forms
@@ -204,7 +205,21 @@ func (s *Server) view(r *http.Request, a app.Actor, title, nav string, data any)
 	frame := s.frame(r, a)
 	return pageView{Title: title, Nav: nav, User: a.User, Workspace: workspaceOf(r), Static: "/static/" + staticVersion,
 		Notice: notices[r.URL.Query().Get("notice")], Here: hereOf(r), Done: s.doneOf(r, a), Deleted: refParam(r, "trashed"), Data: data,
-		Views: frame.Views, People: frame.People}
+		Views: frame.Views, People: frame.People, Standby: s.standby()}
+}
+
+// standby is the banner of a standby's pages, "" on a primary: every form
+// there is refused, so the person learns it before filling one in.
+func (s *Server) standby() string {
+	err := s.app.ReadOnly()
+	if err == nil {
+		return ""
+	}
+	e := app.AsError(err)
+	if primary, ok := e.Extra["primary"].(string); ok {
+		return "This is a read-only standby of " + primary + ": make changes there."
+	}
+	return e.Detail
 }
 
 // render writes a page. It renders into a buffer first, so a template
@@ -231,7 +246,7 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, v pageVi
 // API logs them.
 func (s *Server) pageProblem(w http.ResponseWriter, r *http.Request, err error) {
 	p := wire.NewProblem(err)
-	v := pageView{Title: p.Title, Static: "/static/" + staticVersion,
+	v := pageView{Title: p.Title, Static: "/static/" + staticVersion, Standby: s.standby(),
 		Data: problemPage{Status: p.Status, Code: p.Code, Message: problemMessage(err)}}
 	if p.Code != app.CodeUnauthorized && p.Code != app.CodeCrossOrigin && p.Code != app.CodeTailscaleUnlinked {
 		// The top bar names who is signed in, as on every other page.

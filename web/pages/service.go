@@ -9,6 +9,8 @@ import (
 // Service is the part of app.Service the web app's pages call. Taking no
 // more keeps the adapter's reach visible in its constructor (issue 33 §4).
 type Service interface {
+	// ReadOnly is the read_only refusal on a standby, nil on a primary.
+	ReadOnly() error
 	channelService
 	inviteService
 	passkeyService

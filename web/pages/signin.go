@@ -48,7 +48,7 @@ func (s *Server) handleSignInPage(w http.ResponseWriter, r *http.Request) {
 		s.signInFailed(w, r, err)
 		return
 	}
-	writePage(w, http.StatusOK, "signin", pageView{Title: "Sign in", Static: "/static/" + staticVersion, Data: signInData{
+	writePage(w, http.StatusOK, "signin", pageView{Title: "Sign in", Static: "/static/" + staticVersion, Standby: s.standby(), Data: signInData{
 		Username: l.Username, Link: secret, ExpiresIn: inWords(linkLeft(l, time.Now())), ExpiresAt: l.ExpiresAt.UTC().Format("15:04 UTC, Monday 2 January")}})
 }
 

@@ -95,6 +95,8 @@ var problemTypes = map[app.Code]problemType{
 	app.CodePasskeyNeedsSession:   {http.StatusForbidden, "Passkeys are added from a browser"},
 	app.CodePasskeyUnavailable:    {http.StatusConflict, "Passkeys need a secure address"},
 	app.CodeTailscaleUnlinked:     {http.StatusUnauthorized, "No account linked to this Tailscale login"},
+	app.CodeNotStandby:            {http.StatusConflict, "Not a standby"},
+	app.CodePromoteFailed:         {http.StatusConflict, "Promotion refused"},
 }
 
 // DeviceAttemptsRetry is the Retry-After of a too_many_attempts answer:

@@ -1,0 +1,285 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestStandbyDrill: the built binary serves as the primary, replicating to
+// an S3-protocol server run by the test (gofakes3), and a second one
+// follows that replica (tend serve --follow). Four clients write to the
+// primary while a sampler measures how long an acknowledged write takes to
+// be served by the standby; then the primary is killed with SIGKILL, the
+// standby is promoted with tend promote, and it must hold every write
+// acknowledged more than one sync interval before the kill, take writes,
+// and pass integrity_check once stopped.
+//
+// Visibility is measured and logged (p50, p99, the worst) and fails only
+// past 10 s, a bound a standby that follows at all never reaches; the
+// issue's 2 s p99 is what BENCHMARKS.md records. TEND_DRILL_ROUNDS=N runs
+// N rounds (.ci/run runs 10); unset, one; TEND_DRILL_WRITERS sets the
+// writers (4; BENCHMARKS.md measures 8).
+func TestStandbyDrill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the standby drill runs two servers under load; not in -short")
+	}
+	rounds := 1
+	if v := os.Getenv("TEND_DRILL_ROUNDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("TEND_DRILL_ROUNDS=%q is not a positive number", v)
+		}
+		rounds = n
+	}
+	writers := 4
+	if v := os.Getenv("TEND_DRILL_WRITERS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("TEND_DRILL_WRITERS=%q is not a positive number", v)
+		}
+		writers = n
+	}
+	var lags []time.Duration
+	var failovers []time.Duration
+	for round := range rounds {
+		l, f := standbyRound(t, round, writers)
+		lags = append(lags, l...)
+		failovers = append(failovers, f)
+	}
+	slices.Sort(lags)
+	slices.Sort(failovers)
+	pct := func(p float64) time.Duration { return lags[min(len(lags)-1, int(p*float64(len(lags))))] }
+	t.Logf("%d rounds, %d writers, sync interval %s: standby visibility p50 %s p99 %s max %s over %d samples; kill to first write after promote: median %s, worst %s",
+		rounds, writers, drillInterval, pct(0.5).Round(time.Millisecond), pct(0.99).Round(time.Millisecond), lags[len(lags)-1].Round(time.Millisecond), len(lags),
+		failovers[len(failovers)/2].Round(time.Millisecond), failovers[len(failovers)-1].Round(time.Millisecond))
+	if worst := lags[len(lags)-1]; worst > 10*time.Second {
+		t.Errorf("a write took %s to reach the standby", worst)
+	}
+}
+
+// standbyRound runs one primary and standby pair to a failover, and
+// answers the visibility lags sampled and the time from the kill to the
+// first write the promoted standby accepted.
+func standbyRound(t *testing.T, round, writers int) ([]time.Duration, time.Duration) {
+	replica := drillS3(t)
+	dir := t.TempDir()
+	primary := startChild(t, filepath.Join(dir, "primary.db"), true, "--replica", replica, "--replica-sync-interval", drillInterval.String())
+	token := primary.token
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: writers + 4}}
+	for deadline := time.Now().Add(time.Minute); ; {
+		if _, ok := syncedThrough(client, primary.url); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the primary never reported a sync to the replica")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	standbyPath := filepath.Join(dir, "standby.db")
+	standby := startChild(t, standbyPath, false, "--follow", replica, "--follow-interval", "50ms", "--primary-url", primary.url)
+
+	type ack struct {
+		ref int
+		at  time.Time
+	}
+	var (
+		mu     sync.Mutex
+		acked  = map[string]time.Time{}
+		latest ack
+		lags   []time.Duration
+		wg     sync.WaitGroup
+	)
+	stop := make(chan struct{})
+	for w := range writers {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				title := fmt.Sprintf("s%d-w%d-%d", round, w, i)
+				ref, ok := createRef(client, primary.url, token, title)
+				if !ok {
+					continue
+				}
+				mu.Lock()
+				acked[title] = time.Now()
+				latest = ack{ref, acked[title]}
+				mu.Unlock()
+			}
+		})
+	}
+	// The sampler follows one acknowledged write at a time until the
+	// standby serves it.
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			mu.Lock()
+			a := latest
+			mu.Unlock()
+			if a.ref == 0 {
+				time.Sleep(time.Millisecond)
+				continue
+			}
+			for get(client, standby.url, token, fmt.Sprintf("/v1/tasks/%d", a.ref)) != http.StatusOK {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				time.Sleep(time.Millisecond)
+			}
+			mu.Lock()
+			lags = append(lags, time.Since(a.at))
+			mu.Unlock()
+		}
+	})
+	// The load runs until the sampler has seen enough writes arrive.
+	for {
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		n := len(lags)
+		mu.Unlock()
+		if n >= 50 {
+			break
+		}
+	}
+	killedAt := time.Now()
+	if err := primary.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	wg.Wait()
+	<-primary.done
+	primary.done <- nil
+
+	// Promote once the standby has applied what the replica holds: nothing
+	// behind, and nothing more applied over ten follow intervals.
+	for deadline, last, same := time.Now().Add(time.Minute), -1, 0; same < 10; {
+		if time.Now().After(deadline) {
+			t.Fatal("the standby never caught up with the replica")
+		}
+		time.Sleep(50 * time.Millisecond)
+		behind, applied := followState(client, standby.url)
+		if behind == 0 && applied == last {
+			same++
+		} else {
+			same = 0
+		}
+		last = applied
+	}
+	cmd := exec.Command(builtTend(t), "promote", "--server", standby.url)
+	cmd.Env = append(os.Environ(), "TEND_TOKEN="+token)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tend promote: %v\n%s", err, out)
+	}
+	for deadline := time.Now().Add(time.Minute); ; {
+		if _, ok := createRef(client, standby.url, token, fmt.Sprintf("s%d-after", round)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the promoted standby took no write")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	failover := time.Since(killedAt)
+	if err := standby.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-standby.done
+	standby.done <- nil
+	client.CloseIdleConnections()
+
+	stored := storedTitles(t, standbyPath, fmt.Sprintf("s%d-%%", round))
+	var lost []string
+	for title, at := range acked {
+		if at.Before(killedAt.Add(-drillInterval)) && !stored[title] {
+			lost = append(lost, title)
+		}
+	}
+	if len(lost) > 0 {
+		t.Fatalf("round %d: %d writes acknowledged more than %s before the kill are not on the promoted standby, such as %v", round, len(lost), drillInterval, lost[:min(5, len(lost))])
+	}
+	if !stored[fmt.Sprintf("s%d-after", round)] {
+		t.Fatalf("round %d: the write after the failover is not in the file", round)
+	}
+	t.Logf("round %d: %d writes acknowledged, %d visibility samples, kill to first write after promote %s", round, len(acked), len(lags), failover.Round(time.Millisecond))
+	return lags, failover
+}
+
+// createRef posts one task and answers its ref when the server
+// acknowledged it.
+func createRef(client *http.Client, base, token, title string) (int, bool) {
+	body, _ := json.Marshal(map[string]string{"title": title})
+	req, err := http.NewRequest(http.MethodPost, base+"/v1/tasks", bytes.NewReader(body))
+	if err != nil {
+		return 0, false
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, false
+	}
+	defer res.Body.Close()
+	var task struct {
+		Ref int `json:"ref"`
+	}
+	if res.StatusCode != http.StatusCreated || json.NewDecoder(res.Body).Decode(&task) != nil {
+		return 0, false
+	}
+	return task.Ref, true
+}
+
+// get answers the status of a GET of path with token.
+func get(client *http.Client, base, token, path string) int {
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := client.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	return res.StatusCode
+}
+
+// followState is how many transactions the standby's /readyz says it has
+// not applied, and the last it applied; -1s when it does not say.
+func followState(client *http.Client, base string) (behind, applied int) {
+	res, err := client.Get(base + "/readyz")
+	if err != nil {
+		return -1, -1
+	}
+	defer res.Body.Close()
+	var ready struct {
+		Follow *struct {
+			Transactions int `json:"lag_transactions"`
+			Applied      int `json:"applied_txid"`
+		} `json:"follow"`
+	}
+	if json.NewDecoder(res.Body).Decode(&ready) != nil || ready.Follow == nil {
+		return -1, -1
+	}
+	return ready.Follow.Transactions, ready.Follow.Applied
+}
