@@ -19,6 +19,7 @@ import (
 	"tend/store"
 	"tend/store/storetest"
 	"tend/web"
+	"tend/web/passkeys"
 	"tend/web/webtest"
 )
 
@@ -57,8 +58,8 @@ func newStandbyPair(t *testing.T) *standbyPair {
 	pdb.Now = clock.Now
 	sdb.Now = func() time.Time { return clock.Now().Add(2 * time.Minute) }
 	p := &standbyPair{pdb: pdb, sdb: sdb, standbyPath: spath,
-		primary: &env{webtest.Around(t, pdb, clock, app.New(pdb, storetest.Options(app.Options{Version: "test"})), admin)},
-		standby: &env{webtest.Around(t, sdb, clock, app.New(sdb, storetest.Options(app.Options{Version: "test", Promote: sdb.Promote})), admin)}}
+		primary: &env{webtest.Around(t, pdb, clock, app.New(pdb, storetest.Options(app.Options{Version: "test", Passkeys: passkeys.Ceremonies{}})), admin)},
+		standby: &env{webtest.Around(t, sdb, clock, app.New(sdb, storetest.Options(app.Options{Version: "test", Promote: sdb.Promote, Passkeys: passkeys.Ceremonies{}})), admin)}}
 	p.standby.Handler().SetFollow(p.followStatus, time.Minute)
 	p.catchUp(t)
 	return p
