@@ -52,19 +52,26 @@ func revisionOf(names []string, version int) string {
 	return strings.TrimSuffix(names[version-1], ".sql")
 }
 
-// migrate brings the schema up to date, tracked by PRAGMA user_version. All
-// pending files run in one transaction on the writer, so a failure leaves
-// the database exactly as it was. An existing database is backed up first.
-// sameVersion is a standby's migrate: it changes nothing, and refuses a
-// database whose schema is not this binary's.
-func (db *DB) sameVersion(ctx context.Context) error {
+// schemaVersion reads the migrations this binary holds and the version
+// the database is at.
+func (db *DB) schemaVersion(ctx context.Context) ([]string, int, error) {
 	names, err := migrationNames()
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	var have int
 	if err := db.write.GetContext(ctx, &have, "PRAGMA user_version"); err != nil {
-		return fmt.Errorf("reading the schema version: %w", err)
+		return nil, 0, fmt.Errorf("reading the schema version: %w", err)
+	}
+	return names, have, nil
+}
+
+// sameVersion is a standby's migrate: it changes nothing, and refuses a
+// database whose schema is not this binary's.
+func (db *DB) sameVersion(ctx context.Context) error {
+	names, have, err := db.schemaVersion(ctx)
+	if err != nil {
+		return err
 	}
 	if have > len(names) {
 		return app.Errorf(app.CodeSchemaTooNew, "the followed database's schema (version %d) is newer than this binary's (%d): follow it with the primary's version of tend", have, len(names))
@@ -76,14 +83,13 @@ func (db *DB) sameVersion(ctx context.Context) error {
 	return nil
 }
 
+// migrate brings the schema up to date, tracked by PRAGMA user_version. All
+// pending files run in one transaction on the writer, so a failure leaves
+// the database exactly as it was. An existing database is backed up first.
 func (db *DB) migrate(ctx context.Context) error {
-	names, err := migrationNames()
+	names, have, err := db.schemaVersion(ctx)
 	if err != nil {
 		return err
-	}
-	var have int
-	if err := db.write.GetContext(ctx, &have, "PRAGMA user_version"); err != nil {
-		return fmt.Errorf("reading the schema version: %w", err)
 	}
 	if have > len(names) {
 		return app.Errorf(app.CodeSchemaTooNew,
