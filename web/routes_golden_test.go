@@ -468,12 +468,7 @@ func TestRouteGoldens(t *testing.T) {
 		t.Errorf("routeCalls names a route twice")
 	}
 
-	fill := func(s string) string {
-		for k, v := range vals {
-			s = strings.ReplaceAll(s, "{"+k+"}", v)
-		}
-		return s
-	}
+	fill := filler(vals)
 	for _, c := range routeCalls {
 		if c.prep != nil {
 			c.prep(e, vals)
@@ -655,4 +650,14 @@ func routeGolden(t *testing.T, route string, got []byte) {
 	t.Helper()
 	name := strings.NewReplacer(" /", "_", "/", "_", ":", "", "*", "").Replace(route)
 	goldenFile(t, filepath.Join("testdata", "routes", name+".golden"), got)
+}
+
+// filler puts the seeded values in a route call's {placeholders}.
+func filler(vals map[string]string) func(string) string {
+	return func(s string) string {
+		for k, v := range vals {
+			s = strings.ReplaceAll(s, "{"+k+"}", v)
+		}
+		return s
+	}
 }

@@ -158,12 +158,7 @@ func TestStandbyServesEveryRead(t *testing.T) {
 	p.primary.Handler().ServeMetrics(web.NewMetrics(slog.New(slog.DiscardHandler), "test"))
 	p.standby.Handler().ServeMetrics(web.NewMetrics(slog.New(slog.DiscardHandler), "test"))
 	vals := routeSeed(p.primary)
-	fill := func(s string) string {
-		for k, v := range vals {
-			s = strings.ReplaceAll(s, "{"+k+"}", v)
-		}
-		return s
-	}
+	fill := filler(vals)
 	for _, c := range routeCalls {
 		if c.prep != nil {
 			c.prep(p.primary, vals)
