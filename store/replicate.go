@@ -114,11 +114,13 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 }
 
 // run starts the rounds so that each ends about one interval after the
-// start of the one before: a round starts early by the longest of the last
-// few rounds' lengths, so a write committed just after a round noted its
-// time is on the replica within one interval, not one interval plus a
-// round (a round that runs longer than those is followed at once). While
-// the replica fails, attempts back off.
+// start of the one before: a round starts early by twice the longest of
+// the last few rounds' lengths, so a write committed just after a round
+// noted its time is on the replica within one interval, not one interval
+// plus a round, even when the next round runs up to twice as long as
+// those (a loaded machine's fsync or a slow upload); a round that runs
+// longer than the interval is followed at once. While the replica fails,
+// attempts back off.
 func (rp *replication) run(ctx context.Context) {
 	defer close(rp.done)
 	t := time.NewTimer(0)
@@ -134,7 +136,7 @@ func (rp *replication) run(ctx context.Context) {
 		start := time.Now()
 		err := rp.sync(ctx)
 		lengths[n%len(lengths)] = time.Since(start)
-		wait := rp.interval - slices.Max(lengths[:])
+		wait := rp.interval - 2*slices.Max(lengths[:])
 		if err != nil && ctx.Err() == nil {
 			backoff = min(max(2*backoff, rp.interval), maxReplicaBackoff)
 			wait = backoff
