@@ -1,0 +1,83 @@
+package app
+
+import (
+	"time"
+
+	"tend/app/background"
+)
+
+// Steps of bulk work sized by time (issue 39 §3; background.Sizer). Each
+// kind of step has its own sizer, as a row of each costs its own: a tag
+// taken off an item is a row deleted, a task trashed is a row written and
+// an event filed, a task indexed is its text through FTS5. The defaults
+// start where fixed sizes were (a few milliseconds on an idle machine)
+// and move within a range: the floor keeps a step's fixed cost (its
+// transaction, the look-ups that find the work) small beside its rows,
+// the ceiling keeps one step from taking a large part of the work at
+// once on a fast, idle machine.
+
+// The kinds of step, as OnWorkStep hears them.
+const (
+	StepTaskIndex = "task_index"
+	StepSubtree   = "subtree"
+	StepTagPurge  = "tag_purge"
+	StepTagNotice = "tag_notice"
+	StepDocument  = "document"
+)
+
+// stepSizers sizes each kind of step of bulk work.
+type stepSizers struct {
+	taskIndex, subtree, tagPurge, tagNotice *background.Sizer
+	clock                                   func() time.Time
+	heard                                   func(kind string, rows int, took time.Duration)
+}
+
+// newStepSizers sizes steps by time within their ranges, or fixes a
+// kind's size where opts sets one.
+func newStepSizers(opts Options) stepSizers {
+	budget := opts.StepBudget
+	if budget <= 0 {
+		budget = background.DefaultStepBudget
+	}
+	sizer := func(fixed, start, lo, hi int) *background.Sizer {
+		if fixed > 0 {
+			return background.FixedSizer(fixed)
+		}
+		return background.NewSizer(start, lo, hi, budget)
+	}
+	clock := opts.StepClock
+	if clock == nil {
+		clock = time.Now
+	}
+	return stepSizers{
+		taskIndex: sizer(opts.TaskIndexStepRows, TaskIndexStepRows, 16, 8*TaskIndexStepRows),
+		subtree:   sizer(opts.SubtreeStepRows, DefaultSubtreeStepRows, 16, 8*DefaultSubtreeStepRows),
+		tagPurge:  sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, 20*DefaultBulkStepRows),
+		tagNotice: sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, 20*DefaultBulkStepRows),
+		clock:     clock, heard: opts.OnWorkStep,
+	}
+}
+
+// run does one step of kind, sized by sz (nil for a kind whose size is
+// fixed elsewhere, such as a document's chunk): work is given the rows to
+// take and answers how many it did. Its time is told to the sizer and to
+// Options.OnWorkStep. It runs inside the step's transaction, so what it
+// times is the writer held, less the commit.
+func (st *stepSizers) run(kind string, sz *background.Sizer, work func(rows int) (int, error)) (asked, done int, err error) {
+	if sz != nil {
+		asked = sz.Rows()
+	}
+	start := st.clock()
+	done, err = work(asked)
+	took := st.clock().Sub(start)
+	if err != nil {
+		return asked, done, err
+	}
+	if sz != nil {
+		sz.Took(asked, done, took)
+	}
+	if st.heard != nil {
+		st.heard(kind, done, took)
+	}
+	return asked, done, nil
+}
