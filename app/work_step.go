@@ -9,12 +9,13 @@ import (
 // Steps of bulk work sized by time (issue 39 §3; background.Sizer). Each
 // kind of step has its own sizer, as a row of each costs its own: a tag
 // taken off an item is a row deleted, a task trashed is a row written and
-// an event filed, a task indexed is its text through FTS5. The defaults
-// start where fixed sizes were (a few milliseconds on an idle machine)
-// and move within a range: the floor keeps a step's fixed cost (its
-// transaction, the look-ups that find the work) small beside its rows,
-// the ceiling keeps one step from taking a large part of the work at
-// once on a fast, idle machine.
+// an event filed, a task indexed is its text through FTS5. Each starts at
+// the size it had when sizes were fixed (a few milliseconds on an idle
+// machine), which is also its ceiling: a step grows back to it after the
+// cores were busy, never past it, as a step grown on a quiet moment held
+// the writer 100 ms when they got busy again. The floor keeps a step's
+// fixed cost (its transaction, the look-ups that find the work) small
+// beside its rows.
 
 // The kinds of step, as OnWorkStep hears them.
 const (
@@ -50,10 +51,10 @@ func newStepSizers(opts Options) stepSizers {
 		clock = time.Now
 	}
 	return stepSizers{
-		taskIndex: sizer(opts.TaskIndexStepRows, TaskIndexStepRows, 16, 8*TaskIndexStepRows),
-		subtree:   sizer(opts.SubtreeStepRows, DefaultSubtreeStepRows, 16, 8*DefaultSubtreeStepRows),
-		tagPurge:  sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, 20*DefaultBulkStepRows),
-		tagNotice: sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, 20*DefaultBulkStepRows),
+		taskIndex: sizer(opts.TaskIndexStepRows, TaskIndexStepRows, 16, TaskIndexStepRows),
+		subtree:   sizer(opts.SubtreeStepRows, DefaultSubtreeStepRows, 16, DefaultSubtreeStepRows),
+		tagPurge:  sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, DefaultBulkStepRows),
+		tagNotice: sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, DefaultBulkStepRows),
 		clock:     clock, heard: opts.OnWorkStep,
 	}
 }

@@ -11,8 +11,11 @@ import (
 // machine and well past 50 ms on two busy cores beside a burst of creates.
 // So a step is sized by the time the last ones took, not by a fixed count:
 // a Sizer aims each step at a budget of time, shrinking the next at once
-// after a step that overran it and growing it, at most twofold a step,
-// after full steps well under it.
+// after a step that overran it and growing it again, by half at most a
+// step, after full steps well under it. Growing faster let a step reach
+// four times its start on a quiet moment and then hold the writer 100 ms
+// when the cores got busy again (BENCHMARKS.md, "Holding the writer: bulk
+// work in steps").
 
 // DefaultStepBudget is the time a step of bulk work aims at: under half
 // of the 50 ms no step may hold the writer, so that a step whose rows
@@ -51,7 +54,7 @@ func (s *Sizer) Rows() int {
 // Took tells the sizer that a step asked for asked rows, did done and
 // held the writer for took. A step over the budget sizes the next to fit
 // it at the rate this one went; a full step (done == asked) under half the
-// budget lets the next grow towards fitting it, at most twofold. A step
+// budget lets the next grow towards fitting it, by half at most. A step
 // that found fewer rows than it asked for says little of their rate when
 // fast, and nothing grows on it.
 func (s *Sizer) Took(asked, done int, took time.Duration) {
@@ -65,7 +68,7 @@ func (s *Sizer) Took(asked, done int, took time.Duration) {
 	case took > s.budget:
 		s.rows = min(s.rows, fit)
 	case done >= asked && took < s.budget/2:
-		s.rows = max(s.rows, min(fit, 2*asked))
+		s.rows = max(s.rows, min(fit, asked+asked/2))
 	}
 	s.rows = min(max(s.rows, s.min), s.max)
 }

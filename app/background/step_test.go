@@ -22,31 +22,31 @@ func TestSizerShrinksAfterASlowStep(t *testing.T) {
 	}
 }
 
-// TestSizerGrowsAtMostTwofold: full steps well under the budget let the
-// next grow, twofold at most, up to the ceiling; a step inside the
+// TestSizerGrowsByHalfAtMost: full steps well under the budget let the
+// next grow, by half at most, up to the ceiling; a step inside the
 // budget's upper half keeps the size.
-func TestSizerGrowsAtMostTwofold(t *testing.T) {
-	s := background.NewSizer(100, 10, 300, 20*time.Millisecond)
+func TestSizerGrowsByHalfAtMost(t *testing.T) {
+	s := background.NewSizer(100, 10, 200, 20*time.Millisecond)
 	s.Took(100, 100, time.Millisecond) // 2,000 would fit
+	if got := s.Rows(); got != 150 {
+		t.Fatalf("after a fast full step of 100, next %d, want 150", got)
+	}
+	s.Took(150, 150, time.Millisecond)
 	if got := s.Rows(); got != 200 {
-		t.Fatalf("after a fast full step of 100, next %d, want 200", got)
+		t.Fatalf("after another, next %d, want the ceiling 200", got)
 	}
-	s.Took(200, 200, time.Millisecond)
-	if got := s.Rows(); got != 300 {
-		t.Fatalf("after another, next %d, want the ceiling 300", got)
-	}
-	s.Took(300, 300, 15*time.Millisecond)
-	if got := s.Rows(); got != 300 {
+	s.Took(200, 200, 15*time.Millisecond)
+	if got := s.Rows(); got != 200 {
 		t.Fatalf("a step within budget changed the size to %d", got)
 	}
 	s = background.NewSizer(100, 10, 1000, 20*time.Millisecond)
-	s.Took(100, 100, 8*time.Millisecond) // 250 fit: grows to that, not 200
-	if got := s.Rows(); got != 200 {
-		t.Fatalf("after 100 rows in 8 ms, next %d, want 200 (twofold at most)", got)
+	s.Took(100, 100, 9*time.Millisecond) // 222 fit: grows by half, to 150
+	if got := s.Rows(); got != 150 {
+		t.Fatalf("after 100 rows in 9 ms, next %d, want 150", got)
 	}
-	s.Took(200, 200, 9*time.Millisecond) // 444 fit, 400 at most
-	if got := s.Rows(); got != 400 {
-		t.Fatalf("after 200 rows in 9 ms, next %d, want 400", got)
+	s.Took(150, 150, 9500*time.Microsecond) // 315 fit, 225 at most
+	if got := s.Rows(); got != 225 {
+		t.Fatalf("after 150 rows in 9.5 ms, next %d, want 225", got)
 	}
 }
 
