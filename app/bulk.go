@@ -22,11 +22,11 @@ import (
 // middle, even by kill -9, finishes the work at its next start (ResumeWork)
 // and no reader ever sees half of it (app/background states the rule).
 
-// DefaultBulkStepRows is how many rows the first step of bulk work on a
-// tag removes or reads: 100 steps took a 100,000-item tag off in about
-// 1.4 s on a loaded 2-core machine (BENCHMARKS.md, "Bulk work in bounded
-// steps"), so a step held the writer for milliseconds. The steps after it
-// are sized by the time the last ones took (work_step.go).
+// DefaultBulkStepRows is the most rows one step of bulk work on a tag
+// removes or reads: 100 steps took a 100,000-item tag off in about 1.4 s
+// on a loaded 2-core machine (BENCHMARKS.md, "Bulk work in bounded
+// steps"), so a step held the writer for milliseconds. Steps are sized by
+// the time the last ones took, up to it (work_step.go).
 const DefaultBulkStepRows = 1000
 
 // bulkTx is what the worker reads and writes.

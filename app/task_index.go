@@ -13,10 +13,10 @@ import (
 // (indexTasksStep), and a read that matches tasks_fts and finds tasks
 // queued waits for it to index them (view) rather than writing itself.
 
-// TaskIndexStepRows is how many tasks the first step indexes: 500 short
-// tasks take the writer a few milliseconds on an idle machine, far under
-// the 50 ms no step may hold it (issue 25 §3). The steps after it are sized
-// by the time the last ones took (work_step.go): on two cores busy with a
+// TaskIndexStepRows is the most tasks one step indexes: 500 short tasks
+// take the writer a few milliseconds on an idle machine, far under the
+// 50 ms no step may hold it (issue 25 §3). Steps are sized by the time
+// the last ones took (work_step.go), up to it: on two cores busy with a
 // burst of creates, 500 took several times as long.
 const TaskIndexStepRows = 500
 

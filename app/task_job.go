@@ -26,11 +26,10 @@ import (
 // answers not_found to every request, so no change to it is lost.
 
 // DefaultSubtreeStepRows is the most descendants a request changes itself,
-// and how many the first step of a job on a subtree changes: each costs a
-// row written and an event filed, about 0.15 ms on a loaded 2-core
-// machine (BENCHMARKS.md, "Trashing, restoring and refiling a large
-// subtree"). The steps after it are sized by the time the last ones took
-// (work_step.go).
+// and the most one step of a job on a subtree changes: each costs a row
+// written and an event filed, about 0.15 ms on a loaded 2-core machine
+// (BENCHMARKS.md, "Trashing, restoring and refiling a large subtree").
+// Steps are sized by the time the last ones took, up to it (work_step.go).
 const DefaultSubtreeStepRows = 250
 
 // The kinds of job on a subtree.

@@ -9,13 +9,14 @@ import (
 // Steps of bulk work sized by time (issue 39 §3; background.Sizer). Each
 // kind of step has its own sizer, as a row of each costs its own: a tag
 // taken off an item is a row deleted, a task trashed is a row written and
-// an event filed, a task indexed is its text through FTS5. Each starts at
+// an event filed, a task indexed is its text through FTS5. Each grows to
 // the size it had when sizes were fixed (a few milliseconds on an idle
-// machine), which is also its ceiling: a step grows back to it after the
-// cores were busy, never past it, as a step grown on a quiet moment held
-// the writer 100 ms when they got busy again. The floor keeps a step's
-// fixed cost (its transaction, the look-ups that find the work) small
-// beside its rows.
+// machine), never past it, as a step grown on a quiet moment held the
+// writer 100 ms when the cores got busy again. It starts at an eighth of
+// that: the first step of a process, at the old size, held the writer
+// 150–170 ms on two cores at load 20, and the steps after it were sized by
+// it. The floor keeps a step's fixed cost (its transaction, the look-ups
+// that find the work) small beside its rows.
 
 // The kinds of step, as OnWorkStep hears them.
 const (
@@ -40,21 +41,21 @@ func newStepSizers(opts Options) stepSizers {
 	if budget <= 0 {
 		budget = background.DefaultStepBudget
 	}
-	sizer := func(fixed, start, lo, hi int) *background.Sizer {
+	sizer := func(fixed, hi, lo int) *background.Sizer {
 		if fixed > 0 {
 			return background.FixedSizer(fixed)
 		}
-		return background.NewSizer(start, lo, hi, budget)
+		return background.NewSizer(hi/8, lo, hi, budget)
 	}
 	clock := opts.StepClock
 	if clock == nil {
 		clock = time.Now
 	}
 	return stepSizers{
-		taskIndex: sizer(opts.TaskIndexStepRows, TaskIndexStepRows, 16, TaskIndexStepRows),
-		subtree:   sizer(opts.SubtreeStepRows, DefaultSubtreeStepRows, 16, DefaultSubtreeStepRows),
-		tagPurge:  sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, DefaultBulkStepRows),
-		tagNotice: sizer(opts.BulkStepRows, DefaultBulkStepRows, 50, DefaultBulkStepRows),
+		taskIndex: sizer(opts.TaskIndexStepRows, TaskIndexStepRows, 16),
+		subtree:   sizer(opts.SubtreeStepRows, DefaultSubtreeStepRows, 16),
+		tagPurge:  sizer(opts.BulkStepRows, DefaultBulkStepRows, 50),
+		tagNotice: sizer(opts.BulkStepRows, DefaultBulkStepRows, 50),
 		clock:     clock, heard: opts.OnWorkStep,
 	}
 }
