@@ -22,10 +22,11 @@ import (
 // middle, even by kill -9, finishes the work at its next start (ResumeWork)
 // and no reader ever sees half of it (app/background states the rule).
 
-// DefaultBulkStepRows is how many rows one step of bulk work removes: 100
-// steps take a 100,000-item tag off in about 1.4 s on a loaded 2-core
-// machine (BENCHMARKS.md, "Bulk work in bounded steps"), so a step holds
-// the writer for milliseconds.
+// DefaultBulkStepRows is the most rows one step of bulk work on a tag
+// removes or reads: 100 steps took a 100,000-item tag off in about 1.4 s
+// on a loaded 2-core machine (BENCHMARKS.md, "Bulk work in bounded
+// steps"), so a step held the writer for milliseconds. Steps are sized by
+// the time the last ones took, up to it (work_step.go).
 const DefaultBulkStepRows = 1000
 
 // bulkTx is what the worker reads and writes.
@@ -107,7 +108,14 @@ func (s *Service) bulkStep(ctx context.Context) (bool, error) {
 		}
 		if n.Seq != 0 {
 			more = true
-			_, err := noticeStep(ctx, tx, n, s.opts.BulkStepRows)
+			_, _, err := s.steps.run(StepTagNotice, s.steps.tagNotice, func(rows int) (int, error) {
+				done, err := noticeStep(ctx, tx, n, rows)
+				if done {
+					// The last step reads what was left: how many is not told.
+					rows = 0
+				}
+				return rows, err
+			})
 			return err
 		}
 		t, deletion, err := tx.NextHiddenTag(ctx)
@@ -118,18 +126,30 @@ func (s *Service) bulkStep(ctx context.Context) (bool, error) {
 			// Then the text of tasks created (task_index.go), then large
 			// bodies to index, a chunk a step.
 			if s.opts.TaskIndexBatch > 0 {
-				n, err := tx.IndexTasks(ctx, s.opts.TaskIndexStepRows)
+				_, n, err := s.steps.run(StepTaskIndex, s.steps.taskIndex, func(rows int) (int, error) { return tx.IndexTasks(ctx, rows) })
 				if err != nil || n > 0 {
 					more = true
 					return err
 				}
 			}
-			more, err = background.IndexDocumentStep(ctx, tx)
+			// A chunk's size is the schema's (background.DocumentChunkBytes):
+			// timed, not sized.
+			_, _, err = s.steps.run(StepDocument, nil, func(int) (int, error) {
+				more, err = background.IndexDocumentStep(ctx, tx)
+				if more {
+					return 1, err
+				}
+				return 0, err
+			})
 			return err
 		}
 		// The next step looks again: for the rest of this tag, or the next.
 		more = true
-		projects, err := tx.PurgeTag(ctx, t.ID, s.opts.BulkStepRows)
+		var projects []string
+		_, _, err = s.steps.run(StepTagPurge, s.steps.tagPurge, func(rows int) (int, error) {
+			projects, err = tx.PurgeTag(ctx, t.ID, rows)
+			return rows, err
+		})
 		// No deletion kept: the event was filed at once (RemoveTag).
 		if err != nil || deletion == "" || len(projects) == 0 {
 			return err

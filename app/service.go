@@ -106,18 +106,29 @@ type Options struct {
 	PublicURL string
 	// Limits overrides the built-in limits; zero fields keep the defaults.
 	Limits Limits
-	// BulkStepRows is how many rows one step of bulk work removes (bulk.go);
-	// 0 is DefaultBulkStepRows. Tests set a few to see the work between steps.
+	// BulkStepRows, when set, fixes how many rows one step of bulk work on
+	// a tag removes or reads (bulk.go); 0 sizes the steps by time from
+	// DefaultBulkStepRows. Tests set a few to see the work between steps.
 	BulkStepRows int
-	// SubtreeStepRows is how many descendants one step of a job on a
-	// subtree changes (task_job.go), and the most a request changes
-	// itself; 0 is DefaultSubtreeStepRows.
+	// SubtreeStepRows is the most descendants a request changes itself
+	// (task_job.go), and when set fixes how many one step of a job on a
+	// subtree changes; 0 is DefaultSubtreeStepRows, the steps sized by time.
 	SubtreeStepRows int
+	// StepBudget is the time a step of bulk work aims to hold the writer
+	// for (work_step.go); 0 is background.DefaultStepBudget.
+	StepBudget time.Duration
+	// StepClock times the steps of bulk work; nil is time.Now. Tests
+	// replace it to give steps the length they choose.
+	StepClock func() time.Time
+	// OnWorkStep, when set, hears how long each step of bulk work held the
+	// writer, its kind and how many rows it did.
+	OnWorkStep func(kind string, rows int, took time.Duration)
 	// BeforeWorkStep, when set, is called before each step of bulk work; an
 	// error stops the worker there, as a crash would. For tests.
 	BeforeWorkStep func() error
-	// TaskIndexStepRows is the most tasks one step of indexing task text
-	// indexes (task_index.go); 0 is app.TaskIndexStepRows.
+	// TaskIndexStepRows, when set, fixes how many tasks one step of
+	// indexing task text indexes (task_index.go); 0 sizes the steps by time
+	// from app.TaskIndexStepRows.
 	TaskIndexStepRows int
 	// TaskIndexBatch, when above 0, has the worker index task text
 	// (task_index.go): once that many creates wait, at ResumeWork, and
@@ -158,6 +169,7 @@ type Service struct {
 	raw    Store                   // the store unwatched, for steps of bulk work (bulk.go)
 	work   *background.Worker      // runs queued work in steps (bulk.go)
 	jobs   struct{ plan taskPlan } // the job on a subtree under way (task_job.go); the worker's alone
+	steps  stepSizers              // how many rows each kind of step takes (bulk.go)
 	opts   Options
 	limits Limits
 	budget *background.Budget // bounds the expensive reads (readbudget.go)
@@ -175,6 +187,7 @@ func New(st Store, opts Options) *Service {
 	if limits.ExpensiveReads == 0 {
 		limits.ExpensiveReads = background.DefaultSlots()
 	}
+	steps := newStepSizers(opts)
 	if opts.BulkStepRows <= 0 {
 		opts.BulkStepRows = DefaultBulkStepRows
 	}
@@ -186,7 +199,7 @@ func New(st Store, opts Options) *Service {
 	}
 	w := newWatch()
 	s := &Service{store: watchedStore{Store: st, w: w}, raw: st, watch: w, opts: opts, limits: limits, budget: newBudget(limits),
-		device: newDeviceLimits()}
+		device: newDeviceLimits(), steps: steps}
 	// The worker indexes task text in its own steps only with a batch
 	// (bulkStep); a search needing it done waits for indexTasksStep.
 	s.work = background.NewWorker(background.Config{Steps: []background.Step{s.bulkStep, s.taskJobStep},

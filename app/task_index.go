@@ -14,8 +14,10 @@ import (
 // queued waits for it to index them (view) rather than writing itself.
 
 // TaskIndexStepRows is the most tasks one step indexes: 500 short tasks
-// take the writer a few milliseconds, far under the 50 ms no step may
-// hold it (issue 25 §3).
+// take the writer a few milliseconds on an idle machine, far under the
+// 50 ms no step may hold it (issue 25 §3). Steps are sized by the time
+// the last ones took (work_step.go), up to it: on two cores busy with a
+// burst of creates, 500 took several times as long.
 const TaskIndexStepRows = 500
 
 // DefaultTaskIndexBatch is how many creates of the server start the worker
@@ -52,12 +54,12 @@ func (indexedTx) TasksUnindexed(context.Context) (bool, error) { return false, n
 // more may wait. Unwatched: what a reader sees does not change, searches
 // waiting for the index first.
 func (s *Service) indexTasksStep(ctx context.Context) (bool, error) {
-	n := 0
+	asked, n := 0, 0
 	err := s.raw.Update(ctx, func(tx Tx) (err error) {
-		n, err = tx.IndexTasks(ctx, s.opts.TaskIndexStepRows)
+		asked, n, err = s.steps.run(StepTaskIndex, s.steps.taskIndex, func(rows int) (int, error) { return tx.IndexTasks(ctx, rows) })
 		return err
 	})
-	return err == nil && n >= s.opts.TaskIndexStepRows, err
+	return err == nil && n >= asked, err
 }
 
 // taskCreated counts a create toward the next batch the worker indexes

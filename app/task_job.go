@@ -25,11 +25,11 @@ import (
 // restored or moved until it is done (409 conflict); a pending descendant
 // answers not_found to every request, so no change to it is lost.
 
-// DefaultSubtreeStepRows is how many descendants one step of a job on a
-// subtree changes, and the most a request changes itself: each costs a
-// row written and an event filed, about 0.15 ms on a loaded 2-core
-// machine, so a step holds the writer for tens of milliseconds at most
+// DefaultSubtreeStepRows is the most descendants a request changes itself,
+// and the most one step of a job on a subtree changes: each costs a row
+// written and an event filed, about 0.15 ms on a loaded 2-core machine
 // (BENCHMARKS.md, "Trashing, restoring and refiling a large subtree").
+// Steps are sized by the time the last ones took, up to it (work_step.go).
 const DefaultSubtreeStepRows = 250
 
 // The kinds of job on a subtree.
@@ -185,24 +185,27 @@ func (s *Service) taskJobStep(ctx context.Context) (bool, error) {
 		w.plan = p
 	}
 	j := w.plan.job
-	n := min(len(w.plan.ids), s.opts.SubtreeStepRows)
-	batch := w.plan.ids[:n]
+	n := 0
 	// Watched: a step changes what readers see.
 	err := s.store.Update(ctx, func(tx Tx) error {
-		changed, err := tx.StepTaskJob(ctx, j, batch, tx.Now())
-		if err != nil || len(changed) == 0 {
-			return err
-		}
-		var e Event
-		if err := json.Unmarshal([]byte(j.Event), &e); err != nil {
-			return err
-		}
-		e.CreatedAt = tx.Now()
-		ids := make([]string, len(changed))
-		for i := range ids {
-			ids[i] = newID()
-		}
-		return tx.InsertEventsAlong(ctx, e, changed, ids)
+		_, _, err := s.steps.run(StepSubtree, s.steps.subtree, func(rows int) (int, error) {
+			n = min(len(w.plan.ids), rows)
+			changed, err := tx.StepTaskJob(ctx, j, w.plan.ids[:n], tx.Now())
+			if err != nil || len(changed) == 0 {
+				return n, err
+			}
+			var e Event
+			if err := json.Unmarshal([]byte(j.Event), &e); err != nil {
+				return n, err
+			}
+			e.CreatedAt = tx.Now()
+			ids := make([]string, len(changed))
+			for i := range ids {
+				ids[i] = newID()
+			}
+			return n, tx.InsertEventsAlong(ctx, e, changed, ids)
+		})
+		return err
 	})
 	if err != nil {
 		// The next run reads the job afresh.

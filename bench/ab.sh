@@ -8,7 +8,8 @@
 # seeds TASKS tasks into one project through the API and runs every load of
 # bench/load (REQUESTS requests each) over a keep-alive client, then stops
 # it. Prints the table of req/s, p50/p99, the server's CPU a request (from
-# /proc, where there is one) and new/old ratios. The load
+# /proc, where there is one) and new/old ratios, then each server's
+# resident set once its loads ran (VmRSS, where there is /proc). The load
 # generator is built from this checkout, so both sides are driven alike.
 # Exits non-zero if a build fails, a server does not start, or any answer
 # was not a 2xx (the table is printed first). Cleans up servers and
@@ -128,6 +129,13 @@ measure() {
 	local status=0
 	TEND_AB_TOKEN=$token "$work/load" run -url "http://$addr" -label "$side" -rev "${rev:0:10}" -round "$round" \
 		-tasks "$tasks" -requests "$requests" -pid "$server" -out "$results" || status=$?
+	# The server's resident set once every load ran (issue 39 §3), where
+	# the system has /proc.
+	if [ -r "/proc/$server/status" ]; then
+		awk -v side="$side" -v round="$round" '/^(VmRSS|RssAnon|RssFile):/ { kb[$1] = $2 }
+			END { printf "%s round %s: %.1f MB (anonymous %.1f, file %.1f)\n", side, round, kb["VmRSS:"] / 1024, kb["RssAnon:"] / 1024, kb["RssFile:"] / 1024 }' \
+			"/proc/$server/status" >>"$work/rss.txt" || true
+	fi
 	kill "$server" 2>/dev/null || true
 	wait "$server" || true
 	server=""
@@ -146,4 +154,11 @@ done
 
 echo >&2
 echo "go: $(go version | cut -d' ' -f3-), $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC')"
-"$work/load" report "$results"
+reported=0
+"$work/load" report "$results" || reported=$?
+if [ -s "$work/rss.txt" ]; then
+	echo
+	echo "server RSS after the loads:"
+	cat "$work/rss.txt"
+fi
+exit "$reported"

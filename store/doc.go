@@ -9,6 +9,7 @@
 // queue in Go rather than spin on the busy timeout; a pool of query-only
 // readers serves reads, which WAL lets run beside the writer. A third,
 // single maintenance connection runs WAL checkpoints and backups so neither
-// holds up a request; while replicating, Litestream's own connection runs
-// the checkpoints instead.
+// holds up a request; while replicating, the checkpoints go through
+// Litestream's own connection, at moments the replication loop chooses
+// (replicate.go).
 package store

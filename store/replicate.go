@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -35,6 +36,24 @@ import (
 // every write committed before the noted time is on the replica
 // (SyncedThrough). Rounds start early by their own length (see run), so an
 // acknowledged write is off the machine about one interval after it was made.
+//
+// tend chooses when the log is checkpointed, not Litestream. Litestream's
+// checkpoint takes SQLite's write lock (a write it rolls back, so that no
+// frame lands between its last copy of the log and the checkpoint), and
+// every write it makes waits on SQLite's busy handler, which polls: under
+// writes that never paused, its first write (the creation of its tables)
+// and the writes of its checkpoints lost the lock again and again, the
+// checkpoints failed and the log grew by every write (243 MB after 3,000
+// creates), while the writer's requests waited in turn behind the
+// checkpoints that did get the lock. So Litestream's own checkpoints are
+// off but for a last resort (TruncatePageN), its tables are made on tend's
+// writer before it starts, and its checkpoints run from the replication
+// loop as tend's own did (checkpoint): once the log has grown by
+// restartSize, the log is copied into LTX files first, outside the
+// writer, then the checkpoint runs between two writes of tend's writer
+// (betweenWrites), so the write lock it takes is free and the requests
+// behind it wait on the writer's own queue only for the copy of the few
+// frames since and the pages into the database file.
 
 // DefaultReplicaSyncInterval is how often changes go to the replica unless
 // Options.ReplicaSyncInterval says otherwise: Litestream's own default.
@@ -48,6 +67,7 @@ const maxReplicaBackoff = 30 * time.Second
 const replicaShutdownSync = 5 * time.Second
 
 type replication struct {
+	host     *DB // the database replicated, whose writer the checkpoints wait for
 	store    *litestream.Store
 	db       *litestream.DB
 	replica  *litestream.Replica
@@ -91,19 +111,33 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 	}
 	ls := litestream.NewStore([]*litestream.DB{ldb}, litestream.DefaultCompactionLevels)
 	loopCtx, cancel := context.WithCancel(context.Background())
-	rp := &replication{store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
+	rp := &replication{host: db, store: ls, db: ldb, replica: r, interval: interval, log: log, cancel: cancel, done: make(chan struct{}),
 		status: app.ReplicationStatus{Replica: name, Since: time.Now().UTC()}}
 	quiet := slog.New(litestreamLog{log.Handler(), rp})
 	ls.Logger = quiet
 	ldb.SetLogger(quiet)
 	ldb.MonitorInterval = 0
 	ldb.ShutdownSyncTimeout = replicaShutdownSync
-	// Litestream truncates the log at half tend's own limit (a tend
-	// database has 4 KiB pages), so that it does so before the checkpointer
-	// of another tend process on the file (tend mcp, say) would try a
+	// The loop starts the log over by a quarter of tend's own limit (a tend
+	// database has 4 KiB pages), so that it does so before the checkpointer of
+	// another tend process on the file (tend mcp, say) would try a
 	// TRUNCATE that Litestream's read transaction holds up, with every
-	// writer behind it, for busy_timeout.
-	ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
+	// writer behind it, for busy_timeout. Litestream's own checkpoints are
+	// off, but for its TRUNCATE at the limit: should the loop's fail, the
+	// log still does not grow without bound.
+	if db.wal.start(db.path) != nil {
+		ldb.MinCheckpointPageN = math.MaxInt32
+		ldb.CheckpointInterval = 0
+		ldb.TruncatePageN = int(max(db.walLimit/4096, int64(litestream.DefaultMinCheckpointPageN)))
+		if err := db.litestreamTables(ctx); err != nil {
+			cancel()
+			return nil, fmt.Errorf("starting replication to %s: %w", name, err)
+		}
+	} else {
+		// No view of the log's length (walindex_other.go): Litestream
+		// checkpoints as it sees fit, truncating at half the limit.
+		ldb.TruncatePageN = int(max(db.walLimit/2/4096, int64(litestream.DefaultMinCheckpointPageN)))
+	}
 	if err := ls.Open(ctx); err != nil {
 		cancel()
 		return nil, fmt.Errorf("starting replication to %s: %w", name, err)
@@ -127,10 +161,18 @@ func (rp *replication) run(ctx context.Context) {
 	defer t.Stop()
 	var backoff time.Duration
 	var lengths [8]time.Duration // the last rounds' lengths, oldest overwritten
+	// Checkpoints run in this loop, between rounds: never beside a round,
+	// whose Litestream lock a checkpoint would wait for holding the writer.
+	tick := time.NewTicker(checkpointEvery)
+	defer tick.Stop()
 	for n := 0; ; n++ {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			rp.checkpoint(ctx)
+			n--
+			continue
 		case <-t.C:
 		}
 		start := time.Now()
@@ -194,6 +236,66 @@ func (rp *replication) sync(ctx context.Context) error {
 	case !failing && wasFailing:
 		rp.log.Info("replication recovered", "failed_syncs", failed)
 	}
+	return err
+}
+
+// checkpoint copies the log into the database file once it has grown by
+// restartSize since it last started over, through Litestream (which must
+// see every frame before the log starts over), while the writer is idle:
+// nobody waits for it then but a request that comes during it. A log
+// that grew to replicaForceSize under writes that leave the writer no
+// idle moment is checkpointed between two writes all the same, so that
+// it stays bounded.
+func (rp *replication) checkpoint(ctx context.Context) {
+	if rp.db.MinCheckpointPageN != math.MaxInt32 {
+		return // Litestream checkpoints itself (startReplication)
+	}
+	h, ok := rp.host.wal.view.header()
+	if !ok {
+		return
+	}
+	size := int64(h.mxFrame()) * (4096 + 24)
+	if size < restartSize {
+		return
+	}
+	force := size >= replicaForceSize(rp.host.walLimit)
+	if !force && !rp.host.w.idle() {
+		return
+	}
+	// The frames written so far go into LTX files outside the writer: what
+	// the checkpoint copies before it holds writes back is those since.
+	if err := rp.db.Sync(ctx); err != nil {
+		return
+	}
+	var err error
+	run := func() { err = rp.db.Checkpoint(ctx, litestream.CheckpointModePassive) }
+	if force {
+		rp.host.betweenWrites(run)
+	} else if !rp.host.whenIdle(run) {
+		return
+	}
+	if err != nil && ctx.Err() == nil {
+		rp.log.Debug("checkpoint failed", "err", err)
+	}
+}
+
+// litestreamTables makes Litestream's two tables, as Litestream would
+// (the same statements), on the writer between two writes: Litestream's
+// own connection, making them while writes never paused, lost the write
+// lock to them until its busy timeout ran out, and failed to start.
+func (db *DB) litestreamTables(ctx context.Context) error {
+	var err error
+	db.betweenWrites(func() {
+		upkeep := context.WithValue(ctx, uncounted{}, true)
+		for _, q := range []string{
+			`CREATE TABLE IF NOT EXISTS _litestream_seq (id INTEGER PRIMARY KEY, seq INTEGER);`,
+			`CREATE TABLE IF NOT EXISTS _litestream_lock (id INTEGER);`,
+		} {
+			if _, err = db.write.ExecContext(upkeep, q); err != nil {
+				return
+			}
+		}
+	})
 	return err
 }
 
@@ -305,3 +407,12 @@ func (h litestreamLog) WithAttrs(as []slog.Attr) slog.Handler {
 func (h litestreamLog) WithGroup(name string) slog.Handler {
 	return litestreamLog{h.Handler.WithGroup(name), h.rp}
 }
+
+// replicaForceSize is the log's length past which the replication loop
+// checkpoints it without waiting for the writer to be idle. A checkpoint
+// through Litestream holds writes back for the whole copy of the log into
+// the database file (about 4 ms a MiB of log on a loaded 2-core machine),
+// where tend's own copies most of it beside the writes (DB.checkpoint);
+// so under writes that never pause the log grows to a quarter of its
+// limit first, and is copied in fewer, longer holds.
+func replicaForceSize(walLimit int64) int64 { return max(walLimit/4, restartSize) }

@@ -181,6 +181,32 @@ func (db *DB) betweenWrites(fn func()) {
 	fn()
 }
 
+// idle reports whether the writer is idle: no request holds it, none
+// waits for it and no shared transaction is open.
+func (w *writer) idle() bool {
+	if w.waiting.Load() > 0 || !w.mu.TryLock() {
+		return false
+	}
+	defer w.mu.Unlock()
+	return w.open == nil
+}
+
+// whenIdle runs fn on the writer's connection if the writer is idle (see
+// idle), holding it so that requests that come meanwhile wait, and
+// reports whether it ran fn.
+func (db *DB) whenIdle(fn func()) bool {
+	w := &db.w
+	if w.waiting.Load() > 0 || !w.mu.TryLock() {
+		return false
+	}
+	defer w.mu.Unlock()
+	if w.open != nil {
+		return false
+	}
+	fn()
+	return true
+}
+
 // runIn runs fn as one request of g, under a savepoint unless it is the
 // first, and reports any panic and fn's error. A savepoint that cannot be
 // rolled back or released means SQLite has rolled the transaction back
