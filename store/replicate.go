@@ -75,6 +75,10 @@ type replication struct {
 	log      *slog.Logger
 	cancel   context.CancelFunc
 	done     chan struct{}
+	// The log's header as the loop last saw it change, and when: the loop's
+	// alone reads and writes them.
+	seenHdr walHeader
+	seenAt  time.Time
 
 	mu      sync.Mutex
 	status  app.ReplicationStatus
@@ -129,6 +133,13 @@ func startReplication(ctx context.Context, db *DB, opts Options) (*replication, 
 		ldb.MinCheckpointPageN = math.MaxInt32
 		ldb.CheckpointInterval = 0
 		ldb.TruncatePageN = int(max(db.walLimit/4096, int64(litestream.DefaultMinCheckpointPageN)))
+		// A sync copies the log to its end as it was when the sync began,
+		// in one go. In 64 MiB chunks (Litestream's default) a sync goes on
+		// until it reaches the end, which writes faster than the copy push
+		// away for ever, and the checkpoints that would bound the log wait
+		// behind it: under a race-instrumented build, three minutes of
+		// writes never saw the log start over.
+		ldb.MaxSyncWALBytes = 0
 		if err := db.litestreamTables(ctx); err != nil {
 			cancel()
 			return nil, fmt.Errorf("starting replication to %s: %w", name, err)
@@ -178,6 +189,11 @@ func (rp *replication) run(ctx context.Context) {
 		start := time.Now()
 		err := rp.sync(ctx)
 		lengths[n%len(lengths)] = time.Since(start)
+		if err == nil {
+			// A long round may have let the log grow past where the ticks
+			// would have checkpointed it.
+			rp.checkpoint(ctx)
+		}
 		wait := rp.interval - 2*slices.Max(lengths[:])
 		if err != nil && ctx.Err() == nil {
 			backoff = min(max(2*backoff, rp.interval), maxReplicaBackoff)
@@ -236,66 +252,6 @@ func (rp *replication) sync(ctx context.Context) error {
 	case !failing && wasFailing:
 		rp.log.Info("replication recovered", "failed_syncs", failed)
 	}
-	return err
-}
-
-// checkpoint copies the log into the database file once it has grown by
-// restartSize since it last started over, through Litestream (which must
-// see every frame before the log starts over), while the writer is idle:
-// nobody waits for it then but a request that comes during it. A log
-// that grew to replicaForceSize under writes that leave the writer no
-// idle moment is checkpointed between two writes all the same, so that
-// it stays bounded.
-func (rp *replication) checkpoint(ctx context.Context) {
-	if rp.db.MinCheckpointPageN != math.MaxInt32 {
-		return // Litestream checkpoints itself (startReplication)
-	}
-	h, ok := rp.host.wal.view.header()
-	if !ok {
-		return
-	}
-	size := int64(h.mxFrame()) * (4096 + 24)
-	if size < restartSize {
-		return
-	}
-	force := size >= replicaForceSize(rp.host.walLimit)
-	if !force && !rp.host.w.idle() {
-		return
-	}
-	// The frames written so far go into LTX files outside the writer: what
-	// the checkpoint copies before it holds writes back is those since.
-	if err := rp.db.Sync(ctx); err != nil {
-		return
-	}
-	var err error
-	run := func() { err = rp.db.Checkpoint(ctx, litestream.CheckpointModePassive) }
-	if force {
-		rp.host.betweenWrites(run)
-	} else if !rp.host.whenIdle(run) {
-		return
-	}
-	if err != nil && ctx.Err() == nil {
-		rp.log.Debug("checkpoint failed", "err", err)
-	}
-}
-
-// litestreamTables makes Litestream's two tables, as Litestream would
-// (the same statements), on the writer between two writes: Litestream's
-// own connection, making them while writes never paused, lost the write
-// lock to them until its busy timeout ran out, and failed to start.
-func (db *DB) litestreamTables(ctx context.Context) error {
-	var err error
-	db.betweenWrites(func() {
-		upkeep := context.WithValue(ctx, uncounted{}, true)
-		for _, q := range []string{
-			`CREATE TABLE IF NOT EXISTS _litestream_seq (id INTEGER PRIMARY KEY, seq INTEGER);`,
-			`CREATE TABLE IF NOT EXISTS _litestream_lock (id INTEGER);`,
-		} {
-			if _, err = db.write.ExecContext(upkeep, q); err != nil {
-				return
-			}
-		}
-	})
 	return err
 }
 
@@ -407,12 +363,3 @@ func (h litestreamLog) WithAttrs(as []slog.Attr) slog.Handler {
 func (h litestreamLog) WithGroup(name string) slog.Handler {
 	return litestreamLog{h.Handler.WithGroup(name), h.rp}
 }
-
-// replicaForceSize is the log's length past which the replication loop
-// checkpoints it without waiting for the writer to be idle. A checkpoint
-// through Litestream holds writes back for the whole copy of the log into
-// the database file (about 4 ms a MiB of log on a loaded 2-core machine),
-// where tend's own copies most of it beside the writes (DB.checkpoint);
-// so under writes that never pause the log grows to a quarter of its
-// limit first, and is copied in fewer, longer holds.
-func replicaForceSize(walLimit int64) int64 { return max(walLimit/4, restartSize) }

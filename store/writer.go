@@ -192,19 +192,16 @@ func (w *writer) idle() bool {
 }
 
 // whenIdle runs fn on the writer's connection if the writer is idle (see
-// idle), holding it so that requests that come meanwhile wait, and
-// reports whether it ran fn.
-func (db *DB) whenIdle(fn func()) bool {
+// idle), holding it so that requests that come meanwhile wait.
+func (db *DB) whenIdle(fn func()) {
 	w := &db.w
 	if w.waiting.Load() > 0 || !w.mu.TryLock() {
-		return false
+		return
 	}
 	defer w.mu.Unlock()
-	if w.open != nil {
-		return false
+	if w.open == nil {
+		fn()
 	}
-	fn()
-	return true
 }
 
 // runIn runs fn as one request of g, under a savepoint unless it is the
