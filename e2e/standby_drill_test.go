@@ -119,13 +119,19 @@ func standbyRound(t *testing.T, round, writers int) ([]time.Duration, time.Durat
 		wg     sync.WaitGroup
 	)
 	stop := make(chan struct{})
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
 	for w := range writers {
 		wg.Go(func() {
 			for i := 0; ; i++ {
-				select {
-				case <-stop:
+				if stopped() {
 					return
-				default:
 				}
 				title := fmt.Sprintf("s%d-w%d-%d", round, w, i)
 				ref, ok := createRef(client, primary.url, token, title)
@@ -143,10 +149,8 @@ func standbyRound(t *testing.T, round, writers int) ([]time.Duration, time.Durat
 	// standby serves it.
 	wg.Go(func() {
 		for {
-			select {
-			case <-stop:
+			if stopped() {
 				return
-			default:
 			}
 			mu.Lock()
 			a := latest
@@ -156,10 +160,8 @@ func standbyRound(t *testing.T, round, writers int) ([]time.Duration, time.Durat
 				continue
 			}
 			for get(client, standby.url, token, fmt.Sprintf("/v1/tasks/%d", a.ref)) != http.StatusOK {
-				select {
-				case <-stop:
+				if stopped() {
 					return
-				default:
 				}
 				time.Sleep(time.Millisecond)
 			}
@@ -173,10 +175,8 @@ func standbyRound(t *testing.T, round, writers int) ([]time.Duration, time.Durat
 	var covered time.Time
 	wg.Go(func() {
 		for {
-			select {
-			case <-stop:
+			if stopped() {
 				return
-			default:
 			}
 			if at, ok := syncedThrough(client, primary.url); ok {
 				mu.Lock()

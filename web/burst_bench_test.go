@@ -43,15 +43,7 @@ func BenchmarkBurstTrash(b *testing.B) {
 			b.Fatal(err)
 		}
 		steps := &longestStep{}
-		svc := app.New(db, burstOptions(steps))
-		first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
-		if err != nil {
-			b.Fatal(err)
-		}
+		svc, admin := benchAdmin(b, db, burstOptions(steps))
 		for _, key := range []string{"burst", "elsewhere"} {
 			if _, err := svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: key, Title: key}); err != nil {
 				b.Fatal(err)

@@ -50,15 +50,7 @@ func replicaSingleWriter(b *testing.B, side string) {
 		b.Fatal(err)
 	}
 	defer func() { _ = db.Close() }()
-	svc := app.New(db, app.Options{Version: "bench"})
-	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc, admin := benchAdmin(b, db, app.Options{Version: "bench"})
 	if _, err := svc.CreateProject(ctx, admin, "", app.ProjectCreate{Key: "p", Title: "p"}); err != nil {
 		b.Fatal(err)
 	}
@@ -82,4 +74,21 @@ func replicaSingleWriter(b *testing.B, side string) {
 	if _, wal, err := db.FileSizes(); err == nil {
 		b.ReportMetric(float64(wal)/(1<<20), "wal-MB")
 	}
+}
+
+// benchAdmin makes a Service over db with opts, makes its instance and
+// signs its administrator in.
+func benchAdmin(b *testing.B, db *store.DB, opts app.Options) (*app.Service, app.Actor) {
+	b.Helper()
+	ctx := context.Background()
+	svc := app.New(db, opts)
+	first, err := svc.Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	admin, err := svc.Authenticate(ctx, first.Token.Secret, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc, admin
 }
