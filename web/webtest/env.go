@@ -88,6 +88,26 @@ func Serve(tb testing.TB, svc *app.Service) *httptest.Server {
 	return srv
 }
 
+// ServeBootstrapped serves a fresh first start as Serve does, with wrap
+// (when given) in front of the router, for a test that drives the server
+// only as a client would (the bench harnesses), and answers its URL and
+// the administrator's token; the administrator is AdminUsername.
+func ServeBootstrapped(tb testing.TB, wrap func(http.Handler) http.Handler) (string, string) {
+	tb.Helper()
+	db, _, admin := OpenBootstrapped(tb)
+	var h http.Handler = Quiet(app.New(db, app.Options{Version: "test"}))
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL, admin
+}
+
+// AdminUsername is the first administrator's user name in every first
+// start the helpers make.
+const AdminUsername = "admin"
+
 // OpenBootstrapped opens a fresh copy of a first start (migrated, the
 // instance, the default workspace and vocabularies, the administrator) on a
 // fixed clock at storetest.Epoch, for a test that builds its own service or
@@ -115,7 +135,7 @@ func CopyBootstrapped(tb testing.TB, path string) string {
 var (
 	adminSecret  string
 	bootstrapped = storetest.NewTemplate(func(ctx context.Context, db *store.DB) error {
-		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC", AdminUsername: AdminUsername})
 		adminSecret = first.Token.Secret
 		return err
 	})
