@@ -11,6 +11,7 @@ import (
 
 	"github.com/emersion/go-ical"
 
+	"tend/bench/benchmain"
 	"tend/web/webtest"
 )
 
@@ -37,7 +38,7 @@ func TestWorkloadRunsOnTend(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", name, err, stderr.String())
 		}
 	}
-	runs, err := readRuns(out)
+	runs, err := benchmain.ReadRuns[Run]([]string{out})
 	if err != nil {
 		t.Fatal(err)
 	}

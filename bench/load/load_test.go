@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"tend/bench/benchmain"
 	"tend/web/webtest"
 )
 
@@ -35,12 +36,7 @@ func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", side, err, stderr.String())
 		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := readRuns(f)
-	f.Close()
+	runs, err := benchmain.ReadRuns[Run]([]string{out})
 	if err != nil {
 		t.Fatal(err)
 	}
