@@ -162,6 +162,18 @@ func (r Response) JSON(t *testing.T) map[string]any {
 // and body marshalled as JSON (a string is sent as it is).
 func (e *Env) Do(method, path, token string, body any) Response {
 	e.T.Helper()
+	req := e.JSONRequest(method, path, body)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return e.Send(req)
+}
+
+// JSONRequest is a request to the server at path with body marshalled as
+// JSON (a string is sent as it is, nil sends none), for headers Do does
+// not set.
+func (e *Env) JSONRequest(method, path string, body any) *http.Request {
+	e.T.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -178,10 +190,7 @@ func (e *Env) Do(method, path, token string, body any) Response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return e.Send(req)
+	return req
 }
 
 // Request is a request to the server at path, for headers Do does not set.
