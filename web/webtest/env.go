@@ -323,7 +323,8 @@ func (e *Env) Join(username, role string) {
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", e.Admin, map[string]any{"username": username, "role": role})
 }
 
-// LogBuffer lets the server's logger and a test's reads share a buffer.
+// LogBuffer is a buffer that a writer (the server's logger, a command
+// running) and a test's reads may share.
 type LogBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
