@@ -73,6 +73,14 @@ func keyed[T, J any](param func(*http.Request) string, call func(context.Context
 	}
 }
 
+// removal is the whole handler of a route that removes what its path
+// names (param reads the name), answered 204.
+func removal(param func(*http.Request) string, call func(context.Context, app.Actor, string) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		return noContent(w, call(r.Context(), a, param(r)))
+	}
+}
+
 // reply writes, with status, the record conv makes of a Service call's
 // result, or returns the call's error.
 func reply[T, J any](w http.ResponseWriter, status int, conv func(T) J) func(T, error) error {
