@@ -14,6 +14,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/web/webtest"
 )
 
 // exported sets up an instance on a new database with one task and returns
@@ -228,7 +229,7 @@ func lineOfChange(lines []string, file string) string {
 // runStdin is run with stdin.
 func runStdin(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errb lockedBuffer
+	var out, errb webtest.LogBuffer
 	cmd := newRootCmd(&out, &errb)
 	cmd.SetIn(bytes.NewReader([]byte(stdin)))
 	cmd.SetArgs(args)

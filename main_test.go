@@ -14,13 +14,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tend/app"
 	"tend/cli"
 	"tend/store"
+	"tend/web/webtest"
 )
 
 // TestMain lets a test run the real main() in a child process (see runMain),
@@ -40,31 +40,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// lockedBuffer is an io.Writer that a running command and the test may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // secretRE matches a whole credential secret: the public prefix, "_", 40 more.
 var secretRE = regexp.MustCompile(`tend_[a-z2-7]{10}_[a-z2-7]{40}`)
 
 // run executes one command line in-process and returns what it wrote.
 func run(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	var out, errb lockedBuffer
+	var out, errb webtest.LogBuffer
 	cmd := newRootCmd(&out, &errb)
 	cmd.SetArgs(args)
 	err = cmd.ExecuteContext(t.Context())
@@ -94,7 +76,7 @@ func freshDB(t *testing.T) string {
 
 // server is one `tend serve` running in the background.
 type server struct {
-	out, errb *lockedBuffer
+	out, errb *webtest.LogBuffer
 	addr      string
 	cancel    context.CancelFunc
 	done      chan error
@@ -106,7 +88,7 @@ var servingRE = regexp.MustCompile(`(?:msg=serving addr=|"msg":"serving","addr":
 // startServe runs tend serve on dbPath with a free port, and extra flags.
 func startServe(t *testing.T, dbPath string, extra ...string) *server {
 	t.Helper()
-	s := &server{out: &lockedBuffer{}, errb: &lockedBuffer{}, done: make(chan error, 1)}
+	s := &server{out: &webtest.LogBuffer{}, errb: &webtest.LogBuffer{}, done: make(chan error, 1)}
 	cmd := newRootCmd(s.out, s.errb)
 	cmd.SetArgs(append([]string{"--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--timezone", "UTC"}, extra...))
 	ctx, cancel := context.WithCancel(context.Background())

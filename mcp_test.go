@@ -15,6 +15,7 @@ import (
 
 	"tend/app"
 	"tend/store"
+	"tend/web/webtest"
 )
 
 // startMCP starts `tend mcp` (this test binary running the real main) with
@@ -23,7 +24,7 @@ func startMCP(t *testing.T, dbPath, secret string) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "--db", dbPath, "mcp")
 	cmd.Env = append(os.Environ(), "TEND_TEST_RUN_MAIN=1", "TEND_TOKEN="+secret)
-	cmd.Stderr = &lockedBuffer{}
+	cmd.Stderr = &webtest.LogBuffer{}
 	c := mcp.NewClient(&mcp.Implementation{Name: "tend-test", Version: "1"}, nil)
 	cs, err := c.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

@@ -1,11 +1,11 @@
 package app_test
 
 import (
-	"runtime"
 	"testing"
 	"time"
 
 	"tend/app"
+	"tend/store/storetest"
 )
 
 // waitFixture is a fixture whose waits on the change feed end only when
@@ -23,26 +23,13 @@ func waitFixture(t *testing.T) (*fixture, chan time.Time) {
 func (f *fixture) waitFor(a app.Actor, since int64, secs int) <-chan app.FeedPage {
 	f.t.Helper()
 	before := f.svc.IdleWaits()
-	got, done := make(chan app.FeedPage, 1), make(chan struct{})
-	go func() {
-		defer close(done)
+	return storetest.Waiting(func() app.FeedPage {
 		page, err := f.svc.Changes(f.ctx, a, app.FeedQuery{Since: &since, WaitSeconds: &secs})
 		if err != nil {
 			f.t.Error(err)
 		}
-		got <- page
-	}()
-	// Until the call has read and waits for a write, or has answered
-	// already (which the caller's checks then report).
-	for f.svc.IdleWaits() <= before {
-		select {
-		case <-done:
-			return got
-		default:
-			runtime.Gosched()
-		}
-	}
-	return got
+		return page
+	}, func() bool { return f.svc.IdleWaits() > before })
 }
 
 // seen lists the page's events' actions.

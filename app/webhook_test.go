@@ -6,18 +6,14 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/app/outbound"
+	"tend/store/storetest"
 )
 
 // hookFixture is a fixture whose webhooks may call loopback, with retries
 // that are not spread, so a test knows when each falls due.
 func hookFixture(t *testing.T) *fixture {
 	t.Helper()
-	p, err := outbound.Parse([]string{"127.0.0.0/8"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newFixtureWith(t, app.Options{Version: "test", Outbound: p, WebhookJitter: func(d time.Duration) time.Duration { return d }})
+	return newFixtureWith(t, app.Options{Version: "test", Outbound: storetest.Loopback(t), WebhookJitter: func(d time.Duration) time.Duration { return d }})
 }
 
 const hookURL = "http://127.0.0.1:9/hook"

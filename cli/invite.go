@@ -79,20 +79,13 @@ func joinLink(link, web string) string {
 }
 
 func newInviteListCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	return w.call(&cobra.Command{
+	return listCmd(newWork(env, dbPath), &cobra.Command{
 		Use:     "list",
 		Aliases: []string{"ls"},
 		Short:   "The workspace's invites, pending and past, with who joined by each",
 		Example: `  tend invite list`,
 		Args:    cobra.NoArgs,
-	}, func(ctx context.Context, s *session, _ []string) error {
-		is, err := s.c.Invites(ctx)
-		if err != nil {
-			return err
-		}
-		return lines(s.p, is, "invites", inviteLine)
-	})
+	}, Client.Invites, linesOf("invites", inviteLine))
 }
 
 func newInviteRevokeCmd(env *Env, dbPath *string) *cobra.Command {

@@ -231,6 +231,11 @@ func lines[T any](p Printer, items []T, noun string, line func(T) []string) erro
 	return nil
 }
 
+// linesOf is the printer of a list that lines writes.
+func linesOf[T any](noun string, line func(T) []string) func(Printer, []T) error {
+	return func(p Printer, items []T) error { return lines(p, items, noun, line) }
+}
+
 // tableOf writes a list the API answers whole as wholeList does, or else
 // as a table under headers, with row making an item's cells.
 func tableOf[T any](p Printer, items []T, noun string, line func(T) []string, headers []string, row func(T) []cell) error {

@@ -65,19 +65,12 @@ printed once: keep it where the receiver verifies signatures.`,
 }
 
 func newWebhookLsCmd(env *Env, dbPath *string) *cobra.Command {
-	w := newWork(env, dbPath)
-	return w.call(&cobra.Command{
+	return listCmd(newWork(env, dbPath), &cobra.Command{
 		Use:     "ls",
 		Short:   "The webhooks you manage, never their secrets",
 		Example: `  tend webhook ls`,
 		Args:    cobra.NoArgs,
-	}, func(ctx context.Context, s *session, _ []string) error {
-		hs, err := s.c.Webhooks(ctx)
-		if err != nil {
-			return err
-		}
-		return lines(s.p, hs, "webhooks", webhookLine)
-	})
+	}, Client.Webhooks, linesOf("webhooks", webhookLine))
 }
 
 func newWebhookRmCmd(env *Env, dbPath *string) *cobra.Command {

@@ -27,9 +27,7 @@ import (
 // and dark.
 func TestBrowserJoinFlow(t *testing.T) {
 	t.Parallel()
-	w, link := newBrowser(t, false)
-	w.base = strings.Replace(w.base, "127.0.0.1", "localhost", 1)
-	w.signIn(strings.Replace(link, "127.0.0.1", "localhost", 1))
+	w := atLocalhost(t)
 	w.open("/invites", `#invite-add`)
 	w.send("make the invite", chromedp.Click(chromedp.CSS(`#invite-add button[type=submit]`)), chromedp.WaitVisible(chromedp.CSS(`#new-invite`)))
 	invite := w.eval(`document.getElementById("invite-link").value`)
@@ -107,6 +105,16 @@ func counted(t *testing.T, w *walk) (*walk, *day) {
 	d.tally()
 	b.open("/signin", "main")
 	return b, d
+}
+
+// atLocalhost is a browser signed in as the administrator at
+// http://localhost, the plain-http address WebAuthn allows (127.0.0.1 is
+// an address, never a relying party).
+func atLocalhost(t *testing.T) *walk {
+	w, link := newBrowser(t, false)
+	w.base = strings.Replace(w.base, "127.0.0.1", "localhost", 1)
+	w.signIn(strings.Replace(link, "127.0.0.1", "localhost", 1))
+	return w
 }
 
 // virtualAuthenticator gives b's browser a platform authenticator that

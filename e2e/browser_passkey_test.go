@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -18,9 +17,7 @@ import (
 // with axe.
 func TestBrowserPasskey(t *testing.T) {
 	t.Parallel()
-	w, link := newBrowser(t, false)
-	w.base = strings.Replace(w.base, "127.0.0.1", "localhost", 1)
-	w.signIn(strings.Replace(link, "127.0.0.1", "localhost", 1))
+	w := atLocalhost(t)
 	virtualAuthenticator(w)
 
 	w.open("/account", `#passkey-add-form`)

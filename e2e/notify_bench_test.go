@@ -2,13 +2,10 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -87,13 +84,7 @@ func BenchmarkWriteWhileNotifying(b *testing.B) {
 const writePace = 80 * time.Millisecond
 
 func benchWriteNotifying(b *testing.B, seed, token string, notifying bool) {
-	dir := b.TempDir()
-	for _, suffix := range []string{"", "-wal"} {
-		if err := copyFile(seed+suffix, filepath.Join(dir, "tend.db"+suffix)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			b.Fatal(err)
-		}
-	}
-	srv := startChild(b, filepath.Join(dir, "tend.db"), false, "--outbound-allow", "127.0.0.1/32")
+	srv := startOnCopy(b, seed)
 	var answered atomic.Int64
 	const queued = 1000
 	if notifying {
@@ -121,13 +112,9 @@ func benchWriteNotifying(b *testing.B, seed, token string, notifying bool) {
 	for b.Loop() {
 		<-tick.C
 		i++
-		t0 := time.Now()
-		benchCall(b, http.StatusOK, srv.url, token, http.MethodPatch, "/v1/tasks/1", fmt.Sprintf(`{"title":"Renamed %d"}`, i), nil)
-		took = append(took, time.Since(t0))
+		took = append(took, renameTask(b, srv, token, i))
 	}
-	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+	reportWrites(b, took)
 	if notifying {
 		b.ReportMetric(float64(queued-answered.Load()), "sends-left")
 	}

@@ -28,7 +28,7 @@ func TestNotifyKillNine(t *testing.T) {
 	dbPath := tempDB(t)
 	ntfy := webtest.NewNtfy(t, "")
 	start := func(first bool) *child {
-		return startServe(t, nil, first, "--db", dbPath, "serve", "--addr", "127.0.0.1:0", "--outbound-allow", "127.0.0.1/32")
+		return startChild(t, dbPath, first, "--outbound-allow", "127.0.0.1/32")
 	}
 	srv := start(true)
 	token := srv.token

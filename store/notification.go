@@ -109,14 +109,12 @@ func (t *Tx) NextNotifyDue(ctx context.Context) (*time.Time, error) {
 
 // LeaseNotification claims a notification for the worker until until.
 func (t *Tx) LeaseNotification(ctx context.Context, seq int64, until time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE notifications SET lease_until = ? WHERE seq = ?`, fmtTime(until), seq)
-	return mapErr(err)
+	return t.lease(ctx, "notifications", seq, until)
 }
 
 // ReleaseNotifyLeases ends every lease of a pending notification.
 func (t *Tx) ReleaseNotifyLeases(ctx context.Context) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE notifications SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`)
-	return mapErr(err)
+	return t.releaseLeases(ctx, "notifications")
 }
 
 // SetNotification writes a notification's state and ends its lease.

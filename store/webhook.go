@@ -136,14 +136,12 @@ func (t *Tx) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 
 // LeaseWebhookDelivery claims a delivery for the worker until until.
 func (t *Tx) LeaseWebhookDelivery(ctx context.Context, seq int64, until time.Time) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET lease_until = ? WHERE seq = ?`, fmtTime(until), seq)
-	return mapErr(err)
+	return t.lease(ctx, "webhook_deliveries", seq, until)
 }
 
 // ReleaseWebhookLeases ends every lease of a pending delivery.
 func (t *Tx) ReleaseWebhookLeases(ctx context.Context) error {
-	_, err := t.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET lease_until = NULL WHERE state = 'pending' AND lease_until IS NOT NULL`)
-	return mapErr(err)
+	return t.releaseLeases(ctx, "webhook_deliveries")
 }
 
 // WebhookDeliveryBySeq reads a delivery, of webhookID when it is given.

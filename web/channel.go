@@ -37,10 +37,6 @@ func (s *Server) handleChannelCreate(w http.ResponseWriter, r *http.Request, a a
 	return reply(w, status, wire.NewChannel)(c, err)
 }
 
-func (s *Server) handleChannelDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return noContent(w, s.app.DeleteChannel(r.Context(), a, channelParam(r)))
-}
-
 func (s *Server) handleChannelTest(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return reply(w, http.StatusAccepted, wire.NewNotification)(s.app.TestChannel(r.Context(), a, channelParam(r)))
 }

@@ -9,26 +9,15 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/app/outbound"
 	"tend/store/storetest"
 	"tend/web/notify"
 	"tend/web/webtest"
 )
 
-// loopback is the outbound policy of tests whose receivers listen on
-// loopback.
-func loopback(t *testing.T) outbound.Policy {
-	p, err := outbound.Parse([]string{"127.0.0.0/8"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // notifyEnv is a test instance that lets channels reach loopback, with a
 // worker to run on its fixed clock.
 func notifyEnv(t *testing.T) (*env, *notify.Worker) {
-	allow := loopback(t)
+	allow := storetest.Loopback(t)
 	e := newEnvWith(t, app.Options{Version: "test", Outbound: allow, PublicURL: "https://tend.example"})
 	return e, notify.New(e.Svc, notify.Options{Outbound: allow})
 }

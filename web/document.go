@@ -48,14 +48,6 @@ func (s *Server) handleDocumentUpdate(w http.ResponseWriter, r *http.Request, a 
 	return reply(w, http.StatusOK, wire.NewDocument)(s.app.UpdateDocument(r.Context(), a, wsParam(r), documentRef(r), in.App()))
 }
 
-func (s *Server) handleDocumentDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewDocument)(s.app.DeleteDocument(r.Context(), a, wsParam(r), documentRef(r)))
-}
-
-func (s *Server) handleDocumentRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewDocument)(s.app.RestoreDocument(r.Context(), a, wsParam(r), documentRef(r)))
-}
-
 func (s *Server) handleDocumentMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.DocumentMove) error {
 	return reply(w, http.StatusOK, wire.NewDocument)(s.app.MoveDocument(r.Context(), a, wsParam(r), documentRef(r), in.App()))
 }

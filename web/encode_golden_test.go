@@ -15,7 +15,7 @@ var uuidRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}
 // on every run. Timestamps are already fixed by the test clock.
 func goldenItems(t *testing.T, name string, body []byte) {
 	t.Helper()
-	golden(t, name, numbered(body, uuidRe, "00000000-0000-0000-0000-%012d"))
+	goldenJSON(t, name, numbered(body, uuidRe, "00000000-0000-0000-0000-%012d"))
 }
 
 // TestItemEncodingGolden pins, byte for byte, the responses written by the

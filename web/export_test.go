@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tend/app"
+	"tend/internal/golden"
 	"tend/store/storetest"
 	"tend/web/webtest"
 	"tend/web/wire"
@@ -174,10 +175,10 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	if second := b.exportAll(); !bytes.Equal(first, second) {
-		t.Fatalf("the export of the import differs from the export:\n%s", lineDiff(first, second))
+		t.Fatalf("the export of the import differs from the export:\n%s", golden.Diffs(string(first), string(second), 6))
 	}
 	if one, two := a.export(a.Admin, "?workspace_id=default"), b.export(b.Admin, "?workspace_id=default"); !bytes.Equal(one, two) {
-		t.Fatalf("GET /v1/export differs:\n%s", lineDiff(one, two))
+		t.Fatalf("GET /v1/export differs:\n%s", golden.Diffs(string(one), string(two), 6))
 	}
 
 	reads := []string{"/v1/tasks", "/v1/tasks?include_total=true&order=-due_at", "/v1/tasks?workspace_id=side", "/v1/documents",
@@ -205,25 +206,6 @@ func TestExportRoundTrip(t *testing.T) {
 	if answered < 60 {
 		t.Errorf("only %d of %d reads answered 200: the sample is too thin", answered, len(reads))
 	}
-}
-
-// lineDiff shows the first lines where two exports differ.
-func lineDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	var out []string
-	for i := 0; i < max(len(la), len(lb)) && len(out) < 6; i++ {
-		var x, y string
-		if i < len(la) {
-			x = la[i]
-		}
-		if i < len(lb) {
-			y = lb[i]
-		}
-		if x != y {
-			out = append(out, fmt.Sprintf("line %d\n- %s\n+ %s", i+1, x, y))
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // TestExportHoldsNoSecret: no credential, session, sign-in link or feed

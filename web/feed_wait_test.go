@@ -3,11 +3,11 @@ package web_test
 import (
 	"fmt"
 	"net/http"
-	"runtime"
 	"testing"
 	"time"
 
 	"tend/app"
+	"tend/store/storetest"
 	"tend/web/webtest"
 )
 
@@ -27,18 +27,8 @@ func TestChangesWaitHTTP(t *testing.T) {
 	// the server holds it open (or has answered already, which the
 	// caller's checks then report).
 	waiting := func(path, token string) <-chan feedPage {
-		got, done := make(chan feedPage, 1), make(chan struct{})
 		before := e.Svc.Waiting()
-		go func() { defer close(done); got <- e.feed(path, token) }()
-		for e.Svc.Waiting() == before {
-			select {
-			case <-done:
-				return got
-			default:
-				runtime.Gosched()
-			}
-		}
-		return got
+		return storetest.Waiting(func() feedPage { return e.feed(path, token) }, func() bool { return e.Svc.Waiting() != before })
 	}
 
 	got := waiting(since+"&wait=30", e.Admin)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"tend/app"
@@ -16,7 +17,9 @@ import (
 // replyTask, replyShaped, noContent) take the call's results as it returns
 // them:
 //
-//	return reply(w, http.StatusOK, wire.NewProject)(s.app.ProjectGet(r.Context(), a, wsParam(r), projectKey(r)))
+//	return reply(w, http.StatusCreated, wire.NewProject)(s.app.CreateProject(r.Context(), a, wsParam(r), in.App()))
+//
+// A route that is only a call on what its path names is keyed's.
 
 // inputHandler is the handler of a route whose request carries its input,
 // a JSON body or a query of type I, given the input read.
@@ -57,6 +60,24 @@ func decoded[B any](s *Server, optional bool, h inputHandler[B]) handlerFunc {
 			return err
 		}
 		return h(w, r, a, in)
+	}
+}
+
+// keyed is the whole handler of a route that is one Service call on what
+// its path names (param reads the name) in the workspace asked for,
+// answered 200 with the record conv makes of the result.
+func keyed[T, J any](param func(*http.Request) string, call func(context.Context, app.Actor, string, string) (T, error),
+	conv func(T) J) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		return reply(w, http.StatusOK, conv)(call(r.Context(), a, wsParam(r), param(r)))
+	}
+}
+
+// removal is the whole handler of a route that removes what its path
+// names (param reads the name), answered 204.
+func removal(param func(*http.Request) string, call func(context.Context, app.Actor, string) error) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, a app.Actor) error {
+		return noContent(w, call(r.Context(), a, param(r)))
 	}
 }
 

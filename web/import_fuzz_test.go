@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tend/app"
+	"tend/internal/golden"
 	"tend/store/storetest"
 	"tend/web/wire"
 )
@@ -54,7 +55,7 @@ func FuzzExportImport(f *testing.F) {
 			t.Fatalf("refused with no code of the contract: %v", err)
 		}
 		if after := state(t); !bytes.Equal(before, after) {
-			t.Fatalf("a refused import (%v) changed the instance:\n%s", err, lineDiff(before, after))
+			t.Fatalf("a refused import (%v) changed the instance:\n%s", err, golden.Diffs(string(before), string(after), 6))
 		}
 	})
 }

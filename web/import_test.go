@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tend/app"
+	"tend/internal/golden"
 	"tend/store/storetest"
 	"tend/web/wire"
 )
@@ -185,7 +186,7 @@ func TestImportRefusesWhatReachesOutside(t *testing.T) {
 				t.Fatalf("err = %v\nwant invalid: …%s…", err, want)
 			}
 			if after := here.exportAll(); !bytes.Equal(before, after) {
-				t.Fatalf("a refused import changed the instance:\n%s", lineDiff(before, after))
+				t.Fatalf("a refused import changed the instance:\n%s", golden.Diffs(string(before), string(after), 6))
 			}
 		})
 	}
@@ -332,7 +333,7 @@ func TestImportRefusesCyclesAndSpentRefs(t *testing.T) {
 				t.Fatalf("err = %v\nwant %s: …%s…", err, tc.code, want)
 			}
 			if after := here.exportAll(); !bytes.Equal(before, after) {
-				t.Fatalf("a refused import changed the instance:\n%s", lineDiff(before, after))
+				t.Fatalf("a refused import changed the instance:\n%s", golden.Diffs(string(before), string(after), 6))
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 
 	"tend/app"
+	"tend/internal/golden"
 	"tend/web"
 	"tend/web/webtest"
 )
@@ -28,19 +28,7 @@ func TestOpenAPIGolden(t *testing.T) {
 	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("GET /openapi.json: %d %s\n%.500s", r.Status, r.Header.Get("Content-Type"), r.Body)
 	}
-	const golden = "../docs/openapi.json"
-	if *update {
-		if err := os.WriteFile(golden, r.Body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(r.Body, want) {
-		t.Fatalf("docs/openapi.json differs from GET /openapi.json: run go test ./web/ -run TestOpenAPIGolden -update")
-	}
+	golden.Check(t, "../docs/openapi.json", r.Body)
 }
 
 // TestOpenAPIIsValid checks the document against the OpenAPI 3.1

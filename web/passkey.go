@@ -25,10 +25,6 @@ func (s *Server) handlePasskeyRename(w http.ResponseWriter, r *http.Request, a a
 	return reply(w, http.StatusOK, wire.NewPasskey)(s.app.RenamePasskey(r.Context(), a, passkeyParam(r), in.Name))
 }
 
-func (s *Server) handlePasskeyDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return noContent(w, s.app.RemovePasskey(r.Context(), a, passkeyParam(r)))
-}
-
 func (s *Server) handlePasskeySignInOptions(w http.ResponseWriter, r *http.Request, _ app.Actor) error {
 	return reply(w, http.StatusOK, wire.NewPasskeyOptions)(s.app.BeginPasskeySignIn(r.Context(), r.Host, wire.ClientAddr(r)))
 }

@@ -24,25 +24,9 @@ var passkeyHeaders = map[string]string{"Host": "localhost", "Origin": passkeyOri
 // session's cookie when there is one.
 func passkeyDo(e *env, method, path, session string, body any) webtest.Response {
 	e.T.Helper()
-	var rd *strings.Reader
-	switch b := body.(type) {
-	case nil:
-		rd = strings.NewReader("")
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			e.T.Fatal(err)
-		}
-		rd = strings.NewReader(string(buf))
-	}
-	req := e.Request(method, path, rd)
+	req := e.JSONRequest(method, path, body)
 	req.Host = "localhost"
 	req.Header.Set("Origin", passkeyOrigin)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	if session != "" {
 		req.AddCookie(&http.Cookie{Name: "tend_session", Value: session})
 	}

@@ -3,50 +3,27 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"tend/internal/golden"
 	"tend/web/webtest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares body, indented, with testdata/name byte for byte; with
-// -update it writes the file instead.
-func golden(t *testing.T, name string, body []byte) {
+// goldenJSON compares body, indented, with testdata/name byte for byte;
+// with -update it writes the file first (golden.Check).
+func goldenJSON(t *testing.T, name string, body []byte) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, bytes.TrimSpace(body), "", "  "); err != nil {
 		t.Fatalf("%s: body is not JSON: %v\n%s", name, err, body)
 	}
 	buf.WriteByte('\n')
-	goldenFile(t, filepath.Join("testdata", name), buf.Bytes())
-}
-
-// goldenFile compares got with the file at path byte for byte; with
-// -update it writes the file instead.
-func goldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%v (go test -update writes it)", err)
-		return
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), buf.Bytes())
 }
 
 // probRaw sends body as it is with the given Content-Type, for requests e.do

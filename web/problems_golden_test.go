@@ -181,7 +181,7 @@ func TestProblemGoldens(t *testing.T) {
 			}
 			r := c.send()
 			webtest.AssertProblem(t, r, r.Status, string(c.code))
-			golden(t, "problems/"+string(c.code)+".golden", routeStable(r.Body, vals))
+			goldenJSON(t, "problems/"+string(c.code)+".golden", routeStable(r.Body, vals))
 		})
 	}
 	for _, code := range app.AllCodes {

@@ -63,20 +63,8 @@ func (s *Server) handleProjectCreate(w http.ResponseWriter, r *http.Request, a a
 	return reply(w, http.StatusCreated, wire.NewProject)(s.app.CreateProject(r.Context(), a, wsParam(r), in.App()))
 }
 
-func (s *Server) handleProjectGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewProject)(s.app.ProjectGet(r.Context(), a, wsParam(r), projectKey(r)))
-}
-
 func (s *Server) handleProjectUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.ProjectUpdate) error {
 	return reply(w, http.StatusOK, wire.NewProject)(s.app.UpdateProject(r.Context(), a, wsParam(r), projectKey(r), in.App()))
-}
-
-func (s *Server) handleProjectDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewProject)(s.app.DeleteProject(r.Context(), a, wsParam(r), projectKey(r)))
-}
-
-func (s *Server) handleProjectRestore(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewProject)(s.app.RestoreProject(r.Context(), a, wsParam(r), projectKey(r)))
 }
 
 func (s *Server) handleProjectMove(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.Move) error {

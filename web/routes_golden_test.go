@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"tend/internal/golden"
 	"tend/web"
 	"tend/web/webtest"
 )
@@ -649,7 +650,7 @@ func numbered(b []byte, re *regexp.Regexp, format string) []byte {
 func routeGolden(t *testing.T, route string, got []byte) {
 	t.Helper()
 	name := strings.NewReplacer(" /", "_", "/", "_", ":", "", "*", "").Replace(route)
-	goldenFile(t, filepath.Join("testdata", "routes", name+".golden"), got)
+	golden.Check(t, filepath.Join("testdata", "routes", name+".golden"), got)
 }
 
 // filler puts the seeded values in a route call's {placeholders}.

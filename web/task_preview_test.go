@@ -34,7 +34,7 @@ func TestTaskPreviewRoute(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("status %d\n%s", r.Status, r.Body)
 	}
-	golden(t, "task_preview.json", r.Body)
+	goldenJSON(t, "task_preview.json", r.Body)
 	if after := count(); after != before {
 		t.Fatalf("the preview created tasks: %v before, %v after", before, after)
 	}

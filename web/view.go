@@ -22,19 +22,10 @@ func (s *Server) handleViewCreate(w http.ResponseWriter, r *http.Request, a app.
 	return reply(w, http.StatusCreated, wire.NewView)(s.app.CreateView(r.Context(), a, wsParam(r), v))
 }
 
-func (s *Server) handleViewGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewView)(s.app.ViewGet(r.Context(), a, wsParam(r), viewParam(r)))
-}
-
 func (s *Server) handleViewUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.ViewUpdate) error {
 	v, err := in.App()
 	if err != nil {
 		return err
 	}
 	return reply(w, http.StatusOK, wire.NewView)(s.app.UpdateView(r.Context(), a, wsParam(r), viewParam(r), v))
-}
-
-// handleViewDelete removes a view and answers it as it was.
-func (s *Server) handleViewDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewView)(s.app.DeleteView(r.Context(), a, wsParam(r), viewParam(r)))
 }

@@ -26,10 +26,6 @@ func (s *Server) handleStatusUpdate(w http.ResponseWriter, r *http.Request, a ap
 	return reply(w, http.StatusOK, wire.NewStatus)(s.app.ChangeStatus(r.Context(), a, vocabKey(r), in.App()))
 }
 
-func (s *Server) handleStatusDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return noContent(w, s.app.RemoveStatus(r.Context(), a, vocabKey(r)))
-}
-
 func (s *Server) handleLinkTypeList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
 	return replyList(w, newLinkTypeJSON)(s.app.LinkTypes(r.Context(), a, wsParam(r)))
 }
@@ -40,10 +36,6 @@ func (s *Server) handleLinkTypeCreate(w http.ResponseWriter, r *http.Request, a 
 
 func (s *Server) handleLinkTypeUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UpdateLinkType) error {
 	return reply(w, http.StatusOK, newLinkTypeJSON)(s.app.ChangeLinkType(r.Context(), a, vocabKey(r), in.App()))
-}
-
-func (s *Server) handleLinkTypeDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return noContent(w, s.app.RemoveLinkType(r.Context(), a, vocabKey(r)))
 }
 
 func (s *Server) handleTagList(w http.ResponseWriter, r *http.Request, a app.Actor) error {
@@ -65,8 +57,4 @@ func (s *Server) handleTagCreate(w http.ResponseWriter, r *http.Request, a app.A
 
 func (s *Server) handleTagUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.UpdateTag) error {
 	return reply(w, http.StatusOK, wire.NewTag)(s.app.ChangeTag(r.Context(), a, vocabKey(r), in.App()))
-}
-
-func (s *Server) handleTagDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return noContent(w, s.app.RemoveTag(r.Context(), a, vocabKey(r)))
 }

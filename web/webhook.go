@@ -33,21 +33,8 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request, a a
 	return reply(w, http.StatusCreated, wire.NewIssuedWebhook)(s.app.CreateWebhook(r.Context(), a, wsParam(r), in.App()))
 }
 
-func (s *Server) handleWebhookGet(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewWebhook)(s.app.WebhookGet(r.Context(), a, wsParam(r), webhookParam(r)))
-}
-
 func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request, a app.Actor, in wire.WebhookUpdate) error {
 	return reply(w, http.StatusOK, wire.NewWebhook)(s.app.UpdateWebhook(r.Context(), a, wsParam(r), webhookParam(r), in.App()))
-}
-
-// handleWebhookDelete removes an endpoint and answers it as it was.
-func (s *Server) handleWebhookDelete(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewWebhook)(s.app.DeleteWebhook(r.Context(), a, wsParam(r), webhookParam(r)))
-}
-
-func (s *Server) handleWebhookRotate(w http.ResponseWriter, r *http.Request, a app.Actor) error {
-	return reply(w, http.StatusOK, wire.NewIssuedWebhook)(s.app.RotateWebhookSecret(r.Context(), a, wsParam(r), webhookParam(r)))
 }
 
 func (s *Server) handleWebhookLog(w http.ResponseWriter, r *http.Request, a app.Actor) error {

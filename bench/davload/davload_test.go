@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,28 +11,9 @@ import (
 
 	"github.com/emersion/go-ical"
 
-	"tend/app"
-	"tend/store"
-	"tend/store/storetest"
-	"tend/web"
+	"tend/bench/benchmain"
+	"tend/web/webtest"
 )
-
-var migrated = storetest.NewTemplate(func(context.Context, *store.DB) error { return nil })
-
-// serve starts the real router over a fresh database and answers its URL,
-// the administrator's user name and token.
-func serve(t *testing.T) (string, string, string) {
-	t.Helper()
-	db, _ := migrated.Open(t)
-	svc := app.New(db, app.Options{Version: "test"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	return srv.URL, first.Admin.Username, first.Token.Secret
-}
 
 // TestWorkloadRunsOnTend runs the harness's own commands against the real
 // server, twice (once named as a peer, as Radicale is in bench/caldav.sh):
@@ -43,7 +22,8 @@ func serve(t *testing.T) (string, string, string) {
 func TestWorkloadRunsOnTend(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results.jsonl")
 	for _, name := range []string{"tend", "peer"} {
-		url, user, token := serve(t)
+		url, token := webtest.ServeBootstrapped(t, nil)
+		user := webtest.AdminUsername
 		t.Setenv("TEND_AB_TOKEN", token)
 		var stdout, stderr bytes.Buffer
 		if err := cli(context.Background(), []string{"seed-tend", "-url", url, "-tasks", "12"}, &stdout, &stderr); err != nil {
@@ -58,7 +38,7 @@ func TestWorkloadRunsOnTend(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", name, err, stderr.String())
 		}
 	}
-	runs, err := readRuns(out)
+	runs, err := benchmain.ReadRuns[Run]([]string{out})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,25 +23,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
+
+	"tend/bench/benchmain"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	interrupted := ctx.Err() != nil
-	stop()
-	if interrupted {
-		fmt.Fprintln(os.Stderr, "davload: interrupted")
-		os.Exit(130)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "davload:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchmain.Run("davload", cli) }
 
 const usage = `usage:
   davload seed-tend -url URL [-tasks N]            (token in TEND_AB_TOKEN)

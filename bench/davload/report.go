@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
+
+	"tend/bench/benchmain"
 )
 
 func cliReport(files []string, stdout, stderr io.Writer) error {
@@ -15,37 +14,11 @@ func cliReport(files []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, usage)
 		return fmt.Errorf("report needs a file")
 	}
-	var runs []Run
-	for _, name := range files {
-		rs, err := readRuns(name)
-		if err != nil {
-			return err
-		}
-		runs = append(runs, rs...)
+	runs, err := benchmain.ReadRuns[Run](files)
+	if err != nil {
+		return err
 	}
 	return report(runs, stdout)
-}
-
-func readRuns(name string) ([]Run, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var runs []Run
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var r Run
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		runs = append(runs, r)
-	}
-	return runs, sc.Err()
 }
 
 var loadOrder = []string{"initial-sync", "empty-delta", "one-change-delta", "put", "api-patch"}

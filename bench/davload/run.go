@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"tend/bench/benchmain"
 )
 
 // Run is one server measured in one round.
@@ -162,20 +163,7 @@ func cliRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	run.LoadAvgEnd = loadAvg()
-	line, _ := json.Marshal(run)
-	if out == "" {
-		_, err := fmt.Fprintf(stdout, "%s\n", line)
-		return err
-	}
-	f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(f, "%s\n", line); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return benchmain.AppendRun(out, stdout, run)
 }
 
 // measure runs the workload once on d.

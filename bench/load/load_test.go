@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,33 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"tend/app"
-	"tend/store"
-	"tend/store/storetest"
-	"tend/web"
+	"tend/bench/benchmain"
+	"tend/web/webtest"
 )
-
-// migrated is one migrated database per test binary, copied for each test.
-var migrated = storetest.NewTemplate(func(context.Context, *store.DB) error { return nil })
-
-// serve starts the real router over a fresh database, with wrap (when
-// given) in front of it, and answers its URL and the administrator's token.
-func serve(t *testing.T, wrap func(http.Handler) http.Handler) (string, string) {
-	t.Helper()
-	db, _ := migrated.Open(t)
-	svc := app.New(db, app.Options{Version: "test"})
-	first, err := svc.Bootstrap(context.Background(), app.BootstrapOptions{Timezone: "UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h http.Handler = web.NewServer(svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL, first.Token.Secret
-}
 
 // small keeps every load brief: the test proves the loads still work on
 // this revision, it measures nothing.
@@ -52,7 +26,7 @@ const smallTasks, smallRequests = "12", "6"
 func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "results.jsonl")
 	for _, side := range []string{"old", "new"} {
-		url, token := serve(t, nil)
+		url, token := webtest.ServeBootstrapped(t, nil)
 		t.Setenv("TEND_AB_TOKEN", token)
 		var stdout, stderr bytes.Buffer
 		// The server runs in this process: its CPU is this process's.
@@ -62,12 +36,7 @@ func TestEveryLoadRunsOnThisRevision(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", side, err, stderr.String())
 		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := readRuns(f)
-	f.Close()
+	runs, err := benchmain.ReadRuns[Run]([]string{out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +98,7 @@ func TestServerCPU(t *testing.T) {
 // TestMissingEndpointIsUnsupported: a revision without MCP (as before
 // POST /mcp existed) shows the load as unsupported, not as a failure.
 func TestMissingEndpointIsUnsupported(t *testing.T) {
-	url, token := serve(t, func(h http.Handler) http.Handler {
+	url, token := webtest.ServeBootstrapped(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path == "/mcp" {
 				http.NotFound(w, r)
@@ -159,7 +128,7 @@ func TestMissingEndpointIsUnsupported(t *testing.T) {
 // run's error names the load, and the table says FAILED; a credential the
 // server refuses stops the run at the seed.
 func TestFailedAnswersFailTheRun(t *testing.T) {
-	url, token := serve(t, func(h http.Handler) http.Handler {
+	url, token := webtest.ServeBootstrapped(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Query().Has("q") {
 				http.Error(w, "search is down", http.StatusServiceUnavailable)

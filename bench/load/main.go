@@ -23,24 +23,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
+
+	"tend/bench/benchmain"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := cli(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	interrupted := ctx.Err() != nil
-	stop()
-	if interrupted {
-		fmt.Fprintln(os.Stderr, "load: interrupted")
-		os.Exit(130) // as a shell reports a command ended by Ctrl-C
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
-}
+func main() { benchmain.Run("load", cli) }
 
 const usage = `usage:
   load run -url URL [-label L] [-rev R] [-round N] [-tasks N] [-requests N] [-pid PID] [-out FILE]   (token in TEND_AB_TOKEN)
@@ -86,16 +73,7 @@ func cliRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return ctx.Err() // a run cut short measured nothing worth keeping
 	}
 	run.Label, run.Rev, run.Round = label, rev, round
-	w := stdout
-	if out != "" {
-		f, err := os.OpenFile(out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
-	if err := writeRun(w, run); err != nil {
+	if err := benchmain.AppendRun(out, stdout, run); err != nil {
 		return err
 	}
 	return runErr
@@ -106,18 +84,9 @@ func cliReport(paths []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, usage)
 		return errors.New("report needs a file of runs")
 	}
-	var runs []Run
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		rs, err := readRuns(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
-		}
-		runs = append(runs, rs...)
+	runs, err := benchmain.ReadRuns[Run](paths)
+	if err != nil {
+		return err
 	}
 	return Report(stdout, runs)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -319,13 +318,4 @@ func loadAvg() string {
 		return ""
 	}
 	return f[0]
-}
-
-func writeRun(w io.Writer, r Run) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }

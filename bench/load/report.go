@@ -1,32 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 )
-
-// readRuns reads the JSON lines run appends.
-func readRuns(r io.Reader) ([]Run, error) {
-	var runs []Run
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var run Run
-		if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
-		}
-		runs = append(runs, run)
-	}
-	return runs, sc.Err()
-}
 
 // Report prints the runs side by side, in the order they ran: requests
 // per second with the new/old ratio of each round (the range over the

@@ -38,9 +38,13 @@ func Check(t testing.TB, path string, got []byte) {
 }
 
 // FirstDiff shows the first line where want and got part.
-func FirstDiff(want, got string) string {
+func FirstDiff(want, got string) string { return Diffs(want, got, 1) }
+
+// Diffs shows the first most lines where want and got part.
+func Diffs(want, got string, most int) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
+	var out []string
+	for i := 0; i < max(len(w), len(g)) && len(out) < most; i++ {
 		var wl, gl string
 		if i < len(w) {
 			wl = w[i]
@@ -49,8 +53,11 @@ func FirstDiff(want, got string) string {
 			gl = g[i]
 		}
 		if wl != gl {
-			return fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, gl, wl)
+			out = append(out, fmt.Sprintf("line %d:\n got: %q\nwant: %q", i+1, gl, wl))
 		}
 	}
-	return "(no line differs; line endings?)"
+	if len(out) == 0 {
+		return "(no line differs; line endings?)"
+	}
+	return strings.Join(out, "\n")
 }

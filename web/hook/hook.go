@@ -47,10 +47,6 @@ const (
 	lease = Timeout + 45*time.Second
 	// parallel is how many endpoints are sent to at once.
 	parallel = 16
-	// retryRead is the pause after the outbox could not be read.
-	retryRead = time.Second
-	// pace is the least time between two rounds (outbox.Loop.Pace).
-	pace = 10 * time.Millisecond
 )
 
 // Options configure a Worker (outbox.Options); Now stamps
@@ -101,7 +97,7 @@ func (w *Worker) loop() outbox.Loop[app.WebhookSend, app.WebhookResult] {
 			round := newBodies()
 			return func(ctx context.Context, s app.WebhookSend) *app.WebhookResult { return w.deliver(ctx, s, round) }
 		},
-		Parallel: parallel, Pace: pace, RetryRead: retryRead, Now: w.opts.Now, After: w.opts.After, Log: w.opts.Log}
+		Parallel: parallel, Options: w.opts}
 }
 
 // Run sends deliveries as they fall due until ctx ends (outbox.Loop.Run).

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/app/outbound"
 	"tend/store/storetest"
 	"tend/web/hook"
 )
@@ -19,7 +18,7 @@ import (
 // the outbox row, the commit's wake, the lease, the signed POST.
 func BenchmarkEventToDelivery(b *testing.B) {
 	ctx := context.Background()
-	allow, _ := outbound.Parse([]string{"127.0.0.0/8"})
+	allow := storetest.Loopback(b)
 	svc, admin, _ := storetest.Admin(b, storetest.Open(b), app.Options{Version: "bench", Outbound: allow}, "bench")
 	arrived := make(chan time.Time, 1)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -15,7 +15,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"tend/app"
-	"tend/app/outbound"
+	"tend/store/storetest"
 	"tend/web/hook"
 	"tend/web/webtest"
 )
@@ -74,10 +74,7 @@ type hookEnv struct {
 
 func newHookEnv(t *testing.T) *hookEnv {
 	t.Helper()
-	allow, err := outbound.Parse([]string{"127.0.0.0/8"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	allow := storetest.Loopback(t)
 	e := webtest.NewWith(t, app.Options{Version: "test", Outbound: allow, WebhookJitter: func(d time.Duration) time.Duration { return d }})
 	return &hookEnv{Env: e, worker: hook.New(e.Svc, hook.Options{Outbound: allow})}
 }
@@ -363,7 +360,7 @@ func (c *countingService) TaskGet(ctx context.Context, a app.Actor, workspace, i
 func TestRoundSharesPayload(t *testing.T) {
 	e := newHookEnv(t)
 	counted := &countingService{Service: e.Svc}
-	allow, _ := outbound.Parse([]string{"127.0.0.0/8"})
+	allow := storetest.Loopback(t)
 	worker := hook.New(counted, hook.Options{Outbound: allow})
 	a, b := newReceiver(t), newReceiver(t)
 	wa := e.webhook(e.Admin, a.URL, "task.created")

@@ -36,10 +36,6 @@ const (
 	lease = Timeout + 45*time.Second
 	// parallel is how many notifications are sent at once.
 	parallel = 64
-	// retryRead is the pause after the outbox could not be read.
-	retryRead = time.Second
-	// pace is the least time between two rounds (outbox.Loop.Pace).
-	pace = 10 * time.Millisecond
 	// pushTTL is how long a push service keeps a push for a browser that
 	// is away: a reminder a day late is of little use.
 	pushTTL = 12 * time.Hour
@@ -76,7 +72,7 @@ func (w *Worker) loop() outbox.Loop[app.NotifySend, app.NotifyResult] {
 		},
 		Release: w.svc.NotifyReleaseLeases, Written: w.svc.Written,
 		Round:    func() func(context.Context, app.NotifySend) *app.NotifyResult { return w.deliver },
-		Parallel: parallel, Pace: pace, RetryRead: retryRead, Now: w.opts.Now, After: w.opts.After, Log: w.opts.Log}
+		Parallel: parallel, Options: w.opts}
 }
 
 // Run sends notifications as they fall due until ctx ends

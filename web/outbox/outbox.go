@@ -65,19 +65,21 @@ type Loop[S, R any] struct {
 	Round func() func(ctx context.Context, s S) *R
 	// Parallel is how many sends are under way at once.
 	Parallel int
-	// Pace is the least time between two rounds. A round is a write:
+	// Options are the worker's: Now and After are the clock the next due
+	// time is waited on.
+	Options
+}
+
+const (
+	// pace is the least time between two rounds. A round is a write:
 	// without a floor, a run of API writes wakes the worker after each
 	// commit and every ended attempt starts one, so the worker takes the
 	// writer as often as the API does. Paced, a round gathers whatever
 	// ended or fell due meanwhile.
-	Pace time.Duration
-	// RetryRead is the pause after the outbox could not be read.
-	RetryRead time.Duration
-	// Now and After are the clock the next due time is waited on.
-	Now   func() time.Time
-	After func(time.Duration) <-chan time.Time
-	Log   *slog.Logger
-}
+	pace = 10 * time.Millisecond
+	// retryRead is the pause after the outbox could not be read.
+	retryRead = time.Second
+)
 
 // Run sends items as they fall due until ctx ends, waking on every commit
 // and on the next due time rather than polling. Each attempt that ended
@@ -111,14 +113,14 @@ func (l Loop[S, R]) Run(ctx context.Context) {
 		written := l.Written()
 		var timer <-chan time.Time
 		free := l.Parallel - inflight
-		if wait := l.Pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
+		if wait := pace - time.Since(last); (free > 0 || len(done) > 0) && wait > 0 {
 			timer = time.After(wait)
 		} else if free > 0 || len(done) > 0 {
 			last = time.Now()
 			sends, next, err := l.record(ctx, free, done)
 			switch {
 			case err != nil && ctx.Err() == nil:
-				timer = l.After(l.RetryRead)
+				timer = l.After(retryRead)
 			case err == nil:
 				done = done[:0]
 				if !next.IsZero() {

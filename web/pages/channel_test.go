@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"tend/app"
-	"tend/app/outbound"
+	"tend/store/storetest"
 	"tend/web/notify"
 	"tend/web/webtest"
 )
@@ -20,12 +20,9 @@ import (
 // it. The place the browser's subscribe button goes is there.
 func TestNotificationsSection(t *testing.T) {
 	t.Parallel()
-	allow, err := outbound.Parse([]string{"127.0.0.0/8"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	allow := storetest.Loopback(t)
 	e := &env{webtest.NewWith(t, app.Options{Version: "test", Outbound: allow})}
-	p := &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
+	p := signedIn(e)
 	worker := notify.New(e.Svc, notify.Options{Outbound: allow})
 	ntfy := webtest.NewNtfy(t, "")
 	ntfy.Answer(http.StatusForbidden)
@@ -55,7 +52,7 @@ func TestNotificationsSection(t *testing.T) {
 func TestDigestForm(t *testing.T) {
 	t.Parallel()
 	e := &env{webtest.New(t)}
-	p := &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
+	p := signedIn(e)
 	contains(t, "digest off", p.get(t, "/account", http.StatusOK), `name="digest_time" type="time" value=""`)
 	contains(t, "digest set", p.get(t, p.seeOther(t, "/account/digest", url.Values{"digest_time": {"07:30"}}), http.StatusOK),
 		`name="digest_time" type="time" value="07:30"`)

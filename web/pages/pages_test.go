@@ -18,8 +18,10 @@ type pageEnv struct {
 	session string
 }
 
-func newPageEnv(t *testing.T) *pageEnv {
-	e := newEnv(t)
+func newPageEnv(t *testing.T) *pageEnv { return signedIn(newEnv(t)) }
+
+// signedIn is e with the administrator signed in in a browser.
+func signedIn(e *env) *pageEnv {
 	return &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
 }
 

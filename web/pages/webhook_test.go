@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"tend/app"
-	"tend/app/outbound"
+	"tend/store/storetest"
 	"tend/web/hook"
 	"tend/web/webtest"
 )
@@ -26,12 +26,9 @@ type hookPageEnv struct {
 
 func newHookPageEnv(t *testing.T) *hookPageEnv {
 	t.Helper()
-	allow, err := outbound.Parse([]string{"127.0.0.0/8"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	allow := storetest.Loopback(t)
 	e := &env{webtest.NewWith(t, app.Options{Version: "test", Outbound: allow})}
-	p := &pageEnv{env: e, session: e.SignIn(e.MintLink(e.Admin, map[string]any{})).Value}
+	p := signedIn(e)
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		w.WriteHeader(http.StatusAccepted)

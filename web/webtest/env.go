@@ -88,6 +88,26 @@ func Serve(tb testing.TB, svc *app.Service) *httptest.Server {
 	return srv
 }
 
+// ServeBootstrapped serves a fresh first start as Serve does, with wrap
+// (when given) in front of the router, for a test that drives the server
+// only as a client would (the bench harnesses), and answers its URL and
+// the administrator's token; the administrator is AdminUsername.
+func ServeBootstrapped(tb testing.TB, wrap func(http.Handler) http.Handler) (string, string) {
+	tb.Helper()
+	db, _, admin := OpenBootstrapped(tb)
+	var h http.Handler = Quiet(app.New(db, app.Options{Version: "test"}))
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	tb.Cleanup(srv.Close)
+	return srv.URL, admin
+}
+
+// AdminUsername is the first administrator's user name in every first
+// start the helpers make.
+const AdminUsername = "admin"
+
 // OpenBootstrapped opens a fresh copy of a first start (migrated, the
 // instance, the default workspace and vocabularies, the administrator) on a
 // fixed clock at storetest.Epoch, for a test that builds its own service or
@@ -115,7 +135,7 @@ func CopyBootstrapped(tb testing.TB, path string) string {
 var (
 	adminSecret  string
 	bootstrapped = storetest.NewTemplate(func(ctx context.Context, db *store.DB) error {
-		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC"})
+		first, err := app.New(db, app.Options{Version: "test"}).Bootstrap(ctx, app.BootstrapOptions{Timezone: "UTC", AdminUsername: AdminUsername})
 		adminSecret = first.Token.Secret
 		return err
 	})
@@ -142,6 +162,18 @@ func (r Response) JSON(t *testing.T) map[string]any {
 // and body marshalled as JSON (a string is sent as it is).
 func (e *Env) Do(method, path, token string, body any) Response {
 	e.T.Helper()
+	req := e.JSONRequest(method, path, body)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return e.Send(req)
+}
+
+// JSONRequest is a request to the server at path with body marshalled as
+// JSON (a string is sent as it is, nil sends none), for headers Do does
+// not set.
+func (e *Env) JSONRequest(method, path string, body any) *http.Request {
+	e.T.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -158,10 +190,7 @@ func (e *Env) Do(method, path, token string, body any) Response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	return e.Send(req)
+	return req
 }
 
 // Request is a request to the server at path, for headers Do does not set.
@@ -294,7 +323,8 @@ func (e *Env) Join(username, role string) {
 	e.OK(http.StatusCreated, http.MethodPost, "/v1/workspaces/default/members", e.Admin, map[string]any{"username": username, "role": role})
 }
 
-// LogBuffer lets the server's logger and a test's reads share a buffer.
+// LogBuffer is a buffer that a writer (the server's logger, a command
+// running) and a test's reads may share.
 type LogBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
