@@ -37,23 +37,13 @@ import (
 // (SyncedThrough). Rounds start early by their own length (see run), so an
 // acknowledged write is off the machine about one interval after it was made.
 //
-// tend chooses when the log is checkpointed, not Litestream. Litestream's
-// checkpoint takes SQLite's write lock (a write it rolls back, so that no
-// frame lands between its last copy of the log and the checkpoint), and
-// every write it makes waits on SQLite's busy handler, which polls: under
-// writes that never paused, its first write (the creation of its tables)
-// and the writes of its checkpoints lost the lock again and again, the
-// checkpoints failed and the log grew by every write (243 MB after 3,000
-// creates), while the writer's requests waited in turn behind the
-// checkpoints that did get the lock. So Litestream's own checkpoints are
-// off but for a last resort (TruncatePageN), its tables are made on tend's
-// writer before it starts, and its checkpoints run from the replication
-// loop as tend's own did (checkpoint): once the log has grown by
-// restartSize, the log is copied into LTX files first, outside the
-// writer, then the checkpoint runs between two writes of tend's writer
-// (betweenWrites), so the write lock it takes is free and the requests
-// behind it wait on the writer's own queue only for the copy of the few
-// frames since and the pages into the database file.
+// tend chooses when the log is checkpointed, not Litestream: under writes
+// that never paused, Litestream's own writes (the creation of its tables,
+// its checkpoints' barrier) lost SQLite's write lock to tend's writer again
+// and again, replication failed and the log grew by every write (243 MB
+// after 3,000 creates). Its tables are made on tend's writer before it
+// starts, and its checkpoints run from the replication loop between two
+// writes of tend's writer (replicate_checkpoint.go).
 
 // DefaultReplicaSyncInterval is how often changes go to the replica unless
 // Options.ReplicaSyncInterval says otherwise: Litestream's own default.
