@@ -138,6 +138,22 @@ func readFollowNote(path string) (followNote, bool, error) {
 	return followNote{t, ltx.Checksum(c)}, true, nil
 }
 
+// notStandby refuses to open a standby's file as anything but a standby.
+// What a command wrote there would be lost when the standby next restores
+// afresh, or stand after a promotion as if the primary had written it.
+func notStandby(path string) error {
+	_, err := os.Stat(path + followNoteSuffix)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s is a standby's copy of a replica (%s%s notes what it applied), so nothing but the standby opens it: "+
+		"run the command against the primary; to make this file the primary, run tend promote on the standby, "+
+		"or, with the standby stopped, remove %s%s to take the file as it is", path, path, followNoteSuffix, path, followNoteSuffix)
+}
+
 // writeFollowNote replaces the note by renaming, not syncing: a note lost or
 // stale after a crash fails the checksum at the next Open, which restores.
 func writeFollowNote(path string, n followNote) error {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -239,8 +240,42 @@ func TestFollowRefusals(t *testing.T) {
 	}
 }
 
-// A standby whose file changed under it (here: opened without following
-// and written) restores afresh at its next start, the changed file aside.
+// A standby's file is opened by nothing but a standby: a command that
+// wrote there would see its write lost at the next restore afresh, or kept
+// after a promotion as the primary's. Once promoted it opens as any file.
+func TestFollowFileRefusedToOthers(t *testing.T) {
+	ctx := t.Context()
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	primary, _, _ := replicated(t, replica)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "standby.db")
+	standby := follower(t, replica, path)
+	refused := func(when string) {
+		t.Helper()
+		if _, err := store.Open(ctx, path, store.Options{}); err == nil || !strings.Contains(err.Error(), "standby's copy of a replica") || !strings.Contains(err.Error(), "tend promote") {
+			t.Fatalf("a plain Open of a standby's file %s = %v, want a refusal naming tend promote", when, err)
+		}
+	}
+	refused("beside the standby")
+	if err := standby.Close(); err != nil {
+		t.Fatal(err)
+	}
+	refused("with the standby stopped")
+	standby = follower(t, replica, path)
+	if err := standby.Promote(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := standby.Close(); err != nil {
+		t.Fatal(err)
+	}
+	withService(t, path, func(*store.DB, *app.Service) {})
+}
+
+// A standby whose file changed under it (here: written by another SQLite
+// program, as tend itself refuses to open it) restores afresh at its next
+// start, the changed file aside.
 func TestFollowRestoresAfreshWhenTheFileChanged(t *testing.T) {
 	ctx := t.Context()
 	replica := "file://" + filepath.Join(t.TempDir(), "replica")
@@ -252,11 +287,16 @@ func TestFollowRestoresAfreshWhenTheFileChanged(t *testing.T) {
 	if err := follower(t, replica, path).Close(); err != nil {
 		t.Fatal(err)
 	}
-	withService(t, path, func(db *store.DB, _ *app.Service) {
-		if err := db.ExecSQL(ctx, "UPDATE tasks SET title = 'changed on the standby'"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(ctx, "UPDATE tasks SET title = 'changed on the standby'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := raw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	standby := follower(t, replica, path)
 	if len(asides(t, path)) != 1 {
 		t.Fatal("a changed standby file was not restored afresh")

@@ -134,7 +134,11 @@ func Open(ctx context.Context, path string, opts Options) (db *DB, err error) {
 		return nil, err
 	}
 	var note followNote
-	if opts.Follow != "" {
+	if opts.Follow == "" {
+		if err := notStandby(path); err != nil {
+			return nil, err
+		}
+	} else {
 		if opts.Replica != "" {
 			return nil, errors.New("a standby does not replicate while it follows: name the replica when promoting it")
 		}
