@@ -320,8 +320,14 @@ func startFollowing(ctx context.Context, db *DB, opts Options, note followNote) 
 	if err != nil {
 		return nil, err
 	}
+	// The file is there (prepareFollow restored it if it was not), so a
+	// replica out of reach at start (an SFTP host booting after this one)
+	// holds nothing up: the standby serves what it has, reports the
+	// failure in FollowLag, and the loop reaches the replica when it can,
+	// as each of the client's calls initialises it first.
+	var unreached error
 	if err := client.Init(ctx); err != nil {
-		return nil, fmt.Errorf("reaching the replica %s: %w", name, err)
+		unreached = fmt.Errorf("reaching the replica %s: %w", name, err)
 	}
 	interval := opts.FollowInterval
 	if interval <= 0 {
@@ -346,10 +352,13 @@ func startFollowing(ctx context.Context, db *DB, opts Options, note followNote) 
 	f := &follower{db: db, client: client, replica: litestream.NewReplicaWithClient(nil, client), url: opts.Follow, name: name,
 		refusal: app.ReadOnly(opts.PrimaryURL), interval: interval, log: logOf(opts).With("replica", name), opts: opts,
 		conn: conn, pageSize: pageSize, applied: note.txid, checksum: note.checksum, cancel: cancel, done: make(chan struct{})}
-	f.lag = FollowLag{Following: true, Replica: name, AppliedTXID: uint64(note.txid), ReplicaTXID: uint64(note.txid)}
+	f.lag = FollowLag{Following: true, Replica: name, AppliedTXID: uint64(note.txid), ReplicaTXID: uint64(note.txid), Err: unreached}
 	f.following.Store(true)
 	go f.run(loopCtx)
 	f.log.Info("following", "interval", interval, "txid", note.txid.String())
+	if unreached != nil {
+		f.log.Error("following failing: the standby serves what it has", "txid", note.txid.String(), "err", unreached)
+	}
 	return f, nil
 }
 

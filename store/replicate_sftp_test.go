@@ -178,3 +178,54 @@ func TestReplicateSFTPHostDownAtStart(t *testing.T) {
 		t.Errorf("nothing replicated once the host came up: %v", err)
 	}
 }
+
+// A standby restarted while its SFTP host is down starts all the same: it
+// serves what it holds, reports the replica as failing, and follows again
+// once the host is up. (The SFTP server serves the directory the primary
+// replicates to as a file replica, so both name one replica.)
+func TestFollowSFTPHostDownAtRestart(t *testing.T) {
+	ctx := t.Context()
+	root := t.TempDir()
+	primary, svc, s := replicated(t, "file://"+filepath.Join(root, "tend"))
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "standby.db")
+	if err := follower(t, "file://"+filepath.Join(root, "tend"), path).Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil { // nothing listens there now
+		t.Fatal(err)
+	}
+	signer, hostKey := sftpHostKey(t)
+	t.Setenv(store.EnvSFTPHostKey, hostKey)
+	t.Setenv(store.EnvSFTPPassword, "pw")
+	t.Setenv(store.EnvSFTPKey, "")
+	standby := follower(t, "sftp://backup@"+addr+"/tend", path)
+	const tasks = "SELECT count(*) FROM tasks"
+	before := count(t, standby, tasks)
+	if lag := standby.FollowLag(); !lag.Following || lag.Err == nil {
+		t.Fatalf("FollowLag with the host down = %+v, want following and failing", lag)
+	}
+
+	addTasks(t, svc, s, "while the host was down", 3)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sftpServerAt(t, root, addr, signer)
+	if _, err := standby.FollowStep(ctx, 0); err != nil {
+		t.Fatalf("following once the host is up: %v", err)
+	}
+	if got := count(t, standby, tasks); got != before+3 {
+		t.Fatalf("the standby has %d tasks once the host is up, want %d", got, before+3)
+	}
+	if lag := standby.FollowLag(); lag.Err != nil {
+		t.Fatalf("FollowLag once the host is up = %+v", lag)
+	}
+}
