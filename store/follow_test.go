@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -562,5 +563,72 @@ func TestFollowStopsAtANewSchema(t *testing.T) {
 	}
 	if lag := standby.FollowLag(); lag.Err == nil || lag.Transactions == 0 {
 		t.Fatalf("FollowLag after refusing a newer schema = %+v", lag)
+	}
+}
+
+// A standby whose copy fails its integrity check is not promoted: Promote
+// says why, and the store goes on following, refusing writes.
+func TestFollowPromoteRefusedOnACorruptCopy(t *testing.T) {
+	ctx := t.Context()
+	replica := "file://" + filepath.Join(t.TempDir(), "replica")
+	primary, _, _ := replicated(t, replica)
+	if err := primary.SyncReplica(ctx); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "standby.db")
+	standby := follower(t, replica, path)
+
+	// Another SQLite program changes the rowid an entry of an index on
+	// tasks points at (the last byte of the first cell on a leaf page with
+	// entries), so that the index misses a task's row.
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.QueryContext(ctx, "SELECT d.pgno, d.data FROM sqlite_master m JOIN sqlite_dbpage d ON d.pgno = m.rootpage WHERE m.type = 'index' AND m.tbl_name = 'tasks' AND m.sql IS NOT NULL ORDER BY m.name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, page := 0, []byte(nil)
+	for rows.Next() && root == 0 {
+		var pgno int
+		var data []byte
+		if err := rows.Scan(&pgno, &data); err != nil {
+			t.Fatal(err)
+		}
+		if data[0] == 0x0a && (data[3] != 0 || data[4] != 0) { // an index leaf with cells
+			root, page = pgno, data
+		}
+	}
+	if err := rows.Close(); err != nil || root == 0 {
+		t.Fatalf("no index leaf with entries on tasks (%v)", err)
+	}
+	cell := int(page[8])<<8 | int(page[9])
+	size, n := binary.Uvarint(page[cell:]) // a payload this small is one byte of varint
+	if n != 1 || size >= 128 {
+		t.Fatalf("the first cell's payload is %d bytes (varint of %d)", size, n)
+	}
+	page[cell+1+int(size)-1] ^= 1
+	if _, err := raw.ExecContext(ctx, "UPDATE sqlite_dbpage SET data = ? WHERE pgno = ?", page, root); err != nil {
+		t.Fatal(err)
+	}
+	var check string
+	if err := raw.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check == "ok" {
+		t.Fatalf("the corruption went unseen by SQLite: %q, %v", check, err)
+	}
+
+	if err := standby.Promote(ctx, ""); err == nil || !strings.Contains(err.Error(), "integrity") {
+		t.Fatalf("promoting a corrupt copy = %v, want a refusal naming the integrity check", err)
+	}
+	var ae *app.Error
+	if err := standby.ReadOnly(); !errors.As(err, &ae) || ae.Code != app.CodeReadOnly {
+		t.Fatalf("ReadOnly after a refused promotion = %v, want read_only", err)
+	}
+	if lag := standby.FollowLag(); !lag.Following {
+		t.Fatalf("FollowLag after a refused promotion = %+v, want following", lag)
+	}
+	if _, err := os.Stat(path + "-follow"); err != nil {
+		t.Fatalf("the follow note after a refused promotion: %v", err)
 	}
 }
