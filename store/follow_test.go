@@ -37,6 +37,18 @@ func follower(t testing.TB, replica, path string) *store.DB {
 	return db
 }
 
+// shipped is a primary replicating to a file replica, its seeded
+// contents synced there: what a standby of that replica starts from.
+func shipped(t *testing.T) (primary *store.DB, svc *app.Service, s seeded, replica string) {
+	t.Helper()
+	replica = "file://" + filepath.Join(t.TempDir(), "replica")
+	primary, svc, s = replicated(t, replica)
+	if err := primary.SyncReplica(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return primary, svc, s, replica
+}
+
 // sync ships the primary's writes to the replica and has the standby apply
 // them.
 func syncBoth(t *testing.T, primary, standby *store.DB) {
@@ -70,11 +82,7 @@ func asides(t *testing.T, path string) []string {
 
 func TestFollowSeesPrimaryRefusesWritesAndPromotes(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, psvc, s := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	primary, psvc, s, replica := shipped(t)
 	path := filepath.Join(t.TempDir(), "standby.db")
 	standby := follower(t, replica, path)
 	ssvc := app.New(standby, app.Options{})
@@ -174,11 +182,7 @@ func TestFollowSeesPrimaryRefusesWritesAndPromotes(t *testing.T) {
 
 func TestFollowRevokedTokenAndLag(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, psvc, s := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	primary, psvc, s, replica := shipped(t)
 	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
 	prefix, _ := app.SecretPrefix(seedSecret)
 	usable := func() bool {
@@ -246,11 +250,7 @@ func TestFollowRefusals(t *testing.T) {
 // after a promotion as the primary's. Once promoted it opens as any file.
 func TestFollowFileRefusedToOthers(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, _, _ := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, replica := shipped(t)
 	path := filepath.Join(t.TempDir(), "standby.db")
 	standby := follower(t, replica, path)
 	refused := func(when string) {
@@ -279,11 +279,7 @@ func TestFollowFileRefusedToOthers(t *testing.T) {
 // start, the changed file aside.
 func TestFollowRestoresAfreshWhenTheFileChanged(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, _, _ := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, replica := shipped(t)
 	path := filepath.Join(t.TempDir(), "standby.db")
 	if err := follower(t, replica, path).Close(); err != nil {
 		t.Fatal(err)
@@ -542,11 +538,7 @@ func TestFollowBridgesCompactedGap(t *testing.T) {
 // schema its binary does not know, and says so.
 func TestFollowStopsAtANewSchema(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, _, _ := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	primary, _, _, replica := shipped(t)
 	standby := follower(t, replica, filepath.Join(t.TempDir(), "standby.db"))
 	version := count(t, primary, "PRAGMA user_version")
 	if err := primary.ExecSQL(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
@@ -570,11 +562,7 @@ func TestFollowStopsAtANewSchema(t *testing.T) {
 // says why, and the store goes on following, refusing writes.
 func TestFollowPromoteRefusedOnACorruptCopy(t *testing.T) {
 	ctx := t.Context()
-	replica := "file://" + filepath.Join(t.TempDir(), "replica")
-	primary, _, _ := replicated(t, replica)
-	if err := primary.SyncReplica(ctx); err != nil {
-		t.Fatal(err)
-	}
+	_, _, _, replica := shipped(t)
 	path := filepath.Join(t.TempDir(), "standby.db")
 	standby := follower(t, replica, path)
 

@@ -99,6 +99,21 @@ func serveSFTP(conn net.Conn, config *ssh.ServerConfig, root string) {
 	}
 }
 
+// deadAddr is a loopback address where nothing listens (a host that is
+// down), free for the test to listen on later.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
 // An sftp:// replica: written to with a password from the environment, the
 // host's key checked, and restored from.
 func TestReplicateSFTP(t *testing.T) {
@@ -144,14 +159,7 @@ func TestReplicateSFTP(t *testing.T) {
 // failing, and replication begins once the host is up (a NAS that boots
 // after the tend host).
 func TestReplicateSFTPHostDownAtStart(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil { // nothing listens there now
-		t.Fatal(err)
-	}
+	addr := deadAddr(t)
 	root := t.TempDir()
 	signer, hostKey := sftpHostKey(t)
 	t.Setenv(store.EnvSFTPHostKey, hostKey)
@@ -195,14 +203,7 @@ func TestFollowSFTPHostDownAtRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	if err := ln.Close(); err != nil { // nothing listens there now
-		t.Fatal(err)
-	}
+	addr := deadAddr(t)
 	signer, hostKey := sftpHostKey(t)
 	t.Setenv(store.EnvSFTPHostKey, hostKey)
 	t.Setenv(store.EnvSFTPPassword, "pw")
