@@ -453,3 +453,22 @@ func TestDavXMLBomb(t *testing.T) {
 		t.Fatalf("two refused bombs allocated %d MB", grew>>20)
 	}
 }
+
+// TestDavPrefixedZone: a TZID with a prefix before the zone name (old
+// Mozilla builds, libical) is read as that zone and written back under its
+// name; a TZID that names no zone is refused, naming it, and stores nothing.
+func TestDavPrefixedZone(t *testing.T) {
+	f := newFix(t)
+	f.api(http.MethodPost, "/v1/projects", f.admin, map[string]any{"key": "home", "title": "Home"}, http.StatusCreated)
+	col := "/dav/calendars/default.home/"
+	f.want(f.dav(http.MethodPut, col+"moz.ics", f.user, f.admin, vtodo("moz", "SUMMARY:water the plants",
+		"DUE;TZID=/mozilla.org/20050126_1/Europe/Berlin:20261210T090000")), http.StatusCreated)
+	f.want(f.dav(http.MethodGet, col+"moz.ics", f.user, f.admin, ""), http.StatusOK, "DUE;TZID=Europe/Berlin:20261210T090000")
+	tasks := f.api(http.MethodGet, "/v1/tasks?workspace_id=default&project=home", f.admin, nil, http.StatusOK)["items"].([]any)
+	if len(tasks) != 1 || tasks[0].(map[string]any)["due_at"] != "2026-12-10T08:00:00Z" || tasks[0].(map[string]any)["timezone"] != "Europe/Berlin" {
+		t.Fatalf("the task read from a prefixed TZID: %v", tasks)
+	}
+	f.want(f.dav(http.MethodPut, col+"win.ics", f.user, f.admin, vtodo("win", "SUMMARY:w", "DUE;TZID=W. Europe Standard Time:20261210T090000")),
+		http.StatusForbidden, "<c:valid-calendar-data/>", "W. Europe Standard Time")
+	f.want(f.dav(http.MethodGet, col+"win.ics", f.user, f.admin, ""), http.StatusNotFound)
+}

@@ -3,6 +3,7 @@ package dav
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -326,11 +327,23 @@ func readWhen(c *ical.Component, name string) (*app.DavTime, string, error) {
 	if p == nil {
 		return nil, "", nil
 	}
+	tzid := p.Params.Get(ical.PropTimezoneID)
+	if tzid != "" {
+		zone := zoneNamed(tzid)
+		if zone == "" {
+			return nil, "", refuse("c:valid-calendar-data", "%s is in the time zone %q, which is not a zone name tend knows (such as Europe/Berlin)", name, tzid)
+		}
+		if zone != tzid {
+			named := *p
+			named.Params = maps.Clone(p.Params)
+			named.Params.Set(ical.PropTimezoneID, zone)
+			p, tzid = &named, zone
+		}
+	}
 	at, err := p.DateTime(time.UTC)
 	if err != nil {
 		return nil, "", refuse("c:valid-calendar-data", "%s does not parse as a date or date-time", name)
 	}
-	tzid := p.Params.Get(ical.PropTimezoneID)
 	d := &app.DavTime{At: at, AllDay: p.ValueType() == ical.ValueDate || len(p.Value) == 8}
 	d.Floating = !d.AllDay && tzid == "" && !strings.HasSuffix(p.Value, "Z")
 	return d, tzid, nil

@@ -2,6 +2,7 @@ package dav
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +53,36 @@ func loadZone(names ...string) *time.Location {
 }
 
 var locations sync.Map
+
+// zoneNamed is the zone of Go's zone data that a TZID names: the TZID
+// itself, or the zone name of up to three parts it ends with after a
+// prefix, as old Mozilla builds (/mozilla.org/20050126_1/Europe/Berlin) and
+// libical (/freeassociation.sourceforge.net/Europe/Berlin) wrote them; ""
+// when it names none. The VTIMEZONE an app sends with it is not read.
+func zoneNamed(tzid string) string {
+	// The whole TZID first, then its last three parts, two, one.
+	try := []string{tzid, "", "", ""}
+	for i, end := 3, len(tzid); i > 0; i-- {
+		slash := strings.LastIndexByte(tzid[:end], '/')
+		if slash < 0 {
+			break
+		}
+		try[i], end = tzid[slash+1:], slash
+	}
+	for _, name := range try {
+		if name == "" || name == "Local" {
+			continue
+		}
+		if _, ok := locations.Load(name); ok {
+			return name
+		}
+		if l, err := time.LoadLocation(name); err == nil {
+			locations.Store(name, l)
+			return name
+		}
+	}
+	return ""
+}
 
 // repeatYears is how far past its dates a repeating task's VTIMEZONE
 // reaches, for the occurrences a client expands from its rule.

@@ -68,3 +68,25 @@ func TestTimezoneFor(t *testing.T) {
 		t.Fatal("a VTIMEZONE for UTC")
 	}
 }
+
+func TestZoneNamed(t *testing.T) {
+	for tzid, want := range map[string]string{
+		"Europe/Berlin":                         "Europe/Berlin",
+		"UTC":                                   "UTC",
+		"/mozilla.org/20050126_1/Europe/Berlin": "Europe/Berlin",
+		"/freeassociation.sourceforge.net/Europe/Berlin":                         "Europe/Berlin",
+		"/freeassociation.sourceforge.net/Tzfile/America/Argentina/Buenos_Aires": "America/Argentina/Buenos_Aires",
+		"/softwarestudio.org/Olson_20011030_5/America/New_York":                  "America/New_York",
+		"W. Europe Standard Time":                                                "", // Outlook's Windows names are not Go's
+		"Local":                                                                  "",
+		"":                                                                       "",
+		"/":                                                                      "",
+		"Europe/../../etc/passwd":                                                "",
+		"Mars/Olympus_Mons":                                                      "",
+		strings.Repeat("/x", 100000) + "/Europe/Berlin": "Europe/Berlin",
+	} {
+		if got := zoneNamed(tzid); got != want {
+			t.Errorf("zoneNamed(%.60q) = %q, want %q", tzid, got, want)
+		}
+	}
+}
