@@ -42,7 +42,7 @@ func TestBrowserPWA(t *testing.T) {
 		pressed <- r
 	}))
 	t.Cleanup(rcv.Close)
-	w := newWalk(t, false)
+	w := newWalkIn(t, ownBrowserCtx, false)
 	ctx := w.ctx
 
 	w.until("the service worker controls Today", `!!navigator.serviceWorker.controller`)
@@ -311,7 +311,8 @@ func grantNotifications(t *testing.T, ctx context.Context, origin string) {
 	t.Helper()
 	for _, p := range []string{"notifications", "push"} {
 		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: p, UserVisibleOnly: true}, Setting: browser.PermissionSettingGranted, Origin: origin}); err != nil {
+			Permission: &browser.PermissionDescriptor{Name: p, UserVisibleOnly: true}, Setting: browser.PermissionSettingGranted, Origin: origin,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
 			t.Fatalf("granting %s: %v", p, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,33 +57,94 @@ func axeSource(t *testing.T) string {
 	return string(b)
 }
 
-// browserCtx starts one headless Chromium for the test, with the flags this
-// machine's closed network needs (no background fetches, no QUIC), for at
-// most three minutes.
+// browserCtx gives the test a browser of its own, not yet signed in, for
+// at most three minutes.
 func browserCtx(t *testing.T) context.Context { return browserCtxFor(t, 3*time.Minute) }
 
-// browserCtxFor is browserCtx for a test that may take up to limit.
+// browserCtxFor is browserCtx for a test that may take up to limit. Each
+// test gets a browser context of its own (cookies, storage, permissions and
+// service workers apart, as a fresh profile has them) in the one headless
+// Chromium the run shares: starting a browser for each test cost about a
+// second of CPU, two dozen times over, in the everyday -short run.
 func browserCtxFor(t *testing.T, limit time.Duration) context.Context {
-	profile, err := os.MkdirTemp("", "tend-browser-")
+	root, err := sharedBrowser(chromiumPath(t))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("starting Chromium: %v", err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath(t)),
-		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.NoFirstRun, chromedp.UserDataDir(profile))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelC := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
 	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() {
 		cancelT()
 		cancelC()
-		cancelA()
-		removeProfile(t, profile)
 	})
 	return ctx
+}
+
+// chromium is the run's Chromium, started by the first test that needs it
+// and stopped by TestMain (stopBrowser).
+var chromium struct {
+	once    sync.Once
+	root    context.Context
+	err     error
+	stop    func()
+	profile string
+}
+
+// sharedBrowser starts the run's Chromium at path, once, and answers the
+// context its tests' contexts derive from.
+func sharedBrowser(path string) (context.Context, error) {
+	chromium.once.Do(func() {
+		if chromium.profile, chromium.err = os.MkdirTemp("", "tend-browser-"); chromium.err != nil {
+			return
+		}
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, chromium.profile)...)
+		root, cancelR := chromedp.NewContext(actx)
+		chromium.root, chromium.stop = root, func() { cancelR(); cancelA() }
+		chromium.err = chromedp.Do(root)
+	})
+	return chromium.root, chromium.err
+}
+
+// chromiumOptions are the flags this machine's closed network needs (no
+// background fetches, no QUIC), for Chromium at path with profile.
+func chromiumOptions(path, profile string) []chromedp.ExecAllocatorOption {
+	return append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun, chromedp.UserDataDir(profile))
+}
+
+// ownBrowserCtx is browserCtx in a Chromium of the test's own, for what a
+// browser context of the shared one cannot show: Chromium counts such a
+// context as incognito, and offers to install no app from it.
+func ownBrowserCtx(t *testing.T) context.Context {
+	profile, err := os.MkdirTemp("", "tend-browser-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(chromiumPath(t), profile)...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() {
+		cancelT()
+		cancelC()
+		cancelA()
+		removeProfile(profile)
+	})
+	return ctx
+}
+
+// stopBrowser stops the run's Chromium, if a test started it, and removes
+// its profile.
+func stopBrowser() {
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	if chromium.profile != "" {
+		removeProfile(chromium.profile)
+	}
 }
 
 // pageText reads the text of sel. A live update can replace the element
@@ -99,21 +161,18 @@ func pageText(ctx context.Context, sel string) (string, error) {
 	return "", err
 }
 
-// removeProfile removes a browser's profile directory. Chromium's helper
-// processes can still be writing into it just after the browser exits (on
-// a loaded machine t.TempDir's own removal then failed the test), so the
-// removal is tried again for a while, and a profile that will not go is
-// only logged: it is a leftover in the temporary directory, not a fault of
-// the page under test.
-func removeProfile(t *testing.T, dir string) {
-	var err error
+// removeProfile removes the browser's profile directory. Chromium's helper
+// processes can still be writing into it just after the browser exits, so
+// the removal is tried again for a while; a profile that will not go is a
+// leftover in the temporary directory, not a fault of a page under test.
+func removeProfile(dir string) {
 	for range 50 {
-		if err = os.RemoveAll(dir); err == nil {
+		if os.RemoveAll(dir) == nil {
 			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Logf("browser profile %s left behind: %v", dir, err)
+	fmt.Fprintf(os.Stderr, "browser profile %s left behind\n", dir)
 }
 
 // browserServer starts `tend serve` on a new database for a browser test,

@@ -26,7 +26,12 @@ type walk struct {
 // the browser and signs in; with noScript the browser runs no JavaScript,
 // and each screenshot's name says so.
 func newWalk(t *testing.T, noScript bool, flags ...string) *walk {
-	w, link := newBrowser(t, noScript, flags...)
+	return newWalkIn(t, browserCtx, noScript, flags...)
+}
+
+// newWalkIn is newWalk in the browser that browse gives the test.
+func newWalkIn(t *testing.T, browse func(*testing.T) context.Context, noScript bool, flags ...string) *walk {
+	w, link := newBrowserIn(t, browse, noScript, flags...)
 	if noScript {
 		w.run("switch JavaScript off", scriptsOff(true))
 	}
@@ -52,10 +57,15 @@ func walkTwice(t *testing.T, flow func(w *walk)) {
 // newBrowser starts the server and the browser, not yet signed in, and
 // returns the sign-in link the server printed.
 func newBrowser(t *testing.T, noScript bool, flags ...string) (w *walk, link string) {
+	return newBrowserIn(t, browserCtx, noScript, flags...)
+}
+
+// newBrowserIn is newBrowser in the browser that browse gives the test.
+func newBrowserIn(t *testing.T, browse func(*testing.T) context.Context, noScript bool, flags ...string) (w *walk, link string) {
 	// The server first: building it on a loaded machine must not eat into
 	// the browser's time.
 	base, link, token := browserServer(t, flags...)
-	ctx := browserCtx(t)
+	ctx := browse(t)
 	return &walk{t: t, ctx: ctx, base: base, token: token, noScript: noScript,
 		sh: &shooter{t: t, ctx: ctx, dir: screenshotDir(t), axe: axeSource(t), readme: os.Getenv("TEND_README_SHOTS") == "1", noScript: noScript}}, link
 }

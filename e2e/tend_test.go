@@ -38,6 +38,7 @@ func TestMain(m *testing.M) {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
 	code := m.Run()
+	stopBrowser()
 	if builtDir != "" {
 		os.RemoveAll(builtDir)
 	}
